@@ -1,0 +1,1 @@
+"""dmem: dual-process long-term memory for LLM agents."""

@@ -1,0 +1,106 @@
+"""The decision interface: every judgement the graphs need, behind one protocol.
+
+Two implementations exist: ``ModelDecider`` (a chat model with our prompts) and
+``OfflineDecider`` (rules, local embeddings, BM25, deterministic date grounding).
+Nodes call a ``Decider`` and never ask which one they hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar, runtime_checkable
+
+from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
+from dmem.state.verdicts import (
+    AdmissionVerdicts,
+    AnswerDraft,
+    AnswerGroups,
+    ChunkFacts,
+    Enrichment,
+    FactDrafts,
+    LifecycleDecision,
+    MemorySelection,
+    QualityAudit,
+    ScopeLabels,
+    ScoredFact,
+)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Decided(Generic[T]):
+    """A decision's value and what it cost."""
+
+    value: T
+    usage: Usage
+
+
+@runtime_checkable
+class Decider(Protocol):
+    """Every model-driven decision of ingestion and query.
+
+    Methods raise ``StructuredOutputError`` when a reply stays malformed after retries;
+    the graphs catch it and degrade (turn marked for retry, chunk skipped).
+    """
+
+    name: str
+    """'model' or 'offline': shown in outputs so users know which engine answered."""
+
+    # Ingestion ---------------------------------------------------------------------------
+    def admit(
+        self, exchange: list[Message], history: list[Message], memories: list[MemoryRecord]
+    ) -> Decided[AdmissionVerdicts]:
+        """Admit or reject each utterance of the current exchange (history only resolves references)."""
+        ...
+
+    def split(
+        self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord]
+    ) -> Decided[FactDrafts]:
+        """Split admitted utterances into atomic, grounded, categorized facts."""
+        ...
+
+    def classify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
+        """One scope (USER_PII, INTERNAL, EXTERNAL, GENERIC) and an enrich flag per fact."""
+        ...
+
+    def enrich(self, fact: Fact, knowledge: list[str]) -> Decided[Enrichment]:
+        """Attributes for a fact, drawn only from the given (scope-permitted) knowledge."""
+        ...
+
+    def extract_facts(
+        self, exchange: list[Message], history: list[Message], memories: list[MemoryRecord]
+    ) -> Decided[FactDrafts]:
+        """Mem0*-style extraction (formation layer off): salient facts of the exchange."""
+        ...
+
+    def decide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
+        """ADD, UPDATE, DELETE or NOOP for a new fact; background ids are 0..n-1 in list order."""
+        ...
+
+    # Query -------------------------------------------------------------------------------
+    def filter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
+        """Keep only the memories strictly needed to answer (indexes from 1)."""
+        ...
+
+    def answer(
+        self, question: str, context: list[str], *, temperature: float | None = None
+    ) -> Decided[AnswerDraft]:
+        """Answer from context lines (memories or deliberation facts)."""
+        ...
+
+    def audit(self, question: str, answer: str, context: list[str]) -> Decided[QualityAudit]:
+        """Quality gate: relevance, faithfulness & consistency, completeness."""
+        ...
+
+    def group_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
+        """Group candidate answers that mean the same thing (indexes from 1)."""
+        ...
+
+    def read_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
+        """Full Deliberation map step: scored, query-relevant facts from one chunk."""
+        ...
+
+    def select_facts(self, question: str, facts: list[ScoredFact]) -> Decided[MemorySelection]:
+        """Full Deliberation reduce step: the facts needed to answer (indexes from 1)."""
+        ...

@@ -1,0 +1,35 @@
+"""dmem's exception types: each carries a message a user can act on."""
+
+
+class DmemError(Exception):
+    """Base class of every error dmem raises on purpose."""
+
+
+class ConfigError(DmemError):
+    """A setting is unknown or has a bad value."""
+
+
+class ModelError(DmemError):
+    """A chat or embedding model could not be built or called."""
+
+
+class StructuredOutputError(ModelError):
+    """A model reply still failed schema validation after every retry and repair."""
+
+    def __init__(self, schema: str, detail: str, raw: str | None = None) -> None:
+        super().__init__(f"model reply for {schema} failed validation: {detail}")
+        self.schema = schema
+        self.detail = detail
+        self.raw = raw
+
+
+class StoreError(DmemError):
+    """The memory store is unreadable, inconsistent or misused."""
+
+
+class StoreLockedError(StoreError):
+    """Another process holds the store open for writing."""
+
+
+class DataError(DmemError):
+    """An input file (conversation, dataset) cannot be read."""

@@ -1,0 +1,1 @@
+"""Ingestion, query and deliberation graphs."""

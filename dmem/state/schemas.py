@@ -1,0 +1,173 @@
+"""Data records shared by every layer: messages, memories, facts, operations and usage."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Category(StrEnum):
+    """Gated Memory's six formation categories (multi-label)."""
+
+    PERSONA = "persona"
+    PREFERENCE = "preference"
+    EVENT = "event"
+    PROCEDURAL = "procedural"
+    USER_RULE = "user_rule"
+    ERROR_LEARNING = "error_learning"
+
+
+class Provenance(StrEnum):
+    """Whether the user asserted a fact or it was implied in passing."""
+
+    STATED = "stated"
+    INFERRED = "inferred"
+
+
+class Scope(StrEnum):
+    """Entity scope; decides which knowledge source enrichment may consult."""
+
+    USER_PII = "USER_PII"
+    INTERNAL = "INTERNAL"
+    EXTERNAL = "EXTERNAL"
+    GENERIC = "GENERIC"
+
+
+class Operation(StrEnum):
+    """Mem0-style lifecycle operation."""
+
+    ADD = "ADD"
+    UPDATE = "UPDATE"
+    DELETE = "DELETE"
+    NOOP = "NOOP"
+
+
+class Message(BaseModel):
+    """One raw conversation message, as recorded in the transcript log."""
+
+    model_config = ConfigDict(frozen=True)
+
+    conversation_id: str = Field(default="default", description="Conversation the message belongs to.")
+    turn_id: str = Field(description="Stable id of the turn inside its conversation (e.g. 'D1:3').")
+    speaker: str = Field(description="Who said it (a user name, 'user' or 'assistant').")
+    text: str = Field(default="", description="What was said.")
+    timestamp: datetime | None = Field(default=None, description="When it was said, if known.")
+    image_caption: str | None = Field(default=None, description="Caption of a shared image, if any.")
+    seq: int = Field(default=0, description="Position in the conversation, used to keep order.")
+
+    def render(self) -> str:
+        """One line with time, speaker and text (the caption stands in for an image)."""
+        when = f"[{self.timestamp:%Y-%m-%d %H:%M}] " if self.timestamp else ""
+        body = self.text
+        if self.image_caption:
+            body = f"{body} [shares a photo: {self.image_caption}]".strip()
+        return f"{when}{self.speaker}: {body}"
+
+
+class MemoryRecord(BaseModel):
+    """A stored memory: one atomic fact with its provenance and audit fields."""
+
+    id: str
+    namespace: str = Field(description="Owner of the memory (user or agent id).")
+    text: str
+    categories: list[Category] = Field(default_factory=list)
+    provenance: Provenance = Provenance.STATED
+    scope: Scope = Scope.GENERIC
+    source_turn_ids: list[str] = Field(default_factory=list)
+    speaker: str | None = None
+    event_time: datetime | None = Field(default=None, description="Absolute time the fact refers to.")
+    created_at: datetime
+    updated_at: datetime
+    language: str = "en"
+    conversation_id: str | None = None
+    enrichment: dict[str, str] = Field(default_factory=dict)
+
+    def render(self) -> str:
+        """Text with its event time, as the answerer sees it."""
+        when = self.event_time or self.created_at
+        return f"[{when:%Y-%m-%d}] {self.text}"
+
+
+class Fact(BaseModel):
+    """A candidate fact moving through formation, before it becomes a memory."""
+
+    text: str
+    namespace: str
+    speaker: str | None = None
+    categories: list[Category] = Field(default_factory=list)
+    provenance: Provenance = Provenance.STATED
+    scope: Scope = Scope.GENERIC
+    enrich: bool = Field(default=False, description="Whether enrichment would help this fact.")
+    language: str = "en"
+    source_turn_ids: list[str] = Field(default_factory=list)
+    event_time: datetime | None = None
+    conversation_id: str | None = None
+    enrichment: dict[str, str] = Field(default_factory=dict)
+
+
+class AdmissionDecision(BaseModel):
+    """The admission gate's verdict on one utterance, kept for the audit trail."""
+
+    turn_id: str
+    speaker: str
+    utterance: str
+    admitted: bool
+    reason: str
+
+
+class AppliedOperation(BaseModel):
+    """A lifecycle operation as applied to the store."""
+
+    operation: Operation
+    memory_id: str | None = None
+    namespace: str
+    old_text: str | None = None
+    new_text: str | None = None
+    reason: str = ""
+
+
+class HistoryEntry(BaseModel):
+    """One row of the append-only operation history."""
+
+    memory_id: str
+    namespace: str
+    operation: Operation
+    old_text: str | None
+    new_text: str | None
+    reason: str
+    at: datetime
+
+
+class Usage(BaseModel):
+    """Cost of model work in one stage: calls, tokens and wall seconds."""
+
+    stage: str
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    seconds: float = 0.0
+    estimated: bool = Field(default=False, description="True when some token counts are offline estimates.")
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            stage=self.stage,
+            calls=self.calls + other.calls,
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            seconds=self.seconds + other.seconds,
+            estimated=self.estimated or other.estimated,
+        )
+
+
+def summarize_usage(records: list[Usage]) -> dict[str, Usage]:
+    """Fold usage records into one total per stage, plus a 'total' entry."""
+    out: dict[str, Usage] = {}
+    for rec in records:
+        out[rec.stage] = out[rec.stage] + rec if rec.stage in out else rec.model_copy()
+    total = Usage(stage="total")
+    for rec in out.values():
+        total = total + rec
+    out["total"] = total
+    return out

@@ -1,0 +1,146 @@
+"""Structured verdicts: what each decision returns, as model output schemas and offline results.
+
+Reasoning fields come before decision fields so a model reasons before it commits.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from dmem.state.schemas import Category, Operation, Provenance, Scope
+
+
+class UtteranceVerdict(BaseModel):
+    """Admission decision for one utterance of the current exchange."""
+
+    turn_id: str = Field(description="turn_id of the utterance judged, copied from the input.")
+    reason: str = Field(description="One short sentence: which admit or reject criterion applies and why.")
+    admit: bool = Field(description="True to admit the utterance as a source of facts.")
+
+
+class AdmissionVerdicts(BaseModel):
+    """Admission decisions for every utterance of the current exchange."""
+
+    verdicts: list[UtteranceVerdict] = Field(description="One verdict per utterance, in input order.")
+
+
+class FactDraft(BaseModel):
+    """One atomic fact split out of admitted content (or extracted Mem0*-style)."""
+
+    text: str = Field(
+        description="A standalone fact naming its subject (e.g. 'Caroline adopted a dog'); "
+        "relative times kept as said; no entity that is not in the window."
+    )
+    speaker: str = Field(description="Speaker the fact is about, exactly as named in the input.")
+    source_turn_ids: list[str] = Field(default_factory=list, description="turn_ids the fact comes from.")
+    categories: list[Category] = Field(
+        default_factory=list, description="One or more of persona, preference, event, procedural, "
+        "user_rule, error_learning."
+    )
+    provenance: Provenance = Field(
+        default=Provenance.STATED,
+        description="'stated' if asserted as the point of the utterance, 'inferred' if implied in passing.",
+    )
+    language: str = Field(default="en", description="ISO 639-1 code of the source utterance's language.")
+
+
+class FactDrafts(BaseModel):
+    """Facts split out of the admitted utterances."""
+
+    facts: list[FactDraft] = Field(default_factory=list, description="Atomic facts; empty if none.")
+
+
+class ScopeLabel(BaseModel):
+    """Scope classification for one fact."""
+
+    index: int = Field(description="Index of the fact in the input list, from 1.")
+    reason: str = Field(description="Why this scope.")
+    scope: Scope = Field(description="Exactly one of USER_PII, INTERNAL, EXTERNAL, GENERIC.")
+    enrich: bool = Field(description="True if background knowledge would make the fact more useful later.")
+
+
+class ScopeLabels(BaseModel):
+    """Scope classifications, one per fact."""
+
+    labels: list[ScopeLabel] = Field(description="One label per input fact.")
+
+
+class Enrichment(BaseModel):
+    """Attributes added to a fact from a permitted knowledge source."""
+
+    reason: str = Field(description="Which source supports each attribute.")
+    attributes: dict[str, str] = Field(
+        default_factory=dict, description="Short attribute -> value pairs supported by the given knowledge."
+    )
+
+
+class LifecycleDecision(BaseModel):
+    """Mem0* update phase: what to do with one new fact given similar stored memories."""
+
+    reason: str = Field(description="Why: redundant, contradicts, refines, or new.")
+    operation: Operation = Field(description="ADD, UPDATE, DELETE or NOOP.")
+    target: int | None = Field(
+        default=None, description="For UPDATE/DELETE: the integer id of the existing memory concerned."
+    )
+    text: str | None = Field(default=None, description="For ADD/UPDATE: the memory text to store.")
+
+
+class MemorySelection(BaseModel):
+    """Indexes of the items that are needed (filter and selection steps)."""
+
+    reason: str = Field(description="Why these items are needed to answer.")
+    keep: list[int] = Field(default_factory=list, description="Indexes of the items to keep, from 1.")
+
+
+class AnswerDraft(BaseModel):
+    """An answer to the question from the given context."""
+
+    reasoning: str = Field(default="", description="Brief working: which items support the answer.")
+    answer: str = Field(description="The answer alone, as short as the style asks.")
+
+
+class CriterionVerdict(BaseModel):
+    """One rubric dimension of the quality gate."""
+
+    reason: str = Field(description="Evidence for the verdict.")
+    passed: bool = Field(description="True if the answer meets this criterion.")
+
+
+class QualityAudit(BaseModel):
+    """The quality gate's three-dimensional audit of a System 1 answer."""
+
+    relevance: CriterionVerdict = Field(description="Does the answer address exactly what was asked?")
+    faithfulness: CriterionVerdict = Field(
+        description="Is every claim supported by the memories, without contradiction?"
+    )
+    completeness: CriterionVerdict = Field(description="Does it cover every part the question needs?")
+
+    @property
+    def passed(self) -> bool:
+        """All three dimensions pass."""
+        return self.relevance.passed and self.faithfulness.passed and self.completeness.passed
+
+
+class AnswerGroups(BaseModel):
+    """A judge's grouping of candidate answers into semantically equivalent sets."""
+
+    reason: str = Field(description="Which answers say the same thing and why.")
+    groups: list[list[int]] = Field(description="Groups of answer indexes (from 1); every index once.")
+    best: list[int] = Field(
+        default_factory=list,
+        description="For each group, in the same order, the member to return (clearest, most verbatim).",
+    )
+
+
+class ScoredFact(BaseModel):
+    """A query-relevant fact read from one transcript chunk, with a 0-10 relevance score."""
+
+    fact: str = Field(description="Standalone fact with speaker and date, pronouns resolved.")
+    score: int = Field(ge=0, le=10, description="Relevance to the question, 0-10.")
+    turn_ids: list[str] = Field(default_factory=list, description="turn_ids the fact was read from.")
+
+
+class ChunkFacts(BaseModel):
+    """Facts one Full Deliberation worker extracted from its chunk."""
+
+    facts: list[ScoredFact] = Field(default_factory=list, description="Relevant facts; empty if none.")
