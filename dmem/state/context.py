@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import tomllib
 import types
@@ -98,6 +97,10 @@ class Context:
     max_concurrency: int = 4
     """Model calls in flight at once (chunk workers, per-fact work)."""
 
+    # Not a setting: live objects (a chat model, embeddings, an open store) handed in by the API.
+    resources: Any = field(default=None, compare=False, repr=False)
+    """Optional ``dmem.services.Resources``; built from the settings above when None."""
+
     def with_overrides(self, **changes: Any) -> Context:
         """A copy with some settings changed, validated like any other input."""
         return build_context(base=self, environ={}, **changes)
@@ -105,7 +108,7 @@ class Context:
 
 def setting_names() -> list[str]:
     """Names of every setting, in declaration order."""
-    return [f.name for f in fields(Context)]
+    return [f.name for f in fields(Context) if f.name != "resources"]
 
 
 def _target_type(name: str) -> Any:
@@ -214,6 +217,7 @@ def build_context(
     config_file: str | os.PathLike[str] | None = None,
     environ: typing.Mapping[str, str] | None = None,
     use_env: bool = True,
+    resources: Any = None,
     **overrides: Any,
 ) -> Context:
     """Build settings: keyword arguments beat DMEM_* variables, which beat the TOML file."""
@@ -224,7 +228,11 @@ def build_context(
         layers.append((f"config file {file_path}", read_toml(file_path)))
     layers.append(("environment (DMEM_*)", env))
     layers.append(("keyword arguments", {k: v for k, v in overrides.items()}))
-    merged: dict[str, Any] = dataclasses.asdict(base) if base else {}
+    merged: dict[str, Any] = {n: getattr(base, n) for n in setting_names()} if base else {}
+    if base is not None and base.resources is not None:
+        merged["resources"] = base.resources
+    if resources is not None:
+        merged["resources"] = resources
     for source, values in layers:
         _check_keys(source, values)
         for name, value in values.items():

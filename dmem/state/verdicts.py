@@ -144,3 +144,18 @@ class ChunkFacts(BaseModel):
     """Facts one Full Deliberation worker extracted from its chunk."""
 
     facts: list[ScoredFact] = Field(default_factory=list, description="Relevant facts; empty if none.")
+
+
+NO_INFO = "No information available."
+"""The answer given when the memories (or the transcript) do not hold the answer."""
+
+_NO_INFO_MARKERS = (
+    "no information", "not available", "i don't know", "i do not know", "not mentioned",
+    "unknown", "cannot be determined", "can't be determined", "not enough information", "no answer",
+)
+
+
+def is_no_info(answer: str) -> bool:
+    """True for an empty answer or one that says the memories do not hold it."""
+    text = answer.strip().lower()
+    return not text or any(marker in text for marker in _NO_INFO_MARKERS)

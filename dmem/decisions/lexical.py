@@ -1,0 +1,105 @@
+"""Lexical and hybrid relevance: tokens, content-word stems, absolute BM25, embedding + BM25 scores.
+
+Scores are absolute (0..1, comparable across calls) so thresholds mean the same thing for a
+two-line context and a thirty-line one: BM25 is divided by the score a document matching every
+query term once would get, with query terms unseen in the corpus weighted as the rarest term.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+from nltk.stem import PorterStemmer
+from rank_bm25 import BM25Okapi
+
+HYBRID_EMBED_WEIGHT = 0.5  # share of embedding cosine in the hybrid score (the rest is BM25)
+IDF_FLOOR = 0.25  # idf given to terms in most documents (BM25Okapi makes them <= 0 on tiny corpora)
+
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are aren't as at be because been before
+    being below between both but by can can't cannot could couldn't did didn't do does doesn't doing
+    don't down during each few for from further had hadn't has hasn't have haven't having he he'd
+    he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm i've if in into
+    is isn't it it's its itself let's me more most mustn't my myself no nor not of off on once only
+    or other ought our ours ourselves out over own same shan't she she'd she'll she's should
+    shouldn't so some such than that that's the their theirs them themselves then there there's these
+    they they'd they'll they're they've this those through to too under until up very was wasn't we
+    we'd we'll we're we've were weren't what what's when when's where where's which while who who's
+    whom why why's will with won't would wouldn't you you'd you'll you're you've your yours yourself
+    yourselves also just really did does do get got gonna wanna yeah yes oh s t""".split()
+)
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
+_STEMMER = PorterStemmer()
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case word tokens (apostrophes kept inside words, curly ones straightened)."""
+    return [t.replace("\u2019", "'") for t in _WORD.findall(text.lower())]
+
+
+@lru_cache(maxsize=50_000)
+def stem(word: str) -> str:
+    """Porter stem of one lower-case word, with a possessive "'s" dropped."""
+    word = word.removesuffix("'s")
+    return _STEMMER.stem(word) if word.isalpha() else word
+
+
+def content_words(text: str) -> list[str]:
+    """Tokens that are not stopwords, in order."""
+    return [t for t in tokenize(text) if t not in STOPWORDS]
+
+
+def content_stems(text: str) -> list[str]:
+    """Stems of the content words, in order (the unit of every lexical comparison here)."""
+    return [stem(t) for t in content_words(text)]
+
+
+def lexical_scores(query: str, docs: Sequence[str]) -> list[float]:
+    """BM25 of query against each doc, divided by an ideal match's score: 0..1, absolute."""
+    q = list(dict.fromkeys(content_stems(query)))
+    corpus = [content_stems(d) for d in docs]
+    if not q or not any(corpus):
+        return [0.0] * len(docs)
+    bm25 = BM25Okapi([doc or ["\x00"] for doc in corpus])
+    bm25.idf = {w: max(v, IDF_FLOOR) for w, v in bm25.idf.items()}
+    rarest = max(bm25.idf.values())
+    ideal = sum(bm25.idf.get(t, rarest) for t in q)
+    scores = bm25.get_scores(q)
+    return [float(min(1.0, max(0.0, s / ideal))) for s in scores]
+
+
+def cosines(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[float]:
+    """Cosine of the query embedding with each doc's embedding (one batched call)."""
+    if not docs:
+        return []
+    vectors = np.asarray(embeddings.embed_documents([query, *docs]), dtype=float)
+    norms = np.linalg.norm(vectors, axis=1)
+    norms[norms == 0] = 1.0
+    unit = vectors / norms[:, None]
+    return [float(x) for x in unit[1:] @ unit[0]]
+
+
+def hybrid_scores(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[float]:
+    """Weighted sum of (non-negative) embedding cosine and absolute BM25, per doc."""
+    if not docs:
+        return []
+    lex = lexical_scores(query, docs)
+    cos = cosines(embeddings, query, docs)
+    w = HYBRID_EMBED_WEIGHT
+    return [w * max(c, 0.0) + (1 - w) * s for c, s in zip(cos, lex, strict=True)]
+
+
+def overlap(part: str, whole: str) -> float:
+    """Share of part's content stems found in whole (1.0 when part has none)."""
+    stems = set(content_stems(part))
+    return len(stems & set(content_stems(whole))) / len(stems) if stems else 1.0
+
+
+def jaccard(a: str, b: str) -> float:
+    """Jaccard similarity of two texts' content-stem sets."""
+    sa, sb = set(content_stems(a)), set(content_stems(b))
+    return len(sa & sb) / len(sa | sb) if sa | sb else 1.0

@@ -1,0 +1,137 @@
+"""Lexicons and patterns of the offline decision engine (English; other languages pass through).
+
+Each pattern's first matched span is quoted in reasons, so verdicts say which words decided them.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.I
+
+
+def words(*items: str) -> str:
+    """A word-bounded alternation of phrases (spaces match any whitespace)."""
+    return r"\b(?:" + "|".join(i.replace(" ", r"\s+") for i in items) + r")\b"
+
+
+# Admission: reject ---------------------------------------------------------------------------
+HEDGE = re.compile(words("might", "maybe", "perhaps", "thinking about", "thinking of", "not sure",
+                         "probably", "possibly", "someday", "some day") + r"|\bcould\b(?!n't|\s+not)", _I)
+TRANSIENT = re.compile(
+    words("rented", "rental", "renting", "borrowed", "borrowing", "for the trip", "for the road trip",
+          "for the weekend", "for the day", "right now", "at the moment", "today i feel", "i feel",
+          "i'm feeling", "i am feeling", "for now", "currently stuck")
+    + r"|\bi'?m\s+(?:so\s+|really\s+|a\s+bit\s+)?(?:tired|hungry|bored|exhausted|sleepy|sick today|late)\b",
+    _I,
+)
+PHATIC = re.compile(
+    words("hi", "hey", "hello", "hiya", "thanks", "thank you", "thx", "lol", "haha", "hahaha", "good morning",
+          "good night", "good evening", "how are you", "how's it going", "what's up", "bye", "goodbye",
+          "see you", "see ya", "take care", "talk soon", "catch you later", "nice to meet you",
+          "good to see you", "great to hear from you", "you too", "no problem", "ok", "okay", "sure"),
+    _I,
+)
+EMOTION = re.compile(
+    words("that's great", "that is great", "that's awesome", "awesome", "so happy for you", "wow", "amazing",
+          "congrats", "congratulations", "that sounds", "sounds great", "sounds fun", "so proud of you",
+          "good for you", "so glad", "so cool", "that's cool", "love that", "love it", "so sweet",
+          "that's so", "how exciting", "incredible", "beautiful", "lovely", "i'm sorry", "so sorry", "aww"),
+    _I,
+)
+VAGUE_WORDS = frozenset(
+    "life things thing stuff ok okay fine good great nice bad well busy much lot lots pretty kind sort "
+    "way ways time times day days taking take care doing going getting having making been anyway "
+    "everything something nothing same usual".split()
+)
+FIRST_PERSON = re.compile(words("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we",
+                                "we're", "we've", "our", "ours", "us"), _I)
+QUESTION_START = re.compile(
+    r"^\s*(?:what|when|where|who|whom|whose|why|how|which|do|does|did|is|are|was|were|can|could|will|"
+    r"would|should|have|has)\b", _I)
+REMEMBER = re.compile(r"\b(?:please\s+)?(?:remember|don't forget|do not forget|note)\b(?:\s+that)?\s*", _I)
+ASSISTANT_SPEAKERS = frozenset({"assistant", "system", "ai", "bot"})
+
+# Admission: admit, in precedence order (label, pattern) ------------------------------------
+_PRON = r"\b(?:i|we)\b"
+ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
+    ("stable ownership", re.compile(
+        words("i've had", "i have had", "we've had", "i own", "we own", "i bought", "we bought", "i've got",
+              "i have got", "i got a new", "my car", "my house", "my home", "my apartment", "my dog",
+              "my cat", "my pet") + r"|\bi\s+have\s+(?:a|an|two|three|\d+)\s+\w+", _I)),
+    ("preference", re.compile(
+        r"\bi\s+(?:really\s+|absolutely\s+|also\s+)?(?:love|like|hate|enjoy|adore|prefer|dislike)\b"
+        r"(?!\s+(?:that|it|this|you|those|them)\b)|" + words("my favorite", "my favourite", "can't stand",
+                                                            "i'm a fan of", "i'm vegetarian", "i'm vegan",
+                                                            "i am vegetarian", "i'm allergic", "i am allergic",
+                                                            "i don't eat", "i never eat"), _I)),
+    ("role or employment", re.compile(
+        words("i work", "i'm working", "i worked", "my job", "my boss", "my company", "my team",
+              "i joined", "i teach", "i study", "i'm studying", "i volunteer", "my career")
+        + r"|\bi(?:'m|\s+am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+", _I)),
+    ("health", re.compile(words("diagnosed", "allergic", "allergy", "asthma", "diabetes", "surgery",
+                                "pregnant", "my doctor", "therapy", "therapist", "injury", "injured",
+                                "medication"), _I)),
+    ("location", re.compile(words("i live", "we live", "i moved", "we moved", "moving to", "i'm from",
+                                  "i am from", "i grew up", "my hometown", "relocated"), _I)),
+    ("major life event", re.compile(
+        words("married", "engaged", "divorced", "adopted", "adopting", "graduated", "born", "passed away",
+              "died", "retired", "gave birth", "started", "finished", "went to", "visited", "won",
+              "lost my", "got a job", "promoted", "transitioned", "broke up", "joined", "signed up",
+              "ran a", "completed", "traveled", "travelled"), _I)),
+    ("definitive dated plan", re.compile(
+        r"\b(?:i'm|i\s+am|we're|we\s+are|i'll|i\s+will|we'll)\s+(?:\w+ing|going\s+to)\b.*?"
+        r"\b(?:next|tomorrow|tonight|in\s+\w+\s+(?:days?|weeks?|months?|years?)|on\s+\w+day|this\s+"
+        r"(?:week|weekend|month|year|\w+day))\b", _I)),
+    ("request revealing a need", re.compile(
+        r"^\s*(?:please\s+)?(?:find|book|search\s+for|look\s+for|recommend|suggest|get)\s+(?:me\s+)?"
+        r"(?:a|an|some|the)\s+.+\b(?:with|without|that|near|for)\b", _I)),
+]
+
+# Splitting ---------------------------------------------------------------------------------
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
+CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)", _I)
+REMEMBER_SPLIT = re.compile(r",?\s*(?:and\s+)?(?:please\s+)?(?:remember|don't forget|do not forget)"
+                            r"(?:\s+that)?\s+", _I)
+REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can you\s+)?(?P<verb>find|book|search for|look for|recommend|"
+                     r"suggest|get)\s+(?:me\s+)?(?P<obj>.+)$", _I)
+
+# Categories --------------------------------------------------------------------------------
+USER_RULE = re.compile(r"^\s*(?:please\s+)?(?:always|never|don't|do not|stop)\b|\byou\s+(?:should|must)\s+"
+                       r"(?:always|never)\b|\b(?:please|always|never)\s+(?:call|reply|answer|use|tell|"
+                       r"remind|respond|write)\b", _I)
+ERROR_LEARNING = re.compile(words("actually", "that's wrong", "that is wrong", "i meant", "you got it wrong",
+                                  "that's not right", "not what i said", "correction", "i didn't mean"), _I)
+PROCEDURAL = re.compile(
+    r"\b(?:i|we)\s+(?:just\s+)?(?:searched|installed|set\s+up|booked|downloaded|configured|updated|"
+    r"uninstalled|ordered|subscribed|signed\s+up|registered|looked\s+up|looked\s+for|backed\s+up|"
+    r"reset|enabled|disabled)\b|\bideas\s+for\b", _I)
+PREFERENCE = re.compile(
+    words("like", "likes", "love", "loves", "hate", "hates", "prefer", "prefers", "favorite", "favourite",
+          "enjoy", "enjoys", "vegetarian", "vegan", "allergic", "dislike", "dislikes", "can't stand",
+          "fan of", "passion", "passionate"), _I)
+PERSONA = re.compile(
+    words("i'm a", "i am a", "i'm an", "i am an", "i work", "i live", "years old", "i'm from", "my name",
+          "identify as", "transgender", "married", "single", "my job", "vegetarian", "vegan", "i have a",
+          "i've had", "i own", "my family")
+    + r"|\bmy\s+(?:son|daughter|wife|husband|mom|mother|dad|father|sister|brother|kids|children|"
+    r"partner|boyfriend|girlfriend|friend|friends)\b", _I)
+EVENT = re.compile(
+    words("yesterday", "today", "tonight", "tomorrow", "last week", "last month", "last year",
+          "next week", "next month", "next year", "ago", "last weekend", "this weekend", "went",
+          "visited", "adopted", "graduated", "got married", "moved", "started", "finished", "joined",
+          "attended")
+    + r"|\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:\w+ed|met|bought|won|ran|took|made|got|had|"
+    r"saw|went|gave|found|left|began|came|built|wrote|read|did)\b", _I)
+
+# People and relations ------------------------------------------------------------------------
+MALE = ("son", "husband", "dad", "father", "brother", "boyfriend", "uncle", "grandpa", "grandfather",
+        "nephew", "boy", "stepson", "stepdad")
+FEMALE = ("daughter", "wife", "mom", "mother", "sister", "girlfriend", "aunt", "grandma", "grandmother",
+          "niece", "girl", "stepdaughter", "stepmom")
+NEUTRAL = ("partner", "friend", "child", "kid", "baby", "cousin", "parent", "sibling", "colleague",
+           "coworker", "neighbor", "neighbour", "mentor", "roommate")
+PLURAL = ("kids", "children", "parents", "friends", "siblings", "grandparents", "cousins", "sons",
+          "daughters", "colleagues", "coworkers")
+RELATIONS = MALE + FEMALE + NEUTRAL + PLURAL
+PETS = ("dog", "cat", "puppy", "kitten", "pet", "pets", "dogs", "cats")

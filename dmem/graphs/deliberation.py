@@ -1,0 +1,59 @@
+"""Full Deliberation as a map-reduce subgraph: plan_chunks → deliberate_chunk ×N (Send) → reduce → answer."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from dmem.nodes.deliberation import (
+    answer_from_facts,
+    deliberate_chunk,
+    plan_chunks,
+    reduce_facts,
+    select_facts,
+)
+from dmem.services import context_of
+from dmem.state.context import Context
+from dmem.state.graphs import DeliberationInput, DeliberationOutput, DeliberationState
+
+
+def route_after_plan(state: DeliberationState) -> list[Send] | Literal["reduce_facts"]:
+    """One worker per chunk; an empty transcript goes straight to the reduce step."""
+    chunks = state.get("chunks", [])
+    return [Send("deliberate_chunk", c) for c in chunks] or "reduce_facts"
+
+
+def route_after_reduce(
+    state: DeliberationState, runtime: Runtime[Context]
+) -> Literal["select_facts", "answer_from_facts"]:
+    """Ask the model to select only when more facts remain than the limit."""
+    limit = context_of(runtime.context).select_above
+    return "select_facts" if len(state.get("kept", [])) > limit else "answer_from_facts"
+
+
+def build_deliberation_graph() -> StateGraph:
+    """The uncompiled Full Deliberation builder."""
+    g = StateGraph(DeliberationState, context_schema=Context, input_schema=DeliberationInput,
+                   output_schema=DeliberationOutput)
+    g.add_node("plan_chunks", plan_chunks)
+    g.add_node("deliberate_chunk", deliberate_chunk)
+    g.add_node("reduce_facts", reduce_facts)
+    g.add_node("select_facts", select_facts)
+    g.add_node("answer_from_facts", answer_from_facts)
+    g.add_edge(START, "plan_chunks")
+    g.add_conditional_edges("plan_chunks", route_after_plan, ["deliberate_chunk", "reduce_facts"])
+    g.add_edge("deliberate_chunk", "reduce_facts")
+    g.add_conditional_edges("reduce_facts", route_after_reduce,
+                            {"select_facts": "select_facts", "answer_from_facts": "answer_from_facts"})
+    g.add_edge("select_facts", "answer_from_facts")
+    g.add_edge("answer_from_facts", END)
+    return g
+
+
+def compile_deliberation_graph(**kwargs: object) -> CompiledStateGraph:
+    """Compile with a clear run name for LangSmith."""
+    return build_deliberation_graph().compile(name="dmem_full_deliberation", **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,126 @@
+"""The ingestion graph: record → window → (formation layer | Mem0* extraction) → lifecycle → apply.
+
+Formation: admit → split_intents → classify_scope → ground_deixis → [enrich per fact] → normalize.
+Lifecycle: one ``decide_operation`` worker per fact (``Send``), then ``apply_operations``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, ground_deixis, normalize, split_intents
+from dmem.nodes.lifecycle import apply_operations, decide_operation
+from dmem.nodes.recording import build_window, keep_for_retry, record
+from dmem.services import context_of
+from dmem.state.context import Context
+from dmem.state.graphs import FactTask, IngestInput, IngestOutput, IngestState
+from dmem.store.knowledge import permitted_source
+
+
+def route_after_record(state: IngestState) -> Literal["build_window", "__end__"]:
+    """Nothing new in the exchange (already recorded) ends the run."""
+    return "build_window" if state.get("exchange") else END
+
+
+def route_after_window(state: IngestState, runtime: Runtime[Context]) -> Literal["admit", "extract_facts"]:
+    """The formation layer setting picks Gated Memory or plain Mem0* extraction."""
+    return "admit" if context_of(runtime.context).formation else "extract_facts"
+
+
+def route_after_admit(state: IngestState) -> Literal["split_intents", "apply_operations", "keep_for_retry"]:
+    """Nothing admitted skips to the commit (which records the rejections)."""
+    if state.get("error"):
+        return "keep_for_retry"
+    if any(d.admitted for d in state.get("admissions", [])):
+        return "split_intents"
+    return "apply_operations"
+
+
+def route_on_error(state: IngestState) -> Literal["continue", "keep_for_retry"]:
+    """Any step whose model reply stayed malformed keeps the exchange for retry."""
+    return "keep_for_retry" if state.get("error") else "continue"
+
+
+def route_after_grounding(state: IngestState, runtime: Runtime[Context]) -> list[Send] | Literal["normalize"]:
+    """Send only flagged facts whose scope permits a knowledge source to the enricher."""
+    ctx = context_of(runtime.context)
+    if not ctx.enrichment:
+        return "normalize"
+    has_external = ctx.resources is not None and getattr(ctx.resources, "knowledge", None) is not None
+    sends = [
+        Send("enrich", FactTask(index=i, fact=f))
+        for i, f in enumerate(state.get("facts", []))
+        if f.enrich and permitted_source(f.scope, external_allowed=ctx.external_knowledge, has_external=has_external)
+    ]
+    return sends or "normalize"
+
+
+def route_to_lifecycle(state: IngestState) -> list[Send] | Literal["apply_operations", "keep_for_retry"]:
+    """One lifecycle worker per fact; no facts goes straight to the commit."""
+    if state.get("error"):
+        return "keep_for_retry"
+    facts = state.get("facts", [])
+    if not facts:
+        return "apply_operations"
+    return [Send("decide_operation", FactTask(index=i, fact=f)) for i, f in enumerate(facts)]
+
+
+def route_after_decisions(state: IngestState) -> Literal["apply_operations", "keep_for_retry"]:
+    """A failed lifecycle decision applies nothing and keeps the exchange for retry."""
+    return "keep_for_retry" if state.get("failures") else "apply_operations"
+
+
+def collect_decisions(state: IngestState) -> dict[str, object]:
+    """Join point after the per-fact workers."""
+    return {}
+
+
+def build_ingestion_graph() -> StateGraph:
+    """The uncompiled ingestion graph builder."""
+    g = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
+    g.add_node("record", record)
+    g.add_node("build_window", build_window)
+    g.add_node("admit", admit)
+    g.add_node("split_intents", split_intents)
+    g.add_node("classify_scope", classify_scope)
+    g.add_node("ground_deixis", ground_deixis)
+    g.add_node("enrich", enrich)
+    g.add_node("normalize", normalize)
+    g.add_node("extract_facts", extract_facts)
+    g.add_node("decide_operation", decide_operation)
+    g.add_node("collect_decisions", collect_decisions)
+    g.add_node("apply_operations", apply_operations)
+    g.add_node("keep_for_retry", keep_for_retry)
+
+    g.add_edge(START, "record")
+    g.add_conditional_edges("record", route_after_record, {"build_window": "build_window", END: END})
+    g.add_conditional_edges("build_window", route_after_window,
+                            {"admit": "admit", "extract_facts": "extract_facts"})
+    g.add_conditional_edges("admit", route_after_admit, {
+        "split_intents": "split_intents", "apply_operations": "apply_operations",
+        "keep_for_retry": "keep_for_retry"})
+    g.add_conditional_edges("split_intents", route_on_error,
+                            {"continue": "classify_scope", "keep_for_retry": "keep_for_retry"})
+    g.add_conditional_edges("classify_scope", route_on_error,
+                            {"continue": "ground_deixis", "keep_for_retry": "keep_for_retry"})
+    g.add_conditional_edges("ground_deixis", route_after_grounding, ["enrich", "normalize"])
+    g.add_edge("enrich", "normalize")
+    lifecycle_targets = ["decide_operation", "apply_operations", "keep_for_retry"]
+    g.add_conditional_edges("normalize", route_to_lifecycle, lifecycle_targets)
+    g.add_conditional_edges("extract_facts", route_to_lifecycle, lifecycle_targets)
+    g.add_edge("decide_operation", "collect_decisions")
+    g.add_conditional_edges("collect_decisions", route_after_decisions,
+                            {"apply_operations": "apply_operations", "keep_for_retry": "keep_for_retry"})
+    g.add_edge("apply_operations", END)
+    g.add_edge("keep_for_retry", END)
+    return g
+
+
+def compile_ingestion_graph(**kwargs: object) -> CompiledStateGraph:
+    """Compile with a clear run name for LangSmith (kwargs go to ``compile``)."""
+    return build_ingestion_graph().compile(name="dmem_ingestion", **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,83 @@
+"""The query graph: retrieve → [filter] → answer → gate → (finish | Full Deliberation).
+
+Policies: quality (audit), majority / consensus (vote), never (Mem0* only), always (System 2 only).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+
+from dmem.graphs.deliberation import compile_deliberation_graph
+from dmem.nodes.answering import adopt_deliberation, answer, finish, no_memory, quality_gate, vote
+from dmem.nodes.retrieval import filter_memories, retrieve
+from dmem.services import context_of, services_for
+from dmem.state.context import Context
+from dmem.state.graphs import QueryInput, QueryOutput, QueryState
+
+
+def route_after_retrieve(
+    state: QueryState, runtime: Runtime[Context]
+) -> Literal["filter_memories", "answer", "vote", "deliberate", "no_memory"]:
+    """Empty store → no_memory; 'always' skips System 1; voting policies sample instead of answering."""
+    ctx = context_of(runtime.context)
+    if not state.get("memories"):
+        transcript = services_for(runtime.context).store.transcript
+        if ctx.gate_policy == "never" or not transcript.messages(list(state.get("namespaces") or ["default"])):
+            return "no_memory"
+        return "deliberate"
+    if ctx.gate_policy == "always":
+        return "deliberate"
+    if ctx.use_filter:
+        return "filter_memories"
+    return "vote" if ctx.gate_policy in ("majority", "consensus") else "answer"
+
+
+def route_after_filter(state: QueryState, runtime: Runtime[Context]) -> Literal["answer", "vote"]:
+    """After the filter, voting policies sample; the others answer once."""
+    return "vote" if context_of(runtime.context).gate_policy in ("majority", "consensus") else "answer"
+
+
+def route_after_answer(state: QueryState, runtime: Runtime[Context]) -> Literal["quality_gate", "finish"]:
+    """'never' returns System 1's answer; 'quality' audits it."""
+    return "quality_gate" if context_of(runtime.context).gate_policy == "quality" else "finish"
+
+
+def route_after_gate(state: QueryState) -> Literal["finish", "deliberate"]:
+    """A passed gate returns System 1's answer; any failure escalates to Full Deliberation."""
+    return "finish" if state.get("gate", {}).get("passed") else "deliberate"
+
+
+def build_query_graph() -> StateGraph:
+    """The uncompiled query graph builder (Full Deliberation is a compiled subgraph node)."""
+    g = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
+    g.add_node("retrieve", retrieve)
+    g.add_node("filter_memories", filter_memories)
+    g.add_node("answer", answer)
+    g.add_node("quality_gate", quality_gate)
+    g.add_node("vote", vote)
+    g.add_node("deliberate", compile_deliberation_graph())
+    g.add_node("adopt_deliberation", adopt_deliberation)
+    g.add_node("finish", finish)
+    g.add_node("no_memory", no_memory)
+    g.add_edge(START, "retrieve")
+    g.add_conditional_edges("retrieve", route_after_retrieve, {
+        "filter_memories": "filter_memories", "answer": "answer", "vote": "vote",
+        "deliberate": "deliberate", "no_memory": "no_memory"})
+    g.add_conditional_edges("filter_memories", route_after_filter, {"answer": "answer", "vote": "vote"})
+    g.add_conditional_edges("answer", route_after_answer, {"quality_gate": "quality_gate", "finish": "finish"})
+    g.add_conditional_edges("quality_gate", route_after_gate, {"finish": "finish", "deliberate": "deliberate"})
+    g.add_conditional_edges("vote", route_after_gate, {"finish": "finish", "deliberate": "deliberate"})
+    g.add_edge("deliberate", "adopt_deliberation")
+    g.add_edge("adopt_deliberation", END)
+    g.add_edge("finish", END)
+    g.add_edge("no_memory", END)
+    return g
+
+
+def compile_query_graph(**kwargs: object) -> CompiledStateGraph:
+    """Compile with a clear run name for LangSmith."""
+    return build_query_graph().compile(name="dmem_query", **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,174 @@
+"""Gated Memory formation: admission, multi-intent split, scope, deictic grounding, enrichment, normalize.
+
+With the formation layer off, ``extract_facts`` replaces the whole layer (Mem0* extraction).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from dmem.decisions.deixis import ground_place, ground_time
+from dmem.errors import StructuredOutputError
+from dmem.nodes.recording import namespace_for
+from dmem.services import services_for
+from dmem.state.context import Context
+from dmem.state.graphs import FactTask, IngestState
+from dmem.state.schemas import AdmissionDecision, Fact, Message, Scope
+from dmem.state.verdicts import FactDraft
+from dmem.store.knowledge import permitted_source
+
+log = logging.getLogger(__name__)
+_VOLATILE = re.compile(
+    r"^(?:right now|at the moment|currently|just now|these days|for now|today|tonight),?\s+", re.IGNORECASE
+)
+
+
+def _failed(stage: str, exc: StructuredOutputError) -> dict[str, Any]:
+    log.warning("%s failed: %s", stage, exc)
+    return {"error": f"{stage}: {exc}"}
+
+
+def admit(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Judge each utterance of the current exchange, whole, against the admission criteria."""
+    svc = services_for(runtime.context)
+    exchange = state["exchange"]
+    try:
+        out = svc.decider.admit(exchange, state.get("history", []), state.get("background", []))
+    except StructuredOutputError as exc:
+        return _failed("admit", exc)
+    verdicts = {v.turn_id: v for v in out.value.verdicts}
+    decisions = []
+    for msg in exchange:
+        v = verdicts.get(msg.turn_id)
+        admitted = bool(v and v.admit)
+        reason = v.reason if v else "no verdict returned: rejected"
+        decisions.append(AdmissionDecision(turn_id=msg.turn_id, speaker=msg.speaker,
+                                           utterance=_utterance(msg), admitted=admitted, reason=reason))
+    return {"admissions": decisions, "usage": [out.usage]}
+
+
+def _utterance(msg: Message) -> str:
+    return f"{msg.text} [shares a photo: {msg.image_caption}]" if msg.image_caption else msg.text
+
+
+def _to_facts(state: IngestState, drafts: list[FactDraft], sources: list[Message]) -> list[Fact]:
+    by_turn = {m.turn_id: m for m in sources}
+    facts = []
+    for d in drafts:
+        if not d.text.strip():
+            continue
+        turn_ids = [t for t in d.source_turn_ids if t in by_turn] or [m.turn_id for m in sources]
+        src = by_turn[turn_ids[0]]
+        speaker = d.speaker or src.speaker
+        facts.append(Fact(text=d.text.strip(), namespace=namespace_for(state, speaker), speaker=speaker,
+                          categories=d.categories, provenance=d.provenance, language=d.language,
+                          source_turn_ids=turn_ids, conversation_id=src.conversation_id,
+                          event_time=src.timestamp))
+    return facts
+
+
+def split_intents(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Split admitted utterances into atomic, categorized, grounded facts."""
+    svc = services_for(runtime.context)
+    admitted_ids = {d.turn_id for d in state.get("admissions", []) if d.admitted}
+    admitted = [m for m in state["exchange"] if m.turn_id in admitted_ids]
+    try:
+        out = svc.decider.split(admitted, state.get("history", []), state.get("background", []))
+    except StructuredOutputError as exc:
+        return _failed("split_intents", exc)
+    return {"facts": _to_facts(state, out.value.facts, admitted), "usage": [out.usage]}
+
+
+def extract_facts(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Formation layer off: Mem0* extraction from the exchange, top memories and recent messages."""
+    svc = services_for(runtime.context)
+    exchange = state["exchange"]
+    try:
+        out = svc.decider.extract_facts(exchange, state.get("history", []), state.get("background", []))
+    except StructuredOutputError as exc:
+        return _failed("extract_facts", exc)
+    return {"facts": _to_facts(state, out.value.facts, exchange), "usage": [out.usage]}
+
+
+def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Exactly one scope per fact, and whether enrichment would help."""
+    svc = services_for(runtime.context)
+    facts = state.get("facts", [])
+    try:
+        out = svc.decider.classify_scope(facts)
+    except StructuredOutputError as exc:
+        return _failed("classify_scope", exc)
+    labels = {lab.index: lab for lab in out.value.labels}
+    labelled = []
+    for i, fact in enumerate(facts, start=1):
+        lab = labels.get(i)
+        scope = lab.scope if lab else Scope.GENERIC
+        labelled.append(fact.model_copy(update={"scope": scope, "enrich": bool(lab and lab.enrich)}))
+    return {"facts": labelled, "usage": [out.usage]}
+
+
+def ground_deixis(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Relative times to absolute dates from each message's timestamp; 'here' from request context."""
+    ctx = services_for(runtime.context).context
+    by_turn = {m.turn_id: m for m in state["exchange"]}
+    grounded = []
+    for fact in state.get("facts", []):
+        src = next((by_turn[t] for t in fact.source_turn_ids if t in by_turn), None)
+        update: dict[str, Any] = {}
+        if src is not None and src.timestamp is not None:
+            g = ground_time(fact.text, src.timestamp)
+            update = {"text": g.text, "event_time": g.event_time or src.timestamp}
+        text = update.get("text", fact.text)
+        placed = ground_place(text, ctx.location)
+        if placed != text:
+            # The place came from the user's request context: it stays private.
+            update.update(text=placed, enrich=fact.enrich and fact.scope != Scope.EXTERNAL)
+        grounded.append(fact.model_copy(update=update))
+    return {"facts": grounded}
+
+
+def enrich(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Add attributes from the one knowledge source the fact's scope permits."""
+    svc = services_for(runtime.context)
+    fact = task["fact"]
+    source = permitted_source(fact.scope, external_allowed=svc.context.external_knowledge,
+                              has_external=svc.knowledge is not None)
+    if source == "external" and svc.knowledge is not None:
+        knowledge = svc.knowledge.lookup(fact.text)
+    elif source == "internal":
+        vector = svc.embed([fact.text])[0]
+        hits = svc.store.vectors.search([fact.namespace], vector, 5)
+        knowledge = [h.record.text for h in hits]
+    else:  # pragma: no cover - the router only sends permitted facts
+        return {"enriched": []}
+    if not knowledge:
+        return {"enriched": []}
+    try:
+        out = svc.decider.enrich(fact, knowledge)
+    except StructuredOutputError as exc:
+        log.warning("enrichment skipped for %r: %s", fact.text, exc)
+        return {"enriched": []}
+    enriched = fact.model_copy(update={"enrichment": dict(out.value.attributes)})
+    return {"enriched": [FactTask(index=task["index"], fact=enriched)], "usage": [out.usage]}
+
+
+def normalize(state: IngestState) -> dict[str, Any]:
+    """Merge enrichment, strip volatile session context, drop duplicate facts."""
+    facts = list(state.get("facts", []))
+    for item in state.get("enriched", []):
+        facts[item["index"]] = item["fact"]
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for fact in facts:
+        text = _VOLATILE.sub("", fact.text).strip()
+        text = text[:1].upper() + text[1:] if text else text
+        key = (fact.namespace, text.lower())
+        if not text or key in seen:
+            continue
+        seen.add(key)
+        out.append(fact.model_copy(update={"text": text}))
+    return {"facts": out}

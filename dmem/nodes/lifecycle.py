@@ -1,0 +1,116 @@
+"""Mem0* update phase: decide ADD/UPDATE/DELETE/NOOP per fact, then apply everything in one transaction."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from dmem.errors import StructuredOutputError
+from dmem.nodes.recording import mark_processed, namespace_for
+from dmem.services import Services, services_for
+from dmem.state.context import Context
+from dmem.state.graphs import FactTask, IngestState, PlannedOperation
+from dmem.state.schemas import AppliedOperation, Fact, MemoryRecord, Operation
+
+log = logging.getLogger(__name__)
+
+
+def decide_operation(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Background = top-k similar memories above the cosine threshold; the decider picks the operation."""
+    svc = services_for(runtime.context)
+    ctx = svc.context
+    fact = task["fact"]
+    vector = svc.embed([fact.text])[0]
+    hits = svc.store.vectors.search([fact.namespace], vector, ctx.update_top_k)
+    background = [h.record for h in hits if h.score > ctx.update_min_similarity]
+    try:
+        out = svc.decider.decide_lifecycle(fact, background)
+    except StructuredOutputError as exc:
+        log.warning("lifecycle decision failed for %r: %s", fact.text, exc)
+        return {"failures": [f"decide_lifecycle: {exc}"]}
+    plan = PlannedOperation(index=task["index"], decision=out.value, background=background)
+    return {"plans": [plan], "usage": [out.usage]}
+
+
+def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Write admissions, operations and their history rows together, then mark the turns formed."""
+    svc = services_for(runtime.context)
+    facts = state.get("facts", [])
+    plans = sorted(state.get("plans", []), key=lambda p: p["index"])
+    applied: list[AppliedOperation] = []
+    with svc.store.transaction():
+        for decision in state.get("admissions", []):
+            svc.store.history.record_admission(decision, _conversation(state), namespace_for(state, decision.speaker))
+        gone: set[str] = set()
+        for plan in plans:
+            op = _apply(svc, facts[plan["index"]], plan, gone)
+            if op is not None:
+                applied.append(op)
+        mark_processed(state, runtime)
+    status = state.get("status") or "formed"
+    if not any(d.admitted for d in state.get("admissions", [])) and svc.context.formation:
+        status = "nothing_admitted"
+    elif not facts:
+        status = "no_facts"
+    return {"operations": applied, "status": status}
+
+
+def _conversation(state: IngestState) -> str:
+    exchange = state.get("exchange") or []
+    return exchange[0].conversation_id if exchange else "default"
+
+
+def _apply(svc: Services, fact: Fact, plan: PlannedOperation, gone: set[str]) -> AppliedOperation | None:
+    decision = plan["decision"]
+    background = plan["background"]
+    target = None
+    if decision.target is not None and 0 <= decision.target < len(background):
+        target = svc.store.vectors.get(background[decision.target].id)
+        if target is not None and target.id in gone:
+            target = None
+    op = decision.operation
+    text = (decision.text or fact.text).strip()
+    if op in (Operation.UPDATE, Operation.DELETE) and target is None:
+        if op == Operation.DELETE:
+            return None
+        op = Operation.ADD  # the memory to update is gone: keep the new fact rather than lose it
+    if op == Operation.NOOP:
+        return AppliedOperation(operation=op, memory_id=target.id if target else None,
+                                namespace=fact.namespace, new_text=fact.text, reason=decision.reason)
+    now = datetime.now(UTC)
+    if op == Operation.ADD:
+        return _add(svc, fact, text, decision.reason, now)
+    assert target is not None
+    if op == Operation.DELETE:
+        svc.store.vectors.delete(target.id)
+        gone.add(target.id)
+        svc.store.history.append(target.id, target.namespace, op, target.text, None, decision.reason, now)
+        return AppliedOperation(operation=op, memory_id=target.id, namespace=target.namespace,
+                                old_text=target.text, reason=decision.reason)
+    updated = target.model_copy(update={
+        "text": text, "updated_at": now, "event_time": fact.event_time or target.event_time,
+        "categories": sorted(set(target.categories) | set(fact.categories)),
+        "source_turn_ids": list(dict.fromkeys([*target.source_turn_ids, *fact.source_turn_ids])),
+        "enrichment": {**target.enrichment, **fact.enrichment},
+    })
+    svc.store.vectors.update(updated, svc.embed([text])[0])
+    svc.store.history.append(target.id, target.namespace, op, target.text, text, decision.reason, now)
+    return AppliedOperation(operation=op, memory_id=target.id, namespace=target.namespace,
+                            old_text=target.text, new_text=text, reason=decision.reason)
+
+
+def _add(svc: Services, fact: Fact, text: str, reason: str, now: datetime) -> AppliedOperation:
+    record = MemoryRecord(
+        id=str(uuid.uuid4()), namespace=fact.namespace, text=text, categories=fact.categories,
+        provenance=fact.provenance, scope=fact.scope, source_turn_ids=fact.source_turn_ids,
+        speaker=fact.speaker, event_time=fact.event_time, created_at=now, updated_at=now,
+        language=fact.language, conversation_id=fact.conversation_id, enrichment=fact.enrichment,
+    )
+    svc.store.vectors.add(record, svc.embed([text])[0])
+    svc.store.history.append(record.id, record.namespace, Operation.ADD, None, text, reason, now)
+    return AppliedOperation(operation=Operation.ADD, memory_id=record.id, namespace=record.namespace,
+                            new_text=text, reason=reason)

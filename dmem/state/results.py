@@ -1,0 +1,93 @@
+"""Typed results returned by the ``Memory`` API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from dmem.state.schemas import AdmissionDecision, AppliedOperation, Fact, MemoryRecord, Usage, summarize_usage
+from dmem.state.verdicts import ScoredFact
+
+
+class ExchangeResult(BaseModel):
+    """What ingesting one exchange did."""
+
+    turn_ids: list[str]
+    status: str
+    admissions: list[AdmissionDecision] = Field(default_factory=list)
+    facts: list[Fact] = Field(default_factory=list)
+    operations: list[AppliedOperation] = Field(default_factory=list)
+    error: str | None = None
+    usage: list[Usage] = Field(default_factory=list)
+
+
+class AddResult(BaseModel):
+    """What ``Memory.add`` did across all exchanges."""
+
+    exchanges: list[ExchangeResult] = Field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def operations(self) -> list[AppliedOperation]:
+        """Every operation applied, in order."""
+        return [op for ex in self.exchanges for op in ex.operations]
+
+    @property
+    def admitted(self) -> list[AdmissionDecision]:
+        """Admission decisions that admitted an utterance."""
+        return [d for ex in self.exchanges for d in ex.admissions if d.admitted]
+
+    @property
+    def rejected(self) -> list[AdmissionDecision]:
+        """Admission decisions that rejected an utterance, with reasons."""
+        return [d for ex in self.exchanges for d in ex.admissions if not d.admitted]
+
+    @property
+    def facts(self) -> list[Fact]:
+        """Facts formed."""
+        return [f for ex in self.exchanges for f in ex.facts]
+
+    @property
+    def pending(self) -> list[ExchangeResult]:
+        """Exchanges kept for retry after a malformed model reply."""
+        return [ex for ex in self.exchanges if ex.status == "pending_retry"]
+
+    def usage(self) -> dict[str, Usage]:
+        """Usage per step, plus 'total'."""
+        return summarize_usage([u for ex in self.exchanges for u in ex.usage])
+
+
+class Answer(BaseModel):
+    """An answer with its route, the gate's reasons, the context used and its cost."""
+
+    question: str
+    answer: str
+    route: str = Field(description="system1, deliberation or no_memory.")
+    gate_passed: bool | None = None
+    gate_reasons: list[str] = Field(default_factory=list)
+    samples: list[str] = Field(default_factory=list, description="Voting samples, for majority/consensus.")
+    memory_ids: list[str] = Field(default_factory=list, description="Memories System 1 retrieved.")
+    facts_used: list[ScoredFact] = Field(default_factory=list, description="Full Deliberation's facts.")
+    usage: dict[str, Usage] = Field(default_factory=dict)
+    seconds: float = 0.0
+    engine: str = Field(default="model", description="'model' or 'offline'.")
+
+    @classmethod
+    def from_state(cls, question: str, out: dict[str, Any], seconds: float, engine: str) -> Answer:
+        """Build from the query graph's output."""
+        gate = out.get("gate") or {}
+        return cls(
+            question=question, answer=out.get("answer", ""), route=out.get("route", "system1"),
+            gate_passed=gate.get("passed"), gate_reasons=list(gate.get("reasons") or []),
+            samples=list(gate.get("samples") or []), memory_ids=list(out.get("memory_ids") or []),
+            facts_used=list(out.get("facts_used") or []), usage=summarize_usage(list(out.get("usage") or [])),
+            seconds=seconds, engine=engine,
+        )
+
+
+class SearchResult(BaseModel):
+    """A memory and its similarity to the query."""
+
+    memory: MemoryRecord
+    score: float

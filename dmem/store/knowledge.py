@@ -1,0 +1,56 @@
+"""Knowledge sources for enrichment, and the scope policy that decides which one a fact may use.
+
+The privacy rule lives here, in code: USER_PII never reaches any source; INTERNAL only the
+user's own memories; EXTERNAL the external source when one is configured and allowed;
+GENERIC needs none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+from dmem.state.schemas import Scope
+
+
+@runtime_checkable
+class KnowledgeSource(Protocol):
+    """Something that answers a short lookup with knowledge lines (a wiki, a search API, a KB)."""
+
+    def lookup(self, query: str) -> list[str]:
+        """Knowledge lines about the query's entities; empty when nothing is known."""
+        ...
+
+
+class StaticKnowledge:
+    """A dictionary-backed source: entity name -> lines. Useful offline and in tests."""
+
+    def __init__(self, entries: dict[str, Sequence[str]]) -> None:
+        self.entries = {k.lower(): list(v) for k, v in entries.items()}
+        self.queries: list[str] = []
+
+    def lookup(self, query: str) -> list[str]:
+        self.queries.append(query)
+        low = query.lower()
+        return [line for key, lines in self.entries.items() if key in low for line in lines]
+
+
+class FunctionKnowledge:
+    """Wraps any callable(query) -> list[str] as a knowledge source."""
+
+    def __init__(self, fn: Callable[[str], list[str]]) -> None:
+        self.fn = fn
+
+    def lookup(self, query: str) -> list[str]:
+        return list(self.fn(query))
+
+
+def permitted_source(scope: Scope, *, external_allowed: bool, has_external: bool) -> str | None:
+    """Which source a fact of this scope may consult: 'external', 'internal' or None."""
+    if scope == Scope.USER_PII or scope == Scope.GENERIC:
+        return None
+    if scope == Scope.INTERNAL:
+        return "internal"
+    if scope == Scope.EXTERNAL and external_allowed and has_external:
+        return "external"
+    return None
