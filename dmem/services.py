@@ -6,6 +6,7 @@ reaches us when it is a ``Context``, or carries one as a ``dmem`` attribute or k
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -75,7 +76,9 @@ def services_for(runtime_context: Any) -> Services:
         with _CACHE_LOCK:
             if res._services is None:
                 res._services = build_services(ctx, res)
-            return res._services
+            svc = res._services
+        # Per-call overrides (e.g. another gate policy) share the live objects, not the settings.
+        return svc if svc.context == ctx else dataclasses.replace(svc, context=ctx)
     with _CACHE_LOCK:
         if ctx not in _CACHE:
             _CACHE[ctx] = build_services(ctx, Resources())

@@ -20,8 +20,8 @@ HEDGE = re.compile(words("might", "maybe", "perhaps", "thinking about", "thinkin
                          "probably", "possibly", "someday", "some day") + r"|\bcould\b(?!n't|\s+not)", _I)
 TRANSIENT = re.compile(
     words("rented", "rental", "renting", "borrowed", "borrowing", "for the trip", "for the road trip",
-          "for the weekend", "for the day", "right now", "at the moment", "today i feel", "i feel",
-          "i'm feeling", "i am feeling", "for now", "currently stuck")
+          "for the weekend", "for the day", "right now", "at the moment", "today i feel", "i'm feeling",
+          "i am feeling", "for now", "currently stuck")
     + r"|\bi'?m\s+(?:so\s+|really\s+|a\s+bit\s+)?(?:tired|hungry|bored|exhausted|sleepy|sick today|late)\b",
     _I,
 )
@@ -29,7 +29,7 @@ PHATIC = re.compile(
     words("hi", "hey", "hello", "hiya", "thanks", "thank you", "thx", "lol", "haha", "hahaha", "good morning",
           "good night", "good evening", "how are you", "how's it going", "what's up", "bye", "goodbye",
           "see you", "see ya", "take care", "talk soon", "catch you later", "nice to meet you",
-          "good to see you", "great to hear from you", "you too", "no problem", "ok", "okay", "sure"),
+          "good to see you", "great to hear from you", "you too", "no problem"),
     _I,
 )
 EMOTION = re.compile(
@@ -49,56 +49,11 @@ FIRST_PERSON = re.compile(words("i", "i'm", "i've", "i'd", "i'll", "me", "my", "
 QUESTION_START = re.compile(
     r"^\s*(?:what|when|where|who|whom|whose|why|how|which|do|does|did|is|are|was|were|can|could|will|"
     r"would|should|have|has)\b", _I)
-REMEMBER = re.compile(r"\b(?:please\s+)?(?:remember|don't forget|do not forget|note)\b(?:\s+that)?\s*", _I)
 ASSISTANT_SPEAKERS = frozenset({"assistant", "system", "ai", "bot"})
 
-# Admission: admit, in precedence order (label, pattern) ------------------------------------
-_PRON = r"\b(?:i|we)\b"
-ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
-    ("stable ownership", re.compile(
-        words("i've had", "i have had", "we've had", "i own", "we own", "i bought", "we bought", "i've got",
-              "i have got", "i got a new", "my car", "my house", "my home", "my apartment", "my dog",
-              "my cat", "my pet") + r"|\bi\s+have\s+(?:a|an|two|three|\d+)\s+\w+", _I)),
-    ("preference", re.compile(
-        r"\bi\s+(?:really\s+|absolutely\s+|also\s+)?(?:love|like|hate|enjoy|adore|prefer|dislike)\b"
-        r"(?!\s+(?:that|it|this|you|those|them)\b)|" + words("my favorite", "my favourite", "can't stand",
-                                                            "i'm a fan of", "i'm vegetarian", "i'm vegan",
-                                                            "i am vegetarian", "i'm allergic", "i am allergic",
-                                                            "i don't eat", "i never eat"), _I)),
-    ("role or employment", re.compile(
-        words("i work", "i'm working", "i worked", "my job", "my boss", "my company", "my team",
-              "i joined", "i teach", "i study", "i'm studying", "i volunteer", "my career")
-        + r"|\bi(?:'m|\s+am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+", _I)),
-    ("health", re.compile(words("diagnosed", "allergic", "allergy", "asthma", "diabetes", "surgery",
-                                "pregnant", "my doctor", "therapy", "therapist", "injury", "injured",
-                                "medication"), _I)),
-    ("location", re.compile(words("i live", "we live", "i moved", "we moved", "moving to", "i'm from",
-                                  "i am from", "i grew up", "my hometown", "relocated"), _I)),
-    ("major life event", re.compile(
-        words("married", "engaged", "divorced", "adopted", "adopting", "graduated", "born", "passed away",
-              "died", "retired", "gave birth", "started", "finished", "went to", "visited", "won",
-              "lost my", "got a job", "promoted", "transitioned", "broke up", "joined", "signed up",
-              "ran a", "completed", "traveled", "travelled"), _I)),
-    ("definitive dated plan", re.compile(
-        r"\b(?:i'm|i\s+am|we're|we\s+are|i'll|i\s+will|we'll)\s+(?:\w+ing|going\s+to)\b.*?"
-        r"\b(?:next|tomorrow|tonight|in\s+\w+\s+(?:days?|weeks?|months?|years?)|on\s+\w+day|this\s+"
-        r"(?:week|weekend|month|year|\w+day))\b", _I)),
-    ("request revealing a need", re.compile(
-        r"^\s*(?:please\s+)?(?:find|book|search\s+for|look\s+for|recommend|suggest|get)\s+(?:me\s+)?"
-        r"(?:a|an|some|the)\s+.+\b(?:with|without|that|near|for)\b", _I)),
-]
-
-# Splitting ---------------------------------------------------------------------------------
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
-CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)", _I)
-REMEMBER_SPLIT = re.compile(r",?\s*(?:and\s+)?(?:please\s+)?(?:remember|don't forget|do not forget)"
-                            r"(?:\s+that)?\s+", _I)
-REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can you\s+)?(?P<verb>find|book|search for|look for|recommend|"
-                     r"suggest|get)\s+(?:me\s+)?(?P<obj>.+)$", _I)
-
 # Categories --------------------------------------------------------------------------------
-USER_RULE = re.compile(r"^\s*(?:please\s+)?(?:always|never|don't|do not|stop)\b|\byou\s+(?:should|must)\s+"
-                       r"(?:always|never)\b|\b(?:please|always|never)\s+(?:call|reply|answer|use|tell|"
+USER_RULE = re.compile(r"^\s*(?:please\s+)?(?:always|never|don't|do not|stop)\b(?!\s+(?:worry|be|forget)\b)"
+                       r"|\byou\s+(?:should|must)\s+(?:always|never)\b|\b(?:please|always|never)\s+(?:call|reply|answer|use|tell|"
                        r"remind|respond|write)\b", _I)
 ERROR_LEARNING = re.compile(words("actually", "that's wrong", "that is wrong", "i meant", "you got it wrong",
                                   "that's not right", "not what i said", "correction", "i didn't mean"), _I)
@@ -124,6 +79,56 @@ EVENT = re.compile(
     + r"|\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:\w+ed|met|bought|won|ran|took|made|got|had|"
     r"saw|went|gave|found|left|began|came|built|wrote|read|did)\b", _I)
 
+# Admission: admit, in precedence order (label, pattern) ------------------------------------
+ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
+    ("instruction on assistant behaviour", USER_RULE),
+    ("correction of a prior understanding", ERROR_LEARNING),
+    ("stable ownership", re.compile(
+        words("i've had", "i have had", "we've had", "i own", "we own", "i bought", "we bought", "i've got",
+              "i have got", "i got a new", "my car", "my house", "my home", "my apartment", "my dog",
+              "my cat", "my pet") + r"|\bi\s+have\s+(?:a|an|two|three|\d+)\s+\w+", _I)),
+    ("preference", re.compile(
+        r"\bi\s+(?:really\s+|absolutely\s+|also\s+)?(?:love|like|hate|enjoy|adore|prefer|dislike)\b"
+        r"(?!\s+(?:that|it|this|you|those|them)\b)|" + words("my favorite", "my favourite", "can't stand",
+                                                            "i'm a fan of", "i'm vegetarian", "i'm vegan",
+                                                            "i am vegetarian", "i'm allergic", "i am allergic",
+                                                            "i don't eat", "i never eat"), _I)),
+    ("role or employment", re.compile(
+        words("i work", "i'm working", "i worked", "my job", "my boss", "my company", "my team",
+              "i joined", "i teach", "i study", "i'm studying", "i volunteer", "my career")
+        + r"|\bi(?:'m|\s+am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+", _I)),
+    ("age of someone close", re.compile(
+        r"\b(?:he|she|they|my\s+\w+|(?-i:[A-Z]\w+))\s+(?:is|are|was|turned|turns|just\s+turned)\s+"
+        r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen)"
+        r"(?:\s+years?\s+old)?\b(?!\s+of\b)", _I)),
+    ("health", re.compile(words("diagnosed", "allergic", "allergy", "asthma", "diabetes", "surgery",
+                                "pregnant", "my doctor", "therapy", "therapist", "injury", "injured",
+                                "medication"), _I)),
+    ("location", re.compile(words("i live", "we live", "i moved", "we moved", "moving to", "i'm from",
+                                  "i am from", "i grew up", "my hometown", "relocated"), _I)),
+    ("major life event", re.compile(
+        words("married", "engaged", "divorced", "adopted", "adopting", "graduated", "born", "passed away",
+              "died", "retired", "gave birth", "started", "finished", "went to", "visited", "won",
+              "lost my", "got a job", "promoted", "transitioned", "broke up", "joined", "signed up",
+              "ran a", "completed", "traveled", "travelled"), _I)),
+    ("definitive dated plan", re.compile(
+        r"\b(?:i'm|i\s+am|we're|we\s+are|i'll|i\s+will|we'll)\s+(?:\w+ing|going\s+to)\b.*?"
+        r"\b(?:next|tomorrow|tonight|in\s+\w+\s+(?:days?|weeks?|months?|years?)|on\s+\w+day|this\s+"
+        r"(?:week|weekend|month|year|\w+day))\b", _I)),
+    ("request revealing a need", re.compile(
+        r"^\s*(?:please\s+)?(?:find|book|search\s+for|look\s+for|recommend|suggest|get)\s+(?:me\s+)?"
+        r"(?:a|an|some|the)\s+.+\b(?:with|without|that|near|for)\b", _I)),
+]
+
+# Splitting ---------------------------------------------------------------------------------
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
+CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)", _I)
+# An instruction to remember opens a clause; "I remember going there" is a recollection, not one.
+REMEMBER = re.compile(r"(?:^|[,;:]\s*|\s+and\s+|\s+but\s+)(?:please\s+)?(?:also\s+)?(?:remember|don't forget|"
+                      r"do not forget|keep in mind|note)(?:\s+that)?[\s:,]+", _I)
+REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can you\s+)?(?P<verb>find|book|search for|look for|recommend|"
+                     r"suggest|get)\s+(?:me\s+)?(?P<obj>.+)$", _I)
+
 # People and relations ------------------------------------------------------------------------
 MALE = ("son", "husband", "dad", "father", "brother", "boyfriend", "uncle", "grandpa", "grandfather",
         "nephew", "boy", "stepson", "stepdad")
@@ -135,3 +140,20 @@ PLURAL = ("kids", "children", "parents", "friends", "siblings", "grandparents", 
           "daughters", "colleagues", "coworkers")
 RELATIONS = MALE + FEMALE + NEUTRAL + PLURAL
 PETS = ("dog", "cat", "puppy", "kitten", "pet", "pets", "dogs", "cats")
+
+# Language ------------------------------------------------------------------------------------
+_LANG_MARKERS = {
+    "en": frozenset("the and is i my to of it you that was for with have me we are this".split()),
+    "es": frozenset("el los las que y es un una por con para mi yo tengo muy pero su del al está".split()),
+    "fr": frozenset("le les des et est une je suis mon ma mes avec pour dans pas j'ai nous très du au".split()),
+    "de": frozenset("der die das und ist ich nicht ein eine mit mein meine zu auf für habe bin wir auch".split()),
+}
+_LANG_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def detect_language(text: str) -> str:
+    """Rough ISO 639-1 code from stopword counts; English unless another language clearly leads."""
+    tokens = [t.lower() for t in _LANG_WORD.findall(text)]
+    counts = {lang: sum(t in marks for t in tokens) for lang, marks in _LANG_MARKERS.items()}
+    best = max(counts, key=lambda lang: counts[lang])
+    return best if best != "en" and counts[best] >= 2 and counts[best] > counts["en"] else "en"

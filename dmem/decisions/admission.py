@@ -1,0 +1,154 @@
+"""Offline admission: cut an utterance into clauses and judge each by ordered, quotable rules.
+
+Precedence (first that fires wins): explicit 'remember' > hedge > transient marker > question
+without a first-person fact > a named admit criterion > phatic > emotional reaction > vague >
+first-person content (admit) > nothing personal (reject). So "I might switch to Android next
+year" is rejected as hedged although it names a dated plan, and "I drove a Jeep for the road
+trip that I rented" is rejected as transient although it names a vehicle.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dmem.decisions import rules
+from dmem.decisions.lexical import content_words
+from dmem.state.schemas import Message
+
+MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
+NON_ENGLISH_MIN_WORDS = 3  # words a non-English clause needs (rules there are only a length check)
+_REJECT_RANK = {"hedged": 6, "transient": 5, "question": 4, "emotional": 3, "vague": 2, "phatic": 1}
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One proposition-sized piece of an utterance."""
+
+    text: str
+    remember: bool = False
+    """True when the clause follows an explicit 'remember (that)'."""
+
+
+@dataclass(frozen=True)
+class ClauseVerdict:
+    """A clause's admission and the rule that decided it."""
+
+    admit: bool
+    reason: str
+    kind: str
+    """Rule family: 'remember', an admit criterion, or a reject family ('hedged', 'phatic', ...)."""
+
+
+def utterance_text(message: Message) -> str:
+    """The message text without a leading 'Speaker:' and with the image caption as a clause."""
+    text = re.sub(rf"^\s*{re.escape(message.speaker)}\s*:\s*", "", message.text or "")
+    if message.image_caption:
+        text = f"{text.rstrip()} \n I shared a photo of {message.image_caption.strip().rstrip('.')}."
+    return text.strip()
+
+
+def _split_joined(sentence: str) -> list[str]:
+    """Split on 'and/but' + a first-person subject, when the left part has a first-person word too."""
+    pieces: list[str] = []
+    start = 0
+    for m in rules.CLAUSE_JOIN.finditer(sentence):
+        if rules.FIRST_PERSON.search(sentence[start : m.start()]):
+            pieces.append(sentence[start : m.start()])
+            start = m.end()
+    pieces.append(sentence[start:])
+    return pieces
+
+
+def segment(text: str) -> list[Clause]:
+    """Sentences, then 'remember (that)' boundaries, then clauses joined by and/but."""
+    out: list[Clause] = []
+    for sentence in rules.SENTENCE_END.split(text):
+        parts = rules.REMEMBER.split(sentence)
+        for i, part in enumerate(parts):
+            for piece in _split_joined(part):
+                piece = piece.strip(" ,;:-\u2014")
+                if piece:
+                    out.append(Clause(piece, remember=i > 0))
+    return out
+
+
+def informative_words(text: str) -> list[str]:
+    """Content words that are not vague fillers ('things', 'ok', 'taking care')."""
+    return [w for w in content_words(text) if w not in rules.VAGUE_WORDS and not rules.PHATIC.fullmatch(w)]
+
+
+def _quote(m: re.Match[str]) -> str:
+    return " ".join(m.group(0).split()).strip(" ,;:")
+
+
+def _is_question(text: str) -> bool:
+    return text.rstrip().endswith("?") or bool(rules.QUESTION_START.match(text))
+
+
+def _reject_early(text: str) -> ClauseVerdict | None:
+    """Hedges and transient markers veto any admit criterion in the same clause."""
+    if m := rules.HEDGE.search(text):
+        planned = re.search(r"\b(?:next|switch|move|buy|go|start|plan|will|year|month|week)\w*\b", text, re.I)
+        what = "plan" if planned else "statement"
+        return ClauseVerdict(False, f"rejected: hedged {what} ('{_quote(m)}')", "hedged")
+    if m := rules.TRANSIENT.search(text):
+        return ClauseVerdict(False, f"rejected: transient state ('{_quote(m)}')", "transient")
+    return None
+
+
+def _admit_criterion(text: str) -> ClauseVerdict | None:
+    for label, pattern in rules.ADMIT_CRITERIA:
+        if m := pattern.search(text):
+            return ClauseVerdict(True, f"admitted: {label} ('{_quote(m)}')", label)
+    return None
+
+
+def _reject_late(text: str) -> ClauseVerdict:
+    """Clauses no admit criterion claimed: small talk, reactions, vague or impersonal content."""
+    informative = informative_words(text)
+    first_person = rules.FIRST_PERSON.search(text)
+    if (m := rules.PHATIC.search(text)) and len(informative) < MIN_INFORMATIVE_WORDS + 1:
+        return ClauseVerdict(False, f"rejected: phatic ('{_quote(m)}')", "phatic")
+    if (m := rules.EMOTION.search(text)) and not (first_person and len(informative) > MIN_INFORMATIVE_WORDS):
+        return ClauseVerdict(False, f"rejected: generic emotional reaction ('{_quote(m)}')", "emotional")
+    if len(informative) < MIN_INFORMATIVE_WORDS:
+        return ClauseVerdict(False, "rejected: vague content (no specific detail)", "vague")
+    if first_person:
+        return ClauseVerdict(True, "admitted: first-person statement with reusable content", "first_person")
+    return ClauseVerdict(False, "rejected: no personal fact about the speaker", "impersonal")
+
+
+def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
+    """Admit or reject one clause, naming the rule and quoting the words that decided it."""
+    text = clause.text
+    if clause.remember and content_words(text):
+        return ClauseVerdict(True, "admitted: explicit instruction to remember", "remember")
+    if language != "en":
+        ok = len(text.split()) >= NON_ENGLISH_MIN_WORDS
+        why = "content kept in its language" if ok else "too short to carry a fact"
+        return ClauseVerdict(ok, f"{'admitted' if ok else 'rejected'}: non-English {why}", "non_english")
+    if early := _reject_early(text):
+        return early
+    criterion = _admit_criterion(text)
+    if _is_question(text) and not (criterion and rules.FIRST_PERSON.search(text)):
+        if (m := rules.PHATIC.search(text)) and len(informative_words(text)) <= MIN_INFORMATIVE_WORDS:
+            return ClauseVerdict(False, f"rejected: phatic ('{_quote(m)}')", "phatic")
+        return ClauseVerdict(False, "rejected: question without a first-person fact", "question")
+    return criterion or _reject_late(text)
+
+
+def judge_utterance(message: Message) -> tuple[bool, str]:
+    """Admit if any clause is admitted (its reason); else the most telling clause rejection."""
+    if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
+        return False, "rejected: assistant turns are context, not a source of user facts"
+    text = utterance_text(message)
+    if not text:
+        return False, "rejected: empty utterance"
+    language = rules.detect_language(text)
+    verdicts = [judge_clause(c, language) for c in segment(text)]
+    admitted = [v for v in verdicts if v.admit]
+    if admitted:
+        return True, admitted[0].reason
+    worst = max(verdicts, key=lambda v: _REJECT_RANK.get(v.kind, 0), default=None)
+    return False, worst.reason if worst else "rejected: empty utterance"

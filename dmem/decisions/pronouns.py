@@ -1,0 +1,126 @@
+"""Person rewriting and reference resolution for standalone facts, under the grounding constraint.
+
+First person becomes the speaker ("I adopted" -> "Caroline adopted", "my" -> "Caroline's", with
+present-tense verbs agreed: "I love" -> "Caroline loves"); 'we/our/us' become "<speaker> and
+others"/"<speaker>'s"; 'you/your' become the listener when the window names one. A clause-initial
+'he/she/they' binds to the most recent compatible relation named in the window ("my son" ->
+"Caroline's son"). With no antecedent it never invents one: an age ("he is seven") gives
+"<speaker>'s child", anything else "someone <speaker> knows" ("people <speaker> knows" for 'they').
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dmem.decisions import rules
+
+_IRREGULAR_PAST = frozenset(
+    "went had got made took saw met ran bought won gave found left began came built wrote read did was were "
+    "felt thought told said knew lost sold kept heard paid sent spent taught brought caught fell held put quit "
+    "set slept spoke stood threw understood woke wore drove ate flew grew became chose drew forgot hid hung "
+    "led lent let lit meant rode rang rose sang sat shot shut swam tore".split()
+)
+_NO_AGREEMENT = frozenset(
+    "can could will would shall should must might may can't couldn't won't wouldn't shouldn't didn't "
+    "wasn't used also and or too myself".split()
+)
+_AGREE = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't",
+          "haven't": "hasn't", "'m": "is"}
+_ADVERB = (r"(?:just|also|always|never|still|often|even|now|finally|sometimes|usually|already|really|actually|"
+           r"recently|totally|absolutely|definitely|honestly|personally|truly|seriously|mostly|currently|"
+           r"newly|only|certainly|generally|especially|rarely|occasionally|regularly)")
+_I_VERB = re.compile(rf"\b[Ii]\b(?P<adv>(?:\s+{_ADVERB})*)\s+(?P<verb>[A-Za-z']+)")
+_CONTRACTIONS = [  # (pattern, replacement template) applied before the general "I <verb>" rule
+    (r"\b[Ii](?:'|\u2019)m\b|\b[Ii] am\b", "{s} is"), (r"\b[Ii](?:'|\u2019)ve\b", "{s} has"),
+    (r"\b[Ii](?:'|\u2019)d\b", "{s} would"), (r"\b[Ii](?:'|\u2019)ll\b", "{s} will"),
+    (r"\b[Ww]e(?:'|\u2019)re\b", "{s} and others are"), (r"\b[Ww]e(?:'|\u2019)ve\b", "{s} and others have"),
+    (r"\b(?:[Mm]y|[Mm]ine|[Oo]ur|[Oo]urs)\b", "{s}'s"), (r"\b[Mm]yself\b", "{s}"), (r"\b[Mm]e\b", "{s}"),
+    (r"\b[Ww]e\b", "{s} and others"), (r"\bus\b", "{s} and others"),
+]
+_LISTENER = [
+    (r"\b[Yy]ou(?:'|\u2019)re\b|\b[Yy]ou are\b", "{l} is"), (r"\b[Yy]ou(?:'|\u2019)ve\b", "{l} has"),
+    (r"\b[Yy]our(?:s)?\b", "{l}'s"), (r"\b[Yy]ourself\b|\b[Yy]ou\b", "{l}"),
+]
+_SUBJECT = re.compile(r"(?:^|(?<=\band )|(?<=\bbecause )|(?<=\bso )|(?<=\bbut ))(?P<p>[Hh]e|[Ss]he|[Tt]hey)\b"
+                      r"(?P<rest>\s+(?:is|was|are|were|turned|turns|has|have|loves|likes)\b[^,.;]*)")
+_AGE = re.compile(r"^\s+(?:is|was|turned|turns|just turned)\s+(?:\d{1,2}|one|two|three|four|five|six|seven|"
+                  r"eight|nine|ten|eleven|twelve|\w+teen)\b", re.I)
+_RELATION = re.compile(r"\b(?P<owner>my|[A-Z][\w-]*'s)\s+(?P<rel>" + "|".join(rules.RELATIONS) + r")\b"
+                       r"(?:\s+(?P<name>[A-Z][a-z]+))?")
+
+
+def agree(verb: str) -> str:
+    """Third-person singular present of a base-form verb; past forms and modals unchanged."""
+    low = verb.lower()
+    if low in _AGREE:
+        return _AGREE[low]
+    if low in _NO_AGREEMENT or low in _IRREGULAR_PAST or low.endswith(("ed", "n't")) or "'" in low:
+        return verb
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def rewrite_person(text: str, speaker: str, listener: str | None = None) -> str:
+    """Name the speaker (and listener) instead of first and second person pronouns."""
+    for pattern, template in _CONTRACTIONS[:4]:
+        text = re.sub(pattern, template.format(s=speaker), text)
+    text = _I_VERB.sub(lambda m: f"{speaker}{m['adv']} {agree(m['verb'])}", text)
+    text = re.sub(r"\b[Ii]\b", speaker, text)
+    for pattern, template in _CONTRACTIONS[4:]:
+        text = re.sub(pattern, template.format(s=speaker), text)
+    if listener:
+        for pattern, template in _LISTENER:
+            text = re.sub(pattern, template.format(l=listener), text)
+    return text
+
+
+@dataclass(frozen=True)
+class Antecedent:
+    """A person a later pronoun may point to, as it should read in a fact."""
+
+    phrase: str
+    gender: str
+    """'m', 'f', 'n' (either) or 'p' (plural)."""
+
+
+def _gender(rel: str) -> str:
+    if rel in rules.PLURAL:
+        return "p"
+    return "m" if rel in rules.MALE else "f" if rel in rules.FEMALE else "n"
+
+
+def antecedents(text: str, speaker: str) -> list[Antecedent]:
+    """Relations named in one utterance ('my son Max' -> "Max"; 'my sister' -> "Caroline's sister")."""
+    found: list[Antecedent] = []
+    for m in _RELATION.finditer(text):
+        owner = speaker if m["owner"].lower() == "my" else m["owner"][:-2]
+        phrase = m["name"] or f"{owner}'s {m['rel']}"
+        found.append(Antecedent(phrase, _gender(m["rel"])))
+    return found
+
+
+def _fits(pronoun: str, ante: Antecedent) -> bool:
+    if pronoun == "they":
+        return ante.gender == "p"
+    return ante.gender in ("n", "m" if pronoun == "he" else "f")
+
+
+def resolve_subjects(text: str, speaker: str, known: list[Antecedent]) -> str:
+    """Bind clause-initial he/she/they to the latest fitting antecedent, or a generic form."""
+
+    def bind(m: re.Match[str]) -> str:
+        pronoun = m["p"].lower()
+        match = next((a for a in reversed(known) if _fits(pronoun, a)), None)
+        if match:
+            who = match.phrase
+        elif pronoun != "they" and _AGE.match(m["rest"]):
+            who = f"{speaker}'s child"
+        else:
+            who = f"people {speaker} knows" if pronoun == "they" else f"someone {speaker} knows"
+        return who + m["rest"]
+
+    return _SUBJECT.sub(bind, text)

@@ -1,0 +1,126 @@
+"""Offline scope classification (USER_PII > INTERNAL > EXTERNAL > GENERIC) and knowledge parsing.
+
+Privacy wins ties: a fact naming both a phone number and a brand is USER_PII, one naming a son
+and a brand is INTERNAL. Enrichment never invents: it only reads the knowledge lines given.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dmem.decisions import rules
+from dmem.decisions.deixis import MONTHS, WEEKDAYS
+from dmem.decisions.lexical import stem, tokenize
+from dmem.state.schemas import Scope
+
+MIN_PHONE_DIGITS = 7  # digits a number needs to count as a phone number
+_PII: list[tuple[str, re.Pattern[str]]] = [
+    ("e-mail address", re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")),
+    ("national ID number", re.compile(r"\b\d{3}-\d{2}-\d{4}\b")),
+    ("payment card number", re.compile(r"\b(?:\d[ -]?){12,18}\d\b")),
+    ("phone number", re.compile(r"(?<![\w-])\+?\(?\d[\d\s().-]{5,}\d\b")),
+    ("street address", re.compile(
+        r"\b\d{1,5}\s+(?:[A-Z][\w.]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|"
+        r"Dr|Court|Ct|Way|Place|Pl|Terrace|Square)\b")),
+    ("identity document", re.compile(rules.words(
+        "passport", "social security", "ssn", "driver's license", "drivers license", "id number", "national id",
+        "credit card", "bank account", "iban", "account number", "tax id"), re.I)),
+    ("date of birth", re.compile(r"\b(?:date of birth|dob|birthday is|born on)\b|\bborn\s+in\s+(?:\d{4}|"
+                                 + "|".join(MONTHS) + r")\b", re.I)),
+]
+_FAMILY = tuple(r for r in rules.RELATIONS if r not in {"friend", "friends", "colleague", "colleagues",
+                                                         "coworker", "coworkers", "neighbor", "neighbour",
+                                                         "mentor", "roommate", "boy", "girl"})
+_FAMILY_RE = re.compile(rules.words(*_FAMILY, "family", "grandkids", "in-laws"), re.I)
+_ORG_RE = re.compile(r"\b(?:my|our|[A-Z][\w-]*'s)\s+(?:company|team|office|boss|manager|employer|coworkers?|"
+                     r"colleagues?|department|startup|business|firm|organi[sz]ation|workplace)\b")
+BRANDS = ("Tesla", "Android", "iPhone", "iPad", "Apple", "Google", "BMW", "Jeep", "Toyota", "Honda", "Ford",
+          "Netflix", "Spotify", "Amazon", "Microsoft", "Samsung", "Nike", "Adidas", "Starbucks", "Facebook",
+          "Instagram", "YouTube", "Twitter", "TikTok", "Uber", "Airbnb", "Disney", "Nintendo", "PlayStation",
+          "Xbox", "Audi", "Mercedes", "Volkswagen", "Subaru", "Chevrolet", "Porsche", "Ikea", "Lego", "Pixel",
+          "Windows", "Linux", "Mac", "MacBook", "Kindle", "Peloton", "Fitbit", "Garmin", "Volvo", "Nissan",
+          "Hyundai", "Kia", "Mazda", "Ferrari", "Coca-Cola", "Pepsi", "McDonald's", "Walmart", "Costco")
+PLACES = ("Paris", "London", "Berlin", "Madrid", "Rome", "Tokyo", "Kyoto", "Osaka", "Beijing", "Shanghai",
+          "Seoul", "Sydney", "Toronto", "Vancouver", "Chicago", "Boston", "Seattle", "Miami", "Dallas",
+          "Austin", "Denver", "Atlanta", "Houston", "Phoenix", "Portland", "Lisbon", "Dublin", "Amsterdam",
+          "Vienna", "Prague", "Barcelona", "Munich", "Zurich", "Stockholm", "Oslo", "Copenhagen", "Helsinki",
+          "Athens", "Istanbul", "Dubai", "Mumbai", "Delhi", "Bangkok", "Singapore", "Mexico", "Canada",
+          "France", "Germany", "Spain", "Italy", "Japan", "China", "Korea", "India", "Brazil", "Argentina",
+          "Australia", "England", "Ireland", "Scotland", "Sweden", "Norway", "Denmark", "Finland", "Greece",
+          "Portugal", "Netherlands", "Switzerland", "Austria", "Poland", "Turkey", "Egypt", "Kenya", "Peru",
+          "Chile", "Colombia", "Thailand", "Vietnam", "Hawaii", "California", "Texas", "Florida", "Europe",
+          "Asia", "Africa", "America", "USA", "UK")
+_KNOWN_NAMES = {n.lower() for n in BRANDS + PLACES}
+_NOT_NAMES = {w.lower() for w in MONTHS} | set(WEEKDAYS) | {"i", "i'm", "i've", "i'd", "i'll"}
+_CAP = re.compile(r"\b[A-Z][\w'-]*")
+
+
+def _pii(text: str) -> str | None:
+    for label, pattern in _PII:
+        m = pattern.search(text)
+        if m and (label != "phone number" or sum(c.isdigit() for c in m.group(0)) >= MIN_PHONE_DIGITS):
+            return f"{label} ('{m.group(0).strip()}')"
+    return None
+
+
+def named_entities(text: str, speaker: str | None) -> list[str]:
+    """Brands and places from the lexicons, and capitalized multiword names not opening a sentence."""
+    skip = _NOT_NAMES | ({speaker.lower(), f"{speaker.lower()}'s"} if speaker else set())
+    found = [w for w in tokenize(text) if w.removesuffix("'s") in _KNOWN_NAMES]
+    run: list[str] = []
+    for m in [*_CAP.finditer(text), None]:
+        sentence_start = m is not None and (m.start() == 0 or text[: m.start()].rstrip()[-1:] in ".!?")
+        word = m.group(0) if m else ""
+        contiguous = m is not None and run and text[m.start() - 1] == " " and text.find(run[-1]) >= 0
+        if m is not None and word.lower() not in skip and not sentence_start and (not run or contiguous):
+            run.append(word)
+            continue
+        if len(run) >= 2:
+            found.append(" ".join(run))
+        run = [word] if m is not None and word.lower() not in skip and not sentence_start else []
+    return list(dict.fromkeys(found))
+
+
+def classify(text: str, speaker: str | None) -> tuple[Scope, bool, str]:
+    """Scope, enrich flag and reason for one fact."""
+    if why := _pii(text):
+        return Scope.USER_PII, False, f"USER_PII: {why} must never leave the system"
+    if m := _FAMILY_RE.search(text) or _ORG_RE.search(text):
+        kind = "family member" if _FAMILY_RE.search(text) else "own organization"
+        return Scope.INTERNAL, True, f"INTERNAL: {kind} ('{m.group(0)}'); other memories may describe them"
+    if entities := named_entities(text, speaker):
+        return Scope.EXTERNAL, True, f"EXTERNAL: named public entity ('{entities[0]}')"
+    return Scope.GENERIC, False, "GENERIC: no personal data, household/organization or named entity"
+
+
+_KEY_VALUE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?P<key>[A-Za-z][\w /()-]{0,40}?)\s*[:=]\s*(?P<val>.+?)\s*$")
+_IS_A = re.compile(r"^\s*(?P<ent>[^,.;]+?)\s+(?:is|are|was)\s+(?P<val>(?:an?|the)\s+[^.;]+?)\s*\.?\s*$")
+
+
+def _entity_stems(text: str, speaker: str | None) -> set[str]:
+    words = [*named_entities(text, speaker), *[m.group(0) for m in _FAMILY_RE.finditer(text)]]
+    return {stem(t) for w in words for t in tokenize(w)}
+
+
+def parse_knowledge(text: str, speaker: str | None, knowledge: list[str]) -> tuple[dict[str, str], str]:
+    """Attributes from 'Key: value' lines and from sentences that mention the fact's entities."""
+    if not knowledge:
+        return {}, "no knowledge given: nothing to add"
+    entities = _entity_stems(text, speaker)
+    attrs: dict[str, str] = {}
+    used: list[int] = []
+    for i, line in enumerate(knowledge, start=1):
+        kv = _KEY_VALUE.match(line)
+        mentions = bool(entities & {stem(t) for t in tokenize(line)})
+        if kv and not re.search(r"\s(?:is|are|was)\s", kv["key"]):
+            attrs.setdefault(kv["key"].strip(), kv["val"].strip().strip("'\""))
+        elif mentions and (isa := _IS_A.match(line)):
+            attrs.setdefault(isa["ent"].strip(), isa["val"].strip())
+        elif mentions:
+            attrs.setdefault(f"note {len(attrs) + 1}", line.strip())
+        else:
+            continue
+        used.append(i)
+    if not used:
+        return {}, "no knowledge line states an attribute or mentions the fact's entities"
+    return attrs, f"parsed {len(attrs)} attribute(s) from knowledge line(s) {', '.join(map(str, used))}"

@@ -1,0 +1,113 @@
+"""Offline multi-intent splitting: clauses become standalone, categorized facts with provenance.
+
+The current exchange is the only source of facts; reference history only supplies antecedents
+and the listener. Relative time words are kept as said (a later node grounds them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from dmem.decisions import rules
+from dmem.decisions.admission import Clause, judge_clause, segment, utterance_text
+from dmem.decisions.pronouns import Antecedent, antecedents, resolve_subjects, rewrite_person
+from dmem.state.schemas import Category, Message, Provenance
+from dmem.state.verdicts import FactDraft
+
+# Reasons that mean "no content", which drop a clause even when the admission gate is off.
+_CONTENTLESS = frozenset({"phatic", "emotional", "vague", "question"})
+_NEED_NOUNS = re.compile(r"^\s*(?:some\s+)?(?:[\w-]+\s+)?(?:ideas|recommendations|suggestions|tips|options)\s+"
+                         r"(?:for|on|about)\b", re.I)
+_PASSING = re.compile(r"\bmy\s+(?P<rel>" + "|".join(rules.RELATIONS + rules.PETS) + r")\b", re.I)
+
+
+def categorize(clause: str) -> list[Category]:
+    """Categories by rules on the clause as said (multi-label; persona when nothing else fits)."""
+    checks = [
+        (Category.USER_RULE, rules.USER_RULE), (Category.ERROR_LEARNING, rules.ERROR_LEARNING),
+        (Category.PROCEDURAL, rules.PROCEDURAL), (Category.PREFERENCE, rules.PREFERENCE),
+        (Category.PERSONA, rules.PERSONA), (Category.EVENT, rules.EVENT),
+    ]
+    found = [cat for cat, pattern in checks if pattern.search(clause)]
+    if Category.USER_RULE in found and Category.PREFERENCE in found:
+        found.remove(Category.PREFERENCE)
+    return found or [Category.PERSONA]
+
+
+def listener_of(message: Message, window: list[Message]) -> str | None:
+    """The latest other speaker in the window: who 'you' means."""
+    others = [m.speaker for m in window if m.speaker != message.speaker and m.seq <= message.seq]
+    if not others:
+        others = [m.speaker for m in window if m.speaker != message.speaker]
+    return others[-1] if others else None
+
+
+def _tidy(text: str) -> str:
+    text = " ".join(text.split()).strip(" ,;:-").rstrip(".!?")
+    return text[:1].upper() + text[1:]
+
+
+def _passing_references(clause: str, speaker: str, remember: bool) -> list[tuple[str, Provenance]]:
+    """'gift ideas for my son' implies "<speaker> has a son" (inferred unless told to remember)."""
+    out = []
+    for m in _PASSING.finditer(clause):
+        if clause[: m.start()].strip() == "" or re.search(r"\bhave\s+(?:a|an)?\s*$", clause[: m.start()], re.I):
+            continue  # the relation is the clause's subject or its very assertion, not a passing mention
+        rel = m["rel"].lower()
+        plural = rel in rules.PLURAL or (rel.endswith("s") and rel in rules.PETS)
+        article = "" if plural else ("an " if rel[0] in "aeiou" else "a ")
+        out.append((f"{speaker} has {article}{rel}", Provenance.STATED if remember else Provenance.INFERRED))
+    return out
+
+
+def _main_fact(clause: Clause, speaker: str, listener: str | None,
+               known: list[Antecedent], remember: bool) -> tuple[str, list[Category], Provenance]:
+    """The clause's own proposition, rewritten to stand alone."""
+    said = clause.text
+    if m := rules.REQUEST.match(said):
+        text = f"{speaker} wants {rewrite_person(m['obj'], speaker, listener)}"
+        prov = Provenance.STATED if remember else Provenance.INFERRED
+        return _tidy(text), [Category.PREFERENCE], prov
+    if _NEED_NOUNS.match(said):
+        text = f"{speaker} looked for {rewrite_person(said, speaker, listener)}"
+        return _tidy(text), [Category.PROCEDURAL], Provenance.STATED
+    text = resolve_subjects(rewrite_person(said, speaker, listener), speaker, known)
+    return _tidy(text), categorize(said), Provenance.STATED
+
+
+def facts_from_message(message: Message, window: list[Message], history: list[Message],
+                       *, gated: bool) -> list[FactDraft]:
+    """Facts of one utterance; gated=True keeps admitted clauses, False every content clause."""
+    if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
+        return []
+    text = utterance_text(message)
+    language = rules.detect_language(text)
+    clauses = segment(text)
+    remember = any(c.remember for c in clauses)
+    listener = listener_of(message, [*history, *window])
+    prior = [*history, *window[: window.index(message)]] if message in window else history
+    known = [a for h in prior for a in antecedents(utterance_text(h), h.speaker)]
+    drafts: list[FactDraft] = []
+    for clause in clauses:
+        verdict = judge_clause(clause, language)
+        if (gated and not verdict.admit) or (not gated and verdict.kind in _CONTENTLESS):
+            continue
+        pairs: list[tuple[str, list[Category], Provenance]]
+        if language != "en":
+            pairs = [(_tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
+        else:
+            pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
+            pairs += [(t, [Category.PERSONA], p) for t, p in
+                      _passing_references(clause.text, message.speaker, remember)]
+        known += antecedents(clause.text, message.speaker)
+        for fact_text, categories, provenance in pairs:
+            if any(d.text.lower() == fact_text.lower() for d in drafts):
+                continue
+            drafts.append(FactDraft(text=fact_text, speaker=message.speaker, source_turn_ids=[message.turn_id],
+                                    categories=categories, provenance=provenance, language=language))
+    return drafts
+
+
+def split_messages(messages: list[Message], history: list[Message], *, gated: bool) -> list[FactDraft]:
+    """Facts of every message of the current exchange, in order."""
+    return [d for m in messages for d in facts_from_message(m, messages, history, gated=gated)]

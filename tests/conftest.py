@@ -1,0 +1,117 @@
+"""Shared fixtures: a fake model scripted per schema, hash embeddings, temporary stores."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import BaseMessage
+
+from dmem.api import Memory
+from dmem.services import close_cached
+from dmem.state.schemas import Message
+from dmem.testing import FakeChatModel
+
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+T0 = datetime(2023, 5, 8, 13, 56)
+
+
+def last_section(messages: list[BaseMessage], tag: str) -> str:
+    """Body of the last <tag>...</tag> section of a prompt."""
+    text = "\n".join(str(m.content) for m in messages)
+    found = re.findall(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.DOTALL)
+    return found[-1] if found else ""
+
+
+def turn_ids(messages: list[BaseMessage], tag: str = "current_exchange") -> list[str]:
+    """Turn ids listed in a prompt section."""
+    return re.findall(r"^\[([^\]]+)\] ", last_section(messages, tag), re.MULTILINE)
+
+
+def admit_all(messages: list[BaseMessage]) -> dict[str, Any]:
+    return {"verdicts": [{"turn_id": t, "reason": "stable attribute", "admit": True}
+                         for t in turn_ids(messages)]}
+
+
+def split_each(messages: list[BaseMessage]) -> dict[str, Any]:
+    """One fact per admitted line, text as said with the speaker named."""
+    facts = []
+    for line in last_section(messages, "current_exchange").splitlines():
+        m = re.match(r"^\[([^\]]+)\] (?:\[[^\]]+\] )?([^:]+): (.*)$", line)
+        if m:
+            tid, speaker, text = m.groups()
+            facts.append({"text": f"{speaker} said: {text}", "speaker": speaker, "source_turn_ids": [tid],
+                          "categories": ["event"], "provenance": "stated"})
+    return {"facts": facts}
+
+
+def scope_all(messages: list[BaseMessage], scope: str = "GENERIC", enrich: bool = False) -> dict[str, Any]:
+    n = len(re.findall(r"^\d+\. ", last_section(messages, "facts"), re.MULTILINE)) or 1
+    return {"labels": [{"index": i, "reason": "rule", "scope": scope, "enrich": enrich}
+                       for i in range(1, n + 1)]}
+
+
+def read_chunk_all(messages: list[BaseMessage], score: int = 8) -> dict[str, Any]:
+    ids = re.findall(r"^\[([^\]]+)\] ", last_section(messages, "chunk"), re.MULTILINE)
+    return {"facts": [{"fact": f"fact from {t}", "score": score, "turn_ids": [t]} for t in ids[:1]]}
+
+
+PASS = {"reason": "ok", "passed": True}
+FAIL = {"reason": "missing", "passed": False}
+
+
+def default_script() -> dict[str, Any]:
+    return {
+        "AdmissionVerdicts": admit_all,
+        "FactDrafts": split_each,
+        "ScopeLabels": scope_all,
+        "LifecycleDecision": [{"reason": "new information", "operation": "ADD"}],
+        "Enrichment": [{"reason": "from knowledge", "attributes": {"type": "thing"}}],
+        "AnswerDraft": [{"reasoning": "memory 1", "answer": "7 May 2023"}],
+        "QualityAudit": [{"relevance": PASS, "faithfulness": PASS, "completeness": PASS}],
+        "AnswerGroups": [{"reason": "same", "groups": [[1, 2, 3]], "best": [1]}],
+        "ChunkFacts": read_chunk_all,
+        "MemorySelection": [{"reason": "needed", "keep": [1]}],
+    }
+
+
+@pytest.fixture
+def fake() -> FakeChatModel:
+    return FakeChatModel(script=default_script())
+
+
+def conversation(n: int, conv: str = "c1", speakers: tuple[str, str] = ("Caroline", "Melanie"),
+                 start: datetime = T0) -> list[Message]:
+    from datetime import timedelta
+
+    return [Message(conversation_id=conv, turn_id=f"{conv}-{i}", speaker=speakers[i % 2],
+                    text=f"message number {i} about topic {i % 7}", timestamp=start + timedelta(minutes=i), seq=i)
+            for i in range(n)]
+
+
+@pytest.fixture
+def memory_factory(tmp_path: Path) -> Iterator[Any]:
+    opened: list[Memory] = []
+
+    def make(llm: Any = None, sub: str = "store", **settings: Any) -> Memory:
+        mem = Memory(tmp_path / sub, llm=llm, embeddings="hash", **settings)
+        opened.append(mem)
+        return mem
+
+    yield make
+    for mem in opened:
+        mem.close()
+    close_cached()
+
+
+@pytest.fixture(autouse=True)
+def _no_dmem_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in list(__import__("os").environ):
+        if key.startswith("DMEM_"):
+            monkeypatch.delenv(key, raising=False)
+    monkeypatch.delenv("LANGSMITH_TRACING", raising=False)
+    monkeypatch.delenv("LANGCHAIN_TRACING_V2", raising=False)

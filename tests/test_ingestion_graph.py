@@ -1,0 +1,225 @@
+"""Ingestion graph paths with the fake model: every branch of formation and the lifecycle."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from dmem.state.schemas import Operation, Scope
+from dmem.store.knowledge import StaticKnowledge
+from tests.conftest import T0, last_section, scope_all
+
+
+def pair(a: str, b: str, conv: str = "c1", start: int = 0, when: datetime = T0) -> list[dict[str, Any]]:
+    return [
+        {"speaker": "Caroline", "text": a, "turn_id": f"t{start}", "timestamp": when.isoformat()},
+        {"speaker": "Melanie", "text": b, "turn_id": f"t{start + 1}", "timestamp": when.isoformat()},
+    ]
+
+
+def test_mixed_admit_reject_records_reasons_and_forms_facts(fake, memory_factory):
+    fake.set_script("AdmissionVerdicts", [{"verdicts": [
+        {"turn_id": "t0", "reason": "major life event", "admit": True},
+        {"turn_id": "t1", "reason": "generic emotional reaction", "admit": False}]}])
+    mem = memory_factory(fake)
+    res = mem.add(pair("I adopted a dog yesterday", "Wow, so happy for you!"), user_id="u1")
+    ex = res.exchanges[0]
+    assert ex.status == "formed"
+    assert [d.admitted for d in ex.admissions] == [True, False]
+    assert res.rejected[0].reason == "generic emotional reaction"
+    # Only the admitted utterance reaches the splitter.
+    split_prompt = last_section(fake.calls_for("FactDrafts")[0].messages, "current_exchange")
+    assert "adopted a dog" in split_prompt and "so happy" not in split_prompt
+    # Deixis grounded from the message timestamp (8 May 2023 -> yesterday = 7 May 2023).
+    assert res.facts[0].text == "Caroline said: I adopted a dog on 7 May 2023"
+    assert res.facts[0].event_time and res.facts[0].event_time.date().isoformat() == "2023-05-07"
+    assert [op.operation for op in res.operations] == [Operation.ADD]
+    stored = mem.get_all(user_id="u1")
+    assert [m.text for m in stored] == ["Caroline said: I adopted a dog on 7 May 2023"]
+    # The audit trail is readable through the store.
+    assert [a.reason for a in mem.store.history.admissions()] == ["major life event", "generic emotional reaction"]
+    assert mem.history(stored[0].id)[0].operation == Operation.ADD
+
+
+def test_nothing_admitted_ends_without_extraction_and_keeps_transcript(fake, memory_factory):
+    fake.set_script("AdmissionVerdicts", lambda msgs: {"verdicts": []})
+    mem = memory_factory(fake)
+    res = mem.add(pair("hi", "hey"), user_id="u1")
+    assert res.exchanges[0].status == "nothing_admitted"
+    assert fake.calls_for("FactDrafts") == [] and fake.calls_for("LifecycleDecision") == []
+    assert all(not d.admitted and "no verdict" in d.reason for d in res.exchanges[0].admissions)
+    assert [m.text for m in mem.transcript(user_ids=["u1"])] == ["hi", "hey"]
+    assert mem.get_all(user_id="u1") == []
+
+
+def test_formation_off_runs_mem0_extraction(fake, memory_factory):
+    fake.set_script("FactDrafts", [{"facts": [{"text": "Caroline likes hiking", "speaker": "Caroline"}]}])
+    mem = memory_factory(fake, formation=False)
+    res = mem.add(pair("I like hiking", "Nice"), user_id="u1")
+    assert fake.calls_for("AdmissionVerdicts") == [] and fake.calls_for("ScopeLabels") == []
+    assert res.exchanges[0].admissions == []
+    assert [m.text for m in mem.get_all(user_id="u1")] == ["Caroline likes hiking"]
+    prompt = fake.calls_for("FactDrafts")[0].prompt
+    assert "I like hiking" in prompt
+
+
+def _two_facts(fake, first: str, second: str):
+    fake.set_script("FactDrafts", [
+        {"facts": [{"text": first, "speaker": "Caroline", "source_turn_ids": ["t0"]}]},
+        {"facts": [{"text": second, "speaker": "Caroline", "source_turn_ids": ["t2"]}]},
+    ])
+
+
+def test_lifecycle_update_replaces_text_and_keeps_history(fake, memory_factory):
+    _two_facts(fake, "Caroline lives in Boston", "Caroline lives in Boston now")
+    fake.set_script("LifecycleDecision", [
+        {"reason": "new", "operation": "ADD"},
+        {"reason": "refines the address", "operation": "UPDATE", "target": 0,
+         "text": "Caroline lives in Boston near the harbor"}])
+    mem = memory_factory(fake)
+    mem.add(pair("I live in Boston", "ok"), user_id="u1")
+    res = mem.add(pair("I live in Boston near the harbor now", "ok", start=2), user_id="u1")
+    op = res.operations[0]
+    assert op.operation == Operation.UPDATE and op.old_text == "Caroline lives in Boston"
+    [rec] = mem.get_all(user_id="u1")
+    assert rec.text == "Caroline lives in Boston near the harbor"
+    assert [h.operation for h in mem.history(rec.id)] == [Operation.ADD, Operation.UPDATE]
+    # The model saw the memory as integer id 0, never the real id.
+    prompt = fake.calls_for("LifecycleDecision")[1].prompt
+    assert rec.id not in prompt and "0" in prompt
+
+
+def test_lifecycle_delete_removes_from_retrieval_history_keeps_text(fake, memory_factory):
+    _two_facts(fake, "Caroline owns a red car", "Caroline owns a red car no longer")
+    fake.set_script("LifecycleDecision", [
+        {"reason": "new", "operation": "ADD"},
+        {"reason": "she sold it", "operation": "DELETE", "target": 0}])
+    mem = memory_factory(fake)
+    first = mem.add(pair("I own a red car", "cool"), user_id="u1")
+    mid = first.operations[0].memory_id
+    mem.add(pair("I sold my red car", "oh", start=2), user_id="u1")
+    assert mem.get_all(user_id="u1") == []
+    assert mem.search("red car", user_id="u1") == []
+    hist = mem.history(mid)
+    assert [h.operation for h in hist] == [Operation.ADD, Operation.DELETE]
+    assert hist[-1].old_text == "Caroline owns a red car" and hist[-1].reason == "she sold it"
+
+
+def test_lifecycle_noop_stores_nothing_new(fake, memory_factory):
+    _two_facts(fake, "Caroline has a dog", "Caroline has a dog")
+    fake.set_script("LifecycleDecision", [{"reason": "new", "operation": "ADD"},
+                                          {"reason": "already known", "operation": "NOOP", "target": 0}])
+    mem = memory_factory(fake)
+    mem.add(pair("I have a dog", "nice"), user_id="u1")
+    res = mem.add(pair("I have a dog", "nice", start=2), user_id="u1")
+    assert [o.operation for o in res.operations] == [Operation.NOOP]
+    assert len(mem.get_all(user_id="u1")) == 1
+    # The background shown was the similar memory (cosine > 0.8 with hash embeddings for equal text).
+    assert "Caroline has a dog" in fake.calls_for("LifecycleDecision")[1].prompt
+
+
+def test_update_of_unknown_target_adds_instead_of_losing_the_fact(fake, memory_factory):
+    fake.set_script("LifecycleDecision", [{"reason": "bad id", "operation": "UPDATE", "target": 7, "text": "x y"}])
+    mem = memory_factory(fake)
+    res = mem.add(pair("I have a cat", "ok"), user_id="u1")
+    assert [o.operation for o in res.operations] == [Operation.ADD, Operation.ADD]
+
+
+def test_garbage_reply_retried_then_kept_for_retry(fake, memory_factory):
+    fake.set_script("FactDrafts", ["not json at all"])
+    mem = memory_factory(fake, max_retries=1)
+    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    ex = res.exchanges[0]
+    assert ex.status == "pending_retry" and "FactDrafts" in (ex.error or "")
+    # 'auto': function calling twice (1 retry, error fed back), then JSON-in-prompt twice.
+    calls = fake.calls_for("FactDrafts")
+    assert [c.method for c in calls] == ["function_calling"] * 2 + ["prompt"] * 2
+    assert "could not be used" in calls[1].prompt and "could not be used" in calls[3].prompt
+    assert [m.turn_id for m, _ in mem.store.transcript.pending()] == ["t0", "t1"]
+    assert mem.get_all(user_id="u1") == []
+    # Later, with a working model, the pending turns are formed.
+    fake.set_script("FactDrafts", [{"facts": [{"text": "Caroline adopted a dog", "speaker": "Caroline"}]}])
+    again = mem.retry_pending(user_id="u1")
+    assert again.exchanges[0].status == "formed"
+    assert [m.text for m in mem.get_all(user_id="u1")] == ["Caroline adopted a dog"]
+    assert mem.store.transcript.pending() == []
+
+
+def test_reingest_same_turns_is_idempotent(fake, memory_factory):
+    mem = memory_factory(fake)
+    mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    n_calls = len(fake.calls)
+    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    assert res.exchanges[0].status == "duplicate"
+    assert len(fake.calls) == n_calls
+    assert len(mem.get_all(user_id="u1")) == 2
+    assert len(mem.transcript(user_ids=["u1"])) == 2
+
+
+def test_speaker_namespaces_keep_each_side_apart(fake, memory_factory):
+    mem = memory_factory(fake)
+    mem.add(pair("I adopted a dog", "I bought a boat"), user_id="u1", conversation_id="conv",
+            speaker_namespaces={"Caroline": "conv/Caroline", "Melanie": "conv/Melanie"})
+    assert [m.text for m in mem.get_all(user_id="conv/Caroline")] == ["Caroline said: I adopted a dog"]
+    assert [m.text for m in mem.get_all(user_id="conv/Melanie")] == ["Melanie said: I bought a boat"]
+
+
+def _scope(scope: str):
+    return lambda msgs: scope_all(msgs, scope=scope, enrich=True)
+
+
+def test_user_pii_never_reaches_knowledge_source(fake, memory_factory):
+    spy = StaticKnowledge({"555": ["should never be asked"], "caroline": ["x"]})
+    fake.set_script("ScopeLabels", _scope("USER_PII"))
+    mem = memory_factory(fake, external_knowledge=True)
+    mem.resources.knowledge = spy
+    mem.services.knowledge = spy
+    res = mem.add(pair("My number is 555-0100", "ok"), user_id="u1")
+    assert res.facts and all(f.scope == Scope.USER_PII for f in res.facts)
+    assert spy.queries == [] and fake.calls_for("Enrichment") == []
+
+
+def test_external_enrichment_only_when_allowed(fake, memory_factory):
+    spy = StaticKnowledge({"tesla": ["Tesla Model 3: electric vehicle, range 300 miles"]})
+    fake.set_script("ScopeLabels", _scope("EXTERNAL"))
+    blocked = memory_factory(fake, sub="a")
+    blocked.resources.knowledge = spy
+    blocked.services.knowledge = spy
+    blocked.add(pair("I drive a Tesla", "cool"), user_id="u1")
+    assert spy.queries == []  # external_knowledge is off by default
+    allowed = memory_factory(fake, sub="b", external_knowledge=True)
+    allowed.resources.knowledge = spy
+    allowed.services.knowledge = spy
+    res = allowed.add(pair("I drive a Tesla", "cool"), user_id="u1")
+    assert any("Tesla" in q for q in spy.queries)
+    assert res.facts[0].enrichment == {"type": "thing"}
+    assert "Tesla Model 3" in fake.calls_for("Enrichment")[0].prompt
+
+
+def test_internal_enrichment_uses_only_own_memories(fake, memory_factory):
+    spy = StaticKnowledge({"sister": ["never"]})
+    mem = memory_factory(fake, external_knowledge=True)
+    mem.resources.knowledge = spy
+    mem.services.knowledge = spy
+    mem.add(pair("My sister is a nurse", "ok"), user_id="u1")  # GENERIC: stored, no enrichment
+    fake.set_script("ScopeLabels", _scope("INTERNAL"))
+    mem.add(pair("My sister is a nurse in Boston", "ok", start=2), user_id="u1")
+    assert spy.queries == []
+    assert "My sister is a nurse" in fake.calls_for("Enrichment")[0].prompt
+
+
+def test_generic_fact_is_never_enriched(fake, memory_factory):
+    fake.set_script("ScopeLabels", _scope("GENERIC"))
+    mem = memory_factory(fake, external_knowledge=True)
+    mem.add(pair("Water boils at 100 C", "ok"), user_id="u1")
+    assert fake.calls_for("Enrichment") == []
+
+
+def test_usage_is_reported_per_step(fake, memory_factory):
+    mem = memory_factory(fake)
+    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    usage = res.usage()
+    for stage in ("admit", "split_intents", "classify_scope", "decide_lifecycle"):
+        assert usage[stage].calls >= 1 and usage[stage].input_tokens > 0
+    assert usage["total"].calls == sum(u.calls for k, u in usage.items() if k != "total")
+    assert usage["total"].calls == len(fake.calls)
