@@ -67,7 +67,7 @@ class Memory:
         exchanges = iter_exchanges(msgs, exchange_size)
         results = []
         for done, exchange in enumerate(exchanges, start=1):
-            out = self.ingestion_graph.invoke(
+            out = self.ingestion_graph.invoke(  # type: ignore[call-overload]
                 {"messages": exchange, "user_id": user_id, "speaker_namespaces": speaker_namespaces or {},
                  "retry": retry},
                 context=self.context, config=self._config("ingest", user_id))
@@ -103,7 +103,7 @@ class Memory:
         namespaces = list(user_ids or [user_id or "default"])
         started = time.perf_counter()
         out = self.query_graph.invoke({"question": question, "namespaces": namespaces}, context=ctx,
-                                      config=self._config("ask", ",".join(namespaces), ctx.gate_policy))
+                                      config=self._config("ask", ",".join(namespaces), ctx.gate_policy))  # type: ignore[call-overload]
         return Answer.from_state(question, out, time.perf_counter() - started, self.services.decider.name)
 
     def search(self, query: str, *, user_id: str = "default", limit: int = 10,

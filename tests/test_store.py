@@ -20,7 +20,15 @@ import numpy as np
 import pytest
 
 from dmem.errors import StoreError, StoreLockedError
-from dmem.state.schemas import AdmissionDecision, Category, MemoryRecord, Message, Operation, Provenance, Scope
+from dmem.state.schemas import (
+    AdmissionDecision,
+    Category,
+    MemoryRecord,
+    Message,
+    Operation,
+    Provenance,
+    Scope,
+)
 from dmem.store import LocalStore, SearchFilter, StoreInfo, open_store
 from dmem.store.sqlite import DB_FILE
 from dmem.store.vectors import SNAPSHOT_FILE
@@ -40,7 +48,9 @@ def axis(i: int, scale: float = 1.0) -> list[float]:
     return v
 
 
-def rec(mid: str, ns: str = "alice", text: str | None = None, minutes: int = 0, **fields: object) -> MemoryRecord:
+def rec(
+    mid: str, ns: str = "alice", text: str | None = None, minutes: int = 0, **fields: object
+) -> MemoryRecord:
     when = T0 + timedelta(minutes=minutes)
     data: dict[str, object] = {"id": mid, "namespace": ns, "text": text or f"memory {mid}",
                                "created_at": when, "updated_at": when}
@@ -237,12 +247,15 @@ def test_history_row_for_every_write_in_one_transaction(store: LocalStore) -> No
         store.history.append("h", "alice", Operation.DELETE, "v2", None, "contradicted")
     rows = store.history.for_memory("h")
     assert [(e.operation, e.old_text, e.new_text) for e in rows] == [
-        (Operation.ADD, None, "memory h"), (Operation.UPDATE, "memory h", "v2"), (Operation.DELETE, "v2", None)]
+        (Operation.ADD, None, "memory h"),
+        (Operation.UPDATE, "memory h", "v2"),
+        (Operation.DELETE, "v2", None),
+    ]
     assert rows[0].at == at and rows[1].at.tzinfo is not None
     assert [e.memory_id for e in store.history.entries()] == ["h", "h", "g", "h"]
     assert [e.memory_id for e in store.history.entries("bob")] == ["g"]
     assert not hasattr(store.history, "delete") and not hasattr(store.history, "update")
-    yes = AdmissionDecision(turn_id="t1", speaker="Alice", utterance="I love tea", admitted=True, reason="fact")
+    yes = AdmissionDecision(turn_id="t1", speaker="Alice", utterance="I love tea", admitted=True, reason="x")
     no = AdmissionDecision(turn_id="t2", speaker="Bob", utterance="ok", admitted=False, reason="filler")
     store.history.record_admission(yes, "c1", "alice")
     store.history.record_admission(no, "c1", "bob")
@@ -283,6 +296,33 @@ def test_nested_transactions_join_the_outer_one(store: LocalStore, store_dir: Pa
         raise ValueError("outer fails after inner finished")
     assert store.vectors.get("o2") is None and store.vectors.get("i2") is None
     assert store.vectors.count() == 2
+
+
+def test_failed_nested_scope_is_undone_while_the_outer_one_commits(
+    store: LocalStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_put = store._vectors._faiss.put
+
+    def flaky_put(memory_id: str, namespace: str, unit: np.ndarray) -> None:
+        if memory_id == "boom":
+            raise MemoryError("faiss ran out of memory")
+        real_put(memory_id, namespace, unit)
+
+    monkeypatch.setattr(store._vectors._faiss, "put", flaky_put)
+    with store.transaction():
+        store.vectors.add(rec("a"), axis(0))
+        with pytest.raises(RuntimeError), store.transaction():
+            store.vectors.add(rec("b"), axis(1))
+            store.vectors.update(rec("a", text="changed"), axis(2))
+            raise RuntimeError("inner step failed")
+        with pytest.raises(MemoryError):  # fails after its SQL insert: the row must not survive
+            store.vectors.add(rec("boom"), axis(3))
+        store.history.append("a", "alice", Operation.ADD, None, "memory a", "kept")
+    assert store.vectors.get("b") is None and store.vectors.get("boom") is None
+    assert store.vectors.get("a") == rec("a") and len(store.history.entries()) == 1
+    top = store.vectors.search(["alice"], axis(0), 5)
+    assert ids(top) == ["a"] and top[0].score == pytest.approx(1.0)
+    assert store.vectors.count() == 1 == store.info().extra["indexed_vectors"]
 
 
 def test_version_bumps_once_per_committed_memory_write(store: LocalStore) -> None:
@@ -409,7 +449,8 @@ def test_export_and_import_round_trip(store: LocalStore, tmp_path: Path) -> None
         assert ids(other.vectors.search(["ns0"], vec(3), 1)) == ["m3"]
         changed = records[0].model_copy(update={"text": "changed"})
         assert other.import_records([changed], [vectors[0]]) == 1
-        assert [e.operation for e in other.history.for_memory(changed.id)] == [Operation.ADD, Operation.UPDATE]
+        ops = [e.operation for e in other.history.for_memory(changed.id)]
+        assert ops == [Operation.ADD, Operation.UPDATE]
         with pytest.raises(StoreError, match="pair them up"):
             other.import_records(records, vectors[:2])
 

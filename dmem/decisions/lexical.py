@@ -16,21 +16,24 @@ from langchain_core.embeddings import Embeddings
 from nltk.stem import PorterStemmer
 from rank_bm25 import BM25Okapi
 
+from dmem.decisions.deixis import NUMBER_WORDS
+from dmem.decisions.rules import wordset
+
 HYBRID_EMBED_WEIGHT = 0.5  # share of embedding cosine in the hybrid score (the rest is BM25)
 IDF_FLOOR = 0.25  # idf given to terms in most documents (BM25Okapi makes them <= 0 on tiny corpora)
 
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are aren't as at be because been before
-    being below between both but by can can't cannot could couldn't did didn't do does doesn't doing
-    don't down during each few for from further had hadn't has hasn't have haven't having he he'd
-    he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm i've if in into
-    is isn't it it's its itself let's me more most mustn't my myself no nor not of off on once only
-    or other ought our ours ourselves out over own same shan't she she'd she'll she's should
-    shouldn't so some such than that that's the their theirs them themselves then there there's these
-    they they'd they'll they're they've this those through to too under until up very was wasn't we
-    we'd we'll we're we've were weren't what what's when when's where where's which while who who's
-    whom why why's will with won't would wouldn't you you'd you'll you're you've your yours yourself
-    yourselves also just really did does do get got gonna wanna yeah yes oh s t""".split()
+STOPWORDS = wordset(
+    "a about above after again against all am an and any are aren't as at be because been before "
+    "being below between both but by can can't cannot could couldn't did didn't do does doesn't doing "
+    "don't down during each few for from further had hadn't has hasn't have haven't having he he'd "
+    "he'll he's her here here's hers herself him himself his how how's i i'd i'll i'm i've if in into "
+    "is isn't it it's its itself let's me more most mustn't my myself no nor not of off on once only "
+    "or other ought our ours ourselves out over own same shan't she she'd she'll she's should "
+    "shouldn't so some such than that that's the their theirs them themselves then there there's "
+    "these they they'd they'll they're they've this those through to too under until up very was "
+    "wasn't we we'd we'll we're we've were weren't what what's when when's where where's which while "
+    "who who's whom why why's will with won't would wouldn't you you'd you'll you're you've your "
+    "yours yourself yourselves also just really did does do get got gonna wanna yeah yes oh s t"
 )
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
 _STEMMER = PorterStemmer()
@@ -43,8 +46,10 @@ def tokenize(text: str) -> list[str]:
 
 @lru_cache(maxsize=50_000)
 def stem(word: str) -> str:
-    """Porter stem of one lower-case word, with a possessive "'s" dropped."""
+    """Porter stem of one lower-case word ("'s" dropped, 'seven' -> '7')."""
     word = word.removesuffix("'s")
+    if word in NUMBER_WORDS and word not in ("a", "an"):
+        return str(NUMBER_WORDS[word])
     return _STEMMER.stem(word) if word.isalpha() else word
 
 

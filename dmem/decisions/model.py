@@ -145,7 +145,7 @@ class ModelDecider:
 
     def audit(self, question: str, answer: str, context: list[str]) -> Decided[QualityAudit]:
         out, usage = self._call(QualityAudit, audit_prompt(question, answer, context), "audit", "query")
-        if is_no_info(answer) and out.completeness.passed:  # the rubric: no answer is never complete
+        if is_null_answer(answer) and out.completeness.passed:  # the rubric: no answer is never complete
             out = out.model_copy(update={"completeness": CriterionVerdict(
                 reason=f"{out.completeness.reason} [overridden: a no-information answer is incomplete]",
                 passed=False)})
@@ -167,7 +167,7 @@ class ModelDecider:
 
 
 # Deterministic post-processing -----------------------------------------------------------------
-def is_no_info(answer: str) -> bool:
+def is_null_answer(answer: str) -> bool:
     """Check whether an answer says there is no information ('No information available.', 'NONE', '')."""
     return answer.strip().lower().rstrip(".") in _NO_INFO_FORMS
 

@@ -14,16 +14,17 @@ import re
 from dataclasses import dataclass
 
 from dmem.decisions import rules
+from dmem.decisions.rules import wordset
 
-_IRREGULAR_PAST = frozenset(
-    "went had got made took saw met ran bought won gave found left began came built wrote read did was were "
-    "felt thought told said knew lost sold kept heard paid sent spent taught brought caught fell held put quit "
-    "set slept spoke stood threw understood woke wore drove ate flew grew became chose drew forgot hid hung "
-    "led lent let lit meant rode rang rose sang sat shot shut swam tore".split()
+_IRREGULAR_PAST = wordset(
+    "went had got made took saw met ran bought won gave found left began came built wrote read did "
+    "was were felt thought told said knew lost sold kept heard paid sent spent taught brought caught "
+    "fell held put quit set slept spoke stood threw understood woke wore drove ate flew grew became "
+    "chose drew forgot hid hung led lent let lit meant rode rang rose sang sat shot shut swam tore"
 )
-_NO_AGREEMENT = frozenset(
+_NO_AGREEMENT = wordset(
     "can could will would shall should must might may can't couldn't won't wouldn't shouldn't didn't "
-    "wasn't used also and or too myself".split()
+    "wasn't used also and or too myself"
 )
 _AGREE = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't",
           "haven't": "hasn't", "'m": "is"}

@@ -10,6 +10,11 @@ import re
 _I = re.I
 
 
+def wordset(text: str) -> frozenset[str]:
+    """A set of the whitespace-separated words of a long lexicon string."""
+    return frozenset(text.split())
+
+
 def words(*items: str) -> str:
     """A word-bounded alternation of phrases (spaces match any whitespace)."""
     return r"\b(?:" + "|".join(i.replace(" ", r"\s+") for i in items) + r")\b"
@@ -39,10 +44,10 @@ EMOTION = re.compile(
           "that's so", "how exciting", "incredible", "beautiful", "lovely", "i'm sorry", "so sorry", "aww"),
     _I,
 )
-VAGUE_WORDS = frozenset(
-    "life things thing stuff ok okay fine good great nice bad well busy much lot lots pretty kind sort "
-    "way ways time times day days taking take care doing going getting having making been anyway "
-    "everything something nothing same usual".split()
+VAGUE_WORDS = wordset(
+    "life things thing stuff ok okay fine good great nice bad well busy much lot lots pretty kind "
+    "sort way ways time times day days taking take care doing going getting having making been anyway "
+    "everything something nothing same usual"
 )
 FIRST_PERSON = re.compile(words("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we",
                                 "we're", "we've", "our", "ours", "us"), _I)
@@ -143,10 +148,10 @@ PETS = ("dog", "cat", "puppy", "kitten", "pet", "pets", "dogs", "cats")
 
 # Language ------------------------------------------------------------------------------------
 _LANG_MARKERS = {
-    "en": frozenset("the and is i my to of it you that was for with have me we are this".split()),
-    "es": frozenset("el los las que y es un una por con para mi yo tengo muy pero su del al está".split()),
-    "fr": frozenset("le les des et est une je suis mon ma mes avec pour dans pas j'ai nous très du au".split()),
-    "de": frozenset("der die das und ist ich nicht ein eine mit mein meine zu auf für habe bin wir auch".split()),
+    "en": wordset("the and is i my to of it you that was for with have me we are this"),
+    "es": wordset("el los las que y es un una por con para mi yo tengo muy pero su del al está"),
+    "fr": wordset("le les des et est une je suis mon ma mes avec pour dans pas j'ai nous très du au"),
+    "de": wordset("der die das und ist ich nicht ein eine mit mein meine zu auf für habe bin wir auch"),
 }
 _LANG_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 

@@ -28,6 +28,7 @@ _PII: list[tuple[str, re.Pattern[str]]] = [
     ("date of birth", re.compile(r"\b(?:date of birth|dob|birthday is|born on)\b|\bborn\s+in\s+(?:\d{4}|"
                                  + "|".join(MONTHS) + r")\b", re.I)),
 ]
+_DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}\s*[-\u2013]\s*\d{4}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}")
 _FAMILY = tuple(r for r in rules.RELATIONS if r not in {"friend", "friends", "colleague", "colleagues",
                                                          "coworker", "coworkers", "neighbor", "neighbour",
                                                          "mentor", "roommate", "boy", "girl"})
@@ -50,15 +51,23 @@ PLACES = ("Paris", "London", "Berlin", "Madrid", "Rome", "Tokyo", "Kyoto", "Osak
           "Portugal", "Netherlands", "Switzerland", "Austria", "Poland", "Turkey", "Egypt", "Kenya", "Peru",
           "Chile", "Colombia", "Thailand", "Vietnam", "Hawaii", "California", "Texas", "Florida", "Europe",
           "Asia", "Africa", "America", "USA", "UK")
-_KNOWN_NAMES = {n.lower() for n in BRANDS + PLACES}
+_KNOWN_RE = re.compile(rules.words(*BRANDS, *PLACES) + r"(?:'s)?", re.I)
 _NOT_NAMES = {w.lower() for w in MONTHS} | set(WEEKDAYS) | {"i", "i'm", "i've", "i'd", "i'll"}
-_CAP = re.compile(r"\b[A-Z][\w'-]*")
+_RUN = re.compile(r"\b[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")
+
+
+def _is_phone(candidate: str) -> bool:
+    """Enough digits, and not a date (2023-05-07) or a year range (2019-2023)."""
+    digits = sum(c.isdigit() for c in candidate)
+    return digits >= MIN_PHONE_DIGITS and not _DATE_LIKE.fullmatch(candidate.strip())
 
 
 def _pii(text: str) -> str | None:
     for label, pattern in _PII:
         m = pattern.search(text)
-        if m and (label != "phone number" or sum(c.isdigit() for c in m.group(0)) >= MIN_PHONE_DIGITS):
+        if m and label == "phone number" and not _is_phone(m.group(0)):
+            continue
+        if m:
             return f"{label} ('{m.group(0).strip()}')"
     return None
 
@@ -66,18 +75,19 @@ def _pii(text: str) -> str | None:
 def named_entities(text: str, speaker: str | None) -> list[str]:
     """Brands and places from the lexicons, and capitalized multiword names not opening a sentence."""
     skip = _NOT_NAMES | ({speaker.lower(), f"{speaker.lower()}'s"} if speaker else set())
-    found = [w for w in tokenize(text) if w.removesuffix("'s") in _KNOWN_NAMES]
-    run: list[str] = []
-    for m in [*_CAP.finditer(text), None]:
-        sentence_start = m is not None and (m.start() == 0 or text[: m.start()].rstrip()[-1:] in ".!?")
-        word = m.group(0) if m else ""
-        contiguous = m is not None and run and text[m.start() - 1] == " " and text.find(run[-1]) >= 0
-        if m is not None and word.lower() not in skip and not sentence_start and (not run or contiguous):
-            run.append(word)
-            continue
-        if len(run) >= 2:
-            found.append(" ".join(run))
-        run = [word] if m is not None and word.lower() not in skip and not sentence_start else []
+    found = [m.group(0) for m in _KNOWN_RE.finditer(text)]
+    for m in _RUN.finditer(text):
+        words = m.group(0).split()
+        if m.start() == 0 or text[: m.start()].rstrip()[-1:] in ".!?":
+            words = words[1:]
+        part: list[str] = []
+        for word in [*words, ""]:
+            if word and word.lower() not in skip:
+                part.append(word)
+                continue
+            if len(part) >= 2:
+                found.append(" ".join(part))
+            part = []
     return list(dict.fromkeys(found))
 
 

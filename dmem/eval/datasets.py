@@ -7,32 +7,43 @@ every oddity in ``Conversation.issues`` instead of failing. All datetimes are ti
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
-from collections.abc import Callable
-from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from dmem.errors import DataError
+from dmem.eval.formats import (
+    IMAGE_MARKER,
+    SESSION_KEY,
+    Notes,
+    TurnReader,
+    chat_files,
+    locomo_turn,
+    parse_datetime,
+    read_json,
+    realtalk_turn,
+    sessions,
+    speaker_resolver,
+    split_evidence,
+)
 from dmem.state.schemas import Message
 
-IMAGE_MARKER = "[shares an image]"
-_SESSION_KEY = re.compile(r"session_(\d+)")
-_SESSION_DATE_KEY = re.compile(r"session_(\d+)_date_time")
+__all__ = [
+    "IMAGE_MARKER",
+    "Conversation",
+    "Dataset",
+    "QAItem",
+    "detect_kind",
+    "load_dataset",
+    "load_locomo",
+    "load_realtalk",
+    "parse_datetime",
+]
+
 _TURN_ID = re.compile(r"D\d+:\d+")
-_EVIDENCE_SEP = re.compile(r"[.,;]?\s+|[,;](?=D)")
-_DATE_FORMATS = (
-    "%I:%M %p on %d %B, %Y",  # LoCoMo: "1:56 pm on 8 May, 2023"
-    "%I:%M %p on %d %b, %Y",
-    "%I:%M %p on %d %B %Y",
-    "%d.%m.%Y, %H:%M:%S",  # RealTalk, day first: "29.12.2023, 22:42:04"
-    "%d.%m.%Y, %H:%M",
-    "%d.%m.%Y %H:%M:%S",
-)
 
 
 class QAItem(BaseModel):
@@ -78,102 +89,7 @@ class Dataset(BaseModel):
         }
 
 
-_TextTime = tuple[str, datetime | None]
-
-
-class _Notes:
-    """Collects issue notes and per-kind counts while one conversation is parsed."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.counts: Counter[str] = Counter()
-
-    def add(self, kind: str, text: str, count: int = 1) -> None:
-        self.lines.append(text)
-        self.counts[kind] += count
-
-
-_TurnReader = Callable[[dict[str, Any], datetime | None, int, _Notes], _TextTime]
-
-
-def parse_datetime(text: object) -> datetime | None:
-    """Parse a LoCoMo ("1:56 pm on 8 May, 2023") or day-first RealTalk date; None if unparseable."""
-    if not isinstance(text, str):
-        return None
-    cleaned = " ".join(text.split())
-    for fmt in _DATE_FORMATS:
-        try:
-            return datetime.strptime(cleaned, fmt)
-        except ValueError:
-            continue
-    return None
-
-
-def _read_json(path: Path) -> Any:
-    """Read a JSON file, turning every failure into a DataError the user can act on."""
-    try:
-        with path.open(encoding="utf-8") as handle:
-            return json.load(handle)
-    except FileNotFoundError as exc:
-        raise DataError(f"{path}: file not found; check the path to the dataset") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: cannot read the file ({exc})") from exc
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from exc
-
-
-def _sessions(container: dict[str, Any], notes: _Notes) -> list[tuple[int, list[Any]]]:
-    """Return the ``session_N`` lists in numeric order; note session dates that have no turns."""
-    sessions = sorted(
-        (int(m.group(1)), value)
-        for key, value in container.items()
-        if (m := _SESSION_KEY.fullmatch(key)) and isinstance(value, list)
-    )
-    present = {number for number, turns in sessions if turns}
-    empty = sorted(
-        int(m.group(1))
-        for key in container
-        if (m := _SESSION_DATE_KEY.fullmatch(key)) and int(m.group(1)) not in present
-    )
-    if empty:
-        notes.add("session_without_turns", f"{len(empty)} session date(s) without turns: {empty}", len(empty))
-    return sessions
-
-
-def _speaker_resolver(names: list[str], notes: _Notes) -> tuple[Callable[[str], str], Callable[[], None]]:
-    """Return (resolve, report): map a turn's speaker to the canonical name case-insensitively."""
-    canonical = {name.casefold(): name for name in names}
-    changed: Counter[tuple[str, str]] = Counter()
-    unknown: Counter[str] = Counter()
-
-    def resolve(raw: str) -> str:
-        name = canonical.get(raw.strip().casefold())
-        if name is None:
-            unknown[raw] += 1
-            return raw
-        if name != raw:
-            changed[(raw, name)] += 1
-        return name
-
-    def report() -> None:
-        for (raw, name), n in changed.items():
-            notes.add("speaker_case", f"speaker {raw!r} normalised to {name!r} in {n} turn(s)", n)
-        for raw, n in unknown.items():
-            notes.add("unknown_speaker", f"speaker {raw!r} is not one of {names} ({n} turn(s))", n)
-
-    return resolve, report
-
-
-def _split_evidence(raw: object) -> list[str]:
-    """Split evidence entries that hold several ids ("D8:6; D9:17", "D13:4. D14:4")."""
-    entries = raw if isinstance(raw, list) else [raw]
-    parts: list[str] = []
-    for entry in entries:
-        parts.extend(p for p in _EVIDENCE_SEP.split(str(entry).strip()) if p)
-    return parts
-
-
-def _parse_qa(items: object, turn_ids: set[str], notes: _Notes) -> list[QAItem]:
+def _parse_qa(items: object, turn_ids: set[str], notes: Notes) -> list[QAItem]:
     """Build QA items, keeping well-formed evidence that points to existing turns."""
     out: list[QAItem] = []
     for index, item in enumerate(items if isinstance(items, list) else []):
@@ -184,7 +100,7 @@ def _parse_qa(items: object, turn_ids: set[str], notes: _Notes) -> list[QAItem]:
             notes.add("malformed_qa", f"qa {index}: no question or category; skipped")
             continue
         evidence: list[str] = []
-        for part in _split_evidence(item.get("evidence", [])):
+        for part in split_evidence(item.get("evidence", [])):
             if not _TURN_ID.fullmatch(part):
                 notes.add("malformed_evidence", f"qa {index}: evidence {part!r} is malformed")
             elif part not in turn_ids:
@@ -207,38 +123,14 @@ def _parse_qa(items: object, turn_ids: set[str], notes: _Notes) -> list[QAItem]:
     return out
 
 
-def _locomo_turn(turn: dict[str, Any], start: datetime | None, offset: int, notes: _Notes) -> _TextTime:
-    """Text and time of a LoCoMo turn: the session time plus one second per turn keeps the order."""
-    text = str(turn.get("text") or "")
-    if not text and not turn.get("blip_caption"):
-        notes.add("empty_text", f"turn {turn.get('dia_id')}: no text")
-    return text, start + timedelta(seconds=offset) if start else None
-
-
-def _realtalk_turn(turn: dict[str, Any], start: datetime | None, offset: int, notes: _Notes) -> _TextTime:
-    """Text and time of a RealTalk turn: its own timestamp, else its session's."""
-    text = str(turn.get("clean_text") or "").strip()
-    if not text and any(turn.get(key) for key in ("img_file", "img_url", "blip_caption")):
-        text = IMAGE_MARKER
-    elif not text:
-        notes.add("empty_text", f"turn {turn.get('dia_id')}: no text")
-    raw_date = turn.get("date_time")
-    when = parse_datetime(raw_date)
-    if when is None:
-        problem = "has no date_time" if raw_date is None else f"date {raw_date!r} unparsed"
-        fallback = "used the session date" if start else "no date"
-        notes.add("bad_date", f"turn {turn.get('dia_id')}: {problem}, {fallback}")
-    return text, when or start
-
-
 def _build_conversation(
-    conv_id: str, speakers: list[str], body: dict[str, Any], qa_items: object, read_turn: _TurnReader
+    conv_id: str, speakers: list[str], body: dict[str, Any], qa_items: object, read_turn: TurnReader
 ) -> Conversation:
     """Turn the ``session_N`` lists of ``body`` into ordered messages and parse the questions."""
-    notes = _Notes()
-    resolve, report = _speaker_resolver(speakers, notes)
+    notes = Notes()
+    resolve, report = speaker_resolver(speakers, notes)
     messages: list[Message] = []
-    for number, turns in _sessions(body, notes):
+    for number, turns in sessions(body, notes):
         raw_date = body.get(f"session_{number}_date_time")
         start = parse_datetime(raw_date)
         if start is None:
@@ -274,7 +166,7 @@ def _build_conversation(
 def load_locomo(path: str | Path) -> Dataset:
     """Load a LoCoMo file (a list of samples, as ``locomo10.json``) into a :class:`Dataset`."""
     path = Path(path)
-    data = _read_json(path)
+    data = read_json(path)
     samples = [data] if isinstance(data, dict) else data
     if not isinstance(samples, list) or not all(isinstance(s, dict) and "conversation" in s for s in samples):
         raise DataError(f"{path}: not a LoCoMo file (expected a list of samples with a 'conversation' key)")
@@ -283,33 +175,20 @@ def load_locomo(path: str | Path) -> Dataset:
         body = sample["conversation"] if isinstance(sample["conversation"], dict) else {}
         speakers = [str(body[key]) for key in ("speaker_a", "speaker_b") if body.get(key)]
         conv_id = str(sample.get("sample_id") or f"conv-{index}")
-        conversations.append(_build_conversation(conv_id, speakers, body, sample.get("qa"), _locomo_turn))
+        conversations.append(_build_conversation(conv_id, speakers, body, sample.get("qa"), locomo_turn))
     return Dataset(name="locomo", conversations=conversations)
-
-
-def _chat_files(path: Path) -> list[Path]:
-    """``Chat_*.json`` files of a directory in natural order (Chat_2 before Chat_10)."""
-
-    def key(p: Path) -> tuple[int, str]:
-        m = re.search(r"\d+", p.stem)
-        return (int(m.group()) if m else 0, p.name)
-
-    files = sorted(path.glob("Chat_*.json"), key=key)
-    if not files:
-        raise DataError(f"{path}: no Chat_*.json file in this folder; pass a RealTalk chat or its folder")
-    return files
 
 
 def load_realtalk(path: str | Path) -> Dataset:
     """Load a RealTalk ``Chat_*.json`` file, or a directory of them, into a :class:`Dataset`."""
     path = Path(path)
     conversations = []
-    for file in _chat_files(path) if path.is_dir() else [path]:
-        data = _read_json(file)
+    for file in chat_files(path) if path.is_dir() else [path]:
+        data = read_json(file)
         if not isinstance(data, dict) or not isinstance(data.get("name"), dict):
             raise DataError(f"{file}: not a RealTalk chat (expected an object with 'name' and 'session_N')")
         speakers = [str(name) for name in data["name"].values()]
-        conversations.append(_build_conversation(file.stem, speakers, data, data.get("qa"), _realtalk_turn))
+        conversations.append(_build_conversation(file.stem, speakers, data, data.get("qa"), realtalk_turn))
     return Dataset(name="realtalk", conversations=conversations)
 
 
@@ -319,7 +198,7 @@ def detect_kind(path: str | Path) -> Literal["locomo", "realtalk"] | None:
     if path.is_dir():
         return "realtalk" if any(path.glob("Chat_*.json")) else None
     try:
-        data = _read_json(path)
+        data = read_json(path)
     except DataError:
         if not path.exists():
             raise
@@ -327,7 +206,7 @@ def detect_kind(path: str | Path) -> Literal["locomo", "realtalk"] | None:
     first = (data[0] if data else None) if isinstance(data, list) else data
     if isinstance(first, dict) and isinstance(first.get("conversation"), dict):
         return "locomo"
-    if isinstance(data, dict) and "name" in data and any(_SESSION_KEY.fullmatch(k) for k in data):
+    if isinstance(data, dict) and "name" in data and any(SESSION_KEY.fullmatch(k) for k in data):
         return "realtalk"
     return None
 

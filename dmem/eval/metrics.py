@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
 
 from nltk.stem import PorterStemmer
@@ -163,3 +164,14 @@ def bleu1(prediction: str, gold: Gold) -> float:
         smoothing_function=SmoothingFunction().method1,
     )
     return float(score)
+
+
+# --- evidence recall ---------------------------------------------------------------------------
+
+
+def evidence_recall(evidence: Iterable[str], found: Iterable[str]) -> float | None:
+    """Share of the gold evidence turn ids present in ``found``; None when there is no evidence."""
+    gold = set(evidence)
+    if not gold:
+        return None
+    return len(gold & set(found)) / len(gold)

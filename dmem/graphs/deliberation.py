@@ -18,7 +18,7 @@ from dmem.nodes.deliberation import (
 )
 from dmem.services import context_of
 from dmem.state.context import Context
-from dmem.state.graphs import DeliberationInput, DeliberationOutput, DeliberationState
+from dmem.state.graphs import ChunkTask, DeliberationInput, DeliberationOutput, DeliberationState
 
 
 def route_after_plan(state: DeliberationState) -> list[Send] | Literal["reduce_facts"]:
@@ -35,12 +35,12 @@ def route_after_reduce(
     return "select_facts" if len(state.get("kept", [])) > limit else "answer_from_facts"
 
 
-def build_deliberation_graph() -> StateGraph:
+def build_deliberation_graph() -> StateGraph[DeliberationState, Context, DeliberationInput, DeliberationOutput]:
     """The uncompiled Full Deliberation builder."""
     g = StateGraph(DeliberationState, context_schema=Context, input_schema=DeliberationInput,
                    output_schema=DeliberationOutput)
     g.add_node("plan_chunks", plan_chunks)
-    g.add_node("deliberate_chunk", deliberate_chunk)
+    g.add_node("deliberate_chunk", deliberate_chunk, input_schema=ChunkTask)  # type: ignore[call-overload]
     g.add_node("reduce_facts", reduce_facts)
     g.add_node("select_facts", select_facts)
     g.add_node("answer_from_facts", answer_from_facts)
@@ -54,6 +54,6 @@ def build_deliberation_graph() -> StateGraph:
     return g
 
 
-def compile_deliberation_graph(**kwargs: object) -> CompiledStateGraph:
+def compile_deliberation_graph(**kwargs: object) -> CompiledStateGraph[DeliberationState, Context, DeliberationInput, DeliberationOutput]:
     """Compile with a clear run name for LangSmith."""
     return build_deliberation_graph().compile(name="dmem_full_deliberation", **kwargs)  # type: ignore[arg-type]

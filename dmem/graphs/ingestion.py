@@ -24,7 +24,7 @@ from dmem.store.knowledge import permitted_source
 
 def route_after_record(state: IngestState) -> Literal["build_window", "__end__"]:
     """Nothing new in the exchange (already recorded) ends the run."""
-    return "build_window" if state.get("exchange") else END
+    return "build_window" if state.get("exchange") else "__end__"
 
 
 def route_after_window(state: IngestState, runtime: Runtime[Context]) -> Literal["admit", "extract_facts"]:
@@ -80,7 +80,7 @@ def collect_decisions(state: IngestState) -> dict[str, object]:
     return {}
 
 
-def build_ingestion_graph() -> StateGraph:
+def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:
     """The uncompiled ingestion graph builder."""
     g = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
     g.add_node("record", record)
@@ -89,10 +89,10 @@ def build_ingestion_graph() -> StateGraph:
     g.add_node("split_intents", split_intents)
     g.add_node("classify_scope", classify_scope)
     g.add_node("ground_deixis", ground_deixis)
-    g.add_node("enrich", enrich)
+    g.add_node("enrich", enrich, input_schema=FactTask)  # type: ignore[call-overload,arg-type]
     g.add_node("normalize", normalize)
     g.add_node("extract_facts", extract_facts)
-    g.add_node("decide_operation", decide_operation)
+    g.add_node("decide_operation", decide_operation, input_schema=FactTask)  # type: ignore[call-overload,arg-type]
     g.add_node("collect_decisions", collect_decisions)
     g.add_node("apply_operations", apply_operations)
     g.add_node("keep_for_retry", keep_for_retry)
@@ -121,6 +121,6 @@ def build_ingestion_graph() -> StateGraph:
     return g
 
 
-def compile_ingestion_graph(**kwargs: object) -> CompiledStateGraph:
+def compile_ingestion_graph(**kwargs: object) -> CompiledStateGraph[IngestState, Context, IngestInput, IngestOutput]:
     """Compile with a clear run name for LangSmith (kwargs go to ``compile``)."""
     return build_ingestion_graph().compile(name="dmem_ingestion", **kwargs)  # type: ignore[arg-type]

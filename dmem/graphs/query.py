@@ -51,7 +51,7 @@ def route_after_gate(state: QueryState) -> Literal["finish", "deliberate"]:
     return "finish" if state.get("gate", {}).get("passed") else "deliberate"
 
 
-def build_query_graph() -> StateGraph:
+def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutput]:
     """The uncompiled query graph builder (Full Deliberation is a compiled subgraph node)."""
     g = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
     g.add_node("retrieve", retrieve)
@@ -78,6 +78,6 @@ def build_query_graph() -> StateGraph:
     return g
 
 
-def compile_query_graph(**kwargs: object) -> CompiledStateGraph:
+def compile_query_graph(**kwargs: object) -> CompiledStateGraph[QueryState, Context, QueryInput, QueryOutput]:
     """Compile with a clear run name for LangSmith."""
     return build_query_graph().compile(name="dmem_query", **kwargs)  # type: ignore[arg-type]

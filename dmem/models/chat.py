@@ -60,6 +60,7 @@ def _openai_compatible(
     provider: str, model: str, base_url: str | None, api_key: str | None, temperature: float, timeout: float
 ) -> BaseChatModel:
     from langchain_openai import ChatOpenAI
+    from pydantic import SecretStr
 
     url = base_url or OPENAI_COMPATIBLE.get(provider)
     if provider == "openai-compatible" and not url:
@@ -67,7 +68,7 @@ def _openai_compatible(
     key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
     try:
         return ChatOpenAI(
-            model=model, base_url=url, api_key=key, temperature=temperature, timeout=timeout, max_retries=2
+            model=model, base_url=url, api_key=SecretStr(key), temperature=temperature, timeout=timeout, max_retries=2
         )
     except Exception as exc:
         raise ModelError(f"cannot build chat model {provider}:{model} at {url}: {exc}") from exc

@@ -123,10 +123,8 @@ class CachedEmbeddings(Embeddings):
             self.hits += len(texts) - len(missing)
             out = []
             for t in texts:
-                vec = self._cache.get(t)
-                if vec is None:  # evicted between the two locks: embed again
-                    vec = self.inner.embed_documents([t])[0]
-                out.append(vec)
+                cached = self._cache.get(t)
+                out.append(cached if cached is not None else self.inner.embed_documents([t])[0])
             return out
 
     def embed_query(self, text: str) -> list[float]:

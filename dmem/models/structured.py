@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
 from dmem.errors import StructuredOutputError
@@ -155,7 +156,7 @@ class StructuredCaller:
         model = self.model
         if temperature is not None:
             model = _with_temperature(model, temperature)
-        config = {"run_name": stage, "tags": ["dmem", *(tags or [])]}
+        config: RunnableConfig = {"run_name": stage, "tags": ["dmem", *(tags or [])]}
         started = time.perf_counter()
         with self._slots:
             try:
@@ -169,7 +170,7 @@ class StructuredCaller:
                     except (ValueError, ValidationError) as exc:
                         return _short_error(exc), usage_of(raw, prompt, stage, seconds), text
                 runnable = model.with_structured_output(schema, method=method, include_raw=True)
-                out = runnable.with_config(config).invoke(messages)
+                out: dict[str, Any] = runnable.with_config(config).invoke(messages)  # type: ignore[assignment]
             except NotImplementedError as exc:
                 raise _ServerRejected(f"{method} not implemented by this model") from exc
             except Exception as exc:
@@ -177,9 +178,9 @@ class StructuredCaller:
                     raise _ServerRejected(str(exc)[:300]) from exc
                 raise
         seconds = time.perf_counter() - started
-        raw = out.get("raw")
-        text = _reply_text(raw)
-        usage = usage_of(raw, messages, stage, seconds)
+        raw_reply = out.get("raw")
+        text = _reply_text(raw_reply)
+        usage = usage_of(raw_reply, messages, stage, seconds)
         if out.get("parsed") is not None:
             return out["parsed"], usage, text
         try:  # the server answered with loose text instead of a tool call: repair it

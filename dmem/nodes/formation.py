@@ -106,7 +106,7 @@ def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, A
     labelled = []
     for i, fact in enumerate(facts, start=1):
         lab = labels.get(i)
-        scope = lab.scope if lab else Scope.GENERIC
+        scope = lab.scope if lab else Scope.USER_PII  # unlabelled: the most restrictive scope
         labelled.append(fact.model_copy(update={"scope": scope, "enrich": bool(lab and lab.enrich)}))
     return {"facts": labelled, "usage": [out.usage]}
 

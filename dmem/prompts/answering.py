@@ -9,9 +9,7 @@ from langchain_core.messages import BaseMessage
 
 from dmem.prompts.render import build, memories_block, numbered, system_text
 from dmem.state.schemas import MemoryRecord
-
-NO_INFO = "No information available."
-"""The exact answer given when the memories do not contain the answer."""
+from dmem.state.verdicts import NO_INFO
 
 AnswerStyle = Literal["short", "sentence"]
 _LENGTH: dict[str, str] = {

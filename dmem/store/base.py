@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -74,11 +75,11 @@ class VectorIndex(Protocol):
         """Top-k records of the given namespaces only, best first."""
         ...
 
-    def list(self, namespace: str) -> list[MemoryRecord]:
+    def list(self, namespace: str) -> builtins.list[MemoryRecord]:
         """Every live record of a namespace, oldest first."""
         ...
 
-    def namespaces(self) -> list[str]:
+    def namespaces(self) -> builtins.list[str]:
         """Namespaces that hold at least one record."""
         ...
 

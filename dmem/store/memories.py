@@ -62,7 +62,7 @@ class LocalVectorIndex:
                 "INSERT INTO memories (id, namespace, text, json, vector, deleted) VALUES (?, ?, ?, ?, ?, 0)",
                 (record.id, record.namespace, record.text, self._json(record), unit.astype("<f4").tobytes()),
             )
-            tx.memory_ids.add(record.id)
+            tx.touch(record.id)
             self._faiss.put(record.id, record.namespace, unit)
 
     def update(self, record: MemoryRecord, vector: Sequence[float] | None) -> None:
@@ -78,7 +78,7 @@ class LocalVectorIndex:
                 "UPDATE memories SET namespace = ?, text = ?, json = ?, vector = ? WHERE id = ?",
                 (record.namespace, record.text, self._json(record), unit.astype("<f4").tobytes(), record.id),
             )
-            tx.memory_ids.add(record.id)
+            tx.touch(record.id)
             self._faiss.put(record.id, record.namespace, unit)
 
     def delete(self, memory_id: str) -> MemoryRecord | None:
@@ -88,7 +88,7 @@ class LocalVectorIndex:
             if record is None:
                 return None
             self._db.conn.execute("UPDATE memories SET deleted = 1 WHERE id = ?", (memory_id,))
-            tx.memory_ids.add(memory_id)
+            tx.touch(memory_id)
             self._faiss.remove(memory_id)
             return record
 
@@ -172,7 +172,7 @@ class LocalVectorIndex:
 
     # ---- loading and persistence --------------------------------------------------------------
 
-    def load(self) -> str:
+    def load(self, *, refresh: bool = False) -> str:
         """Fill the FAISS indexes from the snapshot when it matches SQLite, else rebuild; returns which."""
         with self._db.reading():
             version = self._db.version()
@@ -183,7 +183,8 @@ class LocalVectorIndex:
                 self._version = version
                 return "snapshot"
             why = "missing or unreadable" if snap is None else f"stale (version {snap.version} != {version})"
-            log.info("rebuilding vector index of %s from SQLite: snapshot %s", self._directory, why)
+            level = logging.DEBUG if refresh else logging.INFO
+            log.log(level, "rebuilding vector index of %s from SQLite: snapshot %s", self._directory, why)
             self._rebuild(version)
         if not self._db.read_only:
             self._save_snapshot()
@@ -205,7 +206,7 @@ class LocalVectorIndex:
     def _refresh_if_stale(self) -> None:
         # Only a read-only view can fall behind: the writer lock means every write goes through us.
         if self._db.read_only and self._db.version() != self._version:
-            self.load()
+            self.load(refresh=True)
 
     def _save_snapshot(self) -> None:
         ids, namespaces, units = self._faiss.export()

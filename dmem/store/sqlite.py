@@ -87,10 +87,18 @@ def placeholders(values: Sequence[Any]) -> str:
 
 @dataclass
 class TxState:
-    """What the outermost open transaction has touched, for the commit and rollback hooks."""
+    """What the open transaction has touched, for the commit and rollback hooks."""
 
     memory_ids: set[str] = field(default_factory=set)
     """Ids of memories written in this transaction; their vectors must be re-synced on rollback."""
+    scopes: list[set[str]] = field(default_factory=list)
+    """Ids written inside each open nested transaction (savepoint), innermost last."""
+
+    def touch(self, memory_id: str) -> None:
+        """Note that a memory row was written, in this transaction and every open nested one."""
+        self.memory_ids.add(memory_id)
+        for scope in self.scopes:
+            scope.add(memory_id)
 
 
 Hook = Callable[[TxState], None]
@@ -108,7 +116,6 @@ class Database:
         self.read_only = read_only
         self.lock = threading.RLock()
         self._tx: TxState | None = None
-        self._depth = 0
         self.on_commit: list[Hook] = []
         self.on_rollback: list[Hook] = []
         self.closed = False
@@ -147,70 +154,74 @@ class Database:
                 f"store {self.path.parent} is open read-only; reopen it with read_only=False to write"
             )
 
-    @property
-    def tx(self) -> TxState:
-        """The open transaction's state (only valid inside ``transaction()``)."""
-        if self._tx is None:
-            raise StoreError("internal error: no open transaction")
-        return self._tx
-
     @contextmanager
     def transaction(self) -> Iterator[TxState]:
-        """Group writes atomically; a nested call joins the outer transaction."""
+        """Group writes atomically; a nested call joins the outer transaction.
+
+        A nested call is also a savepoint: if it fails, its own writes are undone before the error
+        propagates, so a caller that catches the error can still commit the rest consistently.
+        """
         self.require_writable()
         with self.lock:
-            if self._depth > 0:
-                self._depth += 1
-                try:
-                    yield self.tx
-                finally:
-                    self._depth -= 1
-                return
-            self._begin()
-            try:
-                yield self.tx
-                tx = self._commit()
-            except BaseException:
-                self._rollback()
-                raise
-            for hook in self.on_commit:
-                hook(tx)
+            scope = self._outermost() if self._tx is None else self._savepoint(self._tx)
+            with scope as tx:
+                yield tx
+
+    @contextmanager
+    def _outermost(self) -> Iterator[TxState]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        tx = self._tx = TxState()
+        try:
+            yield tx
+            self._commit(tx)
+        except BaseException:
+            self._rollback(tx)
+            raise
+        finally:
+            self._tx = None
+        for hook in self.on_commit:
+            hook(tx)
+
+    @contextmanager
+    def _savepoint(self, tx: TxState) -> Iterator[TxState]:
+        name = f"dmem_sp{len(tx.scopes)}"
+        self.conn.execute(f"SAVEPOINT {name}")
+        tx.scopes.append(set())
+        try:
+            yield tx
+        except BaseException:
+            undone = tx.scopes.pop()
+            self.conn.execute(f"ROLLBACK TO {name}")
+            self.conn.execute(f"RELEASE {name}")
+            for hook in self.on_rollback:
+                hook(TxState(memory_ids=undone))
+            raise
+        tx.scopes.pop()
+        self.conn.execute(f"RELEASE {name}")
 
     @contextmanager
     def reading(self) -> Iterator[None]:
         """Run several reads against one consistent database snapshot (joins an open transaction)."""
         with self.lock:
             self.check_open()
-            if self._depth > 0:
+            if self.conn.in_transaction:
                 yield
                 return
             self.conn.execute("BEGIN")
-            self._depth = 1
             try:
                 yield
             finally:
-                self._depth = 0
                 self.conn.execute("COMMIT")
 
-    def _begin(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
-        self._tx = TxState()
-        self._depth = 1
-
-    def _commit(self) -> TxState:
-        tx = self.tx
+    def _commit(self, tx: TxState) -> None:
         if tx.memory_ids:
             self.conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'version'")
         try:
             self.conn.execute("COMMIT")
         except sqlite3.Error as exc:
             raise StoreError(f"could not commit to {self.path}: {exc}") from exc
-        self._tx, self._depth = None, 0
-        return tx
 
-    def _rollback(self) -> None:
-        tx = self._tx or TxState()
-        self._tx, self._depth = None, 0
+    def _rollback(self, tx: TxState) -> None:
         try:
             self.conn.execute("ROLLBACK")
         except sqlite3.Error as exc:  # the transaction may already be gone (e.g. a failed COMMIT)

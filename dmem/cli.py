@@ -1,0 +1,187 @@
+"""The ``dmem`` command: ingest, ask, memories, history, graph, eval, demo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from dmem.errors import DataError, DmemError
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def _memory(args: argparse.Namespace, **extra: Any) -> Any:
+    from dmem.api import Memory
+
+    settings: dict[str, Any] = dict(extra)
+    if args.store:
+        settings["store_dir"] = args.store
+    return Memory(llm=args.llm, embeddings=args.embeddings, config_file=args.config, **settings)
+
+
+def _emit(args: argparse.Namespace, data: Any) -> None:
+    console.print_json(json.dumps(data, default=str, ensure_ascii=False))
+
+
+# Commands ---------------------------------------------------------------------------------------
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Run the demo offline (or with the configured model) and print what happened."""
+    from dmem.cli_render import print_demo
+    from dmem.demo import run_demo
+
+    settings: dict[str, Any] = {"llm": args.llm, "embeddings": args.embeddings, "config_file": args.config}
+    with console.status("dmem demo: ingesting a three-session conversation..."):
+        run = run_demo(args.store, **settings)
+    if args.json:
+        _emit(args, {"engine": run.engine, "ingest": run.ingest.model_dump(mode="json"),
+                     "answers": [a.model_dump(mode="json") for a in run.answers]})
+    else:
+        print_demo(console, run)
+    return 0
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """Ingest a file of messages or a LoCoMo/RealTalk dataset."""
+    from dmem.cli_render import ingest_file, print_ingest
+
+    with _memory(args) as mem:
+        results = ingest_file(mem, Path(args.file), user_id=args.user_id, console=console, quiet=args.json)
+    if args.json:
+        _emit(args, [r.model_dump(mode="json") for r in results])
+    else:
+        print_ingest(console, results)
+    return 0
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer a question from memory."""
+    from dmem.cli_render import print_answer
+
+    overrides = {"gate_policy": args.policy} if args.policy else {}
+    with _memory(args, read_only=False) as mem:
+        ans = mem.ask(args.question, user_ids=args.user_id or ["default"], **overrides)
+    if args.json:
+        _emit(args, ans.model_dump(mode="json"))
+    else:
+        print_answer(console, ans)
+    return 0
+
+
+def cmd_memories(args: argparse.Namespace) -> int:
+    """List a namespace's memories."""
+    from dmem.cli_render import print_memories
+
+    with _memory(args, read_only=True) as mem:
+        records = mem.get_all(user_id=args.user_id)
+    if args.json:
+        _emit(args, [r.model_dump(mode="json") for r in records])
+    else:
+        print_memories(console, records)
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """Print one memory's operation history."""
+    from dmem.cli_render import print_history
+
+    with _memory(args, read_only=True) as mem:
+        rows = mem.history(args.memory_id)
+    if not rows:
+        raise DataError(f"no history for memory {args.memory_id!r} in this store")
+    if args.json:
+        _emit(args, [r.model_dump(mode="json") for r in rows])
+    else:
+        print_history(console, rows)
+    return 0
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    """Print the graphs as Mermaid."""
+    from dmem.graphs import compile_deliberation_graph, compile_ingestion_graph, compile_query_graph
+
+    builders: dict[str, Any] = {"ingestion": compile_ingestion_graph, "query": compile_query_graph,
+                "deliberation": compile_deliberation_graph}
+    names = list(builders) if args.which == "all" else [args.which]
+    for name in names:
+        mermaid = builders[name]().get_graph(xray=args.which != "all").draw_mermaid()
+        console.print(f"%% {name} graph", markup=False, highlight=False)
+        console.print(mermaid, markup=False, highlight=False)
+    return 0
+
+
+# Parser -----------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    p = argparse.ArgumentParser(prog="dmem", description="Dual-process long-term memory for LLM agents.")
+    p.add_argument("--store", help="store directory (default: DMEM_STORE_DIR or ./.dmem)")
+    p.add_argument("--config", help="TOML settings file (default: DMEM_CONFIG)")
+    p.add_argument("--llm", help="chat model, 'provider:model' (default: DMEM_CHAT_MODEL, else offline)")
+    p.add_argument("--embeddings", help="embedding model (default: local:all-MiniLM-L6-v2)")
+    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    d = sub.add_parser("demo", help="ingest a sample conversation and answer questions (works offline)")
+    d.set_defaults(func=cmd_demo)
+
+    i = sub.add_parser("ingest", help="ingest a JSON/JSONL file of messages, or a LoCoMo/RealTalk file")
+    i.add_argument("file")
+    i.add_argument("--user-id", default="default", help="namespace for the messages (plain files)")
+    i.set_defaults(func=cmd_ingest)
+
+    a = sub.add_parser("ask", help="answer a question from memory")
+    a.add_argument("question")
+    a.add_argument("--user-id", action="append", help="namespace to ask about (repeatable)")
+    a.add_argument("--policy", choices=["quality", "majority", "consensus", "never", "always"])
+    a.set_defaults(func=cmd_ask)
+
+    m = sub.add_parser("memories", help="list the memories of a namespace")
+    m.add_argument("--user-id", default="default")
+    m.set_defaults(func=cmd_memories)
+
+    h = sub.add_parser("history", help="the audit trail of one memory")
+    h.add_argument("memory_id")
+    h.set_defaults(func=cmd_history)
+
+    g = sub.add_parser("graph", help="print the graphs as Mermaid")
+    g.add_argument("which", nargs="?", default="all", choices=["all", "ingestion", "query", "deliberation"])
+    g.set_defaults(func=cmd_graph)
+
+    try:
+        from dmem.eval.cli import add_eval_parser
+    except ImportError:  # pragma: no cover - eval is part of the package
+        pass
+    else:
+        add_eval_parser(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: one readable line and a non-zero exit on errors, never a traceback."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if not args.verbose:
+        for noisy in ("httpx", "sentence_transformers", "transformers", "dmem"):
+            logging.getLogger(noisy).setLevel(logging.ERROR)
+    try:
+        return int(args.func(args) or 0)
+    except DmemError as exc:
+        err_console.print(f"dmem: error: {exc}", markup=False, highlight=False)
+        return 2
+    except KeyboardInterrupt:
+        err_console.print("dmem: interrupted", markup=False)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""Offline Mem0* update phase: NOOP, DELETE, UPDATE or ADD by similarity and value comparison.
+
+Rules in order: a repeat (equal text or cosine >= NOOP_SIMILARITY) is NOOP; a removal statement
+("no longer", "sold", "quit") about a memory of the same subject is DELETE; the same subject and
+wording with a changed value (number, date, name, or a negation flip) is UPDATE; a fact that adds
+nothing to such a memory is NOOP and one that only adds detail is UPDATE; anything else is ADD.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dmem.decisions import rules
+from dmem.decisions.deixis import NUMBER_WORDS, absolute_dates
+from dmem.decisions.lexical import content_stems, stem, tokenize
+from dmem.state.schemas import Category, Fact, MemoryRecord, Operation
+from dmem.state.verdicts import LifecycleDecision
+
+NOOP_SIMILARITY = 0.95  # cosine at which a new fact only repeats a stored memory
+SAME_FACT_SIMILARITY = 0.8  # similarity at which a fact speaks about what a memory says
+MIN_SHARED_STEMS = 2  # content words both texts need before word overlap can count as similarity
+
+REMOVAL = re.compile(rules.words("no longer", "not anymore", "anymore", "any more", "quit", "sold", "left",
+                                 "stopped", "gave up", "got rid of", "broke up with", "moved out of",
+                                 "no more", "doesn't have", "does not have", "lost"), re.I)
+NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
+_VALUE = "\x00value"
+
+
+def normalise(text: str) -> str:
+    """Lower-case tokens joined by single spaces: equal for texts that differ only in form."""
+    return " ".join(tokenize(text))
+
+
+def subject(text: str) -> str:
+    """First token without a possessive: 'Caroline's son is 7' -> 'caroline'."""
+    tokens = tokenize(text)
+    return tokens[0].removesuffix("'s") if tokens else ""
+
+
+def values(text: str, speaker: str | None = None) -> set[str]:
+    """Numbers, dates and names in a fact: what an update changes."""
+    out = {d.isoformat() for _, d in absolute_dates(text)}
+    skip = {speaker.lower()} if speaker else set()
+    for i, token in enumerate(re.findall(r"[A-Za-z0-9][\w'-]*", text)):
+        low = token.lower().removesuffix("'s")
+        if low in skip or low in ("a", "an"):
+            continue
+        if token[0].isdigit() or low in NUMBER_WORDS:
+            out.add(str(NUMBER_WORDS.get(low, low)))
+        elif i > 0 and token[0].isupper():
+            out.add(low)
+    return out
+
+
+def _stem_sets(text: str, speaker: str | None) -> tuple[set[str], set[str]]:
+    """Content stems without removal words: as written, and with values masked as one token."""
+    plain = set(content_stems(REMOVAL.sub(" ", text)))
+    vals = {stem(v) for v in values(text, speaker)}
+    masked = {s for s in plain if s not in vals} | ({_VALUE} if vals else set())
+    return plain, masked
+
+
+def similarity(a: str, b: str, cos: float, speaker: str | None = None) -> float:
+    """Max of embedding cosine and word overlap (as written, and with values masked).
+
+    Overlap counts only when the texts share a word beyond their subject: "Caroline lives in
+    Paris" and "Caroline lives in Berlin" overlap fully once the cities are masked.
+    """
+    ignore = {stem(subject(a)), stem(subject(b)), _VALUE}
+    best = cos
+    for sa, sb in zip(_stem_sets(a, speaker), _stem_sets(b, speaker), strict=True):
+        shared = sa & sb
+        if len(shared) >= MIN_SHARED_STEMS and shared - ignore:
+            best = max(best, len(shared) / min(len(sa), len(sb)))
+    return best
+
+
+def _same_subject(fact: Fact, memory: MemoryRecord) -> bool:
+    if fact.speaker and memory.speaker and fact.speaker.lower() == memory.speaker.lower():
+        return True
+    return subject(fact.text) == subject(memory.text)
+
+
+def _changed(fact: Fact, memory: MemoryRecord) -> str | None:
+    new, old = values(fact.text, fact.speaker), values(memory.text, fact.speaker)
+    if new and old and new != old:
+        return f"value changed: {', '.join(sorted(old - new)) or '-'} -> {', '.join(sorted(new - old)) or '-'}"
+    if bool(NEGATION.search(fact.text)) != bool(NEGATION.search(memory.text)):
+        return "negation flipped"
+    return None
+
+
+def _decision(op: Operation, reason: str, target: int | None = None, text: str | None = None) -> LifecycleDecision:
+    return LifecycleDecision(reason=reason, operation=op, target=target, text=text)
+
+
+def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> LifecycleDecision:
+    """One lifecycle decision for a new fact; background ids are 0..n-1 in list order."""
+    for i, (memory, cos) in enumerate(zip(background, cosines, strict=True)):
+        if normalise(memory.text) == normalise(fact.text) or cos >= NOOP_SIMILARITY:
+            return _decision(Operation.NOOP, f"repeat: memory {i} already says this (cosine {cos:.2f})")
+    close = sorted(
+        ((similarity(fact.text, m.text, c, fact.speaker), i, m) for i, (m, c) in enumerate(zip(background, cosines,
+                                                                                          strict=True))
+         if _same_subject(fact, m)), key=lambda t: -t[0])
+    close = [t for t in close if t[0] >= SAME_FACT_SIMILARITY]
+    removal = REMOVAL.search(fact.text)
+    for sim, i, memory in close:
+        if removal and not REMOVAL.search(memory.text):
+            return _decision(Operation.DELETE, f"removal: '{removal.group(0)}' negates memory {i} "
+                                               f"(similarity {sim:.2f})", target=i)
+    event_only = Category.EVENT in fact.categories and not {Category.PERSONA, Category.PREFERENCE} & set(
+        fact.categories)
+    for sim, i, memory in close:
+        if change := _changed(fact, memory):
+            if event_only:
+                return _decision(Operation.ADD, f"new event: differs from memory {i} ({change})", text=fact.text)
+            return _decision(Operation.UPDATE, f"update: memory {i} {change} (similarity {sim:.2f})",
+                             target=i, text=fact.text)
+        new, old = set(content_stems(fact.text)), set(content_stems(memory.text))
+        if new <= old:
+            return _decision(Operation.NOOP, f"redundant: memory {i} already holds every word of the fact")
+        if old <= new:
+            return _decision(Operation.UPDATE, f"refinement: the fact adds detail to memory {i}",
+                             target=i, text=fact.text)
+    return _decision(Operation.ADD, "new information: no memory of the same subject says this", text=fact.text)

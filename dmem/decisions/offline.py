@@ -1,0 +1,179 @@
+"""OfflineDecider: every decision by rules, local embeddings, BM25 and deterministic date grounding.
+
+No chat model is called (``Usage.calls`` is always 0); the same inputs always give the same verdicts.
+Rules live in ``rules``/``admission``/``splitting``/``scoping``/``lifecycle``/``spans``/``judging``;
+this class only times them and shapes their results.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import TypeVar
+
+from langchain_core.embeddings import Embeddings
+
+from dmem.decisions import admission, judging, lifecycle, scoping, spans, splitting
+from dmem.decisions.base import Decided
+from dmem.decisions.deixis import format_day, ground_time
+from dmem.decisions.lexical import cosines, hybrid_scores
+from dmem.decisions.spans import NO_INFO
+from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
+from dmem.state.verdicts import (
+    AdmissionVerdicts,
+    AnswerDraft,
+    AnswerGroups,
+    ChunkFacts,
+    Enrichment,
+    FactDrafts,
+    LifecycleDecision,
+    MemorySelection,
+    QualityAudit,
+    ScopeLabel,
+    ScopeLabels,
+    ScoredFact,
+    UtteranceVerdict,
+)
+
+__all__ = ["NO_INFO", "OfflineDecider"]
+
+T = TypeVar("T")
+
+ANSWER_MIN_SCORE = 0.2  # hybrid score the best context line needs before an answer is attempted
+FILTER_MARGIN = 0.15  # filter keeps memories whose hybrid score is within this of the best one
+CHUNK_FULL_SCORE = 0.8  # hybrid score that maps to relevance 10 (score = round(10 * hybrid / this))
+CHUNK_MIN_SCORE = 5  # relevance (0-10) a chunk message needs to become a deliberation fact
+SELECT_MAX_FACTS = 6  # at most this many deliberation facts are kept for the final answer
+
+
+def _timed(stage: str, work: Callable[[], T]) -> Decided[T]:
+    start = time.perf_counter()
+    value = work()
+    return Decided(value, Usage(stage=stage, calls=0, seconds=time.perf_counter() - start))
+
+
+def chunk_score(hybrid: float) -> int:
+    """Map a hybrid score (0..1) to the 0-10 relevance scale: linear, saturating at CHUNK_FULL_SCORE."""
+    return max(0, min(10, int(10 * hybrid / CHUNK_FULL_SCORE + 0.5)))
+
+
+class OfflineDecider:
+    """The ``Decider`` protocol without a chat model."""
+
+    name = "offline"
+
+    def __init__(self, embeddings: Embeddings) -> None:
+        self.embeddings = embeddings
+
+    # Ingestion -----------------------------------------------------------------------------
+    def admit(self, exchange: list[Message], history: list[Message],
+              memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
+        def work() -> AdmissionVerdicts:
+            verdicts = []
+            for message in exchange:
+                ok, reason = admission.judge_utterance(message)
+                verdicts.append(UtteranceVerdict(turn_id=message.turn_id, reason=reason, admit=ok))
+            return AdmissionVerdicts(verdicts=verdicts)
+
+        return _timed("admit", work)
+
+    def split(self, admitted: list[Message], history: list[Message],
+              memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        return _timed("split", lambda: FactDrafts(facts=splitting.split_messages(admitted, history, gated=True)))
+
+    def classify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
+        def work() -> ScopeLabels:
+            labels = []
+            for i, fact in enumerate(facts, start=1):
+                scope, enrich, reason = scoping.classify(fact.text, fact.speaker)
+                labels.append(ScopeLabel(index=i, reason=reason, scope=scope, enrich=enrich))
+            return ScopeLabels(labels=labels)
+
+        return _timed("classify_scope", work)
+
+    def enrich(self, fact: Fact, knowledge: list[str]) -> Decided[Enrichment]:
+        def work() -> Enrichment:
+            attributes, reason = scoping.parse_knowledge(fact.text, fact.speaker, knowledge)
+            return Enrichment(reason=reason, attributes=attributes)
+
+        return _timed("enrich", work)
+
+    def extract_facts(self, exchange: list[Message], history: list[Message],
+                      memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        return _timed("extract_facts",
+                      lambda: FactDrafts(facts=splitting.split_messages(exchange, history, gated=False)))
+
+    def decide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
+        def work() -> LifecycleDecision:
+            sims = cosines(self.embeddings, fact.text, [m.text for m in background])
+            return lifecycle.decide(fact, background, sims)
+
+        return _timed("decide_lifecycle", work)
+
+    # Query ---------------------------------------------------------------------------------
+    def filter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
+        def work() -> MemorySelection:
+            if not memories:
+                return MemorySelection(reason="no memories to filter", keep=[])
+            scores = hybrid_scores(self.embeddings, question, [m.text for m in memories])
+            top = max(scores)
+            keep = [i for i, s in enumerate(scores, start=1) if s >= top - FILTER_MARGIN]
+            return MemorySelection(reason=f"kept {len(keep)} of {len(memories)} memories within {FILTER_MARGIN} "
+                                   f"of the best hybrid score {top:.2f}", keep=keep)
+
+        return _timed("filter_memories", work)
+
+    def answer(self, question: str, context: list[str], *,
+               temperature: float | None = None) -> Decided[AnswerDraft]:
+        def work() -> AnswerDraft:
+            lines = [spans.parse_line(line) for line in context]
+            scores = hybrid_scores(self.embeddings, question, [text for text, _ in lines])
+            best = max(range(len(lines)), key=lambda i: scores[i], default=None)
+            if best is None or scores[best] < ANSWER_MIN_SCORE:
+                top = f"{scores[best]:.2f}" if best is not None else "none"
+                return AnswerDraft(reasoning=f"no line scores {ANSWER_MIN_SCORE} or more (best {top})",
+                                   answer=NO_INFO)
+            text, tag = lines[best]
+            found = spans.extract(question, text, tag)
+            return AnswerDraft(reasoning=f"line {best + 1} (score {scores[best]:.2f}, "
+                               f"{spans.question_kind(question)} question): {context[best].strip()}", answer=found)
+
+        return _timed("answer", work)
+
+    def audit(self, question: str, answer: str, context: list[str]) -> Decided[QualityAudit]:
+        return _timed("audit", lambda: judging.audit(self.embeddings, question, answer, context))
+
+    def group_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
+        return _timed("group_answers", lambda: judging.group(answers))
+
+    def read_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
+        def work() -> ChunkFacts:
+            docs = [f"{m.speaker}: {admission.utterance_text(m)}" for m in chunk]
+            facts = []
+            for message, hybrid in zip(chunk, hybrid_scores(self.embeddings, question, docs), strict=True):
+                score = chunk_score(hybrid)
+                if score >= CHUNK_MIN_SCORE:
+                    facts.append(ScoredFact(fact=standalone(message), score=score, turn_ids=[message.turn_id]))
+            return ChunkFacts(facts=facts)
+
+        return _timed("read_chunk", work)
+
+    def select_facts(self, question: str, facts: list[ScoredFact]) -> Decided[MemorySelection]:
+        def work() -> MemorySelection:
+            scores = hybrid_scores(self.embeddings, question, [f.fact for f in facts])
+            order = sorted(range(len(facts)), key=lambda i: (-scores[i], -facts[i].score, i))
+            keep = sorted(i + 1 for i in order[:SELECT_MAX_FACTS])
+            return MemorySelection(reason=f"top {len(keep)} of {len(facts)} facts by hybrid score", keep=keep)
+
+        return _timed("select_facts", work)
+
+
+def standalone(message: Message) -> str:
+    """'On <date>, <speaker> said: <text>' with the message's relative times grounded."""
+    body = admission.utterance_text(message).replace("\n", " ")
+    body = " ".join(body.split())
+    if message.timestamp is None:
+        return f"{message.speaker} said: {body}"
+    stamp: datetime = message.timestamp
+    return f"On {format_day(stamp.date())}, {message.speaker} said: {ground_time(body, stamp).text}"
