@@ -1,1 +1,42 @@
-"""dmem: dual-process long-term memory for LLM agents."""
+"""dmem: dual-process long-term memory for LLM agents (D-Mem + Gated Memory) on LangGraph.
+
+Imports are lazy so ``import dmem`` stays fast and never loads torch.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "Memory": "dmem.api",
+    "Context": "dmem.state.context",
+    "build_context": "dmem.state.context",
+    "Message": "dmem.state.schemas",
+    "MemoryRecord": "dmem.state.schemas",
+    "Answer": "dmem.state.results",
+    "AddResult": "dmem.state.results",
+    "DmemError": "dmem.errors",
+    "build_ingestion_graph": "dmem.graphs",
+    "build_query_graph": "dmem.graphs",
+    "build_deliberation_graph": "dmem.graphs",
+}
+
+if TYPE_CHECKING:
+    from dmem.api import Memory
+    from dmem.errors import DmemError
+    from dmem.graphs import build_deliberation_graph, build_ingestion_graph, build_query_graph
+    from dmem.state.context import Context, build_context
+    from dmem.state.results import AddResult, Answer
+    from dmem.state.schemas import MemoryRecord, Message
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        import importlib
+
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'dmem' has no attribute {name!r}")

@@ -25,6 +25,7 @@ NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "fiv
 # A word before the phrase that already carries the preposition ("since yesterday").
 _PREPOSITIONS = {"on", "in", "since", "until", "till", "by", "from", "before", "after", "during",
                  "of", "for", "to", "at", "over", "around", "through"}
+_COPULA = re.compile(r"\s+(?:was|is|has been|had been|will be|seemed|felt)\b", re.I)
 _FUTURE = re.compile(r"\b(will|'ll|going to|gonna|plan(?:ning)? to|about to|shall)\b", re.I)
 
 _NUM = r"(?P<n>\d{1,3}|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an|a)"
@@ -152,7 +153,7 @@ _ABSOLUTE = [
     (re.compile(rf"\b(?P<m>{_MONTH_RE}) (?P<d>\d{{1,2}})(?:st|nd|rd|th)?,? (?P<y>\d{{4}})\b", re.I), "dmy"),
     (re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b"), "iso"),
     (re.compile(rf"\b(?P<m>{_MONTH_RE}) (?P<y>\d{{4}})\b", re.I), "my"),
-    (re.compile(r"\b(?:in|during|since|of) (?P<y>(?:19|20)\d\d)\b", re.I), "y"),
+    (re.compile(r"(?:(?<=\bin )|(?<=\bduring )|(?<=\bsince )|(?<=\bof )|^)(?P<y>(?:19|20)\d\d)\b", re.I), "y"),
 ]
 
 
@@ -191,13 +192,16 @@ def _phrase(hit: _Hit, text: str, m: re.Match[str]) -> str:
     before = text[: m.start()].rsplit(None, 1)
     prev = before[-1].lower() if before and text[: m.start()].endswith((" ", "\t")) else ""
     possessive = text[m.end() : m.end() + 1] in ("'", "\u2019")
+    as_subject = bool(_COPULA.match(text, m.end()))  # "yesterday was fun": a noun, no preposition
     if m.group(0).lower().startswith(("in ", "on ")):  # the match carries its own preposition
         out = f"{hit.prep} {hit.core}"
-    elif not hit.prep or prev in _PREPOSITIONS or possessive:
+    elif not hit.prep or prev in _PREPOSITIONS or possessive or as_subject:
         out = hit.core
     else:
         out = f"{hit.prep} {hit.core}"
-    return out[0].upper() + out[1:] if m.group(0)[0].isupper() else out
+    head = text[: m.start()].rstrip()
+    opens_sentence = not head or head[-1] in ".!?\n"
+    return out[0].upper() + out[1:] if opens_sentence and m.group(0)[0].isupper() else out
 
 
 def ground_time(text: str, anchor: datetime) -> Grounded:
@@ -223,6 +227,8 @@ def ground_time(text: str, anchor: datetime) -> Grounded:
 
 
 _HERE = re.compile(r"\b(?P<lead>(?:over|right|out|down|up|back) )?here\b", re.I)
+_PLACE_PREPOSITIONS = {"in", "at", "from", "to", "near", "around", "of", "outside", "toward", "towards",
+                       "across", "beyond", "through"}
 _PRESENTING = re.compile(r"(?:'s|\u2019s| is\b| are\b| you go\b| we go\b| it is\b)", re.I)
 
 
@@ -241,7 +247,7 @@ def ground_place(text: str, location: str | None) -> str:
             return m.group(0)
         before = head.rsplit(None, 1)
         prev = before[-1].lower() if before else ""
-        out = location if prev in _PREPOSITIONS and not m["lead"] else f"in {location}"
+        out = location if prev in _PLACE_PREPOSITIONS and not m["lead"] else f"in {location}"
         return out[0].upper() + out[1:] if m.group(0)[0].isupper() else out
 
     return _HERE.sub(swap, text)

@@ -45,6 +45,7 @@ FILTER_MARGIN = 0.15  # filter keeps memories whose hybrid score is within this 
 CHUNK_FULL_SCORE = 0.8  # hybrid score that maps to relevance 10 (score = round(10 * hybrid / this))
 CHUNK_MIN_SCORE = 5  # relevance (0-10) a chunk message needs to become a deliberation fact
 SELECT_MAX_FACTS = 6  # at most this many deliberation facts are kept for the final answer
+SELECT_MIN_SHARE = 0.5  # a kept deliberation fact scores at least this share of the best fact's score
 
 
 def _timed(stage: str, work: Callable[[], T]) -> Decided[T]:
@@ -163,8 +164,11 @@ class OfflineDecider:
         def work() -> MemorySelection:
             scores = hybrid_scores(self.embeddings, question, [f.fact for f in facts])
             order = sorted(range(len(facts)), key=lambda i: (-scores[i], -facts[i].score, i))
-            keep = sorted(i + 1 for i in order[:SELECT_MAX_FACTS])
-            return MemorySelection(reason=f"top {len(keep)} of {len(facts)} facts by hybrid score", keep=keep)
+            floor = scores[order[0]] * SELECT_MIN_SHARE if order else 0.0
+            top = [i for i in order[:SELECT_MAX_FACTS] if scores[i] >= floor]
+            keep = sorted(i + 1 for i in top)
+            return MemorySelection(reason=f"top {len(keep)} of {len(facts)} facts by hybrid score (at most "
+                                   f"{SELECT_MAX_FACTS}, each >= {SELECT_MIN_SHARE} of the best)", keep=keep)
 
         return _timed("select_facts", work)
 

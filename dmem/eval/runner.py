@@ -14,29 +14,44 @@ import json
 import logging
 import math
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from dmem.api import Memory
-from dmem.errors import DataError, DmemError
-from dmem.eval.datasets import Conversation, Dataset, QAItem, load_dataset
-from dmem.eval.judge import Judge, judge_answer, judge_scores, lexical_scores, make_judge, model_label
-from dmem.eval.methods import RAG_TOP_K, RAG_WINDOW, Method, MethodAnswer, answer_full_context, answer_memory
-from dmem.eval.methods import answer_rag, rag_chunks
-from dmem.eval.metrics import evidence_recall
+from dmem.decisions.base import Decider
+from dmem.errors import DmemError
+from dmem.eval.datasets import Conversation, QAItem, load_dataset
+from dmem.eval.judge import Judge, build_record, judge_answer, judge_scores, make_judge, model_label
+from dmem.eval.methods import (
+    RAG_TOP_K,
+    RAG_WINDOW,
+    Method,
+    QuestionTask,
+    RagChunk,
+    answer_full_context,
+    answer_memory,
+    answer_rag,
+    rag_chunks,
+    select_conversations,
+    select_questions,
+    speaker_namespaces,
+)
+from dmem.eval.report import AnswerCache
 from dmem.models.chat import make_chat_model
 from dmem.models.embeddings import CachedEmbeddings, make_embeddings
 from dmem.services import make_decider
 from dmem.state.context import Context, build_context, setting_names
-from dmem.state.schemas import Usage
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 ANSWERS_FILE = "answers.jsonl"
 QUERY_KEYS = ("temperature", "structured_output", "retrieval_top_k", "answer_style", "vote_samples",
               "vote_temperature", "chunk_size", "chunk_history", "chunk_min_score", "fact_min_score",
@@ -101,6 +116,27 @@ class RunOutcome:
     ingestion: list[dict[str, Any]]
 
 
+@dataclass
+class Models:
+    """What calls models, built when a run starts (planning and dry runs build nothing)."""
+
+    chat: BaseChatModel | None
+    embeddings: CachedEmbeddings
+    judge: Judge
+    decider: Decider
+
+    @classmethod
+    def build(cls, cfg: EvalConfig, ctx: Context) -> Models:
+        """The model under test (None: offline engine), shared embeddings, the judge, the baselines' decider."""
+        chat = cfg.llm if isinstance(cfg.llm, BaseChatModel) else None
+        if chat is None and ctx.chat_model is not None:
+            chat = make_chat_model(ctx.chat_model, base_url=ctx.base_url, api_key=ctx.api_key,
+                                   temperature=ctx.temperature, timeout=ctx.request_timeout)
+        spec = cfg.embeddings if isinstance(cfg.embeddings, Embeddings) else ctx.embedding_model
+        emb = make_embeddings(spec, base_url=ctx.base_url, api_key=ctx.api_key)
+        return cls(chat, emb, make_judge(cfg.judge, chat, ctx), make_decider(ctx, emb, chat))
+
+
 def fingerprint(data: dict[str, Any]) -> str:
     """Short stable hash of JSON-ready settings."""
     return hashlib.sha1(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
@@ -122,7 +158,8 @@ class EvalRunner:
         self.conversations = select_conversations(self.dataset, cfg.conversations)
         self.cache = AnswerCache(cfg.out / ANSWERS_FILE)
         self._lock = threading.Lock()
-        self._built: dict[str, Any] = {}
+        self._models: Models | None = None
+        self._chunks: dict[str, list[RagChunk]] = {}
         self._memories: dict[tuple[str, str], Memory] = {}
 
     # Identity ------------------------------------------------------------------------------
@@ -159,6 +196,14 @@ class EvalRunner:
         """File whose presence means the conversation's ingestion finished."""
         return self.store_dir(formation, conv).with_name(f"{conv.conversation_id}.done.json")
 
+    @property
+    def models(self) -> Models:
+        """The run's models, built on first use."""
+        with self._lock:
+            if self._models is None:
+                self._models = Models.build(self.cfg, self.ctx)
+            return self._models
+
     # Planning ------------------------------------------------------------------------------
     def plan(self) -> RunPlan:
         """Select tasks, match them against the cache, and list the stores still to ingest."""
@@ -172,35 +217,6 @@ class EvalRunner:
                      if (f, c.conversation_id) in need and not self.marker(f, c).exists()]
         return RunPlan(tasks, cached, to_ingest)
 
-    # Models (built on first use, shared) ---------------------------------------------------------
-    def _once(self, name: str, build: Any) -> Any:
-        with self._lock:
-            if name not in self._built:
-                self._built[name] = build()
-            return self._built[name]
-
-    @property
-    def chat_model(self) -> BaseChatModel | None:
-        """The model under test, or None for the offline engine."""
-        if isinstance(self.cfg.llm, BaseChatModel):
-            return self.cfg.llm
-        ctx = self.ctx
-        return self._once("chat", lambda: None if ctx.chat_model is None else make_chat_model(
-            ctx.chat_model, base_url=ctx.base_url, api_key=ctx.api_key, temperature=ctx.temperature,
-            timeout=ctx.request_timeout))
-
-    @property
-    def embeddings(self) -> CachedEmbeddings:
-        """One embedding cache shared by every store and the RAG baseline."""
-        ctx = self.ctx
-        spec = self.cfg.embeddings if isinstance(self.cfg.embeddings, Embeddings) else ctx.embedding_model
-        return self._once("emb", lambda: make_embeddings(spec, base_url=ctx.base_url, api_key=ctx.api_key))
-
-    @property
-    def judge(self) -> Judge:
-        """The judge (unavailable without any model)."""
-        return self._once("judge", lambda: make_judge(self.cfg.judge, self.chat_model, self.ctx))
-
     def _settings(self, **changes: Any) -> dict[str, Any]:
         base = {n: getattr(self.ctx, n) for n in setting_names() if n not in ("store_dir", "embedding_model")}
         return {**base, **changes}
@@ -211,6 +227,121 @@ class EvalRunner:
         with self._lock:
             if key not in self._memories:
                 settings = self._settings(**method.overrides, formation=bool(method.formation))
-                self._memories[key] = Memory(self.store_dir(bool(method.formation), conv), llm=self.chat_model,
-                                             embeddings=self.embeddings, read_only=True, **settings)
+                self._memories[key] = Memory(self.store_dir(bool(method.formation), conv), llm=self.models.chat,
+                                             embeddings=self.models.embeddings, read_only=True, **settings)
             return self._memories[key]
+
+    # Ingestion -----------------------------------------------------------------------------
+    def ingest(self, items: list[tuple[bool, Conversation]]) -> None:
+        """Ingest the stores still missing; conversations in parallel, each one in order."""
+        if not items:
+            return
+        total = sum(math.ceil(len(c.messages) / 2) for _, c in items)
+        self.progress.start("ingest", total, "ingestion (exchanges)")
+        jobs = {f"ingest {c.conversation_id} (formation {'on' if f else 'off'})": partial(self._ingest_one, f, c)
+                for f, c in items}
+        errors = self._parallel(jobs, lambda _: None)
+        if errors:
+            raise EvalError(f"ingestion failed: {errors[0]}; rerun the same command to resume it")
+
+    def _ingest_one(self, formation: bool, conv: Conversation) -> dict[str, Any]:
+        """Ingest the turns not yet formed (all of them the first time), then write the marker."""
+        cid, store = conv.conversation_id, self.store_dir(formation, conv)
+        # Memory.add treats seq 0 as "unset": shift by one so the first turn keeps its place on resume.
+        messages = [m.model_copy(update={"seq": m.seq + 1}) for m in conv.messages]
+        namespaces = speaker_namespaces(conv)
+        with Memory(store, llm=self.models.chat, embeddings=self.models.embeddings,
+                    **self._settings(formation=formation)) as mem:
+            todo = [m for m in messages if not mem.store.transcript.is_processed(cid, m.turn_id)]
+            self.progress.advance("ingest", math.ceil(len(messages) / 2) - math.ceil(len(todo) / 2))
+            seen = [0]
+
+            def step(done: int, total: int) -> None:
+                self.progress.advance("ingest", done - seen[0])
+                seen[0] = done
+
+            result = mem.add(todo, user_id=cid, conversation_id=cid, speaker_namespaces=namespaces,
+                             retry=True, progress=step)
+            pending = len(mem.store.transcript.pending(cid))
+            memories = {ns: len(mem.get_all(user_id=ns)) for ns in namespaces.values()}
+        info = {"conversation_id": cid, "formation": formation, "store": str(store), "messages": len(messages),
+                "formed_now": len(todo), "pending": pending, "memories": memories,
+                "usage": result.usage()["total"].model_dump(), "seconds": result.seconds,
+                "finished_at": datetime.now(UTC).isoformat()}
+        if pending:
+            log.warning("%s: %d turn(s) kept for retry after malformed replies; a rerun retries them", cid, pending)
+        else:
+            self.marker(formation, conv).write_text(json.dumps(info, indent=2), encoding="utf-8")
+        return info
+
+    # Questions -----------------------------------------------------------------------------
+    def run(self, plan: RunPlan | None = None) -> RunOutcome:
+        """Ingest what is missing, answer what is not cached, and return every selected record."""
+        plan = plan or self.plan()
+        try:
+            self.ingest(plan.to_ingest)
+            failures = self.ask(plan)
+        finally:
+            self.close()
+        stored = self.cache.load()
+        records = [rec for t in plan.tasks if (rec := stored.get(f"{self.answer_key(t.method)}|{t.key}"))]
+        markers = [self.marker(f, c) for f in sorted({bool(m.formation) for m in self.cfg.methods if m.needs_store})
+                   for c in self.conversations]
+        ingestion = [json.loads(p.read_text(encoding="utf-8")) for p in markers if p.exists()]
+        return RunOutcome(records, failures, ingestion)
+
+    def ask(self, plan: RunPlan) -> list[str]:
+        """Answer and score the pending tasks (and judge cached answers never judged); returns failures."""
+        jobs: dict[str, Callable[[], dict[str, Any]]] = {t.key: partial(self._answer, t) for t in plan.pending}
+        unjudged = [r for r in plan.cached.values() if r["category"] != 5 and r["scores"].get("judge") is None]
+        if unjudged and self.models.judge.available:
+            jobs.update({f"judge {r['key']}": partial(self._judged, dict(r)) for r in unjudged})
+        self.progress.start("questions", len(jobs), "questions")
+        return self._parallel(jobs, self.cache.append, phase="questions")
+
+    def _answer(self, task: QuestionTask) -> dict[str, Any]:
+        conv, question = task.conversation, task.qa.question
+        if task.method.needs_store:
+            memory = self._memory(task.method, conv)
+            out = answer_memory(memory, question, list(speaker_namespaces(conv).values()))
+        elif task.method.kind == "full_context":
+            out = answer_full_context(self.models.decider, question, conv.messages)
+        else:
+            chunks = self._chunks.setdefault(conv.conversation_id, rag_chunks(conv.messages))
+            out = answer_rag(self.models.decider, self.models.embeddings, question, chunks)
+        return self._judged(build_record(task, out, self.answer_key(task.method)))
+
+    def _judged(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Add the judge's verdict to a record (None when no judge model is available)."""
+        qa = QAItem(question=record["question"], answer=record["gold"], category=record["category"])
+        result = judge_answer(self.models.judge, record["answer"], qa)
+        record["scores"] = {**record["scores"], **judge_scores(result)}
+        record["judge_model"] = self.models.judge.name
+        record["judge_usage"] = result.usage.model_dump() if result.usage else None
+        return record
+
+    def _parallel(self, jobs: dict[str, Callable[[], T]], on_result: Callable[[T], None],
+                  phase: str | None = None) -> list[str]:
+        """Run jobs on the bounded pool; failures are logged and returned, never fatal to the others."""
+        errors: list[str] = []
+        pool = ThreadPoolExecutor(max_workers=max(1, self.cfg.concurrency), thread_name_prefix="dmem-eval")
+        try:
+            futures: dict[Future[T], str] = {pool.submit(job): name for name, job in jobs.items()}
+            for fut in as_completed(futures):
+                try:
+                    on_result(fut.result())
+                except Exception as exc:
+                    log.error("%s failed: %s: %s", futures[fut], type(exc).__name__, exc)
+                    errors.append(f"{futures[fut]}: {type(exc).__name__}: {exc}")
+                if phase:
+                    self.progress.advance(phase)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        return errors
+
+    def close(self) -> None:
+        """Close every store opened for questions."""
+        with self._lock:
+            for memory in self._memories.values():
+                memory.close()
+            self._memories.clear()
