@@ -91,6 +91,8 @@ class EvalConfig:
     judge: str | BaseChatModel | None = None
     embeddings: str | Embeddings | None = None
     settings: dict[str, Any] = field(default_factory=dict)
+    """Any dmem settings; they beat DMEM_* variables and the TOML ``config_file``."""
+    config_file: str | Path | None = None
 
 
 @dataclass
@@ -153,7 +155,7 @@ class EvalRunner:
             extra["chat_model"] = cfg.llm
         if isinstance(cfg.embeddings, str):
             extra["embedding_model"] = cfg.embeddings
-        self.ctx: Context = build_context(**{**cfg.settings, **extra})
+        self.ctx: Context = build_context(config_file=cfg.config_file, **{**cfg.settings, **extra})
         self.dataset = load_dataset(cfg.kind, cfg.path)
         self.conversations = select_conversations(self.dataset, cfg.conversations)
         self.cache = AnswerCache(cfg.out / ANSWERS_FILE)

@@ -1,0 +1,410 @@
+"""OfflineDecider: each decision on its own cases, with HashEmbeddings (no model loads)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from dmem.decisions.base import Decider
+from dmem.decisions.judging import AUDIT_MIN_SUPPORT
+from dmem.decisions.offline import (
+    CHUNK_FULL_SCORE,
+    CHUNK_MIN_SCORE,
+    NO_INFO,
+    SELECT_MAX_FACTS,
+    OfflineDecider,
+    chunk_score,
+)
+from dmem.models.embeddings import HashEmbeddings
+from dmem.state.schemas import Category, Fact, MemoryRecord, Message, Operation, Provenance, Scope
+from dmem.state.verdicts import ScoredFact
+
+TS = datetime(2023, 5, 8, 13, 56)
+
+
+@pytest.fixture
+def decider() -> OfflineDecider:
+    return OfflineDecider(HashEmbeddings())
+
+
+def msg(text: str, speaker: str = "Caroline", turn: str = "D1:1", caption: str | None = None,
+        seq: int = 0) -> Message:
+    return Message(turn_id=turn, speaker=speaker, text=text, timestamp=TS, image_caption=caption, seq=seq)
+
+
+def memory(text: str, speaker: str = "Caroline") -> MemoryRecord:
+    return MemoryRecord(id=text[:8], namespace="caroline", text=text, speaker=speaker, created_at=TS, updated_at=TS)
+
+
+def fact(text: str, speaker: str = "Caroline", categories: list[Category] | None = None) -> Fact:
+    return Fact(text=text, namespace="caroline", speaker=speaker, categories=categories or [])
+
+
+def admit_one(decider: OfflineDecider, text: str, speaker: str = "Caroline") -> tuple[bool, str]:
+    verdict = decider.admit([msg(text, speaker)], [], []).value.verdicts[0]
+    return verdict.admit, verdict.reason
+
+
+def test_satisfies_the_protocol_and_reports_usage(decider: OfflineDecider) -> None:
+    assert isinstance(decider, Decider)
+    assert decider.name == "offline"
+    decided = decider.admit([msg("I love hiking.")], [], [])
+    assert decided.usage.stage == "admit"
+    assert decided.usage.calls == 0
+    assert decided.usage.seconds >= 0.0
+
+
+# Admission -----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "admitted", "reason_part"),
+    [
+        # The paper's contrast pairs: same triple, different verdicts.
+        ("I drove a Jeep for the road trip that I rented.", False, "transient"),
+        ("I've had my Jeep Wrangler for three years.", True, "stable ownership ('I've had')"),
+        ("I might switch to Android next year.", False, "hedged plan ('might')"),
+        ("I'm switching to Android next month.", True, "definitive dated plan"),
+        # Phatic, emotional, vague, questions.
+        ("Hey Mel! Good to see you!", False, "phatic ('Hey')"),
+        ("Thanks so much!", False, "phatic ('Thanks')"),
+        ("lol", False, "phatic ('lol')"),
+        ("How are you?", False, "phatic ('How are you')"),
+        ("Wow, that's great, so happy for you!", False, "generic emotional reaction"),
+        ("Life has been ok, taking care of things", False, "vague content"),
+        ("What kind of music do you listen to?", False, "question without a first-person fact"),
+        ("Maybe I'll learn the guitar someday.", False, "hedged"),
+        ("I'm so tired right now.", False, "transient state"),
+        # Admit criteria.
+        ("I love hiking in the mountains.", True, "preference ('I love')"),
+        ("My favorite book is Dune.", True, "preference ('My favorite')"),
+        ("I work as a nurse at the city clinic.", True, "role or employment"),
+        ("I was diagnosed with asthma as a kid.", True, "health"),
+        ("I moved to Sweden from Berlin.", True, "location"),
+        ("I adopted a rescue dog.", True, "major life event ('adopted')"),
+        ("Please remember that my anniversary is in June.", True, "explicit instruction to remember"),
+        ("Please always answer in French.", True, "instruction on assistant behaviour"),
+    ],
+)
+def test_admission(decider: OfflineDecider, text: str, admitted: bool, reason_part: str) -> None:
+    ok, reason = admit_one(decider, text)
+    assert ok is admitted, reason
+    assert reason.startswith("admitted:" if admitted else "rejected:")
+    assert reason_part in reason
+
+
+def test_admission_locomo_speaker_is_the_subject(decider: OfflineDecider) -> None:
+    ok, reason = admit_one(decider, "Caroline: I went to a LGBTQ support group yesterday")
+    assert ok and "major life event" in reason
+
+
+def test_admission_one_verdict_per_utterance_in_order(decider: OfflineDecider) -> None:
+    exchange = [msg("Hi Caroline!", "Melanie", "D1:1"), msg("I adopted a puppy last week!", "Caroline", "D1:2"),
+                msg("Aww, so cute!", "Melanie", "D1:3")]
+    verdicts = decider.admit(exchange, [], []).value.verdicts
+    assert [(v.turn_id, v.admit) for v in verdicts] == [("D1:1", False), ("D1:2", True), ("D1:3", False)]
+
+
+def test_admission_a_greeting_does_not_hide_a_fact(decider: OfflineDecider) -> None:
+    ok, reason = admit_one(decider, "Hey Mel! I just got back from my sister's wedding in Rome.")
+    assert ok, reason
+
+
+def test_admission_rejects_assistant_turns(decider: OfflineDecider) -> None:
+    assert admit_one(decider, "I love helping you!", speaker="assistant")[0] is False
+
+
+# Splitting -------------------------------------------------------------------------------------
+def split_texts(decider: OfflineDecider, text: str, speaker: str = "Caroline",
+                history: list[Message] | None = None) -> list:
+    return decider.split([msg(text, speaker)], history or [], []).value.facts
+
+
+def test_split_multi_intent_with_remember(decider: OfflineDecider) -> None:
+    facts = split_texts(decider, "find a hotel with an onsen, and remember I'm vegetarian", "Aiko")
+    assert [f.text for f in facts] == ["Aiko wants a hotel with an onsen", "Aiko is vegetarian"]
+    assert Category.PREFERENCE in facts[0].categories
+    assert {Category.PERSONA, Category.PREFERENCE} <= set(facts[1].categories)
+    assert all(f.provenance == Provenance.STATED for f in facts)  # "remember" makes everything stated
+    assert all(f.source_turn_ids == ["D1:1"] and f.speaker == "Aiko" for f in facts)
+
+
+def test_split_passing_reference_is_inferred(decider: OfflineDecider) -> None:
+    facts = split_texts(decider, "gift ideas for my son", "Sam")
+    by_text = {f.text: f for f in facts}
+    assert by_text["Sam looked for gift ideas for Sam's son"].categories == [Category.PROCEDURAL]
+    assert by_text["Sam looked for gift ideas for Sam's son"].provenance == Provenance.STATED
+    assert by_text["Sam has a son"].provenance == Provenance.INFERRED
+    assert by_text["Sam has a son"].categories == [Category.PERSONA]
+
+
+def test_split_on_and_between_first_person_clauses_only(decider: OfflineDecider) -> None:
+    assert [f.text for f in split_texts(decider, "I love hiking but I hate running.")] == [
+        "Caroline loves hiking", "Caroline hates running"]
+    assert [f.text for f in split_texts(decider, "Mel and I went camping.")] == ["Mel and Caroline went camping"]
+
+
+def test_split_rewrites_pronouns_and_keeps_relative_time(decider: OfflineDecider) -> None:
+    facts = split_texts(decider, "Hey Mel! I went to a LGBTQ support group yesterday with my mom.")
+    assert [f.text for f in facts] == ["Caroline went to a LGBTQ support group yesterday with Caroline's mom",
+                                       "Caroline has a mom"]
+    assert Category.EVENT in facts[0].categories
+    assert facts[1].provenance == Provenance.INFERRED
+
+
+def test_split_resolves_you_to_the_listener(decider: OfflineDecider) -> None:
+    history = [msg("I painted a lake yesterday.", "Melanie", "D1:0")]
+    facts = split_texts(decider, "I really love your painting of the lake.", history=history)
+    assert facts[0].text == "Caroline really loves Melanie's painting of the lake"
+
+
+def test_split_unbound_pronoun_gets_a_generic_form(decider: OfflineDecider) -> None:
+    assert [f.text for f in split_texts(decider, "he is seven")] == ["Caroline's child is seven"]
+    assert split_texts(decider, "He loves soccer a lot.")[0].text == "Someone Caroline knows loves soccer a lot"
+
+
+def test_split_bound_pronoun_uses_the_antecedent_from_history(decider: OfflineDecider) -> None:
+    history = [msg("My daughter started school.", "Caroline", "D1:0")]
+    assert split_texts(decider, "She is six.", history=history)[0].text == "Caroline's daughter is six"
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("Please never call me before 9am.", Category.USER_RULE),
+        ("Actually, I meant Berlin, not Paris.", Category.ERROR_LEARNING),
+        ("I installed the banking app on my phone.", Category.PROCEDURAL),
+        ("I hate cilantro.", Category.PREFERENCE),
+        ("I'm a teacher.", Category.PERSONA),
+        ("I visited my grandma last weekend.", Category.EVENT),
+    ],
+)
+def test_split_categories(decider: OfflineDecider, text: str, category: Category) -> None:
+    facts = split_texts(decider, text)
+    assert facts, text
+    assert category in facts[0].categories
+
+
+def test_split_keeps_the_language(decider: OfflineDecider) -> None:
+    facts = split_texts(decider, "Mi hermana vive en Madrid con su perro.", "Lucía")
+    assert [(f.text, f.language) for f in facts] == [("Lucía: Mi hermana vive en Madrid con su perro", "es")]
+
+
+def test_split_drops_rejected_clauses(decider: OfflineDecider) -> None:
+    texts = [f.text for f in split_texts(decider, "I've had my Jeep for years. I might sell it next year.")]
+    assert texts == ["Caroline has had Caroline's Jeep for years"]
+
+
+def test_extract_facts_has_no_admission_gate(decider: OfflineDecider) -> None:
+    exchange = [msg("Thanks!", "Melanie", "D1:1"), msg("I might switch to Android next year.", "Caroline", "D1:2")]
+    facts = decider.extract_facts(exchange, [], []).value.facts
+    assert [f.text for f in facts] == ["Caroline might switch to Android next year"]
+    assert decider.split(exchange, [], []).value.facts == []
+
+
+# Scope and enrichment ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "scope", "enrich", "reason_part"),
+    [
+        ("Caroline's phone number is +1 555 123 4567", Scope.USER_PII, False, "phone number"),
+        ("Caroline's e-mail is caro@example.com", Scope.USER_PII, False, "e-mail address"),
+        ("Caroline lives at 12 Baker Street", Scope.USER_PII, False, "street address"),
+        ("Caroline was born on 3 March 1990", Scope.USER_PII, False, "date of birth"),
+        ("Caroline's son is seven", Scope.INTERNAL, True, "family member"),
+        ("Caroline's boss moved the team meeting", Scope.INTERNAL, True, "own organization"),
+        ("Caroline is switching to a Tesla", Scope.EXTERNAL, True, "Tesla"),
+        ("Caroline visited the Golden Gate Bridge", Scope.EXTERNAL, True, "Golden Gate Bridge"),
+        ("Caroline loves hiking", Scope.GENERIC, False, "GENERIC"),
+        ("Caroline went hiking on 2023-05-07", Scope.GENERIC, False, "GENERIC"),
+    ],
+)
+def test_classify_scope(decider: OfflineDecider, text: str, scope: Scope, enrich: bool, reason_part: str) -> None:
+    labels = decider.classify_scope([fact("Caroline likes tea"), fact(text)]).value.labels
+    assert [label.index for label in labels] == [1, 2]
+    assert labels[1].scope == scope
+    assert labels[1].enrich is enrich
+    assert reason_part in labels[1].reason
+
+
+def test_enrich_only_parses_given_knowledge(decider: OfflineDecider) -> None:
+    subject = fact("Melanie is planning a trip with her BMW i4", "Melanie")
+    assert decider.enrich(subject, []).value.attributes == {}
+    knowledge = ["Type: ElectricVehicle", "ChargingRange: 300 miles", "The BMW i4 is an electric gran coupe.",
+                 "Paris is the capital of France."]
+    got = decider.enrich(subject, knowledge).value
+    assert got.attributes == {"Type": "ElectricVehicle", "ChargingRange": "300 miles",
+                              "The BMW i4": "an electric gran coupe"}
+    assert "1, 2, 3" in got.reason
+
+
+# Lifecycle ----------------------------------------------------------------------------------------
+def test_lifecycle_add_without_background(decider: OfflineDecider) -> None:
+    got = decider.decide_lifecycle(fact("Caroline loves hiking"), []).value
+    assert (got.operation, got.target, got.text) == (Operation.ADD, None, "Caroline loves hiking")
+
+
+def test_lifecycle_noop_on_repeat(decider: OfflineDecider) -> None:
+    background = [memory("Caroline plays tennis"), memory("Caroline loves hiking.")]
+    got = decider.decide_lifecycle(fact("caroline loves hiking"), background).value
+    assert got.operation == Operation.NOOP
+    assert "memory 1" in got.reason
+
+
+def test_lifecycle_update_on_changed_value(decider: OfflineDecider) -> None:
+    background = [memory("Caroline loves hiking"), memory("Caroline lives in Paris")]
+    got = decider.decide_lifecycle(fact("Caroline lives in Berlin"), background).value
+    assert (got.operation, got.target, got.text) == (Operation.UPDATE, 1, "Caroline lives in Berlin")
+    assert "paris -> berlin" in got.reason
+
+
+def test_lifecycle_update_on_changed_number(decider: OfflineDecider) -> None:
+    got = decider.decide_lifecycle(fact("Caroline has 3 kids"), [memory("Caroline has 2 kids")]).value
+    assert (got.operation, got.target) == (Operation.UPDATE, 0)
+
+
+def test_lifecycle_delete_on_removal(decider: OfflineDecider) -> None:
+    background = [memory("Caroline loves hiking"), memory("Caroline has had Caroline's Jeep Wrangler for years")]
+    got = decider.decide_lifecycle(fact("Caroline sold Caroline's Jeep"), background).value
+    assert (got.operation, got.target) == (Operation.DELETE, 1)
+    assert "sold" in got.reason
+
+
+def test_lifecycle_add_for_unrelated_or_a_new_event(decider: OfflineDecider) -> None:
+    got = decider.decide_lifecycle(fact("Caroline loves cats"), [memory("Caroline plays tennis")]).value
+    assert got.operation == Operation.ADD
+    trip = fact("Caroline went to Rome", categories=[Category.EVENT])
+    assert decider.decide_lifecycle(trip, [memory("Caroline went to Paris")]).value.operation == Operation.ADD
+
+
+# Query: filter, answer, audit, grouping -------------------------------------------------------
+CONTEXT = [
+    "[2023-05-07] Caroline went to a LGBTQ support group",
+    "[2023-05-08] Melanie painted a sunset with her kids",
+    "[2023-05-08] Caroline moved to Sweden from Berlin four years ago",
+    "[2023-05-08] Caroline went hiking with Melanie",
+    "[2023-05-08] Melanie has 3 kids",
+    "[2023-05-08] Caroline researched adoption agencies",
+    "[2023-05-08] Caroline has had Caroline's Jeep Wrangler for three years",
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("When did Caroline go to the LGBTQ support group?", "7 May 2023"),
+        ("What year did Caroline move to Sweden?", "2019"),
+        ("Where did Caroline move from?", "Berlin"),
+        ("Where did Caroline move to?", "Sweden"),
+        ("Who did Caroline go hiking with?", "Melanie"),
+        ("How many kids does Melanie have?", "3"),
+        ("How long has Caroline had the Jeep?", "three years"),
+        ("What did Caroline research?", "adoption agencies"),
+        ("What did Melanie paint?", "a sunset with her kids"),
+    ],
+)
+def test_answer_spans(decider: OfflineDecider, question: str, expected: str) -> None:
+    got = decider.answer(question, CONTEXT).value
+    assert got.answer == expected
+    assert got.reasoning.startswith("line ")
+
+
+def test_answer_prefers_a_grounded_date_in_the_text(decider: OfflineDecider) -> None:
+    context = ["[2023-05-08] Caroline went camping on the weekend of 6 May 2023"]
+    assert decider.answer("When did Caroline go camping?", context).value.answer == "the weekend of 6 May 2023"
+
+
+def test_answer_no_info(decider: OfflineDecider) -> None:
+    assert NO_INFO == "No information available."
+    assert decider.answer("What is Melanie's favorite car brand?", CONTEXT).value.answer == NO_INFO
+    assert decider.answer("Anything?", []).value.answer == NO_INFO
+
+
+def test_filter_memories_keeps_the_close_ones(decider: OfflineDecider) -> None:
+    memories = [memory(line.split("] ", 1)[1]) for line in CONTEXT]
+    keep = decider.filter_memories("Who did Caroline go hiking with?", memories).value.keep
+    assert 4 in keep
+    assert 5 not in keep and 2 not in keep
+    assert decider.filter_memories("anything", []).value.keep == []
+    assert decider.filter_memories("zzz qqq", memories[:2]).value.keep  # never empty
+
+
+def test_audit_passes_a_supported_answer(decider: OfflineDecider) -> None:
+    audit = decider.audit("Who did Caroline go hiking with?", "Melanie", CONTEXT).value
+    assert audit.passed, audit
+
+
+def test_audit_relevance_fails_on_no_info(decider: OfflineDecider) -> None:
+    audit = decider.audit("Who did Caroline go hiking with?", NO_INFO, CONTEXT).value
+    assert not audit.relevance.passed
+    assert not audit.passed
+
+
+def test_audit_relevance_fails_for_a_when_question_without_a_date(decider: OfflineDecider) -> None:
+    audit = decider.audit("When did Caroline go to the LGBTQ support group?", "Melanie", CONTEXT).value
+    assert not audit.relevance.passed
+    assert "without a date" in audit.relevance.reason
+
+
+def test_audit_faithfulness_fails_on_unsupported_words(decider: OfflineDecider) -> None:
+    audit = decider.audit("Where did Caroline move to?", "Paris", CONTEXT).value
+    assert not audit.faithfulness.passed
+    assert audit.faithfulness.reason == "answer words 'Paris' not found in memories"
+
+
+def test_audit_completeness_fails_on_weak_support(decider: OfflineDecider) -> None:
+    # Every answer word is in the context and tied to the question's topic, but the evidence is thin.
+    audit = decider.audit("Which sports does Caroline play at the weekend?", "Caroline hiking", CONTEXT).value
+    assert audit.relevance.passed and audit.faithfulness.passed
+    assert not audit.completeness.passed
+    assert f"< {AUDIT_MIN_SUPPORT}" in audit.completeness.reason
+
+
+def test_group_answers(decider: OfflineDecider) -> None:
+    answers = ["7 May 2023", "on 7 May 2023", "May 7, 2023", "Sweden", "in Sweden", NO_INFO, "3", "three kids"]
+    got = decider.group_answers("q", answers).value
+    assert got.groups == [[1, 2, 3], [4, 5], [6], [7, 8]]
+    assert got.best == [1, 4, 6, 7]
+
+
+def test_group_answers_keeps_different_answers_apart(decider: OfflineDecider) -> None:
+    got = decider.group_answers("q", ["Berlin", "Paris", "a red car"]).value
+    assert got.groups == [[1], [2], [3]]
+
+
+# Full Deliberation: read_chunk and select_facts ----------------------------------------------------
+def test_chunk_score_mapping() -> None:
+    assert chunk_score(0.0) == 0
+    assert chunk_score(CHUNK_FULL_SCORE) == 10
+    assert chunk_score(1.0) == 10
+    assert chunk_score(CHUNK_FULL_SCORE / 2) == 5
+
+
+def test_read_chunk_emits_grounded_relevant_messages_only(decider: OfflineDecider) -> None:
+    chunk = [msg("Hey Mel! Good to see you!", turn="D1:1"),
+             msg("I went to a LGBTQ support group yesterday and it was so powerful.", turn="D1:2"),
+             msg("Wow, I painted a sunset last week.", "Melanie", "D1:3")]
+    history = [msg("I go to the LGBTQ support group every week.", turn="D0:9")]
+    facts = decider.read_chunk("When did Caroline go to the LGBTQ support group?", chunk, history).value.facts
+    assert [f.turn_ids for f in facts] == [["D1:2"]]
+    assert facts[0].fact == ("On 8 May 2023, Caroline said: I went to a LGBTQ support group on 7 May 2023 "
+                             "and it was so powerful.")
+    assert facts[0].score >= CHUNK_MIN_SCORE
+
+
+def test_read_chunk_never_emits_history(decider: OfflineDecider) -> None:
+    history = [msg("I went to a LGBTQ support group yesterday.", turn="D0:1")]
+    chunk = [msg("I like tea.", turn="D1:1")]
+    facts = decider.read_chunk("When did Caroline go to the LGBTQ support group?", chunk, history).value.facts
+    assert facts == []
+
+
+def test_select_facts_top_by_score_sorted(decider: OfflineDecider) -> None:
+    texts = ["Melanie painted a sunset", "Caroline went hiking", "Melanie painted a lake",
+             "Melanie likes painting sunsets", "Melanie painted her kids", "Melanie painted a sunset at the lake",
+             "Melanie painted the sunset twice", "Melanie painted sunsets in May"]
+    facts = [ScoredFact(fact=t, score=6) for t in texts]
+    keep = decider.select_facts("What did Melanie paint?", facts).value.keep
+    assert keep == sorted(keep)
+    assert 0 < len(keep) <= SELECT_MAX_FACTS
+    assert 2 not in keep
+    assert 1 in keep
+    assert decider.select_facts("q", []).value.keep == []
