@@ -112,8 +112,8 @@ def cmd_graph(args: argparse.Namespace) -> int:
     names = list(builders) if args.which == "all" else [args.which]
     for name in names:
         mermaid = builders[name]().get_graph(xray=args.which != "all").draw_mermaid()
-        console.print(f"%% {name} graph", markup=False, highlight=False)
-        console.print(mermaid, markup=False, highlight=False)
+        console.print(f"%% {name} graph", markup=False, highlight=False, soft_wrap=True)
+        console.print(mermaid, markup=False, highlight=False, soft_wrap=True)
     return 0
 
 
@@ -128,30 +128,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON for scripts")
     p.add_argument("-v", "--verbose", action="store_true", help="log what happens")
     sub = p.add_subparsers(dest="command", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON for scripts")
 
-    d = sub.add_parser("demo", help="ingest a sample conversation and answer questions (works offline)")
+    d = sub.add_parser("demo", parents=[common],
+                       help="ingest a sample conversation and answer questions (works offline)")
     d.set_defaults(func=cmd_demo)
 
-    i = sub.add_parser("ingest", help="ingest a JSON/JSONL file of messages, or a LoCoMo/RealTalk file")
+    i = sub.add_parser("ingest", parents=[common],
+                       help="ingest a JSON/JSONL file of messages, or a LoCoMo/RealTalk file")
     i.add_argument("file")
     i.add_argument("--user-id", default="default", help="namespace for the messages (plain files)")
     i.set_defaults(func=cmd_ingest)
 
-    a = sub.add_parser("ask", help="answer a question from memory")
+    a = sub.add_parser("ask", parents=[common], help="answer a question from memory")
     a.add_argument("question")
     a.add_argument("--user-id", action="append", help="namespace to ask about (repeatable)")
     a.add_argument("--policy", choices=["quality", "majority", "consensus", "never", "always"])
     a.set_defaults(func=cmd_ask)
 
-    m = sub.add_parser("memories", help="list the memories of a namespace")
+    m = sub.add_parser("memories", parents=[common], help="list the memories of a namespace")
     m.add_argument("--user-id", default="default")
     m.set_defaults(func=cmd_memories)
 
-    h = sub.add_parser("history", help="the audit trail of one memory")
+    h = sub.add_parser("history", parents=[common], help="the audit trail of one memory")
     h.add_argument("memory_id")
     h.set_defaults(func=cmd_history)
 
-    g = sub.add_parser("graph", help="print the graphs as Mermaid")
+    g = sub.add_parser("graph", parents=[common], help="print the graphs as Mermaid")
     g.add_argument("which", nargs="?", default="all", choices=["all", "ingestion", "query", "deliberation"])
     g.set_defaults(func=cmd_graph)
 
@@ -176,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except DmemError as exc:
-        err_console.print(f"dmem: error: {exc}", markup=False, highlight=False)
+        err_console.print(f"dmem: error: {exc}", markup=False, highlight=False, soft_wrap=True)
         return 2
     except KeyboardInterrupt:
         err_console.print("dmem: interrupted", markup=False)

@@ -15,12 +15,13 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NotRequired
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.config import get_config
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
@@ -46,9 +47,9 @@ class HostState(MessagesState):
 
     user_id: str
     """Whose memories to read and write (dmem namespace)."""
-    recalled: str
+    recalled: NotRequired[str]
     """dmem's answer to the last user message (the host's own key, not ours)."""
-    recall_route: str
+    recall_route: NotRequired[str]
     """How dmem answered: system1, deliberation or no_memory."""
 
 
@@ -83,16 +84,19 @@ def to_dmem(messages: list[AnyMessage], conversation_id: str) -> list[Message]:
             for m in pair]
 
 
-def remember(state: HostState, runtime: Runtime[HostContext], config: RunnableConfig) -> dict[str, Any]:
+def remember(state: HostState, runtime: Runtime[HostContext]) -> dict[str, Any]:
     """Run dmem's ingestion graph on the new exchange (the transcript dedupes on turn id)."""
-    conversation = str(config.get("configurable", {}).get("thread_id") or state["user_id"])
+    conversation = str(get_config().get("configurable", {}).get("thread_id") or state["user_id"])
     ingestion_graph.invoke({"messages": to_dmem(state["messages"], conversation), "user_id": state["user_id"]},
                            context=runtime.context.dmem)
     return {}
 
 
-def build_host_graph() -> StateGraph:
-    """recall → reply → remember."""
+HostGraph = CompiledStateGraph[HostState, HostContext, HostState, HostState]
+
+
+def build_host_graph() -> StateGraph[HostState, HostContext, HostState, HostState]:
+    """The host graph: recall → reply → remember."""
     g = StateGraph(HostState, context_schema=HostContext)
     g.add_node("recall", recall)
     g.add_node("reply", reply)
@@ -104,7 +108,7 @@ def build_host_graph() -> StateGraph:
     return g
 
 
-def compile_host_graph(checkpointer: Any = None) -> CompiledStateGraph:
+def compile_host_graph(checkpointer: Any = None) -> HostGraph:
     """Compile the host; our subgraphs share its checkpointer and its callbacks (traces nest)."""
     return build_host_graph().compile(checkpointer=checkpointer, name="host_agent")
 
@@ -123,8 +127,9 @@ def main() -> None:
         ctx = HostContext(model=FakeChatModel(script={"text": host_reply}), dmem=memory.context)
         config: RunnableConfig = {"configurable": {"thread_id": "t1"}}
         for text in ["I adopted a beagle named Rex last week.", "I work as a nurse in Boston.",
-                     "What is my dog's name?"]:
-            out = host.invoke({"messages": [HumanMessage(text)], "user_id": "alice"}, config, context=ctx)
+                     "What is the name of my beagle?"]:
+            turn: HostState = {"messages": [HumanMessage(text)], "user_id": "alice"}
+            out = host.invoke(turn, config, context=ctx)
             print(f"user: {text}\nhost: {out['messages'][-1].text}  [dmem route: {out['recall_route']}]")
         print("memories:", [m.text for m in memory.get_all(user_id="alice")])
 

@@ -284,6 +284,7 @@ CONTEXT = [
     "[2023-05-08] Melanie has 3 kids",
     "[2023-05-08] Caroline researched adoption agencies",
     "[2023-05-08] Caroline has had Caroline's Jeep Wrangler for three years",
+    "[2023-05-08] Melanie adopted a beagle named Oliver",
 ]
 
 
@@ -298,13 +299,15 @@ CONTEXT = [
         ("How many kids does Melanie have?", "3"),
         ("How long has Caroline had the Jeep?", "three years"),
         ("What did Caroline research?", "adoption agencies"),
-        ("What did Melanie paint?", "a sunset with her kids"),
+        ("What did Melanie paint?", "sunset with her kids"),
+        ("What is the name of Melanie's dog?", "Oliver"),
     ],
 )
 def test_answer_spans(decider: OfflineDecider, question: str, expected: str) -> None:
     got = decider.answer(question, CONTEXT).value
     assert got.answer == expected
     assert got.reasoning.startswith("line ")
+    assert decider.audit(question, got.answer, CONTEXT).value.passed  # its own answers pass the gate
 
 
 def test_answer_prefers_a_grounded_date_in_the_text(decider: OfflineDecider) -> None:
@@ -315,6 +318,8 @@ def test_answer_prefers_a_grounded_date_in_the_text(decider: OfflineDecider) -> 
 def test_answer_no_info(decider: OfflineDecider) -> None:
     assert NO_INFO == "No information available."
     assert decider.answer("What is Melanie's favorite car brand?", CONTEXT).value.answer == NO_INFO
+    # Lines about the asked-about person but not the topic do not count as an answer.
+    assert decider.answer("What is Caroline's favorite movie?", CONTEXT).value.answer == NO_INFO
     assert decider.answer("Anything?", []).value.answer == NO_INFO
 
 
@@ -351,11 +356,21 @@ def test_audit_faithfulness_fails_on_unsupported_words(decider: OfflineDecider) 
 
 
 def test_audit_completeness_fails_on_weak_support(decider: OfflineDecider) -> None:
-    # Every answer word is in the context and tied to the question's topic, but the evidence is thin.
-    audit = decider.audit("Which sports does Caroline play at the weekend?", "Caroline hiking", CONTEXT).value
+    # The answer is in the context and tied to the question's topic ('kids'), but covers little of it.
+    context = [*CONTEXT, "[2023-05-08] Caroline went hiking with her kids"]
+    question = "Which sports and hobbies does Caroline enjoy with her kids on rainy weekends?"
+    audit = decider.audit(question, "hiking", context).value
     assert audit.relevance.passed and audit.faithfulness.passed
     assert not audit.completeness.passed
     assert f"< {AUDIT_MIN_SUPPORT}" in audit.completeness.reason
+    assert "'weekends'" in audit.completeness.reason
+
+
+def test_audit_relevance_fails_when_answer_and_topic_never_meet(decider: OfflineDecider) -> None:
+    audit = decider.audit("What is Melanie's favorite car brand?", "3 kids", CONTEXT).value
+    assert not audit.relevance.passed
+    assert "not connected to the question's topic" in audit.relevance.reason
+    assert audit.faithfulness.passed
 
 
 def test_group_answers(decider: OfflineDecider) -> None:

@@ -122,7 +122,6 @@ def test_query_graph_with_config_callbacks(seeded: Any, fake: FakeChatModel) -> 
     assert all("host:test" in (r.tags or []) for r in tracer.runs)
 
 
-@pytest.mark.xfail(strict=True, reason="library gap: the route taken is not yet a tag/metadata on any run")
 @pytest.mark.parametrize("audit, route", [(PASS, "system1"), (FAIL, "deliberation")])
 def test_route_taken_is_tagged(seeded: Any, fake: FakeChatModel, audit: dict[str, Any], route: str) -> None:
     fake.set_script("QualityAudit", [{"relevance": PASS, "faithfulness": PASS, "completeness": audit}])

@@ -44,7 +44,9 @@ def utterance_text(message: Message) -> str:
     """The message text without a leading 'Speaker:' and with the image caption as a clause."""
     text = re.sub(rf"^\s*{re.escape(message.speaker)}\s*:\s*", "", message.text or "")
     if message.image_caption:
-        text = f"{text.rstrip()} \n I shared a photo of {message.image_caption.strip().rstrip('.')}."
+        caption = re.sub(r"^(?:a|an)\s+(?:photo|picture|image|photograph)\s+of\s+", "", message.image_caption.strip(),
+                         flags=re.I)
+        text = f"{text.rstrip()} \n I shared a photo of {caption.rstrip('.')}."
     return text.strip()
 
 

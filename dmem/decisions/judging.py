@@ -7,29 +7,24 @@ from datetime import date, datetime
 
 from langchain_core.embeddings import Embeddings
 
+from dmem.decisions import rules
 from dmem.decisions.deixis import NUMBER_WORDS, absolute_dates, ground_time
 from dmem.decisions.lexical import (
     STOPWORDS,
     content_stems,
     content_words,
     hybrid_scores,
+    hybrid_with_cosines,
     jaccard,
-    overlap,
     stem,
     tokenize,
 )
-from dmem.decisions.spans import NO_INFO, parse_line, question_kind
-from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityAudit
+from dmem.decisions.spans import SEMANTIC_MATCH_COSINE, adds_information, parse_line, question_kind, topic_stems
+from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityAudit, is_no_info
 
 AUDIT_MIN_SUPPORT = 0.35  # completeness: mean of hybrid evidence and answer overlap must reach this
 FAITHFUL_MIN_OVERLAP = 0.75  # faithfulness: share of answer content words that must occur in the context
 GROUP_MIN_JACCARD = 0.5  # answers whose content-word sets overlap this much mean the same thing
-
-
-def is_no_info(answer: str) -> bool:
-    """True for the abstention answer and empty answers."""
-    norm = " ".join(tokenize(answer))
-    return not norm or norm == " ".join(tokenize(NO_INFO)) or norm in ("none", "unknown", "n a")
 
 
 def grounded_lines(context: list[str]) -> list[str]:
@@ -41,31 +36,37 @@ def grounded_lines(context: list[str]) -> list[str]:
     return out
 
 
-def _context_stems(context: list[str]) -> set[str]:
-    stems: set[str] = set()
-    for line, grounded in zip(context, grounded_lines(context), strict=True):
-        _, tag = parse_line(line)
-        stems |= set(content_stems(grounded))
-        if tag:
-            stems |= {str(tag.day), tag.strftime("%B").lower(), str(tag.year), stem(tag.strftime("%B").lower())}
+def line_stems(line: str) -> set[str]:
+    """Stems of a context line as written, as grounded, and of its date tag ('7', 'may', '2023')."""
+    text, tag = parse_line(line)
+    stems = set(content_stems(text)) | set(content_stems(grounded_lines([line])[0]))
+    if tag:
+        stems |= set(content_stems(f"{tag.day} {tag.strftime('%B')} {tag.year}"))
     return stems
 
 
-def _relevance(question: str, answer: str, context: list[str]) -> CriterionVerdict:
+def _relevance(question: str, answer: str, context: list[str], cosines: list[float]) -> CriterionVerdict:
     kind = question_kind(question)
     if kind == "when" and not (absolute_dates(answer) or re.search(r"\b\d{4}\b", answer)):
         return CriterionVerdict(reason=f"a when-question answered without a date ('{answer}')", passed=False)
     if kind in ("count", "duration") and not re.search(r"\d|" + "|".join(NUMBER_WORDS), answer, re.I):
         return CriterionVerdict(reason=f"a how-many/how-long question answered without a number ('{answer}')",
                                 passed=False)
-    q, a = set(content_stems(question)), set(content_stems(answer))
-    linked = bool(q & a) or any(q & set(content_stems(t)) and a & set(content_stems(t))
-                                for t in grounded_lines(context))
+    a = set(content_stems(answer))
+    if not adds_information(question, answer):
+        return CriterionVerdict(reason=f"answer '{answer}' only repeats words of the question", passed=False)
+    if kind == "who" and not re.search(r"(?<!^)\b[A-Z]|" + rules.words(*rules.RELATIONS), answer, re.I | re.M) \
+            and not any(w[:1].isupper() for w in answer.split()):
+        return CriterionVerdict(reason=f"a who-question answered without a person ('{answer}')", passed=False)
+    topic = topic_stems(question)
+    linked = bool(topic & a) or any(
+        a & line_stems(line) and (topic & line_stems(line) or cos >= SEMANTIC_MATCH_COSINE)
+        for line, cos in zip(context, cosines, strict=True))
     if not linked:
-        topic = ", ".join(sorted(set(content_words(question)))) or "the question"
-        return CriterionVerdict(reason=f"answer '{answer}' is not connected to the question's topic ({topic})",
+        words = ", ".join(sorted(w for w in set(content_words(question)) if stem(w) in topic)) or "the question"
+        return CriterionVerdict(reason=f"answer '{answer}' is not connected to the question's topic ({words})",
                                 passed=False)
-    return CriterionVerdict(reason="answer and question meet in the same memory", passed=True)
+    return CriterionVerdict(reason="answer and question topic meet in the same memory", passed=True)
 
 
 def audit(embeddings: Embeddings, question: str, answer: str, context: list[str]) -> QualityAudit:
@@ -76,23 +77,34 @@ def audit(embeddings: Embeddings, question: str, answer: str, context: list[str]
             faithfulness=CriterionVerdict(reason="the answer makes no claim", passed=True),
             completeness=CriterionVerdict(reason="nothing the question asks is answered", passed=False),
         )
-    known = _context_stems(context)
+    known = set().union(*map(line_stems, context)) if context else set()
     words = list(dict.fromkeys(w for w in re.findall(r"[^\W_]+(?:'[^\W_]+)*", answer) if w.lower() not in STOPWORDS))
     missing = [w for w in words if stem(w.lower()) not in known]
     share = 1 - len(missing) / len(words) if words else 1.0
     faithful = CriterionVerdict(
         reason=(f"answer words {', '.join(repr(w) for w in missing)} not found in memories" if missing
                 else "every answer word occurs in the memories"), passed=share >= FAITHFUL_MIN_OVERLAP)
+    cos = [c for _, c in hybrid_with_cosines(embeddings, question, grounded_lines(context))]
+    return QualityAudit(relevance=_relevance(question, answer, context, cos), faithfulness=faithful,
+                        completeness=_completeness(embeddings, question, answer, context))
+
+
+def _completeness(embeddings: Embeddings, question: str, answer: str, context: list[str]) -> CriterionVerdict:
+    """Support = mean of hybrid(question + answer, best line) and the share of the question covered."""
     texts = grounded_lines(context)
     scores = hybrid_scores(embeddings, f"{question} {answer}", texts)
     best = max(range(len(texts)), key=lambda i: scores[i], default=None)
-    support = (scores[best] + overlap(answer, texts[best])) / 2 if best is not None else 0.0
-    complete = CriterionVerdict(
-        reason=(f"evidence support {support:.2f} from memory {best + 1 if best is not None else '-'} "
-                f"({'>=' if support >= AUDIT_MIN_SUPPORT else '<'} {AUDIT_MIN_SUPPORT})"),
-        passed=support >= AUDIT_MIN_SUPPORT)
-    return QualityAudit(relevance=_relevance(question, answer, context), faithfulness=faithful,
-                        completeness=complete)
+    if best is None:
+        return CriterionVerdict(reason="no memory supports the answer", passed=False)
+    asked = sorted(topic_stems(question))
+    evidence = line_stems(context[best]) | set(content_stems(answer))
+    uncovered = [w for w in content_words(question) if stem(w) in asked and stem(w) not in evidence]
+    coverage = 1 - len(set(map(stem, uncovered))) / len(asked) if asked else 1.0
+    support = (scores[best] + coverage) / 2
+    ok = support >= AUDIT_MIN_SUPPORT
+    missing = f"; question words not covered: {', '.join(repr(w) for w in uncovered)}" if uncovered else ""
+    return CriterionVerdict(reason=f"evidence support {support:.2f} from memory {best + 1} "
+                            f"({'>=' if ok else '<'} {AUDIT_MIN_SUPPORT}){missing}", passed=ok)
 
 
 def _keys(answer: str) -> tuple[set[date], set[str]]:

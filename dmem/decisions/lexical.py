@@ -37,6 +37,14 @@ STOPWORDS = wordset(
 )
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
 _STEMMER = PorterStemmer()
+# Irregular past forms, so "went" matches "go" the way "moved" matches "move".
+_IRREGULAR = dict(pair.split(":") for pair in wordset(
+    "went:go gone:go did:do had:have made:make took:take saw:see seen:see met:meet bought:buy ran:run "
+    "got:get gave:give found:find left:leave felt:feel told:tell said:say thought:think knew:know "
+    "came:come wrote:write ate:eat drove:drive taught:teach sold:sell lost:lose won:win kept:keep "
+    "spent:spend began:begin built:build flew:fly grew:grow became:become chose:choose drew:draw "
+    "sang:sing swam:swim paid:pay sent:send brought:bring caught:catch heard:hear"
+))
 
 
 def tokenize(text: str) -> list[str]:
@@ -50,6 +58,7 @@ def stem(word: str) -> str:
     word = word.removesuffix("'s")
     if word in NUMBER_WORDS and word not in ("a", "an"):
         return str(NUMBER_WORDS[word])
+    word = _IRREGULAR.get(word, word)
     return _STEMMER.stem(word) if word.isalpha() else word
 
 
@@ -88,14 +97,19 @@ def cosines(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[flo
     return [float(x) for x in unit[1:] @ unit[0]]
 
 
-def hybrid_scores(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[float]:
-    """Weighted sum of (non-negative) embedding cosine and absolute BM25, per doc."""
+def hybrid_with_cosines(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[tuple[float, float]]:
+    """(hybrid, cosine) per doc: hybrid is the weighted sum of non-negative cosine and absolute BM25."""
     if not docs:
         return []
     lex = lexical_scores(query, docs)
     cos = cosines(embeddings, query, docs)
     w = HYBRID_EMBED_WEIGHT
-    return [w * max(c, 0.0) + (1 - w) * s for c, s in zip(cos, lex, strict=True)]
+    return [(w * max(c, 0.0) + (1 - w) * s, c) for c, s in zip(cos, lex, strict=True)]
+
+
+def hybrid_scores(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[float]:
+    """Hybrid relevance of each doc to the query (see ``hybrid_with_cosines``)."""
+    return [h for h, _ in hybrid_with_cosines(embeddings, query, docs)]
 
 
 def overlap(part: str, whole: str) -> float:

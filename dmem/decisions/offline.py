@@ -17,7 +17,7 @@ from langchain_core.embeddings import Embeddings
 from dmem.decisions import admission, judging, lifecycle, scoping, spans, splitting
 from dmem.decisions.base import Decided
 from dmem.decisions.deixis import format_day, ground_time
-from dmem.decisions.lexical import cosines, hybrid_scores
+from dmem.decisions.lexical import cosines, hybrid_scores, hybrid_with_cosines
 from dmem.decisions.spans import NO_INFO
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (
@@ -41,6 +41,8 @@ __all__ = ["NO_INFO", "OfflineDecider"]
 T = TypeVar("T")
 
 ANSWER_MIN_SCORE = 0.2  # hybrid score the best context line needs before an answer is attempted
+ANSWER_TYPED_LINES = 5  # lines searched for a typed span (date, place, name, number) before the best line's words
+ANSWER_MARGIN = 0.15  # ...and only lines within this hybrid score of the best one
 FILTER_MARGIN = 0.15  # filter keeps memories whose hybrid score is within this of the best one
 CHUNK_FULL_SCORE = 0.8  # hybrid score that maps to relevance 10 (score = round(10 * hybrid / this))
 CHUNK_MIN_SCORE = 5  # relevance (0-10) a chunk message needs to become a deliberation fact
@@ -55,7 +57,11 @@ def _timed(stage: str, work: Callable[[], T]) -> Decided[T]:
 
 
 def chunk_score(hybrid: float) -> int:
-    """Map a hybrid score (0..1) to the 0-10 relevance scale: linear, saturating at CHUNK_FULL_SCORE."""
+    """Map a hybrid score (0..1) to the 0-10 relevance scale: linear, saturating at CHUNK_FULL_SCORE.
+
+    read_chunk caps messages that share no topic word with the question (and are not semantically
+    very close) below CHUNK_MIN_SCORE, so small talk by the asked-about person is not emitted.
+    """
     return max(0, min(10, int(10 * hybrid / CHUNK_FULL_SCORE + 0.5)))
 
 
@@ -129,16 +135,20 @@ class OfflineDecider:
                temperature: float | None = None) -> Decided[AnswerDraft]:
         def work() -> AnswerDraft:
             lines = [spans.parse_line(line) for line in context]
-            scores = hybrid_scores(self.embeddings, question, [text for text, _ in lines])
-            best = max(range(len(lines)), key=lambda i: scores[i], default=None)
-            if best is None or scores[best] < ANSWER_MIN_SCORE:
-                top = f"{scores[best]:.2f}" if best is not None else "none"
-                return AnswerDraft(reasoning=f"no line scores {ANSWER_MIN_SCORE} or more (best {top})",
-                                   answer=NO_INFO)
-            text, tag = lines[best]
-            found = spans.extract(question, text, tag)
-            return AnswerDraft(reasoning=f"line {best + 1} (score {scores[best]:.2f}, "
-                               f"{spans.question_kind(question)} question): {context[best].strip()}", answer=found)
+            scored = hybrid_with_cosines(self.embeddings, question, [text for text, _ in lines])
+            usable = sorted((i for i, (h, c) in enumerate(scored) if h >= ANSWER_MIN_SCORE
+                             and spans.on_topic(question, lines[i][0], c)
+                             and spans.adds_information(question, lines[i][0])), key=lambda i: -scored[i][0])
+            if not usable:
+                top = f"{max(h for h, _ in scored):.2f}" if scored else "none"
+                return AnswerDraft(reasoning=f"no line shares the question's topic and adds to it with a score "
+                                   f"of {ANSWER_MIN_SCORE} or more (best {top})", answer=NO_INFO)
+            close = [i for i in usable[:ANSWER_TYPED_LINES] if scored[i][0] >= scored[usable[0]][0] - ANSWER_MARGIN]
+            typed = ((i, spans.typed_span(question, *lines[i])) for i in close)
+            best, found = next(((i, span) for i, span in typed if span), (usable[0], None))
+            answer = found or spans.free_span(question, lines[best][0])
+            return AnswerDraft(reasoning=f"line {best + 1} (score {scored[best][0]:.2f}, "
+                               f"{spans.question_kind(question)} question): {context[best].strip()}", answer=answer)
 
         return _timed("answer", work)
 
@@ -152,8 +162,11 @@ class OfflineDecider:
         def work() -> ChunkFacts:
             docs = [f"{m.speaker}: {admission.utterance_text(m)}" for m in chunk]
             facts = []
-            for message, hybrid in zip(chunk, hybrid_scores(self.embeddings, question, docs), strict=True):
+            for message, doc, (hybrid, cos) in zip(chunk, docs, hybrid_with_cosines(self.embeddings, question, docs),
+                                                    strict=True):
                 score = chunk_score(hybrid)
+                if not spans.on_topic(question, doc, cos):
+                    score = min(score, CHUNK_MIN_SCORE - 1)
                 if score >= CHUNK_MIN_SCORE:
                     facts.append(ScoredFact(fact=standalone(message), score=score, turn_ids=[message.turn_id]))
             return ChunkFacts(facts=facts)

@@ -47,7 +47,7 @@ _SUBJECT = re.compile(r"(?:^|(?<=\band )|(?<=\bbecause )|(?<=\bso )|(?<=\bbut ))
                       r"(?P<rest>\s+(?:is|was|are|were|turned|turns|has|have|loves|likes)\b[^,.;]*)")
 _AGE = re.compile(r"^\s+(?:is|was|turned|turns|just turned)\s+(?:\d{1,2}|one|two|three|four|five|six|seven|"
                   r"eight|nine|ten|eleven|twelve|\w+teen)\b", re.I)
-_RELATION = re.compile(r"\b(?P<owner>my|[A-Z][\w-]*'s)\s+(?P<rel>" + "|".join(rules.RELATIONS) + r")\b"
+_RELATION = re.compile(r"\b(?P<owner>[Mm]y|[A-Z][\w-]*'s)\s+(?P<rel>" + "|".join(rules.RELATIONS) + r")\b"
                        r"(?:\s+(?P<name>[A-Z][a-z]+))?")
 
 

@@ -21,8 +21,9 @@ def words(*items: str) -> str:
 
 
 # Admission: reject ---------------------------------------------------------------------------
-HEDGE = re.compile(words("might", "maybe", "perhaps", "thinking about", "thinking of", "not sure",
-                         "probably", "possibly", "someday", "some day") + r"|\bcould\b(?!n't|\s+not)", _I)
+HEDGE = re.compile(words("might", "maybe", "perhaps", "not sure", "probably", "possibly", "someday", "some day")
+                   + r"|\bcould\b(?!n't|\s+not)"
+                   r"|\b(?:i'm|i\s+am|we're|i've\s+been)\s+(?:\w+\s+)?thinking\s+(?:about|of)\b", _I)
 TRANSIENT = re.compile(
     words("rented", "rental", "renting", "borrowed", "borrowing", "for the trip", "for the road trip",
           "for the weekend", "for the day", "right now", "at the moment", "today i feel", "i'm feeling",
@@ -57,9 +58,10 @@ QUESTION_START = re.compile(
 ASSISTANT_SPEAKERS = frozenset({"assistant", "system", "ai", "bot"})
 
 # Categories --------------------------------------------------------------------------------
-USER_RULE = re.compile(r"^\s*(?:please\s+)?(?:always|never|don't|do not|stop)\b(?!\s+(?:worry|be|forget)\b)"
-                       r"|\byou\s+(?:should|must)\s+(?:always|never)\b|\b(?:please|always|never)\s+(?:call|reply|answer|use|tell|"
-                       r"remind|respond|write)\b", _I)
+_ASSISTANT_VERBS = (r"(?:call|reply|answer|use|tell|remind|respond|write|send|suggest|recommend|show|ask|mention|"
+                    r"bring\s+up|give\s+me|book|schedule|format|include|add)")
+USER_RULE = re.compile(rf"^\s*(?:please\s+)?(?:always|never|don't|do\s+not|stop)\s+{_ASSISTANT_VERBS}\b"
+                       rf"|\byou\s+(?:should|must)\s+(?:always|never)\b|\bplease\s+{_ASSISTANT_VERBS}\s+me\b", _I)
 ERROR_LEARNING = re.compile(words("actually", "that's wrong", "that is wrong", "i meant", "you got it wrong",
                                   "that's not right", "not what i said", "correction", "i didn't mean"), _I)
 PROCEDURAL = re.compile(
@@ -102,10 +104,11 @@ ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
         words("i work", "i'm working", "i worked", "my job", "my boss", "my company", "my team",
               "i joined", "i teach", "i study", "i'm studying", "i volunteer", "my career")
         + r"|\bi(?:'m|\s+am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+", _I)),
-    ("age of someone close", re.compile(
+    ("attribute of someone close", re.compile(
         r"\b(?:he|she|they|my\s+\w+|(?-i:[A-Z]\w+))\s+(?:is|are|was|turned|turns|just\s+turned)\s+"
         r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen)"
-        r"(?:\s+years?\s+old)?\b(?!\s+of\b)", _I)),
+        r"(?:\s+years?\s+old)?\b(?!\s+of\b)|^\s*(?:he|she|they)\s+(?:really\s+)?(?:loves?|likes?|hates?|enjoys?|"
+        r"prefers?|plays?|works?|lives?|stud(?:y|ies)|has|have)\b", _I)),
     ("health", re.compile(words("diagnosed", "allergic", "allergy", "asthma", "diabetes", "surgery",
                                 "pregnant", "my doctor", "therapy", "therapist", "injury", "injured",
                                 "medication"), _I)),
@@ -126,11 +129,13 @@ ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 # Splitting ---------------------------------------------------------------------------------
+LEADING_FILLER = re.compile(r"^(?:(?:yeah|yea|yep|yes|well|so|oh|wow|hey|and|but|btw|anyway|also|plus|haha|lol|"
+                            r"ok|okay|right|honestly)\b[,!.]?\s+)+", _I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
 CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)", _I)
 # An instruction to remember opens a clause; "I remember going there" is a recollection, not one.
-REMEMBER = re.compile(r"(?:^|[,;:]\s*|\s+and\s+|\s+but\s+)(?:please\s+)?(?:also\s+)?(?:remember|don't forget|"
-                      r"do not forget|keep in mind|note)(?:\s+that)?[\s:,]+", _I)
+REMEMBER = re.compile(r"(?:^|[,;:]\s*|\s+and\s+|\s+but\s+)(?:please\s+)?(?:also\s+)?remember(?:\s+that)?[\s:,]+",
+                      _I)
 REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can you\s+)?(?P<verb>find|book|search for|look for|recommend|"
                      r"suggest|get)\s+(?:me\s+)?(?P<obj>.+)$", _I)
 

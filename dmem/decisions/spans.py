@@ -1,10 +1,12 @@
 """Extractive answer spans for each kind of question.
 
 A date for 'when', a place for 'where', a name for 'who', a number for 'how many'; else the
-clause of the best line that covers the question, minus the asked-about subject.
+words of the best line that the question does not already contain (the new information).
 """
 
 from __future__ import annotations
+
+__all__ = ["NO_INFO", "adds_information", "extract", "free_span", "on_topic", "parse_line", "question_kind", "topic_stems", "typed_span"]
 
 import re
 from datetime import date, datetime
@@ -12,8 +14,10 @@ from datetime import date, datetime
 from dmem.decisions.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, format_day, ground_time
 from dmem.decisions.lexical import STOPWORDS, content_stems, stem, tokenize
 from dmem.decisions.rules import wordset
+from dmem.state.verdicts import NO_INFO
 
-NO_INFO = "No information available."
+SEMANTIC_MATCH_COSINE = 0.7  # cosine at which a line may answer a question without sharing a topic word
+_QUESTION_FILLER = wordset("kind type sort thing year date time day month mani much long ago")
 
 _TAG = re.compile(r"^\s*\[(?P<date>\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\]\s*")
 _KINDS = [
@@ -32,12 +36,16 @@ _DATE_PHRASE = re.compile(
     rf"(?:st|nd|rd|th)?,?\s+\d{{4}}\b|\b(?:{_MONTH})\s+\d{{4}}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|(?<=\bin\s)\d{{4}}\b"
     rf"|\b(?:a few|several)\s+\w+\s+before\s+\d{{1,2}}\s+(?:{_MONTH})\s+\d{{4}}\b", re.I)
 _NOT_NAMES = {m.lower() for m in MONTHS} | set(WEEKDAYS) | {"i", "the", "a", "an", "on", "in", "at"}
+_NOUN = r"(?:\s+(?!\w+ly\b|(?:with|and|or|for|to|on|in|at|when|while|because|but|once|again|too)\b)[a-z]+)"
 _PLACE = re.compile(r"\b(?:in|at|to|from|near|visited)\s+(?P<place>(?:the\s+)?[A-Z][\w'-]*(?:\s+(?:of\s+)?"
-                    r"[A-Z][\w'-]*)*)")
+                    rf"[A-Z][\w'-]*)*(?:(?<='s){_NOUN}{{1,2}})?)")
+_PLACE_PHRASE = re.compile(r"\b(?:in|at|to|from|near)\s+(?P<place>(?:the|a|an|my|his|her|their|our|[A-Z]\w*'s)"
+                           rf"{_NOUN}{{1,2}})")
 _NUMBER = re.compile(r"\b(?P<n>\d+(?:[.,]\d+)?|" + "|".join(k for k in NUMBER_WORDS if " " not in k and
                                                               k not in ("a", "an")) + r")\b(?P<unit>\s+[a-z]+)?",
                      re.I)
-_CLAUSE_CUT = re.compile(r"\s*[,;]\s*|\s+(?:and|but|because|which|while|so)\s+")
+_NAMED = re.compile(r"\b(?:named|called|name\s+is|name\s+was|name's)\s+(?P<n>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
+_TOKEN = re.compile(r"[\w'\u2019-]+|[^\w\s]")
 _LEAD_FILLER = wordset("is are was were has have had did does do be been being the that it")
 
 
@@ -47,6 +55,24 @@ def parse_line(line: str) -> tuple[str, date | None]:
     if not m:
         return line.strip(), None
     return line[m.end() :].strip(), date.fromisoformat(m["date"])
+
+
+def topic_stems(question: str) -> set[str]:
+    """What the question is about: its content stems minus the people it names and filler words."""
+    names = {stem(t) for m in re.finditer(r"(?<!^)\b[A-Z][\w'-]*", question.strip()) for t in tokenize(m.group(0))}
+    stems = set(content_stems(question))
+    return (stems - names - _QUESTION_FILLER) or stems
+
+
+def adds_information(question: str, text: str) -> bool:
+    """True if the text has a content word the question lacks (else it cannot answer it)."""
+    known = set(content_stems(question)) | {"other"}
+    return bool(set(content_stems(text)) - known)
+
+
+def on_topic(question: str, text: str, cos: float) -> bool:
+    """A line can answer a question if it shares a topic word, or is semantically very close."""
+    return bool(topic_stems(question) & set(content_stems(text))) or cos >= SEMANTIC_MATCH_COSINE
 
 
 def question_kind(question: str) -> str:
@@ -67,15 +93,19 @@ def date_span(text: str, tag: date | None, *, year_only: bool = False) -> str | 
 
 
 def place_span(text: str, question: str = "") -> str | None:
-    """A capitalized span after in/at/to/from that is not a date; the question's preposition first."""
+    """A capitalized place after in/at/to/from (the question's preposition first), else 'the beach'."""
     asked = set(tokenize(question))
     places = []
     for m in _PLACE.finditer(text):
         place = m["place"]
-        if place.split()[-1].lower() not in _NOT_NAMES and not _DATE_PHRASE.match(place):
-            prep = m.group(0).split()[0].lower()
-            places.append((prep not in asked, place.removeprefix("the ").removeprefix("The ")))
-    return min(places, key=lambda p: p[0])[1] if places else None
+        last = place.split()[-1].lower()
+        if last in _NOT_NAMES or _DATE_PHRASE.match(place) or last.removesuffix("'s") in asked and "'" not in last:
+            continue
+        places.append((m.group(0).split()[0].lower() not in asked, place.removeprefix("the ").removeprefix("The ")))
+    if places:
+        return min(places, key=lambda p: p[0])[1]
+    phrase = _PLACE_PHRASE.search(text)
+    return phrase["place"] if phrase else None
 
 
 def person_span(text: str, question: str) -> str | None:
@@ -97,29 +127,68 @@ def number_span(text: str, *, with_unit: bool) -> str | None:
     return (m.group(0) if with_unit and m["unit"] else m["n"]).strip()
 
 
-def clause_span(text: str, question: str) -> str:
-    """The shortest clause covering the most question words, without the subject the question asks about."""
-    wanted = set(content_stems(question))
-    clauses = [c for c in _CLAUSE_CUT.split(text) if c.strip()] or [text]
-    best = max(clauses, key=lambda c: (len(wanted & set(content_stems(c))), -len(c)))
-    words = best.split()
-    asked = {stem(t) for t in tokenize(question) if t not in STOPWORDS}
-    while len(words) > 1 and (stem(words[0].lower().strip(",.'\"")) in asked
-                              or words[0].lower() in _LEAD_FILLER):
-        words = words[1:]
-    return " ".join(words).strip(" .,;") or best.strip()
+def _runs(text: str, known: set[str]) -> list[tuple[bool, list[str]]]:
+    """Runs of words the question does not contain, each flagged if it follows a question word."""
+    runs: list[tuple[bool, list[str]]] = []
+    current: list[str] = []
+    after_known = False
+    for token in _TOKEN.findall(_DATE_PHRASE.sub(" | ", text)):
+        is_word = token[0].isalnum()
+        if is_word and stem(token.lower().replace("\u2019", "'")) not in known:
+            current.append(token)
+            continue
+        if current:
+            runs.append((after_known, current))
+        current = []
+        after_known = is_word
+    if current:
+        runs.append((after_known, current))
+    return runs
+
+
+def free_span(question: str, text: str) -> str:
+    """The new information in the line: the best run of words the question lacks.
+
+    Runs right after a question word ("a charity race *for mental health*") win, then runs with
+    more content words, then later runs; leading and trailing stopwords are trimmed.
+    """
+    known = set(content_stems(question)) | {stem(t) for t in tokenize(question)} | {"other", "others"}
+    best: tuple[int, int, int] | None = None
+    chosen = ""
+    for i, (after_known, words) in enumerate(_runs(text, known)):
+        while words and words[0].lower() in STOPWORDS | _LEAD_FILLER:
+            words = words[1:]
+        while words and words[-1].lower() in STOPWORDS | _LEAD_FILLER:
+            words = words[:-1]
+        content = [w for w in words if w.lower() not in STOPWORDS]
+        rank = (int(after_known), len(content), i)
+        if content and (best is None or rank > best):
+            best, chosen = rank, " ".join(words)
+    return chosen.strip(" .,;-") or text.strip()
+
+
+def name_span(text: str) -> str | None:
+    """The capitalized name after 'named', 'called' or 'name is'."""
+    m = _NAMED.search(text)
+    return m["n"] if m else None
+
+
+def typed_span(question: str, text: str, tag: date | None) -> str | None:
+    """The span a when/where/who/how-many/name question asks for, if this line has one."""
+    kind = question_kind(question)
+    if kind == "when":
+        return date_span(text, tag, year_only=bool(re.search(r"\byear\b", question, re.I)))
+    if kind == "where":
+        return place_span(text, question)
+    if kind == "who":
+        return person_span(text, question)
+    if kind in ("count", "duration"):
+        return number_span(text, with_unit=kind == "duration")
+    if re.search(r"\bname\b|\bcalled\b", question, re.I):
+        return name_span(text)
+    return None
 
 
 def extract(question: str, text: str, tag: date | None) -> str:
     """The answer span of one context line for this question."""
-    kind = question_kind(question)
-    span: str | None = None
-    if kind == "when":
-        span = date_span(text, tag, year_only=bool(re.search(r"\byear\b", question, re.I)))
-    elif kind == "where":
-        span = place_span(text, question)
-    elif kind == "who":
-        span = person_span(text, question)
-    elif kind in ("count", "duration"):
-        span = number_span(text, with_unit=kind == "duration")
-    return span or clause_span(text, question)
+    return typed_span(question, text, tag) or free_span(question, text)

@@ -43,7 +43,7 @@ def listener_of(message: Message, window: list[Message]) -> str | None:
 
 
 def _tidy(text: str) -> str:
-    text = " ".join(text.split()).strip(" ,;:-").rstrip(".!?")
+    text = rules.LEADING_FILLER.sub("", " ".join(text.split())).strip(" ,;:-").rstrip(".!?")
     return text[:1].upper() + text[1:]
 
 

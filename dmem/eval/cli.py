@@ -27,8 +27,17 @@ from dmem.eval.report import summarize, write_reports
 from dmem.eval.runner import EvalConfig, EvalError, EvalRunner, Progress, RunOutcome, RunPlan
 from dmem.models.structured import estimate_tokens
 from dmem.nodes.deliberation import make_chunks
-from dmem.prompts import admission_prompt, answer_prompt, audit_prompt, extraction_prompt, group_prompt
-from dmem.prompts import lifecycle_prompt, read_chunk_prompt, scope_prompt, split_prompt
+from dmem.prompts import (
+    admission_prompt,
+    answer_prompt,
+    audit_prompt,
+    extraction_prompt,
+    group_prompt,
+    lifecycle_prompt,
+    read_chunk_prompt,
+    scope_prompt,
+    split_prompt,
+)
 from dmem.state.context import Context
 from dmem.state.schemas import Fact
 

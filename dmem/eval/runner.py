@@ -14,7 +14,7 @@ import json
 import logging
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -322,7 +322,7 @@ class EvalRunner:
         record["judge_usage"] = result.usage.model_dump() if result.usage else None
         return record
 
-    def _parallel(self, jobs: dict[str, Callable[[], T]], on_result: Callable[[T], None],
+    def _parallel(self, jobs: Mapping[str, Callable[[], T]], on_result: Callable[[T], None],
                   phase: str | None = None) -> list[str]:
         """Run jobs on the bounded pool; failures are logged and returned, never fatal to the others."""
         errors: list[str] = []

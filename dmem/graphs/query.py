@@ -60,9 +60,9 @@ def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutp
     g.add_node("quality_gate", quality_gate)
     g.add_node("vote", vote)
     g.add_node("deliberate", compile_deliberation_graph())
-    g.add_node("adopt_deliberation", adopt_deliberation)
-    g.add_node("finish", finish)
-    g.add_node("no_memory", no_memory)
+    g.add_node("adopt_deliberation", adopt_deliberation, metadata={"route": "deliberation"})
+    g.add_node("finish", finish, metadata={"route": "system1"})
+    g.add_node("no_memory", no_memory, metadata={"route": "no_memory"})
     g.add_edge(START, "retrieve")
     g.add_conditional_edges("retrieve", route_after_retrieve, {
         "filter_memories": "filter_memories", "answer": "answer", "vote": "vote",
