@@ -25,6 +25,7 @@ from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityAudit, is
 AUDIT_MIN_SUPPORT = 0.35  # completeness: mean of hybrid evidence and answer overlap must reach this
 FAITHFUL_MIN_OVERLAP = 0.75  # faithfulness: share of answer content words that must occur in the context
 GROUP_MIN_JACCARD = 0.5  # answers whose content-word sets overlap this much mean the same thing
+_RELATION = re.compile(rules.words(*rules.RELATIONS), re.I)
 
 
 def grounded_lines(context: list[str]) -> list[str]:
@@ -53,10 +54,10 @@ def _relevance(question: str, answer: str, context: list[str], cosines: list[flo
         return CriterionVerdict(reason=f"a how-many/how-long question answered without a number ('{answer}')",
                                 passed=False)
     a = set(content_stems(answer))
-    if not adds_information(question, answer):
+    if not adds_information(question, answer) and kind != "when":
         return CriterionVerdict(reason=f"answer '{answer}' only repeats words of the question", passed=False)
-    if kind == "who" and not re.search(r"(?<!^)\b[A-Z]|" + rules.words(*rules.RELATIONS), answer, re.I | re.M) \
-            and not any(w[:1].isupper() for w in answer.split()):
+    has_person = any(w[:1].isupper() for w in answer.split()) or _RELATION.search(answer)
+    if kind == "who" and not has_person:
         return CriterionVerdict(reason=f"a who-question answered without a person ('{answer}')", passed=False)
     topic = topic_stems(question)
     linked = bool(topic & a) or any(

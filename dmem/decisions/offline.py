@@ -138,7 +138,7 @@ class OfflineDecider:
             scored = hybrid_with_cosines(self.embeddings, question, [text for text, _ in lines])
             usable = sorted((i for i, (h, c) in enumerate(scored) if h >= ANSWER_MIN_SCORE
                              and spans.on_topic(question, lines[i][0], c)
-                             and spans.adds_information(question, lines[i][0])), key=lambda i: -scored[i][0])
+                             and spans.adds_information(question, *lines[i])), key=lambda i: -scored[i][0])
             if not usable:
                 top = f"{max(h for h, _ in scored):.2f}" if scored else "none"
                 return AnswerDraft(reasoning=f"no line shares the question's topic and adds to it with a score "

@@ -6,7 +6,8 @@ words of the best line that the question does not already contain (the new infor
 
 from __future__ import annotations
 
-__all__ = ["NO_INFO", "adds_information", "extract", "free_span", "on_topic", "parse_line", "question_kind", "topic_stems", "typed_span"]
+__all__ = ["NO_INFO", "adds_information", "extract", "free_span", "on_topic", "parse_line", "question_kind",
+           "topic_stems", "typed_span"]
 
 import re
 from datetime import date, datetime
@@ -64,8 +65,10 @@ def topic_stems(question: str) -> set[str]:
     return (stems - names - _QUESTION_FILLER) or stems
 
 
-def adds_information(question: str, text: str) -> bool:
-    """True if the text has a content word the question lacks (else it cannot answer it)."""
+def adds_information(question: str, text: str, tag: date | None = None) -> bool:
+    """True if the text has a content word the question lacks, or a date for a when-question."""
+    if question_kind(question) == "when" and (tag or _DATE_PHRASE.search(text)):
+        return True
     known = set(content_stems(question)) | {"other"}
     return bool(set(content_stems(text)) - known)
 
