@@ -31,7 +31,19 @@ if TYPE_CHECKING:
     from dmem.state.results import AddResult, Answer
     from dmem.state.schemas import MemoryRecord, Message
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "AddResult",
+    "Answer",
+    "Context",
+    "DmemError",
+    "Memory",
+    "MemoryRecord",
+    "Message",
+    "build_context",
+    "build_deliberation_graph",
+    "build_ingestion_graph",
+    "build_query_graph",
+]
 
 
 def __getattr__(name: str) -> Any:

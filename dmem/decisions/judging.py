@@ -22,7 +22,7 @@ from dmem.decisions.lexical import (
 from dmem.decisions.spans import SEMANTIC_MATCH_COSINE, adds_information, parse_line, question_kind, topic_stems
 from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityAudit, is_no_info
 
-AUDIT_MIN_SUPPORT = 0.35  # completeness: mean of hybrid evidence and answer overlap must reach this
+AUDIT_MIN_SUPPORT = 0.5  # completeness: mean of hybrid evidence and question coverage must reach this
 FAITHFUL_MIN_OVERLAP = 0.75  # faithfulness: share of answer content words that must occur in the context
 GROUP_MIN_JACCARD = 0.5  # answers whose content-word sets overlap this much mean the same thing
 _RELATION = re.compile(rules.words(*rules.RELATIONS), re.I)

@@ -97,14 +97,17 @@ def cosines(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[flo
     return [float(x) for x in unit[1:] @ unit[0]]
 
 
-def hybrid_with_cosines(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[tuple[float, float]]:
-    """(hybrid, cosine) per doc: hybrid is the weighted sum of non-negative cosine and absolute BM25."""
+def signals(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[tuple[float, float]]:
+    """(embedding cosine, absolute BM25) of each doc against the query."""
     if not docs:
         return []
-    lex = lexical_scores(query, docs)
-    cos = cosines(embeddings, query, docs)
+    return list(zip(cosines(embeddings, query, docs), lexical_scores(query, docs), strict=True))
+
+
+def hybrid_with_cosines(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[tuple[float, float]]:
+    """(hybrid, cosine) per doc: hybrid is the weighted sum of non-negative cosine and absolute BM25."""
     w = HYBRID_EMBED_WEIGHT
-    return [(w * max(c, 0.0) + (1 - w) * s, c) for c, s in zip(cos, lex, strict=True)]
+    return [(w * max(c, 0.0) + (1 - w) * lex, c) for c, lex in signals(embeddings, query, docs)]
 
 
 def hybrid_scores(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[float]:

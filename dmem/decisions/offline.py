@@ -17,7 +17,7 @@ from langchain_core.embeddings import Embeddings
 from dmem.decisions import admission, judging, lifecycle, scoping, spans, splitting
 from dmem.decisions.base import Decided
 from dmem.decisions.deixis import format_day, ground_time
-from dmem.decisions.lexical import cosines, hybrid_scores, hybrid_with_cosines
+from dmem.decisions.lexical import cosines, hybrid_scores, hybrid_with_cosines, signals
 from dmem.decisions.spans import NO_INFO
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (
@@ -44,7 +44,7 @@ ANSWER_MIN_SCORE = 0.2  # hybrid score the best context line needs before an ans
 ANSWER_TYPED_LINES = 5  # lines searched for a typed span (date, place, name, number) before the best line's words
 ANSWER_MARGIN = 0.15  # ...and only lines within this hybrid score of the best one
 FILTER_MARGIN = 0.15  # filter keeps memories whose hybrid score is within this of the best one
-CHUNK_FULL_SCORE = 0.8  # hybrid score that maps to relevance 10 (score = round(10 * hybrid / this))
+CHUNK_FULL_SCORE = 0.6  # relevance that maps to score 10 (see chunk_score)
 CHUNK_MIN_SCORE = 5  # relevance (0-10) a chunk message needs to become a deliberation fact
 SELECT_MAX_FACTS = 6  # at most this many deliberation facts are kept for the final answer
 SELECT_MIN_SHARE = 0.5  # a kept deliberation fact scores at least this share of the best fact's score
@@ -56,13 +56,14 @@ def _timed(stage: str, work: Callable[[], T]) -> Decided[T]:
     return Decided(value, Usage(stage=stage, calls=0, seconds=time.perf_counter() - start))
 
 
-def chunk_score(hybrid: float) -> int:
-    """Map a hybrid score (0..1) to the 0-10 relevance scale: linear, saturating at CHUNK_FULL_SCORE.
+def chunk_score(relevance: float) -> int:
+    """Map a 0..1 relevance to the 0-10 scale: round(10 * relevance / CHUNK_FULL_SCORE), clamped.
 
-    read_chunk caps messages that share no topic word with the question (and are not semantically
-    very close) below CHUNK_MIN_SCORE, so small talk by the asked-about person is not emitted.
+    read_chunk's relevance is max(embedding cosine, absolute BM25), so a semantic or a lexical
+    match alone counts in this recall-oriented map step; messages sharing no topic word with the
+    question (and not semantically very close) are capped below CHUNK_MIN_SCORE.
     """
-    return max(0, min(10, int(10 * hybrid / CHUNK_FULL_SCORE + 0.5)))
+    return max(0, min(10, int(10 * relevance / CHUNK_FULL_SCORE + 0.5)))
 
 
 class OfflineDecider:
@@ -133,6 +134,7 @@ class OfflineDecider:
 
     def answer(self, question: str, context: list[str], *,
                temperature: float | None = None) -> Decided[AnswerDraft]:
+        # Extraction is deterministic: temperature is accepted for the protocol and ignored.
         def work() -> AnswerDraft:
             lines = [spans.parse_line(line) for line in context]
             scored = hybrid_with_cosines(self.embeddings, question, [text for text, _ in lines])
@@ -162,9 +164,8 @@ class OfflineDecider:
         def work() -> ChunkFacts:
             docs = [f"{m.speaker}: {admission.utterance_text(m)}" for m in chunk]
             facts = []
-            for message, doc, (hybrid, cos) in zip(chunk, docs, hybrid_with_cosines(self.embeddings, question, docs),
-                                                    strict=True):
-                score = chunk_score(hybrid)
+            for message, doc, (cos, lex) in zip(chunk, docs, signals(self.embeddings, question, docs), strict=True):
+                score = chunk_score(max(cos, lex))
                 if not spans.on_topic(question, doc, cos):
                     score = min(score, CHUNK_MIN_SCORE - 1)
                 if score >= CHUNK_MIN_SCORE:

@@ -137,7 +137,8 @@ def _runs(text: str, known: set[str]) -> list[tuple[bool, list[str]]]:
     after_known = False
     for token in _TOKEN.findall(_DATE_PHRASE.sub(" | ", text)):
         is_word = token[0].isalnum()
-        if is_word and stem(token.lower().replace("\u2019", "'")) not in known:
+        possessive = current and token.lower().endswith(("'s", "\u2019s"))  # "clear Jon's mind" stays whole
+        if is_word and (possessive or stem(token.lower().replace("\u2019", "'")) not in known):
             current.append(token)
             continue
         if current:

@@ -60,10 +60,18 @@ def _passing_references(clause: str, speaker: str, remember: bool) -> list[tuple
     return out
 
 
+def _drop_vocative(text: str, listener: str | None) -> str:
+    """'Gina, Jon had to...' / '... agrees, Melanie': the listener addressed is not part of the fact."""
+    if not listener:
+        return text
+    name = re.escape(listener)
+    return re.sub(rf"^\s*{name}\s*[,!]\s+|,\s*{name}\s*[.!?]*\s*$", "", text)
+
+
 def _main_fact(clause: Clause, speaker: str, listener: str | None,
                known: list[Antecedent], remember: bool) -> tuple[str, list[Category], Provenance]:
     """The clause's own proposition, rewritten to stand alone."""
-    said = clause.text
+    said = _drop_vocative(clause.text, listener)
     if m := rules.REQUEST.match(said):
         text = f"{speaker} wants {rewrite_person(m['obj'], speaker, listener)}"
         prov = Provenance.STATED if remember else Provenance.INFERRED

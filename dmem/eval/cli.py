@@ -21,7 +21,7 @@ from rich.table import Table
 
 from dmem.errors import ConfigError
 from dmem.eval.datasets import Conversation
-from dmem.eval.judge import judge_prompt, model_label
+from dmem.eval.judge import JUDGE_OFF, judge_prompt, model_label
 from dmem.eval.methods import RAG_TOP_K, RAG_WINDOW, Method, resolve_methods
 from dmem.eval.report import summarize, write_reports
 from dmem.eval.runner import EvalConfig, EvalError, EvalRunner, Progress, RunOutcome, RunPlan
@@ -64,7 +64,7 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--include-adversarial", action="store_true", help="also ask category 5 questions")
     p.add_argument("--dry-run", action="store_true", help="print the estimated calls and tokens, call nothing")
     p.add_argument("--judge-model", default=argparse.SUPPRESS, help="'provider:model' of the judge "
-                   "(default: judge_model setting, else the model under test, else no judge)")
+                   "(default: judge_model setting, else the model under test, else none; 'none' switches judging off)")
     p.add_argument("--llm", default=argparse.SUPPRESS, help="chat model under test, 'provider:model'")
     p.add_argument("--embeddings", default=argparse.SUPPRESS, help="embedding model")
     p.add_argument("--set", dest="eval_settings", action="append", default=[], metavar="KEY=VALUE",
@@ -192,12 +192,19 @@ def _tok(messages: list[BaseMessage]) -> int:
     return estimate_tokens("\n".join(str(m.content) for m in messages))
 
 
+_CHUNK_TOKENS: dict[tuple[str, int, int], list[int]] = {}
+
+
 def _deliberation(cost: Cost, question: str, conv: Conversation, ctx: Context, maybe: bool) -> None:
-    chunks = make_chunks(question, conv.messages, ctx.chunk_size, ctx.chunk_history)
-    for chunk in chunks:
-        cost.add(_tok(read_chunk_prompt(question, chunk["chunk"], chunk["preceding"])), "chunk", maybe=maybe)
-    cost.add(_tok(answer_prompt(question, [_LINE] * ctx.select_above)) + 200, "select", maybe=maybe)
-    cost.add(_tok(answer_prompt(question, [_LINE] * ctx.select_above)), "answer", maybe=maybe)
+    key = (conv.conversation_id, ctx.chunk_size, ctx.chunk_history)
+    if key not in _CHUNK_TOKENS:  # prompt size without the question, once per conversation
+        chunks = make_chunks("", conv.messages, ctx.chunk_size, ctx.chunk_history)
+        _CHUNK_TOKENS[key] = [_tok(read_chunk_prompt("", c["chunk"], c["preceding"])) for c in chunks]
+    for tokens in _CHUNK_TOKENS[key]:
+        cost.add(tokens + estimate_tokens(question), "chunk", maybe=maybe)
+    facts_in = _tok(answer_prompt(question, [_LINE] * ctx.select_above))
+    cost.add(facts_in + 200, "select", maybe=maybe)
+    cost.add(facts_in, "answer", maybe=maybe)
 
 
 def question_cost(method: Method, question: str, conv: Conversation, ctx: Context) -> Cost:
@@ -246,12 +253,15 @@ def ingestion_cost(conv: Conversation, formation: bool, ctx: Context) -> Cost:
 
 
 def print_estimate(console: Console, runner: EvalRunner, plan: RunPlan) -> None:
-    """The dry run's table: questions, calls and tokens per method, and ingestion still to do."""
+    """The dry run's table: questions, calls and tokens per method, ingestion still to do, and the total."""
     ctx, cfg = runner.ctx, runner.cfg
-    judged = bool(cfg.judge or ctx.judge_model or cfg.llm or ctx.chat_model)
+    spec = cfg.judge or ctx.judge_model
+    off = isinstance(spec, str) and spec.strip().lower() in JUDGE_OFF
+    judged = not off and bool(spec or cfg.llm or ctx.chat_model)
     table = Table(title=f"dry run: {cfg.kind} {cfg.path} (model {runner.model_label}; nothing was called)")
     for head in ("method", "questions", "cached", "to ask", "calls", "input tokens", "output tokens"):
         table.add_column(head, justify="left" if head == "method" else "right")
+    grand = Cost()
     for method in cfg.methods:
         tasks = [t for t in plan.pending if t.method is method]
         total = Cost()
@@ -261,17 +271,20 @@ def print_estimate(console: Console, runner: EvalRunner, plan: RunPlan) -> None:
                 part.add(_tok(judge_prompt(t.qa.question, t.qa.answer, "an answer")), "judge")
             _merge(total, part)
         n_all = sum(t.method is method for t in plan.tasks)
-        table.add_row(method.name, str(n_all), str(n_all - len(tasks)), str(len(tasks)),
-                      *_ranges(total))
+        table.add_row(method.name, str(n_all), str(n_all - len(tasks)), str(len(tasks)), *_ranges(total))
+        _merge(grand, total)
     for formation, conv in plan.to_ingest:
         name = f"ingest {conv.conversation_id} (formation {'on' if formation else 'off'})"
         cost = ingestion_cost(conv, formation, ctx)
         table.add_row(name, "-", "-", f"{math.ceil(len(conv.messages) / 2)} exch.", *_ranges(cost))
+        _merge(grand, cost)
+    table.add_row("total", str(len(plan.tasks)), str(len(plan.cached)), str(len(plan.pending)), *_ranges(grand),
+                  style="bold")
     console.print(table)
-    spec = cfg.judge or ctx.judge_model
-    judge = model_label(spec) if spec else "the model under test" if judged else "none (judge scores n/a)"
+    judge = "off" if off else model_label(spec) if spec else "the model under test" if judged else "none"
     console.print("Tokens are estimates (about 4 characters a token); gated methods show the range from no "
-                  f"fallback to every question falling back. Judge: {judge} (one call per question).")
+                  f"fallback to every question falling back. Judge: {judge}"
+                  f"{' (one call per question, included)' if judged else ' (judge scores n/a)'}.")
 
 
 def _merge(total: Cost, part: Cost) -> None:

@@ -27,6 +27,8 @@ from dmem.state.schemas import Usage
 
 log = logging.getLogger(__name__)
 Label = Literal["CORRECT", "WRONG"]
+JUDGE_OFF = ("none", "off")
+"""Judge model values that switch judging off."""
 
 
 class JudgeVerdict(BaseModel):
@@ -108,8 +110,14 @@ def model_label(model: str | BaseChatModel | None) -> str:
 
 
 def make_judge(judge: str | BaseChatModel | None, fallback: BaseChatModel | None, ctx: Context) -> Judge:
-    """The judge on ``judge`` (or ``ctx.judge_model``), else on the model under test, else unavailable."""
+    """The judge on ``judge`` (or ``ctx.judge_model``), else on the model under test, else unavailable.
+
+    ``judge='none'`` switches judging off (scores reported as unavailable).
+    """
     spec = judge or ctx.judge_model
+    if isinstance(spec, str) and spec.strip().lower() in JUDGE_OFF:
+        log.info("judging switched off: judge scores will be reported as unavailable")
+        return Judge(None)
     if spec is None:
         if fallback is None:
             log.info("no judge model and no chat model: judge scores will be reported as unavailable")

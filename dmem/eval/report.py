@@ -51,8 +51,13 @@ class AnswerCache:
         """Add one record durably (one line, flushed)."""
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+            with self.path.open("a+b") as handle:
+                handle.seek(0, 2)
+                if handle.tell():  # a crash may have cut the last line short: never append to it
+                    handle.seek(-1, 2)
+                    if handle.read(1) != b"\n":
+                        handle.write(b"\n")
+                handle.write((json.dumps(record, ensure_ascii=False, default=str) + "\n").encode("utf-8"))
                 handle.flush()
 
 
@@ -133,21 +138,24 @@ def _row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def main_table(summary: dict[str, dict[str, Any]], categories: Sequence[int]) -> list[str]:
-    """Table 3 layout: F1 (mem0), judge and BLEU-1 per category and overall, then efficiency."""
+def main_table(summary: dict[str, dict[str, Any]], categories: Sequence[int],
+               metrics: Sequence[tuple[str, str]], efficiency_columns: bool) -> list[str]:
+    """Table 3 layout: each metric per category and overall, then (optionally) efficiency."""
     heads = ["Method"]
-    for metric in ("F1", "Judge", "BLEU-1", "F1 (LoCoMo)"):
-        heads += [f"{metric} {_SHORT[c]}" for c in categories] + [f"{metric} Avg"]
-    heads += ["In tok", "Out tok", "Total tok", "Calls", "Time (s)"]
+    for _, title in metrics:
+        heads += [f"{title} {_SHORT[c]}" for c in categories] + [f"{title} Avg"]
+    if efficiency_columns:
+        heads += ["In tok", "Out tok", "Total tok", "Calls", "Time (s)"]
     lines = [_row(heads), _row(["---"] * len(heads))]
     for name, s in summary.items():
         cells = [name]
-        for key in ("f1_mem0", "judge", "bleu1", "f1_locomo"):
+        for key, _ in metrics:
             cells += [_pct(s["categories"].get(str(c), {}).get(key)) for c in categories]
             cells.append(_pct(s["overall"][key]))
-        eff = s["efficiency"]
-        cells += [_num(eff["input_tokens"]), _num(eff["output_tokens"]), _num(eff["total_tokens"]),
-                  _num(eff["calls"], 1), _num(eff["seconds"], 2)]
+        if efficiency_columns:
+            eff = s["efficiency"]
+            cells += [_num(eff["input_tokens"]), _num(eff["output_tokens"]), _num(eff["total_tokens"]),
+                      _num(eff["calls"], 1), _num(eff["seconds"], 2)]
         lines.append(_row(cells))
     return lines
 
@@ -190,7 +198,10 @@ def render_markdown(summary: dict[str, dict[str, Any]], meta: dict[str, Any]) ->
         + ", ".join(f"{_SHORT[c]} = {CATEGORY_NAMES[c]} ({c})" for c in categories)
         + ". Tokens, calls and seconds are means per question for answering only.",
         "",
-        "## Overall performance (D-Mem Table 3 layout)", "", *main_table(summary, categories), "",
+        "## Overall performance (D-Mem Table 3 layout)", "",
+        *main_table(summary, categories, [("f1_mem0", "F1"), ("judge", "Judge"), ("bleu1", "BLEU-1")], True), "",
+        "## F1 of the official LoCoMo scorer", "",
+        *main_table(summary, categories, [("f1_locomo", "F1 (LoCoMo)")], False), "",
         "## Fallback (D-Mem Table 2 layout)", "", *fallback_table(summary), "",
         "## Evidence recall", "",
         "Share of each question's evidence turns among the source turns of what was retrieved "

@@ -159,7 +159,7 @@ class EvalRunner:
         self.dataset = load_dataset(cfg.kind, cfg.path)
         self.conversations = select_conversations(self.dataset, cfg.conversations)
         self.cache = AnswerCache(cfg.out / ANSWERS_FILE)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._models: Models | None = None
         self._chunks: dict[str, list[RagChunk]] = {}
         self._memories: dict[tuple[str, str], Memory] = {}

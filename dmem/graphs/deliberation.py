@@ -54,6 +54,8 @@ def build_deliberation_graph() -> StateGraph[DeliberationState, Context, Deliber
     return g
 
 
-def compile_deliberation_graph(**kwargs: object) -> CompiledStateGraph[DeliberationState, Context, DeliberationInput, DeliberationOutput]:
+def compile_deliberation_graph(
+    **kwargs: object,
+) -> CompiledStateGraph[DeliberationState, Context, DeliberationInput, DeliberationOutput]:
     """Compile with a clear run name for LangSmith."""
     return build_deliberation_graph().compile(name="dmem_full_deliberation", **kwargs)  # type: ignore[arg-type]
