@@ -375,3 +375,26 @@ def test_end_to_end_two_locomo_conversations(tmp_path: Path) -> None:
     assert len(data["meta"]["ingestion"]) == 2
     assert (tmp_path / "table.md").exists() and (tmp_path / "tradeoff.png").exists()
     assert time.perf_counter() - started < 60
+
+
+def test_adversarial_questions_only_when_asked(tmp_path: Path) -> None:
+    default = EvalRunner(config(tmp_path / "a", fake_model(), "full_context")).run()
+    assert sorted(r["index"] for r in default.records) == SCORED
+    out = EvalRunner(config(tmp_path / "b", fake_model(), "full_context", include_adversarial=True)).run()
+    adversarial = [r for r in out.records if r["category"] == 5]
+    assert sorted(r["index"] for r in adversarial) == [2, 5]
+    for rec in adversarial:  # scored by the official "declines to answer" check, never judged
+        assert rec["scores"]["f1_mem0"] is None and rec["scores"]["judge"] is None
+        assert rec["scores"]["f1_locomo"] in (0.0, 1.0)
+
+
+def test_cli_runs_offline_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("dmem.decisions.offline")
+    monkeypatch.delenv("DMEM_CHAT_MODEL", raising=False)
+    args = _parse(["eval", "locomo", str(FIXTURE), "--methods", "mem0,rag", "--embeddings", "hash",
+                   "--out", str(tmp_path), "--limit", "2", "--set", "retrieval_top_k=5"])
+    assert args.func(args) == 0
+    assert "results:" in capsys.readouterr().out
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert len(data["records"]) == 4 and data["meta"]["settings"]["retrieval_top_k"] == 5

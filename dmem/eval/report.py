@@ -196,7 +196,9 @@ def render_markdown(summary: dict[str, dict[str, Any]], meta: dict[str, Any]) ->
         "comma rule); **BLEU-1** = NLTK sentence BLEU-1 (regex sentence split instead of Punkt); "
         f"**Judge** = LLM-as-judge accuracy (judge: {judge}). Columns: "
         + ", ".join(f"{_SHORT[c]} = {CATEGORY_NAMES[c]} ({c})" for c in categories)
-        + ". Tokens, calls and seconds are means per question for answering only.",
+        + (". Adversarial questions (5) get only the official LoCoMo check (1 when the answer declines), "
+           "shown as their F1 (LoCoMo)" if 5 in categories else "")
+        + ". Tokens, calls and seconds are means per question, answering only.",
         "",
         "## Overall performance (D-Mem Table 3 layout)", "",
         *main_table(summary, categories, [("f1_mem0", "F1"), ("judge", "Judge"), ("bleu1", "BLEU-1")], True), "",

@@ -14,6 +14,7 @@ import json
 import logging
 import math
 import threading
+from collections import Counter
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -53,11 +54,13 @@ from dmem.state.context import Context, build_context, setting_names
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 ANSWERS_FILE = "answers.jsonl"
-QUERY_KEYS = ("temperature", "structured_output", "retrieval_top_k", "answer_style", "vote_samples",
-              "vote_temperature", "chunk_size", "chunk_history", "chunk_min_score", "fact_min_score",
-              "select_above")
-INGEST_KEYS = ("temperature", "structured_output", "extraction_top_k", "history_messages", "update_top_k",
-               "update_min_similarity", "enrichment", "external_knowledge", "location")
+QUERY_KEYS = ("base_url", "temperature", "structured_output", "retrieval_top_k", "answer_style",
+              "vote_samples", "vote_temperature", "chunk_size", "chunk_history", "chunk_min_score",
+              "fact_min_score", "select_above")
+"""Settings that shape answers (with the method's own settings and the model's name)."""
+INGEST_KEYS = ("base_url", "temperature", "structured_output", "extraction_top_k", "history_messages",
+               "update_top_k", "update_min_similarity", "enrichment", "external_knowledge", "location")
+"""Settings that shape a store (with the formation flag and the model and embedding names)."""
 
 
 class EvalError(DmemError):
@@ -163,6 +166,7 @@ class EvalRunner:
         self._models: Models | None = None
         self._chunks: dict[str, list[RagChunk]] = {}
         self._memories: dict[tuple[str, str], Memory] = {}
+        self._open: Counter[tuple[str, str]] = Counter()
 
     # Identity ------------------------------------------------------------------------------
     @property
@@ -209,7 +213,8 @@ class EvalRunner:
     # Planning ------------------------------------------------------------------------------
     def plan(self) -> RunPlan:
         """Select tasks, match them against the cache, and list the stores still to ingest."""
-        tasks = [QuestionTask(m, c, i, qa) for m in self.cfg.methods for c in self.conversations
+        # Conversation-major order: a conversation's stores are opened, used and closed together.
+        tasks = [QuestionTask(m, c, i, qa) for c in self.conversations for m in self.cfg.methods
                  for i, qa in select_questions(c, self.cfg.include_adversarial, self.cfg.limit)]
         stored = self.cache.load()
         cached = {t.key: rec for t in tasks if (rec := stored.get(f"{self.answer_key(t.method)}|{t.key}"))}
@@ -295,6 +300,7 @@ class EvalRunner:
     def ask(self, plan: RunPlan) -> list[str]:
         """Answer and score the pending tasks (and judge cached answers never judged); returns failures."""
         jobs: dict[str, Callable[[], dict[str, Any]]] = {t.key: partial(self._answer, t) for t in plan.pending}
+        self._open = Counter((t.method.name, t.conversation.conversation_id) for t in plan.pending)
         unjudged = [r for r in plan.cached.values() if r["category"] != 5 and r["scores"].get("judge") is None]
         if unjudged and self.models.judge.available:
             jobs.update({f"judge {r['key']}": partial(self._judged, dict(r)) for r in unjudged})
@@ -304,8 +310,11 @@ class EvalRunner:
     def _answer(self, task: QuestionTask) -> dict[str, Any]:
         conv, question = task.conversation, task.qa.question
         if task.method.needs_store:
-            memory = self._memory(task.method, conv)
-            out = answer_memory(memory, question, list(speaker_namespaces(conv).values()))
+            try:
+                memory = self._memory(task.method, conv)
+                out = answer_memory(memory, question, list(speaker_namespaces(conv).values()))
+            finally:
+                self._release((task.method.name, conv.conversation_id))
         elif task.method.kind == "full_context":
             out = answer_full_context(self.models.decider, question, conv.messages)
         else:
@@ -340,6 +349,13 @@ class EvalRunner:
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
         return errors
+
+    def _release(self, key: tuple[str, str]) -> None:
+        """One question of a (method, conversation) is done; close its store after the last one."""
+        with self._lock:
+            self._open[key] -= 1
+            if self._open[key] <= 0 and key in self._memories:
+                self._memories.pop(key).close()
 
     def close(self) -> None:
         """Close every store opened for questions."""

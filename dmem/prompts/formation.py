@@ -67,10 +67,12 @@ SCOPE_SYSTEM = system_text(
     "For each numbered fact in <facts>, choose exactly one scope and say whether background "
     "knowledge about its entity would make it more useful later.",
     [
-        "USER_PII: personal information about the user or people close to them (identity, "
-        "health, family, contacts, finances, home location). It must never leave the system.",
-        "INTERNAL: entities private to the user's organization or household (in-house projects, "
-        "teams, internal tools, private documents).",
+        "USER_PII: identifying or sensitive personal data (contact details such as phone, e-mail "
+        "or street address, ID and account numbers, birth dates, health details, finances). It "
+        "must never leave the system.",
+        "INTERNAL: entities known only inside the user's own world: family members and friends, "
+        "their household, their own organization, team, boss, projects and internal tools. Only "
+        "the user's own memories may describe them.",
         "EXTERNAL: named public entities (products, brands, companies, public places, books, "
         "films, public events) that public knowledge describes.",
         "GENERIC: general activities or concepts with no specific entity (hiking, baking bread).",
