@@ -16,7 +16,7 @@ from langchain_core.language_models import BaseChatModel
 
 from dmem.errors import DataError, StoreError
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
-from dmem.models.embeddings import embedding_dim, make_embeddings
+from dmem.models.embeddings import embedding_dim, embedding_name, make_embeddings
 from dmem.services import Resources, services_for
 from dmem.state.context import Context, build_context
 from dmem.state.results import AddResult, Answer, ExchangeResult, SearchResult
@@ -48,7 +48,8 @@ class Memory:
         ctx = build_context(config_file=config_file, **settings)
         emb = make_embeddings(embeddings if isinstance(embeddings, Embeddings) else ctx.embedding_model,
                               base_url=ctx.base_url, api_key=ctx.api_key)
-        store = open_store(ctx.store_dir, dim=embedding_dim(emb), read_only=read_only)
+        store = open_store(ctx.store_dir, dim=embedding_dim(emb), read_only=read_only,
+                           embedding=embedding_name(emb))
         chat = llm if isinstance(llm, BaseChatModel) else None
         self.resources = Resources(chat_model=chat, embeddings=emb, store=store, knowledge=knowledge)
         self.context = build_context(base=ctx, environ={}, resources=self.resources)

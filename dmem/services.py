@@ -94,9 +94,9 @@ def build_services(ctx: Context, res: Resources) -> Services:
     decider = res.decider or make_decider(ctx, embeddings, res.chat_model)
     store = res.store
     if store is None:
-        from dmem.models.embeddings import embedding_dim
+        from dmem.models.embeddings import embedding_dim, embedding_name
 
-        store = open_store(ctx.store_dir, dim=embedding_dim(embeddings))
+        store = open_store(ctx.store_dir, dim=embedding_dim(embeddings), embedding=embedding_name(embeddings))
     return Services(context=ctx, decider=decider, store=store, embeddings=embeddings,
                     knowledge=res.knowledge)
 

@@ -398,3 +398,12 @@ def test_cli_runs_offline_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "results:" in capsys.readouterr().out
     data = json.loads((tmp_path / "results.json").read_text())
     assert len(data["records"]) == 4 and data["meta"]["settings"]["retrieval_top_k"] == 5
+
+
+def test_methods_sharing_a_store_keep_their_own_gate(tmp_path: Path) -> None:
+    model = fake_model()
+    model.set_script("AnswerGroups", lambda m: {"reason": "two agree", "groups": [[1, 2], [3]], "best": [1, 3]})
+    out = EvalRunner(config(tmp_path, model, "majority,consensus")).run()
+    routes = {(r["method"], r["route"]) for r in out.records}
+    assert routes == {("majority", "system1"), ("consensus", "deliberation")}  # 2 of 3 agree
+    assert count(model, "AdmissionVerdicts") == 3  # one ingestion serves both methods

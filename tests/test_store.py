@@ -616,3 +616,15 @@ def test_dimension_mismatch_names_both(store_dir: Path) -> None:
         open_store(store_dir, dim=384)
     with open_store(store_dir, dim=None, lock_timeout=0.1) as s:  # adopts the stored dimension
         assert s.dim == DIM
+
+
+def test_store_refuses_another_embedding_model(tmp_path):
+    from dmem.errors import StoreError
+    from dmem.store import open_store
+
+    with open_store(tmp_path / "s", embedding="hash:384"):
+        pass
+    with pytest.raises(StoreError, match="built with embedding model 'hash:384'"):
+        open_store(tmp_path / "s", embedding="local:all-MiniLM-L6-v2")
+    with open_store(tmp_path / "s", embedding="hash:384") as store:
+        assert store.dim == 384

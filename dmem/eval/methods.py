@@ -172,9 +172,9 @@ class MethodAnswer:
     engine: str = "model"
 
 
-def answer_memory(memory: Memory, question: str, namespaces: list[str]) -> MethodAnswer:
-    """Ask through D-Mem and collect the source turns of what it retrieved and deliberated on."""
-    ans = memory.ask(question, user_ids=namespaces)
+def answer_memory(memory: Memory, question: str, namespaces: list[str], method: Method) -> MethodAnswer:
+    """Ask through D-Mem with the method's settings; collect the source turns of what it used."""
+    ans = memory.ask(question, user_ids=namespaces, **method.overrides)
     turns: list[str] = []
     for memory_id in ans.memory_ids:
         record = memory.store.vectors.get(memory_id)

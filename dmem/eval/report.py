@@ -236,7 +236,8 @@ def plot_tradeoff(summary: dict[str, dict[str, Any]], path: Path) -> None:
     ax.set_ylabel("score x100")
     ax.set_title("Accuracy / cost trade-off")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower right")
+    if ax.collections:
+        ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=150)
     plt.close(fig)

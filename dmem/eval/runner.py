@@ -165,8 +165,8 @@ class EvalRunner:
         self._lock = threading.RLock()
         self._models: Models | None = None
         self._chunks: dict[str, list[RagChunk]] = {}
-        self._memories: dict[tuple[str, str], Memory] = {}
-        self._open: Counter[tuple[str, str]] = Counter()
+        self._memories: dict[tuple[bool, str], Memory] = {}
+        self._open: Counter[tuple[bool, str]] = Counter()
 
     # Identity ------------------------------------------------------------------------------
     @property
@@ -228,14 +228,14 @@ class EvalRunner:
         base = {n: getattr(self.ctx, n) for n in setting_names() if n not in ("store_dir", "embedding_model")}
         return {**base, **changes}
 
-    def _memory(self, method: Method, conv: Conversation) -> Memory:
-        """A read-only Memory over the conversation's store, with the method's settings built in."""
-        key = (method.name, conv.conversation_id)
+    def _memory(self, formation: bool, conv: Conversation) -> Memory:
+        """A read-only Memory over a conversation's store, shared by the methods reading it."""
+        key = (formation, conv.conversation_id)
         with self._lock:
             if key not in self._memories:
-                settings = self._settings(**method.overrides, formation=bool(method.formation))
-                self._memories[key] = Memory(self.store_dir(bool(method.formation), conv), llm=self.models.chat,
-                                             embeddings=self.models.embeddings, read_only=True, **settings)
+                self._memories[key] = Memory(self.store_dir(formation, conv), llm=self.models.chat,
+                                             embeddings=self.models.embeddings, read_only=True,
+                                             **self._settings(formation=formation))
             return self._memories[key]
 
     # Ingestion -----------------------------------------------------------------------------
@@ -300,7 +300,8 @@ class EvalRunner:
     def ask(self, plan: RunPlan) -> list[str]:
         """Answer and score the pending tasks (and judge cached answers never judged); returns failures."""
         jobs: dict[str, Callable[[], dict[str, Any]]] = {t.key: partial(self._answer, t) for t in plan.pending}
-        self._open = Counter((t.method.name, t.conversation.conversation_id) for t in plan.pending)
+        self._open = Counter((bool(t.method.formation), t.conversation.conversation_id) for t in plan.pending
+                             if t.method.needs_store)
         unjudged = [r for r in plan.cached.values() if r["category"] != 5 and r["scores"].get("judge") is None]
         if unjudged and self.models.judge.available:
             jobs.update({f"judge {r['key']}": partial(self._judged, dict(r)) for r in unjudged})
@@ -310,11 +311,12 @@ class EvalRunner:
     def _answer(self, task: QuestionTask) -> dict[str, Any]:
         conv, question = task.conversation, task.qa.question
         if task.method.needs_store:
+            key = (bool(task.method.formation), conv.conversation_id)
             try:
-                memory = self._memory(task.method, conv)
-                out = answer_memory(memory, question, list(speaker_namespaces(conv).values()))
+                memory = self._memory(key[0], conv)
+                out = answer_memory(memory, question, list(speaker_namespaces(conv).values()), task.method)
             finally:
-                self._release((task.method.name, conv.conversation_id))
+                self._release(key)
         elif task.method.kind == "full_context":
             out = answer_full_context(self.models.decider, question, conv.messages)
         else:
@@ -350,8 +352,8 @@ class EvalRunner:
             pool.shutdown(wait=True, cancel_futures=True)
         return errors
 
-    def _release(self, key: tuple[str, str]) -> None:
-        """One question of a (method, conversation) is done; close its store after the last one."""
+    def _release(self, key: tuple[bool, str]) -> None:
+        """One question on a store is done; close the store after its last one."""
         with self._lock:
             self._open[key] -= 1
             if self._open[key] <= 0 and key in self._memories:

@@ -131,6 +131,17 @@ class CachedEmbeddings(Embeddings):
         return self.embed_documents([text])[0]
 
 
+def embedding_name(emb: Embeddings) -> str:
+    """A stable name for an embeddings object, recorded in the store it fills."""
+    inner = emb.inner if isinstance(emb, CachedEmbeddings) else emb
+    if isinstance(inner, LocalMiniLMEmbeddings):
+        return LOCAL_MINILM
+    if isinstance(inner, HashEmbeddings):
+        return f"hash:{inner.dim}"
+    model = getattr(inner, "model", None) or getattr(inner, "model_name", None)
+    return f"{type(inner).__name__}:{model}" if model else type(inner).__name__
+
+
 def embedding_dim(emb: Embeddings) -> int:
     """Vector size of an embeddings object (asks it once when it does not say)."""
     inner = emb.inner if isinstance(emb, CachedEmbeddings) else emb

@@ -151,8 +151,11 @@ def open_store(
     dim: int | None = DEFAULT_DIM,
     read_only: bool = False,
     lock_timeout: float = 10.0,
+    embedding: str | None = None,
 ) -> LocalStore:
     """Open (creating if needed) the store in directory ``path``.
+
+    ``embedding`` names the embedding model; a store refuses vectors from another model.
 
     Writers take an exclusive lock on ``path/.lock``, waiting up to ``lock_timeout`` seconds, then
     raise StoreLockedError. ``read_only=True`` takes no lock and refuses writes. ``dim=None`` adopts
@@ -167,6 +170,7 @@ def open_store(
     try:
         db = Database(directory, read_only=read_only)
         store = LocalStore(directory, db, _check_dim(db, directory, dim), lock)
+        _check_embedding(db, directory, embedding)
         if not read_only:
             remove_stale_temp_files(directory)
         source = store._vectors.load()
@@ -196,6 +200,22 @@ def _check_dim(db: Database, directory: Path, dim: int | None) -> int:
             f"open it with dim={stored} (or dim=None), or use a new directory for this embedding model"
         )
     return int(stored)
+
+
+def _check_embedding(db: Database, directory: Path, embedding: str | None) -> None:
+    """Record the embedding model of a new store; refuse to mix models in one store."""
+    if embedding is None:
+        return
+    stored = db.meta("embedding")
+    if stored is None:
+        if not db.read_only:
+            db.set_meta("embedding", embedding)
+        return
+    if stored != embedding:
+        raise StoreError(
+            f"store {directory} was built with embedding model {stored!r}, not {embedding!r}; "
+            f"use embedding_model={stored!r} with this store, or a new directory"
+        )
 
 
 def _acquire_lock(directory: Path, timeout: float) -> FileLock:
