@@ -207,7 +207,9 @@ class Memory:
                 seen[key] = seen.get(key, 0) + 1
                 digest = hashlib.sha1(f"{key}|{seen[key]}".encode()).hexdigest()[:12]
                 msg = msg.model_copy(update={"turn_id": f"auto-{digest}"})
-            out.append(msg.model_copy(update={"seq": msg.seq or base + i}))
+            if "seq" not in msg.model_fields_set:
+                msg = msg.model_copy(update={"seq": base + i})
+            out.append(msg)
         return out
 
 
@@ -232,7 +234,7 @@ def to_message(item: MessageLike, conversation_id: str) -> Message:
                    turn_id=str(item.get("turn_id") or item.get("id") or ""),
                    speaker=str(item.get("speaker") or item.get("role") or item.get("name") or "user"),
                    text=str(text), timestamp=stamp, image_caption=item.get("image_caption"),
-                   seq=int(item.get("seq") or 0))
+                   **({"seq": int(item["seq"])} if item.get("seq") is not None else {}))
 
 
 def _exchange_result(exchange: list[Message], out: dict[str, Any]) -> ExchangeResult:

@@ -223,3 +223,22 @@ def test_usage_is_reported_per_step(fake, memory_factory):
         assert usage[stage].calls >= 1 and usage[stage].input_tokens > 0
     assert usage["total"].calls == sum(u.calls for k, u in usage.items() if k != "total")
     assert usage["total"].calls == len(fake.calls)
+
+
+def test_turns_recorded_but_never_formed_are_formed_on_readd(fake, memory_factory):
+    from dmem.errors import ModelError
+
+    fake.set_script("FactDrafts", [ConnectionError("server went away")])
+    mem = memory_factory(fake)
+    try:
+        mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    except ModelError as exc:  # a provider failure is a clear dmem error, not a raw exception
+        assert "split_intents" in str(exc) and "server went away" in str(exc)
+    else:
+        raise AssertionError("expected ModelError")
+    assert len(mem.transcript(user_ids=["u1"])) == 2 and mem.get_all(user_id="u1") == []
+    fake.set_script("FactDrafts", [{"facts": [{"text": "Caroline adopted a dog", "speaker": "Caroline"}]}])
+    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    assert res.exchanges[0].status == "formed"
+    assert [m.text for m in mem.get_all(user_id="u1")] == ["Caroline adopted a dog"]
+    assert mem.add(pair("I adopted a dog", "wow"), user_id="u1").exchanges[0].status == "duplicate"

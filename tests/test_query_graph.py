@@ -177,3 +177,14 @@ def test_namespace_isolation(fake, memory_factory):
     mem.ask("What is the password hint?", user_id="bob", gate_policy="always")
     prompts = "\n".join(c.prompt for c in fake.calls)
     assert "blue" not in prompts and "tea" in prompts
+
+
+def test_deliberation_top_chunks_reads_only_the_most_similar(fake, memory_factory):
+    mem = seeded(memory_factory, fake, n_messages=240)
+    mem.add([{"speaker": "Caroline", "text": "zebra saxophone lesson on tuesday", "turn_id": "z1",
+              "conversation_id": "c1", "seq": 500}], user_id="u1")
+    fake._state.calls.clear()
+    mem.ask("zebra saxophone lesson?", user_id="u1", gate_policy="always", deliberation_top_chunks=2)
+    chunks = [last_section(c.messages, "chunk") for c in fake.calls_for("ChunkFacts")]
+    assert len(chunks) == 2
+    assert any("zebra saxophone" in c for c in chunks)

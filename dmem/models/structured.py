@@ -19,7 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
-from dmem.errors import StructuredOutputError
+from dmem.errors import ModelError, StructuredOutputError
 from dmem.state.schemas import Usage
 
 log = logging.getLogger(__name__)
@@ -176,7 +176,7 @@ class StructuredCaller:
             except Exception as exc:
                 if _looks_like_rejection(exc):
                     raise _ServerRejected(str(exc)[:300]) from exc
-                raise
+                raise ModelError(f"{stage}: the model call failed: {type(exc).__name__}: {exc}") from exc
         seconds = time.perf_counter() - started
         raw_reply = out.get("raw")
         text = _reply_text(raw_reply)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from langgraph.runtime import Runtime
 
 from dmem.errors import StructuredOutputError
@@ -31,7 +33,25 @@ def plan_chunks(state: DeliberationState, runtime: Runtime[Context]) -> dict[str
     svc = services_for(runtime.context)
     ctx = svc.context
     messages = svc.store.transcript.messages(list(state.get("namespaces") or ["default"]))
-    return {"chunks": make_chunks(state["question"], messages, ctx.chunk_size, ctx.chunk_history)}
+    chunks = make_chunks(state["question"], messages, ctx.chunk_size, ctx.chunk_history)
+    if 0 < ctx.deliberation_top_chunks < len(chunks):
+        chunks = top_chunks(chunks, state["question"], ctx.deliberation_top_chunks, svc.embed)
+    return {"chunks": chunks}
+
+
+def top_chunks(chunks: list[ChunkTask], question: str, keep: int,
+               embed: Callable[[list[str]], list[list[float]]]) -> list[ChunkTask]:
+    """The ``keep`` chunks holding the messages most similar to the question, in time order."""
+    texts = [m.render() for c in chunks for m in c["chunk"]]
+    vectors = np.asarray(embed([question, *texts]), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-12
+    sims = vectors[1:] @ vectors[0]
+    best, start = [], 0
+    for c in chunks:
+        best.append(float(sims[start:start + len(c["chunk"])].max()))
+        start += len(c["chunk"])
+    chosen = sorted(sorted(range(len(chunks)), key=lambda i: -best[i])[:keep])
+    return [chunks[i] for i in chosen]
 
 
 def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, Any]:

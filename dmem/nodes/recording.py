@@ -34,12 +34,9 @@ def record(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Append the raw messages to the transcript before anything else can fail."""
     svc = services_for(runtime.context)
     messages: list[Message] = list(state.get("messages") or [])
-    new = svc.store.transcript.append(messages, exchange_namespaces(state))
-    new_ids = {(m.conversation_id, m.turn_id) for m in new}
-    if state.get("retry"):
-        exchange = [m for m in messages if not svc.store.transcript.is_processed(m.conversation_id, m.turn_id)]
-    else:
-        exchange = [m for m in messages if (m.conversation_id, m.turn_id) in new_ids]
+    svc.store.transcript.append(messages, exchange_namespaces(state))
+    # New turns, and turns recorded earlier but never formed (a crash, or kept for retry).
+    exchange = [m for m in messages if not svc.store.transcript.is_processed(m.conversation_id, m.turn_id)]
     return {"exchange": exchange, "status": "duplicate" if not exchange else "formed",
             "admissions": [], "facts": [], "operations": [], "error": None}
 

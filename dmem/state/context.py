@@ -92,6 +92,9 @@ class Context:
     """The reduce step keeps facts scoring above this (paper: > 6)."""
     select_above: int = 6
     """More facts than this left after reduce triggers the selection call (paper: 6)."""
+    deliberation_top_chunks: int = 0
+    """0 reads every chunk (the paper). N > 0 reads only the N chunks most similar to the question
+    by local embeddings, in time order: a cheaper Full Deliberation (see benchmarks)."""
 
     # Execution
     max_concurrency: int = 4
@@ -163,7 +166,7 @@ def _validate(ctx: Context) -> None:
     for name in positive:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
-    for name in ("history_messages", "chunk_history", "max_retries"):
+    for name in ("history_messages", "chunk_history", "max_retries", "deliberation_top_chunks"):
         if getattr(ctx, name) < 0:
             raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
     if not -1.0 <= ctx.update_min_similarity <= 1.0:

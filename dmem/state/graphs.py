@@ -30,7 +30,7 @@ class IngestInput(TypedDict, total=False):
     speaker_namespaces: dict[str, str]
     """Optional speaker -> namespace map (a two-person conversation stores each side apart)."""
     retry: bool
-    """True to re-run formation on messages already recorded (pending retries)."""
+    """Kept for compatibility: recorded turns not yet formed are always formed again."""
 
 
 class PlannedOperation(TypedDict):
@@ -116,7 +116,11 @@ class QueryOutput(TypedDict, total=False):
     gate: GateVerdict
     """The gate's verdict and reasons."""
     memory_ids: list[str]
-    """Memories used by System 1."""
+    """Memories System 1 answered from (after the optional filter)."""
+    memories: list[MemoryRecord]
+    """Every memory retrieved (top-K per namespace), best first."""
+    scores: list[float]
+    """Cosine similarity of each retrieved memory."""
     facts_used: list[ScoredFact]
     """Facts (with source turn ids) Full Deliberation answered from."""
     usage: Annotated[list[Usage], operator.add]
@@ -126,10 +130,6 @@ class QueryOutput(TypedDict, total=False):
 class QueryState(QueryInput, QueryOutput, total=False):
     """Working state of the query graph."""
 
-    memories: list[MemoryRecord]
-    """Top-K memories per namespace, best first."""
-    scores: list[float]
-    """Cosine similarity of each retrieved memory."""
     context: list[str]
     """Rendered memories the answer is generated from (after the optional filter)."""
     system1_answer: str

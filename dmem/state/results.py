@@ -58,6 +58,13 @@ class AddResult(BaseModel):
         return summarize_usage([u for ex in self.exchanges for u in ex.usage])
 
 
+class SearchResult(BaseModel):
+    """A memory and its similarity to the query."""
+
+    memory: MemoryRecord
+    score: float
+
+
 class Answer(BaseModel):
     """An answer with its route, the gate's reasons, the context used and its cost."""
 
@@ -67,7 +74,8 @@ class Answer(BaseModel):
     gate_passed: bool | None = None
     gate_reasons: list[str] = Field(default_factory=list)
     samples: list[str] = Field(default_factory=list, description="Voting samples, for majority/consensus.")
-    memory_ids: list[str] = Field(default_factory=list, description="Memories System 1 retrieved.")
+    memory_ids: list[str] = Field(default_factory=list, description="Memories System 1 answered from.")
+    retrieved: list[SearchResult] = Field(default_factory=list, description="Every memory retrieved, best first.")
     facts_used: list[ScoredFact] = Field(default_factory=list, description="Full Deliberation's facts.")
     usage: dict[str, Usage] = Field(default_factory=dict)
     seconds: float = 0.0
@@ -81,13 +89,9 @@ class Answer(BaseModel):
             question=question, answer=out.get("answer", ""), route=out.get("route", "system1"),
             gate_passed=gate.get("passed"), gate_reasons=list(gate.get("reasons") or []),
             samples=list(gate.get("samples") or []), memory_ids=list(out.get("memory_ids") or []),
-            facts_used=list(out.get("facts_used") or []), usage=summarize_usage(list(out.get("usage") or [])),
+            facts_used=list(out.get("facts_used") or []),
+            retrieved=[SearchResult(memory=m, score=sc) for m, sc in
+                       zip(out.get("memories") or [], out.get("scores") or [], strict=False)],
+            usage=summarize_usage(list(out.get("usage") or [])),
             seconds=seconds, engine=engine,
         )
-
-
-class SearchResult(BaseModel):
-    """A memory and its similarity to the query."""
-
-    memory: MemoryRecord
-    score: float
