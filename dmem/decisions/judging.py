@@ -14,12 +14,12 @@ from dmem.decisions.lexical import (
     content_stems,
     content_words,
     hybrid_scores,
-    hybrid_with_cosines,
     jaccard,
     stem,
     tokenize,
 )
-from dmem.decisions.spans import SEMANTIC_MATCH_COSINE, adds_information, parse_line, question_kind, topic_stems
+from dmem.decisions.spans import adds_information, parse_line, question_kind
+from dmem.decisions.topics import covered, focused_signals, standouts, topic_stems, topic_terms
 from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityAudit, is_no_info
 
 AUDIT_MIN_SUPPORT = 0.5  # completeness: mean of hybrid evidence and question coverage must reach this
@@ -46,7 +46,12 @@ def line_stems(line: str) -> set[str]:
     return stems
 
 
-def _relevance(question: str, answer: str, context: list[str], cosines: list[float]) -> CriterionVerdict:
+def _holds(answer: set[str], line: set[str]) -> bool:
+    """The line holds most of the answer's words (one shared number is not enough)."""
+    return bool(answer) and len(answer & line) >= FAITHFUL_MIN_OVERLAP * len(answer)
+
+
+def _relevance(question: str, answer: str, context: list[str], stand: list[bool]) -> CriterionVerdict:
     kind = question_kind(question)
     if kind == "when" and not (absolute_dates(answer) or re.search(r"\b\d{4}\b", answer)):
         return CriterionVerdict(reason=f"a when-question answered without a date ('{answer}')", passed=False)
@@ -59,10 +64,10 @@ def _relevance(question: str, answer: str, context: list[str], cosines: list[flo
     has_person = any(w[:1].isupper() for w in answer.split()) or _RELATION.search(answer)
     if kind == "who" and not has_person:
         return CriterionVerdict(reason=f"a who-question answered without a person ('{answer}')", passed=False)
-    topic = topic_stems(question)
+    topic = topic_terms(question)
     linked = bool(topic & a) or any(
-        a & line_stems(line) and (topic & line_stems(line) or cos >= SEMANTIC_MATCH_COSINE)
-        for line, cos in zip(context, cosines, strict=True))
+        _holds(a, line_stems(line)) and (topic & line_stems(line) or standout)
+        for line, standout in zip(context, stand, strict=True))
     if not linked:
         words = ", ".join(sorted(w for w in set(content_words(question)) if stem(w) in topic)) or "the question"
         return CriterionVerdict(reason=f"answer '{answer}' is not connected to the question's topic ({words})",
@@ -85,8 +90,8 @@ def audit(embeddings: Embeddings, question: str, answer: str, context: list[str]
     faithful = CriterionVerdict(
         reason=(f"answer words {', '.join(repr(w) for w in missing)} not found in memories" if missing
                 else "every answer word occurs in the memories"), passed=share >= FAITHFUL_MIN_OVERLAP)
-    cos = [c for _, c in hybrid_with_cosines(embeddings, question, grounded_lines(context))]
-    return QualityAudit(relevance=_relevance(question, answer, context, cos), faithfulness=faithful,
+    stand = standouts([c for c, _ in focused_signals(embeddings, question, grounded_lines(context))])
+    return QualityAudit(relevance=_relevance(question, answer, context, stand), faithfulness=faithful,
                         completeness=_completeness(embeddings, question, answer, context))
 
 
@@ -99,7 +104,7 @@ def _completeness(embeddings: Embeddings, question: str, answer: str, context: l
         return CriterionVerdict(reason="no memory supports the answer", passed=False)
     asked = sorted(topic_stems(question))
     evidence = line_stems(context[best]) | set(content_stems(answer))
-    uncovered = [w for w in content_words(question) if stem(w) in asked and stem(w) not in evidence]
+    uncovered = [w for w in content_words(question) if stem(w) in asked and not covered(stem(w), evidence)]
     coverage = 1 - len(set(map(stem, uncovered))) / len(asked) if asked else 1.0
     support = (scores[best] + coverage) / 2
     ok = support >= AUDIT_MIN_SUPPORT

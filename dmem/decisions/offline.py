@@ -14,11 +14,12 @@ from typing import TypeVar
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions import admission, judging, lifecycle, scoping, spans, splitting
+from dmem.decisions import admission, answering, judging, lifecycle, scoping, spans, splitting
 from dmem.decisions.base import Decided
 from dmem.decisions.deixis import format_day, ground_time
-from dmem.decisions.lexical import cosines, hybrid_scores, hybrid_with_cosines, signals
+from dmem.decisions.lexical import cosines, hybrid_scores
 from dmem.decisions.spans import NO_INFO
+from dmem.decisions.topics import focused_signals, standouts
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (
     AdmissionVerdicts,
@@ -40,9 +41,6 @@ __all__ = ["NO_INFO", "OfflineDecider"]
 
 T = TypeVar("T")
 
-ANSWER_MIN_SCORE = 0.2  # hybrid score the best context line needs before an answer is attempted
-ANSWER_TYPED_LINES = 5  # lines searched for a typed span (date, place, name, number) before the best line's words
-ANSWER_MARGIN = 0.15  # ...and only lines within this hybrid score of the best one
 FILTER_MARGIN = 0.15  # filter keeps memories whose hybrid score is within this of the best one
 CHUNK_FULL_SCORE = 0.6  # relevance that maps to score 10 (see chunk_score)
 CHUNK_MIN_SCORE = 5  # relevance (0-10) a chunk message needs to become a deliberation fact
@@ -135,24 +133,7 @@ class OfflineDecider:
     def answer(self, question: str, context: list[str], *,
                temperature: float | None = None) -> Decided[AnswerDraft]:
         # Extraction is deterministic: temperature is accepted for the protocol and ignored.
-        def work() -> AnswerDraft:
-            lines = [spans.parse_line(line) for line in context]
-            scored = hybrid_with_cosines(self.embeddings, question, [text for text, _ in lines])
-            usable = sorted((i for i, (h, c) in enumerate(scored) if h >= ANSWER_MIN_SCORE
-                             and spans.on_topic(question, lines[i][0], c)
-                             and spans.adds_information(question, *lines[i])), key=lambda i: -scored[i][0])
-            if not usable:
-                top = f"{max(h for h, _ in scored):.2f}" if scored else "none"
-                return AnswerDraft(reasoning=f"no line shares the question's topic and adds to it with a score "
-                                   f"of {ANSWER_MIN_SCORE} or more (best {top})", answer=NO_INFO)
-            close = [i for i in usable[:ANSWER_TYPED_LINES] if scored[i][0] >= scored[usable[0]][0] - ANSWER_MARGIN]
-            typed = ((i, spans.typed_span(question, *lines[i])) for i in close)
-            best, found = next(((i, span) for i, span in typed if span), (usable[0], None))
-            answer = found or spans.free_span(question, lines[best][0])
-            return AnswerDraft(reasoning=f"line {best + 1} (score {scored[best][0]:.2f}, "
-                               f"{spans.question_kind(question)} question): {context[best].strip()}", answer=answer)
-
-        return _timed("answer", work)
+        return _timed("answer", lambda: answering.answer(self.embeddings, question, context))
 
     def audit(self, question: str, answer: str, context: list[str]) -> Decided[QualityAudit]:
         return _timed("audit", lambda: judging.audit(self.embeddings, question, answer, context))
@@ -163,10 +144,12 @@ class OfflineDecider:
     def read_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
         def work() -> ChunkFacts:
             docs = [f"{m.speaker}: {admission.utterance_text(m)}" for m in chunk]
+            signals = focused_signals(self.embeddings, question, docs)
+            stand = standouts([c for c, _ in signals])
             facts = []
-            for message, doc, (cos, lex) in zip(chunk, docs, signals(self.embeddings, question, docs), strict=True):
+            for i, (message, doc, (cos, lex)) in enumerate(zip(chunk, docs, signals, strict=True)):
                 score = chunk_score(max(cos, lex))
-                if not spans.on_topic(question, doc, cos):
+                if not spans.on_topic(question, doc, stand[i]):
                     score = min(score, CHUNK_MIN_SCORE - 1)
                 if score >= CHUNK_MIN_SCORE:
                     facts.append(ScoredFact(fact=standalone(message), score=score, turn_ids=[message.turn_id]))

@@ -151,6 +151,23 @@ PLURAL = ("kids", "children", "parents", "friends", "siblings", "grandparents", 
 RELATIONS = MALE + FEMALE + NEUTRAL + PLURAL
 PETS = ("dog", "cat", "puppy", "kitten", "pet", "pets", "dogs", "cats")
 
+# Concept classes: a question about a class matches a line naming a member ("What vehicle" ->
+# "Vespa"), and a 'what <class>' question is answered by the member named. One class a line.
+CONCEPTS: dict[str, str] = {
+    "vehicle": "vehicle vehicles car cars scooter vespa jeep bike bicycle motorbike motorcycle truck van suv "
+               "sedan convertible minivan tesla bmw toyota honda ford audi volvo subaru",
+    "work": "work job jobs employer company career office profession occupation workplace employed hired "
+            "internship",
+    "diet": "diet food vegetarian vegan pescatarian eat eats allergic allergy gluten dairy meat",
+    "pet": "pet pets dog dogs cat cats puppy puppies kitten kittens hamster rabbit bunny parrot bird "
+           "goldfish turtle guinea pig horse",
+    "instrument": "instrument instruments guitar piano violin clarinet drum drums flute saxophone cello "
+                  "ukulele trumpet harp keyboard",
+    "sport": "sport sports soccer football basketball tennis baseball volleyball golf swimming surfing "
+             "cycling climbing skiing snowboarding yoga running hockey",
+    "home": "home house apartment flat condo",
+}
+
 # Language ------------------------------------------------------------------------------------
 _LANG_MARKERS = {
     "en": wordset("the and is i my to of it you that was for with have me we are this"),

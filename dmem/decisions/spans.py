@@ -6,21 +6,25 @@ words of the best line that the question does not already contain (the new infor
 
 from __future__ import annotations
 
-__all__ = ["NO_INFO", "adds_information", "extract", "free_span", "on_topic", "parse_line", "question_kind",
-           "topic_stems", "typed_span"]
+__all__ = ["NO_INFO", "adds_information", "concept_span", "extract", "free_span", "on_topic", "parse_line",
+           "question_kind", "topic_stems", "typed_span"]
 
 import re
 from datetime import date, datetime
 
-from dmem.decisions.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, format_day, ground_time
+from dmem.decisions.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.decisions.lexical import STOPWORDS, content_stems, stem, tokenize
+from dmem.decisions.pronouns import rewrite_person
 from dmem.decisions.rules import wordset
+from dmem.decisions.topics import related, topic_stems, topic_terms
 from dmem.state.verdicts import NO_INFO
 
-SEMANTIC_MATCH_COSINE = 0.7  # cosine at which a line may answer a question without sharing a topic word
-_QUESTION_FILLER = wordset("kind type sort thing year date time day month mani much long ago")
+PLACE_NEAR_TOKENS = 4  # a place this close after a topic word ("job at Atlas Robotics") answers 'where'
+CONCEPT_SPAN_MAX_TOKENS = 6  # longest run from first to last class member kept whole ("two cats and a dog")
 
 _TAG = re.compile(r"^\s*\[(?P<date>\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\]\s*")
+# A Full Deliberation fact: "On 17 March 2024, Maya said: I drove a Jeep ..."
+_SAID = re.compile(r"^\s*(?:On\s+(?P<day>[^,]+),\s+)?(?P<speaker>[A-Z][\w' -]{0,40}?) said:\s*")
 _KINDS = [
     ("when", re.compile(r"^\s*(?:when|what\s+(?:date|day|time|year|month)|which\s+(?:date|day|year|month)|"
                         r"how\s+long\s+ago|in\s+what\s+year)\b|\bwhen\b", re.I)),
@@ -51,18 +55,16 @@ _LEAD_FILLER = wordset("is are was were has have had did does do be been being t
 
 
 def parse_line(line: str) -> tuple[str, date | None]:
-    """A context line's text and its leading [YYYY-MM-DD] tag, if any."""
-    m = _TAG.match(line)
-    if not m:
-        return line.strip(), None
-    return line[m.end() :].strip(), date.fromisoformat(m["date"])
+    """A context line's text and date, from a [YYYY-MM-DD] tag or an "On <day>, <speaker> said:" prefix.
 
-
-def topic_stems(question: str) -> set[str]:
-    """What the question is about: its content stems minus the people it names and filler words."""
-    names = {stem(t) for m in re.finditer(r"(?<!^)\b[A-Z][\w'-]*", question.strip()) for t in tokenize(m.group(0))}
-    stems = set(content_stems(question))
-    return (stems - names - _QUESTION_FILLER) or stems
+    A deliberation fact's first person is rewritten to its speaker, as memories are.
+    """
+    if m := _TAG.match(line):
+        return line[m.end() :].strip(), date.fromisoformat(m["date"])
+    if m := _SAID.match(line):
+        days = absolute_dates(m["day"] or "")
+        return rewrite_person(line[m.end() :].strip(), m["speaker"]), days[0][1] if days else None
+    return line.strip(), None
 
 
 def adds_information(question: str, text: str, tag: date | None = None) -> bool:
@@ -73,9 +75,9 @@ def adds_information(question: str, text: str, tag: date | None = None) -> bool:
     return bool(set(content_stems(text)) - known)
 
 
-def on_topic(question: str, text: str, cos: float) -> bool:
-    """A line can answer a question if it shares a topic word, or is semantically very close."""
-    return bool(topic_stems(question) & set(content_stems(text))) or cos >= SEMANTIC_MATCH_COSINE
+def on_topic(question: str, text: str, standout: bool) -> bool:
+    """A line can answer a question if it shares a topic word (or its concept class), or stands out."""
+    return bool(topic_terms(question) & set(content_stems(text))) or standout
 
 
 def question_kind(question: str) -> str:
@@ -96,15 +98,22 @@ def date_span(text: str, tag: date | None, *, year_only: bool = False) -> str | 
 
 
 def place_span(text: str, question: str = "") -> str | None:
-    """A capitalized place after in/at/to/from (the question's preposition first), else 'the beach'."""
+    """A capitalized place after in/at/to/from, else a phrase like 'the beach'.
+
+    The question's preposition ranks first, then a place right after a topic word ("a new job at
+    Atlas Robotics" for 'where ... work'), then the first one.
+    """
     asked = set(tokenize(question))
+    topic = topic_terms(question)
     places = []
     for m in _PLACE.finditer(text):
         place = m["place"]
         last = place.split()[-1].lower()
         if last in _NOT_NAMES or _DATE_PHRASE.match(place) or last.removesuffix("'s") in asked and "'" not in last:
             continue
-        places.append((m.group(0).split()[0].lower() not in asked, place.removeprefix("the ").removeprefix("The ")))
+        before = {stem(t) for t in tokenize(text[: m.start()])[-PLACE_NEAR_TOKENS:]}
+        rank = (m.group(0).split()[0].lower() not in asked, not before & topic)
+        places.append((rank, place.removeprefix("the ").removeprefix("The ")))
     if places:
         return min(places, key=lambda p: p[0])[1]
     phrase = _PLACE_PHRASE.search(text)
@@ -171,6 +180,34 @@ def free_span(question: str, text: str) -> str:
     return chosen.strip(" .,;-") or text.strip()
 
 
+_ASKED = re.compile(r"^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:(?:is|are|was|were)\s+"
+                    r"(?:(?:[A-Z][\w-]*'s|his|her|their|the)\s+)?)?(?:favou?rite\s+)?(?P<noun>[a-z]+)\b", re.I)
+
+
+def concept_span(question: str, text: str) -> str | None:
+    """For 'what <class>' ('What vehicle', "What is Maya's diet"), the class members the line names.
+
+    Members the question already says are skipped; a run from the first to the last member is kept
+    whole when short ("two cats and a dog"), and a capitalized name grows to its full run ("Jeep Wrangler").
+    """
+    m = _ASKED.match(question)
+    if not m or len(related(stem(m["noun"].lower()))) < 2:
+        return None
+    members = related(stem(m["noun"].lower())) - set(content_stems(question))
+    tokens = _TOKEN.findall(text)
+    hits = [i for i, t in enumerate(tokens) if t[0].isalnum() and stem(t.lower()) in members]
+    if not hits:
+        return None
+    first, last = hits[0], hits[-1]
+    if last - first >= CONCEPT_SPAN_MAX_TOKENS:
+        return ", ".join(dict.fromkeys(tokens[i] for i in hits))
+    if first > 0 and stem(tokens[first - 1].lower()).isdigit():
+        first -= 1
+    while last + 1 < len(tokens) and tokens[last][:1].isupper() and tokens[last + 1][:1].isupper():
+        last += 1
+    return " ".join(tokens[first : last + 1])
+
+
 def name_span(text: str) -> str | None:
     """The capitalized name after 'named', 'called' or 'name is'."""
     m = _NAMED.search(text)
@@ -190,7 +227,7 @@ def typed_span(question: str, text: str, tag: date | None) -> str | None:
         return number_span(text, with_unit=kind == "duration")
     if re.search(r"\bname\b|\bcalled\b", question, re.I):
         return name_span(text)
-    return None
+    return concept_span(question, text)
 
 
 def extract(question: str, text: str, tag: date | None) -> str:

@@ -220,19 +220,21 @@ def plot_tradeoff(summary: dict[str, dict[str, Any]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # The offline engine spends no tokens: then cost is wall seconds per question.
+    cost_key = "total_tokens" if any(s["efficiency"]["total_tokens"] for s in summary.values()) else "seconds"
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for key, label, marker in (("f1_mem0", "F1 (mem0)", "o"), ("judge", "Judge", "s")):
-        points = [(s["efficiency"]["total_tokens"] or 0.0, 100 * s["overall"][key], name)
+        points = [(s["efficiency"][cost_key] or 0.0, 100 * s["overall"][key], name)
                   for name, s in summary.items() if s["overall"][key] is not None]
         if not points:
             continue
         ax.scatter([p[0] for p in points], [p[1] for p in points], marker=marker, label=label)
         for x, y, name in points:
             ax.annotate(name, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=8)
-    xs = [s["efficiency"]["total_tokens"] or 0.0 for s in summary.values()]
+    xs = [s["efficiency"][cost_key] or 0.0 for s in summary.values()]
     if xs and min(xs) > 0 and max(xs) / min(xs) > 20:
         ax.set_xscale("log")
-    ax.set_xlabel("tokens per question (answering)")
+    ax.set_xlabel("tokens per question (answering)" if cost_key == "total_tokens" else "seconds per question")
     ax.set_ylabel("score x100")
     ax.set_title("Accuracy / cost trade-off")
     ax.grid(True, alpha=0.3)
