@@ -191,7 +191,7 @@ def test_split_keeps_the_language(decider: OfflineDecider) -> None:
 
 def test_split_drops_rejected_clauses(decider: OfflineDecider) -> None:
     texts = [f.text for f in split_texts(decider, "I've had my Jeep for years. I might sell it next year.")]
-    assert texts == ["Caroline has had Caroline's Jeep for years"]
+    assert texts == ["Caroline has had a Jeep for years"]
 
 
 def test_extract_facts_has_no_admission_gate(decider: OfflineDecider) -> None:

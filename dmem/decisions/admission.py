@@ -28,6 +28,8 @@ class Clause:
     text: str
     remember: bool = False
     """True when the clause follows an explicit 'remember (that)'."""
+    condition: tuple[str, str] | None = None
+    """(verb, object) of 'remember that when you <verb> <object>': the assistant behaviour it governs."""
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,15 @@ def _split_joined(sentence: str) -> list[str]:
 
 
 def segment(text: str) -> list[Clause]:
-    """Sentences, then 'remember (that)' boundaries, then clauses joined by and/but."""
+    """Sentences, then 'remember (that)' boundaries, then clauses joined by and/but.
+
+    "<fact>, so remember that when you <verb> <object>" stays one clause carrying its condition.
+    """
     out: list[Clause] = []
     for sentence in rules.SENTENCE_END.split(text):
+        if m := rules.REMEMBER_WHEN.match(sentence.strip()):
+            out.append(Clause(m["fact"].strip(" ,;:-"), remember=True, condition=(m["verb"], m["obj"])))
+            continue
         parts = rules.REMEMBER.split(sentence)
         for i, part in enumerate(parts):
             for piece in _split_joined(part):

@@ -26,6 +26,7 @@ _NO_AGREEMENT = wordset(
     "can could will would shall should must might may can't couldn't won't wouldn't shouldn't didn't "
     "wasn't used also and or too myself"
 )
+_COUNT_WORDS = wordset("two three four five six seven eight nine ten few several many some own")
 _AGREE = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't",
           "haven't": "hasn't", "'m": "is"}
 _ADVERB = (r"(?:just|also|always|never|still|often|even|now|finally|sometimes|usually|already|really|actually|"
@@ -39,6 +40,9 @@ _CONTRACTIONS = [  # (pattern, replacement template) applied before the general 
     (r"\b(?:[Mm]y|[Mm]ine|[Oo]ur|[Oo]urs)\b", "{s}'s"), (r"\b[Mm]yself\b", "{s}"), (r"\b[Mm]e\b", "{s}"),
     (r"\b[Ww]e\b", "{s} and others"), (r"\bus\b", "{s} and others"),
 ]
+# "I've had my Vespa": the owner is the subject, so the possessive is dropped ("has had a Vespa").
+_OWNED = re.compile(r"\b(?P<lead>[Ii](?:'|\u2019)ve\s+(?:had|owned|got)|[Ii]\s+(?:have\s+had|have\s+owned|own|"
+                    r"owned|bought))\s+my\s+(?P<next>[\w'-]+)")
 _LISTENER = [
     (r"\b[Yy]ou(?:'|\u2019)re\b|\b[Yy]ou are\b", "{l} is"), (r"\b[Yy]ou(?:'|\u2019)ve\b", "{l} has"),
     (r"\b[Yy]our(?:s)?\b", "{l}'s"), (r"\b[Yy]ourself\b|\b[Yy]ou\b", "{l}"),
@@ -65,8 +69,18 @@ def agree(verb: str) -> str:
     return verb + "s"
 
 
+def _article(m: re.Match[str]) -> str:
+    """'a'/'an' before a singular noun; nothing before a number or a plural ('my two cats' -> 'two cats')."""
+    following = m["next"]
+    low = following.lower()
+    if low in _COUNT_WORDS or low[:1].isdigit() or (low.endswith("s") and not low.endswith("ss")):
+        return f"{m['lead']} {following}"
+    return f"{m['lead']} {'an' if low[:1] in 'aeiou' else 'a'} {following}"
+
+
 def rewrite_person(text: str, speaker: str, listener: str | None = None) -> str:
     """Name the speaker (and listener) instead of first and second person pronouns."""
+    text = _OWNED.sub(_article, text)
     for pattern, template in _CONTRACTIONS[:4]:
         text = re.sub(pattern, template.format(s=speaker), text)
     text = _I_VERB.sub(lambda m: f"{speaker}{m['adv']} {agree(m['verb'])}", text)

@@ -136,6 +136,10 @@ CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're
 # An instruction to remember opens a clause; "I remember going there" is a recollection, not one.
 REMEMBER = re.compile(r"(?:^|[,;:]\s*|\s+and\s+|\s+but\s+)(?:please\s+)?(?:also\s+)?remember(?:\s+that)?[\s:,]+",
                       _I)
+# "I'm vegetarian, so please remember that when you suggest restaurants": a fact and a rule it sets.
+REMEMBER_WHEN = re.compile(r"^(?P<fact>.+?)[,;]?\s+(?:so\s+|and\s+)?(?:please\s+)?(?:remember|keep\s+in\s+mind|"
+                           r"bear\s+in\s+mind)\s+(?:that|this|it)\s+(?:when|whenever|if)\s+you\s+(?P<verb>[a-z]+)"
+                           r"\s+(?P<obj>[^.!?]+?)\s*[.!]?$", _I)
 REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can you\s+)?(?P<verb>find|book|search for|look for|recommend|"
                      r"suggest|get)\s+(?:me\s+)?(?P<obj>.+)$", _I)
 

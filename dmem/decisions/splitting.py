@@ -10,7 +10,7 @@ import re
 
 from dmem.decisions import rules
 from dmem.decisions.admission import Clause, judge_clause, segment, utterance_text
-from dmem.decisions.pronouns import Antecedent, antecedents, resolve_subjects, rewrite_person
+from dmem.decisions.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
 
@@ -42,8 +42,14 @@ def listener_of(message: Message, window: list[Message]) -> str | None:
     return others[-1] if others else None
 
 
+# "my phone number changed, it's +351 ... now" -> "... phone number is now +351 ..."
+_CHANGED_TO = re.compile(r"^(?P<subject>.+?)\s+(?:has\s+)?changed,?\s+(?:it's|it\s+is|it\u2019s)\s+(?P<value>.+?)"
+                         r"(?:\s+now)?$", re.I)
+
+
 def _tidy(text: str) -> str:
     text = rules.LEADING_FILLER.sub("", " ".join(text.split())).strip(" ,;:-").rstrip(".!?")
+    text = _CHANGED_TO.sub(lambda m: f"{m['subject']} is now {m['value']}", text)
     return text[:1].upper() + text[1:]
 
 
@@ -66,6 +72,15 @@ def _drop_vocative(text: str, listener: str | None) -> str:
         return text
     name = re.escape(listener)
     return re.sub(rf"^\s*{name}\s*[,!]\s+|,\s*{name}\s*[.!?]*\s*$", "", text)
+
+
+def _rule_fact(fact: str, condition: tuple[str, str], speaker: str, listener: str | None) -> str:
+    """The assistant behaviour a remembered fact governs: 'Assistant should suggest vegetarian restaurants'."""
+    verb, obj = condition[0].lower(), rewrite_person(condition[1], speaker, listener)
+    who = listener or "the assistant"
+    if m := re.fullmatch(rf"{re.escape(speaker)} is (?P<adj>[a-z-]+)", fact):
+        return _tidy(f"{who} should {verb} {m['adj']} {obj} for {speaker}")
+    return _tidy(f"when {who} {agree(verb)} {obj}, {who} should keep in mind that {fact}")
 
 
 def _main_fact(clause: Clause, speaker: str, listener: str | None,
@@ -107,6 +122,9 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
             pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
             pairs += [(t, [Category.PERSONA], p) for t, p in
                       _passing_references(clause.text, message.speaker, remember)]
+            if clause.condition:
+                rule = _rule_fact(pairs[0][0], clause.condition, message.speaker, listener)
+                pairs.append((rule, [Category.USER_RULE], Provenance.STATED))
         known += antecedents(clause.text, message.speaker)
         for fact_text, categories, provenance in pairs:
             if any(d.text.lower() == fact_text.lower() for d in drafts):

@@ -124,7 +124,9 @@ class LocalStore:
         return written
 
     def close(self) -> None:
-        """Close the database and release the writer lock; safe to call twice."""
+        """Save the vector snapshot, close the database and release the writer lock; safe to call twice."""
+        if not self._db.closed:
+            self._vectors.flush()
         self._db.close()
         if self._lock is not None and self._lock.is_locked:
             try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +19,8 @@ from dmem.store.sqlite import Database, TxState, placeholders
 from dmem.store.vectors import FaissIndexes, Snapshot, load_snapshot, normalize, save_snapshot
 
 log = logging.getLogger(__name__)
+SNAPSHOT_INTERVAL_S = 30.0
+"""Seconds between vector snapshot saves while writing; close() always saves."""
 
 _CORE_FIELDS = {"id", "namespace", "text"}
 _FETCH_BATCH = 256
@@ -47,6 +50,8 @@ class LocalVectorIndex:
         self._directory = directory
         self._faiss = FaissIndexes(dim)
         self._version = -1
+        self._dirty = False
+        self._saved_at = time.monotonic()
         db.on_commit.append(self._after_commit)
         db.on_rollback.append(self._after_rollback)
 
@@ -208,7 +213,14 @@ class LocalVectorIndex:
         if self._db.read_only and self._db.version() != self._version:
             self.load(refresh=True)
 
+    def flush(self) -> None:
+        """Save the snapshot if commits happened since the last save (called on close)."""
+        if self._dirty and not self._db.read_only:
+            self._save_snapshot()
+
     def _save_snapshot(self) -> None:
+        self._dirty = False
+        self._saved_at = time.monotonic()
         ids, namespaces, units = self._faiss.export()
         try:
             save_snapshot(self._directory, Snapshot(self._version, ids, namespaces, units))
@@ -216,9 +228,13 @@ class LocalVectorIndex:
             log.warning("could not save vector snapshot in %s: %s", self._directory, exc)
 
     def _after_commit(self, tx: TxState) -> None:
+        # Saving the whole index on every commit is O(N) per write; SQLite is authoritative, so a
+        # snapshot older than the data only costs a rebuild on the next open.
         if tx.memory_ids:
             self._version = self._db.version()
-            self._save_snapshot()
+            self._dirty = True
+            if time.monotonic() - self._saved_at >= SNAPSHOT_INTERVAL_S:
+                self._save_snapshot()
 
     def _after_rollback(self, tx: TxState) -> None:
         """Re-sync the vectors of every memory the failed transaction touched with SQLite."""

@@ -18,6 +18,10 @@ from dmem.errors import StoreError
 
 log = logging.getLogger(__name__)
 
+# Searches are single queries over small flat indexes: OpenMP threads only add overhead
+# (measured: 8.3 ms -> 0.13 ms per top-30 search over 5,000 vectors on 2 cores).
+faiss.omp_set_num_threads(1)
+
 SNAPSHOT_FILE = "faiss.snapshot.npz"
 _TMP_PREFIX = ".faiss.snapshot."
 
