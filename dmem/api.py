@@ -61,8 +61,13 @@ class Memory:
     # Writing ------------------------------------------------------------------------------
     def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
             conversation_id: str | None = None, speaker_namespaces: dict[str, str] | None = None,
-            exchange_size: int = 2, retry: bool = False, progress: Progress | None = None) -> AddResult:
-        """Record messages and form memories, one exchange (default: a message pair) at a time, in order."""
+            exchange_size: int = 2, retry: bool = False, progress: Progress | None = None,
+            **overrides: Any) -> AddResult:
+        """Record messages and form memories, one exchange (default: a message pair) at a time, in order.
+
+        ``overrides`` change settings for this call only, e.g. ``location="Lisbon"`` to ground "here".
+        """
+        ctx = self._ctx(overrides)
         started = time.perf_counter()
         msgs = self._normalize(messages, conversation_id or user_id)
         exchanges = iter_exchanges(msgs, exchange_size)
@@ -71,7 +76,7 @@ class Memory:
             out = self.ingestion_graph.invoke(  # type: ignore[call-overload]
                 {"messages": exchange, "user_id": user_id, "speaker_namespaces": speaker_namespaces or {},
                  "retry": retry},
-                context=self.context, config=self._config("ingest", user_id))
+                context=ctx, config=self._config("ingest", user_id))
             results.append(_exchange_result(exchange, out))
             if progress:
                 progress(done, len(exchanges))

@@ -242,3 +242,14 @@ def test_turns_recorded_but_never_formed_are_formed_on_readd(fake, memory_factor
     assert res.exchanges[0].status == "formed"
     assert [m.text for m in mem.get_all(user_id="u1")] == ["Caroline adopted a dog"]
     assert mem.add(pair("I adopted a dog", "wow"), user_id="u1").exchanges[0].status == "duplicate"
+
+
+def test_here_is_grounded_from_request_location_and_never_enriched_externally(fake, memory_factory):
+    spy = StaticKnowledge({"lisbon": ["Lisbon: capital of Portugal"]})
+    fake.set_script("ScopeLabels", _scope("EXTERNAL"))
+    mem = memory_factory(fake, external_knowledge=True)
+    mem.resources.knowledge = spy
+    mem.services.knowledge = spy
+    res = mem.add(pair("I love the food here", "ok"), user_id="u1", location="Lisbon")
+    assert res.facts[0].text == "Caroline said: I love the food in Lisbon"
+    assert not any("Lisbon" in q for q in spy.queries)  # a place from the request context stays private
