@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from langchain_core.messages import BaseMessage
 from rich.console import Console
@@ -21,7 +23,7 @@ from dmem.eval.methods import METHODS, MethodAnswer, QuestionTask, rag_chunks, r
 from dmem.eval.metrics import evidence_recall
 from dmem.eval.report import fallback_split, summarize
 from dmem.eval.runner import ANSWERS_FILE, EvalConfig, EvalError, EvalRunner
-from dmem.models.embeddings import make_embeddings
+from dmem.models.embeddings import HashEmbeddings, LocalMiniLMEmbeddings, make_embeddings
 from dmem.state.context import Context
 from dmem.state.schemas import Message, Usage
 from dmem.testing import FakeChatModel
@@ -201,7 +203,7 @@ def test_dry_run_from_the_cli_builds_no_model(tmp_path: Path, monkeypatch: pytes
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a dry run must not build a model")
 
-    monkeypatch.setattr("dmem.eval.runner.make_chat_model", refuse)
+    monkeypatch.setattr("dmem.eval.engines.make_chat_model", refuse)
     monkeypatch.setattr("dmem.eval.judge.make_chat_model", refuse)
     args = _parse(["eval", "locomo", str(FIXTURE), "--dry-run", "--llm", "openai:gpt-4o-mini",
                    "--judge-model", "openai:gpt-4o", "--methods", "quality,rag", "--out", str(tmp_path)])
@@ -320,6 +322,53 @@ def test_questions_run_concurrently_within_the_bound(tmp_path: Path) -> None:
     serial = fake_model(delay=0.01)
     EvalRunner(config(tmp_path / "b", serial, "full_context", concurrency=1, judge="none")).run()
     assert serial.max_in_flight("AnswerDraft") == 1
+
+
+def test_offline_engine_asks_one_question_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("dmem.decisions.offline")
+    monkeypatch.delenv("DMEM_CHAT_MODEL", raising=False)
+    from dmem.eval import runner
+
+    state = {"now": 0, "most": 0}
+    lock, real = threading.Lock(), runner.answer_memory
+
+    def tracked(*args: Any, **kwargs: Any) -> MethodAnswer:
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.02)  # would overlap with a concurrent question
+        try:
+            return real(*args, **kwargs)
+        finally:
+            with lock:
+                state["now"] -= 1
+
+    monkeypatch.setattr(runner, "answer_memory", tracked)
+    out = EvalRunner(config(tmp_path, None, "mem0", concurrency=4)).run()
+    assert len(out.records) == 4 and state["most"] == 1  # CPU-bound: overlapping would only inflate seconds
+
+
+def test_each_method_reads_through_its_own_embedding_cache(tmp_path: Path) -> None:
+    def misses(methods: str, folder: str) -> int:
+        run = EvalRunner(config(tmp_path / folder, fake_model(), methods, judge="none"))
+        run.run()
+        return run.models.for_method("full_deliberation").embeddings.misses
+
+    # Embedding work quality did first is not free for full_deliberation: its cost is its own, in any order.
+    assert misses("quality,full_deliberation", "after") == misses("full_deliberation", "alone") > 0
+
+
+def test_the_embedding_model_loads_before_any_timed_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[list[str]] = []
+
+    class Loaded:  # stands in for the loaded sentence-transformers model
+        def encode(self, texts: list[str], **kwargs: Any) -> Any:
+            calls.append(list(texts))
+            return np.asarray([HashEmbeddings()._vector(t) for t in texts])
+
+    monkeypatch.setattr(LocalMiniLMEmbeddings, "_model", Loaded())
+    out = EvalRunner(config(tmp_path, fake_model(), "mem0", embeddings=LocalMiniLMEmbeddings(), limit=1)).run()
+    assert len(out.records) == 1 and calls[0] == ["warm-up"] and len(calls) > 1
 
 
 def test_methods_table_and_resolution() -> None:

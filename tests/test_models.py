@@ -118,3 +118,28 @@ def test_usage_estimated_when_model_reports_none():
     fake = FakeChatModel(report_usage=False, script={"AnswerDraft": [{"answer": "x"}]})
     _, usage = StructuredCaller(fake).call(AnswerDraft, [HumanMessage("a question " * 20)], stage="answer")
     assert usage.estimated and usage.input_tokens > 20 and usage.output_tokens > 0
+
+
+def test_concurrent_requests_for_the_same_text_embed_it_once():
+    import threading
+    import time
+
+    class Slow(HashEmbeddings):
+        calls: list[str] = []
+
+        def embed_documents(self, texts):
+            self.calls.extend(texts)
+            time.sleep(0.1)
+            return super().embed_documents(texts)
+
+    inner = Slow()
+    emb = CachedEmbeddings(inner)
+    out: list[list[list[float]]] = []
+    threads = [threading.Thread(target=lambda: out.append(emb.embed_documents(["same text", "other"])))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(inner.calls) == ["other", "same text"]
+    assert all(o == out[0] for o in out) and len(out) == 4

@@ -109,13 +109,23 @@ def model_label(model: str | BaseChatModel | None) -> str:
     return f"{type(model).__name__}:{name}" if name else type(model).__name__
 
 
+def judge_spec(judge: str | BaseChatModel | None, ctx: Context) -> str | BaseChatModel | None:
+    """The judge model asked for: ``judge``, else the ``judge_model`` setting (None: the model under test)."""
+    return judge or ctx.judge_model
+
+
+def judging_off(spec: str | BaseChatModel | None) -> bool:
+    """Whether a judge spec switches judging off ('none' or 'off')."""
+    return isinstance(spec, str) and spec.strip().lower() in JUDGE_OFF
+
+
 def make_judge(judge: str | BaseChatModel | None, fallback: BaseChatModel | None, ctx: Context) -> Judge:
     """The judge on ``judge`` (or ``ctx.judge_model``), else on the model under test, else unavailable.
 
     ``judge='none'`` switches judging off (scores reported as unavailable).
     """
-    spec = judge or ctx.judge_model
-    if isinstance(spec, str) and spec.strip().lower() in JUDGE_OFF:
+    spec = judge_spec(judge, ctx)
+    if judging_off(spec):
         log.info("judging switched off: judge scores will be reported as unavailable")
         return Judge(None)
     if spec is None:

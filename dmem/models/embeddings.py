@@ -98,34 +98,50 @@ class LocalMiniLMEmbeddings(Embeddings):
 
 
 class CachedEmbeddings(Embeddings):
-    """Wraps any embeddings so one text is embedded once per run (LRU, thread-safe)."""
+    """Wraps any embeddings so one text is embedded once per run (LRU, thread-safe).
+
+    Threads asking for a text another thread is embedding wait for it instead of embedding it again.
+    """
 
     def __init__(self, inner: Embeddings, max_items: int = 100_000) -> None:
         self.inner = inner
         self.max_items = max_items
         self._cache: OrderedDict[str, list[float]] = OrderedDict()
+        self._inflight: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        found: dict[str, list[float]] = {}
         with self._lock:
-            missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-        if missing:
-            vectors = self.inner.embed_documents(missing)
+            mine = [t for t in dict.fromkeys(texts) if t not in self._cache and t not in self._inflight]
+            waits = {t: self._inflight[t] for t in dict.fromkeys(texts) if t in self._inflight}
+            done = threading.Event()
+            for t in mine:
+                self._inflight[t] = done
+            found.update((t, self._cache[t]) for t in texts if t in self._cache)
+            self.misses += len(mine)
+            self.hits += len(texts) - len(mine)
+        if mine:
+            try:
+                vectors = self.inner.embed_documents(mine)
+                found.update(zip(mine, vectors, strict=True))
+                with self._lock:
+                    self._cache.update(zip(mine, vectors, strict=True))
+                    while len(self._cache) > self.max_items:
+                        self._cache.popitem(last=False)
+            finally:
+                with self._lock:
+                    for t in mine:
+                        self._inflight.pop(t, None)
+                done.set()
+        for t, event in waits.items():
+            event.wait()
             with self._lock:
-                for text, vec in zip(missing, vectors, strict=True):
-                    self._cache[text] = vec
-                while len(self._cache) > self.max_items:
-                    self._cache.popitem(last=False)
-        with self._lock:
-            self.misses += len(missing)
-            self.hits += len(texts) - len(missing)
-            out = []
-            for t in texts:
-                cached = self._cache.get(t)
-                out.append(cached if cached is not None else self.inner.embed_documents([t])[0])
-            return out
+                vec = self._cache.get(t)
+            found[t] = vec if vec is not None else self.inner.embed_documents([t])[0]
+        return [found[t] for t in texts]
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]

@@ -1,0 +1,100 @@
+"""``table.md``: the D-Mem paper's Table 3 and Table 2 layouts, and evidence recall, in Markdown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+"""Official LoCoMo numbering (also RealTalk's and the D-Mem paper's)."""
+_SHORT = {4: "S-H", 1: "M-H", 2: "Temp", 3: "O-D", 5: "Adv"}
+_COLUMN_ORDER = [4, 1, 2, 3, 5]  # the paper's column order
+Summary = dict[str, dict[str, Any]]
+
+
+def fmt(value: float | None, scale: float = 1.0, digits: int = 1) -> str:
+    """``value * scale`` with thousands separators and ``digits`` decimals; 'n/a' for a missing value."""
+    return "n/a" if value is None else f"{value * scale:,.{digits}f}"
+
+
+def _pct(value: float | None) -> str:
+    return fmt(value, 100)
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def main_table(summary: Summary, categories: Sequence[int], metrics: Sequence[tuple[str, str]],
+               efficiency_columns: bool) -> list[str]:
+    """Table 3 layout: each metric per category and overall, then (optionally) efficiency."""
+    heads = ["Method"]
+    for _, title in metrics:
+        heads += [f"{title} {_SHORT[c]}" for c in categories] + [f"{title} Avg"]
+    if efficiency_columns:
+        heads += ["In tok", "Out tok", "Total tok", "Calls", "Time (s)"]
+    lines = [_row(heads), _row(["---"] * len(heads))]
+    for name, s in summary.items():
+        cells = [name]
+        for key, _ in metrics:
+            cells += [_pct(s["categories"].get(str(c), {}).get(key)) for c in categories]
+            cells.append(_pct(s["overall"][key]))
+        if efficiency_columns:
+            eff = s["efficiency"]
+            cells += [fmt(eff["input_tokens"], digits=0), fmt(eff["output_tokens"], digits=0),
+                      fmt(eff["total_tokens"], digits=0), fmt(eff["calls"]), fmt(eff["seconds"], digits=2)]
+        lines.append(_row(cells))
+    return lines
+
+
+def fallback_table(summary: Summary) -> list[str]:
+    """Table 2 layout: per gated method, the share, scores and tokens without and with fallback."""
+    lines = [_row(["Method", "Status", "Rate", "F1", "Judge", "BLEU-1", "Tokens"]), _row(["---"] * 7)]
+    for name, s in summary.items():
+        split = s["fallback"]
+        if split is None:
+            continue
+        for status, key, rate in (("W/O FB", "not_routed", 1 - split["rate"]), ("W/ FB", "routed", split["rate"])):
+            b = split[key]
+            lines.append(_row([name, status, f"{_pct(rate)}%", _pct(b["f1_mem0"]), _pct(b["judge"]),
+                               _pct(b["bleu1"]), fmt(b["tokens"], digits=0)]))
+    return lines if len(lines) > 2 else ["No gated method (majority, consensus, quality) in this run."]
+
+
+def recall_table(summary: Summary) -> list[str]:
+    """Evidence recall of System 1 retrieval (RAG: its chunks) and of Full Deliberation's facts."""
+    lines = [_row(["Method", "System 1 recall", "n", "Deliberation recall", "n"]), _row(["---"] * 5)]
+    for name, s in summary.items():
+        rec = s["evidence_recall"]
+        lines.append(_row([name, _pct(rec["system1"]["mean"]), str(rec["system1"]["n"]),
+                           _pct(rec["deliberation"]["mean"]), str(rec["deliberation"]["n"])]))
+    return lines
+
+
+def render_markdown(summary: Summary, meta: dict[str, Any]) -> str:
+    """The whole ``table.md``."""
+    categories = [c for c in _COLUMN_ORDER if any(str(c) in s["categories"] for s in summary.values())]
+    judge = meta.get("judge_model") or "n/a (no judge model: judge scores are not available)"
+    notes = [
+        f"# {meta.get('dataset', 'evaluation')}: {meta.get('questions', 0)} answers, model {meta.get('model')}",
+        "",
+        "Scores x100, micro-averaged over the questions that have them. **F1** = mem0 / A-Mem token-set F1 "
+        "(the D-Mem paper's tables); **F1 (LoCoMo)** = the official LoCoMo scorer (stemmed, multi-hop "
+        "comma rule); **BLEU-1** = NLTK sentence BLEU-1 (regex sentence split instead of Punkt); "
+        f"**Judge** = LLM-as-judge accuracy (judge: {judge}). Columns: "
+        + ", ".join(f"{_SHORT[c]} = {CATEGORY_NAMES[c]} ({c})" for c in categories)
+        + (". Adversarial questions (5) get only the official LoCoMo check (1 when the answer declines), "
+           "shown as their F1 (LoCoMo)" if 5 in categories else "")
+        + ". Tokens, calls and seconds are means per question, answering only.",
+        "",
+        "## Overall performance (D-Mem Table 3 layout)", "",
+        *main_table(summary, categories, [("f1_mem0", "F1"), ("judge", "Judge"), ("bleu1", "BLEU-1")], True), "",
+        "## F1 of the official LoCoMo scorer", "",
+        *main_table(summary, categories, [("f1_locomo", "F1 (LoCoMo)")], False), "",
+        "## Fallback (D-Mem Table 2 layout)", "", *fallback_table(summary), "",
+        "## Evidence recall", "",
+        "Share of each question's evidence turns among the source turns of what was retrieved "
+        "(System 1 memories, or RAG chunks) and of Full Deliberation's facts (when it ran).", "",
+        *recall_table(summary), "",
+    ]
+    return "\n".join(notes)
