@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.runtime import Runtime
 
+from dmem.decisions.base import Decided
 from dmem.decisions.deixis import ground_place, ground_time
 from dmem.errors import StructuredOutputError
 from dmem.nodes.recording import namespace_for
@@ -18,7 +20,7 @@ from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestState
 from dmem.state.schemas import AdmissionDecision, Fact, Message, Scope
-from dmem.state.verdicts import FactDraft
+from dmem.state.verdicts import FactDraft, FactDrafts
 from dmem.store.knowledge import permitted_source
 
 log = logging.getLogger(__name__)
@@ -71,27 +73,27 @@ def _to_facts(state: IngestState, drafts: list[FactDraft], sources: list[Message
     return facts
 
 
+def _draft_facts(state: IngestState, stage: str, sources: list[Message],
+                 decide: Callable[..., Decided[FactDrafts]]) -> dict[str, Any]:
+    """Run a fact-drafting decision over ``sources`` with the window as context."""
+    try:
+        out = decide(sources, state.get("history", []), state.get("background", []))
+    except StructuredOutputError as exc:
+        return _failed(stage, exc)
+    return {"facts": _to_facts(state, out.value.facts, sources), "usage": [out.usage]}
+
+
 def split_intents(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Split admitted utterances into atomic, categorized, grounded facts."""
-    svc = services_for(runtime.context)
     admitted_ids = {d.turn_id for d in state.get("admissions", []) if d.admitted}
     admitted = [m for m in state["exchange"] if m.turn_id in admitted_ids]
-    try:
-        out = svc.decider.split(admitted, state.get("history", []), state.get("background", []))
-    except StructuredOutputError as exc:
-        return _failed("split_intents", exc)
-    return {"facts": _to_facts(state, out.value.facts, admitted), "usage": [out.usage]}
+    return _draft_facts(state, "split_intents", admitted, services_for(runtime.context).decider.split)
 
 
 def extract_facts(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Formation layer off: Mem0* extraction from the exchange, top memories and recent messages."""
-    svc = services_for(runtime.context)
-    exchange = state["exchange"]
-    try:
-        out = svc.decider.extract_facts(exchange, state.get("history", []), state.get("background", []))
-    except StructuredOutputError as exc:
-        return _failed("extract_facts", exc)
-    return {"facts": _to_facts(state, out.value.facts, exchange), "usage": [out.usage]}
+    decider = services_for(runtime.context).decider
+    return _draft_facts(state, "extract_facts", state["exchange"], decider.extract_facts)
 
 
 def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
