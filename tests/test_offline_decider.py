@@ -194,6 +194,38 @@ def test_split_drops_rejected_clauses(decider: OfflineDecider) -> None:
     assert texts == ["Caroline has had a Jeep for years"]
 
 
+def test_split_remember_when_gives_the_fact_and_the_rule_it_sets(decider: OfflineDecider) -> None:
+    history = [msg("Welcome back!", "Assistant", "D0:1")]
+    facts = split_texts(decider, "I'm vegetarian, so please remember that when you suggest restaurants.",
+                        "Maya", history)
+    assert [f.text for f in facts] == ["Maya is vegetarian", "Assistant should suggest vegetarian restaurants for Maya"]
+    assert Category.PREFERENCE in facts[0].categories
+    assert facts[1].categories == [Category.USER_RULE]
+    assert all(f.provenance == Provenance.STATED for f in facts)
+    facts = split_texts(decider, "I'm allergic to nuts, keep in mind that when you recommend recipes.", "Maya", history)
+    assert facts[1].text == ("When Assistant recommends recipes, Assistant should keep in mind that "
+                             "Maya is allergic to nuts")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've had my Vespa for three years.", "Caroline has had a Vespa for three years"),
+        ("I own my two cats.", "Caroline owns two cats"),
+        ("I had my hair cut.", "Caroline had Caroline's hair cut"),  # not ownership: the possessive stays
+        ("Also, my phone number changed, it's +1 555 123 4567 now.", "Caroline's phone number is now +1 555 123 4567"),
+    ],
+)
+def test_split_rewrites_owned_things_and_changed_values(decider: OfflineDecider, text: str, expected: str) -> None:
+    assert split_texts(decider, text)[0].text == expected
+
+
+def test_split_agrees_the_listeners_verbs(decider: OfflineDecider) -> None:
+    history = [msg("I painted a lake yesterday.", "Melanie", "D1:0")]
+    facts = split_texts(decider, "I love how you use color to tell your stories.", history=history)
+    assert facts[0].text == "Caroline loves how Melanie uses color to tell Melanie's stories"
+
+
 def test_extract_facts_has_no_admission_gate(decider: OfflineDecider) -> None:
     exchange = [msg("Thanks!", "Melanie", "D1:1"), msg("I might switch to Android next year.", "Caroline", "D1:2")]
     facts = decider.extract_facts(exchange, [], []).value.facts
@@ -309,6 +341,43 @@ def test_answer_spans(decider: OfflineDecider, question: str, expected: str) -> 
     assert decider.audit(question, got.answer, CONTEXT).value.passed  # its own answers pass the gate
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What vehicle does Caroline own?", "Jeep Wrangler"),  # concept class: vehicle -> Jeep
+        ("What car does Melanie drive?", NO_INFO),  # the only car is Caroline's
+        ("How long ago did Caroline move to Sweden?", "4 years ago"),
+    ],
+)
+def test_answer_concepts_people_and_how_long_ago(decider: OfflineDecider, question: str, expected: str) -> None:
+    got = decider.answer(question, CONTEXT).value.answer
+    assert got == expected
+    if expected != NO_INFO:
+        assert decider.audit(question, got, CONTEXT).value.passed
+
+
+def test_answer_where_prefers_the_place_after_a_topic_word(decider: OfflineDecider) -> None:
+    context = ["[2024-03-04] Maya moved to Lisbon in February 2024 for a new job at Atlas Robotics"]
+    assert decider.answer("Where does Maya work?", context).value.answer == "Atlas Robotics"  # work ~ job
+    assert decider.answer("Where did Maya move to?", context).value.answer == "Lisbon"
+
+
+def test_answer_free_span_follows_the_question_words(decider: OfflineDecider) -> None:
+    context = ["[2023-06-13] Jon is offering one-on-one mentoring and training to help dancers reach their goals"]
+    got = decider.answer("What is Jon offering to the dancers?", context).value.answer
+    assert got == "one-on-one mentoring and training"
+
+
+def test_answer_reads_deliberation_facts(decider: OfflineDecider) -> None:
+    facts = ["On 20 January 2023, Jon said: Wow, Gina! What do you dance?",
+             "On 21 January 2023, Gina said: Hey Jon! I went to a dance class yesterday with my friends."]
+    got = decider.answer("When did Gina go to a dance class?", facts).value
+    assert got.answer == "20 January 2023"  # 'yesterday' grounded on the day it was said
+    assert got.reasoning.startswith("line 2 ")
+    # A line that only asks, or only addresses someone by name, answers nothing.
+    assert decider.answer("What does Jon dance?", facts[:1]).value.answer == NO_INFO
+
+
 def test_answer_name_question_and_the_gate_flags_the_word_it_cannot_match(decider: OfflineDecider) -> None:
     assert decider.answer("What is the name of Melanie's dog?", CONTEXT).value.answer == "Oliver"
     audit = decider.audit("What is the name of Melanie's dog?", "Oliver", CONTEXT).value
@@ -373,6 +442,17 @@ def test_audit_completeness_fails_on_weak_support(decider: OfflineDecider) -> No
     assert "'weekends'" in audit.completeness.reason
 
 
+def test_audit_completeness_fails_for_a_date_of_another_event(decider: OfflineDecider) -> None:
+    context = ["[2023-05-08] Caroline went hiking in the mountains with Melanie and her kids"]
+    asked = "When did Caroline go hiking in the mountains with Melanie and her kids?"
+    assert decider.audit(asked, "8 May 2023", context).value.passed
+    # Most of the question is covered, but a date is only right for the very event asked about.
+    audit = decider.audit(asked.replace("kids", "dog"), "8 May 2023", context).value
+    assert audit.relevance.passed and audit.faithfulness.passed
+    assert not audit.completeness.passed
+    assert "dates another event" in audit.completeness.reason and "'dog'" in audit.completeness.reason
+
+
 def test_audit_relevance_fails_when_answer_and_topic_never_meet(decider: OfflineDecider) -> None:
     audit = decider.audit("What is Melanie's favorite car brand?", "3 kids", CONTEXT).value
     assert not audit.relevance.passed
@@ -430,3 +510,30 @@ def test_select_facts_top_by_score_sorted(decider: OfflineDecider) -> None:
     assert 2 not in keep
     assert 1 in keep
     assert decider.select_facts("q", []).value.keep == []
+
+
+# Question focus: shared names, relative standouts, vocatives -----------------------------------------
+def test_names_most_lines_share_are_stripped_before_embedding() -> None:
+    from dmem.decisions.topics import shared_names, strip_names
+
+    lines = ["Maya moved to Lisbon", "Maya adopted a cat named Pixel", "Maya is vegetarian", "Ana visited"]
+    assert shared_names("When did Maya adopt Pixel?", lines) == ["Maya"]  # Pixel tells the lines apart
+    assert strip_names("Maya's cat and Maya", ["Maya"]) == "cat and"
+
+
+def test_standouts_are_relative_to_the_other_lines() -> None:
+    from dmem.decisions.topics import STANDOUT_MARGIN, standouts
+
+    assert standouts([0.30, 0.02, 0.05, 0.01]) == [True, False, False, False]
+    assert standouts([0.60, 0.55, 0.58, 0.57]) == [False] * 4  # uniformly high: nothing stands out
+    assert standouts([0.9, 0.1]) == [False, False]  # too few lines for a median
+    assert STANDOUT_MARGIN > 0
+
+
+def test_vocatives_are_not_what_a_line_is_about() -> None:
+    from dmem.decisions.topics import strip_vocatives
+
+    assert strip_vocatives("Wow, Mel! Any more paintings?", ["Mel"]) == "Wow, Any more paintings?"
+    assert strip_vocatives("That's awesome, Mel!", ["Mel"]) == "That's awesome!"
+    assert strip_vocatives("Hey Jon! I went to Paris, France.", []) == "Hey I went to Paris, France."
+    assert strip_vocatives("Mel went to Paris.", ["Mel"]) == "Mel went to Paris."

@@ -1,8 +1,9 @@
-"""Offline System 1 answer: find the context lines that can answer, then the span the question asks for.
+"""Offline answer: find the context lines that can answer, then the sentence and span the question asks for.
 
 A line can answer when it shares the question's topic (a topic word or its concept class) or its
 focused cosine stands out from the other lines', when it adds something the question lacks, and,
-when the question names people found in the context, when it names one of them.
+when the question names people found in the context, when it names one of them. Lines are judged
+whole (a deliberation fact's sentences explain each other); the span comes from their best sentences.
 """
 
 from __future__ import annotations
@@ -12,42 +13,77 @@ from datetime import date
 from langchain_core.embeddings import Embeddings
 
 from dmem.decisions import spans
+from dmem.decisions.lexical import content_stems
+from dmem.decisions.rules import SENTENCE_END
 from dmem.decisions.spans import NO_INFO
-from dmem.decisions.topics import focused_signals, mentions, question_names, relevance, standouts
+from dmem.decisions.topics import (
+    focused_signals,
+    mentions,
+    question_names,
+    relevance,
+    shares,
+    standouts,
+    strip_vocatives,
+    topic_terms,
+    topical_names,
+)
 from dmem.state.verdicts import AnswerDraft
 
 ANSWER_TYPED_LINES = 5  # lines searched for a typed span (date, place, name, number) before the best line's words
 ANSWER_MARGIN = 0.15  # ...and only lines within this relevance of the best one
 
+Line = tuple[str, date | None]
 
-def ranked_lines(embeddings: Embeddings, question: str, texts: list[str],
-                 tags: list[date | None] | None = None) -> list[tuple[int, float]]:
-    """(index, relevance) of the lines that can answer, best first."""
+
+def _questions_only(text: str) -> bool:
+    """Every sentence with content words asks something ('Wow! What do you dance?')."""
+    return all(s.rstrip().endswith("?") for s in SENTENCE_END.split(text) if content_stems(s))
+
+
+def ranked_lines(embeddings: Embeddings, question: str, lines: list[Line],
+                 context: list[str]) -> list[tuple[int, float]]:
+    """(index, relevance) of the lines that can answer, best first; a line that only asks cannot."""
+    texts = [text for text, _ in lines]
     signals = focused_signals(embeddings, question, texts)
     stand = standouts([c for c, _ in signals])
-    people = [n for n in question_names(question) if any(mentions(t, [n]) for t in texts)]
+    people = [n for n in question_names(question) if any(mentions(t, [n]) for t in context)]
+    topical = topical_names(question, texts, [s for s in map(spans.line_subject, context) if s])
     usable = []
-    for i, (text, (cos, lex)) in enumerate(zip(texts, signals, strict=True)):
-        tag = tags[i] if tags else None
-        if (spans.on_topic(question, text, stand[i])
-                and spans.adds_information(question, text, tag)
-                and (not people or mentions(text, people))):
+    for i, ((text, tag), (cos, lex)) in enumerate(zip(lines, signals, strict=True)):
+        if (spans.on_topic(question, text, stand[i] or mentions(text, topical))
+                and spans.adds_information(question, text, tag) and not _questions_only(text)
+                and (not people or mentions(context[i], people))):
             usable.append((i, relevance(cos, lex)))
     return sorted(usable, key=lambda p: -p[1])
 
 
+def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:
+    """The line's statements that share the question's topic, most relevant first (the best one at least)."""
+    parts = [s.strip() for s in SENTENCE_END.split(text) if s.strip(" .!?,") and not s.rstrip().endswith("?")]
+    if len(parts) < 2:
+        return parts or [text]
+    scores = [relevance(c, lex) for c, lex in focused_signals(embeddings, question, parts)]
+    order = sorted(range(len(parts)), key=lambda i: -scores[i])
+    topic = topic_terms(question)
+    return [parts[i] for i in order if i == order[0] or shares(topic, content_stems(parts[i]))]
+
+
 def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerDraft:
     """The typed span of the best close line that has one, else the best line's new words."""
-    lines = [spans.parse_line(line) for line in context]
-    ranked = ranked_lines(embeddings, question, [t for t, _ in lines], [d for _, d in lines])
+    names = question_names(question)
+    lines = [(strip_vocatives(text, names), tag) for text, tag in map(spans.parse_line, context)]
+    ranked = ranked_lines(embeddings, question, lines, [strip_vocatives(c, names) for c in context])
     if not ranked:
         return AnswerDraft(reasoning=f"none of the {len(context)} lines shares the question's topic, names its "
                            "people and adds to it", answer=NO_INFO)
     top = ranked[0][1]
     close = [i for i, score in ranked[:ANSWER_TYPED_LINES] if score >= top - ANSWER_MARGIN]
-    typed = ((i, spans.typed_span(question, *lines[i])) for i in close)
+    parts = [(i, s) for i in close for s in sentences(embeddings, question, lines[i][0])]
+    if spans.question_kind(question) == "when":  # a date said in a sentence beats the date it was said on
+        parts.sort(key=lambda p: spans.date_span(p[1], None) is None)
+    typed = ((i, spans.typed_span(question, s, lines[i][1])) for i, s in parts)
     best, found = next(((i, span) for i, span in typed if span), (ranked[0][0], None))
-    score = dict(ranked)[best]
-    return AnswerDraft(reasoning=f"line {best + 1} (relevance {score:.2f}, {spans.question_kind(question)} "
-                       f"question): {context[best].strip()}",
-                       answer=found or spans.free_span(question, lines[best][0]))
+    best_sentence = next(s for i, s in parts if i == best)
+    return AnswerDraft(reasoning=f"line {best + 1} (relevance {dict(ranked)[best]:.2f}, "
+                       f"{spans.question_kind(question)} question): {context[best].strip()}",
+                       answer=found or spans.free_span(question, best_sentence))

@@ -31,6 +31,8 @@ _FUTURE = re.compile(r"\b(will|'ll|going to|gonna|plan(?:ning)? to|about to|shal
 _NUM = r"(?P<n>\d{1,3}|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|an|a)"
 _UNIT = r"(?P<unit>day|week|month|year)s?"
 _WDAY = r"(?P<wd>" + "|".join(WEEKDAYS) + r")"
+# Capitalized abbreviations after last/this/next only ("last Fri"): "this sun" stays a word.
+_WDAY_SHORT = r"(?-i:(?P<short>Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun))\.?"
 _PART = r"(?P<part>morning|afternoon|evening|night)"
 _MONTH_RE = "|".join(MONTHS)
 
@@ -107,7 +109,7 @@ def _relative(word: str, d: date) -> date:
 
 
 def _weekday(which: str, wd: str, d: date, sentence: str) -> _Hit:
-    target = WEEKDAYS.index(wd.lower())
+    target = next(i for i, day in enumerate(WEEKDAYS) if day.startswith(wd.lower()))
     which = which.lower()
     if which == "this":
         return _day(_monday(d) + timedelta(days=target))
@@ -138,10 +140,13 @@ _RULES: list[_Rule] = [
     (r"this (?P<p2>morning|afternoon|evening)", lambda m, d, s: _part_of(m["p2"], d)),
     (r"tonight", lambda m, d, s: _part_of("night", d)),
     (r"(?P<r2>yesterday|today|tomorrow)", lambda m, d, s: _day(_relative(m["r2"], d))),
+    (r"(?<!the )(?:this )?past weekend", lambda m, d, s: _weekend("last", d)),
+    (r"(?<!the )this past (?P<u5>week|month|year)", lambda m, d, s: _unit_hit(m["u5"], d, -1)),
     (r"(?<!the )(?P<w>last|this|next|coming) weekend", lambda m, d, s: _weekend(m["w"], d)),
     (r"(?<!the )(?P<w2>last|this|next) (?P<u2>week|month|year)",
      lambda m, d, s: _unit_hit(m["u2"], d, {"last": -1, "this": 0, "next": 1}[m["w2"].lower()])),
     (r"(?P<w3>last|this|next|coming|on) " + _WDAY, lambda m, d, s: _weekday(m["w3"], m["wd"], d, s)),
+    (r"(?P<w4>last|this|next|coming) " + _WDAY_SHORT, lambda m, d, s: _weekday(m["w4"], m["short"], d, s)),
     (_NUM + " " + _UNIT + " ago", lambda m, d, s: _unit_hit(m["unit"], d, -_count(m["n"]))),
     (r"in " + _NUM.replace("?P<n>", "?P<n2>") + " " + _UNIT.replace("?P<unit>", "?P<u3>"),
      lambda m, d, s: _unit_hit(m["u3"], d, _count(m["n2"]))),

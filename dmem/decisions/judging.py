@@ -53,7 +53,8 @@ def _holds(answer: set[str], line: set[str]) -> bool:
 
 def _relevance(question: str, answer: str, context: list[str], stand: list[bool]) -> CriterionVerdict:
     kind = question_kind(question)
-    if kind == "when" and not (absolute_dates(answer) or re.search(r"\b\d{4}\b", answer)):
+    if kind == "when" and not (absolute_dates(answer) or re.search(r"\b\d{4}\b|\b\w+ (?:year|month|week|day)s? ago\b",
+                                                                 answer)):
         return CriterionVerdict(reason=f"a when-question answered without a date ('{answer}')", passed=False)
     if kind in ("count", "duration") and not re.search(r"\d|" + "|".join(NUMBER_WORDS), answer, re.I):
         return CriterionVerdict(reason=f"a how-many/how-long question answered without a number ('{answer}')",
@@ -109,6 +110,8 @@ def _completeness(embeddings: Embeddings, question: str, answer: str, context: l
     support = (scores[best] + coverage) / 2
     ok = support >= AUDIT_MIN_SUPPORT
     missing = f"; question words not covered: {', '.join(repr(w) for w in uncovered)}" if uncovered else ""
+    if ok and uncovered and question_kind(question) == "when":  # a date of another event is wrong, not partial
+        return CriterionVerdict(reason=f"memory {best + 1} dates another event{missing}", passed=False)
     return CriterionVerdict(reason=f"evidence support {support:.2f} from memory {best + 1} "
                             f"({'>=' if ok else '<'} {AUDIT_MIN_SUPPORT}){missing}", passed=ok)
 

@@ -1,8 +1,9 @@
 """OfflineDecider: every decision by rules, local embeddings, BM25 and deterministic date grounding.
 
 No chat model is called (``Usage.calls`` is always 0); the same inputs always give the same verdicts.
-Rules live in ``rules``/``admission``/``splitting``/``scoping``/``lifecycle``/``spans``/``judging``;
-this class only times them and shapes their results.
+Rules live in ``rules``/``admission``/``splitting``/``scoping``/``lifecycle``/``answering``/``spans``/
+``judging``; ``topics`` says what a question is about (names stripped before embedding, concept classes,
+relative standouts). This class only times them and shapes their results.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ from dmem.decisions.base import Decided
 from dmem.decisions.deixis import format_day, ground_time
 from dmem.decisions.lexical import cosines, hybrid_scores
 from dmem.decisions.spans import NO_INFO
-from dmem.decisions.topics import focused_signals, standouts
+from dmem.decisions.topics import (
+    focused_signals,
+    mentions,
+    question_names,
+    standouts,
+    strip_vocatives,
+    topical_names,
+)
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (
     AdmissionVerdicts,
@@ -42,7 +50,7 @@ __all__ = ["NO_INFO", "OfflineDecider"]
 T = TypeVar("T")
 
 FILTER_MARGIN = 0.15  # filter keeps memories whose hybrid score is within this of the best one
-CHUNK_FULL_SCORE = 0.6  # relevance that maps to score 10 (see chunk_score)
+CHUNK_FULL_SCORE = 0.5  # relevance that maps to score 10 (see chunk_score)
 CHUNK_MIN_SCORE = 5  # relevance (0-10) a chunk message needs to become a deliberation fact
 SELECT_MAX_FACTS = 6  # at most this many deliberation facts are kept for the final answer
 SELECT_MIN_SHARE = 0.5  # a kept deliberation fact scores at least this share of the best fact's score
@@ -143,13 +151,15 @@ class OfflineDecider:
 
     def read_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
         def work() -> ChunkFacts:
-            docs = [f"{m.speaker}: {admission.utterance_text(m)}" for m in chunk]
+            names = question_names(question)
+            docs = [f"{m.speaker}: {strip_vocatives(admission.utterance_text(m), names)}" for m in chunk]
             signals = focused_signals(self.embeddings, question, docs)
             stand = standouts([c for c, _ in signals])
+            topical = topical_names(question, docs, [m.speaker for m in chunk])
             facts = []
             for i, (message, doc, (cos, lex)) in enumerate(zip(chunk, docs, signals, strict=True)):
                 score = chunk_score(max(cos, lex))
-                if not spans.on_topic(question, doc, stand[i]):
+                if not spans.on_topic(question, doc, stand[i] or mentions(doc, topical)):
                     score = min(score, CHUNK_MIN_SCORE - 1)
                 if score >= CHUNK_MIN_SCORE:
                     facts.append(ScoredFact(fact=standalone(message), score=score, turn_ids=[message.turn_id]))

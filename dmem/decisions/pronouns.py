@@ -24,7 +24,7 @@ _IRREGULAR_PAST = wordset(
 )
 _NO_AGREEMENT = wordset(
     "can could will would shall should must might may can't couldn't won't wouldn't shouldn't didn't "
-    "wasn't used also and or too myself"
+    "wasn't used also and or too myself wanna gonna gotta"
 )
 _COUNT_WORDS = wordset("two three four five six seven eight nine ten few several many some own")
 _AGREE = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't",
@@ -43,6 +43,11 @@ _CONTRACTIONS = [  # (pattern, replacement template) applied before the general 
 # "I've had my Vespa": the owner is the subject, so the possessive is dropped ("has had a Vespa").
 _OWNED = re.compile(r"\b(?P<lead>[Ii](?:'|\u2019)ve\s+(?:had|owned|got)|[Ii]\s+(?:have\s+had|have\s+owned|own|"
                     r"owned|bought))\s+my\s+(?P<next>[\w'-]+)")
+# "how you use it" -> "how Melanie uses it"; not after an auxiliary or a preposition ("did you use").
+_YOU_VERB = re.compile(rf"(?P<prev>\b\w+\s+)?\b[Yy]ou(?P<adv>(?:\s+{_ADVERB})*)\s+(?P<verb>[a-z]+)\b")
+_NOT_AFTER = wordset("do does did don't can could would will should shall may might must to for with at of about "
+                     "thank thanks tell let see saw love miss make made help want wish are were have has had")
+_NOT_VERBS = wordset("guys all too both two and or so are were was is the a an who that")
 _LISTENER = [
     (r"\b[Yy]ou(?:'|\u2019)re\b|\b[Yy]ou are\b", "{l} is"), (r"\b[Yy]ou(?:'|\u2019)ve\b", "{l} has"),
     (r"\b[Yy]our(?:s)?\b", "{l}'s"), (r"\b[Yy]ourself\b|\b[Yy]ou\b", "{l}"),
@@ -78,6 +83,13 @@ def _article(m: re.Match[str]) -> str:
     return f"{m['lead']} {'an' if low[:1] in 'aeiou' else 'a'} {following}"
 
 
+def _listener_verb(m: re.Match[str], listener: str) -> str:
+    prev = (m["prev"] or "").strip().lower()
+    if prev in _NOT_AFTER or m["verb"] in _NOT_VERBS or m["verb"].endswith("ing"):
+        return m.group(0)
+    return f"{m['prev'] or ''}{listener}{m['adv']} {agree(m['verb'])}"
+
+
 def rewrite_person(text: str, speaker: str, listener: str | None = None) -> str:
     """Name the speaker (and listener) instead of first and second person pronouns."""
     text = _OWNED.sub(_article, text)
@@ -88,6 +100,7 @@ def rewrite_person(text: str, speaker: str, listener: str | None = None) -> str:
     for pattern, template in _CONTRACTIONS[4:]:
         text = re.sub(pattern, template.format(s=speaker), text)
     if listener:
+        text = _YOU_VERB.sub(lambda m: _listener_verb(m, listener), text)
         for pattern, template in _LISTENER:
             text = re.sub(pattern, template.format(l=listener), text)
     return text

@@ -12,11 +12,12 @@ __all__ = ["NO_INFO", "adds_information", "concept_span", "extract", "free_span"
 import re
 from datetime import date, datetime
 
+from dmem.decisions import newwords
 from dmem.decisions.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
-from dmem.decisions.lexical import STOPWORDS, content_stems, stem, tokenize
+from dmem.decisions.lexical import content_stems, stem, tokenize
 from dmem.decisions.pronouns import rewrite_person
 from dmem.decisions.rules import wordset
-from dmem.decisions.topics import related, topic_stems, topic_terms
+from dmem.decisions.topics import related, shares, topic_stems, topic_terms
 from dmem.state.verdicts import NO_INFO
 
 PLACE_NEAR_TOKENS = 4  # a place this close after a topic word ("job at Atlas Robotics") answers 'where'
@@ -67,6 +68,15 @@ def parse_line(line: str) -> tuple[str, date | None]:
     return line.strip(), None
 
 
+def line_subject(line: str) -> str | None:
+    """Who a context line is about: a deliberation fact's speaker, else its first word if capitalized."""
+    if m := _SAID.match(line):
+        return m["speaker"]
+    text = _TAG.sub("", line).strip()
+    first = text.split(maxsplit=1)[0].removesuffix("'s") if text else ""
+    return first if first[:1].isupper() else None
+
+
 def adds_information(question: str, text: str, tag: date | None = None) -> bool:
     """True if the text has a content word the question lacks, or a date for a when-question."""
     if question_kind(question) == "when" and (tag or _DATE_PHRASE.search(text)):
@@ -77,7 +87,7 @@ def adds_information(question: str, text: str, tag: date | None = None) -> bool:
 
 def on_topic(question: str, text: str, standout: bool) -> bool:
     """A line can answer a question if it shares a topic word (or its concept class), or stands out."""
-    return bool(topic_terms(question) & set(content_stems(text))) or standout
+    return shares(topic_terms(question), content_stems(text)) or standout
 
 
 def question_kind(question: str) -> str:
@@ -139,45 +149,9 @@ def number_span(text: str, *, with_unit: bool) -> str | None:
     return (m.group(0) if with_unit and m["unit"] else m["n"]).strip()
 
 
-def _runs(text: str, known: set[str]) -> list[tuple[bool, list[str]]]:
-    """Runs of words the question does not contain, each flagged if it follows a question word."""
-    runs: list[tuple[bool, list[str]]] = []
-    current: list[str] = []
-    after_known = False
-    for token in _TOKEN.findall(_DATE_PHRASE.sub(" | ", text)):
-        is_word = token[0].isalnum()
-        possessive = current and token.lower().endswith(("'s", "\u2019s"))  # "clear Jon's mind" stays whole
-        if is_word and (possessive or stem(token.lower().replace("\u2019", "'")) not in known):
-            current.append(token)
-            continue
-        if current:
-            runs.append((after_known, current))
-        current = []
-        after_known = is_word
-    if current:
-        runs.append((after_known, current))
-    return runs
-
-
 def free_span(question: str, text: str) -> str:
-    """The new information in the line: the best run of words the question lacks.
-
-    Runs right after a question word ("a charity race *for mental health*") win, then runs with
-    more content words, then later runs; leading and trailing stopwords are trimmed.
-    """
-    known = set(content_stems(question)) | {stem(t) for t in tokenize(question)} | {"other", "others"}
-    best: tuple[int, int, int] | None = None
-    chosen = ""
-    for i, (after_known, words) in enumerate(_runs(text, known)):
-        while words and words[0].lower() in STOPWORDS | _LEAD_FILLER:
-            words = words[1:]
-        while words and words[-1].lower() in STOPWORDS | _LEAD_FILLER:
-            words = words[:-1]
-        content = [w for w in words if w.lower() not in STOPWORDS]
-        rank = (int(after_known), len(content), i)
-        if content and (best is None or rank > best):
-            best, chosen = rank, " ".join(words)
-    return chosen.strip(" .,;-") or text.strip()
+    """The new information in the line: the run of words next to the question's words (dates masked)."""
+    return newwords.free_span(question, text, _DATE_PHRASE)
 
 
 _ASKED = re.compile(r"^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:(?:is|are|was|were)\s+"
@@ -214,9 +188,28 @@ def name_span(text: str) -> str | None:
     return m["n"] if m else None
 
 
+_AGO = re.compile(r"\bhow\s+long\s+ago\b", re.I)
+
+
+def ago_span(text: str, tag: date | None) -> str | None:
+    """'10 years ago': from a date said in the line to the day it was said."""
+    said = absolute_dates(ground_time(text, datetime(tag.year, tag.month, tag.day)).text if tag else text)
+    if not tag or not said:
+        return None
+    when = said[0][1]
+    days = (tag - when).days
+    for unit, size in (("year", 365), ("month", 30), ("week", 7), ("day", 1)):
+        if days >= size:
+            n = max(1, tag.year - when.year) if unit == "year" else round(days / size)  # calendar years
+            return f"{n} {unit}{'s' if n > 1 else ''} ago"
+    return None
+
+
 def typed_span(question: str, text: str, tag: date | None) -> str | None:
     """The span a when/where/who/how-many/name question asks for, if this line has one."""
     kind = question_kind(question)
+    if kind == "when" and _AGO.search(question):
+        return ago_span(text, tag)
     if kind == "when":
         return date_span(text, tag, year_only=bool(re.search(r"\byear\b", question, re.I)))
     if kind == "where":

@@ -10,7 +10,7 @@ absolute threshold that only fits one embedding model.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from statistics import median
 
@@ -22,8 +22,9 @@ from dmem.decisions.rules import CONCEPTS, wordset
 
 STANDOUT_MARGIN = 0.12  # focused cosine above the median line that makes a line semantically on topic
 STANDOUT_MIN_LINES = 3  # lines a median needs before a standout means anything
-SHARED_NAME_SHARE = 0.25  # a question name in at least this share of the lines is stripped before embedding
+SHARED_NAME_SHARE = 0.25  # a question name in more than this share of the lines is stripped before embedding
 FOCUS_EMBED_WEIGHT = 0.5  # share of the focused cosine in a line's relevance (the rest is BM25)
+PREFIX_MIN = 5  # stems at least this long match a longer stem they open ('mentor' ~ 'mentorship')
 
 QUESTION_FILLER = wordset("kind type sort thing year date time day month mani much long ago")
 _NOT_NAMES = {m.lower() for m in MONTHS} | set(WEEKDAYS) | {"i", "i'm", "i've", "i'd", "i'll"}
@@ -49,11 +50,37 @@ def mentions(text: str, names: Sequence[str]) -> bool:
 
 
 def shared_names(question: str, texts: Sequence[str]) -> list[str]:
-    """Question names found in at least SHARED_NAME_SHARE of the texts: they do not tell lines apart."""
+    """Question names found in more than SHARED_NAME_SHARE of the texts: they do not tell lines apart."""
     if not texts:
         return []
     return [n for n in question_names(question)
-            if sum(mentions(t, [n]) for t in texts) >= SHARED_NAME_SHARE * len(texts)]
+            if sum(mentions(t, [n]) for t in texts) > SHARED_NAME_SHARE * len(texts)]
+
+
+def topical_names(question: str, texts: Sequence[str], subjects: Sequence[str]) -> list[str]:
+    """Question names that say what it asks about ('Shia Labeouf'), not whom.
+
+    A topical name is neither a line's subject or speaker nor (with enough lines to tell) shared by many lines.
+    """
+    shared = shared_names(question, texts) if len(texts) >= STANDOUT_MIN_LINES else []
+    return [n for n in question_names(question) if n not in shared and n not in subjects]
+
+
+_INTERJECTION = r"(?:hey|hi|hello|wow|oh|thanks|thank you|yeah|yes|yep|aww*|omg|congrats|haha|well|ok|okay|sure|cool)"
+
+
+def strip_vocatives(text: str, names: Sequence[str]) -> str:
+    """'Wow, Mel! ...' -> 'Wow! ...': a listener addressed by name is not what the line is about.
+
+    Any name right after a sentence-opening interjection goes ('Hey Jon!'); the given names also
+    when they open ('Mel, ...') or close (', Mel!') a sentence.
+    """
+    text = re.sub(rf"(^|[.!?]\s+)({_INTERJECTION}[,!]?\s+)(?-i:[A-Z][a-z]+)\s*[,!]\s*", r"\1\2", text, flags=re.I)
+    for name in names:
+        n = re.escape(name)
+        text = re.sub(rf"(^|[.!?]\s+)({_INTERJECTION}[,!]?\s+)?{n}\s*[,!]\s*", r"\1\2", text, flags=re.I)
+        text = re.sub(rf",\s*{n}(?=\s*[.!?]|\s*$)", "", text)
+    return text
 
 
 def strip_names(text: str, names: Sequence[str]) -> str:
@@ -112,6 +139,15 @@ def topic_terms(question: str) -> set[str]:
     return {r for s in topic_stems(question) for r in related(s)}
 
 
+def shares(terms: set[str], stems: Iterable[str]) -> bool:
+    """True if the stems hold a term, or a long stem that opens or is opened by one ('mentor', 'mentorship')."""
+    found = set(stems)
+    if terms & found:
+        return True
+    return any(len(a) >= PREFIX_MIN and len(b) >= PREFIX_MIN and (a.startswith(b) or b.startswith(a))
+               for a in terms for b in found)
+
+
 def covered(word_stem: str, evidence: set[str]) -> bool:
     """A question word is covered by evidence holding it or a word of its concept class."""
-    return bool(related(word_stem) & evidence)
+    return shares(set(related(word_stem)), evidence)
