@@ -118,18 +118,25 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 # Parser -----------------------------------------------------------------------------------------
+def _global_options(p: argparse.ArgumentParser, default: Any) -> None:
+    p.add_argument("--store", default=default, help="store directory (default: DMEM_STORE_DIR or ./.dmem)")
+    p.add_argument("--config", default=default, help="TOML settings file (default: DMEM_CONFIG)")
+    p.add_argument("--llm", default=default,
+                   help="chat model, 'provider:model' (default: DMEM_CHAT_MODEL, else offline)")
+    p.add_argument("--embeddings", default=default, help="embedding model (default: local:all-MiniLM-L6-v2)")
+    p.add_argument("--json", action="store_true", default=False if default is None else default,
+                   help="print JSON for scripts")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = argparse.ArgumentParser(prog="dmem", description="Dual-process long-term memory for LLM agents.")
-    p.add_argument("--store", help="store directory (default: DMEM_STORE_DIR or ./.dmem)")
-    p.add_argument("--config", help="TOML settings file (default: DMEM_CONFIG)")
-    p.add_argument("--llm", help="chat model, 'provider:model' (default: DMEM_CHAT_MODEL, else offline)")
-    p.add_argument("--embeddings", help="embedding model (default: local:all-MiniLM-L6-v2)")
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    _global_options(p, None)
     p.add_argument("-v", "--verbose", action="store_true", help="log what happens")
     sub = p.add_subparsers(dest="command", required=True)
+    # The same options are accepted after the subcommand too ('dmem demo --store X').
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON for scripts")
+    _global_options(common, argparse.SUPPRESS)
 
     d = sub.add_parser("demo", parents=[common],
                        help="ingest a sample conversation and answer questions (works offline)")

@@ -120,7 +120,7 @@ def test_answers_and_routes(demo: DemoRun, question: str) -> None:
 
 def test_cli_demo_prints_the_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     try:
-        code = main(["--store", str(tmp_path), "demo"])  # --store is a global option of the CLI
+        code = main(["demo", "--store", str(tmp_path)])
     finally:
         close_cached()
     out = capsys.readouterr().out
