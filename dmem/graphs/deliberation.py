@@ -40,7 +40,7 @@ def build_deliberation_graph() -> StateGraph[DeliberationState, Context, Deliber
     g = StateGraph(DeliberationState, context_schema=Context, input_schema=DeliberationInput,
                    output_schema=DeliberationOutput)
     g.add_node("plan_chunks", plan_chunks)
-    g.add_node("deliberate_chunk", deliberate_chunk, input_schema=ChunkTask)  # type: ignore[call-overload]
+    g.add_node("deliberate_chunk", deliberate_chunk, input_schema=ChunkTask)  # type: ignore[call-overload,arg-type]
     g.add_node("reduce_facts", reduce_facts)
     g.add_node("select_facts", select_facts)
     g.add_node("answer_from_facts", answer_from_facts)
