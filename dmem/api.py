@@ -61,11 +61,13 @@ class Memory:
     # Writing ------------------------------------------------------------------------------
     def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
             conversation_id: str | None = None, speaker_namespaces: dict[str, str] | None = None,
-            exchange_size: int = 2, retry: bool = False, progress: Progress | None = None,
+            exchange_size: int = 2, progress: Progress | None = None,
             **overrides: Any) -> AddResult:
         """Record messages and form memories, one exchange (default: a message pair) at a time, in order.
 
-        ``overrides`` change settings for this call only, e.g. ``location="Lisbon"`` to ground "here".
+        Turns already formed are skipped; turns recorded but not formed (a crash, or kept for retry
+        after a malformed reply) are formed again. ``overrides`` change settings for this call only,
+        e.g. ``location="Lisbon"`` to ground "here".
         """
         ctx = self._ctx(overrides)
         started = time.perf_counter()
@@ -74,8 +76,7 @@ class Memory:
         results = []
         for done, exchange in enumerate(exchanges, start=1):
             out = self.ingestion_graph.invoke(  # type: ignore[call-overload]
-                {"messages": exchange, "user_id": user_id, "speaker_namespaces": speaker_namespaces or {},
-                 "retry": retry},
+                {"messages": exchange, "user_id": user_id, "speaker_namespaces": speaker_namespaces or {}},
                 context=ctx, config=self._config("ingest", user_id))
             results.append(_exchange_result(exchange, out))
             if progress:
@@ -88,7 +89,7 @@ class Memory:
         pending = [m for m, _ in self.store.transcript.pending()]
         if not pending:
             return AddResult()
-        return self.add(pending, user_id=user_id, speaker_namespaces=speaker_namespaces, retry=True)
+        return self.add(pending, user_id=user_id, speaker_namespaces=speaker_namespaces)
 
     def delete(self, memory_id: str, *, reason: str = "deleted by the user") -> MemoryRecord:
         """Remove a memory from retrieval; its history keeps the text."""

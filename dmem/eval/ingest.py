@@ -95,7 +95,7 @@ class Stores:
                 seen[0] = done
 
             result = mem.add(todo, user_id=cid, conversation_id=cid, speaker_namespaces=namespaces,
-                             retry=True, progress=step)
+                             progress=step)
             pending = len(mem.store.transcript.pending(cid))
             memories = {ns: len(mem.get_all(user_id=ns)) for ns in namespaces.values()}
         info = {"conversation_id": cid, "formation": formation, "store": str(store), "messages": len(messages),

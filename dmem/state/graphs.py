@@ -29,8 +29,6 @@ class IngestInput(TypedDict, total=False):
     """Namespace facts go to when no speaker mapping applies."""
     speaker_namespaces: dict[str, str]
     """Optional speaker -> namespace map (a two-person conversation stores each side apart)."""
-    retry: bool
-    """Kept for compatibility: recorded turns not yet formed are always formed again."""
 
 
 class PlannedOperation(TypedDict):
