@@ -45,7 +45,6 @@ class Services:
     store: MemoryStore
     embeddings: CachedEmbeddings
     knowledge: KnowledgeSource | None
-    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Embed documents through the run-wide cache."""

@@ -16,7 +16,7 @@ from langgraph.types import Send
 from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, ground_deixis, normalize, split_intents
 from dmem.nodes.lifecycle import apply_operations, decide_operation
 from dmem.nodes.recording import build_window, keep_for_retry, record
-from dmem.services import context_of
+from dmem.services import context_of, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestInput, IngestOutput, IngestState
 from dmem.store.knowledge import permitted_source
@@ -48,10 +48,11 @@ def route_on_error(state: IngestState) -> Literal["continue", "keep_for_retry"]:
 
 def route_after_grounding(state: IngestState, runtime: Runtime[Context]) -> list[Send] | Literal["normalize"]:
     """Send only flagged facts whose scope permits a knowledge source to the enricher."""
-    ctx = context_of(runtime.context)
+    svc = services_for(runtime.context)
+    ctx = svc.context
     if not ctx.enrichment:
         return "normalize"
-    has_external = ctx.resources is not None and getattr(ctx.resources, "knowledge", None) is not None
+    has_external = svc.knowledge is not None
     sends = [
         Send("enrich", FactTask(index=i, fact=f))
         for i, f in enumerate(state.get("facts", []))

@@ -60,10 +60,7 @@ def keep_for_retry(state: IngestState, runtime: Runtime[Context]) -> dict[str, A
     """A model reply stayed malformed: keep the turns in the transcript, flagged for retry."""
     svc = services_for(runtime.context)
     error = state.get("error") or "; ".join(state.get("failures") or []) or "unknown failure"
-    by_conv: dict[str, list[str]] = {}
-    for m in state.get("exchange") or []:
-        by_conv.setdefault(m.conversation_id, []).append(m.turn_id)
-    for conv, turn_ids in by_conv.items():
+    for conv, turn_ids in _turns_by_conversation(state).items():
         svc.store.transcript.mark_pending(conv, turn_ids, error)
     log.warning("formation failed, turns kept for retry: %s", error)
     return {"status": "pending_retry", "error": error, "operations": []}
@@ -72,8 +69,13 @@ def keep_for_retry(state: IngestState, runtime: Runtime[Context]) -> dict[str, A
 def mark_processed(state: IngestState, runtime: Runtime[Context]) -> None:
     """Flag the exchange's turns as formed."""
     svc = services_for(runtime.context)
+    for conv, turn_ids in _turns_by_conversation(state).items():
+        svc.store.transcript.mark_processed(conv, turn_ids)
+
+
+def _turns_by_conversation(state: IngestState) -> dict[str, list[str]]:
+    """The exchange's turn ids, grouped by conversation."""
     by_conv: dict[str, list[str]] = {}
     for m in state.get("exchange") or []:
         by_conv.setdefault(m.conversation_id, []).append(m.turn_id)
-    for conv, turn_ids in by_conv.items():
-        svc.store.transcript.mark_processed(conv, turn_ids)
+    return by_conv
