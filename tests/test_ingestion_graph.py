@@ -253,3 +253,14 @@ def test_here_is_grounded_from_request_location_and_never_enriched_externally(fa
     res = mem.add(pair("I love the food here", "ok"), user_id="u1", location="Lisbon")
     assert res.facts[0].text == "Caroline said: I love the food in Lisbon"
     assert not any("Lisbon" in q for q in spy.queries)  # a place from the request context stays private
+
+
+def test_export_then_import_restores_memories_and_history(fake, memory_factory, tmp_path):
+    mem = memory_factory(fake)
+    mem.add(pair("I adopted a dog", "I bought a boat"), user_id="u1")
+    data = mem.export(tmp_path / "export.json", user_id="u1")
+    assert (tmp_path / "export.json").is_file() and len(data["memories"]) == 2 and data["history"]
+    other = memory_factory(fake, sub="other")
+    assert other.import_(tmp_path / "export.json") == 2
+    assert sorted(m.text for m in other.get_all(user_id="u1")) == sorted(m.text for m in mem.get_all(user_id="u1"))
+    assert other.search("adopted a dog", user_id="u1")[0].memory.text == "Caroline said: I adopted a dog"
