@@ -71,7 +71,7 @@ def fake_world(gate_passes: bool = True) -> FakeChatModel:
         "LifecycleDecision": [{"reason": "new information", "operation": "ADD"}],
         "Enrichment": [{"reason": "none", "attributes": {}}],
         "AnswerDraft": [{"reasoning": "memory 1 states it", "answer": "7 May 2023"}],
-        "QualityAudit": [{"relevance": verdict, "faithfulness": verdict, "completeness": verdict}],
+        "QualityGateVerdict": [{"relevance": verdict, "faithfulness": verdict, "completeness": verdict}],
         "AnswerGroups": [{"reason": "same date", "groups": [[1, 2, 3]] if gate_passes else [[1], [2], [3]],
                           "best": [1] if gate_passes else [1, 2, 3]}],
         "ChunkFacts": _chunk,

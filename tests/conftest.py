@@ -72,7 +72,7 @@ def default_script() -> dict[str, Any]:
         "LifecycleDecision": [{"reason": "new information", "operation": "ADD"}],
         "Enrichment": [{"reason": "from knowledge", "attributes": {"type": "thing"}}],
         "AnswerDraft": [{"reasoning": "memory 1", "answer": "7 May 2023"}],
-        "QualityAudit": [{"relevance": PASS, "faithfulness": PASS, "completeness": PASS}],
+        "QualityGateVerdict": [{"relevance": PASS, "faithfulness": PASS, "completeness": PASS}],
         "AnswerGroups": [{"reason": "same", "groups": [[1, 2, 3]], "best": [1]}],
         "ChunkFacts": read_chunk_all,
         "MemorySelection": [{"reason": "needed", "keep": [1]}],

@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from dmem.decisions.deixis import absolute_dates, ground_place, ground_time
+from dmem.grounding.deixis import absolute_dates, ground_place, ground_time
 
 MON = datetime(2023, 5, 8, 13, 56)  # Monday 8 May 2023, the paper's LoCoMo example
 JAN31 = datetime(2023, 1, 31, 9, 0)  # Tuesday, month end

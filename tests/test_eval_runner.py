@@ -88,7 +88,7 @@ def fake_model(delay: float = 0.0) -> FakeChatModel:
         "ScopeLabels": lambda m: {"labels": []},
         "LifecycleDecision": lambda m: {"reason": "new", "operation": "ADD"},
         "AnswerDraft": _answer,
-        "QualityAudit": _audit,
+        "QualityGateVerdict": _audit,
         "ChunkFacts": lambda m: {"facts": [{"fact": f"{s} said: {x}", "score": 8, "turn_ids": [t]}
                                            for t, s, x in _turns(m, "chunk")]},
         "MemorySelection": lambda m: {"reason": "needed", "keep": [1]},

@@ -116,4 +116,4 @@ def test_settings_reach_the_subgraphs_through_the_dmem_field(host: Any, fake: Fa
     never = example.HostContext(model=ctx.model, dmem=ctx.dmem.with_overrides(gate_policy="never"))
     graph = example.compile_host_graph()
     run_turns(graph, never, {}, TURNS[:2])
-    assert fake.calls_for("AnswerDraft") and fake.calls_for("QualityAudit") == []
+    assert fake.calls_for("AnswerDraft") and fake.calls_for("QualityGateVerdict") == []

@@ -7,8 +7,7 @@ from datetime import datetime
 import pytest
 
 from dmem.decisions.base import Decider
-from dmem.decisions.judging import AUDIT_MIN_SUPPORT
-from dmem.decisions.offline import (
+from dmem.decisions.offline.decider import (
     CHUNK_FULL_SCORE,
     CHUNK_MIN_SCORE,
     NO_INFO,
@@ -16,6 +15,7 @@ from dmem.decisions.offline import (
     OfflineDecider,
     chunk_score,
 )
+from dmem.decisions.offline.gate import GATE_MIN_SUPPORT
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Category, Fact, MemoryRecord, Message, Operation, Provenance, Scope
 from dmem.state.verdicts import ScoredFact
@@ -338,7 +338,7 @@ def test_answer_spans(decider: OfflineDecider, question: str, expected: str) -> 
     got = decider.answer(question, CONTEXT).value
     assert got.answer == expected
     assert got.reasoning.startswith("line ")
-    assert decider.audit(question, got.answer, CONTEXT).value.passed  # its own answers pass the gate
+    assert decider.quality_gate(question, got.answer, CONTEXT).value.passed  # its own answers pass the gate
 
 
 @pytest.mark.parametrize(
@@ -353,7 +353,7 @@ def test_answer_concepts_people_and_how_long_ago(decider: OfflineDecider, questi
     got = decider.answer(question, CONTEXT).value.answer
     assert got == expected
     if expected != NO_INFO:
-        assert decider.audit(question, got, CONTEXT).value.passed
+        assert decider.quality_gate(question, got, CONTEXT).value.passed
 
 
 def test_answer_where_prefers_the_place_after_a_topic_word(decider: OfflineDecider) -> None:
@@ -380,7 +380,7 @@ def test_answer_reads_deliberation_facts(decider: OfflineDecider) -> None:
 
 def test_answer_name_question_and_the_gate_flags_the_word_it_cannot_match(decider: OfflineDecider) -> None:
     assert decider.answer("What is the name of Melanie's dog?", CONTEXT).value.answer == "Oliver"
-    audit = decider.audit("What is the name of Melanie's dog?", "Oliver", CONTEXT).value
+    audit = decider.quality_gate("What is the name of Melanie's dog?", "Oliver", CONTEXT).value
     assert audit.relevance.passed and audit.faithfulness.passed
     assert not audit.completeness.passed  # 'dog' vs 'beagle': offline rules route this to deliberation
     assert "'dog'" in audit.completeness.reason
@@ -409,24 +409,24 @@ def test_filter_memories_keeps_the_close_ones(decider: OfflineDecider) -> None:
 
 
 def test_audit_passes_a_supported_answer(decider: OfflineDecider) -> None:
-    audit = decider.audit("Who did Caroline go hiking with?", "Melanie", CONTEXT).value
+    audit = decider.quality_gate("Who did Caroline go hiking with?", "Melanie", CONTEXT).value
     assert audit.passed, audit
 
 
 def test_audit_relevance_fails_on_no_info(decider: OfflineDecider) -> None:
-    audit = decider.audit("Who did Caroline go hiking with?", NO_INFO, CONTEXT).value
+    audit = decider.quality_gate("Who did Caroline go hiking with?", NO_INFO, CONTEXT).value
     assert not audit.relevance.passed
     assert not audit.passed
 
 
 def test_audit_relevance_fails_for_a_when_question_without_a_date(decider: OfflineDecider) -> None:
-    audit = decider.audit("When did Caroline go to the LGBTQ support group?", "Melanie", CONTEXT).value
+    audit = decider.quality_gate("When did Caroline go to the LGBTQ support group?", "Melanie", CONTEXT).value
     assert not audit.relevance.passed
     assert "without a date" in audit.relevance.reason
 
 
 def test_audit_faithfulness_fails_on_unsupported_words(decider: OfflineDecider) -> None:
-    audit = decider.audit("Where did Caroline move to?", "Paris", CONTEXT).value
+    audit = decider.quality_gate("Where did Caroline move to?", "Paris", CONTEXT).value
     assert not audit.faithfulness.passed
     assert audit.faithfulness.reason == "answer words 'Paris' not found in memories"
 
@@ -435,26 +435,26 @@ def test_audit_completeness_fails_on_weak_support(decider: OfflineDecider) -> No
     # The answer is in the context and tied to the question's topic ('kids'), but covers little of it.
     context = [*CONTEXT, "[2023-05-08] Caroline went hiking with her kids"]
     question = "Which sports and hobbies does Caroline enjoy with her kids on rainy weekends?"
-    audit = decider.audit(question, "hiking", context).value
+    audit = decider.quality_gate(question, "hiking", context).value
     assert audit.relevance.passed and audit.faithfulness.passed
     assert not audit.completeness.passed
-    assert f"< {AUDIT_MIN_SUPPORT}" in audit.completeness.reason
+    assert f"< {GATE_MIN_SUPPORT}" in audit.completeness.reason
     assert "'weekends'" in audit.completeness.reason
 
 
 def test_audit_completeness_fails_for_a_date_of_another_event(decider: OfflineDecider) -> None:
     context = ["[2023-05-08] Caroline went hiking in the mountains with Melanie and her kids"]
     asked = "When did Caroline go hiking in the mountains with Melanie and her kids?"
-    assert decider.audit(asked, "8 May 2023", context).value.passed
+    assert decider.quality_gate(asked, "8 May 2023", context).value.passed
     # Most of the question is covered, but a date is only right for the very event asked about.
-    audit = decider.audit(asked.replace("kids", "dog"), "8 May 2023", context).value
+    audit = decider.quality_gate(asked.replace("kids", "dog"), "8 May 2023", context).value
     assert audit.relevance.passed and audit.faithfulness.passed
     assert not audit.completeness.passed
     assert "dates another event" in audit.completeness.reason and "'dog'" in audit.completeness.reason
 
 
 def test_audit_relevance_fails_when_answer_and_topic_never_meet(decider: OfflineDecider) -> None:
-    audit = decider.audit("What is Melanie's favorite car brand?", "3 kids", CONTEXT).value
+    audit = decider.quality_gate("What is Melanie's favorite car brand?", "3 kids", CONTEXT).value
     assert not audit.relevance.passed
     assert "not connected to the question's topic" in audit.relevance.reason
     assert audit.faithfulness.passed
@@ -514,7 +514,7 @@ def test_select_facts_top_by_score_sorted(decider: OfflineDecider) -> None:
 
 # Question focus: shared names, relative standouts, vocatives -----------------------------------------
 def test_names_most_lines_share_are_stripped_before_embedding() -> None:
-    from dmem.decisions.topics import shared_names, strip_names
+    from dmem.decisions.offline.topics import shared_names, strip_names
 
     lines = ["Maya moved to Lisbon", "Maya adopted a cat named Pixel", "Maya is vegetarian", "Ana visited"]
     assert shared_names("When did Maya adopt Pixel?", lines) == ["Maya"]  # Pixel tells the lines apart
@@ -522,7 +522,7 @@ def test_names_most_lines_share_are_stripped_before_embedding() -> None:
 
 
 def test_standouts_are_relative_to_the_other_lines() -> None:
-    from dmem.decisions.topics import STANDOUT_MARGIN, standouts
+    from dmem.decisions.offline.topics import STANDOUT_MARGIN, standouts
 
     assert standouts([0.30, 0.02, 0.05, 0.01]) == [True, False, False, False]
     assert standouts([0.60, 0.55, 0.58, 0.57]) == [False] * 4  # uniformly high: nothing stands out
@@ -531,7 +531,7 @@ def test_standouts_are_relative_to_the_other_lines() -> None:
 
 
 def test_vocatives_are_not_what_a_line_is_about() -> None:
-    from dmem.decisions.topics import strip_vocatives
+    from dmem.decisions.offline.topics import strip_vocatives
 
     assert strip_vocatives("Wow, Mel! Any more paintings?", ["Mel"]) == "Wow, Any more paintings?"
     assert strip_vocatives("That's awesome, Mel!", ["Mel"]) == "That's awesome!"

@@ -257,21 +257,21 @@ def test_audit_renders_answer_and_memories() -> None:
     ok = {"reason": "fine", "passed": True}
     missing = {"reason": "misses the year", "passed": False}
     reply = {"relevance": ok, "faithfulness": ok, "completeness": missing}
-    d, model = decider({"QualityAudit": [reply]})
-    out = d.audit("When did Caroline buy her Jeep?", "In spring", ["[2023-03-01] Caroline drives a Jeep"])
-    call = model.calls_for("QualityAudit")[0]
+    d, model = decider({"QualityGateVerdict": [reply]})
+    out = d.quality_gate("When did Caroline buy her Jeep?", "In spring", ["[2023-03-01] Caroline drives a Jeep"])
+    call = model.calls_for("QualityGateVerdict")[0]
     assert section(call, "answer") == "In spring"
     assert "[2023-03-01] Caroline drives a Jeep" in section(call, "memories")
     system = call.messages[0].content.lower()
     assert all(w in system for w in ("relevance", "faithfulness", "completeness", "date"))
     assert not out.value.passed and out.value.relevance.passed
-    assert_usage(out.usage, "audit")
+    assert_usage(out.usage, "quality_gate")
 
 
 def test_audit_fails_completeness_for_a_no_information_answer() -> None:
     ok = {"reason": "fine", "passed": True}
-    d, _ = decider({"QualityAudit": [{"relevance": ok, "faithfulness": ok, "completeness": ok}]})
-    value = d.audit("Where does Jon live?", NO_INFO, []).value
+    d, _ = decider({"QualityGateVerdict": [{"relevance": ok, "faithfulness": ok, "completeness": ok}]})
+    value = d.quality_gate("Where does Jon live?", NO_INFO, []).value
     assert not value.completeness.passed and "no-information" in value.completeness.reason
     assert not value.passed
 

@@ -33,7 +33,7 @@ def test_quality_gate_pass_returns_system1(fake, memory_factory):
 
 def test_quality_gate_fail_runs_full_deliberation(fake, memory_factory):
     mem = seeded(memory_factory, fake, n_messages=130)
-    fake.set_script("QualityAudit", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
     fake.set_script("AnswerDraft", [{"answer": "8 May 2023"}, {"answer": "7 May 2023"}])
     ans = mem.ask("When did Caroline go to the support group?", user_id="u1")
     assert ans.route == "deliberation" and ans.answer == "7 May 2023" and ans.gate_passed is False
@@ -47,7 +47,7 @@ def test_no_info_answer_escalates_without_audit(fake, memory_factory):
     fake.set_script("AnswerDraft", [{"answer": NO_INFO}, {"answer": "Boston"}])
     ans = mem.ask("Where does Caroline live?", user_id="u1")
     assert ans.route == "deliberation" and ans.answer == "Boston"
-    assert fake.calls_for("QualityAudit") == []
+    assert fake.calls_for("QualityGateVerdict") == []
 
 
 @pytest.mark.parametrize("policy, groups, route", [
@@ -75,11 +75,11 @@ def test_voting_policies(fake, memory_factory, policy, groups, route):
 def test_never_policy_skips_gate_and_always_skips_system1(fake, memory_factory):
     mem = seeded(memory_factory, fake)
     ans = mem.ask("When?", user_id="u1", gate_policy="never")
-    assert ans.route == "system1" and fake.calls_for("QualityAudit") == [] and fake.calls_for("ChunkFacts") == []
+    assert ans.route == "system1" and fake.calls_for("QualityGateVerdict") == [] and fake.calls_for("ChunkFacts") == []
     fake._state.calls.clear()
     ans = mem.ask("When?", user_id="u1", gate_policy="always")
     assert ans.route == "deliberation"
-    assert len(fake.calls_for("AnswerDraft")) == 1 and fake.calls_for("QualityAudit") == []
+    assert len(fake.calls_for("AnswerDraft")) == 1 and fake.calls_for("QualityGateVerdict") == []
 
 
 def test_filter_keeps_selected_and_falls_back_when_empty(fake, memory_factory):
@@ -150,7 +150,7 @@ def test_bad_chunk_reply_is_skipped_and_question_still_answered(fake, memory_fac
 
 def test_usage_summed_across_stages_and_workers(fake, memory_factory):
     mem = seeded(memory_factory, fake, n_messages=130)
-    fake.set_script("QualityAudit", [{"relevance": FAIL, "faithfulness": PASS, "completeness": PASS}])
+    fake.set_script("QualityGateVerdict", [{"relevance": FAIL, "faithfulness": PASS, "completeness": PASS}])
     ans = mem.ask("q?", user_id="u1")
     assert ans.usage["read_chunk"].calls == 3
     assert ans.usage["total"].calls == len(fake.calls) == 1 + 1 + 3 + 1

@@ -76,7 +76,7 @@ def seeded(fake: FakeChatModel, memory_factory: Any) -> Any:
 
 
 def test_ask_run_tree_through_full_deliberation(seeded: Any, fake: FakeChatModel) -> None:
-    fake.set_script("QualityAudit", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
     with traced() as tracer:
         ans = seeded.ask("When did Caroline go to the support group?", user_id="u1")
     assert ans.route == "deliberation"
@@ -92,11 +92,11 @@ def test_ask_run_tree_through_full_deliberation(seeded: Any, fake: FakeChatModel
     assert tracer.parent(sub).name == "deliberate"  # type: ignore[union-attr]
 
     # Structured calls are named by stage and nest under the node that made them.
-    for stage, node in (("answer", "answer"), ("audit", "quality_gate"), ("read_chunk", "deliberate_chunk")):
+    for stage, node in (("answer", "answer"), ("quality_gate", "quality_gate"), ("read_chunk", "deliberate_chunk")):
         calls = tracer.model_calls(stage)
         assert calls, f"no structured call named {stage!r}"
         assert tracer.parent(calls[0]).name == node  # type: ignore[union-attr]
-    assert {"dmem", "query", "audit"} <= set(tracer.model_calls("audit")[0].tags or [])
+    assert {"dmem", "query", "quality_gate"} <= set(tracer.model_calls("quality_gate")[0].tags or [])
     assert {"dmem", "deliberation", "read_chunk"} <= set(tracer.model_calls("read_chunk")[0].tags or [])
 
     # Tags and the namespace are inherited by every run of the tree.
@@ -118,13 +118,13 @@ def test_query_graph_with_config_callbacks(seeded: Any, fake: FakeChatModel) -> 
     assert root.name == "dmem_query"
     nodes = [r.name for r in tracer.runs if tracer.parent(r) is root]
     assert [n for n in nodes if not n.startswith("route_")] == ["retrieve", "answer", "finish"]
-    assert tracer.model_calls("answer") and not tracer.model_calls("audit")
+    assert tracer.model_calls("answer") and not tracer.model_calls("quality_gate")
     assert all("host:test" in (r.tags or []) for r in tracer.runs)
 
 
 @pytest.mark.parametrize("audit, route", [(PASS, "system1"), (FAIL, "deliberation")])
 def test_route_taken_is_tagged(seeded: Any, fake: FakeChatModel, audit: dict[str, Any], route: str) -> None:
-    fake.set_script("QualityAudit", [{"relevance": PASS, "faithfulness": PASS, "completeness": audit}])
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": audit}])
     with traced() as tracer:
         ans = seeded.ask("When?", user_id="u1")
     assert ans.route == route
@@ -154,7 +154,7 @@ def test_nothing_is_sent_without_langsmith_env(seeded: Any, fake: FakeChatModel,
     monkeypatch.setattr(langsmith.Client, "__init__", no_client)
     monkeypatch.setattr(LangChainTracer, "__init__", no_client)
     monkeypatch.setattr(socket.socket, "connect", lambda self, addr: connects.append(addr))
-    fake.set_script("QualityAudit", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
     with traced() as tracer:
         ans = seeded.ask("When?", user_id="u1")
     assert ans.route == "deliberation" and tracer.named("deliberate_chunk")  # the run really was traced

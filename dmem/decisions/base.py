@@ -20,7 +20,7 @@ from dmem.state.verdicts import (
     FactDrafts,
     LifecycleDecision,
     MemorySelection,
-    QualityAudit,
+    QualityGateVerdict,
     ScopeLabels,
     ScoredFact,
 )
@@ -89,7 +89,7 @@ class Decider(Protocol):
         """Answer from context lines (memories or deliberation facts)."""
         ...
 
-    def audit(self, question: str, answer: str, context: list[str]) -> Decided[QualityAudit]:
+    def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
         """Quality gate: relevance, faithfulness & consistency, completeness."""
         ...
 

@@ -21,10 +21,10 @@ from dmem.nodes.deliberation import make_chunks
 from dmem.prompts import (
     admission_prompt,
     answer_prompt,
-    audit_prompt,
     extraction_prompt,
     group_prompt,
     lifecycle_prompt,
+    quality_gate_prompt,
     read_chunk_prompt,
     scope_prompt,
     split_prompt,
@@ -34,7 +34,7 @@ from dmem.state.schemas import Fact
 
 _LINE = "[2023-05-08] Caroline went to an LGBTQ support group and met people who shared their stories."
 """A typical memory line, standing in for memories that do not exist before ingestion."""
-_OUT = {"answer": 40, "audit": 150, "group": 60, "chunk": 150, "select": 30, "judge": 50, "admit": 40,
+_OUT = {"answer": 40, "quality_gate": 150, "group": 60, "chunk": 150, "select": 30, "judge": 50, "admit": 40,
         "split": 60, "scope": 40, "lifecycle": 50}
 """Assumed output tokens per call of each kind."""
 
@@ -117,7 +117,7 @@ def question_cost(method: Method, question: str, conv: Conversation, ctx: Contex
     if policy in ("majority", "consensus"):
         cost.add(_tok(group_prompt(question, ["an answer"] * ctx.vote_samples)), "group")
     elif policy == "quality":
-        cost.add(_tok(audit_prompt(question, "an answer", lines)), "audit")
+        cost.add(_tok(quality_gate_prompt(question, "an answer", lines)), "quality_gate")
     if method.gated:
         _deliberation(cost, question, conv, ctx, maybe=True)
     return cost

@@ -16,10 +16,10 @@ from langgraph.types import Send
 from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, ground_deixis, normalize, split_intents
 from dmem.nodes.lifecycle import apply_operations, decide_operation
 from dmem.nodes.recording import build_window, keep_for_retry, record
+from dmem.privacy.policy import permitted_source
 from dmem.services import context_of, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestInput, IngestOutput, IngestState
-from dmem.store.knowledge import permitted_source
 
 
 def route_after_record(state: IngestState) -> Literal["build_window", "__end__"]:

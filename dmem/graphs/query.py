@@ -1,6 +1,6 @@
 """The query graph: retrieve → [filter] → answer → gate → (finish | Full Deliberation).
 
-Policies: quality (audit), majority / consensus (vote), never (Mem0* only), always (System 2 only).
+Policies: quality (the quality gate), majority / consensus (vote), never (Mem0* only), always (System 2 only).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""System 1 answer and the gates: quality audit, Majority Voting and Consensus."""
+"""System 1 answer and the gates: quality gate, Majority Voting and Consensus."""
 
 from __future__ import annotations
 
@@ -34,19 +34,19 @@ def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]
     svc = services_for(runtime.context)
     draft = state.get("system1_answer", "")
     if is_no_info(draft):
-        gate = GateVerdict(policy="quality", passed=False, audit=None,
+        gate = GateVerdict(policy="quality", passed=False, quality=None,
                            reasons=["System 1 could not answer from memory"])
         return {"gate": gate}
     try:
-        out = svc.decider.audit(state["question"], draft, state.get("context", []))
+        out = svc.decider.quality_gate(state["question"], draft, state.get("context", []))
     except StructuredOutputError as exc:
-        gate = GateVerdict(policy="quality", passed=False, audit=None, reasons=[f"audit unusable: {exc}"])
+        gate = GateVerdict(policy="quality", passed=False, quality=None, reasons=[f"quality gate unusable: {exc}"])
         return {"gate": gate}
-    audit = out.value
+    verdict = out.value
     reasons = [f"{name}: {'pass' if v.passed else 'fail'} - {v.reason}" for name, v in
-               (("relevance", audit.relevance), ("faithfulness", audit.faithfulness),
-                ("completeness", audit.completeness))]
-    gate = GateVerdict(policy="quality", passed=audit.passed, audit=audit, reasons=reasons)
+               (("relevance", verdict.relevance), ("faithfulness", verdict.faithfulness),
+                ("completeness", verdict.completeness))]
+    gate = GateVerdict(policy="quality", passed=verdict.passed, quality=verdict, reasons=reasons)
     return {"gate": gate, "usage": [out.usage]}
 
 
@@ -72,7 +72,7 @@ def vote(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
         grouped = svc.decider.group_answers(question, samples)
     except StructuredOutputError as exc:
         gate = GateVerdict(policy=ctx.gate_policy, passed=False, samples=samples,
-                           reasons=[f"judge unusable: {exc}"])
+                           reasons=[f"answer grouping unusable: {exc}"])
         return {"gate": gate, "usage": usage}
     usage.append(grouped.usage)
     return {**_tally(ctx, samples, grouped.value.groups, grouped.value.best), "usage": usage}

@@ -13,15 +13,15 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dmem.decisions.base import Decided
-from dmem.decisions.deixis import ground_place, ground_time
 from dmem.errors import StructuredOutputError
+from dmem.grounding.deixis import ground_place, ground_time
 from dmem.nodes.recording import namespace_for
+from dmem.privacy.policy import permitted_source
 from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestState
 from dmem.state.schemas import AdmissionDecision, Fact, Message, Scope
 from dmem.state.verdicts import FactDraft, FactDrafts
-from dmem.store.knowledge import permitted_source
 
 log = logging.getLogger(__name__)
 _VOLATILE = re.compile(

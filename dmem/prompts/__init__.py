@@ -4,14 +4,14 @@ from dmem.prompts.answering import NO_INFO, answer_prompt, filter_prompt
 from dmem.prompts.deliberation import read_chunk_prompt, select_prompt
 from dmem.prompts.extraction import extraction_prompt
 from dmem.prompts.formation import admission_prompt, enrich_prompt, scope_prompt, split_prompt
-from dmem.prompts.gating import audit_prompt, group_prompt
+from dmem.prompts.gate import group_prompt, quality_gate_prompt
 from dmem.prompts.lifecycle import lifecycle_prompt
 
 __all__ = [
     "NO_INFO",
     "admission_prompt",
     "answer_prompt",
-    "audit_prompt",
+    "quality_gate_prompt",
     "enrich_prompt",
     "extraction_prompt",
     "filter_prompt",

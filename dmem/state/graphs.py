@@ -13,7 +13,7 @@ from dmem.state.schemas import (
     Message,
     Usage,
 )
-from dmem.state.verdicts import LifecycleDecision, QualityAudit, ScoredFact
+from dmem.state.verdicts import LifecycleDecision, QualityGateVerdict, ScoredFact
 
 IngestStatus = Literal["formed", "nothing_admitted", "no_facts", "duplicate", "pending_retry"]
 Route = Literal["system1", "deliberation", "no_memory"]
@@ -99,7 +99,7 @@ class GateVerdict(TypedDict, total=False):
     policy: str
     passed: bool
     reasons: list[str]
-    audit: QualityAudit | None
+    quality: QualityGateVerdict | None
     samples: list[str]
     groups: list[list[int]]
 

@@ -106,8 +106,8 @@ class CriterionVerdict(BaseModel):
     passed: bool = Field(description="True if the answer meets this criterion.")
 
 
-class QualityAudit(BaseModel):
-    """The quality gate's three-dimensional audit of a System 1 answer."""
+class QualityGateVerdict(BaseModel):
+    """The quality gate's verdict on a System 1 answer: relevance, faithfulness and consistency, completeness."""
 
     relevance: CriterionVerdict = Field(description="Does the answer address exactly what was asked?")
     faithfulness: CriterionVerdict = Field(

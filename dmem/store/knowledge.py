@@ -1,16 +1,9 @@
-"""Knowledge sources for enrichment, and the scope policy that decides which one a fact may use.
-
-The privacy rule lives here, in code: USER_PII never reaches any source; INTERNAL only the
-user's own memories; EXTERNAL the external source when one is configured and allowed;
-GENERIC needs none.
-"""
+"""Knowledge sources for enrichment (which source a fact may consult is ``dmem.privacy.policy``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
-
-from dmem.state.schemas import Scope
 
 
 @runtime_checkable
@@ -43,14 +36,3 @@ class FunctionKnowledge:
 
     def lookup(self, query: str) -> list[str]:
         return list(self.fn(query))
-
-
-def permitted_source(scope: Scope, *, external_allowed: bool, has_external: bool) -> str | None:
-    """Which source a fact of this scope may consult: 'external', 'internal' or None."""
-    if scope == Scope.USER_PII or scope == Scope.GENERIC:
-        return None
-    if scope == Scope.INTERNAL:
-        return "internal"
-    if scope == Scope.EXTERNAL and external_allowed and has_external:
-        return "external"
-    return None

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from dmem.decisions import rules
-from dmem.decisions.deixis import MONTHS, WEEKDAYS
-from dmem.decisions.lexical import stem, tokenize
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.lexical import stem, tokenize
+from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Scope
 
 MIN_PHONE_DIGITS = 7  # digits a number needs to count as a phone number

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from dmem.decisions import rules
-from dmem.decisions.deixis import NUMBER_WORDS, absolute_dates
-from dmem.decisions.lexical import content_stems, stem, tokenize
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.lexical import content_stems, stem, tokenize
+from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates
 from dmem.state.schemas import Category, Fact, MemoryRecord, Operation
 from dmem.state.verdicts import LifecycleDecision
 

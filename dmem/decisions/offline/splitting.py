@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from dmem.decisions import rules
-from dmem.decisions.admission import Clause, judge_clause, segment, utterance_text
-from dmem.decisions.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.admission import Clause, judge_clause, segment, utterance_text
+from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
 

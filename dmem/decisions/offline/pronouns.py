@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dmem.decisions import rules
-from dmem.decisions.rules import wordset
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.rules import wordset
 
 _IRREGULAR_PAST = wordset(
     "went had got made took saw met ran bought won gave found left began came built wrote read did "

@@ -23,12 +23,12 @@ from dmem.prompts import (
     NO_INFO,
     admission_prompt,
     answer_prompt,
-    audit_prompt,
     enrich_prompt,
     extraction_prompt,
     filter_prompt,
     group_prompt,
     lifecycle_prompt,
+    quality_gate_prompt,
     read_chunk_prompt,
     scope_prompt,
     select_prompt,
@@ -45,7 +45,7 @@ from dmem.state.verdicts import (
     FactDrafts,
     LifecycleDecision,
     MemorySelection,
-    QualityAudit,
+    QualityGateVerdict,
     ScopeLabel,
     ScopeLabels,
     ScoredFact,
@@ -143,8 +143,9 @@ class ModelDecider:
             text = NO_INFO
         return Decided(out.model_copy(update={"answer": text}), usage)
 
-    def audit(self, question: str, answer: str, context: list[str]) -> Decided[QualityAudit]:
-        out, usage = self._call(QualityAudit, audit_prompt(question, answer, context), "audit", "query")
+    def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
+        prompt = quality_gate_prompt(question, answer, context)
+        out, usage = self._call(QualityGateVerdict, prompt, "quality_gate", "query")
         if is_null_answer(answer) and out.completeness.passed:  # the rubric: no answer is never complete
             out = out.model_copy(update={"completeness": CriterionVerdict(
                 reason=f"{out.completeness.reason} [overridden: a no-information answer is incomplete]",

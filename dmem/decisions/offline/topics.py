@@ -16,9 +16,9 @@ from statistics import median
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.deixis import MONTHS, WEEKDAYS
-from dmem.decisions.lexical import content_stems, cosines, lexical_scores, stem, tokenize
-from dmem.decisions.rules import CONCEPTS, wordset
+from dmem.decisions.offline.lexical import content_stems, cosines, lexical_scores, stem, tokenize
+from dmem.decisions.offline.rules import CONCEPTS, wordset
+from dmem.grounding.deixis import MONTHS, WEEKDAYS
 
 STANDOUT_MARGIN = 0.12  # focused cosine above the median line that makes a line semantically on topic
 STANDOUT_MIN_LINES = 3  # lines a median needs before a standout means anything

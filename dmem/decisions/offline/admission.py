@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dmem.decisions import rules
-from dmem.decisions.lexical import content_words
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.lexical import content_words
 from dmem.state.schemas import Message
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content

@@ -2,7 +2,7 @@
 
 No chat model is called (``Usage.calls`` is always 0); the same inputs always give the same verdicts.
 Rules live in ``rules``/``admission``/``splitting``/``scoping``/``lifecycle``/``answering``/``spans``/
-``judging``; ``topics`` says what a question is about (names stripped before embedding, concept classes,
+``gate``; ``topics`` says what a question is about (names stripped before embedding, concept classes,
 relative standouts). This class only times them and shapes their results.
 """
 
@@ -15,12 +15,11 @@ from typing import TypeVar
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions import admission, answering, judging, lifecycle, scoping, spans, splitting
 from dmem.decisions.base import Decided
-from dmem.decisions.deixis import format_day, ground_time
-from dmem.decisions.lexical import cosines, hybrid_scores
-from dmem.decisions.spans import NO_INFO
-from dmem.decisions.topics import (
+from dmem.decisions.offline import admission, answering, gate, lifecycle, scoping, spans, splitting
+from dmem.decisions.offline.lexical import cosines, hybrid_scores
+from dmem.decisions.offline.spans import NO_INFO
+from dmem.decisions.offline.topics import (
     focused_signals,
     mentions,
     question_names,
@@ -28,6 +27,7 @@ from dmem.decisions.topics import (
     strip_vocatives,
     topical_names,
 )
+from dmem.grounding.deixis import format_day, ground_time
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (
     AdmissionVerdicts,
@@ -38,7 +38,7 @@ from dmem.state.verdicts import (
     FactDrafts,
     LifecycleDecision,
     MemorySelection,
-    QualityAudit,
+    QualityGateVerdict,
     ScopeLabel,
     ScopeLabels,
     ScoredFact,
@@ -143,11 +143,11 @@ class OfflineDecider:
         # Extraction is deterministic: temperature is accepted for the protocol and ignored.
         return _timed("answer", lambda: answering.answer(self.embeddings, question, context))
 
-    def audit(self, question: str, answer: str, context: list[str]) -> Decided[QualityAudit]:
-        return _timed("audit", lambda: judging.audit(self.embeddings, question, answer, context))
+    def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
+        return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, question, answer, context))
 
     def group_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
-        return _timed("group_answers", lambda: judging.group(answers))
+        return _timed("group_answers", lambda: gate.group(answers))
 
     def read_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
         def work() -> ChunkFacts:

@@ -12,12 +12,12 @@ __all__ = ["NO_INFO", "adds_information", "concept_span", "extract", "free_span"
 import re
 from datetime import date, datetime
 
-from dmem.decisions import newwords
-from dmem.decisions.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
-from dmem.decisions.lexical import content_stems, stem, tokenize
-from dmem.decisions.pronouns import rewrite_person
-from dmem.decisions.rules import wordset
-from dmem.decisions.topics import related, shares, topic_stems, topic_terms
+from dmem.decisions.offline import newwords
+from dmem.decisions.offline.lexical import content_stems, stem, tokenize
+from dmem.decisions.offline.pronouns import rewrite_person
+from dmem.decisions.offline.rules import wordset
+from dmem.decisions.offline.topics import related, shares, topic_stems, topic_terms
+from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
 
 PLACE_NEAR_TOKENS = 4  # a place this close after a topic word ("job at Atlas Robotics") answers 'where'

@@ -1,4 +1,4 @@
-"""Gating prompts: the quality gate's audit and the voting judge's answer grouping."""
+"""Gate prompts: the quality gate's three checks and the voting gate's answer grouping."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ GROUP_SYSTEM = system_text(
 )
 
 
-def audit_prompt(question: str, answer: str, context: Sequence[str]) -> list[BaseMessage]:
+def quality_gate_prompt(question: str, answer: str, context: Sequence[str]) -> list[BaseMessage]:
     """Prompt for the three-dimension quality gate."""
     return build(AUDIT_SYSTEM, [
         ("memories", numbered(list(context), start=None)),

@@ -12,11 +12,11 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions import spans
-from dmem.decisions.lexical import content_stems
-from dmem.decisions.rules import SENTENCE_END
-from dmem.decisions.spans import NO_INFO
-from dmem.decisions.topics import (
+from dmem.decisions.offline import spans
+from dmem.decisions.offline.lexical import content_stems
+from dmem.decisions.offline.rules import SENTENCE_END
+from dmem.decisions.offline.spans import NO_INFO
+from dmem.decisions.offline.topics import (
     focused_signals,
     mentions,
     question_names,

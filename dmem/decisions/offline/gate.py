@@ -7,9 +7,8 @@ from datetime import date, datetime
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions import rules
-from dmem.decisions.deixis import NUMBER_WORDS, absolute_dates, ground_time
-from dmem.decisions.lexical import (
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.lexical import (
     STOPWORDS,
     content_stems,
     content_words,
@@ -18,11 +17,12 @@ from dmem.decisions.lexical import (
     stem,
     tokenize,
 )
-from dmem.decisions.spans import adds_information, parse_line, question_kind
-from dmem.decisions.topics import covered, focused_signals, standouts, topic_stems, topic_terms
-from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityAudit, is_no_info
+from dmem.decisions.offline.spans import adds_information, parse_line, question_kind
+from dmem.decisions.offline.topics import covered, focused_signals, standouts, topic_stems, topic_terms
+from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates, ground_time
+from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityGateVerdict, is_no_info
 
-AUDIT_MIN_SUPPORT = 0.5  # completeness: mean of hybrid evidence and question coverage must reach this
+GATE_MIN_SUPPORT = 0.5  # completeness: mean of hybrid evidence and question coverage must reach this
 FAITHFUL_MIN_OVERLAP = 0.75  # faithfulness: share of answer content words that must occur in the context
 GROUP_MIN_JACCARD = 0.5  # answers whose content-word sets overlap this much mean the same thing
 _RELATION = re.compile(rules.words(*rules.RELATIONS), re.I)
@@ -76,10 +76,10 @@ def _relevance(question: str, answer: str, context: list[str], stand: list[bool]
     return CriterionVerdict(reason="answer and question topic meet in the same memory", passed=True)
 
 
-def audit(embeddings: Embeddings, question: str, answer: str, context: list[str]) -> QualityAudit:
-    """Three-dimension audit of a System 1 answer against its context lines."""
+def quality_gate(embeddings: Embeddings, question: str, answer: str, context: list[str]) -> QualityGateVerdict:
+    """The quality gate's three-dimension check of a System 1 answer against its context lines."""
     if is_no_info(answer):
-        return QualityAudit(
+        return QualityGateVerdict(
             relevance=CriterionVerdict(reason="the answer says no information is available", passed=False),
             faithfulness=CriterionVerdict(reason="the answer makes no claim", passed=True),
             completeness=CriterionVerdict(reason="nothing the question asks is answered", passed=False),
@@ -92,7 +92,7 @@ def audit(embeddings: Embeddings, question: str, answer: str, context: list[str]
         reason=(f"answer words {', '.join(repr(w) for w in missing)} not found in memories" if missing
                 else "every answer word occurs in the memories"), passed=share >= FAITHFUL_MIN_OVERLAP)
     stand = standouts([c for c, _ in focused_signals(embeddings, question, grounded_lines(context))])
-    return QualityAudit(relevance=_relevance(question, answer, context, stand), faithfulness=faithful,
+    return QualityGateVerdict(relevance=_relevance(question, answer, context, stand), faithfulness=faithful,
                         completeness=_completeness(embeddings, question, answer, context))
 
 
@@ -108,12 +108,12 @@ def _completeness(embeddings: Embeddings, question: str, answer: str, context: l
     uncovered = [w for w in content_words(question) if stem(w) in asked and not covered(stem(w), evidence)]
     coverage = 1 - len(set(map(stem, uncovered))) / len(asked) if asked else 1.0
     support = (scores[best] + coverage) / 2
-    ok = support >= AUDIT_MIN_SUPPORT
+    ok = support >= GATE_MIN_SUPPORT
     missing = f"; question words not covered: {', '.join(repr(w) for w in uncovered)}" if uncovered else ""
     if ok and uncovered and question_kind(question) == "when":  # a date of another event is wrong, not partial
         return CriterionVerdict(reason=f"memory {best + 1} dates another event{missing}", passed=False)
     return CriterionVerdict(reason=f"evidence support {support:.2f} from memory {best + 1} "
-                            f"({'>=' if ok else '<'} {AUDIT_MIN_SUPPORT}){missing}", passed=ok)
+                            f"({'>=' if ok else '<'} {GATE_MIN_SUPPORT}){missing}", passed=ok)
 
 
 def _keys(answer: str) -> tuple[set[date], set[str]]:
