@@ -28,8 +28,12 @@ class StoreError(DmemError):
 
 
 class StoreLockedError(StoreError):
-    """Another process holds the store open for writing."""
+    """Another writer held the store's write lock longer than ``lock_timeout`` allowed."""
 
 
 class DataError(DmemError):
     """An input file (conversation, dataset) cannot be read."""
+
+
+class NotFoundError(DmemError):
+    """No such memory for this user (an id of another namespace gets the same answer)."""

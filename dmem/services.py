@@ -95,7 +95,8 @@ def build_services(ctx: Context, res: Resources) -> Services:
     if store is None:
         from dmem.models.embeddings import embedding_dim, embedding_name
 
-        store = open_store(ctx.store_dir, dim=embedding_dim(embeddings), embedding=embedding_name(embeddings))
+        store = open_store(ctx.store_dir, dim=embedding_dim(embeddings), embedding=embedding_name(embeddings),
+                           lock_timeout=ctx.lock_timeout)
     return Services(context=ctx, decider=decider, store=store, embeddings=embeddings,
                     knowledge=res.knowledge)
 

@@ -79,9 +79,8 @@ def to_dmem(messages: list[AnyMessage], conversation_id: str) -> list[Message]:
     pair = [m for m in (last_of(messages, HumanMessage), last_of(messages, AIMessage)) if m is not None]
     now = datetime.now(UTC)
     return [Message(conversation_id=conversation_id, turn_id=str(m.id), text=m.text, timestamp=now,
-                    speaker="user" if isinstance(m, HumanMessage) else "assistant",
-                    seq=messages.index(m))
-            for m in pair]
+                    speaker="user" if isinstance(m, HumanMessage) else "assistant")
+            for m in pair]  # no seq: the store appends each turn after the conversation's last one
 
 
 def remember(state: HostState, runtime: Runtime[HostContext]) -> dict[str, Any]:

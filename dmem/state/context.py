@@ -100,6 +100,12 @@ class Context:
     max_concurrency: int = 4
     """Model calls in flight at once (chunk workers, per-fact work)."""
 
+    # Store sharing and concurrency (issue #10)
+    lock_timeout: float = 10.0
+    """Seconds a write waits for another process's write transaction on the store before failing."""
+    claim_lease_seconds: float = 600.0
+    """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
+
     # Not a setting: live objects (a chat model, embeddings, an open store) handed in by the API.
     resources: Any = field(default=None, compare=False, repr=False)
     """Optional ``dmem.services.Resources``; built from the settings above when None."""
@@ -162,7 +168,7 @@ def _coerce(name: str, value: Any) -> Any:
 
 def _validate(ctx: Context) -> None:
     positive = ["extraction_top_k", "update_top_k", "retrieval_top_k", "chunk_size", "vote_samples",
-                "max_concurrency", "request_timeout"]
+                "max_concurrency", "request_timeout", "lock_timeout", "claim_lease_seconds"]
     for name in positive:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")

@@ -15,7 +15,7 @@ from dmem.state.schemas import (
 )
 from dmem.state.verdicts import LifecycleDecision, QualityGateVerdict, ScoredFact
 
-IngestStatus = Literal["formed", "nothing_admitted", "no_facts", "duplicate", "pending_retry"]
+IngestStatus = Literal["formed", "nothing_admitted", "no_facts", "duplicate", "pending_retry", "claimed"]
 Route = Literal["system1", "deliberation", "no_memory"]
 
 
@@ -46,7 +46,8 @@ class IngestOutput(TypedDict, total=False):
     """What the ingestion graph reports."""
 
     status: IngestStatus
-    """How the exchange ended: formed facts, nothing admitted, duplicate, or kept for retry."""
+    """How the exchange ended: formed facts, nothing admitted, duplicate, kept for retry, or claimed
+    (another worker is forming these turns)."""
     admissions: list[AdmissionDecision]
     """Every admission decision with its reason (empty with the formation layer off)."""
     facts: list[Fact]
@@ -74,6 +75,8 @@ class IngestState(IngestInput, IngestOutput, total=False):
     """Lifecycle decisions returned by per-fact workers."""
     failures: Annotated[list[str], operator.add]
     """Errors raised by per-fact workers; any failure keeps the exchange for retry."""
+    claim_token: str
+    """The worker token under which this run claimed the exchange's turns."""
 
 
 class FactTask(TypedDict):
