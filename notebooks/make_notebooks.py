@@ -70,7 +70,7 @@ every operation with its reason."""),
 update = mem.add([moved], user_id="alice")
 op = update.operations[0]
 print(op.operation, ":", op.old_text, "->", op.new_text, "|", op.reason)
-for h in mem.history(op.memory_id):
+for h in mem.history(op.memory_id, user_id="alice"):
     print(f"{h.at:%Y-%m-%d %H:%M}", h.operation, h.old_text, "->", h.new_text, "|", h.reason)"""),
     ("code", """for msg in mem.transcript(user_ids=["alice"]):
     print(msg.turn_id, msg.render())"""),
