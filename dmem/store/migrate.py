@@ -38,18 +38,23 @@ def upgrade(db: Database, found: int) -> None:
             f"store {db.path.parent} uses schema version {found} and must be upgraded to {SCHEMA_VERSION}; "
             "open it once for writing (e.g. `dmem ingest` or Memory(path)) to upgrade it in place"
         )
-    with db.transaction():
+    db.write_lock.acquire()  # re-entrant: the transaction below takes it again
+    try:
         found = db.schema_version()  # another process may have done it while we waited for the lock
         if found == SCHEMA_VERSION:
             return
-        if found == 0:
-            create(db.conn)
-            return
-        _backup(db, found)
-        for version in range(found, SCHEMA_VERSION):
-            MIGRATIONS[version](db.conn)
-        db.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
-                        (str(SCHEMA_VERSION),))
+        if found:
+            _backup(db, found)  # outside the transaction: SQLite's backup cannot read under our own write
+        with db.transaction():
+            if found == 0:
+                create(db.conn)
+                return
+            for version in range(found, SCHEMA_VERSION):
+                MIGRATIONS[version](db.conn)
+            db.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)",
+                            (str(SCHEMA_VERSION),))
+    finally:
+        db.write_lock.release()
     log.warning("upgraded store %s from schema %d to %d (copy of the old database kept as %s)",
                 db.path.parent, found, SCHEMA_VERSION, _backup_path(db, found).name)
 
