@@ -10,31 +10,29 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from dmem.errors import DataError, ModelError, NotFoundError
+from dmem.batches import BatchForming, iter_exchanges, namespaces_of, unformed_groups
+from dmem.errors import NotFoundError
 from dmem.exports import build_export, plan_import, read_export
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
-from dmem.messages import MessageLike, to_messages
+from dmem.messages import MessageLike, to_message, to_messages
 from dmem.models.embeddings import embedding_dim, embedding_name, make_embeddings
-from dmem.nodes.recording import CLAIM_KEY
 from dmem.services import Resources, services_for
 from dmem.state.context import Context, build_context
-from dmem.state.results import AddResult, Answer, ExchangeResult, PendingTurn, SearchResult
+from dmem.state.results import AddResult, Answer, PendingTurn, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord, Message, Operation
 from dmem.store import Routing, SearchFilter, open_store, validate_namespace
-from dmem.store.claims import new_worker
 from dmem.store.knowledge import KnowledgeSource
-from dmem.store.namespaces import turn_keys
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
-__all__ = ["Memory", "MessageLike", "iter_exchanges"]
+__all__ = ["Memory", "MessageLike", "iter_exchanges", "to_message", "to_messages"]
 
 
 class Memory:
@@ -67,6 +65,7 @@ class Memory:
         self.store = store
         self.ingestion_graph = compile_ingestion_graph()
         self.query_graph = compile_query_graph()
+        self._forming = BatchForming(self.ingestion_graph, store, lambda ns: self._config("ingest", ns))
 
     # Writing ------------------------------------------------------------------------------
     def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
@@ -85,24 +84,17 @@ class Memory:
         conversation = routing.origin if conversation_id is None else validate_namespace(conversation_id,
                                                                                          "conversation_id")
         stored = self.store.transcript.append(routing, to_messages(messages, conversation))
-        return self._form(stored, routing, ctx, exchange_size, progress, started)
+        exchanges = self._forming.run(stored, routing, ctx, exchange_size, progress)
+        return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
     def retry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
                       **overrides: Any) -> AddResult:
         """Form every turn of these namespaces not formed yet (new or pending), each where it was recorded."""
         ctx = self._ctx(overrides)
         started = time.perf_counter()
-        groups: dict[tuple[Routing, str], dict[str, Message]] = {}
-        for ns in namespaces_of(user_ids, user_id):
-            for turn in self.store.transcript.unformed(ns):
-                group = groups.setdefault((turn.routing, turn.message.conversation_id), {})
-                group.setdefault(turn.message.turn_id, turn.message)
-        results = AddResult()
-        for (routing, _), turns in groups.items():
-            ordered = sorted(turns.values(), key=lambda m: m.seq)
-            results.exchanges.extend(self._form(ordered, routing, ctx, 2, None, started).exchanges)
-        results.seconds = time.perf_counter() - started
-        return results
+        exchanges = [ex for routing, turns in unformed_groups(self.store, namespaces_of(user_ids, user_id))
+                     for ex in self._forming.run(turns, routing, ctx)]
+        return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
     def delete(self, memory_id: str, *, user_id: str = "default", reason: str = "deleted by the user") -> MemoryRecord:
         """Remove one of the user's memories from retrieval; its history keeps the text."""
@@ -241,59 +233,6 @@ class Memory:
         return {"run_name": f"dmem.{action}", "tags": tags, "max_concurrency": self.context.max_concurrency,
                 "metadata": {"namespace": namespace}, "recursion_limit": 100}
 
-    def _form(self, messages: list[Message], routing: Routing, ctx: Context, exchange_size: int,
-              progress: Progress | None, started: float) -> AddResult:
-        """Run the ingestion graph on each exchange, in order, under one worker token."""
-        worker = new_worker()
-        exchanges = iter_exchanges(messages, exchange_size)
-        results = []
-        for done, exchange in enumerate(exchanges, start=1):
-            results.append(self._form_exchange(exchange, routing, ctx, worker))
-            if progress:
-                progress(done, len(exchanges))
-        return AddResult(exchanges=results, seconds=time.perf_counter() - started)
-
-    def _form_exchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str) -> ExchangeResult:
-        """One graph run; a model failure that escapes the graph still leaves the turns pending."""
-        config = {**self._config("ingest", routing.origin), "configurable": {CLAIM_KEY: worker}}
-        state = {"messages": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
-        try:
-            out = self.ingestion_graph.invoke(state, context=ctx, config=config)  # type: ignore[call-overload]
-        except ModelError as exc:
-            reason = f"{type(exc).__name__}: {exc}"
-            self.store.transcript.mark_pending(routing.namespaces(), turn_keys(exchange), reason, worker=worker)
-            log.warning("formation failed, turns kept for retry: %s", reason)
-            return _exchange_result(exchange, {"status": "pending_retry", "error": reason})
-        except BaseException:
-            if not self.store.closed and not self.store.read_only:
-                self.store.transcript.release(routing.namespaces(), turn_keys(exchange), worker)
-            raise
-        return _exchange_result(exchange, out)
-
-
-def namespaces_of(user_ids: Sequence[str] | None, user_id: str) -> list[str]:
-    """The validated namespaces a call names: ``user_ids`` when given, else ``[user_id]``."""
-    if isinstance(user_ids, str):
-        raise DataError(f"user_ids must be a list of user ids, not the string {user_ids!r}; use user_id= for one")
-    if user_ids is not None and not user_ids:
-        raise DataError("user_ids is empty: name at least one user id")
-    names = list(user_ids) if user_ids is not None else [user_id]
-    return list(dict.fromkeys(validate_namespace(n, "user id") for n in names))
-
 
 def _not_found(memory_id: str, namespace: str) -> str:
     return f"no memory {memory_id!r} for user {namespace!r}"
-
-
-def _exchange_result(exchange: list[Message], out: dict[str, Any]) -> ExchangeResult:
-    return ExchangeResult(turn_ids=[m.turn_id for m in exchange],
-                          conversation_id=exchange[0].conversation_id if exchange else None,
-                          status=out.get("status", "formed"), admissions=out.get("admissions") or [],
-                          facts=out.get("facts") or [], operations=out.get("operations") or [],
-                          error=out.get("error"), usage=out.get("usage") or [])
-
-
-def iter_exchanges(messages: Iterable[Message], size: int = 2) -> list[list[Message]]:
-    """Consecutive exchanges of ``size`` messages."""
-    msgs = list(messages)
-    return [msgs[i:i + size] for i in range(0, len(msgs), max(1, size))]
