@@ -52,11 +52,12 @@ def tighten(directory: Path, names: list[str]) -> None:
             log.warning("could not make %s private: %s", path, exc)
 
 
-def write_private(path: Path, data: bytes) -> None:
-    """Write ``data`` to a new 0600 file (replacing what was there), flushed to disk."""
+def write_private(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """Write ``data`` to a new 0600 file (replacing what was there), flushed to disk when ``sync``."""
     fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, FILE_MODE)
     try:
         os.write(fd, data)
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     finally:
         os.close(fd)

@@ -163,8 +163,9 @@ class LocalVectorIndex:
         return hits
 
     def _fetch(self, namespace: str, ids: list[str]) -> dict[str, MemoryRecord]:
-        sql = f"SELECT * FROM memories WHERE namespace = ? AND deleted = 0 AND id IN ({placeholders(ids)})"
-        return {row["id"]: record_from_row(row) for row in self._db.query(sql, [namespace, *ids])}
+        # '+namespace' keeps SQLite on the primary key: the (namespace, deleted) index would scan the namespace.
+        sql = f"SELECT * FROM memories WHERE id IN ({placeholders(ids)}) AND +namespace = ? AND deleted = 0"
+        return {row["id"]: record_from_row(row) for row in self._db.query(sql, [*ids, namespace])}
 
     def namespaces(self) -> list[str]:
         """Namespaces that hold at least one live record, sorted."""

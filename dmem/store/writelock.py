@@ -55,7 +55,7 @@ class WriteLock:
             raise StoreError(f"cannot take the write lock of {self.directory}: {exc.strerror or exc}") from exc
         try:
             stamp = f"{os.getpid()}\t{time.time():.3f}\t{_command()}"
-            write_private(self.directory / HOLDER_FILE, stamp.encode("utf-8", "replace"))
+            write_private(self.directory / HOLDER_FILE, stamp.encode("utf-8", "replace"), sync=False)
         except OSError as exc:  # only used for messages; a full disk must not stop the write itself
             log.debug("could not record the lock holder in %s: %s", self.directory, exc)
 
