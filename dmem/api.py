@@ -111,7 +111,7 @@ class Memory:
             **overrides: Any) -> Answer:
         """Answer from memory; the gate decides whether Full Deliberation reads the transcript."""
         ctx = self._ctx(overrides)
-        namespaces = namespaces_of(user_ids, user_id or "default")
+        namespaces = namespaces_of(user_ids, "default" if user_id is None else user_id)
         started = time.perf_counter()
         out = self.query_graph.invoke({"question": question, "namespaces": namespaces}, context=ctx,
                                       config=self._config("ask", ",".join(namespaces), ctx.gate_policy))  # type: ignore[call-overload]

@@ -13,6 +13,7 @@ from rich.table import Table
 from dmem.errors import DataError
 from dmem.state.results import AddResult, Answer
 from dmem.state.schemas import HistoryEntry, MemoryRecord
+from dmem.store.namespaces import validate_namespace
 
 if TYPE_CHECKING:
     from dmem.api import Memory
@@ -79,17 +80,20 @@ def ingest_file(mem: Memory, path: Path, *, user_id: str | None, console: Consol
 
     if not path.is_file():
         raise DataError(f"file {str(path)!r} does not exist")
+    if user_id is not None:
+        validate_namespace(user_id)
     kind = detect_kind(path) if path.suffix == ".json" else None
     results = []
     with _progress(console, quiet) as progress:
         if kind is None:
             msgs = read_messages(path)
             task = progress.add_task(f"ingesting {path.name}", total=max(1, (len(msgs) + 1) // 2))
-            results.append(mem.add(msgs, user_id=user_id or "default", conversation_id=path.stem,
+            results.append(mem.add(msgs, user_id="default" if user_id is None else user_id,
+                                   conversation_id=path.stem,
                                    progress=_advancer(progress, task)))
             return results
         dataset = load_dataset(kind, path)  # type: ignore[arg-type]
-        prefix = f"{user_id}/" if user_id else ""
+        prefix = "" if user_id is None else f"{user_id}/"
         for conv in dataset.conversations:
             names = {s: f"{prefix}{conv.conversation_id}/{s}" for s in conv.speakers}
             task = progress.add_task(f"{conv.conversation_id}", total=max(1, (len(conv.messages) + 1) // 2))

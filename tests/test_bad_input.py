@@ -53,7 +53,8 @@ def test_bad_messages_are_refused_whole(mem: Any, messages: object, message: str
                                                ("x" * 300, "at most 256")])
 def test_bad_user_ids_are_errors_not_a_silent_default(mem: Any, user: object, message: str) -> None:
     for call in (lambda: mem.add([GOOD], user_id=user), lambda: mem.get_all(user_id=user),
-                 lambda: mem.search("tomatoes", user_id=user), lambda: mem.ask("What?", user_id=user or 1),
+                 lambda: mem.search("tomatoes", user_id=user),
+                 lambda: mem.ask("What?", user_id=user if user is not None else 1),
                  lambda: mem.retry_pending(user_id=user)):
         with pytest.raises(DataError):
             call()
