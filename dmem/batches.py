@@ -86,7 +86,7 @@ class BatchForming:
             log.warning("formation failed, turns kept for retry: %s", reason)
             return exchange_result(exchange, {"status": "pending_retry", "error": reason})
         except BaseException:
-            if not getattr(self.store, "closed", False) and not self.store.read_only:
+            if not self.store.closed and not self.store.read_only:
                 self.store.transcript.release(routing.namespaces(), turn_keys(exchange), worker)
             raise
         return exchange_result(exchange, out)

@@ -156,6 +156,30 @@ def _global_options(p: argparse.ArgumentParser, default: Any) -> None:
                    help="print JSON for scripts")
 
 
+def _reading_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The commands that only read the store (they open it read-only)."""
+    a = sub.add_parser("ask", parents=[common], help="answer a question from memory")
+    a.add_argument("question")
+    a.add_argument("--user-id", action="append", help="namespace to ask about (repeatable)")
+    a.add_argument("--policy", choices=["quality", "majority", "consensus", "never", "always"])
+    a.set_defaults(func=cmd_ask)
+
+    m = sub.add_parser("memories", parents=[common], help="list the memories of a namespace")
+    m.add_argument("--user-id", default="default")
+    m.set_defaults(func=cmd_memories)
+
+    se = sub.add_parser("search", parents=[common], help="memories of a namespace most similar to a query")
+    se.add_argument("query")
+    se.add_argument("--user-id", default="default")
+    se.add_argument("--limit", type=int, default=10)
+    se.set_defaults(func=cmd_search)
+
+    h = sub.add_parser("history", parents=[common], help="the audit trail of one memory")
+    h.add_argument("memory_id")
+    h.add_argument("--user-id", default="default", help="namespace the memory belongs to")
+    h.set_defaults(func=cmd_history)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = argparse.ArgumentParser(prog="dmem", description="Dual-process long-term memory for LLM agents.")
@@ -182,26 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--user-id", default="default")
     r.set_defaults(func=cmd_retry)
 
-    a = sub.add_parser("ask", parents=[common], help="answer a question from memory")
-    a.add_argument("question")
-    a.add_argument("--user-id", action="append", help="namespace to ask about (repeatable)")
-    a.add_argument("--policy", choices=["quality", "majority", "consensus", "never", "always"])
-    a.set_defaults(func=cmd_ask)
-
-    m = sub.add_parser("memories", parents=[common], help="list the memories of a namespace")
-    m.add_argument("--user-id", default="default")
-    m.set_defaults(func=cmd_memories)
-
-    se = sub.add_parser("search", parents=[common], help="memories of a namespace most similar to a query")
-    se.add_argument("query")
-    se.add_argument("--user-id", default="default")
-    se.add_argument("--limit", type=int, default=10)
-    se.set_defaults(func=cmd_search)
-
-    h = sub.add_parser("history", parents=[common], help="the audit trail of one memory")
-    h.add_argument("memory_id")
-    h.add_argument("--user-id", default="default", help="namespace the memory belongs to")
-    h.set_defaults(func=cmd_history)
+    _reading_commands(sub, common)
 
     g = sub.add_parser("graph", parents=[common], help="print the graphs as Mermaid")
     g.add_argument("which", nargs="?", default="all", choices=["all", "ingestion", "query", "deliberation"])

@@ -228,6 +228,11 @@ class MemoryStore(Protocol):
         """True when the handle refuses writes."""
         ...
 
+    @property
+    def closed(self) -> bool:
+        """True once this handle is closed (it then refuses every call)."""
+        ...
+
     def transaction(self) -> AbstractContextManager[None]:
         """Group writes so they land together or not at all (nested calls join the outer one)."""
         ...

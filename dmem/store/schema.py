@@ -109,27 +109,35 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
         links[conv].append(ns)
     rows = conn.execute("SELECT * FROM messages_v1 ORDER BY conversation_id, seq, rowid").fetchall()
     routing = {conv: _routing(conn, conv, names, rows) for conv, names in links.items()}
-    next_seq: dict[tuple[str, str], int] = {}
-    used: set[tuple[str, str, int]] = set()
-    for row in rows:
-        conv = row["conversation_id"]
-        origin, routes = routing.get(conv, ("default", {}))
-        for ns in links.get(conv) or ["default"]:
-            seq = row["seq"]
-            if (ns, conv, seq) in used:  # a v1 collision: put the later turn after everything so far
-                seq = max(next_seq[(ns, conv)], seq + 1)
-            used.add((ns, conv, seq))
-            next_seq[(ns, conv)] = max(next_seq.get((ns, conv), 0), seq + 1)
-            conn.execute(
-                "INSERT INTO messages (namespace, conversation_id, turn_id, seq, speaker, text, timestamp,"
-                " image_caption, origin, routes, status, pending_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (ns, conv, row["turn_id"], seq, row["speaker"], row["text"], row["timestamp"],
-                 row["image_caption"], origin, json.dumps(routes, sort_keys=True), row["status"],
-                 row["pending_reason"]),
-            )
+    for row, ns, seq in _renumbered(rows, links):
+        origin, routes = routing.get(row["conversation_id"], ("default", {}))
+        conn.execute(
+            "INSERT INTO messages (namespace, conversation_id, turn_id, seq, speaker, text, timestamp,"
+            " image_caption, origin, routes, status, pending_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (ns, row["conversation_id"], row["turn_id"], seq, row["speaker"], row["text"], row["timestamp"],
+             row["image_caption"], origin, json.dumps(routes, sort_keys=True), row["status"],
+             row["pending_reason"]),
+        )
     conn.execute("DROP TABLE messages_v1")
     conn.execute("DROP TABLE conversation_namespaces")
     log.info("migrated store schema 1 -> 2: %d turns in %d conversations", len(rows), len(links))
+
+
+def _renumbered(rows: list[sqlite3.Row], links: dict[str, list[str]]) -> list[tuple[sqlite3.Row, str, int]]:
+    """(row, namespace, seq) for every copy of every v1 turn; a collided seq moves after the rest so far."""
+    out: list[tuple[sqlite3.Row, str, int]] = []
+    next_seq: dict[tuple[str, str], int] = {}
+    used: set[tuple[str, str, int]] = set()
+    for row in rows:  # sorted by conversation, seq, rowid
+        conv = row["conversation_id"]
+        for ns in links.get(conv) or ["default"]:
+            seq = row["seq"]
+            if (ns, conv, seq) in used:
+                seq = max(next_seq[(ns, conv)], seq + 1)
+            used.add((ns, conv, seq))
+            next_seq[(ns, conv)] = max(next_seq.get((ns, conv), 0), seq + 1)
+            out.append((row, ns, seq))
+    return out
 
 
 def _routing(
