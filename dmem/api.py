@@ -9,19 +9,18 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from dmem.errors import DataError, StoreError
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
-from dmem.models.embeddings import embedding_dim, embedding_name, make_embeddings
-from dmem.services import Resources, services_for
+from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
 from dmem.state.results import AddResult, Answer, ExchangeResult, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord, Message
-from dmem.store import SearchFilter, open_store
+from dmem.store import LocalStore, SearchFilter
 from dmem.store.knowledge import KnowledgeSource
 
 MessageLike = Message | dict[str, Any] | str
@@ -38,25 +37,28 @@ class Memory:
 
     def __init__(self, path: str | Path | None = None, *, llm: str | BaseChatModel | None = None,
                  embeddings: str | Embeddings | None = None, knowledge: KnowledgeSource | None = None,
-                 config_file: str | Path | None = None, read_only: bool = False, **settings: Any) -> None:
+                 config_file: str | Path | None = None, read_only: bool = False, api_key: str | None = None,
+                 **settings: Any) -> None:
         if path is not None:
             settings["store_dir"] = str(path)
         if isinstance(llm, str):
             settings["chat_model"] = llm
         if isinstance(embeddings, str):
             settings["embedding_model"] = embeddings
-        ctx = build_context(config_file=config_file, **settings)
-        emb = make_embeddings(embeddings if isinstance(embeddings, Embeddings) else ctx.embedding_model,
-                              base_url=ctx.base_url, api_key=ctx.api_key)
-        store = open_store(ctx.store_dir, dim=embedding_dim(emb), read_only=read_only,
-                           embedding=embedding_name(emb))
-        chat = llm if isinstance(llm, BaseChatModel) else None
-        self.resources = Resources(chat_model=chat, embeddings=emb, store=store, knowledge=knowledge)
-        self.context = build_context(base=ctx, environ={}, resources=self.resources)
-        self.services = services_for(self.context)
-        self.store = store
-        self.ingestion_graph = compile_ingestion_graph()
-        self.query_graph = compile_query_graph()
+        self.context = build_context(config_file=config_file, **settings)
+        """This memory's settings; ``ask``/``add`` keyword overrides change them per call."""
+        self.resources = Resources(self.context, chat_model=llm if isinstance(llm, BaseChatModel) else None,
+                                   embeddings=embeddings if isinstance(embeddings, Embeddings) else None,
+                                   knowledge=knowledge, api_key=api_key, read_only=read_only)
+        """Owner of the open store and the models; ``close()`` releases them."""
+        self.store = cast(LocalStore, self.resources.store)  # Memory's export/import use the local store's API
+        self.ingestion_graph = compile_ingestion_graph(resources=self.resources)
+        self.query_graph = compile_query_graph(resources=self.resources)
+
+    @property
+    def services(self) -> Services:
+        """The decider, store and embeddings of this memory's own settings."""
+        return self.resources.services(self.context)
 
     # Writing ------------------------------------------------------------------------------
     def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
@@ -76,7 +78,7 @@ class Memory:
         results = []
         for done, exchange in enumerate(exchanges, start=1):
             out = self.ingestion_graph.invoke(  # type: ignore[call-overload]
-                {"messages": exchange, "user_id": user_id, "speaker_namespaces": speaker_namespaces or {}},
+                {"turns": exchange, "user_id": user_id, "speaker_namespaces": speaker_namespaces or {}},
                 context=ctx, config=self._config("ingest", user_id))
             results.append(_exchange_result(exchange, out))
             if progress:
@@ -179,8 +181,8 @@ class Memory:
 
     # Plumbing -----------------------------------------------------------------------------
     def close(self) -> None:
-        """Release the store (and its writer lock)."""
-        self.store.close()
+        """Release the store (and its writer lock) and the models this memory opened."""
+        self.resources.close()
 
     def __enter__(self) -> Memory:
         return self

@@ -33,3 +33,7 @@ class StoreLockedError(StoreError):
 
 class DataError(DmemError):
     """An input file (conversation, dataset) cannot be read."""
+
+
+class InputError(DmemError):
+    """The input of a graph run or API call is malformed; the message names the field."""

@@ -25,7 +25,7 @@ def namespace_for(state: IngestState, speaker: str | None) -> str:
 
 def exchange_namespaces(state: IngestState) -> list[str]:
     """Every namespace the exchange may write to (its speakers' and the user's)."""
-    names = {namespace_for(state, m.speaker) for m in state.get("messages") or []}
+    names = {namespace_for(state, m.speaker) for m in state.get("turns") or []}
     names.update((state.get("speaker_namespaces") or {}).values())
     return sorted(names)
 
@@ -33,7 +33,7 @@ def exchange_namespaces(state: IngestState) -> list[str]:
 def record(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Append the raw messages to the transcript before anything else can fail."""
     svc = services_for(runtime.context)
-    messages: list[Message] = list(state.get("messages") or [])
+    messages: list[Message] = list(state.get("turns") or [])
     svc.store.transcript.append(messages, exchange_namespaces(state))
     # New turns, and turns recorded earlier but never formed (a crash, or kept for retry).
     exchange = [m for m in messages if not svc.store.transcript.is_processed(m.conversation_id, m.turn_id)]
