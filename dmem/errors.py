@@ -5,8 +5,8 @@ class DmemError(Exception):
     """Base class of every error dmem raises on purpose."""
 
 
-class ConfigError(DmemError):
-    """A setting is unknown or has a bad value."""
+class ConfigError(DmemError, ValueError):
+    """A setting is unknown or has a bad value (a ValueError, so servers show its message)."""
 
 
 class ModelError(DmemError):
@@ -35,5 +35,5 @@ class DataError(DmemError):
     """An input file (conversation, dataset) cannot be read."""
 
 
-class InputError(DmemError):
+class InputError(DmemError, ValueError):
     """The input of a graph run or API call is malformed; the message names the field."""

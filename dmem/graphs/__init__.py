@@ -1,10 +1,10 @@
 """The compiled graphs and their builders.
 
-``ingestion_graph``, ``query_graph`` and ``deliberation_graph`` are what ``langgraph.json`` serves.
-They are compiled without a checkpointer (the server supplies persistence) and share one owner,
-``served_resources``: its settings come from ``DMEM_*`` (and ``DMEM_CONFIG``) on the first run, which
-opens the store and logs where it is; a run's context changes only the settings it names.
-``served_resources.close()`` closes the store (the next run opens it again).
+``ingestion_graph``, ``query_graph`` and ``deliberation_graph`` are what ``langgraph.json`` serves
+(see ``dmem.graphs.served``). They are compiled without a checkpointer (the server supplies
+persistence) and share one owner, ``served_resources``: its settings come from ``DMEM_*`` (and
+``DMEM_CONFIG``) on the first run, which opens the store and logs where it is; a run's context
+changes only the settings it names. ``served_resources.close()`` closes the store.
 
 ``Memory(...)`` compiles its own graphs over its own store and models; compile yours with
 ``compile_query_graph(resources=..., checkpointer=...)``.
@@ -13,13 +13,7 @@ opens the store and logs where it is; a run's context changes only the settings 
 from dmem.graphs.deliberation import build_deliberation_graph, compile_deliberation_graph
 from dmem.graphs.ingestion import build_ingestion_graph, compile_ingestion_graph
 from dmem.graphs.query import build_query_graph, compile_query_graph
-from dmem.services import Resources
-
-served_resources = Resources()
-"""Owner of the served graphs' store and models (settings from DMEM_*, read on first use)."""
-ingestion_graph = compile_ingestion_graph(resources=served_resources)
-query_graph = compile_query_graph(resources=served_resources)
-deliberation_graph = compile_deliberation_graph(resources=served_resources)
+from dmem.graphs.served import deliberation_graph, ingestion_graph, query_graph, served_resources
 
 __all__ = [
     "build_deliberation_graph",

@@ -14,7 +14,7 @@ import typing
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from dmem.errors import ConfigError
 
@@ -113,6 +113,17 @@ class Context(BaseModel):
     # Execution
     max_concurrency: int = 4
     """Model calls in flight at once (chunk workers, per-fact work)."""
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:  # our checks raise ConfigError, which pydantic wraps
+            first = exc.errors()[0]
+            cause = (first.get("ctx") or {}).get("error")
+            if isinstance(cause, ConfigError):
+                raise cause from None
+            name = ".".join(str(p) for p in first["loc"]) or "context"
+            raise ConfigError(f"setting {name!r}: {first['msg']}; got {first.get('input')!r}") from None
 
     @model_validator(mode="before")
     @classmethod
