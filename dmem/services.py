@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 RESOURCES_KEY = "__dmem_resources"
 """Key of the owning ``Resources`` in a bound graph's ``configurable`` ('__' keeps it out of metadata)."""
 _MAX_DECIDERS = 16
+_MAX_LAYERED = 64
 T = TypeVar("T")
 
 
@@ -95,6 +96,8 @@ class Resources:
         self._opened: list[MemoryStore] = []
         self._embeddings: dict[Hashable, CachedEmbeddings] = {}
         self._deciders: OrderedDict[Hashable, Decider] = OrderedDict()
+        self._layered: OrderedDict[Hashable, Context] = OrderedDict()
+        self._paths: dict[str, Path] = {}
         if store is not None:
             self._stores[_store_key(getattr(store, "path", None) or self.settings.store_dir)] = store
 
@@ -111,7 +114,16 @@ class Resources:
     def settings_for(self, runtime_context: Any = None) -> Context:
         """One run's settings: the owner's, changed by what the run's (or host's) context sets."""
         run = dmem_context(runtime_context)
-        return self.settings if run is None else run.layered_on(self.settings)
+        if run is None:
+            return self.settings
+        key = (run, frozenset(run.model_fields_set))  # equal values but other explicit names layer differently
+        with self._lock:
+            found = self._layered.get(key)
+            if found is None:
+                found = self._layered[key] = run.layered_on(self.settings)
+                if len(self._layered) > _MAX_LAYERED:
+                    self._layered.popitem(last=False)
+            return found
 
     # Live objects -------------------------------------------------------------------------
     def services(self, runtime_context: Any = None) -> Services:
@@ -131,8 +143,8 @@ class Resources:
 
     def store_for(self, ctx: Context) -> MemoryStore:
         """The store in ``ctx.store_dir``: the one handed in, or opened once and kept until ``close()``."""
-        key = _store_key(ctx.store_dir)
         with self._lock:
+            key = self._paths.get(ctx.store_dir) or self._paths.setdefault(ctx.store_dir, _store_key(ctx.store_dir))
             if key not in self._stores:
                 from dmem.store import open_store
 
@@ -183,6 +195,8 @@ class Resources:
             self._stores = {k: s for k, s in self._stores.items() if all(s is not o for o in opened)}
             self._embeddings.clear()
             self._deciders.clear()
+            self._layered.clear()
+            self._paths.clear()
             self._settings = self._given_settings
         for store in opened:
             store.close()
