@@ -15,10 +15,10 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from dmem.decisions.base import Decider
+from dmem.decisions.factory import make_decider
 from dmem.eval.judge import Judge, make_judge
 from dmem.models.chat import make_chat_model
 from dmem.models.embeddings import CachedEmbeddings, LocalMiniLMEmbeddings, make_embeddings
-from dmem.services import make_decider
 from dmem.state.context import Context, api_key_from_env
 
 

@@ -8,22 +8,20 @@
 from __future__ import annotations
 
 import os
-import tomllib
 import types
 import typing
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from dmem.errors import ConfigError
+from dmem.state.sources import API_KEY_ENV, ENV_PREFIX, api_key_from_env, read_env, read_toml
+
+__all__ = ["ENV_PREFIX", "Context", "GatePolicy", "api_key_from_env", "build_context", "read_env", "read_toml",
+           "setting_names"]
 
 GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
 StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"]
-ENV_PREFIX = "DMEM_"
-API_KEY_ENV = "DMEM_API_KEY"
-NOT_SETTINGS = frozenset({"DMEM_CONFIG", API_KEY_ENV})
-"""DMEM_* variables that are not settings: the TOML file's path and the secret."""
 
 
 class Context(BaseModel):
@@ -225,36 +223,6 @@ def _validate(ctx: Context) -> None:
         raise ConfigError(
             f"chat_model {ctx.chat_model!r} must be 'provider:model', e.g. 'openai:gpt-4o-mini'"
         )
-
-
-def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Settings from a TOML file: top-level keys or a [dmem] table."""
-    p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"config file {str(p)!r} does not exist")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {str(p)!r} is not valid TOML: {exc}") from None
-    table = data.get("dmem", data)
-    if not isinstance(table, dict):
-        raise ConfigError(f"config file {str(p)!r}: [dmem] must be a table")
-    return dict(table)
-
-
-def api_key_from_env(environ: typing.Mapping[str, str] | None = None) -> str | None:
-    """The API key for ``base_url`` servers, from ``DMEM_API_KEY``: a secret, so never a setting."""
-    return (os.environ if environ is None else environ).get(API_KEY_ENV) or None
-
-
-def read_env(environ: typing.Mapping[str, str] | None = None) -> dict[str, str]:
-    """Settings from DMEM_* environment variables (DMEM_CONFIG and DMEM_API_KEY are not settings)."""
-    env = os.environ if environ is None else environ
-    out: dict[str, str] = {}
-    for key, value in env.items():
-        if key.startswith(ENV_PREFIX) and key not in NOT_SETTINGS:
-            out[key[len(ENV_PREFIX):].lower()] = value
-    return out
 
 
 def _check_keys(source: str, values: dict[str, Any]) -> None:
