@@ -58,7 +58,7 @@ def main() -> None:
         agent = build_agent(memory, FakeChatModel(script={"text": scripted_model}))
         ctx, config = AgentContext(user_id="alice"), {"configurable": {"thread_id": "t1"}}
         for text in ["I adopted a beagle named Rex last week.", "What is the name of my beagle?"]:
-            out = agent.invoke({"messages": [HumanMessage(text)]}, config, context=ctx)  # type: ignore[arg-type]
+            out = agent.invoke({"messages": [HumanMessage(text)]}, config, context=ctx)
             print(f"user: {text}\nagent: {out['messages'][-1].text}")
         search = next(t for t in memory_tools(memory) if t.name == "search_memory")
         print("tools:", [t.name for t in memory_tools(memory)], "| search_memory args:", list(search.args))

@@ -50,9 +50,9 @@ def build_host_graph(memory: Memory, background: BackgroundIngestion | None = No
         MessagesState, HostContext, MessagesState, MessagesState]:
     """Recall → reply → remember over one Memory (``background`` defers remembering)."""
     g = StateGraph(MessagesState, context_schema=HostContext)
-    g.add_node("recall", make_recall_node(memory))  # type: ignore[call-overload]
+    g.add_node("recall", make_recall_node(memory))
     g.add_node("reply", reply)
-    g.add_node("remember", make_remember_node(memory, background=background))  # type: ignore[call-overload]
+    g.add_node("remember", make_remember_node(memory, background=background))
     g.add_edge(START, "recall")
     g.add_edge("recall", "reply")
     g.add_edge("reply", "remember")
