@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -22,12 +22,12 @@ from dmem.errors import NotFoundError
 from dmem.exports import build_export, plan_import, read_export
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
 from dmem.messages import MessageLike, to_message, to_messages
-from dmem.models.embeddings import embedding_dim, embedding_name, make_embeddings
-from dmem.services import Resources, services_for
+from dmem.models.embeddings import embedding_name
+from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
 from dmem.state.results import AddResult, Answer, PendingTurn, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord, Message, Operation
-from dmem.store import Routing, SearchFilter, open_store, validate_namespace
+from dmem.store import LocalStore, Routing, SearchFilter, validate_namespace
 from dmem.store.knowledge import KnowledgeSource
 
 log = logging.getLogger(__name__)
@@ -45,27 +45,30 @@ class Memory:
 
     def __init__(self, path: str | Path | None = None, *, llm: str | BaseChatModel | None = None,
                  embeddings: str | Embeddings | None = None, knowledge: KnowledgeSource | None = None,
-                 config_file: str | Path | None = None, read_only: bool = False, **settings: Any) -> None:
+                 config_file: str | Path | None = None, read_only: bool = False, api_key: str | None = None,
+                 **settings: Any) -> None:
         if path is not None:
             settings["store_dir"] = str(path)
         if isinstance(llm, str):
             settings["chat_model"] = llm
         if isinstance(embeddings, str):
             settings["embedding_model"] = embeddings
-        ctx = build_context(config_file=config_file, **settings)
-        emb = make_embeddings(embeddings if isinstance(embeddings, Embeddings) else ctx.embedding_model,
-                              base_url=ctx.base_url, api_key=ctx.api_key)
-        self.embedding = embedding_name(emb)
-        store = open_store(ctx.store_dir, dim=embedding_dim(emb), read_only=read_only, embedding=self.embedding,
-                           lock_timeout=ctx.lock_timeout)
-        chat = llm if isinstance(llm, BaseChatModel) else None
-        self.resources = Resources(chat_model=chat, embeddings=emb, store=store, knowledge=knowledge)
-        self.context = build_context(base=ctx, environ={}, resources=self.resources)
-        self.services = services_for(self.context)
-        self.store = store
-        self.ingestion_graph = compile_ingestion_graph()
-        self.query_graph = compile_query_graph()
-        self._forming = BatchForming(self.ingestion_graph, store, lambda ns: self._config("ingest", ns))
+        self.context = build_context(config_file=config_file, **settings)
+        """This memory's settings; ``ask``/``add`` keyword overrides change them per call."""
+        self.resources = Resources(self.context, chat_model=llm if isinstance(llm, BaseChatModel) else None,
+                                   embeddings=embeddings if isinstance(embeddings, Embeddings) else None,
+                                   knowledge=knowledge, api_key=api_key, read_only=read_only)
+        """Owner of the open store and the models; ``close()`` releases them."""
+        self.store = cast(LocalStore, self.resources.store)  # Memory's export/import use the local store's API
+        self.embedding = embedding_name(self.services.embeddings)
+        self.ingestion_graph = compile_ingestion_graph(resources=self.resources)
+        self.query_graph = compile_query_graph(resources=self.resources)
+        self._forming = BatchForming(self.ingestion_graph, self.store, lambda ns: self._config("ingest", ns))
+
+    @property
+    def services(self) -> Services:
+        """The decider, store and embeddings of this memory's own settings."""
+        return self.resources.services(self.context)
 
     # Writing ------------------------------------------------------------------------------
     def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
@@ -212,8 +215,8 @@ class Memory:
 
     # Plumbing -----------------------------------------------------------------------------
     def close(self) -> None:
-        """Release this Memory's handle on the store."""
-        self.store.close()
+        """Release the store (and its writer lock) and the models this memory opened."""
+        self.resources.close()
 
     def __enter__(self) -> Memory:
         return self

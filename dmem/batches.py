@@ -77,7 +77,7 @@ class BatchForming:
     def exchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str) -> ExchangeResult:
         """One graph run; a model failure that escapes the graph still leaves the turns pending."""
         config = {**self.config(routing.origin), "configurable": {CLAIM_KEY: worker}}
-        state = {"messages": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
+        state = {"turns": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
         try:
             out = self.graph.invoke(state, context=ctx, config=config)
         except ModelError as exc:

@@ -133,13 +133,12 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_graph(args: argparse.Namespace) -> int:
     """Print the graphs as Mermaid."""
-    from dmem.graphs import compile_deliberation_graph, compile_ingestion_graph, compile_query_graph
+    from dmem.graphs import deliberation_graph, ingestion_graph, query_graph
 
-    builders: dict[str, Any] = {"ingestion": compile_ingestion_graph, "query": compile_query_graph,
-                "deliberation": compile_deliberation_graph}
-    names = list(builders) if args.which == "all" else [args.which]
+    graphs: dict[str, Any] = {"ingestion": ingestion_graph, "query": query_graph, "deliberation": deliberation_graph}
+    names = list(graphs) if args.which == "all" else [args.which]
     for name in names:
-        mermaid = builders[name]().get_graph(xray=args.which != "all").draw_mermaid()
+        mermaid = graphs[name].get_graph(xray=args.which != "all").draw_mermaid()
         console.print(f"%% {name} graph", markup=False, highlight=False, soft_wrap=True)
         console.print(mermaid, markup=False, highlight=False, soft_wrap=True)
     return 0

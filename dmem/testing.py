@@ -114,7 +114,7 @@ class FakeChatModel(BaseChatModel):
                 idx = self._state.positions.get(schema, 0)
                 self._state.positions[schema] = idx + 1
                 return entry[min(idx, len(entry) - 1)]
-        return entry(messages)  # outside the lock: a scripted callable may block (concurrency tests)
+        return entry(messages)  # outside the lock: a script may block (barriers) without stalling other calls
 
     def _record(self, schema: str, messages: list[BaseMessage], method: str) -> FakeCall:
         call = FakeCall(schema=schema, messages=list(messages), temperature=self.temperature,
@@ -123,7 +123,7 @@ class FakeChatModel(BaseChatModel):
             self._state.calls.append(call)
         return call
 
-    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str:
+    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str | AIMessage:
         call = self._record(schema, messages, method)
         try:
             if self.delay:
@@ -131,6 +131,8 @@ class FakeChatModel(BaseChatModel):
             out = self._next(schema, messages)
             if isinstance(out, BaseException):
                 raise out
+            if isinstance(out, AIMessage):  # a scripted reply with tool calls, for agents
+                return out
             if isinstance(out, BaseModel):
                 return out.model_dump_json()
             return out if isinstance(out, str) else json.dumps(out, default=str)
@@ -155,7 +157,8 @@ class FakeChatModel(BaseChatModel):
 
         def run(messages: Any) -> Any:
             msgs = list(messages) if isinstance(messages, list) else messages.to_messages()
-            text = self._produce(name, msgs, method)
+            produced = self._produce(name, msgs, method)
+            text = produced.text if isinstance(produced, AIMessage) else produced
             raw = self._message(text, msgs)
             parsed, error = None, None
             try:
@@ -175,8 +178,19 @@ class FakeChatModel(BaseChatModel):
         schema = "text"
         if marker in joined:
             schema = joined.split(marker, 1)[1].split('"', 1)[0]
-        text = self._produce(schema, messages, "prompt")
-        return ChatResult(generations=[ChatGeneration(message=self._message(text, messages))])
+        out = self._produce(schema, messages, "prompt")
+        message = out if isinstance(out, AIMessage) else self._message(out, messages)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any) -> Runnable:
+        """Accept tools like a provider model (``create_agent`` binds them); the script decides the calls.
+
+        Script 'text' with a callable returning ``AIMessage(content="", tool_calls=[...])`` to call a tool.
+        """
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
+
 
 
 # Fault injection ------------------------------------------------------------------------------
@@ -260,7 +274,7 @@ class FaultyChatModel(FakeChatModel):
                 self._injected[kind] += 1
         return kind, pause
 
-    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str:
+    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str | AIMessage:
         kind, pause = self._draw()
         if pause:
             time.sleep(pause)

@@ -11,7 +11,7 @@ import pytest
 
 from dmem.cli import main
 from dmem.errors import DataError, DmemError
-from dmem.services import close_cached
+from dmem.graphs import served_resources
 
 GOOD = {"speaker": "Ines", "text": "I planted tomatoes on the balcony.", "turn_id": "t0"}
 
@@ -108,7 +108,7 @@ def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Any:
         try:
             code = main(["--store", str(tmp_path / "store"), "--embeddings", "hash", *args])
         finally:
-            close_cached()
+            served_resources.close()
         out, err = capsys.readouterr()
         return code, out, err
 

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from dmem.cli import main
-from dmem.graphs import deliberation_graph, ingestion_graph, query_graph
-from dmem.services import close_cached
+from dmem.graphs import deliberation_graph, ingestion_graph, query_graph, served_resources
 
 MESSAGES = [
     {"speaker": "Alice", "text": "I adopted a beagle named Rex last week.", "timestamp": "2023-05-08T13:56:00"},
@@ -25,7 +24,7 @@ JSONL = [
 @pytest.fixture(autouse=True)
 def _close_stores() -> Any:
     yield
-    close_cached()
+    served_resources.close()
 
 
 @pytest.fixture

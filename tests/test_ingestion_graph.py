@@ -174,7 +174,6 @@ def test_user_pii_never_reaches_knowledge_source(fake, memory_factory):
     fake.set_script("ScopeLabels", _scope("USER_PII"))
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
-    mem.services.knowledge = spy
     res = mem.add(pair("My number is 555-0100", "ok"), user_id="u1")
     assert res.facts and all(f.scope == Scope.USER_PII for f in res.facts)
     assert spy.queries == [] and fake.calls_for("Enrichment") == []
@@ -185,12 +184,10 @@ def test_external_enrichment_only_when_allowed(fake, memory_factory):
     fake.set_script("ScopeLabels", _scope("EXTERNAL"))
     blocked = memory_factory(fake, sub="a")
     blocked.resources.knowledge = spy
-    blocked.services.knowledge = spy
     blocked.add(pair("I drive a Tesla", "cool"), user_id="u1")
     assert spy.queries == []  # external_knowledge is off by default
     allowed = memory_factory(fake, sub="b", external_knowledge=True)
     allowed.resources.knowledge = spy
-    allowed.services.knowledge = spy
     res = allowed.add(pair("I drive a Tesla", "cool"), user_id="u1")
     assert any("Tesla" in q for q in spy.queries)
     assert res.facts[0].enrichment == {"type": "thing"}
@@ -201,7 +198,6 @@ def test_internal_enrichment_uses_only_own_memories(fake, memory_factory):
     spy = StaticKnowledge({"sister": ["never"]})
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
-    mem.services.knowledge = spy
     mem.add(pair("My sister is a nurse", "ok"), user_id="u1")  # GENERIC: stored, no enrichment
     fake.set_script("ScopeLabels", _scope("INTERNAL"))
     mem.add(pair("My sister is a nurse in Boston", "ok", start=2), user_id="u1")
@@ -246,7 +242,6 @@ def test_here_is_grounded_from_request_location_and_never_enriched_externally(fa
     fake.set_script("ScopeLabels", _scope("EXTERNAL"))
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
-    mem.services.knowledge = spy
     res = mem.add(pair("I love the food here", "ok"), user_id="u1", location="Lisbon")
     assert res.facts[0].text == "Caroline said: I love the food in Lisbon"
     assert not any("Lisbon" in q for q in spy.queries)  # a place from the request context stays private

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from dmem.errors import DataError, NotFoundError, StoreError
-from dmem.graphs import ingestion_graph, query_graph
+from dmem.state.context import Context
 from dmem.state.schemas import Message
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,14 +99,14 @@ def test_both_graphs_invoked_directly_keep_users_apart(fake: Any, memory_factory
     for user, turns in (("alice", ALICE), ("bob", BOB)):
         messages = [Message(conversation_id="chat", turn_id=t["turn_id"], speaker=t["speaker"], text=t["text"])
                     for t in turns]
-        out = ingestion_graph.invoke({"messages": messages, "user_id": user}, context=mem.context)
+        out = mem.ingestion_graph.invoke({"turns": messages, "user_id": user})
         assert out["status"] == "formed"
-    out = query_graph.invoke({"question": "Where does the user live?", "namespaces": ["alice"]},
-                             context=mem.context.with_overrides(gate_policy="always"))
+    out = mem.query_graph.invoke({"question": "Where does the user live?", "namespaces": ["alice"]},
+                                 context=Context(gate_policy="always"))
     chunks = " ".join(c.prompt for c in fake.calls_for("ChunkFacts"))
     assert out["route"] == "deliberation" and "Lisbon" in chunks and "Oslo" not in chunks
     with pytest.raises(DataError, match="user_id must be a non-empty string"):
-        ingestion_graph.invoke({"messages": [], "user_id": ""}, context=mem.context)
+        mem.ingestion_graph.invoke({"turns": [], "user_id": ""})
 
 
 def test_export_import_checks_namespaces_ids_and_versions(two_users: Any, fake: Any, memory_factory: Any,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from dmem.graphs import ingestion_graph, query_graph
-from dmem.services import close_cached
+from dmem.graphs import ingestion_graph, query_graph, served_resources
 from dmem.state.context import build_context
 from dmem.state.schemas import Message
 from dmem.store.local import open_handles
@@ -27,13 +26,13 @@ def test_runs_with_other_settings_share_the_open_store(fake: Any, memory_factory
                                      context=ctx)["route"] for ctx in (always, never)]
         assert routes == ["deliberation", "system1"]
         more = [Message(conversation_id="ines", turn_id="t2", speaker="Ines", text="I moved to Porto last year.")]
-        out = ingestion_graph.invoke({"messages": more, "user_id": "ines"}, context=never)  # a write meanwhile
+        out = ingestion_graph.invoke({"turns": more, "user_id": "ines"}, context=never)  # a write meanwhile
         assert out["status"] != "claimed"
-        assert open_handles() == {key: 3}  # the Memory and one per settings, all on one open store
+        assert open_handles() == {key: 2}  # the Memory and the served graphs' owner, whatever the settings
         assert mem.add([{"speaker": "Ines", "text": "I swim on Fridays.", "turn_id": "t3"}], user_id="ines")
         assert {m.turn_id for m in mem.transcript(user_id="ines")} == {"t0", "t1", "t2", "t3"}
     finally:
-        close_cached()
+        served_resources.close()
     assert open_handles() == {key: 1}
     mem.close()
     assert open_handles() == {}

@@ -49,7 +49,7 @@ def record(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Append the raw messages to the transcript before anything else can fail, then claim them."""
     svc = services_for(runtime.context)
     routing = routing_of(state)
-    stored = svc.store.transcript.append(routing, list(state.get("messages") or []))
+    stored = svc.store.transcript.append(routing, list(state.get("turns") or []))
     worker = (get_config().get("configurable") or {}).get(CLAIM_KEY) or new_worker()
     claim = svc.store.transcript.claim(routing.namespaces(), turn_keys(stored), worker,
                                        svc.context.claim_lease_seconds)
