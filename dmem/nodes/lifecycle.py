@@ -96,6 +96,7 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, gone: set[str]) ->
         "categories": sorted(set(target.categories) | set(fact.categories)),
         "source_turn_ids": list(dict.fromkeys([*target.source_turn_ids, *fact.source_turn_ids])),
         "enrichment": {**target.enrichment, **fact.enrichment},
+        "enrichment_source": fact.enrichment_source or target.enrichment_source,
     })
     svc.store.vectors.update(updated, svc.embed([text])[0])
     svc.store.history.append(target.id, target.namespace, op, target.text, text, decision.reason, now)
@@ -109,6 +110,7 @@ def _add(svc: Services, fact: Fact, text: str, reason: str, now: datetime) -> Ap
         provenance=fact.provenance, scope=fact.scope, source_turn_ids=fact.source_turn_ids,
         speaker=fact.speaker, event_time=fact.event_time, created_at=now, updated_at=now,
         language=fact.language, conversation_id=fact.conversation_id, enrichment=fact.enrichment,
+        enrichment_source=fact.enrichment_source,
     )
     svc.store.vectors.add(record, svc.embed([text])[0])
     svc.store.history.append(record.id, record.namespace, Operation.ADD, None, text, reason, now)

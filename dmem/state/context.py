@@ -14,6 +14,7 @@ from dmem.errors import ConfigError
 
 GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
 StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"]
+TraceRedaction = Literal["off", "pii", "all"]
 ENV_PREFIX = "DMEM_"
 
 
@@ -100,6 +101,13 @@ class Context:
     max_concurrency: int = 4
     """Model calls in flight at once (chunk workers, per-fact work)."""
 
+    # Privacy of enrichment and traces
+    enrichment_max_chars: int = 1000
+    """Most characters of knowledge-source reply lines attached to one fact (whole lines, first first)."""
+    trace_redaction: TraceRedaction = "pii"
+    """What LangSmith traces may carry: 'off' (everything), 'pii' (no detected personal data and no
+    USER_PII memory text in any run), 'all' (no conversation text: inputs and outputs hidden)."""
+
     # Not a setting: live objects (a chat model, embeddings, an open store) handed in by the API.
     resources: Any = field(default=None, compare=False, repr=False)
     """Optional ``dmem.services.Resources``; built from the settings above when None."""
@@ -162,7 +170,7 @@ def _coerce(name: str, value: Any) -> Any:
 
 def _validate(ctx: Context) -> None:
     positive = ["extraction_top_k", "update_top_k", "retrieval_top_k", "chunk_size", "vote_samples",
-                "max_concurrency", "request_timeout"]
+                "max_concurrency", "request_timeout", "enrichment_max_chars"]
     for name in positive:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
