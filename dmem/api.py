@@ -13,6 +13,8 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import merge_configs
 
 from dmem.errors import DataError, StoreError
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
@@ -23,6 +25,7 @@ from dmem.state.results import AddResult, Answer, ExchangeResult, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord, Message
 from dmem.store import SearchFilter, open_store
 from dmem.store.knowledge import KnowledgeSource
+from dmem.tracing import TraceClients
 
 MessageLike = Message | dict[str, Any] | str
 Progress = Callable[[int, int], None]
@@ -55,19 +58,21 @@ class Memory:
         self.context = build_context(base=ctx, environ={}, resources=self.resources)
         self.services = services_for(self.context)
         self.store = store
+        self.tracing = TraceClients()
         self.ingestion_graph = compile_ingestion_graph()
         self.query_graph = compile_query_graph()
 
     # Writing ------------------------------------------------------------------------------
     def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
             conversation_id: str | None = None, speaker_namespaces: dict[str, str] | None = None,
-            exchange_size: int = 2, progress: Progress | None = None,
+            exchange_size: int = 2, progress: Progress | None = None, config: RunnableConfig | None = None,
             **overrides: Any) -> AddResult:
         """Record messages and form memories, one exchange (default: a message pair) at a time, in order.
 
         Turns already formed are skipped; turns recorded but not formed (a crash, or kept for retry
         after a malformed reply) are formed again. ``overrides`` change settings for this call only,
-        e.g. ``location="Lisbon"`` to ground "here".
+        e.g. ``location="Lisbon"`` to ground "here". ``config`` (callbacks, tags, metadata, run_name)
+        goes to every graph run, traced as ``trace_redaction`` says.
         """
         ctx = self._ctx(overrides)
         started = time.perf_counter()
@@ -77,19 +82,19 @@ class Memory:
         for done, exchange in enumerate(exchanges, start=1):
             out = self.ingestion_graph.invoke(  # type: ignore[call-overload]
                 {"messages": exchange, "user_id": user_id, "speaker_namespaces": speaker_namespaces or {}},
-                context=ctx, config=self._config("ingest", user_id))
+                context=ctx, config=self._config("ingest", user_id, ctx=ctx, config=config))
             results.append(_exchange_result(exchange, out))
             if progress:
                 progress(done, len(exchanges))
         return AddResult(exchanges=results, seconds=time.perf_counter() - started)
 
-    def retry_pending(self, *, user_id: str = "default",
-                      speaker_namespaces: dict[str, str] | None = None) -> AddResult:
+    def retry_pending(self, *, user_id: str = "default", speaker_namespaces: dict[str, str] | None = None,
+                      config: RunnableConfig | None = None) -> AddResult:
         """Run formation again on turns kept for retry after malformed model replies."""
         pending = [m for m, _ in self.store.transcript.pending()]
         if not pending:
             return AddResult()
-        return self.add(pending, user_id=user_id, speaker_namespaces=speaker_namespaces)
+        return self.add(pending, user_id=user_id, speaker_namespaces=speaker_namespaces, config=config)
 
     def delete(self, memory_id: str, *, reason: str = "deleted by the user") -> MemoryRecord:
         """Remove a memory from retrieval; its history keeps the text."""
@@ -104,13 +109,17 @@ class Memory:
 
     # Reading ------------------------------------------------------------------------------
     def ask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str | None = None,
-            **overrides: Any) -> Answer:
-        """Answer from memory; the gate decides whether Full Deliberation reads the transcript."""
+            config: RunnableConfig | None = None, **overrides: Any) -> Answer:
+        """Answer from memory; the gate decides whether Full Deliberation reads the transcript.
+
+        ``config`` (callbacks, tags, metadata, run_name) goes to the query graph run.
+        """
         ctx = self._ctx(overrides)
         namespaces = list(user_ids or [user_id or "default"])
         started = time.perf_counter()
+        run_config = self._config("ask", ",".join(namespaces), ctx.gate_policy, ctx=ctx, config=config)
         out = self.query_graph.invoke({"question": question, "namespaces": namespaces}, context=ctx,
-                                      config=self._config("ask", ",".join(namespaces), ctx.gate_policy))  # type: ignore[call-overload]
+                                      config=run_config)
         return Answer.from_state(question, out, time.perf_counter() - started, self.services.decider.name)
 
     def search(self, query: str, *, user_id: str = "default", limit: int = 10,
@@ -179,7 +188,8 @@ class Memory:
 
     # Plumbing -----------------------------------------------------------------------------
     def close(self) -> None:
-        """Release the store (and its writer lock)."""
+        """Send queued traces, release the store (and its writer lock)."""
+        self.tracing.flush()
         self.store.close()
 
     def __enter__(self) -> Memory:
@@ -193,12 +203,15 @@ class Memory:
             return self.context
         return self.context.with_overrides(**overrides)
 
-    def _config(self, action: str, namespace: str, policy: str | None = None) -> dict[str, Any]:
+    def _config(self, action: str, namespace: str, policy: str | None = None, *, ctx: Context,
+                config: RunnableConfig | None) -> RunnableConfig:
+        """Our run name, tags and metadata, merged with the caller's config, traced as ``trace_redaction`` says."""
         tags = [f"dmem:{action}", f"engine:{self.services.decider.name}"]
         if policy:
             tags.append(f"policy:{policy}")
-        return {"run_name": f"dmem.{action}", "tags": tags, "max_concurrency": self.context.max_concurrency,
-                "metadata": {"namespace": namespace}, "recursion_limit": 100}
+        ours: RunnableConfig = {"run_name": f"dmem.{action}", "tags": tags, "max_concurrency": ctx.max_concurrency,
+                                "metadata": {"namespace": namespace}, "recursion_limit": 100}
+        return self.tracing.config(ctx.trace_redaction, merge_configs(ours, config))
 
     def _normalize(self, messages: MessageLike | Sequence[MessageLike], conversation_id: str) -> list[Message]:
         items = [messages] if isinstance(messages, str | dict | Message) else list(messages)

@@ -20,6 +20,7 @@ from dmem.privacy.policy import enrichment_query
 from dmem.services import context_of, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestInput, IngestOutput, IngestState
+from dmem.tracing.outcome import quiet_routers
 
 
 def route_after_record(state: IngestState) -> Literal["build_window", "__end__"]:
@@ -119,7 +120,7 @@ def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, Ing
                             {"apply_operations": "apply_operations", "keep_for_retry": "keep_for_retry"})
     g.add_edge("apply_operations", END)
     g.add_edge("keep_for_retry", END)
-    return g
+    return quiet_routers(g)
 
 
 def compile_ingestion_graph(**kwargs: object) -> CompiledStateGraph[IngestState, Context, IngestInput, IngestOutput]:

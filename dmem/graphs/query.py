@@ -17,6 +17,7 @@ from dmem.nodes.retrieval import filter_memories, retrieve
 from dmem.services import context_of, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import QueryInput, QueryOutput, QueryState
+from dmem.tracing.outcome import quiet_routers, reports_outcome
 
 
 def route_after_retrieve(
@@ -60,9 +61,9 @@ def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutp
     g.add_node("quality_gate", quality_gate)
     g.add_node("vote", vote)
     g.add_node("deliberate", compile_deliberation_graph())
-    g.add_node("adopt_deliberation", adopt_deliberation, metadata={"route": "deliberation"})
-    g.add_node("finish", finish, metadata={"route": "system1"})
-    g.add_node("no_memory", no_memory, metadata={"route": "no_memory"})
+    g.add_node("adopt_deliberation", reports_outcome(adopt_deliberation), metadata={"route": "deliberation"})
+    g.add_node("finish", reports_outcome(finish), metadata={"route": "system1"})
+    g.add_node("no_memory", reports_outcome(no_memory), metadata={"route": "no_memory"})
     g.add_edge(START, "retrieve")
     g.add_conditional_edges("retrieve", route_after_retrieve, {
         "filter_memories": "filter_memories", "answer": "answer", "vote": "vote",
@@ -75,7 +76,7 @@ def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutp
     g.add_edge("adopt_deliberation", END)
     g.add_edge("finish", END)
     g.add_edge("no_memory", END)
-    return g
+    return quiet_routers(g)
 
 
 def compile_query_graph(**kwargs: object) -> CompiledStateGraph[QueryState, Context, QueryInput, QueryOutput]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from dmem.privacy.numbers import mask_non_personal, spelled_digits, spelled_runs
+from dmem.privacy.numbers import spelled_digits, spelled_runs
 
 Found = tuple[str, int, int]
 MIN_PHONE_DIGITS = 7  # digits a number needs to count as a phone number
@@ -63,9 +63,8 @@ def emails(text: str) -> Iterator[Found]:
             yield "e-mail address", m.start(), m.end()
 
 
-def phones(text: str) -> Iterator[Found]:
-    """Digit runs of phone length (dates, times and ids masked first) and spelled-out numbers."""
-    masked = mask_non_personal(text)
+def phones(masked: str) -> Iterator[Found]:
+    """Digit runs of phone length and spelled-out numbers, in a text whose dates and ids are masked."""
     for m in _PHONE.finditer(masked):
         if sum(c.isdigit() for c in m.group(0)) >= MIN_PHONE_DIGITS:
             yield "phone number", m.start(), m.end()
@@ -74,16 +73,15 @@ def phones(text: str) -> Iterator[Found]:
             yield "phone number", m.start(), m.end()
 
 
-def addresses(text: str) -> Iterator[Found]:
-    """Street addresses, units, PO boxes, postcodes and 'I live at <number> ...'."""
-    masked = mask_non_personal(text)
+def addresses(masked: str) -> Iterator[Found]:
+    """Street addresses, units, PO boxes, postcodes and 'I live at <number> ...' (dates masked)."""
     for pattern in _ADDRESSES:
         for m in pattern.finditer(masked):
             yield "street address", m.start(), m.end()
 
 
-def find(text: str) -> Iterator[Found]:
-    """Every contact detail in the text, as (kind, start, end)."""
+def find(text: str, masked: str) -> Iterator[Found]:
+    """Every contact detail in the text (``masked``: the same text, dates and ids masked) as (kind, start, end)."""
     yield from emails(text)
-    yield from phones(text)
-    yield from addresses(text)
+    yield from phones(masked)
+    yield from addresses(masked)

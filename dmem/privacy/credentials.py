@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from dmem.privacy.numbers import DIGIT_WORDS, mask_non_personal
+from dmem.privacy.numbers import DIGIT_WORDS
 
 Found = tuple[str, int, int]
 
@@ -79,7 +79,7 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
-def secrets(text: str) -> Iterator[Found]:
+def secrets(text: str, masked: str) -> Iterator[Found]:
     """Passwords, PINs, codes, keys and tokens given with their value, and raw secrets by shape."""
     for pattern, kind, need_digits in ((_SECRET, "password or key", False), (_CODE, "PIN or code", True)):
         for m in pattern.finditer(text):
@@ -88,15 +88,14 @@ def secrets(text: str) -> Iterator[Found]:
     for pattern in _RAW_SECRETS:
         for m in pattern.finditer(text):
             yield "API key or token", m.start(), m.end()
-    for m in _HIGH_ENTROPY.finditer(mask_non_personal(text)):
+    for m in _HIGH_ENTROPY.finditer(masked):
         token = m.group(0)
         if re.search(r"[a-z]", token) and re.search(r"[A-Z]", token) and sum(c.isdigit() for c in token) >= 3:
             yield "API key or token", m.start(), m.end()
 
 
-def numbers(text: str) -> Iterator[Found]:
-    """Account, card, IBAN, social security and identity-document numbers."""
-    masked = mask_non_personal(text)
+def numbers(masked: str) -> Iterator[Found]:
+    """Account, card, IBAN, social security and identity-document numbers (dates and ids masked)."""
     for m in _ID.finditer(masked):
         value = m.group("value")
         if sum(c.isdigit() for c in value) >= 4 or re.search(DIGIT_WORDS, value, re.IGNORECASE):
@@ -111,7 +110,7 @@ def numbers(text: str) -> Iterator[Found]:
         yield "national ID number", m.start(), m.end()
 
 
-def find(text: str) -> Iterator[Found]:
-    """Every credential or account number in the text, as (kind, start, end)."""
-    yield from secrets(text)
-    yield from numbers(text)
+def find(text: str, masked: str) -> Iterator[Found]:
+    """Every credential or account number (``masked``: dates and ids masked), as (kind, start, end)."""
+    yield from secrets(text, masked)
+    yield from numbers(masked)

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dmem.privacy import contact, credentials, special
+from dmem.privacy.numbers import mask_non_personal
 
+MIN_CHARS = 3  # the shortest finding is three characters ('DNA', 'HIV')
 CATEGORY = {
     "e-mail address": "contact", "phone number": "contact", "street address": "contact",
     "password or key": "credential", "PIN or code": "credential", "API key or token": "credential",
@@ -40,10 +42,11 @@ class Detection:
 
 def detect(text: str) -> list[Detection]:
     """Every piece of personal data in the text, in order; overlapping finds are merged into the first."""
-    if not text:
+    if len(text) < MIN_CHARS:
         return []
+    masked = mask_non_personal(text)
     found = sorted({(s, -e, k) for finder in (contact.find, credentials.find, special.find)
-                    for k, s, e in finder(text) if e > s})
+                    for k, s, e in finder(text, masked) if e > s})
     out: list[Detection] = []
     for start, neg_end, kind in found:
         end = -neg_end

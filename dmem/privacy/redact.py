@@ -28,6 +28,7 @@ _STRUCTURAL = frozenset({"id", "memory_id", "namespace", "scope", "categories", 
 _SAFE_METADATA = frozenset({"route", "gate_policy", "gate_passed", "status", "engine", "policy",
                             "checkpoint_ns", "thread_id", "run_attempt", "assistant_id", "graph_id", "run_id"})
 _SAFE_PREFIXES = ("ls_", "langgraph_", "lc_", "revision")
+_TEXTLIKE_KEY = re.compile(r"[\s\d@]")
 
 
 def redact_text(text: str) -> str:
@@ -54,10 +55,13 @@ def redact_text(text: str) -> str:
 class TraceRedactor:
     """A LangSmith anonymizer for one redaction mode; remembers personal memory texts it has seen."""
 
-    def __init__(self, mode: RedactionMode = "pii", *, max_remembered: int = 10_000) -> None:
+    def __init__(self, mode: RedactionMode = "pii", *, max_remembered: int = 10_000,
+                 max_cached: int = 50_000) -> None:
         self.mode = mode
         self.max_remembered = max_remembered
+        self.max_cached = max_cached
         self._remembered: OrderedDict[str, None] = OrderedDict()
+        self._cache: OrderedDict[str, str] = OrderedDict()  # string -> redacted; runs repeat the state
         self._pattern: re.Pattern[str] | None = None
         self._lock = threading.Lock()
 
@@ -82,13 +86,20 @@ class TraceRedactor:
             while len(self._remembered) > self.max_remembered:
                 self._remembered.popitem(last=False)
             self._pattern = None
+            self._cache.clear()
 
     def redact(self, text: str) -> str:
         """Remembered personal memories, then detected personal data, redacted from one string."""
+        with self._lock:
+            if text in self._cache:
+                return self._cache[text]
         pattern = self._compiled()
-        if pattern is not None:
-            text = pattern.sub(PERSONAL_MEMORY, text)
-        return redact_text(text)
+        out = redact_text(pattern.sub(PERSONAL_MEMORY, text) if pattern is not None else text)
+        with self._lock:
+            self._cache[text] = out
+            while len(self._cache) > self.max_cached:
+                self._cache.popitem(last=False)
+        return out
 
     def _compiled(self) -> re.Pattern[str] | None:
         with self._lock:
@@ -122,7 +133,8 @@ class TraceRedactor:
         return data
 
     def _key(self, key: Any, index: int) -> Any:
-        if isinstance(key, str) and detect(key):
+        """Keys are field names; one that reads like text (spaces, digits, '@') is checked like a value."""
+        if isinstance(key, str) and _TEXTLIKE_KEY.search(key) and self.redact(key) != key:
             return f"[redacted key {index}]"
         return key
 
