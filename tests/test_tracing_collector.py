@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -204,31 +206,43 @@ def test_configure_tracing_redacts_process_wide_as_the_served_module_does(collec
     assert root["extra"]["metadata"]["route"] == "system1"
 
 
-SERVED = """
-import sys
-from dmem.served import query_graph, trace_client
-from dmem.state.context import build_context
-from dmem.services import close_cached
-from langchain_core.tracers.langchain import wait_for_all_tracers
-assert trace_client is not None, "dmem.served did not install a redacting client"
-out = query_graph.invoke({"question": sys.argv[1], "namespaces": ["maya"]}, context=build_context())
-wait_for_all_tracers()
-close_cached()
-print(out["route"])
-"""
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
-def test_served_module_applies_the_setting_from_the_environment(collector: Collector, tmp_path: Path) -> None:
-    """``dmem.served`` (what langgraph.json serves) reads DMEM_TRACE_REDACTION before any run."""
-    question = f"Is {PERSONAL['phone']} still Maya's number, and {PERSONAL['PIN']} her PIN?"
-    env = {**os.environ, "DMEM_TRACE_REDACTION": "pii", "DMEM_STORE_DIR": str(tmp_path / "store"),
-           "DMEM_EMBEDDING_MODEL": "hash"}
-    done = subprocess.run([sys.executable, "-c", SERVED, question], env=env, capture_output=True,
-                          text=True, timeout=300, cwd=Path(__file__).resolve().parents[1])
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "no_memory"
+def test_langgraph_dev_server_sends_redacted_traces(collector: Collector, tmp_path: Path) -> None:
+    """A real ``langgraph dev`` serving langgraph.json, traced into the collector, with DMEM_TRACE_REDACTION=pii."""
+    from langgraph_sdk import get_sync_client
+
+    port = free_port()
+    env = {**os.environ, "DMEM_TRACE_REDACTION": "pii", "LANGGRAPH_CLI_NO_ANALYTICS": "1"}
+    log = (tmp_path / "server.log").open("w")
+    server = subprocess.Popen([sys.executable, "-m", "langgraph_cli", "dev", "--port", str(port), "--no-browser",
+                               "--no-reload", "--allow-blocking"], cwd=Path(__file__).resolve().parents[1], env=env,
+                              stdout=log, stderr=subprocess.STDOUT)
+    try:
+        client = get_sync_client(url=f"http://127.0.0.1:{port}")
+        for _ in range(600):  # readiness, not a timing assertion: the server imports torch and dmem first
+            if server.poll() is not None:
+                break
+            try:
+                client.assistants.search()
+                break
+            except Exception:
+                time.sleep(0.5)
+        assert server.poll() is None, (tmp_path / "server.log").read_text()
+        question = f"Is {PERSONAL['phone']} still the number of {PERSONAL['e-mail']}?"
+        out = client.runs.wait(None, "query", input={"question": question, "namespaces": ["maya"]},
+                               context={"store_dir": str(tmp_path / "store"), "embedding_model": "hash"})
+        assert isinstance(out, dict) and out["route"] == "no_memory"
+    finally:
+        server.terminate()
+        server.wait(60)
+        log.close()
     root, _ = trace_of(collector.runs(), "dmem_query")
     assert root["extra"]["metadata"]["route"] == "no_memory"
     sent = collector.bodies()
+    assert "[redacted: phone number, e-mail address]" in sent
     assert all(count(sent, value) == 0 for value in PERSONAL.values())
-    assert "[redacted: phone number]" in sent

@@ -52,6 +52,8 @@ def query_entity(entity: str | None, *, fact_text: str, private_names: Iterable[
         return None
     if any(_tokens(private) & words for private in private_names if private):
         return None  # the user's or the speaker's name
+    if re.search(rf"\b(?:named|called|nicknamed)\s+{re.escape(name)}\b", fact_text, re.IGNORECASE):
+        return None  # a name someone gave (a pet, a child): private, whatever brand it sounds like
     return name
 
 
