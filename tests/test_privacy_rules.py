@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from dmem.privacy.detect import detect
 from dmem.privacy.policy import about_entity, enrichment_query, query_entity
 from dmem.privacy.redact import PERSONAL_MEMORY, TraceRedactor, redact_text
 from dmem.state.schemas import Fact, Scope
+from dmem.store.knowledge import StaticKnowledge
+from dmem.testing import FakeChatModel
+from tests.conftest import last_section, scope_all
 
 FACT = "Maya drives a Tesla Model 3"
 
@@ -101,3 +106,32 @@ def test_all_mode_keeps_only_structural_metadata_and_the_error_type() -> None:
 def test_detector_merges_overlapping_finds() -> None:
     found = detect("Maya's card number is 4111 1111 1111 1111")
     assert len(found) == 1 and found[0].kind == "account or ID number" and found[0].category == "credential"
+
+
+def _tesla_labels(messages: list[Any]) -> dict[str, Any]:
+    out = scope_all(messages, scope="EXTERNAL", enrich=True)
+    return {"labels": [{**lab, "entity": "Tesla Model 3"} for lab in out["labels"]]}
+
+
+def test_the_enricher_attaches_at_most_the_configured_characters(fake: FakeChatModel, memory_factory: Any) -> None:
+    lines = ["Tesla Model 3: " + "electric sedan " * 3, "Tesla Model 3 range: 500 km", "Tesla Model 3 seats five"]
+    source = StaticKnowledge({"tesla": lines})
+    fake.set_script("ScopeLabels", _tesla_labels)
+    mem = memory_factory(fake, external_knowledge=True, enrichment_max_chars=90)
+    mem.resources.knowledge = source
+    mem.services.knowledge = source
+    res = mem.add([{"speaker": "Maya", "text": "I drive a Tesla Model 3."}, {"speaker": "assistant", "text": "Ok"}],
+                  user_id="maya")
+    assert source.queries == ["Tesla Model 3"]
+    knowledge = last_section(fake.calls_for("Enrichment")[0].messages, "knowledge")
+    assert knowledge.splitlines() == [f"- {lines[0].strip()}", f"- {lines[1]}"]  # the third would pass 90
+    assert res.facts[0].enrichment_source == "external:StaticKnowledge about 'Tesla Model 3'"
+
+
+def test_extraction_without_the_formation_layer_also_scopes_personal_data(fake: FakeChatModel,
+                                                                         memory_factory: Any) -> None:
+    mem = memory_factory(fake, formation=False)
+    res = mem.add([{"speaker": "Maya", "text": "My PIN is 482913."}, {"speaker": "assistant", "text": "Noted."}],
+                  user_id="maya")
+    scopes = {f.text: f.scope for f in res.facts}
+    assert scopes == {"Maya said: My PIN is 482913.": Scope.USER_PII, "assistant said: Noted.": Scope.GENERIC}
