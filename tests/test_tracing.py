@@ -1,8 +1,9 @@
 """What LangSmith would see, checked with a local tracer: run names, nesting, tags, metadata; nothing sent.
 
-A ``BaseTracer`` subclass keeps every run in memory. ``Memory.ask`` takes no callbacks, so the tracer
-is attached through ``register_configure_hook`` (the mechanism LangSmith's own tracer uses), as an
-inheritable handler so that it sees the whole tree.
+A ``BaseTracer`` subclass keeps every run in memory. It is attached through ``register_configure_hook``
+(the mechanism LangSmith's own tracer uses), as an inheritable handler so that it sees the whole tree,
+or passed in ``config`` as a caller would. What a real LangSmith client sends, redacted or not, is
+checked against a loopback collector in ``test_tracing_collector.py``.
 """
 
 from __future__ import annotations
