@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dmem.privacy.detect import detect
 from dmem.privacy.policy import about_entity, enrichment_query, query_entity
@@ -13,6 +15,7 @@ from dmem.state.schemas import Fact, Scope
 from dmem.store.knowledge import StaticKnowledge
 from dmem.testing import FakeChatModel
 from tests.conftest import last_section, scope_all
+from tests.privacy_corpus import NOT_PERSONAL, PERSONAL
 
 FACT = "Maya drives a Tesla Model 3"
 
@@ -135,3 +138,19 @@ def test_extraction_without_the_formation_layer_also_scopes_personal_data(fake: 
                   user_id="maya")
     scopes = {f.text: f.scope for f in res.facts}
     assert scopes == {"Maya said: My PIN is 482913.": Scope.USER_PII, "assistant said: Noted.": Scope.GENERIC}
+
+
+_SENTENCES = st.sampled_from([s for s, _, _ in PERSONAL] + [s for s, _ in NOT_PERSONAL])
+_FILLER = st.text(alphabet=st.characters(codec="ascii", categories=["L", "N", "Zs", "P"]), max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_SENTENCES, _FILLER, st.sampled_from([" ", "\n", ". "])), min_size=1, max_size=6))
+def test_redacted_text_holds_no_personal_data(parts: list[tuple[str, str, str]]) -> None:
+    text = "".join(f"{sentence}{sep}{filler}{sep}" for sentence, filler, sep in parts)
+    out = redact_text(text)
+    assert detect(out) == []
+    for sentence, _, _value in PERSONAL:
+        if sentence in text:
+            assert sentence not in out
+    assert redact_text(out) == out  # markers are never read as personal data: redaction is idempotent

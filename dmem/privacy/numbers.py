@@ -1,9 +1,9 @@
 """Numbers as people write them: spelled-out digit runs, and the dates and ids that are not personal numbers.
 
 A phone number or a PIN may be said in words ("five five five, one two three four"); a run of
-number words is read as the digits it spells. Dates, clock times, version strings and UUIDs are
-masked (same length, so spans stay aligned) before numbers are looked for, so that a timestamp
-or a run id never looks like a phone number.
+number words is read as the digits it spells. Dates, clock times, version strings, UUIDs and our
+own redaction markers are masked (same length, so spans stay aligned) before anything is looked
+for, so that a timestamp or a run id never looks like a phone number.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ SPELLED_RUN = re.compile(rf"\b{_TOKEN}(?:{_GAP}{_TOKEN})+\b", re.IGNORECASE)
 DIGIT_WORDS = rf"\b{_WORD}(?:{_GAP}{_WORD}){{2,}}\b"
 """Three or more number words in a row (a spelled-out code or PIN), as a pattern to embed."""
 
+MARKER = re.compile(r"\[redacted[^\]\n]{0,120}\]")
+"""Our own redaction markers ('[redacted: date of birth]'): never personal data themselves."""
 _MASKS = [
     re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.IGNORECASE),  # UUID
     re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"),
@@ -35,6 +37,11 @@ _MASKS = [
     re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\b"),  # clock times
     re.compile(r"\bv?\d+\.\d+\.\d+\b"),  # version strings
 ]
+
+
+def mask_markers(text: str) -> str:
+    """The text with our redaction markers replaced by '#' (same length)."""
+    return MARKER.sub(lambda m: "#" * len(m.group(0)), text)
 
 
 def mask_non_personal(text: str) -> str:
