@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -212,6 +213,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop the server we started, and whatever it started (its own process group)."""
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
 def test_langgraph_dev_server_sends_redacted_traces(collector: Collector, tmp_path: Path) -> None:
     """A real ``langgraph dev`` serving langgraph.json, traced into the collector, with DMEM_TRACE_REDACTION=pii."""
     from langgraph_sdk import get_sync_client
@@ -221,7 +233,7 @@ def test_langgraph_dev_server_sends_redacted_traces(collector: Collector, tmp_pa
     log = (tmp_path / "server.log").open("w")
     server = subprocess.Popen([sys.executable, "-m", "langgraph_cli", "dev", "--port", str(port), "--no-browser",
                                "--no-reload", "--allow-blocking"], cwd=Path(__file__).resolve().parents[1], env=env,
-                              stdout=log, stderr=subprocess.STDOUT)
+                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         client = get_sync_client(url=f"http://127.0.0.1:{port}")
         for _ in range(600):  # readiness, not a timing assertion: the server imports torch and dmem first
@@ -238,8 +250,7 @@ def test_langgraph_dev_server_sends_redacted_traces(collector: Collector, tmp_pa
                                context={"store_dir": str(tmp_path / "store"), "embedding_model": "hash"})
         assert isinstance(out, dict) and out["route"] == "no_memory"
     finally:
-        server.terminate()
-        server.wait(60)
+        stop(server)
         log.close()
     root, _ = trace_of(collector.runs(), "dmem_query")
     assert root["extra"]["metadata"]["route"] == "no_memory"
