@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from dmem.privacy.numbers import spelled_digits, spelled_runs
+from dmem.privacy.numbers import NUMBER_WORDS, Clues, spelled_digits, spelled_runs
 
 Found = tuple[str, int, int]
 MIN_PHONE_DIGITS = 7  # digits a number needs to count as a phone number
@@ -28,6 +28,7 @@ _OBFUSCATED = re.compile(
 )
 _EMAIL_CUE = re.compile(r"\b(?:e-?mail|mail|address|reach|write|contact|message)\w*\b[^.!?\n]{0,40}$", re.I)
 
+_POSTCODE_WORDS = frozenset({"zip", "postal", "post", "postcode"})
 _PHONE = re.compile(r"(?<![\w-])\+?\(?\d[\d\s().-]{5,}\d\b")
 _STREET_SUFFIX = (r"Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Boulevard|Blvd\.?|Lane|Ln\.?|Drive|Dr\.?|Court|Ct\.?|"
                   r"Way|Place|Pl\.?|Terrace|Square|Sq\.?|Crescent|Close|Highway|Hwy\.?|Parkway|Pkwy\.?|"
@@ -63,14 +64,16 @@ def emails(text: str) -> Iterator[Found]:
             yield "e-mail address", m.start(), m.end()
 
 
-def phones(masked: str) -> Iterator[Found]:
-    """Digit runs of phone length and spelled-out numbers, in a text whose dates and ids are masked."""
-    for m in _PHONE.finditer(masked):
-        if sum(c.isdigit() for c in m.group(0)) >= MIN_PHONE_DIGITS:
-            yield "phone number", m.start(), m.end()
-    for m in spelled_runs(masked):
-        if spelled_digits(m.group(0)) >= MIN_PHONE_DIGITS:
-            yield "phone number", m.start(), m.end()
+def phones(c: Clues) -> Iterator[Found]:
+    """Digit runs of phone length and spelled-out numbers (dates and ids masked)."""
+    if c.digits:
+        for m in _PHONE.finditer(c.masked):
+            if sum(ch.isdigit() for ch in m.group(0)) >= MIN_PHONE_DIGITS:
+                yield "phone number", m.start(), m.end()
+    if not c.words.isdisjoint(NUMBER_WORDS):
+        for m in spelled_runs(c.masked):
+            if spelled_digits(m.group(0)) >= MIN_PHONE_DIGITS:
+                yield "phone number", m.start(), m.end()
 
 
 def addresses(masked: str) -> Iterator[Found]:
@@ -80,8 +83,11 @@ def addresses(masked: str) -> Iterator[Found]:
             yield "street address", m.start(), m.end()
 
 
-def find(text: str, masked: str) -> Iterator[Found]:
-    """Every contact detail in the text (``masked``: the same text, dates and ids masked) as (kind, start, end)."""
-    yield from emails(text)
-    yield from phones(masked)
-    yield from addresses(masked)
+def find(c: Clues) -> Iterator[Found]:
+    """Every contact detail in a prepared text, as (kind, start, end)."""
+    if "@" in c.text or "at" in c.words:
+        yield from emails(c.text)
+    if c.numeric:
+        yield from phones(c)
+    if c.digits or not c.words.isdisjoint(_POSTCODE_WORDS):
+        yield from addresses(c.masked)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from dmem.privacy.numbers import DIGIT_WORDS
+from dmem.privacy.numbers import DIGIT_WORDS, Clues
 
 Found = tuple[str, int, int]
 
@@ -28,6 +28,10 @@ _VALUE = (rf"(?:{_QUOTED}|(?P<spelled>{DIGIT_WORDS})|(?P<digits>\d(?:[ -]?\d){{2
           rf"|(?P<token>[^\s,;\"'\u201d\u2019]{{3,}}))")
 _SECRET = re.compile(rf"\b(?P<key>{_SECRET_KEYS}){_ABOUT}{_CONNECT}{_VALUE}", re.IGNORECASE)
 _CODE = re.compile(rf"\b(?P<key>{_CODE_KEYS}){_ABOUT}(?:{_CONNECT}|\s*#?\s*){_VALUE}", re.IGNORECASE)
+_SECRET_HINTS = frozenset({"password", "passcode", "passphrase", "passwd", "pass", "login", "username", "user",
+                           "api", "access", "auth", "authentication", "bearer", "secret", "private", "recovery",
+                           "seed"})
+_CODE_HINTS = frozenset({"pin", "code", "combination", "cvv", "cvc", "otp"})
 _NOT_VALUES = frozenset(str.split("""
     the a an too very not easy hard long short weak strong same different wrong correct changed expired required
     needed stored saved in on at for my her his their our your still also now being written somewhere secret
@@ -79,16 +83,21 @@ def _luhn(digits: str) -> bool:
     return total % 10 == 0
 
 
-def secrets(text: str, masked: str) -> Iterator[Found]:
+def secrets(c: Clues) -> Iterator[Found]:
     """Passwords, PINs, codes, keys and tokens given with their value, and raw secrets by shape."""
-    for pattern, kind, need_digits in ((_SECRET, "password or key", False), (_CODE, "PIN or code", True)):
-        for m in pattern.finditer(text):
+    keyed = ((_SECRET, "password or key", False, _SECRET_HINTS), (_CODE, "PIN or code", True, _CODE_HINTS))
+    for pattern, kind, need_digits, hints in keyed:
+        if c.words.isdisjoint(hints):
+            continue
+        for m in pattern.finditer(c.text):
             if (span := _value_span(m, need_digits=need_digits)) is not None:
                 yield kind, *span
+    if not c.long_token and "-----BEGIN" not in c.text:
+        return
     for pattern in _RAW_SECRETS:
-        for m in pattern.finditer(text):
+        for m in pattern.finditer(c.text):
             yield "API key or token", m.start(), m.end()
-    for m in _HIGH_ENTROPY.finditer(masked):
+    for m in _HIGH_ENTROPY.finditer(c.masked):
         token = m.group(0)
         if re.search(r"[a-z]", token) and re.search(r"[A-Z]", token) and sum(c.isdigit() for c in token) >= 3:
             yield "API key or token", m.start(), m.end()
@@ -110,7 +119,8 @@ def numbers(masked: str) -> Iterator[Found]:
         yield "national ID number", m.start(), m.end()
 
 
-def find(text: str, masked: str) -> Iterator[Found]:
-    """Every credential or account number (``masked``: dates and ids masked), as (kind, start, end)."""
-    yield from secrets(text, masked)
-    yield from numbers(masked)
+def find(c: Clues) -> Iterator[Found]:
+    """Every credential or account number in a prepared text, as (kind, start, end)."""
+    yield from secrets(c)
+    if c.numeric:
+        yield from numbers(c.masked)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dmem.privacy import contact, credentials, special
-from dmem.privacy.numbers import mask_markers, mask_non_personal
+from dmem.privacy.numbers import clues
 
 MIN_CHARS = 3  # the shortest finding is three characters ('DNA', 'HIV')
 CATEGORY = {
@@ -44,10 +44,9 @@ def detect(text: str) -> list[Detection]:
     """Every piece of personal data in the text, in order; overlapping finds are merged into the first."""
     if len(text) < MIN_CHARS:
         return []
-    plain = mask_markers(text)
-    masked = mask_non_personal(plain)
+    prepared = clues(text)
     found = sorted({(s, -e, k) for finder in (contact.find, credentials.find, special.find)
-                    for k, s, e in finder(plain, masked) if e > s})
+                    for k, s, e in finder(prepared) if e > s})
     out: list[Detection] = []
     for start, neg_end, kind in found:
         end = -neg_end

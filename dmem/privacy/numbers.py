@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 UNITS = {"zero": 1, "oh": 1, "one": 1, "two": 1, "three": 1, "four": 1, "five": 1, "six": 1, "seven": 1,
          "eight": 1, "nine": 1}
@@ -76,3 +77,37 @@ def spelled_runs(text: str) -> Iterator[re.Match[str]]:
     for m in SPELLED_RUN.finditer(text):
         if re.search(r"[A-Za-z]", m.group(0)) and not re.fullmatch(r"[\d\s,.;/-]+", m.group(0)):
             yield m
+
+
+NUMBER_WORDS = frozenset([*UNITS, *TEENS, *TENS, *_MULTIPLIERS, *_SCALES])
+_WORDS = re.compile(r"[a-z0-9]+")
+_LONG_TOKEN = re.compile(r"\S{16,}")
+
+
+@dataclass(frozen=True)
+class Clues:
+    """A text prepared once for every finder, with cheap facts that let finders skip what cannot match."""
+
+    text: str
+    """The text, our redaction markers masked."""
+    masked: str
+    """The same, dates, times, versions and UUIDs masked too."""
+    digits: bool
+    """Whether the text holds a digit (outside what was masked)."""
+    words: frozenset[str]
+    """Its lowercase words."""
+    long_token: bool
+    """Whether it holds a run of 16 or more non-space characters (a key or token shape)."""
+
+    @property
+    def numeric(self) -> bool:
+        """Digits, or number words that may spell them."""
+        return self.digits or not self.words.isdisjoint(NUMBER_WORDS)
+
+
+def clues(text: str) -> Clues:
+    """Prepare a text for the finders."""
+    plain = mask_markers(text)
+    masked = mask_non_personal(plain) if re.search(r"\d", plain) else plain
+    return Clues(text=plain, masked=masked, digits=bool(re.search(r"\d", masked)),
+                 words=frozenset(_WORDS.findall(plain.lower())), long_token=bool(_LONG_TOKEN.search(plain)))

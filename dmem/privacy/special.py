@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from dmem.privacy.numbers import Clues
+
 Found = tuple[str, int, int]
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
@@ -92,8 +94,8 @@ _LEXICONS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
-def find(text: str, masked: str = "") -> Iterator[Found]:
-    """Every special-category mention in the text, as (kind, start, end) (``masked`` is not needed)."""
+def find(c: Clues) -> Iterator[Found]:
+    """Every special-category mention in a prepared text, as (kind, start, end)."""
     for kind, pattern in _LEXICONS:
-        for m in pattern.finditer(text):
+        for m in pattern.finditer(c.text):
             yield kind, m.start(), m.end()
