@@ -1,4 +1,4 @@
-"""``Memory``: the Python API over one store directory and the two compiled graphs.
+"""``Memory``: the Python API over one store (a directory, or a PostgreSQL database) and the two graphs.
 
 Every method acts inside the namespaces it is given (``user_id`` / ``user_ids``, default
 'default'): an id of another user's memory is answered exactly like an unknown id.
@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -29,7 +29,7 @@ from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
 from dmem.state.results import AddResult, Answer, PendingTurn, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord, Message, Operation
-from dmem.store import LocalStore, Routing, SearchFilter, validate_namespace
+from dmem.store import MemoryStore, Routing, SearchFilter, validate_namespace
 from dmem.store.knowledge import KnowledgeSource
 from dmem.tracing import TraceClients
 
@@ -62,7 +62,8 @@ class Memory:
                                    embeddings=embeddings if isinstance(embeddings, Embeddings) else None,
                                    knowledge=knowledge, api_key=api_key, read_only=read_only)
         """Owner of the open store and the models; ``close()`` releases them."""
-        self.store = cast(LocalStore, self.resources.store)  # Memory's export/import use the local store's API
+        self.store: MemoryStore = self.resources.store
+        """The open store (local directory or PostgreSQL), shared with the graphs."""
         self.embedding = embedding_name(self.services.embeddings)
         self.ingestion_graph = compile_ingestion_graph(resources=self.resources)
         self.query_graph = compile_query_graph(resources=self.resources)

@@ -28,6 +28,8 @@ def _memory(args: argparse.Namespace, **extra: Any) -> Any:
     settings: dict[str, Any] = dict(extra)
     if args.store:
         settings["store_dir"] = args.store
+    if getattr(args, "store_url", None):
+        settings["store_url"] = args.store_url
     return Memory(llm=args.llm, embeddings=args.embeddings, config_file=args.config, **settings)
 
 
@@ -147,6 +149,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 # Parser -----------------------------------------------------------------------------------------
 def _global_options(p: argparse.ArgumentParser, default: Any) -> None:
     p.add_argument("--store", default=default, help="store directory (default: DMEM_STORE_DIR or ./.dmem)")
+    p.add_argument("--store-url", default=default, help="postgresql:// store instead (default: DMEM_STORE_URL)")
     p.add_argument("--config", default=default, help="TOML settings file (default: DMEM_CONFIG)")
     p.add_argument("--llm", default=default,
                    help="chat model, 'provider:model' (default: DMEM_CHAT_MODEL, else offline)")

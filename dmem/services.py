@@ -93,14 +93,15 @@ class Resources:
         self._api_key = api_key
         self._given_embeddings = make_embeddings(embeddings) if embeddings is not None else None
         self._lock = threading.RLock()
-        self._stores: dict[Path, MemoryStore] = {}
+        self._stores: dict[Hashable, MemoryStore] = {}
         self._opened: list[MemoryStore] = []
         self._embeddings: dict[Hashable, CachedEmbeddings] = {}
         self._deciders: OrderedDict[Hashable, Decider] = OrderedDict()
         self._layered: OrderedDict[Hashable, Context] = OrderedDict()
         self._paths: dict[str, Path] = {}
         if store is not None:
-            self._stores[_store_key(getattr(store, "path", None) or self.settings.store_dir)] = store
+            self._stores[self.settings.store_url or _store_key(getattr(store, "path", None)
+                                                              or self.settings.store_dir)] = store
 
     # Settings -----------------------------------------------------------------------------
     @property
@@ -143,16 +144,18 @@ class Resources:
             ctx.embedding_model, base_url=ctx.base_url, api_key=self.api_key))
 
     def store_for(self, ctx: Context) -> MemoryStore:
-        """The store in ``ctx.store_dir``: the one handed in, or opened once and kept until ``close()``."""
+        """The store at ``ctx.store_url`` (else in ``ctx.store_dir``): the one handed in, or opened once."""
         with self._lock:
-            key = self._paths.get(ctx.store_dir) or self._paths.setdefault(ctx.store_dir, _store_key(ctx.store_dir))
+            key: Hashable = ctx.store_url or self._paths.get(ctx.store_dir) or self._paths.setdefault(
+                ctx.store_dir, _store_key(ctx.store_dir))
             if key not in self._stores:
-                from dmem.store import open_store
+                from dmem.store import open_any_store
 
                 emb = self.embeddings_for(ctx)
-                store = open_store(key, dim=embedding_dim(emb), read_only=self.read_only,
-                                   embedding=embedding_name(emb), lock_timeout=ctx.lock_timeout)
-                log.info("dmem opened the store in %s (%s)", key, "read-only" if self.read_only else "writer")
+                store = open_any_store(ctx.store_url or str(key), dim=embedding_dim(emb), read_only=self.read_only,
+                                       embedding=embedding_name(emb), lock_timeout=ctx.lock_timeout)
+                log.info("dmem opened the store in %s (%s)", getattr(store, "path", key),
+                         "read-only" if self.read_only else "writer")
                 self._stores[key] = store
                 self._opened.append(store)
             return self._stores[key]

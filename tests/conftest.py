@@ -115,3 +115,20 @@ def _no_dmem_env(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(key, raising=False)
     monkeypatch.delenv("LANGSMITH_TRACING", raising=False)
     monkeypatch.delenv("LANGCHAIN_TRACING_V2", raising=False)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """One real PostgreSQL + pgvector for the session (see tests/postgres_server.py); never skipped."""
+    from tests.postgres_server import postgres_server as start
+
+    with start() as server:
+        yield server
+
+
+@pytest.fixture
+def postgres_url(postgres_server: Any) -> Iterator[str]:
+    """The URL of a fresh, empty schema on the session's PostgreSQL server."""
+    url = postgres_server.fresh_url()
+    yield url
+    postgres_server.drop(url)

@@ -18,23 +18,25 @@ import pytest
 
 from dmem.errors import DataError, StoreError
 from dmem.state.schemas import AdmissionDecision, Category, MemoryRecord, Message, Operation, Provenance, Scope
-from dmem.store import MemoryStore, Routing, SearchFilter, open_store
+from dmem.store import MemoryStore, Routing, SearchFilter, open_any_store, open_store
 from dmem.store.claims import new_worker
 
 DIM = 8
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
-BACKENDS = ["local"]
+BACKENDS = ["local", "postgres"]
 
 
-def make_store(backend: str, tmp_path: Path) -> MemoryStore:
+def make_store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> MemoryStore:
     if backend == "local":
         return open_store(tmp_path / "store", dim=DIM)
+    if backend == "postgres":
+        return open_any_store(request.getfixturevalue("postgres_url"), dim=DIM)
     raise AssertionError(f"unknown backend {backend}")
 
 
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStore]:
-    s = make_store(request.param, tmp_path)
+    s = make_store(request.param, tmp_path, request)
     yield s
     s.close()
 

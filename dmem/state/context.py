@@ -119,6 +119,11 @@ class Context(BaseModel):
     claim_lease_seconds: float = 600.0
     """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
 
+    # Shared PostgreSQL store (issue #13)
+    store_url: str | None = None
+    """'postgresql://user:pass@host:5432/db': keep memories in PostgreSQL + pgvector, shared by many
+    workers and machines (needs ``pip install 'dmem[postgres]'``); None keeps the local store_dir."""
+
     # Privacy of enrichment and traces
     enrichment_max_chars: int = 1000
     """Most characters of knowledge-source reply lines attached to one fact (whole lines, first first)."""
@@ -233,6 +238,9 @@ def _validate(ctx: Context) -> None:
             raise ConfigError(f"setting {name!r} is a 0-10 score; got {getattr(ctx, name)!r}")
     if ctx.select_above < 0:
         raise ConfigError("setting 'select_above' must be 0 or more")
+    if ctx.store_url is not None and not ctx.store_url.startswith(("postgresql://", "postgres://")):
+        scheme = ctx.store_url.split(":", 1)[0]
+        raise ConfigError(f"setting 'store_url' must be a postgresql:// URL; got one starting {scheme!r}:")
     if ctx.chat_model is not None and ":" not in ctx.chat_model:
         raise ConfigError(
             f"chat_model {ctx.chat_model!r} must be 'provider:model', e.g. 'openai:gpt-4o-mini'"

@@ -1,8 +1,9 @@
-"""dmem.store: the memory store (FAISS vectors + SQLite history and transcript by default)."""
+"""dmem.store: the memory store (FAISS vectors + SQLite by default; PostgreSQL + pgvector for a URL)."""
 
 from dmem.store.base import HistoryLog, Hit, MemoryStore, SearchFilter, StoreInfo, TranscriptLog, VectorIndex
 from dmem.store.local import LocalStore, open_store
 from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn, validate_namespace
+from dmem.store.opening import is_postgres_url, open_any_store
 
 __all__ = [
     "Claim",
@@ -17,6 +18,8 @@ __all__ = [
     "TurnKey",
     "UnformedTurn",
     "VectorIndex",
+    "is_postgres_url",
+    "open_any_store",
     "open_store",
     "validate_namespace",
 ]

@@ -224,6 +224,11 @@ class MemoryStore(Protocol):
     transcript: TranscriptLog
 
     @property
+    def dim(self) -> int:
+        """Dimension of the store's vectors (fixed when the store is made)."""
+        ...
+
+    @property
     def read_only(self) -> bool:
         """True when the handle refuses writes."""
         ...

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +30,7 @@ _CORE_FIELDS = {"id", "namespace", "text"}
 _FETCH_BATCH = 256
 
 
-def record_from_row(row: sqlite3.Row) -> MemoryRecord:
+def record_from_row(row: sqlite3.Row | Mapping[str, Any]) -> MemoryRecord:
     """Rebuild a MemoryRecord from its columns plus the JSON of its other fields."""
     try:
         data = json.loads(row["json"])
@@ -39,7 +40,7 @@ def record_from_row(row: sqlite3.Row) -> MemoryRecord:
         raise StoreError(f"memory {row['id']} is unreadable in the database: {exc}") from exc
 
 
-def _sort_time(rec: MemoryRecord) -> datetime:
+def sort_time(rec: MemoryRecord) -> datetime:
     """created_at as an aware datetime (naive values are taken as UTC) so mixed values compare."""
     return rec.created_at if rec.created_at.tzinfo else rec.created_at.replace(tzinfo=UTC)
 
@@ -202,4 +203,4 @@ class LocalVectorIndex:
         rows = self._db.query(
             "SELECT * FROM memories WHERE namespace = ? AND deleted = 0 ORDER BY rowid", (namespace,)
         )
-        return sorted((record_from_row(row) for row in rows), key=_sort_time)
+        return sorted((record_from_row(row) for row in rows), key=sort_time)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from dmem.errors import DataError
 from dmem.state.schemas import Message
@@ -21,11 +22,13 @@ from dmem.store.turns import TurnStatus
 log = logging.getLogger(__name__)
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+Row = sqlite3.Row | Mapping[str, Any]
+"""A transcript row from SQLite or PostgreSQL (both read by column name)."""
 MAX_SEQ = 2**62
 """Exclusive upper bound of a turn's sequence number."""
 
 
-def message_from_row(row: sqlite3.Row) -> Message:
+def message_from_row(row: Row) -> Message:
     """Rebuild a Message from its transcript row."""
     stamp = row["timestamp"]
     return Message(
@@ -44,7 +47,7 @@ def _aware(when: datetime) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def chronological(rows: Sequence[sqlite3.Row]) -> list[Message]:
+def chronological(rows: Sequence[Row]) -> list[Message]:
     """Messages ordered by (time, conversation_id, seq), stable on insertion order.
 
     A message without a timestamp takes the time of the message before it in its conversation
@@ -52,7 +55,7 @@ def chronological(rows: Sequence[sqlite3.Row]) -> list[Message]:
     Conversations without any timestamp come after every timed one. A turn recorded identically
     in several of the namespaces read appears once.
     """
-    by_conversation: dict[tuple[str, str], list[sqlite3.Row]] = {}
+    by_conversation: dict[tuple[str, str], list[Row]] = {}
     for row in sorted(rows, key=lambda r: (r["seq"], r["rowid"])):
         by_conversation.setdefault((row["namespace"], row["conversation_id"]), []).append(row)
     keyed: list[tuple[tuple[int, datetime, str, int, int], Message]] = []
@@ -76,7 +79,7 @@ def chronological(rows: Sequence[sqlite3.Row]) -> list[Message]:
     return out
 
 
-def _conflict(row: sqlite3.Row, msg: Message) -> str | None:
+def conflict(row: Row, msg: Message) -> str | None:
     """Name the field where a re-added turn differs from the recorded one (None when the same)."""
     stamp = msg.timestamp.isoformat() if msg.timestamp else None
     for name, old, new in (("speaker", row["speaker"], msg.speaker), ("text", row["text"], msg.text),
@@ -111,7 +114,7 @@ class LocalTranscript(TurnStatus):
         rows = self._db.query("SELECT * FROM messages WHERE namespace = ? AND conversation_id = ? AND turn_id = ?",
                               where)
         if rows:
-            problem = _conflict(rows[0], msg)
+            problem = conflict(rows[0], msg)
             if problem:
                 raise DataError(
                     f"turn {msg.turn_id!r} of conversation {msg.conversation_id!r} in namespace {ns!r} was recorded "

@@ -1,0 +1,34 @@
+"""Open a store by where it lives: a directory (the local backend) or a ``postgresql://`` URL."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from dmem.errors import StoreError
+from dmem.store.base import MemoryStore
+
+
+def is_postgres_url(value: object) -> bool:
+    """True for a ``postgresql://`` (or ``postgres://``) URL."""
+    return isinstance(value, str) and value.startswith(("postgresql://", "postgres://"))
+
+
+def open_any_store(location: str | os.PathLike[str], dim: int | None = 384, *, read_only: bool = False,
+                   embedding: str | None = None, lock_timeout: float = 10.0, **options: Any) -> MemoryStore:
+    """Open the store at ``location``: PostgreSQL for a URL, else the local store in that directory.
+
+    ``lock_timeout`` bounds waiting for other writers (local) or for a database connection
+    (PostgreSQL); ``options`` go to the PostgreSQL backend (``pool_size``, ``hnsw_threshold``).
+    """
+    if is_postgres_url(location):
+        try:
+            from dmem.store.postgres import open_postgres_store
+        except ImportError as exc:
+            raise StoreError(f"a postgresql:// store needs the PostgreSQL backend ({exc.name} is missing): "
+                             "pip install 'dmem[postgres]'") from None
+        return open_postgres_store(str(location), dim, read_only=read_only, embedding=embedding,
+                                   timeout=lock_timeout, **options)
+    from dmem.store.local import open_store
+
+    return open_store(location, dim=dim, read_only=read_only, embedding=embedding, lock_timeout=lock_timeout)

@@ -1,0 +1,9 @@
+"""The PostgreSQL + pgvector backend of the memory store (``store_url = "postgresql://..."``).
+
+Install it with ``pip install 'dmem[postgres]'``. One database (or one schema of it) holds one
+store that any number of processes and machines read and write at once.
+"""
+
+from dmem.store.postgres.store import PostgresStore, is_postgres_url, open_postgres_store
+
+__all__ = ["PostgresStore", "is_postgres_url", "open_postgres_store"]

@@ -1,0 +1,209 @@
+"""The PostgreSQL connection pool, per-thread transactions, namespace locks and error messages.
+
+Each thread's outermost ``transaction()`` borrows one pooled connection until it ends; nested
+calls join it as savepoints. Lifecycle writes of one namespace are serialised across every
+process and machine by transaction-scoped advisory locks (``lock_namespaces``), taken in sorted
+order so two writers never deadlock; they are released by COMMIT or ROLLBACK, never leaked.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from dmem.errors import StoreError, StoreLockedError
+
+log = logging.getLogger(__name__)
+
+Row = dict[str, Any]
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    try:
+        info = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "postgresql://(unparsable url)"
+    host, port, db = info.get("host", "localhost"), info.get("port", "5432"), info.get("dbname", "")
+    user = f"{info['user']}@" if info.get("user") else ""
+    return f"postgresql://{user}{host}:{port}/{db}"
+
+
+def store_error(exc: BaseException, where: str, doing: str) -> StoreError:
+    """One actionable line for a PostgreSQL failure."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, PoolTimeout):
+        return StoreLockedError(f"cannot {doing} store {where}: no database connection became free ({text}); "
+                                "raise the pool size or try again")
+    if isinstance(exc, psycopg.errors.DeadlockDetected | psycopg.errors.LockNotAvailable):
+        return StoreLockedError(f"cannot {doing} store {where}: another writer held the same rows ({text}); "
+                                "try again")
+    if isinstance(exc, psycopg.OperationalError):
+        return StoreError(f"cannot {doing} store {where}: the server is unreachable or refused us ({text}); "
+                          "check store_url and that the server is running")
+    if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction | psycopg.errors.InsufficientPrivilege):
+        return StoreError(f"cannot {doing} store {where}: the database refuses writes for this user ({text})")
+    return StoreError(f"cannot {doing} store {where}: {text}")
+
+
+@dataclass
+class _Tx:
+    """One thread's open transaction: its connection and the namespaces it has locked."""
+
+    conn: psycopg.Connection[Row]
+    depth: int = 0
+    locked: set[str] = field(default_factory=set)
+    touched: set[str] = field(default_factory=set)
+    """Namespaces whose memories this transaction added to (checked for an HNSW index after commit)."""
+
+
+class PgDatabase:
+    """A connection pool plus the calling thread's transaction, shared by every part of one store."""
+
+    def __init__(self, url: str, *, read_only: bool, pool_size: int, timeout: float) -> None:
+        self.url = url
+        self.where = redact_url(url)
+        self.read_only = read_only
+        self.timeout = timeout
+        self.closed = False
+        self.store_key = 0
+        """First key of this store's advisory locks (derived from its schema), set once the schema is known."""
+        self.after_commit: list[Any] = []
+        self._local = threading.local()
+        self._pool: ConnectionPool[psycopg.Connection[Row]] | None = None
+        self._pool_size = pool_size
+
+    def start_pool(self, configure: Any) -> None:
+        """Open the pool; ``configure`` runs on every new connection (e.g. registering the vector type)."""
+        try:
+            self._pool = ConnectionPool(
+                self.url, min_size=1, max_size=self._pool_size, timeout=self.timeout, open=False,
+                kwargs={"row_factory": dict_row, "autocommit": True}, configure=configure,
+                name=f"dmem {self.where}",
+            )
+            self._pool.open(wait=True, timeout=self.timeout)
+        except (psycopg.Error, PoolTimeout) as exc:
+            if self._pool is not None:
+                self._pool.close()
+            raise store_error(exc, self.where, "open") from exc
+
+    def connect(self) -> psycopg.Connection[Row]:
+        """A single connection outside the pool (schema setup, index builds); the caller closes it."""
+        try:
+            return psycopg.connect(self.url, row_factory=dict_row, autocommit=True, connect_timeout=int(self.timeout))
+        except psycopg.Error as exc:
+            raise store_error(exc, self.where, "open") from exc
+
+    def check_open(self) -> None:
+        """Raise StoreError when the store was closed."""
+        if self.closed:
+            raise StoreError(f"store {self.where} is closed; open it again")
+
+    def require_writable(self) -> None:
+        """Raise StoreError when the store is closed or was opened read-only."""
+        self.check_open()
+        if self.read_only:
+            raise StoreError(f"store {self.where} is open read-only; reopen it with read_only=False to write")
+
+    @property
+    def _tx(self) -> _Tx | None:
+        return getattr(self._local, "tx", None)
+
+    def in_transaction(self) -> bool:
+        """True while the calling thread has a transaction open."""
+        return self._tx is not None
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Tx]:
+        """Group writes atomically; a nested call joins the thread's transaction as a savepoint."""
+        self.require_writable()
+        tx = self._tx
+        if tx is not None:
+            tx.depth += 1
+            try:
+                with tx.conn.transaction():
+                    yield tx
+            finally:
+                tx.depth -= 1
+            return
+        with self._outermost() as tx:
+            yield tx
+        for hook in self.after_commit:
+            hook(tx)
+
+    @contextmanager
+    def _outermost(self) -> Iterator[_Tx]:
+        assert self._pool is not None
+        try:
+            with self._pool.connection() as conn:
+                tx = self._local.tx = _Tx(conn)
+                try:
+                    with conn.transaction():
+                        yield tx
+                finally:
+                    self._local.tx = None
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise store_error(exc, self.where, "write to") from exc
+
+    def lock_namespaces(self, namespaces: Sequence[str]) -> None:
+        """Serialise writers of these namespaces until the transaction ends (every process, every host)."""
+        tx = self._tx
+        assert tx is not None, "lock_namespaces runs inside transaction()"
+        for ns in sorted(set(namespaces) - tx.locked):
+            tx.conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (self.store_key, ns))
+            tx.locked.add(ns)
+
+    def execute(self, sql: Any, params: Sequence[Any] | None = None) -> psycopg.Cursor[Row]:
+        """Run one statement inside the thread's open transaction."""
+        tx = self._tx
+        assert tx is not None, "execute runs inside transaction()"
+        return tx.conn.execute(sql, params)
+
+    def query(self, sql: Any, params: Sequence[Any] | None = None) -> list[Row]:
+        """Run a read (inside the thread's transaction, when one is open) and return every row."""
+        self.check_open()
+        tx = self._tx
+        try:
+            if tx is not None:
+                return tx.conn.execute(sql, params).fetchall()
+            assert self._pool is not None
+            with self._pool.connection() as conn:
+                return conn.execute(sql, params).fetchall()
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise store_error(exc, self.where, "read") from exc
+
+    @contextmanager
+    def reading(self) -> Iterator[psycopg.Connection[Row]]:
+        """A connection for several reads (the thread's transaction's, or a pooled one)."""
+        self.check_open()
+        tx = self._tx
+        if tx is not None:
+            yield tx.conn
+            return
+        assert self._pool is not None
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise store_error(exc, self.where, "read") from exc
+
+    def scalar(self, sql: Any, params: Sequence[Any] | None = None) -> Any:
+        """Run a read and return the first column of the first row (None when there is none)."""
+        rows = self.query(sql, params)
+        return next(iter(rows[0].values())) if rows else None
+
+    def close(self) -> None:
+        """Close the pool; safe to call twice."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._pool is not None:
+            self._pool.close()

@@ -1,0 +1,84 @@
+"""The PostgreSQL HistoryLog: append-only operation and admission rows, per namespace."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from dmem.state.schemas import AdmissionDecision, HistoryEntry, Operation
+from dmem.store.postgres.db import PgDatabase, Row
+from dmem.store.sqlite import utc_now
+
+
+def _entry(row: Row) -> HistoryEntry:
+    return HistoryEntry(memory_id=row["memory_id"], namespace=row["namespace"], operation=Operation(row["operation"]),
+                        old_text=row["old_text"], new_text=row["new_text"], reason=row["reason"],
+                        at=datetime.fromisoformat(row["at"]))
+
+
+def _admission(row: Row) -> AdmissionDecision:
+    return AdmissionDecision(turn_id=row["turn_id"], speaker=row["speaker"], utterance=row["utterance"],
+                             admitted=bool(row["admitted"]), reason=row["reason"])
+
+
+class PgHistory:
+    """Audit trail of memory operations and admission decisions; rows are never changed or removed.
+
+    Write the history row inside the same ``store.transaction()`` as the memory change it
+    describes, so both land or neither does.
+    """
+
+    def __init__(self, db: PgDatabase) -> None:
+        self._db = db
+
+    def append(
+        self,
+        namespace: str,
+        memory_id: str,
+        operation: Operation,
+        old_text: str | None,
+        new_text: str | None,
+        reason: str,
+        at: datetime | None = None,
+    ) -> None:
+        """Record one operation on a memory of the namespace (``at`` defaults to now, in UTC)."""
+        with self._db.transaction():
+            self._db.execute(
+                "INSERT INTO history (namespace, memory_id, operation, old_text, new_text, reason, at)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (namespace, memory_id, Operation(operation).value, old_text, new_text, reason,
+                 (at or utc_now()).isoformat()),
+            )
+
+    def for_memory(self, namespace: str, memory_id: str) -> list[HistoryEntry]:
+        """Every operation on one memory of the namespace, oldest first (empty for other namespaces)."""
+        rows = self._db.query("SELECT * FROM history WHERE namespace = %s AND memory_id = %s ORDER BY seq",
+                              (namespace, memory_id))
+        return [_entry(row) for row in rows]
+
+    def entries(self, namespace: str) -> list[HistoryEntry]:
+        """Every operation in a namespace, oldest first."""
+        return [_entry(row) for row in self._db.query("SELECT * FROM history WHERE namespace = %s ORDER BY seq",
+                                                      (namespace,))]
+
+    def count(self) -> int:
+        """Operation rows over every namespace (for operators)."""
+        return int(self._db.scalar("SELECT count(*) FROM history"))
+
+    def record_admission(self, namespace: str, conversation_id: str, decision: AdmissionDecision) -> None:
+        """Keep an admission gate decision with its reason."""
+        with self._db.transaction():
+            self._db.execute(
+                "INSERT INTO admissions (namespace, conversation_id, turn_id, speaker, utterance, admitted, reason,"
+                " at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (namespace, conversation_id, decision.turn_id, decision.speaker, decision.utterance,
+                 decision.admitted, decision.reason, utc_now().isoformat()),
+            )
+
+    def admissions(self, namespace: str) -> list[AdmissionDecision]:
+        """Admission decisions of a namespace, oldest first."""
+        return [_admission(row) for row in self._db.query("SELECT * FROM admissions WHERE namespace = %s ORDER BY seq",
+                                                          (namespace,))]
+
+    def admission_count(self) -> int:
+        """Admission decisions over every namespace (for operators)."""
+        return int(self._db.scalar("SELECT count(*) FROM admissions"))

@@ -1,0 +1,229 @@
+"""The PostgreSQL VectorIndex: memory rows with pgvector embeddings, searched inside SQL per namespace.
+
+Search filters by namespace and metadata in the WHERE clause, so its cost follows the namespaces
+searched, not the table. A namespace below ``hnsw_threshold`` live memories is ranked exactly
+(its rows come from the (namespace) index); a larger one gets its own partial HNSW index (cosine),
+built once it crosses the threshold, and is searched through it (falling back to the exact
+ranking when metadata filters leave fewer than ``k`` of the HNSW candidates).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from dmem.errors import StoreError
+from dmem.state.schemas import MemoryRecord
+from dmem.store.base import Hit, SearchFilter
+from dmem.store.memories import record_from_row, sort_time
+from dmem.store.namespaces import validate_namespace
+from dmem.store.postgres.db import PgDatabase, Row
+from dmem.store.postgres.schema import namespace_index_name
+from dmem.store.vectors import normalize
+
+log = logging.getLogger(__name__)
+
+_CORE_FIELDS = {"id", "namespace", "text"}
+_COLUMNS = "id, namespace, text, json"
+
+
+def _filter_columns(record: MemoryRecord) -> tuple[list[str], str, str, str | None, str | None]:
+    """The columns search filters on, spelled as ``SearchFilter.matches`` compares them."""
+    return ([str(c) for c in record.categories], str(record.scope), str(record.provenance), record.speaker,
+            record.conversation_id)
+
+
+def filter_sql(where: SearchFilter | None) -> tuple[sql.Composable, list[Any]]:
+    """The WHERE conditions (each starting with AND) and parameters of a metadata filter."""
+    parts: list[sql.Composable] = []
+    params: list[Any] = []
+    if where is None:
+        return sql.SQL(""), params
+    checks: list[tuple[str, Any]] = [
+        ("categories && %s::text[]", sorted(where.categories) if where.categories is not None else None),
+        ("scope = ANY(%s::text[])", sorted(where.scopes) if where.scopes is not None else None),
+        ("provenance = %s", where.provenance),
+        ("lower(coalesce(speaker, '')) = lower(%s)", where.speaker),
+        ("conversation_id = %s", where.conversation_id),
+    ]
+    for condition, value in checks:
+        if value is not None:
+            parts.append(sql.SQL(" AND " + condition))
+            params.append(value)
+    return sql.Composed(parts), params
+
+
+class PgVectorIndex:
+    """VectorIndex over the ``memories`` table; deletes are soft (the row stays, flagged deleted)."""
+
+    def __init__(self, db: PgDatabase, dim: int, hnsw_threshold: int) -> None:
+        self._db = db
+        self.dim = dim
+        self.hnsw_threshold = hnsw_threshold
+        self.ef_search = 100
+        """Candidates an HNSW search keeps (pgvector's ``hnsw.ef_search``; at least 2 * k)."""
+        self._indexed: set[str] = set()
+
+    # ---- writes -------------------------------------------------------------------------------
+
+    def add(self, record: MemoryRecord, vector: Sequence[float]) -> None:
+        """Insert a new record in ``record.namespace``; its id must be new to the whole store."""
+        validate_namespace(record.namespace, "memory namespace")
+        unit = normalize(vector, self.dim)
+        with self._db.transaction() as tx:
+            self._db.lock_namespaces([record.namespace])
+            inserted = self._db.execute(
+                "INSERT INTO memories (id, namespace, text, json, categories, scope, provenance, speaker,"
+                " conversation_id, embedding) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (id) DO NOTHING",
+                (record.id, record.namespace, record.text, self._json(record), *_filter_columns(record), unit),
+            ).rowcount
+            if not inserted:
+                raise StoreError(f"memory id {record.id!r} already exists; use update() to change it")
+            tx.touched.add(record.namespace)
+
+    def update(self, record: MemoryRecord, vector: Sequence[float] | None) -> None:
+        """Replace a live record of ``record.namespace`` (and its vector, when given); never moves it."""
+        unit = None if vector is None else normalize(vector, self.dim)
+        with self._db.transaction():
+            self._db.lock_namespaces([record.namespace])
+            changed = self._db.execute(
+                "UPDATE memories SET text = %s, json = %s, categories = %s, scope = %s, provenance = %s,"
+                " speaker = %s, conversation_id = %s, embedding = coalesce(%s, embedding)"
+                " WHERE id = %s AND namespace = %s AND NOT deleted",
+                (record.text, self._json(record), *_filter_columns(record), unit, record.id, record.namespace),
+            ).rowcount
+            if not changed:
+                raise StoreError(f"no live memory {record.id!r} in namespace {record.namespace!r} to update")
+
+    def delete(self, namespace: str, memory_id: str) -> MemoryRecord | None:
+        """Soft-delete a record of the namespace; returns it, or None when it is not live there."""
+        with self._db.transaction():
+            self._db.lock_namespaces([namespace])
+            rows = self._db.execute(
+                f"UPDATE memories SET deleted = true WHERE id = %s AND namespace = %s AND NOT deleted"
+                f" RETURNING {_COLUMNS}", (memory_id, namespace),
+            ).fetchall()
+        return record_from_row(rows[0]) if rows else None
+
+    # ---- reads --------------------------------------------------------------------------------
+
+    def get(self, namespace: str, memory_id: str) -> MemoryRecord | None:
+        """A live record of the namespace by id, or None."""
+        rows = self._db.query(f"SELECT {_COLUMNS} FROM memories WHERE id = %s AND namespace = %s AND NOT deleted",
+                              (memory_id, namespace))
+        return record_from_row(rows[0]) if rows else None
+
+    def vector(self, namespace: str, memory_id: str) -> list[float] | None:
+        """The stored unit vector of a live record of the namespace, or None."""
+        value = self._db.scalar("SELECT embedding FROM memories WHERE id = %s AND namespace = %s AND NOT deleted",
+                                (memory_id, namespace))
+        if value is None:
+            return None
+        return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32).tolist()
+
+    def owners(self, memory_ids: Sequence[str]) -> dict[str, str]:
+        """Namespace of each id known to the store, live or deleted (for import collision checks)."""
+        rows = self._db.query("SELECT id, namespace FROM memories WHERE id = ANY(%s)", (list(memory_ids),))
+        return {row["id"]: row["namespace"] for row in rows}
+
+    def search(
+        self,
+        namespaces: Sequence[str],
+        vector: Sequence[float],
+        k: int,
+        *,
+        where: SearchFilter | None = None,
+        min_score: float | None = None,
+    ) -> list[Hit]:
+        """Top-k live records of the given namespaces only, by cosine, best first."""
+        if k <= 0 or not namespaces:
+            return []
+        unit = normalize(vector, self.dim)
+        hits: list[Hit] = []
+        with self._db.reading() as conn:
+            for namespace in dict.fromkeys(namespaces):
+                hits.extend(self._search_one(conn, namespace, unit, k, where, min_score))
+        hits.sort(key=lambda hit: (-hit.score, hit.record.id))
+        return hits[:k]
+
+    def _search_one(self, conn: Any, namespace: str, unit: np.ndarray, k: int, where: SearchFilter | None,
+                    min_score: float | None) -> list[Hit]:
+        conditions, params = filter_sql(where)
+        if min_score is not None:
+            conditions = sql.Composed([conditions, sql.SQL(" AND (embedding <=> %s) <= %s")])
+            params += [unit, 1.0 - min_score]
+        if self._has_index(conn, namespace):
+            rows = self._search_hnsw(conn, namespace, unit, k, conditions, params)
+            if len(rows) >= k or (where is None and min_score is None):
+                return [self._hit(row) for row in rows]
+        query = sql.SQL("SELECT {cols}, embedding <=> %s AS distance FROM memories"
+                        " WHERE namespace = %s AND NOT deleted{cond} ORDER BY distance, id LIMIT %s").format(
+            cols=sql.SQL(_COLUMNS), cond=conditions)
+        rows = conn.execute(query, [unit, namespace, *params, k]).fetchall()
+        return [self._hit(row) for row in rows]
+
+    def _search_hnsw(self, conn: Any, namespace: str, unit: np.ndarray, k: int, conditions: sql.Composable,
+                     params: list[Any]) -> list[Row]:
+        # The namespace is a literal so the planner can match the partial index's predicate.
+        query = sql.SQL("SELECT {cols}, embedding <=> %s AS distance FROM memories WHERE namespace = {ns}"
+                        " AND NOT deleted{cond} ORDER BY embedding <=> %s LIMIT %s").format(
+            cols=sql.SQL(_COLUMNS), ns=sql.Literal(namespace), cond=conditions)
+        with conn.transaction():
+            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(self.ef_search, 2 * k))))
+            rows: list[Row] = conn.execute(query, [unit, *params, unit, k]).fetchall()
+        return rows
+
+    def _has_index(self, conn: Any, namespace: str) -> bool:
+        if namespace in self._indexed:
+            return True
+        row = conn.execute("SELECT 1 FROM namespace_indexes WHERE namespace = %s", (namespace,)).fetchone()
+        if row:
+            self._indexed.add(namespace)
+        return bool(row)
+
+    @staticmethod
+    def _hit(row: Row) -> Hit:
+        return Hit(record=record_from_row(row), score=float(np.clip(1.0 - float(row["distance"]), -1.0, 1.0)))
+
+    def namespaces(self) -> list[str]:
+        """Namespaces that hold at least one live record, sorted."""
+        rows = self._db.query("SELECT namespace FROM memories WHERE NOT deleted GROUP BY namespace"
+                              ' ORDER BY namespace COLLATE "C"')
+        return [row["namespace"] for row in rows]
+
+    def count(self, namespace: str | None = None) -> int:
+        """Live records, in one namespace or overall."""
+        if namespace is None:
+            return int(self._db.scalar("SELECT count(*) FROM memories WHERE NOT deleted"))
+        return int(self._db.scalar("SELECT count(*) FROM memories WHERE NOT deleted AND namespace = %s",
+                                   (namespace,)))
+
+    def counts(self) -> dict[str, int]:
+        """Live records per namespace."""
+        rows = self._db.query("SELECT namespace, count(*) AS n FROM memories WHERE NOT deleted GROUP BY namespace"
+                              " ORDER BY namespace COLLATE \"C\"")
+        return {row["namespace"]: int(row["n"]) for row in rows}
+
+    def indexed_namespaces(self) -> list[str]:
+        """Namespaces searched through their own HNSW index."""
+        rows = self._db.query('SELECT namespace FROM namespace_indexes ORDER BY namespace COLLATE "C"')
+        return [row["namespace"] for row in rows]
+
+    def index_name(self, namespace: str) -> str:
+        """The name the namespace's HNSW index has (or will have)."""
+        return namespace_index_name(namespace)
+
+    def _json(self, record: MemoryRecord) -> str:
+        return record.model_dump_json(exclude=_CORE_FIELDS)
+
+    # Defined last: inside the class body, a method named ``list`` would shadow the builtin in annotations.
+    def list(self, namespace: str) -> list[MemoryRecord]:
+        """Every live record of a namespace, oldest first (by created_at, then insertion order)."""
+        rows = self._db.query(f"SELECT {_COLUMNS} FROM memories WHERE namespace = %s AND NOT deleted ORDER BY seq",
+                              (namespace,))
+        return sorted((record_from_row(row) for row in rows), key=sort_time)

@@ -1,0 +1,179 @@
+"""``PostgresStore``: a MemoryStore in PostgreSQL + pgvector that many processes and machines share.
+
+Every write transaction is one PostgreSQL transaction on one pooled connection; writers of the
+same namespace queue on its advisory lock, writers of other namespaces never wait for each
+other, and readers never wait at all. Nothing is cached that another process could change.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any
+
+import psycopg
+from pgvector.psycopg import register_vector
+
+from dmem.errors import StoreError
+from dmem.state.schemas import MemoryRecord
+from dmem.store.base import HistoryLog, StoreInfo, TranscriptLog, VectorIndex
+from dmem.store.opening import is_postgres_url
+from dmem.store.postgres.db import PgDatabase, Row, store_error
+from dmem.store.postgres.history import PgHistory
+from dmem.store.postgres.memories import PgVectorIndex
+from dmem.store.postgres.schema import SCHEMA_VERSION, applied_version, ensure_schema
+from dmem.store.postgres.transcript import PgTranscript
+from dmem.store.postgres.upkeep import import_records, index_crowded_namespaces
+
+log = logging.getLogger(__name__)
+
+DEFAULT_HNSW_THRESHOLD = 10_000
+"""Live memories from which a namespace gets (and is searched through) its own HNSW index."""
+
+
+class PostgresStore:
+    """A handle on a dmem store in a PostgreSQL database; get one with ``open_postgres_store()``."""
+
+    vectors: VectorIndex
+    history: HistoryLog
+    transcript: TranscriptLog
+
+    def __init__(self, db: PgDatabase, dim: int, hnsw_threshold: int) -> None:
+        self._db = db
+        self.dim = dim
+        self.index = PgVectorIndex(db, dim, hnsw_threshold)
+        """The vector index with its PostgreSQL-only extras (counts, HNSW namespaces)."""
+        self.log = PgHistory(db)
+        self.turns = PgTranscript(db)
+        self.vectors, self.history, self.transcript = self.index, self.log, self.turns
+        db.after_commit.append(lambda tx: index_crowded_namespaces(db, self.index, tx.touched))
+
+    @property
+    def path(self) -> str:
+        """Where the store lives (its URL without the password)."""
+        return self._db.where
+
+    @property
+    def url(self) -> str:
+        """The URL the store was opened with (with its password: keep it out of logs)."""
+        return self._db.url
+
+    @property
+    def read_only(self) -> bool:
+        """True when opened read-only; writes raise StoreError."""
+        return self._db.read_only
+
+    @property
+    def closed(self) -> bool:
+        """True after ``close()``."""
+        return self._db.closed
+
+    def transaction(self) -> Any:
+        """Group writes so they land together or not at all (nested calls join the outer one)."""
+        return self._transaction()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        with self._db.transaction():
+            yield
+
+    def info(self) -> StoreInfo:
+        """Counts per namespace, messages, history rows and pending turns."""
+        with self._db.reading() as conn:
+            version = applied_version(conn)
+        return StoreInfo(
+            path=self.path, memories=self.index.counts(), messages=self.turns.count(),
+            history_rows=self.log.count(), pending_turns=self.turns.pending_count(),
+            extra={"backend": "postgres", "dim": self.dim, "schema_version": version,
+                   "embedding": self.meta("embedding"), "read_only": self.read_only,
+                   "admissions": self.log.admission_count(), "hnsw_namespaces": self.index.indexed_namespaces()},
+        )
+
+    def meta(self, key: str) -> str | None:
+        """A value of the store's meta table (None when unset)."""
+        value = self._db.scalar("SELECT value FROM dmem_meta WHERE key = %s", (key,))
+        return None if value is None else str(value)
+
+    def export_records(self, namespace: str) -> list[MemoryRecord]:
+        """Live records of one namespace, oldest first."""
+        return self.vectors.list(namespace)
+
+    def import_records(self, namespace: str, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]],
+                       reason: str = "import") -> int:
+        """Add or replace records of one namespace in one transaction; refuse ids of other namespaces."""
+        return import_records(self, namespace, records, vectors, reason)
+
+    def close(self) -> None:
+        """Close the connection pool; safe to call twice."""
+        self._db.close()
+
+    def __enter__(self) -> PostgresStore:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        mode = "read-only" if self.read_only else "writer"
+        return f"PostgresStore({self.path!r}, dim={self.dim}, {mode}{', closed' if self.closed else ''})"
+
+
+def open_postgres_store(url: str, dim: int | None = 384, *, read_only: bool = False, embedding: str | None = None,
+                        timeout: float = 10.0, pool_size: int = 8,
+                        hnsw_threshold: int = DEFAULT_HNSW_THRESHOLD) -> PostgresStore:
+    """Open (creating or upgrading its schema if needed) the store in the database at ``url``.
+
+    ``dim``/``embedding`` are checked against the store's, as the local store does (``dim=None``
+    adopts the store's). ``timeout`` bounds connecting and waiting for a pooled connection.
+    """
+    if not is_postgres_url(url):
+        raise StoreError(f"store_url must start with postgresql://, got {url[:20]!r}...")
+    db = PgDatabase(url, read_only=read_only, pool_size=pool_size, timeout=timeout)
+    try:
+        with db.connect() as conn:
+            stored_dim = _prepare(conn, db, dim, read_only)
+            _check_embedding(conn, db.where, embedding, read_only)
+        db.start_pool(_configure)
+        return PostgresStore(db, stored_dim, hnsw_threshold)
+    except psycopg.Error as exc:
+        db.close()
+        raise store_error(exc, db.where, "open") from exc
+    except BaseException:
+        db.close()
+        raise
+
+
+def _configure(conn: psycopg.Connection[Row]) -> None:
+    register_vector(conn)
+
+
+def _prepare(conn: psycopg.Connection[Row], db: PgDatabase, dim: int | None, read_only: bool) -> int:
+    """Bring the schema up to date; return the store's dimension after checking the requested one."""
+    ensure_schema(conn, db.where, dim or 384, read_only)
+    row = conn.execute("SELECT value FROM dmem_meta WHERE key = 'dim'").fetchone()
+    stored = int(row["value"]) if row else 0
+    if dim is not None and dim != stored:
+        raise StoreError(f"store {db.where} holds {stored}-dimensional vectors but dim={dim} was requested; "
+                         f"open it with dim={stored} (or dim=None), or use another database for this embedding model")
+    key = conn.execute("SELECT hashtext(current_schema()) AS k").fetchone()
+    db.store_key = int(key["k"]) if key else 0
+    return stored
+
+
+def _check_embedding(conn: psycopg.Connection[Row], where: str, embedding: str | None, read_only: bool) -> None:
+    """Record the embedding model of a new store; refuse to mix models in one store."""
+    if embedding is None:
+        return
+    if not read_only:
+        conn.execute("INSERT INTO dmem_meta (key, value) VALUES ('embedding', %s) ON CONFLICT DO NOTHING",
+                     (embedding,))
+    row = conn.execute("SELECT value FROM dmem_meta WHERE key = 'embedding'").fetchone()
+    if row is not None and row["value"] != embedding:
+        raise StoreError(f"store {where} was built with embedding model {row['value']!r}, not {embedding!r}; "
+                         f"use embedding_model={row['value']!r} with this store, or another database")
+
+
+__all__ = ["SCHEMA_VERSION", "PostgresStore", "is_postgres_url", "open_postgres_store"]

@@ -1,0 +1,64 @@
+"""A real PostgreSQL + pgvector for the tests: one server per session, one fresh schema per test.
+
+The server comes from the ``pgserver`` wheel (started in a temporary directory, stopped at the end
+of the session) unless ``DMEM_TEST_POSTGRES_URL`` names an existing server with pgvector. Each
+test gets a URL whose ``search_path`` starts with a schema of its own, so tests never share rows.
+If the server cannot start, the tests that need it error: they never skip.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from urllib.parse import quote
+
+import psycopg
+
+_counter = itertools.count()
+
+
+class PostgresServer:
+    """A running server and the schemas handed out on it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.schemas: list[str] = []
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+
+    def fresh_url(self) -> str:
+        """The URL of a new, empty schema (pgvector's types stay reachable through ``public``)."""
+        name = f"dmem_test_{os.getpid()}_{next(_counter)}"
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(f'CREATE SCHEMA "{name}"')
+        self.schemas.append(name)
+        joiner = "&" if "?" in self.url else "?"
+        return f"{self.url}{joiner}options={quote(f'-csearch_path={name},public')}"
+
+    def drop(self, url: str) -> None:
+        """Drop the schema behind a URL from ``fresh_url``."""
+        name = url.rsplit("search_path%3D", 1)[-1].split("%2C", 1)[0]
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+
+
+@contextmanager
+def postgres_server() -> Iterator[PostgresServer]:
+    """``DMEM_TEST_POSTGRES_URL``'s server, else a pgserver started here and stopped on exit."""
+    given = os.environ.get("DMEM_TEST_POSTGRES_URL")
+    if given:
+        yield PostgresServer(given)
+        return
+    import pgserver
+
+    directory = tempfile.mkdtemp(prefix="dmem-pg-")
+    server = pgserver.get_server(directory, cleanup_mode="stop")
+    try:
+        yield PostgresServer(server.get_uri())
+    finally:
+        server.cleanup()
+        shutil.rmtree(directory, ignore_errors=True)
