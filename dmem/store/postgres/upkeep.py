@@ -10,7 +10,7 @@ import psycopg
 
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord, Operation
-from dmem.store.postgres.db import PgDatabase
+from dmem.store.postgres.db import PgDatabase, Row
 from dmem.store.postgres.schema import create_namespace_index
 
 if TYPE_CHECKING:
@@ -74,12 +74,12 @@ def index_crowded_namespaces(db: PgDatabase, vectors: PgVectorIndex, namespaces:
             log.warning("could not build the HNSW index of namespace %r in %s: %s", ns, db.where, exc)
 
 
-def build_index(conn: psycopg.Connection, db: PgDatabase, namespace: str) -> bool:  # type: ignore[type-arg]
+def build_index(conn: psycopg.Connection[Row], db: PgDatabase, namespace: str) -> bool:
     """Build one namespace's HNSW index unless another process is at it; True once it exists."""
     if conn.execute("SELECT 1 FROM namespace_indexes WHERE namespace = %s", (namespace,)).fetchone():
         return True
     got = conn.execute("SELECT pg_try_advisory_lock(%s, hashtext(%s)) AS ok", (_INDEX_LOCK, namespace)).fetchone()
-    if not got or not list(got.values())[0]:  # type: ignore[attr-defined]
+    if not got or not got["ok"]:
         return False
     try:
         conn.execute("SET maintenance_work_mem = '256MB'")
