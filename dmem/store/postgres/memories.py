@@ -161,22 +161,39 @@ class PgVectorIndex:
             rows = self._search_hnsw(conn, namespace, unit, k, conditions, params)
             if len(rows) >= k or (where is None and min_score is None):
                 return [self._hit(row) for row in rows]
-        query = sql.SQL("SELECT {cols}, embedding <=> %s AS distance FROM memories"
-                        " WHERE namespace = %s AND NOT deleted{cond} ORDER BY distance, id LIMIT %s").format(
-            cols=sql.SQL(_COLUMNS), cond=conditions)
-        rows = conn.execute(query, [unit, namespace, *params, k]).fetchall()
+        rows = conn.execute(self._exact_sql(conditions), [unit, namespace, *params, k]).fetchall()
         return [self._hit(row) for row in rows]
 
     def _search_hnsw(self, conn: Any, namespace: str, unit: np.ndarray, k: int, conditions: sql.Composable,
-                     params: list[Any]) -> list[Row]:
-        # The namespace is a literal so the planner can match the partial index's predicate.
-        query = sql.SQL("SELECT {cols}, embedding <=> %s AS distance FROM memories WHERE namespace = {ns}"
+                     params: list[Any], explain: bool = False) -> list[Row]:
+        # The namespace is a literal so the planner can match the partial index's predicate; sorting
+        # is disabled so it walks the HNSW graph instead of ranking the namespace's rows itself.
+        query = sql.SQL("{explain}SELECT {cols}, embedding <=> %s AS distance FROM memories WHERE namespace = {ns}"
                         " AND NOT deleted{cond} ORDER BY embedding <=> %s LIMIT %s").format(
-            cols=sql.SQL(_COLUMNS), ns=sql.Literal(namespace), cond=conditions)
+            explain=sql.SQL("EXPLAIN " if explain else ""), cols=sql.SQL(_COLUMNS), ns=sql.Literal(namespace),
+            cond=conditions)
         with conn.transaction():
             conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(self.ef_search, 2 * k))))
+            conn.execute("SET LOCAL enable_sort = off")
             rows: list[Row] = conn.execute(query, [unit, *params, unit, k]).fetchall()
         return rows
+
+    def explain(self, namespace: str, vector: Sequence[float], k: int = 30) -> str:
+        """The plan PostgreSQL runs for a search of one namespace (for operators: which index it uses)."""
+        unit = normalize(vector, self.dim)
+        with self._db.reading() as conn:
+            if self._has_index(conn, namespace):
+                rows = self._search_hnsw(conn, namespace, unit, k, sql.SQL(""), [], explain=True)
+            else:
+                rows = conn.execute(sql.Composed([sql.SQL("EXPLAIN "), self._exact_sql(sql.SQL(""))]),
+                                    [unit, namespace, k]).fetchall()
+        return "\n".join(str(next(iter(row.values()))) for row in rows)
+
+    @staticmethod
+    def _exact_sql(conditions: sql.Composable) -> sql.Composable:
+        return sql.SQL("SELECT {cols}, embedding <=> %s AS distance FROM memories"
+                       " WHERE namespace = %s AND NOT deleted{cond} ORDER BY distance, id LIMIT %s").format(
+            cols=sql.SQL(_COLUMNS), cond=conditions)
 
     def _has_index(self, conn: Any, namespace: str) -> bool:
         if namespace in self._indexed:
