@@ -41,7 +41,7 @@ class PgHistory:
         at: datetime | None = None,
     ) -> None:
         """Record one operation on a memory of the namespace (``at`` defaults to now, in UTC)."""
-        with self._db.transaction():
+        with self._db.transaction(savepoint=False):
             self._db.execute(
                 "INSERT INTO history (namespace, memory_id, operation, old_text, new_text, reason, at)"
                 " VALUES (%s, %s, %s, %s, %s, %s, %s)",
@@ -66,7 +66,7 @@ class PgHistory:
 
     def record_admission(self, namespace: str, conversation_id: str, decision: AdmissionDecision) -> None:
         """Keep an admission gate decision with its reason."""
-        with self._db.transaction():
+        with self._db.transaction(savepoint=False):
             self._db.execute(
                 "INSERT INTO admissions (namespace, conversation_id, turn_id, speaker, utterance, admitted, reason,"
                 " at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",

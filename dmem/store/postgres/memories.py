@@ -10,6 +10,7 @@ ranking when metadata filters leave fewer than ``k`` of the HNSW candidates).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +30,8 @@ log = logging.getLogger(__name__)
 
 _CORE_FIELDS = {"id", "namespace", "text"}
 _COLUMNS = "id, namespace, text, json"
+_INDEX_REFRESH_S = 2.0
+"""Seconds a process trusts its list of HNSW-indexed namespaces (another one may have added one)."""
 
 
 def _filter_columns(record: MemoryRecord) -> tuple[list[str], str, str, str | None, str | None]:
@@ -67,6 +70,7 @@ class PgVectorIndex:
         self.ef_search = 100
         """Candidates an HNSW search keeps (pgvector's ``hnsw.ef_search``; at least 2 * k)."""
         self._indexed: set[str] = set()
+        self._indexed_at = -_INDEX_REFRESH_S
 
     # ---- writes -------------------------------------------------------------------------------
 
@@ -74,7 +78,7 @@ class PgVectorIndex:
         """Insert a new record in ``record.namespace``; its id must be new to the whole store."""
         validate_namespace(record.namespace, "memory namespace")
         unit = normalize(vector, self.dim)
-        with self._db.transaction() as tx:
+        with self._db.transaction(savepoint=False) as tx:
             self._db.lock_namespaces([record.namespace])
             inserted = self._db.execute(
                 "INSERT INTO memories (id, namespace, text, json, categories, scope, provenance, speaker,"
@@ -89,7 +93,7 @@ class PgVectorIndex:
     def update(self, record: MemoryRecord, vector: Sequence[float] | None) -> None:
         """Replace a live record of ``record.namespace`` (and its vector, when given); never moves it."""
         unit = None if vector is None else normalize(vector, self.dim)
-        with self._db.transaction():
+        with self._db.transaction(savepoint=False):
             self._db.lock_namespaces([record.namespace])
             changed = self._db.execute(
                 "UPDATE memories SET text = %s, json = %s, categories = %s, scope = %s, provenance = %s,"
@@ -102,7 +106,7 @@ class PgVectorIndex:
 
     def delete(self, namespace: str, memory_id: str) -> MemoryRecord | None:
         """Soft-delete a record of the namespace; returns it, or None when it is not live there."""
-        with self._db.transaction():
+        with self._db.transaction(savepoint=False):
             self._db.lock_namespaces([namespace])
             rows = self._db.execute(
                 f"UPDATE memories SET deleted = true WHERE id = %s AND namespace = %s AND NOT deleted"
@@ -196,16 +200,24 @@ class PgVectorIndex:
             cols=sql.SQL(_COLUMNS), cond=conditions)
 
     def _has_index(self, conn: Any, namespace: str) -> bool:
-        if namespace in self._indexed:
-            return True
-        row = conn.execute("SELECT 1 FROM namespace_indexes WHERE namespace = %s", (namespace,)).fetchone()
-        if row:
-            self._indexed.add(namespace)
-        return bool(row)
+        """Whether the namespace has its HNSW index (the list is re-read at most every few seconds)."""
+        now = time.monotonic()
+        if namespace not in self._indexed and now - self._indexed_at > _INDEX_REFRESH_S:
+            rows = conn.execute("SELECT namespace FROM namespace_indexes").fetchall()
+            self._indexed, self._indexed_at = {row["namespace"] for row in rows}, now
+        return namespace in self._indexed
+
+    def known_indexed(self, namespace: str) -> bool:
+        """Whether this process already knows the namespace has its HNSW index (no query)."""
+        return namespace in self._indexed
+
+    def mark_indexed(self, namespace: str) -> None:
+        """Note that the namespace's HNSW index now exists."""
+        self._indexed.add(namespace)
 
     @staticmethod
     def _hit(row: Row) -> Hit:
-        return Hit(record=record_from_row(row), score=float(np.clip(1.0 - float(row["distance"]), -1.0, 1.0)))
+        return Hit(record=record_from_row(row), score=min(1.0, max(-1.0, 1.0 - float(row["distance"]))))
 
     def namespaces(self) -> list[str]:
         """Namespaces that hold at least one live record, sorted."""

@@ -65,11 +65,12 @@ def index_crowded_namespaces(db: PgDatabase, vectors: PgVectorIndex, namespaces:
     failure is logged, never raised, since the namespace stays searchable exactly meanwhile.
     """
     for ns in sorted(namespaces):
-        if ns in vectors._indexed or vectors.count(ns) < vectors.hnsw_threshold:
+        if vectors.known_indexed(ns) or vectors.count(ns) < vectors.hnsw_threshold:
             continue
         try:
             with db.connect() as conn:
-                build_index(conn, db, ns)
+                if build_index(conn, db, ns):
+                    vectors.mark_indexed(ns)
         except (psycopg.Error, StoreError) as exc:
             log.warning("could not build the HNSW index of namespace %r in %s: %s", ns, db.where, exc)
 
