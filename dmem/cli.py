@@ -209,6 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_retry)
 
     _reading_commands(sub, common)
+    from dmem.store.copying import add_store_parser
+
+    add_store_parser(sub)
 
     g = sub.add_parser("graph", parents=[common], help="print the graphs as Mermaid")
     g.add_argument("which", nargs="?", default="all", choices=["all", "ingestion", "query", "deliberation"])

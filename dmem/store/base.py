@@ -136,6 +136,10 @@ class HistoryLog(Protocol):
         """Admission decisions of a namespace, oldest first."""
         ...
 
+    def namespaces(self) -> list[str]:
+        """Namespaces holding at least one operation or admission row, sorted (for operators and copies)."""
+        ...
+
 
 class TranscriptLog(Protocol):
     """Raw turns per namespace and conversation, in order, with their formation status and claims."""

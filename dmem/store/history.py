@@ -98,6 +98,11 @@ class LocalHistory:
         rows = self._db.query("SELECT * FROM admissions WHERE namespace = ? ORDER BY rowid", (namespace,))
         return [_admission(row) for row in rows]
 
+    def namespaces(self) -> list[str]:
+        """Namespaces holding at least one operation or admission row, sorted."""
+        rows = self._db.query("SELECT namespace FROM history UNION SELECT namespace FROM admissions ORDER BY 1")
+        return [row[0] for row in rows]
+
     def admission_count(self) -> int:
         """Count admission decisions over every namespace (for operators)."""
         return int(self._db.scalar("SELECT count(*) FROM admissions"))

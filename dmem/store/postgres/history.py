@@ -79,6 +79,12 @@ class PgHistory:
         return [_admission(row) for row in self._db.query("SELECT * FROM admissions WHERE namespace = %s ORDER BY seq",
                                                           (namespace,))]
 
+    def namespaces(self) -> list[str]:
+        """Namespaces holding at least one operation or admission row, sorted."""
+        rows = self._db.query("SELECT namespace FROM (SELECT namespace FROM history UNION SELECT namespace"
+                              ' FROM admissions) AS named ORDER BY namespace COLLATE "C"')
+        return [row["namespace"] for row in rows]
+
     def admission_count(self) -> int:
         """Admission decisions over every namespace (for operators)."""
         return int(self._db.scalar("SELECT count(*) FROM admissions"))
