@@ -116,8 +116,9 @@ def verify_copy(src: MemoryStore, dst: MemoryStore) -> None:
             what, a, b = counts[0]
             raise StoreError(f"copy check failed: namespace {ns!r} has {a} {what} in the source, {b} in the copy")
         for record in src.export_records(ns):
-            a, b = src.vectors.vector(ns, record.id), dst.vectors.vector(ns, record.id)
-            if b is None or dst.vectors.get(ns, record.id) != record or not np.allclose(a, b, atol=1e-6):
+            mine, theirs = src.vectors.vector(ns, record.id), dst.vectors.vector(ns, record.id)
+            if (mine is None or theirs is None or dst.vectors.get(ns, record.id) != record
+                    or not np.allclose(mine, theirs, atol=1e-6)):
                 raise StoreError(f"copy check failed: memory {record.id} of {ns!r} differs in the copy")
 
 
