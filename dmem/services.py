@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -149,11 +149,13 @@ class Resources:
             key: Hashable = ctx.store_url or self._paths.get(ctx.store_dir) or self._paths.setdefault(
                 ctx.store_dir, _store_key(ctx.store_dir))
             if key not in self._stores:
-                from dmem.store import open_any_store
+                from dmem import store as stores
 
                 emb = self.embeddings_for(ctx)
-                store = open_any_store(ctx.store_url or str(key), dim=embedding_dim(emb), read_only=self.read_only,
-                                       embedding=embedding_name(emb), lock_timeout=ctx.lock_timeout)
+                options: dict[str, Any] = {"dim": embedding_dim(emb), "read_only": self.read_only,
+                                           "embedding": embedding_name(emb), "lock_timeout": ctx.lock_timeout}
+                store = (stores.open_any_store(ctx.store_url, **options) if ctx.store_url
+                         else stores.open_store(cast(Path, key), **options))
                 log.info("dmem opened the store in %s (%s)", getattr(store, "path", key),
                          "read-only" if self.read_only else "writer")
                 self._stores[key] = store
