@@ -176,7 +176,7 @@ class PgVectorIndex:
                         " AND NOT deleted{cond} ORDER BY embedding <=> %s LIMIT %s").format(
             explain=sql.SQL("EXPLAIN " if explain else ""), cols=sql.SQL(_COLUMNS), ns=sql.Literal(namespace),
             cond=conditions)
-        with conn.transaction():
+        with conn.pipeline(), conn.transaction():  # one round trip for the settings and the search
             conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(self.ef_search, 2 * k))))
             conn.execute("SET LOCAL enable_sort = off")
             rows: list[Row] = conn.execute(query, [unit, *params, unit, k]).fetchall()
@@ -214,6 +214,20 @@ class PgVectorIndex:
     def mark_indexed(self, namespace: str) -> None:
         """Note that the namespace's HNSW index now exists."""
         self._indexed.add(namespace)
+
+    def build_index(self, namespace: str) -> bool:
+        """Build the namespace's HNSW index now, whatever its size (e.g. after a bulk load); True once it exists.
+
+        Bulk loads are faster with a high ``hnsw_threshold`` and this call at the end: inserting
+        into an existing HNSW index costs far more per row than building it once.
+        """
+        from dmem.store.postgres.upkeep import build_index
+
+        with self._db.connect() as conn:
+            done = build_index(conn, self._db, namespace)
+        if done:
+            self.mark_indexed(namespace)
+        return done
 
     @staticmethod
     def _hit(row: Row) -> Hit:
