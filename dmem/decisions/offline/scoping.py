@@ -1,7 +1,7 @@
-"""Offline scope classification (USER_PII > INTERNAL > EXTERNAL > GENERIC) and knowledge parsing.
+"""Offline scope classification: USER_PII > INTERNAL > EXTERNAL > GENERIC, by ordered rules.
 
 Privacy wins ties: a fact naming both a phone number and a brand is USER_PII, one naming a son
-and a brand is INTERNAL. Enrichment never invents: it only reads the knowledge lines given.
+and a brand is INTERNAL.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 from dmem.decisions.offline import rules
-from dmem.decisions.offline.lexical import stem, tokenize
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Scope
 
@@ -32,7 +31,7 @@ _DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}\s*[-\u2013]\s*\d{4}|\d{1,2}[/.
 _FAMILY = tuple(r for r in rules.RELATIONS if r not in {"friend", "friends", "colleague", "colleagues",
                                                          "coworker", "coworkers", "neighbor", "neighbour",
                                                          "mentor", "roommate", "boy", "girl"})
-_FAMILY_RE = re.compile(rules.words(*_FAMILY, "family", "grandkids", "in-laws"), re.I)
+FAMILY_RE = re.compile(rules.words(*_FAMILY, "family", "grandkids", "in-laws"), re.I)
 _ORG_RE = re.compile(r"\b(?:my|our|[A-Z][\w-]*'s)\s+(?:company|team|office|boss|manager|employer|coworkers?|"
                      r"colleagues?|department|startup|business|firm|organi[sz]ation|workplace)\b")
 BRANDS = ("Tesla", "Android", "iPhone", "iPad", "Apple", "Google", "BMW", "Jeep", "Toyota", "Honda", "Ford",
@@ -95,42 +94,9 @@ def classify(text: str, speaker: str | None) -> tuple[Scope, bool, str]:
     """Scope, enrich flag and reason for one fact."""
     if why := _pii(text):
         return Scope.USER_PII, False, f"USER_PII: {why} must never leave the system"
-    if m := _FAMILY_RE.search(text) or _ORG_RE.search(text):
-        kind = "family member" if _FAMILY_RE.search(text) else "own organization"
+    if m := FAMILY_RE.search(text) or _ORG_RE.search(text):
+        kind = "family member" if FAMILY_RE.search(text) else "own organization"
         return Scope.INTERNAL, True, f"INTERNAL: {kind} ('{m.group(0)}'); other memories may describe them"
     if entities := named_entities(text, speaker):
         return Scope.EXTERNAL, True, f"EXTERNAL: named public entity ('{entities[0]}')"
     return Scope.GENERIC, False, "GENERIC: no personal data, household/organization or named entity"
-
-
-_KEY_VALUE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?P<key>[A-Za-z][\w /()-]{0,40}?)\s*[:=]\s*(?P<val>.+?)\s*$")
-_IS_A = re.compile(r"^\s*(?P<ent>[^,.;]+?)\s+(?:is|are|was)\s+(?P<val>(?:an?|the)\s+[^.;]+?)\s*\.?\s*$")
-
-
-def _entity_stems(text: str, speaker: str | None) -> set[str]:
-    words = [*named_entities(text, speaker), *[m.group(0) for m in _FAMILY_RE.finditer(text)]]
-    return {stem(t) for w in words for t in tokenize(w)}
-
-
-def parse_knowledge(text: str, speaker: str | None, knowledge: list[str]) -> tuple[dict[str, str], str]:
-    """Attributes from 'Key: value' lines and from sentences that mention the fact's entities."""
-    if not knowledge:
-        return {}, "no knowledge given: nothing to add"
-    entities = _entity_stems(text, speaker)
-    attrs: dict[str, str] = {}
-    used: list[int] = []
-    for i, line in enumerate(knowledge, start=1):
-        kv = _KEY_VALUE.match(line)
-        mentions = bool(entities & {stem(t) for t in tokenize(line)})
-        if kv and not re.search(r"\s(?:is|are|was)\s", kv["key"]):
-            attrs.setdefault(kv["key"].strip(), kv["val"].strip().strip("'\""))
-        elif mentions and (isa := _IS_A.match(line)):
-            attrs.setdefault(isa["ent"].strip(), isa["val"].strip())
-        elif mentions:
-            attrs.setdefault(f"note {len(attrs) + 1}", line.strip())
-        else:
-            continue
-        used.append(i)
-    if not used:
-        return {}, "no knowledge line states an attribute or mentions the fact's entities"
-    return attrs, f"parsed {len(attrs)} attribute(s) from knowledge line(s) {', '.join(map(str, used))}"

@@ -1,4 +1,4 @@
-"""Offline Mem0* update phase: NOOP, DELETE, UPDATE or ADD by similarity and value comparison.
+"""Lifecycle rules of the offline engine: NOOP, DELETE, UPDATE or ADD by similarity and value comparison.
 
 Rules in order: a repeat (equal text or cosine >= NOOP_SIMILARITY) is NOOP; a removal statement
 ("no longer", "sold", "quit") about a memory of the same subject is DELETE; the same subject and
