@@ -78,7 +78,7 @@ def seeded(fake: FakeChatModel, memory_factory: Any) -> Any:
 def test_ask_run_tree_through_full_deliberation(seeded: Any, fake: FakeChatModel) -> None:
     fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
     with traced() as tracer:
-        ans = seeded.ask("When did Caroline go to the support group?", user_id="u1")
+        ans = seeded.ask("When did Maya go to the baking workshop?", user_id="u1")
     assert ans.route == "deliberation"
 
     (root,) = [r for r in tracer.runs if r.parent_run_id is None]

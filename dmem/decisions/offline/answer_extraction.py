@@ -36,7 +36,7 @@ Line = tuple[str, date | None]
 
 
 def _questions_only(text: str) -> bool:
-    """Every sentence with content words asks something ('Wow! What do you dance?')."""
+    """Every sentence with content words asks something ('Wow! What do you bake?')."""
     return all(s.rstrip().endswith("?") for s in SENTENCE_END.split(text) if content_stems(s))
 
 

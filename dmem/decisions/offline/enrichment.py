@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import re
 
+from dmem.decisions.offline.entities import sort_names
 from dmem.decisions.offline.lexical import stem, tokenize
-from dmem.decisions.offline.scoping import FAMILY_RE, named_entities
+from dmem.decisions.offline.scoping import FAMILY_RE
 
 _KEY_VALUE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?P<key>[A-Za-z][\w /()-]{0,40}?)\s*[:=]\s*(?P<val>.+?)\s*$")
 _IS_A = re.compile(r"^\s*(?P<ent>[^,.;]+?)\s+(?:is|are|was)\s+(?P<val>(?:an?|the)\s+[^.;]+?)\s*\.?\s*$")
 
 
 def _entity_stems(text: str, speaker: str | None) -> set[str]:
-    words = [*named_entities(text, speaker), *[m.group(0) for m in FAMILY_RE.finditer(text)]]
+    names = sort_names(text, speaker)
+    words = [*names.public, *names.own, *names.home, *names.workplace, *[m.group(0) for m in FAMILY_RE.finditer(text)]]
     return {stem(t) for w in words for t in tokenize(w)}
 
 

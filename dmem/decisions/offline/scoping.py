@@ -1,7 +1,9 @@
 """Offline scope classification: USER_PII > INTERNAL > EXTERNAL > GENERIC, by ordered rules.
 
 Privacy wins ties: a fact naming both a phone number and a brand is USER_PII, one naming a son
-and a brand is INTERNAL.
+and a brand is INTERNAL. Which names are public and which are the user's own is ``entities``' call:
+a named pet, friend or possession is INTERNAL, and a home city is personal context (GENERIC, like
+an occupation), never a public entity to look up.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import re
 
 from dmem.decisions.offline import rules
-from dmem.grounding.deixis import MONTHS, WEEKDAYS
+from dmem.decisions.offline.entities import sort_names
+from dmem.grounding.deixis import MONTHS
 from dmem.state.schemas import Scope
 
 MIN_PHONE_DIGITS = 7  # digits a number needs to count as a phone number
@@ -34,25 +37,6 @@ _FAMILY = tuple(r for r in rules.RELATIONS if r not in {"friend", "friends", "co
 FAMILY_RE = re.compile(rules.words(*_FAMILY, "family", "grandkids", "in-laws"), re.I)
 _ORG_RE = re.compile(r"\b(?:my|our|[A-Z][\w-]*'s)\s+(?:company|team|office|boss|manager|employer|coworkers?|"
                      r"colleagues?|department|startup|business|firm|organi[sz]ation|workplace)\b")
-BRANDS = ("Tesla", "Android", "iPhone", "iPad", "Apple", "Google", "BMW", "Jeep", "Toyota", "Honda", "Ford",
-          "Netflix", "Spotify", "Amazon", "Microsoft", "Samsung", "Nike", "Adidas", "Starbucks", "Facebook",
-          "Instagram", "YouTube", "Twitter", "TikTok", "Uber", "Airbnb", "Disney", "Nintendo", "PlayStation",
-          "Xbox", "Audi", "Mercedes", "Volkswagen", "Subaru", "Chevrolet", "Porsche", "Ikea", "Lego", "Pixel",
-          "Windows", "Linux", "Mac", "MacBook", "Kindle", "Peloton", "Fitbit", "Garmin", "Volvo", "Nissan",
-          "Hyundai", "Kia", "Mazda", "Ferrari", "Coca-Cola", "Pepsi", "McDonald's", "Walmart", "Costco")
-PLACES = ("Paris", "London", "Berlin", "Madrid", "Rome", "Tokyo", "Kyoto", "Osaka", "Beijing", "Shanghai",
-          "Seoul", "Sydney", "Toronto", "Vancouver", "Chicago", "Boston", "Seattle", "Miami", "Dallas",
-          "Austin", "Denver", "Atlanta", "Houston", "Phoenix", "Portland", "Lisbon", "Dublin", "Amsterdam",
-          "Vienna", "Prague", "Barcelona", "Munich", "Zurich", "Stockholm", "Oslo", "Copenhagen", "Helsinki",
-          "Athens", "Istanbul", "Dubai", "Mumbai", "Delhi", "Bangkok", "Singapore", "Mexico", "Canada",
-          "France", "Germany", "Spain", "Italy", "Japan", "China", "Korea", "India", "Brazil", "Argentina",
-          "Australia", "England", "Ireland", "Scotland", "Sweden", "Norway", "Denmark", "Finland", "Greece",
-          "Portugal", "Netherlands", "Switzerland", "Austria", "Poland", "Turkey", "Egypt", "Kenya", "Peru",
-          "Chile", "Colombia", "Thailand", "Vietnam", "Hawaii", "California", "Texas", "Florida", "Europe",
-          "Asia", "Africa", "America", "USA", "UK")
-_KNOWN_RE = re.compile(rules.words(*BRANDS, *PLACES) + r"(?:'s)?", re.I)
-_NOT_NAMES = {w.lower() for w in MONTHS} | set(WEEKDAYS) | {"i", "i'm", "i've", "i'd", "i'll"}
-_RUN = re.compile(r"\b[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")
 
 
 def _is_phone(candidate: str) -> bool:
@@ -71,25 +55,6 @@ def _pii(text: str) -> str | None:
     return None
 
 
-def named_entities(text: str, speaker: str | None) -> list[str]:
-    """Brands and places from the lexicons, and capitalized multiword names not opening a sentence."""
-    skip = _NOT_NAMES | ({speaker.lower(), f"{speaker.lower()}'s"} if speaker else set())
-    found = [m.group(0) for m in _KNOWN_RE.finditer(text)]
-    for m in _RUN.finditer(text):
-        words = m.group(0).split()
-        if m.start() == 0 or text[: m.start()].rstrip()[-1:] in ".!?":
-            words = words[1:]
-        part: list[str] = []
-        for word in [*words, ""]:
-            if word and word.lower() not in skip:
-                part.append(word)
-                continue
-            if len(part) >= 2:
-                found.append(" ".join(part))
-            part = []
-    return list(dict.fromkeys(found))
-
-
 def classify(text: str, speaker: str | None) -> tuple[Scope, bool, str]:
     """Scope, enrich flag and reason for one fact."""
     if why := _pii(text):
@@ -97,6 +62,16 @@ def classify(text: str, speaker: str | None) -> tuple[Scope, bool, str]:
     if m := FAMILY_RE.search(text) or _ORG_RE.search(text):
         kind = "family member" if FAMILY_RE.search(text) else "own organization"
         return Scope.INTERNAL, True, f"INTERNAL: {kind} ('{m.group(0)}'); other memories may describe them"
-    if entities := named_entities(text, speaker):
-        return Scope.EXTERNAL, True, f"EXTERNAL: named public entity ('{entities[0]}')"
+    names = sort_names(text, speaker)
+    if names.own:
+        return (Scope.INTERNAL, True, f"INTERNAL: the user's own pet, person or possession ('{names.own[0]}'); "
+                "other memories may describe them")
+    if names.workplace:
+        return (Scope.INTERNAL, True,
+                f"INTERNAL: own organization ('{names.workplace[0]}'); other memories may describe it")
+    if names.public:
+        return Scope.EXTERNAL, True, f"EXTERNAL: named public entity ('{names.public[0]}')"
+    if names.home:
+        return (Scope.GENERIC, False, f"GENERIC: '{names.home[0]}' is where the user lives or comes from: "
+                "personal context, not an entity to look up")
     return Scope.GENERIC, False, "GENERIC: no personal data, household/organization or named entity"
