@@ -56,9 +56,9 @@ def vote(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     ctx = svc.context
     question, context = state["question"], state.get("context", [])
 
-    def sample(_: int) -> tuple[str, Usage | None]:
+    def sample(index: int) -> tuple[str, Usage | None]:
         try:
-            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature)
+            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index)
             return out.value.answer, out.usage
         except StructuredOutputError as exc:
             log.warning("a voting sample failed: %s", exc)

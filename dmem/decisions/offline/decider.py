@@ -2,7 +2,7 @@
 
 No chat model is called (``Usage.calls`` is always 0); the same inputs always give the same verdicts.
 Rules live in ``rules``/``admission``/``splitting``/``scoping``/``enrichment``/``lifecycle_rules``/
-``answer_extraction``/``spans``/``gate``; ``topics`` says what a question is about (names stripped
+``answer_extraction``/``spans``/``gate``/``voting``; ``topics`` says what a question is about (names stripped
 before embedding, concept classes, relative standouts). This class only times them and shapes their results.
 """
 
@@ -18,13 +18,13 @@ from langchain_core.embeddings import Embeddings
 from dmem.decisions.base import Decided
 from dmem.decisions.offline import (
     admission,
-    answer_extraction,
     enrichment,
     gate,
     lifecycle_rules,
     scoping,
     spans,
     splitting,
+    voting,
 )
 from dmem.decisions.offline.lexical import cosines, hybrid_scores
 from dmem.decisions.offline.spans import NO_INFO
@@ -148,9 +148,10 @@ class OfflineDecider:
         return _timed("filter_memories", work)
 
     def answer(self, question: str, context: list[str], *,
-               temperature: float | None = None) -> Decided[AnswerDraft]:
-        # Extraction is deterministic: temperature is accepted for the protocol and ignored.
-        return _timed("answer", lambda: answer_extraction.answer(self.embeddings, question, context))
+               temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+        # Sample 0 (or temperature 0) is the extractive answer; a vote's later samples draw alternatives.
+        return _timed("answer", lambda: voting.sample_answer(self.embeddings, question, context, sample=sample,
+                                                             temperature=temperature or 0.0))
 
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
         return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, question, answer, context))
