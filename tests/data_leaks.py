@@ -26,8 +26,27 @@ SUFFIXES = (".py", ".json", ".ipynb", ".md", ".txt", ".mmd")
 NGRAM = 7  # words in a row that count as a copied line
 MAX_PLACEHOLDERS = 2  # ...of which at most this many are capitalized words (a list of names is no line)
 
-# Proper nouns the data uses that are general vocabulary: our lexicons and invented examples may name them.
-GENERAL = frozenset()
+# Proper nouns the data uses that are general vocabulary (calendar words, languages, countries,
+# continents, world cities, US states, household brands): our lexicons and invented examples may
+# name them. People, pets, titles and small places of the data never belong here.
+_GENERAL_LINES = (
+    "January February March April May June July August September October November December",
+    "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec",
+    "Monday Tuesday Wednesday Thursday Friday Saturday Sunday Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun",
+    "English Spanish French German Italian Portuguese Greek Japanese Chinese Korean European American African",
+    "Europe Asia Africa America Australia Antarctica",
+    "Spain France Germany Italy Portugal Greece Japan China Korea India Brazil Argentina Mexico Canada England",
+    "Ireland Scotland Sweden Norway Denmark Finland Netherlands Switzerland Austria Poland Turkey Egypt Kenya",
+    "Peru Chile Colombia Thailand Vietnam",
+    "Paris London Berlin Madrid Rome Tokyo Kyoto Osaka Beijing Shanghai Seoul Sydney Toronto Vancouver Chicago",
+    "Boston Seattle Miami Dallas Austin Denver Atlanta Houston Phoenix Portland Lisbon Dublin Amsterdam Vienna",
+    "Prague Barcelona Munich Zurich Stockholm Oslo Copenhagen Helsinki Athens Istanbul Dubai Mumbai Delhi",
+    "Bangkok Singapore York",
+    "Hawaii California Texas Florida",
+    "YouTube TikTok Netflix Nike Walmart Instagram Facebook Google Amazon Spotify Starbucks Disney",
+    "Union Square Valley",
+)
+GENERAL = frozenset(word for line in _GENERAL_LINES for word in line.split())
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")

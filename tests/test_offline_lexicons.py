@@ -117,7 +117,7 @@ def test_a_pet_and_a_public_place_in_one_fact_is_internal() -> None:
 
 
 def test_a_person_named_like_nothing_public_is_no_entity() -> None:
-    assert sort_names("Maya met Ana Costa at the climbing gym", "Maya").public == []
+    assert sort_names("Maya met Ana Ferreira at the climbing gym", "Maya").public == []
 
 
 # Concept classes -----------------------------------------------------------------------------------
