@@ -102,6 +102,7 @@ def test_a_named_workplace_is_the_users_own_organization() -> None:
         ("Maya walked across the Golden Gate Bridge", "Golden Gate Bridge"),  # public head noun
         ("Theo hiked in the Blue Ridge last fall", "Blue Ridge"),  # a name after 'the'
         ("Maya watched Star Wars again", "Star Wars"),  # a title after a media verb
+        ("Maya spent a week in New York", "New York"),  # a place word before the name
         ("Theo bought a Pixel phone", "Pixel"),  # a brand he owns, not a name he gave
     ],
 )
@@ -118,6 +119,7 @@ def test_a_pet_and_a_public_place_in_one_fact_is_internal() -> None:
 
 def test_a_person_named_like_nothing_public_is_no_entity() -> None:
     assert sort_names("Maya met Ana Ferreira at the climbing gym", "Maya").public == []
+    assert sort_names("Maya had coffee at Ana Ferreira's flat", "Maya").public == []  # a person's, not a place
 
 
 # Concept classes -----------------------------------------------------------------------------------

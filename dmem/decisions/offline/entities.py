@@ -2,8 +2,9 @@
 
 A public entity is something public knowledge describes: a brand or place from the lexicons,
 a name ending in a public head noun ('Golden Gate Bridge'), a name after 'the' ('the Blue
-Mountains'), or a title after a media verb ('watched Star Wars'). Lexicon words count only as
-written (capitalized): 'apple pie', 'the windows' and 'roast turkey' name nothing.
+Mountains') or a place word ('visited New York'), or a title after a media verb ('watched Star
+Wars'). Other multiword names are people's. Lexicon words count only as written (capitalized):
+'apple pie', 'the windows' and 'roast turkey' name nothing.
 
 A name is the user's own, and never public, when the text gives it to a pet, person or
 possession ('a cat named Pixel', 'my friend Austin', 'her boat Serenity'), names a companion
@@ -43,6 +44,8 @@ PUBLIC_HEADS = rules.wordset(
     "Airlines Records Studios Institute Foundation Hospital Clinic"
 )
 _MEDIA = r"(?:watch(?:ed|ing)?|read(?:ing)?|saw|see(?:ing)?|play(?:ed|ing)?|listen(?:ed|ing)?\s+to|finished)"
+_PLACE_CUE = (r"(?:in|at|near|around|across|visit(?:s|ed|ing)?|tour(?:s|ed|ing)?|"
+              r"(?:trip|travel(?:l?ed|l?ing)?|flew|flight|drove|went|go(?:es|ing)?)\s+to)")
 _OWN_NOUNS = (*rules.RELATIONS, *rules.PETS, "puppy", "kitten", "hamster", "rabbit", "bunny", "parrot", "horse",
               "goldfish", "turtle", "car", "bike", "boat", "van", "truck", "guitar", "piano", "plant", "doll",
               "teddy", "robot", "laptop", "phone")
@@ -107,11 +110,15 @@ def _runs(text: str, skip: set[str]) -> list[tuple[int, int, str]]:
 
 
 def _public_run(text: str, start: int, run: str) -> bool:
-    """A multiword name with a public head, after 'the', or a title after a media verb."""
+    """A multiword name with a public head, or after 'the', a place word ('in', 'visited') or a media verb.
+
+    A run ending in a possessive ("Ana Ferreira's flat") names a person, never a public entity.
+    """
     words = run.split()
-    before = text[:start]
-    return len(words) >= 2 and (words[-1] in PUBLIC_HEADS or bool(re.search(r"\bthe\s+$", before, re.I))
-                                or bool(re.search(_MEDIA + r"\s+$", before, re.I)))
+    if len(words) < 2 or words[-1].endswith(("'s", "\u2019s")):
+        return False
+    cue = re.search(rf"\b(?:the|{_PLACE_CUE}|{_MEDIA})\s+$", text[:start], re.I)
+    return words[-1] in PUBLIC_HEADS or cue is not None
 
 
 def sort_names(text: str, speaker: str | None) -> Names:
