@@ -60,7 +60,7 @@ def _split(messages: list[BaseMessage]) -> dict[str, Any]:
     return {"facts": [{"text": f"{s} said: {x}", "speaker": s, "source_turn_ids": [t]} for t, s, x in turns]}
 
 
-def _audit(messages: list[BaseMessage]) -> dict[str, Any]:
+def _quality_gate(messages: list[BaseMessage]) -> dict[str, Any]:
     verdict = {"reason": "checked", "passed": not _section(messages, "question").startswith("When")}
     return {"relevance": verdict, "faithfulness": verdict, "completeness": verdict}
 
@@ -87,7 +87,7 @@ def fake_model(delay: float = 0.0) -> FakeChatModel:
         "ScopeLabels": lambda m: {"labels": []},
         "LifecycleDecision": lambda m: {"reason": "new", "operation": "ADD"},
         "AnswerDraft": _answer,
-        "QualityGateVerdict": _audit,
+        "QualityGateVerdict": _quality_gate,
         "ChunkFacts": lambda m: {"facts": [{"fact": f"{s} said: {x}", "score": 8, "turn_ids": [t]}
                                            for t, s, x in _turns(m, "chunk")]},
         "MemorySelection": lambda m: {"reason": "needed", "keep": [1]},
@@ -294,7 +294,7 @@ def test_fallback_rate_and_split(tmp_path: Path) -> None:
     out = EvalRunner(config(tmp_path, fake_model(), "quality,mem0")).run()
     quality = [r for r in out.records if r["method"] == "quality"]
     assert [r["route"] for r in sorted(quality, key=lambda r: r["index"])] == [
-        "deliberation", "system1", "system1", "system1"]  # only the "When ..." question fails the audit
+        "deliberation", "system1", "system1", "system1"]  # only the "When ..." question fails the quality gate
     summary = summarize(out.records, ["quality", "mem0"])
     split = summary["quality"]["fallback"]
     assert split["rate"] == 0.25 and split["routed"]["n"] == 1 and split["not_routed"]["n"] == 3

@@ -253,7 +253,7 @@ def test_answer_temperature_reaches_the_model_for_voting_samples() -> None:
     assert [c.temperature for c in model.calls_for("AnswerDraft")] == [0.0, 0.7, 0.0]
 
 
-def test_audit_renders_answer_and_memories() -> None:
+def test_quality_gate_renders_answer_and_memories() -> None:
     ok = {"reason": "fine", "passed": True}
     missing = {"reason": "misses the year", "passed": False}
     reply = {"relevance": ok, "faithfulness": ok, "completeness": missing}
@@ -268,7 +268,7 @@ def test_audit_renders_answer_and_memories() -> None:
     assert_usage(out.usage, "quality_gate")
 
 
-def test_audit_fails_completeness_for_a_no_information_answer() -> None:
+def test_quality_gate_fails_completeness_for_a_no_information_answer() -> None:
     ok = {"reason": "fine", "passed": True}
     d, _ = decider({"QualityGateVerdict": [{"relevance": ok, "faithfulness": ok, "completeness": ok}]})
     value = d.quality_gate("Where does Priya live?", NO_INFO, []).value

@@ -42,7 +42,7 @@ def test_quality_gate_fail_runs_full_deliberation(fake, memory_factory):
     assert ans.facts_used and all(f.turn_ids for f in ans.facts_used)
 
 
-def test_no_info_answer_escalates_without_audit(fake, memory_factory):
+def test_no_info_answer_escalates_without_the_quality_gate(fake, memory_factory):
     mem = seeded(memory_factory, fake)
     fake.set_script("AnswerDraft", [{"answer": NO_INFO}, {"answer": "Boston"}])
     ans = mem.ask("Where does Maya live?", user_id="u1")
