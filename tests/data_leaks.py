@@ -45,6 +45,9 @@ _GENERAL_LINES = (
     "Hawaii California Texas Florida",
     "YouTube TikTok Netflix Nike Walmart Instagram Facebook Google Amazon Spotify Starbucks Disney",
     "Union Square Valley",
+    "Mondays Tuesdays Wednesdays Thursdays Fridays Saturdays Sundays",
+    "Christian Christianity Catholic Muslim Islam Jewish Judaism Hindu Hinduism Buddhist Buddhism",
+    "Street Avenue Road Lane Drive Court Grove",
 )
 GENERAL = frozenset(word for line in _GENERAL_LINES for word in line.split())
 

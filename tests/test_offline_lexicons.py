@@ -89,7 +89,7 @@ def test_home_city_and_occupation_get_the_same_scope() -> None:
 
 
 def test_a_named_workplace_is_the_users_own_organization() -> None:
-    scope, enrich, reason = classify("Maya works at Atlas Robotics in Lisbon", "Maya")
+    scope, enrich, reason, _ = classify("Maya works at Atlas Robotics in Lisbon", "Maya")
     assert (scope, enrich) == (Scope.INTERNAL, True)
     assert "own organization ('Atlas Robotics')" in reason
 

@@ -13,10 +13,11 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dmem.decisions.base import Decided
-from dmem.errors import StructuredOutputError
+from dmem.errors import ModelError
 from dmem.grounding.deixis import ground_place, ground_time
 from dmem.nodes.recording import namespace_for
-from dmem.privacy.policy import permitted_source
+from dmem.privacy.detect import personal_kinds
+from dmem.privacy.policy import about_entity, enrichment_query
 from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestState
@@ -29,7 +30,7 @@ _VOLATILE = re.compile(
 )
 
 
-def _failed(stage: str, exc: StructuredOutputError) -> dict[str, Any]:
+def _failed(stage: str, exc: ModelError) -> dict[str, Any]:
     log.warning("%s failed: %s", stage, exc)
     return {"error": f"{stage}: {exc}"}
 
@@ -40,7 +41,7 @@ def admit(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     exchange = state["exchange"]
     try:
         out = svc.decider.admit(exchange, state.get("history", []), state.get("background", []))
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         return _failed("admit", exc)
     verdicts = {v.turn_id: v for v in out.value.verdicts}
     decisions = []
@@ -78,7 +79,7 @@ def _draft_facts(state: IngestState, stage: str, sources: list[Message],
     """Run a fact-drafting decision over ``sources`` with the window as context."""
     try:
         out = decide(sources, state.get("history", []), state.get("background", []))
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         return _failed(stage, exc)
     return {"facts": _to_facts(state, out.value.facts, sources), "usage": [out.usage]}
 
@@ -93,23 +94,37 @@ def split_intents(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
 def extract_facts(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Formation layer off: Mem0* extraction from the exchange, top memories and recent messages."""
     decider = services_for(runtime.context).decider
-    return _draft_facts(state, "extract_facts", state["exchange"], decider.extract_facts)
+    out = _draft_facts(state, "extract_facts", state["exchange"], decider.extract_facts)
+    if "facts" in out:
+        out["facts"] = [_personal_wins(f) for f in out["facts"]]
+    return out
+
+
+def _personal_wins(fact: Fact) -> Fact:
+    """A fact holding detected personal data is USER_PII, whatever the engine said: no lookup, no entity."""
+    kinds = personal_kinds(fact.text)
+    if not kinds:
+        return fact
+    if fact.scope != Scope.USER_PII:
+        log.info("scope %s overridden to USER_PII: the fact holds %s", fact.scope, ", ".join(kinds))
+    return fact.model_copy(update={"scope": Scope.USER_PII, "enrich": False, "entity": None})
 
 
 def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Exactly one scope per fact, and whether enrichment would help."""
+    """Exactly one scope per fact, the entity it names, and whether enrichment would help."""
     svc = services_for(runtime.context)
     facts = state.get("facts", [])
     try:
         out = svc.decider.classify_scope(facts)
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         return _failed("classify_scope", exc)
     labels = {lab.index: lab for lab in out.value.labels}
     labelled = []
     for i, fact in enumerate(facts, start=1):
         lab = labels.get(i)
         scope = lab.scope if lab else Scope.USER_PII  # unlabelled: the most restrictive scope
-        labelled.append(fact.model_copy(update={"scope": scope, "enrich": bool(lab and lab.enrich)}))
+        update = {"scope": scope, "enrich": bool(lab and lab.enrich), "entity": lab.entity if lab else None}
+        labelled.append(_personal_wins(fact.model_copy(update=update)))
     return {"facts": labelled, "usage": [out.usage]}
 
 
@@ -134,27 +149,37 @@ def ground_deixis(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
 
 
 def enrich(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Add attributes from the one knowledge source the fact's scope permits."""
+    """Add attributes from the one source the fact's scope permits, asked only about the named entity.
+
+    The external source receives the entity's name alone; its reply lines are kept only when they
+    are about that entity, within ``enrichment_max_chars``; the memory records where they came from.
+    """
     svc = services_for(runtime.context)
     fact = task["fact"]
-    source = permitted_source(fact.scope, external_allowed=svc.context.external_knowledge,
-                              has_external=svc.knowledge is not None)
-    if source == "external" and svc.knowledge is not None:
-        knowledge = svc.knowledge.lookup(fact.text)
-    elif source == "internal":
-        vector = svc.embed([fact.text])[0]
-        hits = svc.store.vectors.search([fact.namespace], vector, 5)
-        knowledge = [h.record.text for h in hits]
-    else:  # pragma: no cover - the router only sends permitted facts
+    query = enrichment_query(fact, external_allowed=svc.context.external_knowledge,
+                             has_external=svc.knowledge is not None)
+    if query is None:  # the router sends only facts with a permitted query; checked again here
         return {"enriched": []}
+    source, entity = query
+    if source == "external" and svc.knowledge is not None:
+        lines = svc.knowledge.lookup(entity)
+        origin = f"external:{getattr(svc.knowledge, 'name', None) or type(svc.knowledge).__name__}"
+    else:
+        vector = svc.embed([fact.text])[0]
+        lines = [h.record.text for h in svc.store.vectors.search([fact.namespace], vector, 5)]
+        origin = "internal:memories"
+    knowledge = about_entity(lines, entity, svc.context.enrichment_max_chars)
     if not knowledge:
         return {"enriched": []}
     try:
         out = svc.decider.enrich(fact, knowledge)
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         log.warning("enrichment skipped for %r: %s", fact.text, exc)
         return {"enriched": []}
-    enriched = fact.model_copy(update={"enrichment": dict(out.value.attributes)})
+    if not out.value.attributes:
+        return {"enriched": [], "usage": [out.usage]}
+    enriched = fact.model_copy(update={"enrichment": dict(out.value.attributes),
+                                       "enrichment_source": f"{origin} about {entity!r}"})
     return {"enriched": [FactTask(index=task["index"], fact=enriched)], "usage": [out.usage]}
 
 
