@@ -23,6 +23,7 @@ from dmem.store.base import Hit, SearchFilter
 from dmem.store.memories import record_from_row, sort_time
 from dmem.store.namespaces import validate_namespace
 from dmem.store.postgres.db import PgDatabase, Row
+from dmem.store.postgres.filters import filter_columns, filter_sql
 from dmem.store.postgres.schema import namespace_index_name
 from dmem.store.vectors import normalize
 
@@ -32,32 +33,6 @@ _CORE_FIELDS = {"id", "namespace", "text"}
 _COLUMNS = "id, namespace, text, json"
 _INDEX_REFRESH_S = 2.0
 """Seconds a process trusts its list of HNSW-indexed namespaces (another one may have added one)."""
-
-
-def _filter_columns(record: MemoryRecord) -> tuple[list[str], str, str, str | None, str | None]:
-    """The columns search filters on, spelled as ``SearchFilter.matches`` compares them."""
-    return ([str(c) for c in record.categories], str(record.scope), str(record.provenance), record.speaker,
-            record.conversation_id)
-
-
-def filter_sql(where: SearchFilter | None) -> tuple[sql.Composable, list[Any]]:
-    """The WHERE conditions (each starting with AND) and parameters of a metadata filter."""
-    parts: list[sql.Composable] = []
-    params: list[Any] = []
-    if where is None:
-        return sql.SQL(""), params
-    checks: list[tuple[str, Any]] = [
-        ("categories && %s::text[]", sorted(where.categories) if where.categories is not None else None),
-        ("scope = ANY(%s::text[])", sorted(where.scopes) if where.scopes is not None else None),
-        ("provenance = %s", where.provenance),
-        ("lower(coalesce(speaker, '')) = lower(%s)", where.speaker),
-        ("conversation_id = %s", where.conversation_id),
-    ]
-    for condition, value in checks:
-        if value is not None:
-            parts.append(sql.SQL(" AND " + condition))
-            params.append(value)
-    return sql.Composed(parts), params
 
 
 class PgVectorIndex:
@@ -84,7 +59,7 @@ class PgVectorIndex:
                 "INSERT INTO memories (id, namespace, text, json, categories, scope, provenance, speaker,"
                 " conversation_id, embedding) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (id) DO NOTHING",
-                (record.id, record.namespace, record.text, self._json(record), *_filter_columns(record), unit),
+                (record.id, record.namespace, record.text, self._json(record), *filter_columns(record), unit),
             ).rowcount
             if not inserted:
                 raise StoreError(f"memory id {record.id!r} already exists; use update() to change it")
@@ -99,7 +74,7 @@ class PgVectorIndex:
                 "UPDATE memories SET text = %s, json = %s, categories = %s, scope = %s, provenance = %s,"
                 " speaker = %s, conversation_id = %s, embedding = coalesce(%s, embedding)"
                 " WHERE id = %s AND namespace = %s AND NOT deleted",
-                (record.text, self._json(record), *_filter_columns(record), unit, record.id, record.namespace),
+                (record.text, self._json(record), *filter_columns(record), unit, record.id, record.namespace),
             ).rowcount
             if not changed:
                 raise StoreError(f"no live memory {record.id!r} in namespace {record.namespace!r} to update")
