@@ -7,6 +7,7 @@ and records every call (schema, prompt, temperature, start and end time, thread)
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -23,7 +24,19 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from dmem.models.structured import estimate_tokens, repair_json
 
-Scripted = Any  # BaseModel | dict | str | Exception | Callable[[list[BaseMessage]], Any]
+Scripted = Any  # BaseModel | dict | str | FakeReply | Exception | Callable[[list[BaseMessage]], Any]
+
+
+@dataclass
+class FakeReply:
+    """A scripted reply with how it ended and what it cost (a cut-off reply: ``finish_reason='length'``)."""
+
+    content: Any
+    """The reply: a pydantic model, a dict (sent as JSON) or text."""
+    finish_reason: str = "stop"
+    input_tokens: int | None = None
+    """Reported usage; None estimates it from the text, as for plain scripted replies."""
+    output_tokens: int | None = None
 
 
 @dataclass
@@ -37,6 +50,8 @@ class FakeCall:
     started: float
     ended: float = 0.0
     thread: int = 0
+    max_tokens: int | None = None
+    """The output-token cap the call was made with."""
 
     @property
     def prompt(self) -> str:
@@ -64,6 +79,8 @@ class FakeChatModel(BaseChatModel):
     """False makes with_structured_output raise NotImplementedError, like servers without tools."""
     report_usage: bool = True
     """False omits usage metadata, so callers must estimate tokens."""
+    max_tokens: int | None = None
+    """Output-token cap (set on copies by dmem per stage; recorded with each call)."""
     _state: _FakeState = PrivateAttr()
 
     def model_post_init(self, context: Any) -> None:
@@ -106,20 +123,21 @@ class FakeChatModel(BaseChatModel):
             entry = self._state.script.get(schema)
             if entry is None:
                 raise KeyError(f"FakeChatModel has no script for schema {schema!r}")
-            if callable(entry):
-                return entry(messages)
-            idx = self._state.positions.get(schema, 0)
-            self._state.positions[schema] = idx + 1
-            return entry[min(idx, len(entry) - 1)]
+            if not callable(entry):
+                idx = self._state.positions.get(schema, 0)
+                self._state.positions[schema] = idx + 1
+                return entry[min(idx, len(entry) - 1)]
+        return entry(messages)  # outside the lock: a callable may block (concurrency tests)
 
     def _record(self, schema: str, messages: list[BaseMessage], method: str) -> FakeCall:
         call = FakeCall(schema=schema, messages=list(messages), temperature=self.temperature,
-                        method=method, started=time.perf_counter(), thread=threading.get_ident())
+                        method=method, started=time.perf_counter(), thread=threading.get_ident(),
+                        max_tokens=self.max_tokens)
         with self._state.lock:
             self._state.calls.append(call)
         return call
 
-    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str:
+    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> FakeReply:
         call = self._record(schema, messages, method)
         try:
             if self.delay:
@@ -127,19 +145,25 @@ class FakeChatModel(BaseChatModel):
             out = self._next(schema, messages)
             if isinstance(out, BaseException):
                 raise out
-            if isinstance(out, BaseModel):
-                return out.model_dump_json()
-            return out if isinstance(out, str) else json.dumps(out, default=str)
+            reply = out if isinstance(out, FakeReply) else FakeReply(out)
+            content = reply.content
+            if isinstance(content, BaseModel):
+                content = content.model_dump_json()
+            elif not isinstance(content, str):
+                content = json.dumps(content, default=str)
+            return dataclasses.replace(reply, content=content)
         finally:
             call.ended = time.perf_counter()
 
-    def _message(self, text: str, messages: list[BaseMessage]) -> AIMessage:
+    def _message(self, reply: FakeReply, messages: list[BaseMessage]) -> AIMessage:
         usage = None
         if self.report_usage:
-            n_in = estimate_tokens("\n".join(str(m.content) for m in messages))
-            n_out = estimate_tokens(text)
+            n_in = reply.input_tokens
+            n_in = estimate_tokens("\n".join(str(m.content) for m in messages)) if n_in is None else n_in
+            n_out = estimate_tokens(reply.content) if reply.output_tokens is None else reply.output_tokens
             usage = {"input_tokens": n_in, "output_tokens": n_out, "total_tokens": n_in + n_out}
-        return AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
+        return AIMessage(content=reply.content, usage_metadata=usage,  # type: ignore[arg-type]
+                         response_metadata={"finish_reason": reply.finish_reason})
 
     # LangChain API ----------------------------------------------------------------------------
     def with_structured_output(  # type: ignore[override]
@@ -151,11 +175,11 @@ class FakeChatModel(BaseChatModel):
 
         def run(messages: Any) -> Any:
             msgs = list(messages) if isinstance(messages, list) else messages.to_messages()
-            text = self._produce(name, msgs, method)
-            raw = self._message(text, msgs)
+            reply = self._produce(name, msgs, method)
+            raw = self._message(reply, msgs)
             parsed, error = None, None
             try:
-                parsed = schema.model_validate(repair_json(text))
+                parsed = schema.model_validate(repair_json(reply.content))
             except (ValueError, ValidationError) as exc:
                 error = exc
                 if not include_raw:
@@ -171,5 +195,5 @@ class FakeChatModel(BaseChatModel):
         schema = "text"
         if marker in joined:
             schema = joined.split(marker, 1)[1].split('"', 1)[0]
-        text = self._produce(schema, messages, "prompt")
-        return ChatResult(generations=[ChatGeneration(message=self._message(text, messages))])
+        reply = self._produce(schema, messages, "prompt")
+        return ChatResult(generations=[ChatGeneration(message=self._message(reply, messages))])
