@@ -17,6 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from dmem.errors import DataError, StoreError
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
 from dmem.models.embeddings import embedding_dim, embedding_name, make_embeddings
+from dmem.models.endpoints import Endpoints
 from dmem.services import Resources, services_for
 from dmem.state.context import Context, build_context
 from dmem.state.results import AddResult, Answer, ExchangeResult, SearchResult
@@ -33,12 +34,15 @@ class Memory:
 
     ``llm`` is a 'provider:model' string or a LangChain chat model; without one (and without
     ``DMEM_CHAT_MODEL``) the offline decision engine runs. Other settings are keyword arguments,
-    ``DMEM_*`` variables or a TOML ``config_file``, in that order of precedence.
+    ``DMEM_*`` variables or a TOML ``config_file``, in that order of precedence. ``endpoints``
+    shares model endpoints (their concurrency slots) with other ``Memory`` objects; by default
+    each ``Memory`` has its own.
     """
 
     def __init__(self, path: str | Path | None = None, *, llm: str | BaseChatModel | None = None,
                  embeddings: str | Embeddings | None = None, knowledge: KnowledgeSource | None = None,
-                 config_file: str | Path | None = None, read_only: bool = False, **settings: Any) -> None:
+                 config_file: str | Path | None = None, read_only: bool = False,
+                 endpoints: Endpoints | None = None, **settings: Any) -> None:
         if path is not None:
             settings["store_dir"] = str(path)
         if isinstance(llm, str):
@@ -51,7 +55,8 @@ class Memory:
         store = open_store(ctx.store_dir, dim=embedding_dim(emb), read_only=read_only,
                            embedding=embedding_name(emb))
         chat = llm if isinstance(llm, BaseChatModel) else None
-        self.resources = Resources(chat_model=chat, embeddings=emb, store=store, knowledge=knowledge)
+        self.resources = Resources(chat_model=chat, embeddings=emb, store=store, knowledge=knowledge,
+                                   endpoints=endpoints or Endpoints())
         self.context = build_context(base=ctx, environ={}, resources=self.resources)
         self.services = services_for(self.context)
         self.store = store

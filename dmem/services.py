@@ -17,6 +17,7 @@ from langchain_core.language_models import BaseChatModel
 
 from dmem.decisions.base import Decider
 from dmem.models.embeddings import CachedEmbeddings, make_embeddings
+from dmem.models.endpoints import Endpoints
 from dmem.state.context import Context
 from dmem.store.base import MemoryStore
 from dmem.store.knowledge import KnowledgeSource
@@ -33,6 +34,8 @@ class Resources:
     store: MemoryStore | None = None
     knowledge: KnowledgeSource | None = None
     decider: Decider | None = None
+    endpoints: Endpoints = field(default_factory=Endpoints)
+    """Model endpoints of this lifetime: every decider talking to one server shares its slots."""
     _services: Services | None = field(default=None, repr=False)
 
 
@@ -76,8 +79,11 @@ def services_for(runtime_context: Any) -> Services:
             if res._services is None:
                 res._services = build_services(ctx, res)
             svc = res._services
-        # Per-call overrides (e.g. another gate policy) share the live objects, not the settings.
-        return svc if svc.context == ctx else dataclasses.replace(svc, context=ctx)
+        # Per-call overrides (e.g. another gate policy) share the live objects, not the settings;
+        # model settings (temperature, retries, timeout...) give a decider derived for the call.
+        if svc.context == ctx:
+            return svc
+        return dataclasses.replace(svc, context=ctx, decider=svc.decider.with_settings(ctx))
     with _CACHE_LOCK:
         if ctx not in _CACHE:
             _CACHE[ctx] = build_services(ctx, Resources())
@@ -90,7 +96,7 @@ def build_services(ctx: Context, res: Resources) -> Services:
 
     embeddings = make_embeddings(res.embeddings or ctx.embedding_model, base_url=ctx.base_url,
                                  api_key=ctx.api_key)
-    decider = res.decider or make_decider(ctx, embeddings, res.chat_model)
+    decider = res.decider or make_decider(ctx, embeddings, res.chat_model, res.endpoints)
     store = res.store
     if store is None:
         from dmem.models.embeddings import embedding_dim, embedding_name
@@ -100,7 +106,8 @@ def build_services(ctx: Context, res: Resources) -> Services:
                     knowledge=res.knowledge)
 
 
-def make_decider(ctx: Context, embeddings: CachedEmbeddings, chat_model: BaseChatModel | None) -> Decider:
+def make_decider(ctx: Context, embeddings: CachedEmbeddings, chat_model: BaseChatModel | None,
+                 endpoints: Endpoints | None = None) -> Decider:
     """The model-backed decider when a chat model is configured, else the offline one."""
     if chat_model is None and ctx.chat_model is None:
         from dmem.decisions.offline import OfflineDecider
@@ -114,9 +121,7 @@ def make_decider(ctx: Context, embeddings: CachedEmbeddings, chat_model: BaseCha
         ctx.chat_model or "", base_url=ctx.base_url, api_key=ctx.api_key,
         temperature=ctx.temperature, timeout=ctx.request_timeout,
     )
-    return ModelDecider(model, method=ctx.structured_output, max_retries=ctx.max_retries,
-                        max_concurrency=ctx.max_concurrency, answer_style=ctx.answer_style,
-                        temperature=ctx.temperature)
+    return ModelDecider.from_context(model, ctx, endpoints)
 
 
 def close_cached() -> None:

@@ -102,6 +102,8 @@ class GateVerdict(TypedDict, total=False):
     quality: QualityGateVerdict | None
     samples: list[str]
     groups: list[list[int]]
+    unaudited: bool
+    """True when the gate could not run (its model kept failing): System 1's answer stands, unchecked."""
 
 
 class QueryOutput(TypedDict, total=False):
