@@ -113,3 +113,15 @@ def test_batch_mode_decides_an_exchange_in_one_call(fake: FakeChatModel, memory_
     assert len(fake.calls_for("LifecycleDecisions")) == 1 and fake.calls_for("LifecycleDecision") == []
     assert [o.operation for o in res.operations] == [Operation.NOOP, Operation.NOOP]
     assert len(mem.get_all(user_id="maya")) == 2
+
+
+def test_labels_written_as_numbers_are_accepted() -> None:
+    fake = FakeChatModel(script={
+        "AdmissionVerdicts": [{"verdicts": [{"turn_id": 2, "reason": "small talk", "admit": False},
+                                            {"turn_id": 1, "reason": "a move", "admit": True}]}],
+        "FactDrafts": [{"facts": [{"text": "Maya moved to Lisbon", "speaker": "Maya", "source_turn_ids": [1]}]}]})
+    d = ModelDecider(fake)
+    verdicts = d.admit(EXCHANGE, [], []).value.verdicts
+    assert [(v.turn_id, v.admit) for v in verdicts] == [("S4:17", True), ("S4:18", False)]
+    assert d.split(EXCHANGE[:1], [], []).value.facts[0].source_turn_ids == ["S4:17"]
+    assert len(fake.calls) == 2  # accepted at once, not retried

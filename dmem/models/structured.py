@@ -199,6 +199,7 @@ class StructuredCaller:
             if spent.deadline is None:
                 spent.deadline = self.retry.start()
             started = clock()
+            raw: Any
             try:
                 if method == "prompt":
                     raw, parsed, problem = model.with_config(config).invoke(sent), None, None

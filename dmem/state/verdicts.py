@@ -8,15 +8,26 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, Field
 
 from dmem.state.schemas import Category, Operation, Provenance, Scope
+
+
+def _as_label(value: Any) -> Any:
+    """A label written as a number (1 rather than "1", as small models do) becomes text."""
+    return str(int(value)) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+Label = Annotated[str, BeforeValidator(_as_label)]
+"""A reference to an item of the prompt: its short label ('2'), or a real id."""
 
 
 class UtteranceVerdict(BaseModel):
     """Admission decision for one utterance of the current exchange."""
 
-    turn_id: str = Field(description="Label of the utterance judged: the number in brackets before it.")
+    turn_id: Label = Field(description="Label of the utterance judged: the number in brackets before it.")
     reason: str = Field(description="One short sentence: which admit or reject criterion applies and why.")
     admit: bool = Field(description="True to admit the utterance as a source of facts.")
 
@@ -35,7 +46,7 @@ class FactDraft(BaseModel):
         "relative times kept as said; no entity that is not in the window."
     )
     speaker: str = Field(description="Speaker the fact is about, exactly as named in the input.")
-    source_turn_ids: list[str] = Field(
+    source_turn_ids: list[Label] = Field(
         default_factory=list, description="Labels (numbers in brackets) of the utterances the fact comes from."
     )
     categories: list[Category] = Field(

@@ -59,6 +59,7 @@ from dmem.state.verdicts import (
     CriterionVerdict,
     Enrichment,
     FactDrafts,
+    Label,
     LifecycleDecision,
     LifecycleDecisions,
     MemorySelection,
@@ -79,8 +80,8 @@ class _ReplyScoredFact(BaseModel):
     model_config = ConfigDict(title="ScoredFact")
     fact: str = Field(description="Standalone fact with speaker and date, pronouns resolved.")
     score: float = Field(description="Relevance to the question, an integer from 0 to 10.")
-    turn_ids: list[str] = Field(default_factory=list,
-                                description="Labels (numbers in brackets) of the chunk messages it was read from.")
+    turn_ids: list[Label] = Field(default_factory=list,
+                                  description="Labels (numbers in brackets) of the chunk messages it was read from.")
 
 
 # Same name and shape as ChunkFacts, so a score of 11 or 7.5 is clamped rather than retried.
