@@ -115,8 +115,7 @@ class ModelDecider:
     def from_context(cls, model: BaseChatModel, ctx: Context, endpoints: Endpoints | None = None) -> ModelDecider:
         """A decider with the call settings of ``ctx``, its endpoint taken from ``endpoints``."""
         endpoint = (endpoints or Endpoints()).for_model(model, ctx.endpoint_concurrency, ctx.max_concurrency)
-        decider = cls._configured(model, ctx, endpoint, RetryPolicy())
-        return decider
+        return cls._configured(model, ctx, endpoint, RetryPolicy())
 
     @classmethod
     def _configured(cls, model: BaseChatModel, ctx: Context, endpoint: Endpoint, retry: RetryPolicy) -> ModelDecider:
