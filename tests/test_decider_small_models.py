@@ -125,3 +125,9 @@ def test_labels_written_as_numbers_are_accepted() -> None:
     assert [(v.turn_id, v.admit) for v in verdicts] == [("S4:17", True), ("S4:18", False)]
     assert d.split(EXCHANGE[:1], [], []).value.facts[0].source_turn_ids == ["S4:17"]
     assert len(fake.calls) == 2  # accepted at once, not retried
+
+
+def test_scope_label_without_enrich_flag_is_accepted_as_no_enrichment() -> None:
+    fake = FakeChatModel(script={"ScopeLabels": [{"labels": [{"index": 1, "reason": "a pet", "scope": "INTERNAL"}]}]})
+    [label] = ModelDecider(fake).classify_scope(FACTS[:1]).value.labels
+    assert (label.scope.value, label.enrich) == ("INTERNAL", False) and len(fake.calls) == 1

@@ -72,7 +72,8 @@ class ScopeLabel(BaseModel):
     index: int = Field(description="Index of the fact in the input list, from 1.")
     reason: str = Field(description="Why this scope.")
     scope: Scope = Field(description="Exactly one of USER_PII, INTERNAL, EXTERNAL, GENERIC.")
-    enrich: bool = Field(description="True if background knowledge would make the fact more useful later.")
+    enrich: bool = Field(default=False,
+                         description="True if background knowledge would make the fact more useful later.")
 
 
 class ScopeLabels(BaseModel):
