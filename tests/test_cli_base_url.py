@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from dmem.api import Memory
 from dmem.cli import main
-from dmem.services import close_cached
 from dmem.testing_http import ChatServer, error
-
-
-@pytest.fixture(autouse=True)
-def _close_stores() -> Any:
-    yield
-    close_cached()
 
 
 def test_base_url_flag_and_404_without_v1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -124,8 +124,9 @@ def test_deciders_of_one_lifetime_share_the_endpoint(fake: FakeChatModel, memory
     assert a.caller.endpoint is b.caller.endpoint
     assert a.caller.endpoint is not ModelDecider.from_context(fake, Context(), Endpoints()).caller.endpoint
     mem = memory_factory(fake)
-    derived = mem.services.decider.with_settings(mem.context.with_overrides(max_retries=0))
-    assert derived is not mem.services.decider
+    derived = mem.resources.services(Context(max_retries=0)).decider  # a run's own model settings
+    assert isinstance(derived, ModelDecider) and isinstance(mem.services.decider, ModelDecider)
+    assert derived is not mem.services.decider and derived.caller.max_retries == 0
     assert derived.caller.endpoint is mem.services.decider.caller.endpoint
 
 
@@ -152,11 +153,16 @@ def test_per_call_settings_reach_the_model(fake: FakeChatModel, memory_factory: 
 
 def test_per_call_request_timeout_reaches_an_openai_client():
     from dmem.models.chat import make_chat_model
+    from dmem.services import Resources
 
-    model = make_chat_model("openai-compatible:tiny", base_url="http://127.0.0.1:9/v1", timeout=120)
-    d = ModelDecider.from_context(model, Context(request_timeout=120))
-    derived = d.with_settings(Context(request_timeout=7.5))
-    assert derived.caller.model.root_client.timeout == 7.5  # type: ignore[attr-defined]
-    assert derived.caller.model.root_client.max_retries == 0  # type: ignore[attr-defined]
-    assert derived.caller.model.root_client._client is model.root_client._client  # type: ignore[attr-defined]
-    assert d.with_settings(Context(request_timeout=120)) is d
+    given = make_chat_model("openai-compatible:tiny", base_url="http://127.0.0.1:9/v1", timeout=120)
+    settings = Context(chat_model="openai-compatible:tiny", base_url="http://127.0.0.1:9/v1", embedding_model="hash")
+    for res in (Resources(settings), Resources(settings, chat_model=given)):  # a model built, or handed in
+        run = res.settings_for(Context(request_timeout=7.5))
+        derived = res.decider_for(run, res.embeddings_for(run))
+        assert isinstance(derived, ModelDecider)
+        assert derived.caller.model.root_client.timeout == 7.5  # type: ignore[attr-defined]
+        assert derived.caller.model.root_client.max_retries == 0  # type: ignore[attr-defined]
+        own = res.decider_for(res.settings, res.embeddings_for(res.settings))
+        assert isinstance(own, ModelDecider) and own.caller.model.root_client.timeout == 120  # type: ignore[attr-defined]
+        assert own.caller.endpoint is derived.caller.endpoint

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from dmem.errors import ModelError
-from dmem.services import close_cached
 from dmem.testing_http import ChatServer, Recording, replay
 from tests.real_replies import FIXTURES, MODES, POLICIES, asked, conversation, run_forced_json_schema, run_mode
 
@@ -34,7 +33,6 @@ def test_a_mode_runs_on_real_replies(mode: str, recording: Recording, tmp_path: 
     with ChatServer(replay(recording)) as server:
         run = run_mode(server.url, mode, tmp_path / mode)
         sent = len(server.requests)
-    close_cached()
     turns = {m.turn_id for m in conversation(mode)}
     statuses = [ex.status for ex in run.ingest.exchanges]
     assert len(statuses) == len(conversation(mode)) // 2
@@ -60,7 +58,6 @@ def test_forced_json_schema_rejected_by_the_server_is_one_line(recording: Record
     with ChatServer(replay(recording)) as server:
         exc = run_forced_json_schema(server.url, tmp_path)
         url = server.url
-    close_cached()
     assert isinstance(exc, ModelError)
     message = str(exc)
     assert "json_schema" in message and url in message and "\n" not in message and "Traceback" not in message

@@ -26,7 +26,7 @@ from dmem.state.verdicts import (
 )
 
 if TYPE_CHECKING:
-    from dmem.state.context import Context
+    pass
 
 T = TypeVar("T")
 
@@ -50,10 +50,6 @@ class Decider(Protocol):
 
     name: str
     """'model' or 'offline': shown in outputs so users know which engine answered."""
-
-    def with_settings(self, ctx: Context) -> Decider:
-        """The decider to use under ``ctx`` (a per-call override of model settings); self when nothing changes."""
-        ...
 
     # Ingestion ---------------------------------------------------------------------------
     def admit(

@@ -29,6 +29,7 @@ from dmem.models.structured import StructuredCaller
 from dmem.prompts.render import build, system_text
 from dmem.state.context import Context
 from dmem.state.schemas import Usage
+from dmem.state.sources import judge_api_key_from_env
 
 log = logging.getLogger(__name__)
 Label = Literal["CORRECT", "WRONG"]
@@ -140,7 +141,7 @@ def make_judge(judge: str | BaseChatModel | None, fallback: BaseChatModel | None
                endpoints: Endpoints | None = None) -> Judge:
     """The judge on ``judge`` (or ``ctx.judge_model``), else on the model under test, else unavailable.
 
-    A judge model of its own talks to its own endpoint (``judge_base_url``, ``judge_api_key``),
+    A judge model of its own talks to its own endpoint (``judge_base_url``, key from ``DMEM_JUDGE_API_KEY``),
     never to the ``base_url`` of the model under test. ``judge='none'`` switches judging off.
     The judge's name says which model, and which server, really judged.
     """
@@ -155,7 +156,7 @@ def make_judge(judge: str | BaseChatModel | None, fallback: BaseChatModel | None
             log.info("no judge model and no chat model: judge scores will be reported as unavailable")
             return Judge(None)
         return Judge(fallback, served_label(model_label(fallback), fallback), **options)
-    model = make_chat_model(spec, base_url=ctx.judge_base_url, api_key=ctx.judge_api_key, temperature=0.0,
+    model = make_chat_model(spec, base_url=ctx.judge_base_url, api_key=judge_api_key_from_env(), temperature=0.0,
                             timeout=ctx.request_timeout)
     return Judge(model, served_label(model_label(spec), model), **options)
 

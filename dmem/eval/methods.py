@@ -176,8 +176,9 @@ def answer_memory(memory: Memory, question: str, namespaces: list[str], method: 
     """Ask through D-Mem with the method's settings; collect the source turns of what it used."""
     ans = memory.ask(question, user_ids=namespaces, **method.overrides)
     turns: list[str] = []
+    retrieved = {r.memory.id: r.memory for r in ans.retrieved}
     for memory_id in ans.memory_ids:
-        record = memory.store.vectors.get(memory_id)
+        record = retrieved.get(memory_id)
         if record is not None:
             turns.extend(record.source_turn_ids)
     facts = [t for f in ans.facts_used for t in f.turn_ids] if ans.route == "deliberation" else None

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field

@@ -8,8 +8,6 @@ clamped. ``StructuredOutputError`` and ``ProviderError`` propagate; the graphs c
 
 from __future__ import annotations
 
-import dataclasses
-import threading
 from typing import Literal, TypeVar
 
 from langchain_core.language_models import BaseChatModel
@@ -29,7 +27,6 @@ from dmem.decisions.model.checks import (
     is_null_answer,
 )
 from dmem.models.caps import resolve_caps
-from dmem.models.client import with_request_timeout
 from dmem.models.endpoints import Endpoint, Endpoints
 from dmem.models.retry import RetryPolicy
 from dmem.models.structured import StructuredCaller
@@ -69,9 +66,6 @@ from dmem.state.verdicts import (
 )
 
 M = TypeVar("M", bound=BaseModel)
-# The Context settings that shape model calls; a per-call override of any of them derives a decider.
-CALL_SETTINGS = ("structured_output", "max_retries", "temperature", "request_timeout", "provider_retries",
-                 "retry_backoff", "call_deadline", "output_caps", "answer_style")
 
 
 class _ReplyScoredFact(BaseModel):
@@ -107,46 +101,18 @@ class ModelDecider:
                                        max_concurrency=max_concurrency)
         self.answer_style = answer_style
         self.temperature = temperature
-        self.settings: tuple[object, ...] | None = None
-        self._derived: dict[tuple[object, ...], ModelDecider] = {}
-        self._lock = threading.Lock()
 
     @classmethod
     def from_context(cls, model: BaseChatModel, ctx: Context, endpoints: Endpoints | None = None) -> ModelDecider:
-        """A decider with the call settings of ``ctx``, its endpoint taken from ``endpoints``."""
-        endpoint = (endpoints or Endpoints()).for_model(model, ctx.endpoint_concurrency, ctx.max_concurrency)
-        return cls._configured(model, ctx, endpoint, RetryPolicy())
+        """A decider with the call settings of ``ctx``, its endpoint taken from ``endpoints``.
 
-    @classmethod
-    def _configured(cls, model: BaseChatModel, ctx: Context, endpoint: Endpoint, retry: RetryPolicy) -> ModelDecider:
-        policy = dataclasses.replace(retry, retries=ctx.provider_retries, backoff=ctx.retry_backoff,
-                                     deadline=ctx.call_deadline)
-        decider = cls(model, method=ctx.structured_output, max_retries=ctx.max_retries,
-                      answer_style=ctx.answer_style, temperature=ctx.temperature, endpoint=endpoint,
-                      retry=policy, caps=resolve_caps(ctx.output_caps))
-        decider.settings = tuple(getattr(ctx, n) for n in CALL_SETTINGS)
-        return decider
-
-    def with_settings(self, ctx: Context) -> ModelDecider:
-        """The decider for the call settings of ``ctx`` (a per-call override); self when they are the same.
-
-        A derived decider shares the model connection and the endpoint (concurrency slots, refused
-        formats) and has the new method, retries, timeout and caps. Derived deciders are kept for
-        this decider's lifetime.
+        Deciders built with the same ``endpoints`` share each server's concurrency slots and the
+        structured-output formats it refused (``Resources`` holds one ``Endpoints`` per owner).
         """
-        key = tuple(getattr(ctx, n) for n in CALL_SETTINGS)
-        if self.settings is None or key == self.settings:
-            return self
-        with self._lock:
-            derived = self._derived.get(key)
-            if derived is None:
-                timeout_index = CALL_SETTINGS.index("request_timeout")
-                model = self.model
-                if key[timeout_index] != self.settings[timeout_index]:
-                    model = with_request_timeout(model, ctx.request_timeout)
-                derived = self._configured(model, ctx, self.caller.endpoint, self.caller.retry)
-                self._derived[key] = derived
-            return derived
+        endpoint = (endpoints or Endpoints()).for_model(model, ctx.endpoint_concurrency, ctx.max_concurrency)
+        retry = RetryPolicy(retries=ctx.provider_retries, backoff=ctx.retry_backoff, deadline=ctx.call_deadline)
+        return cls(model, method=ctx.structured_output, max_retries=ctx.max_retries, answer_style=ctx.answer_style,
+                   temperature=ctx.temperature, endpoint=endpoint, retry=retry, caps=resolve_caps(ctx.output_caps))
 
     def _call(self, schema: type[M], messages: list[BaseMessage], stage: str, phase: str,
               temperature: float | None = None) -> tuple[M, Usage]:

@@ -130,10 +130,6 @@ class OfflineDecider:
         """Each fact by the per-fact rules against the shared background."""
         return _timed("decide_lifecycle", lambda: [self.decide_lifecycle(f, background).value for f in facts])
 
-    def with_settings(self, ctx: object) -> OfflineDecider:
-        """Model settings do not apply to rules: the same decider."""
-        return self
-
     # Query ---------------------------------------------------------------------------------
     def filter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
         def work() -> MemorySelection:
