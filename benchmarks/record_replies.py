@@ -9,7 +9,9 @@ Usage (the server from ../shared/tools/llm-server.sh):
     python benchmarks/record_replies.py http://127.0.0.1:8091/v1 [mode ...]
     ../shared/tools/llm-server.sh stop
 Modes: function_calling json_mode prompt auto json_schema (default: all). Slow: a 0.5B model on
-two cores answers in seconds to minutes; each mode takes tens of minutes.
+two cores answers in seconds to minutes; each mode takes tens of minutes. A request recorded
+before (by any mode) is answered from its recording, so an interrupted run resumes where it
+stopped; delete a mode's file to record it afresh.
 """
 
 from __future__ import annotations
@@ -29,9 +31,8 @@ from tests.real_replies import FIXTURES, MODES, run_forced_json_schema, run_mode
 
 def record(upstream: str, mode: str) -> None:
     """Run one mode's part of the scenario through the recording proxy; print what it cost."""
-    path = FIXTURES / f"{mode}.jsonl"
-    path.unlink(missing_ok=True)
-    known = Recording()  # replies the other modes recorded already ('auto' starts as function calling)
+    path = FIXTURES / f"{mode}.jsonl"  # new replies are appended: delete it to record a mode afresh
+    known = Recording()  # replies recorded already, by any mode ('auto' starts as function calling)
     for other in sorted(FIXTURES.glob("*.jsonl")):
         for key, items in Recording.load(other).entries.items():
             known.entries.setdefault(key, []).extend(items)

@@ -344,4 +344,5 @@ def echo_formation_script() -> dict[str, Any]:
         "ScopeLabels": lambda m: {"labels": [{"index": i, "reason": "rule", "scope": "GENERIC", "enrich": False}
                                              for i in range(1, count(m) + 1)]},
         "LifecycleDecision": [{"reason": "new information", "operation": "ADD"}],
+        "LifecycleDecisions": [{"decisions": []}],  # batch mode: a fact left without a decision is added
     }

@@ -70,3 +70,22 @@ def test_final_answer_down_is_an_error(fake: FakeChatModel, memory_factory: Any,
         mem.ask("Where does Maya live?", user_id="maya", gate_policy=policy)
     assert "HTTP 503" in str(info.value) and "\n" not in str(info.value)
     assert isinstance(info.value, ModelError)
+
+
+def test_a_chunk_worker_down_is_skipped_and_its_cost_counted(fake: FakeChatModel, memory_factory: Any,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    mem = seeded(fake, memory_factory)
+    fake.set_script("ChunkFacts", [ServerDown("down")])
+    ans = mem.ask("Where does Maya live?", user_id="maya", gate_policy="always")
+    assert ans.route == "deliberation" and ans.facts_used == []  # no fact read: no information, no error
+    assert len(fake.calls_for("ChunkFacts")) == 2 and ans.usage["read_chunk"].calls == 2
+    assert ans.usage["retries"].calls == 2
+    assert "chunk 0 skipped after retries" in caplog.text and "HTTP 503" in caplog.text
+
+
+def test_the_filter_down_keeps_the_unfiltered_context(fake: FakeChatModel, memory_factory: Any) -> None:
+    mem = seeded(fake, memory_factory, use_filter=True)
+    fake.set_script("MemorySelection", [ServerDown("down")])
+    ans = mem.ask("Where does Maya live?", user_id="maya", gate_policy="never")
+    assert ans.answer == "7 May 2023" and ans.usage["filter_memories"].calls == 2
+    assert fake.calls_for("AnswerDraft")[0].prompt.count("Lisbon") >= 1

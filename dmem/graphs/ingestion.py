@@ -87,9 +87,8 @@ def collect_decisions(state: IngestState) -> dict[str, object]:
     return {}
 
 
-def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:
-    """The uncompiled ingestion graph builder."""
-    g = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
+def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput]) -> None:
+    """Every node of the ingestion graph."""
     g.add_node("read_input", read_input)
     g.add_node("record", record)
     g.add_node("build_window", build_window)
@@ -106,6 +105,11 @@ def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, Ing
     g.add_node("apply_operations", apply_operations)
     g.add_node("keep_for_retry", keep_for_retry)
 
+
+def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:
+    """The uncompiled ingestion graph builder."""
+    g = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
+    _add_nodes(g)
     g.add_edge(START, "read_input")
     g.add_edge("read_input", "record")
     g.add_conditional_edges("record", route_after_record, {"build_window": "build_window", END: END})
