@@ -55,8 +55,10 @@ def top_chunks(chunks: list[ChunkTask], question: str, keep: int,
 
 
 def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Map step: scored, query-relevant facts from one chunk; a failed chunk (malformed replies or a
-    provider failing after retries) is skipped and reported, not fatal."""
+    """Map step: scored, query-relevant facts from one chunk; a failed chunk is skipped, not fatal.
+
+    Failed means malformed replies or a provider failing after retries; the spent calls are counted.
+    """
     svc = services_for(runtime.context)
     try:
         out = svc.decider.read_chunk(task["question"], task["chunk"], task["preceding"])
