@@ -166,8 +166,12 @@ def test_speaker_namespaces_keep_each_side_apart(fake, memory_factory):
     assert [m.text for m in mem.get_all(user_id="conv/Melanie")] == ["Melanie said: I bought a boat"]
 
 
-def _scope(scope: str):
-    return lambda msgs: scope_all(msgs, scope=scope, enrich=True)
+def _scope(scope: str, entity: str | None = None):
+    def label(msgs):
+        out = scope_all(msgs, scope=scope, enrich=True)
+        return {"labels": [{**lab, "entity": entity} for lab in out["labels"]]}
+
+    return label
 
 
 def test_user_pii_never_reaches_knowledge_source(fake, memory_factory):
@@ -182,7 +186,7 @@ def test_user_pii_never_reaches_knowledge_source(fake, memory_factory):
 
 def test_external_enrichment_only_when_allowed(fake, memory_factory):
     spy = StaticKnowledge({"tesla": ["Tesla Model 3: electric vehicle, range 300 miles"]})
-    fake.set_script("ScopeLabels", _scope("EXTERNAL"))
+    fake.set_script("ScopeLabels", _scope("EXTERNAL", "Tesla"))
     blocked = memory_factory(fake, sub="a")
     blocked.resources.knowledge = spy
     blocked.add(pair("I drive a Tesla", "cool"), user_id="u1")
@@ -190,8 +194,10 @@ def test_external_enrichment_only_when_allowed(fake, memory_factory):
     allowed = memory_factory(fake, sub="b", external_knowledge=True)
     allowed.resources.knowledge = spy
     res = allowed.add(pair("I drive a Tesla", "cool"), user_id="u1")
-    assert any("Tesla" in q for q in spy.queries)
+    assert spy.queries == ["Tesla"]  # the entity's name alone: never the fact or the speaker's name
     assert res.facts[0].enrichment == {"type": "thing"}
+    assert res.facts[0].enrichment_source == "external:StaticKnowledge about 'Tesla'"
+    assert allowed.get_all(user_id="u1")[0].enrichment_source == "external:StaticKnowledge about 'Tesla'"
     assert "Tesla Model 3" in fake.calls_for("Enrichment")[0].prompt
 
 
@@ -200,7 +206,7 @@ def test_internal_enrichment_uses_only_own_memories(fake, memory_factory):
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
     mem.add(pair("My sister is a nurse", "ok"), user_id="u1")  # GENERIC: stored, no enrichment
-    fake.set_script("ScopeLabels", _scope("INTERNAL"))
+    fake.set_script("ScopeLabels", _scope("INTERNAL", "sister"))
     mem.add(pair("My sister is a nurse in Boston", "ok", start=2), user_id="u1")
     assert spy.queries == []
     assert "My sister is a nurse" in fake.calls_for("Enrichment")[0].prompt

@@ -23,6 +23,7 @@ __all__ = ["ENV_PREFIX", "Context", "GatePolicy", "api_key_from_env", "build_con
 
 GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
 StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"]
+TraceRedaction = Literal["off", "pii", "all"]
 
 
 class Context(BaseModel):
@@ -137,6 +138,13 @@ class Context(BaseModel):
     claim_lease_seconds: float = 600.0
     """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
 
+    # Privacy of enrichment and traces
+    enrichment_max_chars: int = 1000
+    """Most characters of knowledge-source reply lines attached to one fact (whole lines, first first)."""
+    trace_redaction: TraceRedaction = "pii"
+    """What LangSmith traces may carry: 'off' (everything), 'pii' (no detected personal data and no
+    USER_PII memory text in any run), 'all' (no conversation text: inputs and outputs hidden)."""
+
     def __init__(self, **data: Any) -> None:
         try:
             super().__init__(**data)
@@ -230,7 +238,8 @@ def _coerce(name: str, value: Any) -> Any:
 
 def _validate(ctx: Context) -> None:
     positive = ["extraction_top_k", "update_top_k", "retrieval_top_k", "chunk_size", "vote_samples",
-                "max_concurrency", "request_timeout", "call_deadline", "lock_timeout", "claim_lease_seconds"]
+                "max_concurrency", "request_timeout", "call_deadline", "lock_timeout", "claim_lease_seconds",
+                "enrichment_max_chars"]
     for name in positive:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")

@@ -100,8 +100,8 @@ class OfflineDecider:
         def work() -> ScopeLabels:
             labels = []
             for i, fact in enumerate(facts, start=1):
-                scope, enrich, reason = scoping.classify(fact.text, fact.speaker)
-                labels.append(ScopeLabel(index=i, reason=reason, scope=scope, enrich=enrich))
+                scope, enrich, reason, entity = scoping.classify(fact.text, fact.speaker)
+                labels.append(ScopeLabel(index=i, reason=reason, scope=scope, entity=entity, enrich=enrich))
             return ScopeLabels(labels=labels)
 
         return _timed("classify_scope", work)

@@ -1,7 +1,9 @@
 """Offline scope classification (USER_PII > INTERNAL > EXTERNAL > GENERIC) and knowledge parsing.
 
-Privacy wins ties: a fact naming both a phone number and a brand is USER_PII, one naming a son
-and a brand is INTERNAL. Enrichment never invents: it only reads the knowledge lines given.
+Privacy wins ties: a fact with personal data (``dmem.privacy.detect``, the detector both engines
+share) is USER_PII, one naming a son, a friend or a pet and a brand is INTERNAL. A name given
+with 'named'/'called' is a private name, never a brand. Enrichment never invents: it only reads
+the knowledge lines given.
 """
 
 from __future__ import annotations
@@ -11,28 +13,20 @@ import re
 from dmem.decisions.offline import rules
 from dmem.decisions.offline.lexical import stem, tokenize
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
+from dmem.privacy.detect import describe
 from dmem.state.schemas import Scope
 
-MIN_PHONE_DIGITS = 7  # digits a number needs to count as a phone number
-_PII: list[tuple[str, re.Pattern[str]]] = [
-    ("e-mail address", re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")),
-    ("national ID number", re.compile(r"\b\d{3}-\d{2}-\d{4}\b")),
-    ("payment card number", re.compile(r"\b(?:\d[ -]?){12,18}\d\b")),
-    ("phone number", re.compile(r"(?<![\w-])\+?\(?\d[\d\s().-]{5,}\d\b")),
-    ("street address", re.compile(
-        r"\b\d{1,5}\s+(?:[A-Z][\w.]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|"
-        r"Dr|Court|Ct|Way|Place|Pl|Terrace|Square)\b")),
-    ("identity document", re.compile(rules.words(
-        "passport", "social security", "ssn", "driver's license", "drivers license", "id number", "national id",
-        "credit card", "bank account", "iban", "account number", "tax id"), re.I)),
-    ("date of birth", re.compile(r"\b(?:date of birth|dob|birthday is|born on)\b|\bborn\s+in\s+(?:\d{4}|"
-                                 + "|".join(MONTHS) + r")\b", re.I)),
-]
-_DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}\s*[-\u2013]\s*\d{4}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}")
 _FAMILY = tuple(r for r in rules.RELATIONS if r not in {"friend", "friends", "colleague", "colleagues",
                                                          "coworker", "coworkers", "neighbor", "neighbour",
                                                          "mentor", "roommate", "boy", "girl"})
 _FAMILY_RE = re.compile(rules.words(*_FAMILY, "family", "grandkids", "in-laws"), re.I)
+_CIRCLE_RE = re.compile(r"\b(?:friends?|colleagues?|coworkers?|neighbou?rs?|mentor|roommate|classmate|"
+                        r"boyfriend|girlfriend|partner|landlord|landlady|doctor|dentist|therapist)\s+"
+                        r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")
+_PET_RE = re.compile(r"\b(?:(?:my|her|his|their|our|[A-Z][\w-]*'s)\s+(?:new\s+|little\s+|old\s+)?|(?:adopted|got|has|"
+                     r"have|rescued)\s+an?\s+(?:new\s+|little\s+)?)(?P<name>" + "|".join(rules.PETS) + r")\b")
+_GIVEN_NAME = re.compile(r"\b(?:named|called|nicknamed)\s+(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")
+_MODEL_SUFFIX = r"(?:\s+(?:\d[\w-]*|[a-z]\d[\w-]*))?"
 _ORG_RE = re.compile(r"\b(?:my|our|[A-Z][\w-]*'s)\s+(?:company|team|office|boss|manager|employer|coworkers?|"
                      r"colleagues?|department|startup|business|firm|organi[sz]ation|workplace)\b")
 BRANDS = ("Tesla", "Android", "iPhone", "iPad", "Apple", "Google", "BMW", "Jeep", "Toyota", "Honda", "Ford",
@@ -56,26 +50,12 @@ _NOT_NAMES = {w.lower() for w in MONTHS} | set(WEEKDAYS) | {"i", "i'm", "i've", 
 _RUN = re.compile(r"\b[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")
 
 
-def _is_phone(candidate: str) -> bool:
-    """Enough digits, and not a date (2023-05-07) or a year range (2019-2023)."""
-    digits = sum(c.isdigit() for c in candidate)
-    return digits >= MIN_PHONE_DIGITS and not _DATE_LIKE.fullmatch(candidate.strip())
-
-
-def _pii(text: str) -> str | None:
-    for label, pattern in _PII:
-        m = pattern.search(text)
-        if m and label == "phone number" and not _is_phone(m.group(0)):
-            continue
-        if m:
-            return f"{label} ('{m.group(0).strip()}')"
-    return None
-
-
 def named_entities(text: str, speaker: str | None) -> list[str]:
     """Brands and places from the lexicons, and capitalized multiword names not opening a sentence."""
     skip = _NOT_NAMES | ({speaker.lower(), f"{speaker.lower()}'s"} if speaker else set())
-    found = [m.group(0) for m in _KNOWN_RE.finditer(text)]
+    given = {w.lower() for m in _GIVEN_NAME.finditer(text) for w in m.group("name").split()}
+    skip |= given | {f"{w}'s" for w in given}
+    found = [m.group(0) for m in _KNOWN_RE.finditer(text) if m.group(0).lower().removesuffix("'s") not in given]
     for m in _RUN.finditer(text):
         words = m.group(0).split()
         if m.start() == 0 or text[: m.start()].rstrip()[-1:] in ".!?":
@@ -91,16 +71,39 @@ def named_entities(text: str, speaker: str | None) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def classify(text: str, speaker: str | None) -> tuple[Scope, bool, str]:
-    """Scope, enrich flag and reason for one fact."""
-    if why := _pii(text):
-        return Scope.USER_PII, False, f"USER_PII: {why} must never leave the system"
-    if m := _FAMILY_RE.search(text) or _ORG_RE.search(text):
-        kind = "family member" if _FAMILY_RE.search(text) else "own organization"
-        return Scope.INTERNAL, True, f"INTERNAL: {kind} ('{m.group(0)}'); other memories may describe them"
-    if entities := named_entities(text, speaker):
-        return Scope.EXTERNAL, True, f"EXTERNAL: named public entity ('{entities[0]}')"
-    return Scope.GENERIC, False, "GENERIC: no personal data, household/organization or named entity"
+def _internal(text: str) -> tuple[str, str] | None:
+    """The kind of private entity a fact names and the entity as written, if any."""
+    if m := _FAMILY_RE.search(text):
+        return "family member", m.group(0)
+    if m := _CIRCLE_RE.search(text):
+        return "person the user knows", m.group("name")
+    if m := _PET_RE.search(text):
+        return "household pet", m.group("name")
+    if m := _ORG_RE.search(text):
+        return "own organization", m.group(0).split()[-1]
+    return None
+
+
+def public_entity(text: str, speaker: str | None) -> str | None:
+    """The longest named public entity of a fact, with a model number that follows it ('Tesla Model 3')."""
+    entities = named_entities(text, speaker)
+    if not entities:
+        return None
+    best = max(entities, key=len)
+    m = re.search(re.escape(best) + _MODEL_SUFFIX, text)
+    return m.group(0) if m else best
+
+
+def classify(text: str, speaker: str | None) -> tuple[Scope, bool, str, str | None]:
+    """Scope, enrich flag, reason, and the entity a lookup may ask about, for one fact."""
+    if why := describe(text):
+        return Scope.USER_PII, False, f"USER_PII: {why} must never leave the system", None
+    if found := _internal(text):
+        kind, private = found
+        return Scope.INTERNAL, True, f"INTERNAL: {kind} ('{private}'); other memories may describe them", private
+    if public := public_entity(text, speaker):
+        return Scope.EXTERNAL, True, f"EXTERNAL: named public entity ('{public}')", public
+    return Scope.GENERIC, False, "GENERIC: no personal data, household/organization or named entity", None
 
 
 _KEY_VALUE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?P<key>[A-Za-z][\w /()-]{0,40}?)\s*[:=]\s*(?P<val>.+?)\s*$")
