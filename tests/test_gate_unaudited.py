@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -74,6 +75,7 @@ def test_final_answer_down_is_an_error(fake: FakeChatModel, memory_factory: Any,
 
 def test_a_chunk_worker_down_is_skipped_and_its_cost_counted(fake: FakeChatModel, memory_factory: Any,
                                                              caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="dmem.nodes.deliberation")  # in-process CLI runs quieten "dmem"
     mem = seeded(fake, memory_factory)
     fake.set_script("ChunkFacts", [ServerDown("down")])
     ans = mem.ask("Where does Maya live?", user_id="maya", gate_policy="always")
