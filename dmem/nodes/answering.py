@@ -1,4 +1,4 @@
-"""System 1 answer and the gates: quality gate, Majority Voting and Consensus."""
+"""Query-graph nodes that answer: System 1's answer, the quality gate, and Majority Voting / Consensus."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def _unaudited(policy: str, why: str, exc: ModelError, **extra: Any) -> GateVerd
 
 
 def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Audit the answer on relevance, faithfulness & consistency, completeness; any fail escalates.
+    """Check the answer on relevance, faithfulness & consistency, completeness; any fail escalates.
 
     A malformed verdict counts as a fail; a gate whose model keeps failing (provider errors) lets
     System 1's answer stand, marked unaudited.
@@ -108,9 +108,9 @@ def _sample(svc: Services, question: str, context: list[str]) -> tuple[list[str]
     """
     ctx = svc.context
 
-    def one(_: int) -> tuple[str | None, list[Usage], ModelError | None]:
+    def one(index: int) -> tuple[str | None, list[Usage], ModelError | None]:
         try:
-            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature)
+            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index)
             return out.value.answer, [out.usage], None
         except StructuredOutputError as exc:
             log.warning("a voting sample failed: %s", exc)
