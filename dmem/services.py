@@ -16,6 +16,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from dmem.decisions.base import Decider
+from dmem.evidence.indexes import EvidenceIndexes
 from dmem.models.embeddings import CachedEmbeddings, make_embeddings
 from dmem.state.context import Context
 from dmem.store.base import MemoryStore
@@ -45,6 +46,8 @@ class Services:
     store: MemoryStore
     embeddings: CachedEmbeddings
     knowledge: KnowledgeSource | None
+    indexes: EvidenceIndexes
+    """Lexical indexes of ``store`` (per namespace); they live as long as these services."""
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Embed documents through the run-wide cache."""
@@ -97,7 +100,7 @@ def build_services(ctx: Context, res: Resources) -> Services:
 
         store = open_store(ctx.store_dir, dim=embedding_dim(embeddings), embedding=embedding_name(embeddings))
     return Services(context=ctx, decider=decider, store=store, embeddings=embeddings,
-                    knowledge=res.knowledge)
+                    knowledge=res.knowledge, indexes=EvidenceIndexes(store))
 
 
 def make_decider(ctx: Context, embeddings: CachedEmbeddings, chat_model: BaseChatModel | None) -> Decider:

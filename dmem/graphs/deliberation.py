@@ -1,4 +1,7 @@
-"""Full Deliberation as a map-reduce subgraph: plan_chunks → deliberate_chunk ×N (Send) → reduce → answer."""
+"""Deliberation as a map-reduce subgraph: plan_chunks → deliberate_chunk ×N (Send) → reduce_facts → answer.
+
+The plan is the full scan or focused windows; reduce_facts builds the cross-chunk ledger.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from dmem.evidence.ledger import needs_every_instance
 from dmem.nodes.deliberation import (
     answer_from_facts,
     deliberate_chunk,
@@ -30,13 +34,15 @@ def route_after_plan(state: DeliberationState) -> list[Send] | Literal["reduce_f
 def route_after_reduce(
     state: DeliberationState, runtime: Runtime[Context]
 ) -> Literal["select_facts", "answer_from_facts"]:
-    """Ask the model to select only when more facts remain than the limit."""
+    """Select only when more facts remain than the limit, and never for a list, count or ordering question."""
+    if needs_every_instance(state["question"]):
+        return "answer_from_facts"
     limit = context_of(runtime.context).select_above
     return "select_facts" if len(state.get("kept", [])) > limit else "answer_from_facts"
 
 
 def build_deliberation_graph() -> StateGraph[DeliberationState, Context, DeliberationInput, DeliberationOutput]:
-    """The uncompiled Full Deliberation builder."""
+    """The uncompiled deliberation builder (full scan or focused, by the deliberation_mode setting)."""
     g = StateGraph(DeliberationState, context_schema=Context, input_schema=DeliberationInput,
                    output_schema=DeliberationOutput)
     g.add_node("plan_chunks", plan_chunks)

@@ -180,6 +180,10 @@ class MemoryStore(Protocol):
         """Counts per namespace."""
         ...
 
+    def version(self) -> int:
+        """A number that changes whenever a memory is written, updated or deleted (caches key on it)."""
+        ...
+
     def close(self) -> None:
         """Flush and release the writer lock."""
         ...
