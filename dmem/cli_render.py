@@ -89,11 +89,12 @@ def print_ingest(console: Console, results: list[AddResult]) -> None:
 
 def print_answer(console: Console, ans: Answer) -> None:
     """The answer, its route and the gate's reasons, and what it cost."""
-    route = {"system1": "System 1 (memories)", "deliberation": "Deliberation (transcript)",
-             "no_memory": "no memory"}.get(ans.route, ans.route)
+    whole = ans.read_share >= 1.0
+    route = {"system1": "System 1 (memories)", "no_memory": "no memory",
+             "deliberation": "Full Deliberation (transcript)" if whole else
+             f"Focused Deliberation (read {ans.read_share:.0%} of the transcript)"}.get(ans.route, ans.route)
     console.print(f"[bold]{ans.answer}[/bold]")
-    read = f", read {ans.read_share:.0%} of the transcript" if ans.route == "deliberation" else ""
-    console.print(f"  route: {route}{read}", highlight=False)
+    console.print(f"  route: {route}", highlight=False)
     for reason in ans.gate_reasons:
         console.print(f"  gate: {reason}", markup=False, highlight=False)
     if ans.evidence_turn_ids:

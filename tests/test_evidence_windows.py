@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dmem.evidence.windows import full_cost, pack, plan_cost, plan_windows, window_cost
+from dmem.evidence.windows import full_cost, pack, plan_cost, plan_windows
 
 
 @st.composite

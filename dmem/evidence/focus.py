@@ -45,10 +45,10 @@ def memory_turns(messages: Sequence[Message], memories: Sequence[MemoryRecord]) 
     return found
 
 
-def seed_turns(question: str, vector: Sequence[float], index: TurnIndex, memories: Sequence[MemoryRecord],
+def seed_turns(question: str, index: TurnIndex, memories: Sequence[MemoryRecord],
                embed: Callable[[list[str]], list[list[float]]]) -> list[int]:
     """Seed positions, best first: memories' source turns, raw-turn hits, name and time-cue matches, fused."""
-    lists = [memory_turns(index.messages, memories), hybrid.turns(question, vector, index, embed, RAW_HITS),
+    lists = [memory_turns(index.messages, memories), hybrid.turns(question, index, embed, RAW_HITS),
              index.docs.named(question, hybrid.POOL), index.docs.timed(question, hybrid.POOL)]
     return [p for p, _ in fuse(lists)]
 

@@ -42,6 +42,8 @@ class MemoryIndex:
     version: int
     records: tuple[MemoryRecord, ...]
     docs: DocIndex
+    sources: tuple[tuple[str, ...], ...]
+    """Each memory's source turns as rendered for embedding (``Message.render``)."""
 
 
 @dataclass
@@ -92,15 +94,17 @@ def build_memory_index(store: MemoryStore, namespace: str) -> MemoryIndex:
     by_id_only: dict[str, Message] = {}
     for m in turns:
         by_id_only.setdefault(m.turn_id, m)
-    texts, days = [], []
+    texts, days, rendered = [], [], []
     for record in records:
         # A memory without a conversation id names its turns by id alone: the namespace's first such turn.
-        sources = [by_turn.get((record.conversation_id, t)) if record.conversation_id else by_id_only.get(t)
-                   for t in record.source_turn_ids]
-        text, when = memory_document(record, [m for m in sources if m is not None])
+        found = [by_turn.get((record.conversation_id, t)) if record.conversation_id else by_id_only.get(t)
+                 for t in record.source_turn_ids]
+        sources = [m for m in found if m is not None]
+        text, when = memory_document(record, sources)
         texts.append(text)
         days.append(when)
-    return MemoryIndex(version, records, DocIndex.build(texts, days))
+        rendered.append(tuple(m.render() for m in sources))
+    return MemoryIndex(version, records, DocIndex.build(texts, days), tuple(rendered))
 
 
 def build_turn_index(messages: Sequence[Message], signature: str) -> TurnIndex:

@@ -5,7 +5,7 @@ multi-hop answer may need facts from several. The ledger dates each fact (a date
 else when its turns were said), names its entity (whose turn it was read from), collapses
 duplicates of one entity, and orders everything by event time, so selection and the answer read
 one timeline. List, count and ordering questions need every instance, not the few best: they skip
-selection (``needs_every_instance``).
+selection (``questions.needs_every_instance``).
 """
 
 from __future__ import annotations
@@ -20,20 +20,6 @@ from dmem.state.verdicts import ScoredFact
 
 DUPLICATE_OVERLAP = 0.8  # content-word Jaccard at which two facts of one entity say the same thing
 _TAGGED = re.compile(r"^\[\d{4}-\d{2}-\d{2}\] ")
-_COUNT = re.compile(r"\bhow\s+(?:many|often)\b|\bnumber\s+of\b|\bhow\s+much\s+times\b", re.I)
-_ORDER = re.compile(r"\b(?:first|last|earliest|latest|most\s+recent|before|after|earlier|later|order|"
-                    r"sequence|since|until|previous|next)\b", re.I)
-_NOT_PLURAL = r"(?!(?:is|was|does|has|this|its|his|us|yes|always|perhaps)\b)"
-_LIST = re.compile(r"\b(?:list|all|every|each|both|various|several|any\s+other)\b"
-                   r"|^\s*(?:what|which)\s+(?:are|were)\b"
-                   rf"|^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?{_NOT_PLURAL}[a-z]+[^s\W]s\b", re.I)
-
-
-def needs_every_instance(question: str) -> bool:
-    """A list, count or ordering question: its answer needs every matching fact, not only the best ones."""
-    return bool(_COUNT.search(question) or _ORDER.search(question) or _LIST.search(question))
-
-
 def event_day(fact: ScoredFact, said: Mapping[str, datetime]) -> date | None:
     """The day a fact is about: a date written in it, else the earliest day its turns were said."""
     written = absolute_dates(_TAGGED.sub("", fact.fact))

@@ -15,10 +15,11 @@ from typing import TypeVar
 
 import numpy as np
 
+from dmem.decisions.offline.topics import question_names
 from dmem.evidence.bm25 import BM25Index, terms
 from dmem.evidence.cues import name_terms, time_cues, time_distance
 
-RRF_K = 60  # rank offset of reciprocal rank fusion (the usual 60): a rank-1 hit weighs 1/61
+RRF_K = 20  # rank offset of reciprocal rank fusion: below the usual 60, a signal's top ranks weigh more (README)
 SHARED_NAME_SHARE = 0.25  # a name found in more documents than this share does not single any out
 TIME_MAX_SHARE = 0.5  # a time cue matching more documents than this share ranks nothing
 
@@ -40,6 +41,12 @@ class DocIndex:
     def lexical(self, question: str, k: int) -> list[int]:
         """The ``k`` documents with the best BM25 for the question."""
         return self.bm25.top(terms(question), k)
+
+    def shared_names(self, question: str) -> list[str]:
+        """Question names on more than SHARED_NAME_SHARE of the documents: they tell none apart."""
+        limit = SHARED_NAME_SHARE * self.bm25.size
+        return [n for n in question_names(question)
+                if terms(n) and all(len(self.bm25.holding(t)) > limit for t in terms(n))]
 
     def named(self, question: str, k: int) -> list[int]:
         """Documents naming the question's rarer names, most names first, then by BM25."""

@@ -12,7 +12,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from dmem.evidence.ledger import needs_every_instance
+from dmem.evidence.questions import needs_every_instance
 from dmem.nodes.deliberation import (
     answer_from_facts,
     deliberate_chunk,

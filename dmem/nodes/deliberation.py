@@ -12,14 +12,14 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dmem.errors import ModelError, StructuredOutputError
-from dmem.evidence.focus import reading_plan, seed_turns
+from dmem.evidence.focus import ReadingPlan, reading_plan, seed_turns
 from dmem.evidence.ledger import best_in_time_order, build_ledger
-from dmem.evidence.windows import pack
+from dmem.evidence.windows import Chunk, pack
 from dmem.nodes.retrieval import search_memories
 from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import ChunkTask, DeliberationState
-from dmem.state.schemas import Message, SkippedChunk
+from dmem.state.schemas import MemoryRecord, Message, SkippedChunk
 from dmem.state.verdicts import NO_INFO, ScoredFact
 
 log = logging.getLogger(__name__)
@@ -30,31 +30,37 @@ def make_chunks(question: str, messages: list[Message], size: int, history: int)
     return _tasks(question, messages, pack([range(0, len(messages))] if messages else [], size, history))
 
 
-def _tasks(question: str, messages: list[Message], chunks: list[Any]) -> list[ChunkTask]:
+def _tasks(question: str, messages: list[Message], chunks: list[Chunk]) -> list[ChunkTask]:
     return [ChunkTask(question=question, index=i, chunk=[messages[p] for p in c.content],
                       preceding=[messages[p] for p in c.preceding]) for i, c in enumerate(chunks)]
 
 
-def _seeds(svc: Services, state: DeliberationState, namespaces: list[str], messages: list[Message]) -> list[int]:
-    """Focused reading's seed positions; System 1's memories are retrieved here when not handed in."""
-    question = state["question"]
-    memories = state.get("memories")
+def focus_seeds(svc: Services, question: str, namespaces: list[str], messages: list[Message],
+                memories: list[MemoryRecord] | None = None) -> list[int]:
+    """Focused reading's seed positions in ``messages``; System 1's memories are retrieved when not handed in."""
     if memories is None:
         memories = [record for record, _ in search_memories(svc, question, namespaces)]
-    index = svc.indexes.turns(namespaces, messages)
-    return seed_turns(question, svc.embed([question])[0], index, memories, svc.embed)
+    return seed_turns(question, svc.indexes.turns(namespaces, messages), memories, svc.embed)
 
 
-def plan_chunks(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Read the namespaces' transcript in time order and plan the chunks: all of it, or focused windows."""
-    svc = services_for(runtime.context)
+def plan_reading(svc: Services, question: str, namespaces: list[str],
+                 memories: list[MemoryRecord] | None = None) -> tuple[list[Message], ReadingPlan]:
+    """The namespaces' transcript in time order and what to read of it (``deliberation_mode``)."""
     ctx = svc.context
-    namespaces = list(state.get("namespaces") or ["default"])
     messages = svc.store.transcript.messages(namespaces)
-    seeds = _seeds(svc, state, namespaces, messages) if ctx.deliberation_mode == "focused" and messages else None
+    focused = ctx.deliberation_mode == "focused" and messages
+    seeds = focus_seeds(svc, question, namespaces, messages, memories) if focused else None
     plan = reading_plan(messages, seeds, ctx.deliberation_budget, ctx.chunk_size, ctx.chunk_history)
     log.debug("deliberation plan: %d chunks, %.0f%% of the full scan, %d seeds",
               len(plan.chunks), 100 * plan.share, plan.seeds)
+    return messages, plan
+
+
+def plan_chunks(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Plan the chunks to read: the whole transcript, or focused windows around the evidence."""
+    svc = services_for(runtime.context)
+    namespaces = list(state.get("namespaces") or ["default"])
+    messages, plan = plan_reading(svc, state["question"], namespaces, state.get("memories"))
     return {"chunks": _tasks(state["question"], messages, plan.chunks), "read_share": plan.share}
 
 

@@ -20,12 +20,12 @@ log = logging.getLogger(__name__)
 def search_memories(svc: Services, question: str, namespaces: list[str]) -> list[tuple[MemoryRecord, float]]:
     """Top ``retrieval_top_k`` per namespace, merged best first: fused ranks (hybrid) or cosine (dense)."""
     k = svc.context.retrieval_top_k
-    vector = svc.embed([question])[0]
     hits: list[tuple[MemoryRecord, float]] = []
     for ns in namespaces:
         if svc.context.retrieval_mode == "hybrid":
-            hits.extend(hybrid.memories(question, vector, svc.store, svc.indexes, ns, k))
+            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, k, svc.embed))
         else:
+            vector = svc.embed([question])[0]
             hits.extend((h.record, h.score) for h in svc.store.vectors.search([ns], vector, k))
     hits.sort(key=lambda pair: pair[1], reverse=True)
     return hits
