@@ -1,31 +1,38 @@
-"""``Memory``: the Python API over one store directory and the two compiled graphs."""
+"""``Memory``: the Python API over one store directory and the two compiled graphs.
+
+Every method acts inside the namespaces it is given (``user_id`` / ``user_ids``, default
+'default'): an id of another user's memory is answered exactly like an unknown id.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
+import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from dmem.errors import DataError, StoreError
+from dmem.batches import BatchForming, iter_exchanges, namespaces_of, unformed_groups
+from dmem.errors import NotFoundError
+from dmem.exports import build_export, plan_import, read_export
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
-from dmem.models.embeddings import embedding_dim, embedding_name, make_embeddings
-from dmem.services import Resources, services_for
+from dmem.messages import MessageLike, to_message, to_messages
+from dmem.models.embeddings import embedding_name
+from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
-from dmem.state.results import AddResult, Answer, ExchangeResult, SearchResult
-from dmem.state.schemas import HistoryEntry, MemoryRecord, Message
-from dmem.store import SearchFilter, open_store
+from dmem.state.results import AddResult, Answer, PendingTurn, SearchResult
+from dmem.state.schemas import HistoryEntry, MemoryRecord, Message, Operation
+from dmem.store import LocalStore, Routing, SearchFilter, validate_namespace
 from dmem.store.knowledge import KnowledgeSource
 
-MessageLike = Message | dict[str, Any] | str
+log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
+__all__ = ["Memory", "MessageLike", "iter_exchanges", "to_message", "to_messages"]
 
 
 class Memory:
@@ -38,68 +45,68 @@ class Memory:
 
     def __init__(self, path: str | Path | None = None, *, llm: str | BaseChatModel | None = None,
                  embeddings: str | Embeddings | None = None, knowledge: KnowledgeSource | None = None,
-                 config_file: str | Path | None = None, read_only: bool = False, **settings: Any) -> None:
+                 config_file: str | Path | None = None, read_only: bool = False, api_key: str | None = None,
+                 **settings: Any) -> None:
         if path is not None:
             settings["store_dir"] = str(path)
         if isinstance(llm, str):
             settings["chat_model"] = llm
         if isinstance(embeddings, str):
             settings["embedding_model"] = embeddings
-        ctx = build_context(config_file=config_file, **settings)
-        emb = make_embeddings(embeddings if isinstance(embeddings, Embeddings) else ctx.embedding_model,
-                              base_url=ctx.base_url, api_key=ctx.api_key)
-        store = open_store(ctx.store_dir, dim=embedding_dim(emb), read_only=read_only,
-                           embedding=embedding_name(emb))
-        chat = llm if isinstance(llm, BaseChatModel) else None
-        self.resources = Resources(chat_model=chat, embeddings=emb, store=store, knowledge=knowledge)
-        self.context = build_context(base=ctx, environ={}, resources=self.resources)
-        self.services = services_for(self.context)
-        self.store = store
-        self.ingestion_graph = compile_ingestion_graph()
-        self.query_graph = compile_query_graph()
+        self.context = build_context(config_file=config_file, **settings)
+        """This memory's settings; ``ask``/``add`` keyword overrides change them per call."""
+        self.resources = Resources(self.context, chat_model=llm if isinstance(llm, BaseChatModel) else None,
+                                   embeddings=embeddings if isinstance(embeddings, Embeddings) else None,
+                                   knowledge=knowledge, api_key=api_key, read_only=read_only)
+        """Owner of the open store and the models; ``close()`` releases them."""
+        self.store = cast(LocalStore, self.resources.store)  # Memory's export/import use the local store's API
+        self.embedding = embedding_name(self.services.embeddings)
+        self.ingestion_graph = compile_ingestion_graph(resources=self.resources)
+        self.query_graph = compile_query_graph(resources=self.resources)
+        self._forming = BatchForming(self.ingestion_graph, self.store, lambda ns: self._config("ingest", ns))
+
+    @property
+    def services(self) -> Services:
+        """The decider, store and embeddings of this memory's own settings."""
+        return self.resources.services(self.context)
 
     # Writing ------------------------------------------------------------------------------
     def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
             conversation_id: str | None = None, speaker_namespaces: dict[str, str] | None = None,
-            exchange_size: int = 2, progress: Progress | None = None,
-            **overrides: Any) -> AddResult:
-        """Record messages and form memories, one exchange (default: a message pair) at a time, in order.
+            exchange_size: int = 2, progress: Progress | None = None, **overrides: Any) -> AddResult:
+        """Record every message, then form memories one exchange (default: a message pair) at a time.
 
-        Turns already formed are skipped; turns recorded but not formed (a crash, or kept for retry
-        after a malformed reply) are formed again. ``overrides`` change settings for this call only,
-        e.g. ``location="Lisbon"`` to ground "here".
+        All turns are recorded in one transaction before any is formed (bad input stores
+        nothing). Turns already formed are skipped; an exchange whose formation fails (malformed
+        reply, provider error) is kept as pending, with its reason, and the batch goes on.
+        ``overrides`` change settings for this call only, e.g. ``location="Lisbon"``.
         """
         ctx = self._ctx(overrides)
         started = time.perf_counter()
-        msgs = self._normalize(messages, conversation_id or user_id)
-        exchanges = iter_exchanges(msgs, exchange_size)
-        results = []
-        for done, exchange in enumerate(exchanges, start=1):
-            out = self.ingestion_graph.invoke(  # type: ignore[call-overload]
-                {"messages": exchange, "user_id": user_id, "speaker_namespaces": speaker_namespaces or {}},
-                context=ctx, config=self._config("ingest", user_id))
-            results.append(_exchange_result(exchange, out))
-            if progress:
-                progress(done, len(exchanges))
-        return AddResult(exchanges=results, seconds=time.perf_counter() - started)
+        routing = Routing.of(user_id, speaker_namespaces)
+        conversation = routing.origin if conversation_id is None else validate_namespace(conversation_id,
+                                                                                         "conversation_id")
+        stored = self.store.transcript.append(routing, to_messages(messages, conversation))
+        exchanges = self._forming.run(stored, routing, ctx, exchange_size, progress)
+        return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
-    def retry_pending(self, *, user_id: str = "default",
-                      speaker_namespaces: dict[str, str] | None = None) -> AddResult:
-        """Run formation again on turns kept for retry after malformed model replies."""
-        pending = [m for m, _ in self.store.transcript.pending()]
-        if not pending:
-            return AddResult()
-        return self.add(pending, user_id=user_id, speaker_namespaces=speaker_namespaces)
+    def retry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
+                      **overrides: Any) -> AddResult:
+        """Form every turn of these namespaces not formed yet (new or pending), each where it was recorded."""
+        ctx = self._ctx(overrides)
+        started = time.perf_counter()
+        exchanges = [ex for routing, turns in unformed_groups(self.store, namespaces_of(user_ids, user_id))
+                     for ex in self._forming.run(turns, routing, ctx)]
+        return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
-    def delete(self, memory_id: str, *, reason: str = "deleted by the user") -> MemoryRecord:
-        """Remove a memory from retrieval; its history keeps the text."""
-        from dmem.state.schemas import Operation
-
+    def delete(self, memory_id: str, *, user_id: str = "default", reason: str = "deleted by the user") -> MemoryRecord:
+        """Remove one of the user's memories from retrieval; its history keeps the text."""
+        ns = validate_namespace(user_id)
         with self.store.transaction():
-            removed = self.store.vectors.delete(memory_id)
+            removed = self.store.vectors.delete(ns, memory_id)
             if removed is None:
-                raise StoreError(f"no memory with id {memory_id!r}")
-            self.store.history.append(memory_id, removed.namespace, Operation.DELETE, removed.text, None, reason)
+                raise NotFoundError(_not_found(memory_id, ns))
+            self.store.history.append(ns, memory_id, Operation.DELETE, removed.text, None, reason)
         return removed
 
     # Reading ------------------------------------------------------------------------------
@@ -107,7 +114,7 @@ class Memory:
             **overrides: Any) -> Answer:
         """Answer from memory; the gate decides whether Full Deliberation reads the transcript."""
         ctx = self._ctx(overrides)
-        namespaces = list(user_ids or [user_id or "default"])
+        namespaces = namespaces_of(user_ids, "default" if user_id is None else user_id)
         started = time.perf_counter()
         out = self.query_graph.invoke({"question": question, "namespaces": namespaces}, context=ctx,
                                       config=self._config("ask", ",".join(namespaces), ctx.gate_policy))  # type: ignore[call-overload]
@@ -115,42 +122,71 @@ class Memory:
 
     def search(self, query: str, *, user_id: str = "default", limit: int = 10,
                where: SearchFilter | None = None) -> list[SearchResult]:
-        """Memories most similar to the query, best first."""
+        """The user's memories most similar to the query, best first."""
+        ns = validate_namespace(user_id)
         vector = self.services.embed([query])[0]
-        hits = self.store.vectors.search([user_id], vector, limit, where=where)
+        hits = self.store.vectors.search([ns], vector, limit, where=where)
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
+
+    def get(self, memory_id: str, *, user_id: str = "default") -> MemoryRecord:
+        """One of the user's live memories by id (NotFoundError otherwise)."""
+        ns = validate_namespace(user_id)
+        record = self.store.vectors.get(ns, memory_id)
+        if record is None:
+            raise NotFoundError(_not_found(memory_id, ns))
+        return record
 
     def get_all(self, *, user_id: str = "default") -> list[MemoryRecord]:
         """Every live memory of a namespace, oldest first."""
-        return self.store.vectors.list(user_id)
+        return self.store.vectors.list(validate_namespace(user_id))
 
-    def history(self, memory_id: str) -> list[HistoryEntry]:
-        """Every operation on one memory, oldest first (deleted memories keep theirs)."""
-        return self.store.history.for_memory(memory_id)
+    def history(self, memory_id: str, *, user_id: str = "default") -> list[HistoryEntry]:
+        """Every operation on one of the user's memories, oldest first (deleted memories keep theirs)."""
+        ns = validate_namespace(user_id)
+        rows = self.store.history.for_memory(ns, memory_id)
+        if not rows:
+            raise NotFoundError(_not_found(memory_id, ns))
+        return rows
 
-    def transcript(self, *, user_ids: Sequence[str] | None = None) -> list[Message]:
+    def transcript(self, *, user_ids: Sequence[str] | None = None, user_id: str = "default") -> list[Message]:
         """The raw messages recorded for these namespaces, in time order."""
-        return self.store.transcript.messages(list(user_ids or ["default"]))
+        return self.store.transcript.messages(namespaces_of(user_ids, user_id))
+
+    def pending(self, *, user_id: str = "default") -> list[PendingTurn]:
+        """The user's turns whose formation failed, with the reason (``retry_pending`` forms them)."""
+        ns = validate_namespace(user_id)
+        return [PendingTurn(conversation_id=m.conversation_id, turn_id=m.turn_id, reason=why)
+                for m, why in self.store.transcript.pending(ns)]
 
     # Export / import ----------------------------------------------------------------------
-    def export(self, path: str | Path | None = None, *, user_id: str | None = None) -> dict[str, Any]:
-        """Memories (and their history) as JSON-ready data; written to ``path`` when given."""
-        records = self.store.export_records(user_id)
-        data = {"format": "dmem-export", "version": 1,
-                "memories": [r.model_dump(mode="json") for r in records],
-                "history": [h.model_dump(mode="json") for r in records for h in self.history(r.id)]}
+    def export(self, path: str | Path | None = None, *, user_id: str = "default",
+               user_ids: Sequence[str] | None = None) -> dict[str, Any]:
+        """The users' memories, vectors and history as JSON-ready data; written to ``path`` when given."""
+        names = namespaces_of(user_ids, user_id)
+        records = [r for ns in names for r in self.store.export_records(ns)]
+        vectors = [self.store.vectors.vector(r.namespace, r.id) or [] for r in records]
+        history = [h.model_dump(mode="json") for r in records for h in self.store.history.for_memory(r.namespace, r.id)]
+        data = build_export(records, vectors, history, self.embedding, self.store.dim)
         if path is not None:
             Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
         return data
 
-    def import_(self, source: str | Path | dict[str, Any]) -> int:
-        """Load memories exported by ``export`` (re-embedded with this store's model); returns the count."""
-        data = source if isinstance(source, dict) else _read_json(Path(source))
-        if data.get("format") != "dmem-export":
-            raise DataError("not a dmem export: expected {'format': 'dmem-export', ...}")
-        records = [MemoryRecord.model_validate(r) for r in data.get("memories", [])]
-        vectors = self.services.embed([r.text for r in records])
-        return self.store.import_records(records, vectors)
+    def import_(self, source: str | Path | dict[str, Any], *, user_id: str = "default",
+                namespaces: Mapping[str, str] | None = None, reembed: bool = False) -> int:
+        """Load an export into ``user_id`` (or the namespaces ``namespaces`` maps to), all or nothing.
+
+        Refused whole, with the reason: another format or version, another embedding model
+        (unless ``reembed=True``), records of namespaces neither ``user_id`` nor mapped, and ids
+        that belong to another namespace of this store. Returns how many memories were written.
+        """
+        plan = plan_import(read_export(source), user_id=validate_namespace(user_id), namespaces=namespaces,
+                           embedding=self.embedding, dim=self.store.dim, reembed=reembed)
+        written = 0
+        with self.store.transaction():
+            for ns, records in plan.records.items():
+                vectors = (plan.vectors or {}).get(ns) or self.services.embed([r.text for r in records])
+                written += self.store.import_records(ns, records, vectors, "import")
+        return written
 
     # Async twins --------------------------------------------------------------------------
     async def aadd(self, *args: Any, **kwargs: Any) -> AddResult:
@@ -169,9 +205,9 @@ class Memory:
         """Async ``get_all``."""
         return await asyncio.to_thread(self.get_all, **kwargs)
 
-    async def ahistory(self, memory_id: str) -> list[HistoryEntry]:
+    async def ahistory(self, memory_id: str, **kwargs: Any) -> list[HistoryEntry]:
         """Async ``history``."""
-        return await asyncio.to_thread(self.history, memory_id)
+        return await asyncio.to_thread(self.history, memory_id, **kwargs)
 
     async def adelete(self, memory_id: str, **kwargs: Any) -> MemoryRecord:
         """Async ``delete``."""
@@ -179,8 +215,8 @@ class Memory:
 
     # Plumbing -----------------------------------------------------------------------------
     def close(self) -> None:
-        """Release the store (and its writer lock)."""
-        self.store.close()
+        """Release the store (and its writer lock) and the models this memory opened."""
+        self.resources.close()
 
     def __enter__(self) -> Memory:
         return self
@@ -200,69 +236,6 @@ class Memory:
         return {"run_name": f"dmem.{action}", "tags": tags, "max_concurrency": self.context.max_concurrency,
                 "metadata": {"namespace": namespace}, "recursion_limit": 100}
 
-    def _normalize(self, messages: MessageLike | Sequence[MessageLike], conversation_id: str) -> list[Message]:
-        items = [messages] if isinstance(messages, str | dict | Message) else list(messages)
-        last = self.store.transcript.before(conversation_id, 2**62, 1)
-        base = last[0].seq + 1 if last else 0
-        seen: dict[str, int] = {}
-        out = []
-        for i, item in enumerate(items):
-            msg = to_message(item, conversation_id)
-            if msg.turn_id == "":
-                key = f"{msg.speaker}|{msg.text}|{msg.timestamp}"
-                seen[key] = seen.get(key, 0) + 1
-                digest = hashlib.sha1(f"{key}|{seen[key]}".encode()).hexdigest()[:12]
-                msg = msg.model_copy(update={"turn_id": f"auto-{digest}"})
-            if "seq" not in msg.model_fields_set:
-                msg = msg.model_copy(update={"seq": base + i})
-            out.append(msg)
-        return out
 
-
-def to_message(item: MessageLike, conversation_id: str) -> Message:
-    """A Message from a Message, a dict (speaker/role, text/content, timestamp, turn_id) or a string."""
-    if isinstance(item, Message):
-        return item
-    if isinstance(item, str):
-        return Message(conversation_id=conversation_id, turn_id="", speaker="user", text=item)
-    if not isinstance(item, dict):
-        raise DataError(f"cannot read a message from {type(item).__name__}: use a dict or a string")
-    text = item.get("text", item.get("content"))
-    if text is None:
-        raise DataError(f"message {item!r} has no 'text' or 'content'")
-    stamp = item.get("timestamp")
-    if isinstance(stamp, str):
-        try:
-            stamp = datetime.fromisoformat(stamp)
-        except ValueError:
-            raise DataError(f"timestamp {stamp!r} is not ISO 8601 (e.g. 2023-05-08T13:56:00)") from None
-    return Message(conversation_id=str(item.get("conversation_id") or conversation_id),
-                   turn_id=str(item.get("turn_id") or item.get("id") or ""),
-                   speaker=str(item.get("speaker") or item.get("role") or item.get("name") or "user"),
-                   text=str(text), timestamp=stamp, image_caption=item.get("image_caption"),
-                   **({"seq": int(item["seq"])} if item.get("seq") is not None else {}))
-
-
-def _exchange_result(exchange: list[Message], out: dict[str, Any]) -> ExchangeResult:
-    return ExchangeResult(turn_ids=[m.turn_id for m in exchange], status=out.get("status", "formed"),
-                          admissions=out.get("admissions") or [], facts=out.get("facts") or [],
-                          operations=out.get("operations") or [], error=out.get("error"),
-                          usage=out.get("usage") or [])
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(f"file {str(path)!r} does not exist") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"file {str(path)!r} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise DataError(f"file {str(path)!r} must hold a JSON object")
-    return data
-
-
-def iter_exchanges(messages: Iterable[Message], size: int = 2) -> list[list[Message]]:
-    """Consecutive exchanges of ``size`` messages."""
-    msgs = list(messages)
-    return [msgs[i:i + size] for i in range(0, len(msgs), max(1, size))]
+def _not_found(memory_id: str, namespace: str) -> str:
+    return f"no memory {memory_id!r} for user {namespace!r}"

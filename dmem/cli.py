@@ -1,4 +1,8 @@
-"""The ``dmem`` command: ingest, ask, memories, history, graph, eval, demo."""
+"""The ``dmem`` command: ingest, retry, ask, search, memories, history, graph, eval, demo.
+
+Reading commands (ask, search, memories, history) open the store read-only: they never wait for
+a writer, so they work while an ingest (or a ``langgraph dev`` server) writes the same store.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from typing import Any
 
 from rich.console import Console
 
-from dmem.errors import DataError, DmemError
+from dmem.errors import DmemError
 
 console = Console()
 err_console = Console(stderr=True)
@@ -61,12 +65,25 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_retry(args: argparse.Namespace) -> int:
+    """Form the turns of a namespace that are not formed yet (after provider errors or a crash)."""
+    from dmem.cli_render import print_ingest
+
+    with _memory(args) as mem:
+        result = mem.retry_pending(user_id=args.user_id)
+    if args.json:
+        _emit(args, result.model_dump(mode="json"))
+    else:
+        print_ingest(console, [result])
+    return 0
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
-    """Answer a question from memory."""
+    """Answer a question from memory (read-only: works while an ingest writes)."""
     from dmem.cli_render import print_answer
 
     overrides = {"gate_policy": args.policy} if args.policy else {}
-    with _memory(args, read_only=False) as mem:
+    with _memory(args, read_only=True) as mem:
         ans = mem.ask(args.question, user_ids=args.user_id or ["default"], **overrides)
     if args.json:
         _emit(args, ans.model_dump(mode="json"))
@@ -88,14 +105,25 @@ def cmd_memories(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_search(args: argparse.Namespace) -> int:
+    """List the memories of a namespace most similar to a query."""
+    from dmem.cli_render import print_memories
+
+    with _memory(args, read_only=True) as mem:
+        hits = mem.search(args.query, user_id=args.user_id, limit=args.limit)
+    if args.json:
+        _emit(args, [h.model_dump(mode="json") for h in hits])
+    else:
+        print_memories(console, [h.memory for h in hits])
+    return 0
+
+
 def cmd_history(args: argparse.Namespace) -> int:
-    """Print one memory's operation history."""
+    """Print the operation history of one of a namespace's memories."""
     from dmem.cli_render import print_history
 
     with _memory(args, read_only=True) as mem:
-        rows = mem.history(args.memory_id)
-    if not rows:
-        raise DataError(f"no history for memory {args.memory_id!r} in this store")
+        rows = mem.history(args.memory_id, user_id=args.user_id)
     if args.json:
         _emit(args, [r.model_dump(mode="json") for r in rows])
     else:
@@ -105,13 +133,12 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_graph(args: argparse.Namespace) -> int:
     """Print the graphs as Mermaid."""
-    from dmem.graphs import compile_deliberation_graph, compile_ingestion_graph, compile_query_graph
+    from dmem.graphs import deliberation_graph, ingestion_graph, query_graph
 
-    builders: dict[str, Any] = {"ingestion": compile_ingestion_graph, "query": compile_query_graph,
-                "deliberation": compile_deliberation_graph}
-    names = list(builders) if args.which == "all" else [args.which]
+    graphs: dict[str, Any] = {"ingestion": ingestion_graph, "query": query_graph, "deliberation": deliberation_graph}
+    names = list(graphs) if args.which == "all" else [args.which]
     for name in names:
-        mermaid = builders[name]().get_graph(xray=args.which != "all").draw_mermaid()
+        mermaid = graphs[name].get_graph(xray=args.which != "all").draw_mermaid()
         console.print(f"%% {name} graph", markup=False, highlight=False, soft_wrap=True)
         console.print(mermaid, markup=False, highlight=False, soft_wrap=True)
     return 0
@@ -126,6 +153,30 @@ def _global_options(p: argparse.ArgumentParser, default: Any) -> None:
     p.add_argument("--embeddings", default=default, help="embedding model (default: local:all-MiniLM-L6-v2)")
     p.add_argument("--json", action="store_true", default=False if default is None else default,
                    help="print JSON for scripts")
+
+
+def _reading_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The commands that only read the store (they open it read-only)."""
+    a = sub.add_parser("ask", parents=[common], help="answer a question from memory")
+    a.add_argument("question")
+    a.add_argument("--user-id", action="append", help="namespace to ask about (repeatable)")
+    a.add_argument("--policy", choices=["quality", "majority", "consensus", "never", "always"])
+    a.set_defaults(func=cmd_ask)
+
+    m = sub.add_parser("memories", parents=[common], help="list the memories of a namespace")
+    m.add_argument("--user-id", default="default")
+    m.set_defaults(func=cmd_memories)
+
+    se = sub.add_parser("search", parents=[common], help="memories of a namespace most similar to a query")
+    se.add_argument("query")
+    se.add_argument("--user-id", default="default")
+    se.add_argument("--limit", type=int, default=10)
+    se.set_defaults(func=cmd_search)
+
+    h = sub.add_parser("history", parents=[common], help="the audit trail of one memory")
+    h.add_argument("memory_id")
+    h.add_argument("--user-id", default="default", help="namespace the memory belongs to")
+    h.set_defaults(func=cmd_history)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -145,22 +196,16 @@ def build_parser() -> argparse.ArgumentParser:
     i = sub.add_parser("ingest", parents=[common],
                        help="ingest a JSON/JSONL file of messages, or a LoCoMo/RealTalk file")
     i.add_argument("file")
-    i.add_argument("--user-id", default="default", help="namespace for the messages (plain files)")
+    i.add_argument("--user-id", default=None,
+                   help="namespace of the messages (default: 'default'); for a LoCoMo/RealTalk file, the prefix "
+                        "of the per-speaker namespaces (<user-id>/<conversation>/<speaker>)")
     i.set_defaults(func=cmd_ingest)
 
-    a = sub.add_parser("ask", parents=[common], help="answer a question from memory")
-    a.add_argument("question")
-    a.add_argument("--user-id", action="append", help="namespace to ask about (repeatable)")
-    a.add_argument("--policy", choices=["quality", "majority", "consensus", "never", "always"])
-    a.set_defaults(func=cmd_ask)
+    r = sub.add_parser("retry", parents=[common], help="form the turns kept for retry (pending or never formed)")
+    r.add_argument("--user-id", default="default")
+    r.set_defaults(func=cmd_retry)
 
-    m = sub.add_parser("memories", parents=[common], help="list the memories of a namespace")
-    m.add_argument("--user-id", default="default")
-    m.set_defaults(func=cmd_memories)
-
-    h = sub.add_parser("history", parents=[common], help="the audit trail of one memory")
-    h.add_argument("memory_id")
-    h.set_defaults(func=cmd_history)
+    _reading_commands(sub, common)
 
     g = sub.add_parser("graph", parents=[common], help="print the graphs as Mermaid")
     g.add_argument("which", nargs="?", default="all", choices=["all", "ingestion", "query", "deliberation"])

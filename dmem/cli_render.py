@@ -13,6 +13,7 @@ from rich.table import Table
 from dmem.errors import DataError
 from dmem.state.results import AddResult, Answer
 from dmem.state.schemas import HistoryEntry, MemoryRecord
+from dmem.store.namespaces import validate_namespace
 
 if TYPE_CHECKING:
     from dmem.api import Memory
@@ -31,15 +32,19 @@ def _advancer(progress: Progress, task: Any) -> Any:
     return advance
 
 
-def read_messages(path: Path) -> list[dict[str, Any]]:
-    """Messages from a JSON list (or {'messages': [...]}) or a JSONL file."""
-    text = path.read_text(encoding="utf-8")
+def read_messages(path: Path) -> list[Any]:
+    """Messages from a JSON list (or {'messages': [...]}) or a JSONL file (one object per line)."""
     try:
-        if path.suffix == ".jsonl":
-            return [json.loads(line) for line in text.splitlines() if line.strip()]
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path} is not valid JSON/JSONL: {exc}") from None
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path} is not UTF-8 text (byte {exc.start} cannot be decoded); is it a binary file?"
+                        ) from None
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if path.suffix == ".jsonl":
+        return [_json_line(path, number, line) for number, line in enumerate(text.splitlines(), start=1)
+                if line.strip()]
+    data = _json(path, text)
     if isinstance(data, dict) and isinstance(data.get("messages"), list):
         data = data["messages"]
     if not isinstance(data, list):
@@ -47,26 +52,52 @@ def read_messages(path: Path) -> list[dict[str, Any]]:
     return data
 
 
-def ingest_file(mem: Memory, path: Path, *, user_id: str, console: Console, quiet: bool) -> list[AddResult]:
-    """Ingest a LoCoMo/RealTalk dataset (per-speaker namespaces) or a plain message file."""
+def _json(path: Path, text: str, where: str = "") -> Any:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise DataError(f"{path}{where}: JSON nested too deeply to read") from None
+    except json.JSONDecodeError as exc:
+        line = f"line {exc.lineno} column {exc.colno}" if not where else f"column {exc.colno}"
+        raise DataError(f"{path}{where}: not valid JSON ({line}: {exc.msg})") from None
+
+
+def _json_line(path: Path, number: int, line: str) -> Any:
+    data = _json(path, line, f" line {number}")
+    if not isinstance(data, dict):
+        raise DataError(f"{path} line {number}: expected a JSON object (one message), got {type(data).__name__}")
+    return data
+
+
+def ingest_file(mem: Memory, path: Path, *, user_id: str | None, console: Console, quiet: bool) -> list[AddResult]:
+    """Ingest a LoCoMo/RealTalk dataset (per-speaker namespaces) or a plain message file.
+
+    A plain file goes to ``user_id`` (default 'default') as conversation ``<file stem>``. A dataset
+    stores each speaker of each conversation in ``<conversation>/<speaker>``, prefixed by
+    ``<user_id>/`` when one is given.
+    """
     from dmem.eval.datasets import detect_kind, load_dataset
 
     if not path.is_file():
         raise DataError(f"file {str(path)!r} does not exist")
+    if user_id is not None:
+        validate_namespace(user_id)
     kind = detect_kind(path) if path.suffix == ".json" else None
     results = []
     with _progress(console, quiet) as progress:
         if kind is None:
             msgs = read_messages(path)
             task = progress.add_task(f"ingesting {path.name}", total=max(1, (len(msgs) + 1) // 2))
-            results.append(mem.add(msgs, user_id=user_id, conversation_id=path.stem,
+            results.append(mem.add(msgs, user_id="default" if user_id is None else user_id,
+                                   conversation_id=path.stem,
                                    progress=_advancer(progress, task)))
             return results
         dataset = load_dataset(kind, path)  # type: ignore[arg-type]
+        prefix = "" if user_id is None else f"{user_id}/"
         for conv in dataset.conversations:
-            names = {s: f"{conv.conversation_id}/{s}" for s in conv.speakers}
+            names = {s: f"{prefix}{conv.conversation_id}/{s}" for s in conv.speakers}
             task = progress.add_task(f"{conv.conversation_id}", total=max(1, (len(conv.messages) + 1) // 2))
-            results.append(mem.add(conv.messages, user_id=conv.conversation_id,
+            results.append(mem.add(conv.messages, user_id=f"{prefix}{conv.conversation_id}",
                                    conversation_id=conv.conversation_id, speaker_namespaces=names,
                                    progress=_advancer(progress, task)))
     return results
@@ -82,8 +113,12 @@ def print_ingest(console: Console, results: list[AddResult]) -> None:
     admitted = sum(len(r.admitted) for r in results)
     rejected = sum(len(r.rejected) for r in results)
     pending = sum(len(r.pending) for r in results)
+    busy = sum(1 for r in results for ex in r.exchanges if ex.status == "claimed")
     console.print(f"{exchanges} exchanges: {admitted} utterances admitted, {rejected} rejected, "
-                  f"{pending} kept for retry")
+                  f"{pending} kept for retry" + (f", {busy} being formed by another worker" if busy else ""))
+    for turn in [t for r in results for t in r.pending_turns][:5]:
+        console.print(f"  pending {turn.conversation_id}/{turn.turn_id}: {turn.reason}", markup=False,
+                      highlight=False)
     console.print("operations: " + (", ".join(f"{k} {v}" for k, v in sorted(ops.items())) or "none"))
 
 

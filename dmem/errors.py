@@ -5,8 +5,8 @@ class DmemError(Exception):
     """Base class of every error dmem raises on purpose."""
 
 
-class ConfigError(DmemError):
-    """A setting is unknown or has a bad value."""
+class ConfigError(DmemError, ValueError):
+    """A setting is unknown or has a bad value (a ValueError, so servers show its message)."""
 
 
 class ModelError(DmemError):
@@ -28,8 +28,16 @@ class StoreError(DmemError):
 
 
 class StoreLockedError(StoreError):
-    """Another process holds the store open for writing."""
+    """Another writer held the store's write lock longer than ``lock_timeout`` allowed."""
 
 
-class DataError(DmemError):
-    """An input file (conversation, dataset) cannot be read."""
+class DataError(DmemError, ValueError):
+    """Input (a message, a file, a dataset, an export) is malformed; the message says where."""
+
+
+class NotFoundError(DmemError):
+    """No such memory for this user (an id of another namespace gets the same answer)."""
+
+
+class InputError(DataError):
+    """The input of a graph run or API call is malformed; the message names the field."""

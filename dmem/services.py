@@ -1,45 +1,52 @@
-"""What nodes work with, resolved once from the runtime context: decider, store, embeddings, knowledge.
+"""What nodes work with (decider, store, embeddings, knowledge, indexes), and the object that owns it all.
 
-A host agent that embeds our graphs may run them under its own context object; such a context
-reaches us when it is a ``Context``, or carries one as a ``dmem`` attribute or key.
+``Resources`` owns the live objects that a graph's runs share. ``Memory`` makes one over its store;
+``dmem.graphs`` makes one for the served graphs (``served_resources``, settings from ``DMEM_*``, opened
+on first run). Whoever makes a ``Resources`` closes it; nothing is cached at module level.
+
+A compiled graph is bound to its owner through its config (``bind_resources``), so the binding
+travels with the graph into a host agent or a LangGraph server, and never into a schema. Each run's
+settings are the owner's, changed by the settings its context sets (our ``Context``, or a host
+context carrying one as ``dmem``). Runs with different settings share the owner's store and
+embeddings; settings that only change decisions never reopen anything.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
-from dataclasses import dataclass, field
-from typing import Any
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_config
 
 from dmem.decisions.base import Decider
+from dmem.decisions.factory import decider_settings, make_decider
+from dmem.errors import ConfigError
 from dmem.evidence.indexes import EvidenceIndexes
-from dmem.models.embeddings import CachedEmbeddings, make_embeddings
-from dmem.state.context import Context
+from dmem.models.embeddings import CachedEmbeddings, embedding_dim, embedding_name, make_embeddings
+from dmem.state.context import Context, api_key_from_env, build_context
 from dmem.store.base import MemoryStore
 from dmem.store.knowledge import KnowledgeSource
 
 log = logging.getLogger(__name__)
 
-
-@dataclass
-class Resources:
-    """Live objects handed in by the caller; anything left None is built from the settings."""
-
-    chat_model: BaseChatModel | None = None
-    embeddings: Embeddings | None = None
-    store: MemoryStore | None = None
-    knowledge: KnowledgeSource | None = None
-    decider: Decider | None = None
-    _services: Services | None = field(default=None, repr=False)
+RESOURCES_KEY = "__dmem_resources"
+"""Key of the owning ``Resources`` in a bound graph's ``configurable`` ('__' keeps it out of metadata)."""
+_MAX_DECIDERS = 16
+_MAX_LAYERED = 64
+T = TypeVar("T")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Services:
-    """Everything a node needs besides its state."""
+    """Everything a node needs besides its state, for one run's settings."""
 
     context: Context
     decider: Decider
@@ -47,84 +54,205 @@ class Services:
     embeddings: CachedEmbeddings
     knowledge: KnowledgeSource | None
     indexes: EvidenceIndexes
-    """Lexical indexes of ``store`` (per namespace); they live as long as these services."""
+    """Lexical indexes of ``store`` (per namespace), owned by the ``Resources`` that owns the store."""
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        """Embed documents through the run-wide cache."""
+        """Embed documents through the owner's cache."""
         return self.embeddings.embed_documents(texts)
 
 
-_CACHE: dict[Context, Services] = {}
-_CACHE_LOCK = threading.Lock()
-
-
-def context_of(obj: Any) -> Context:
-    """Our settings from a runtime context (ours, a host's carrying ``dmem``, or none)."""
-    if isinstance(obj, Context):
-        return obj
-    inner = getattr(obj, "dmem", None)
-    if inner is None and isinstance(obj, dict):
-        inner = obj.get("dmem")
-    if isinstance(inner, Context):
+def dmem_context(runtime_context: Any) -> Context | None:
+    """Our settings in a runtime context: ours, a host's ``dmem`` field or key, or None (use the owner's)."""
+    if runtime_context is None or isinstance(runtime_context, Context):
+        return runtime_context
+    inner = runtime_context.get("dmem") if isinstance(runtime_context, dict) else getattr(runtime_context, "dmem", None)
+    if inner is None or isinstance(inner, Context):
         return inner
-    return Context()
+    if isinstance(inner, dict):
+        return Context(**inner)
+    raise ConfigError(f"the host context's 'dmem' field must be a dmem Context or a dict of settings; "
+                      f"got {type(inner).__name__}")
+
+
+class Resources:
+    """Owner of the live objects runs share: stores, embeddings, chat models and deciders.
+
+    ``settings`` are the defaults of every run (None: ``DMEM_*`` and ``DMEM_CONFIG``, read on first
+    use). Objects handed in are used as given and stay the caller's to close; stores this owner
+    opens are closed by ``close()``, after which the next run opens them again.
+    """
+
+    def __init__(self, settings: Context | None = None, *, chat_model: BaseChatModel | None = None,
+                 embeddings: Embeddings | None = None, store: MemoryStore | None = None,
+                 knowledge: KnowledgeSource | None = None, decider: Decider | None = None,
+                 api_key: str | None = None, read_only: bool = False) -> None:
+        self._given_settings = settings
+        self._settings = settings
+        self.chat_model = chat_model
+        self.knowledge = knowledge
+        """The knowledge source enrichment may consult (None: no external source)."""
+        self.decider = decider
+        self.read_only = read_only
+        self._api_key = api_key
+        self._given_embeddings = make_embeddings(embeddings) if embeddings is not None else None
+        self._lock = threading.RLock()
+        self._stores: dict[Path, MemoryStore] = {}
+        self._opened: list[MemoryStore] = []
+        self._embeddings: dict[Hashable, CachedEmbeddings] = {}
+        self._indexes: dict[int, EvidenceIndexes] = {}
+        self._deciders: OrderedDict[Hashable, Decider] = OrderedDict()
+        self._layered: OrderedDict[Hashable, Context] = OrderedDict()
+        self._paths: dict[str, Path] = {}
+        if store is not None:
+            self._stores[_store_key(getattr(store, "path", None) or self.settings.store_dir)] = store
+
+    # Settings -----------------------------------------------------------------------------
+    @property
+    def settings(self) -> Context:
+        """The owner's settings: given at construction, or read from ``DMEM_*`` on first use."""
+        with self._lock:
+            if self._settings is None:
+                self._settings = build_context()
+                log.info("dmem settings from the environment (DMEM_*): store_dir=%s", self._settings.store_dir)
+            return self._settings
+
+    def settings_for(self, runtime_context: Any = None) -> Context:
+        """One run's settings: the owner's, changed by what the run's (or host's) context sets."""
+        run = dmem_context(runtime_context)
+        if run is None:
+            return self.settings
+        key = (run, frozenset(run.model_fields_set))  # equal values but other explicit names layer differently
+        with self._lock:
+            found = self._layered.get(key)
+            if found is None:
+                found = self._layered[key] = run.layered_on(self.settings)
+                if len(self._layered) > _MAX_LAYERED:
+                    self._layered.popitem(last=False)
+            return found
+
+    # Live objects -------------------------------------------------------------------------
+    def services(self, runtime_context: Any = None) -> Services:
+        """The decider, store, embeddings and knowledge source for one run's settings."""
+        ctx = self.settings_for(runtime_context)
+        embeddings = self.embeddings_for(ctx)
+        store = self.store_for(ctx)
+        return Services(context=ctx, decider=self.decider_for(ctx, embeddings), store=store,
+                        embeddings=embeddings, knowledge=self.knowledge, indexes=self.indexes_for(store))
+
+    def embeddings_for(self, ctx: Context) -> CachedEmbeddings:
+        """Embeddings handed in, else one cached instance per embedding model."""
+        if self._given_embeddings is not None:
+            return self._given_embeddings
+        key = (ctx.embedding_model, ctx.base_url)
+        return self._cached(self._embeddings, key, lambda: make_embeddings(
+            ctx.embedding_model, base_url=ctx.base_url, api_key=self.api_key))
+
+    def store_for(self, ctx: Context) -> MemoryStore:
+        """The store in ``ctx.store_dir``: the one handed in, or opened once and kept until ``close()``."""
+        with self._lock:
+            key = self._paths.get(ctx.store_dir) or self._paths.setdefault(ctx.store_dir, _store_key(ctx.store_dir))
+            if key not in self._stores:
+                from dmem.store import open_store
+
+                emb = self.embeddings_for(ctx)
+                store = open_store(key, dim=embedding_dim(emb), read_only=self.read_only,
+                                   embedding=embedding_name(emb), lock_timeout=ctx.lock_timeout)
+                log.info("dmem opened the store in %s (%s)", key, "read-only" if self.read_only else "writer")
+                self._stores[key] = store
+                self._opened.append(store)
+            return self._stores[key]
+
+    def indexes_for(self, store: MemoryStore) -> EvidenceIndexes:
+        """The lexical indexes of one of this owner's stores, kept until ``close()``."""
+        with self._lock:
+            found = self._indexes.get(id(store))
+            if found is None or found.store is not store:  # a closed store's id may be reused
+                found = self._indexes[id(store)] = EvidenceIndexes(store)
+            return found
+
+    def decider_for(self, ctx: Context, embeddings: CachedEmbeddings) -> Decider:
+        """The decider handed in, else one per combination of the settings a decider is built from."""
+        if self.decider is not None:
+            return self.decider
+        key = (id(embeddings), *sorted(decider_settings(ctx).items()))
+        with self._lock:
+            if key in self._deciders:
+                self._deciders.move_to_end(key)
+                return self._deciders[key]
+            decider = make_decider(ctx, embeddings, self.chat_model, api_key=self.api_key)
+            self._deciders[key] = decider
+            if len(self._deciders) > _MAX_DECIDERS:
+                self._deciders.popitem(last=False)
+            return decider
+
+    @property
+    def api_key(self) -> str | None:
+        """The key for ``base_url`` servers: given, else ``DMEM_API_KEY``."""
+        return self._api_key or api_key_from_env()
+
+    @property
+    def store(self) -> MemoryStore:
+        """The store of the owner's own settings (opened on first use)."""
+        return self.store_for(self.settings)
+
+    def _cached(self, cache: dict[Hashable, T], key: Hashable, make: Callable[[], T]) -> T:
+        with self._lock:
+            if key not in cache:
+                cache[key] = make()
+            return cache[key]
+
+    # Lifetime -----------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the stores this owner opened and forget what it built; safe to call twice."""
+        with self._lock:
+            opened, self._opened = self._opened, []
+            self._stores = {k: s for k, s in self._stores.items() if all(s is not o for o in opened)}
+            self._embeddings.clear()
+            self._indexes.clear()
+            self._deciders.clear()
+            self._layered.clear()
+            self._paths.clear()
+            self._settings = self._given_settings
+        for store in opened:
+            store.close()
+            log.info("dmem closed the store in %s", getattr(store, "path", store))
+
+    def __enter__(self) -> Resources:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _store_key(store_dir: str | Path) -> Path:
+    return Path(store_dir).expanduser().resolve()
+
+
+def bind_resources(config: RunnableConfig | None, resources: Resources) -> RunnableConfig:
+    """A config that binds a graph to its owner (pass to ``compile(...).with_config``)."""
+    merged: dict[str, Any] = dict(config or {})
+    merged["configurable"] = {**merged.get("configurable", {}), RESOURCES_KEY: resources}
+    return merged  # type: ignore[return-value]
+
+
+def bound_resources() -> Resources:
+    """The owner of the graph running now, from the run's config."""
+    try:
+        configurable = get_config().get("configurable", {})
+    except RuntimeError:
+        raise ConfigError("dmem services are only available inside a run of a dmem graph") from None
+    resources = configurable.get(RESOURCES_KEY)
+    if not isinstance(resources, Resources):
+        raise ConfigError("this dmem graph has no resources: compile it with compile_*_graph(resources=...), "
+                          "or use Memory(...).query_graph / dmem.graphs.query_graph")
+    return resources
 
 
 def services_for(runtime_context: Any) -> Services:
-    """Resolve (and cache) the services for a runtime context."""
-    ctx = context_of(runtime_context)
-    res: Resources | None = ctx.resources
-    if res is not None:
-        with _CACHE_LOCK:
-            if res._services is None:
-                res._services = build_services(ctx, res)
-            svc = res._services
-        # Per-call overrides (e.g. another gate policy) share the live objects, not the settings.
-        return svc if svc.context == ctx else dataclasses.replace(svc, context=ctx)
-    with _CACHE_LOCK:
-        if ctx not in _CACHE:
-            _CACHE[ctx] = build_services(ctx, Resources())
-        return _CACHE[ctx]
+    """The services of the running graph's owner for this run's context."""
+    return bound_resources().services(runtime_context)
 
 
-def build_services(ctx: Context, res: Resources) -> Services:
-    """Build the decider, embeddings and store that the settings and resources call for."""
-    from dmem.store import open_store
-
-    embeddings = make_embeddings(res.embeddings or ctx.embedding_model, base_url=ctx.base_url,
-                                 api_key=ctx.api_key)
-    decider = res.decider or make_decider(ctx, embeddings, res.chat_model)
-    store = res.store
-    if store is None:
-        from dmem.models.embeddings import embedding_dim, embedding_name
-
-        store = open_store(ctx.store_dir, dim=embedding_dim(embeddings), embedding=embedding_name(embeddings))
-    return Services(context=ctx, decider=decider, store=store, embeddings=embeddings,
-                    knowledge=res.knowledge, indexes=EvidenceIndexes(store))
-
-
-def make_decider(ctx: Context, embeddings: CachedEmbeddings, chat_model: BaseChatModel | None) -> Decider:
-    """The model-backed decider when a chat model is configured, else the offline one."""
-    if chat_model is None and ctx.chat_model is None:
-        from dmem.decisions.offline import OfflineDecider
-
-        log.info("no chat model configured: using the offline decision engine")
-        return OfflineDecider(embeddings)
-    from dmem.decisions.model import ModelDecider
-    from dmem.models.chat import make_chat_model
-
-    model = chat_model or make_chat_model(
-        ctx.chat_model or "", base_url=ctx.base_url, api_key=ctx.api_key,
-        temperature=ctx.temperature, timeout=ctx.request_timeout,
-    )
-    return ModelDecider(model, method=ctx.structured_output, max_retries=ctx.max_retries,
-                        max_concurrency=ctx.max_concurrency, answer_style=ctx.answer_style,
-                        temperature=ctx.temperature)
-
-
-def close_cached() -> None:
-    """Close every store opened from settings alone (used by tests and the CLI)."""
-    with _CACHE_LOCK:
-        for svc in _CACHE.values():
-            svc.store.close()
-        _CACHE.clear()
+def context_of(runtime_context: Any) -> Context:
+    """The running graph's settings for this run (the owner's, changed by the run's context)."""
+    return bound_resources().settings_for(runtime_context)

@@ -3,11 +3,15 @@
 ``FakeChatModel(script={"AdmissionVerdicts": [...], "AnswerDraft": lambda msgs: {...}})`` returns
 scripted structured outputs per schema name, through the real ``with_structured_output`` API,
 and records every call (schema, prompt, temperature, start and end time, thread).
+``FaultyChatModel(script=..., faults=FaultRates(provider_error=0.2, malformed=0.3, seed=7))`` fails
+at set, seeded rates the ways real providers do; ``echo_formation_script()`` makes each turn one
+memory, so lost and duplicated turns can be counted.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -106,11 +110,11 @@ class FakeChatModel(BaseChatModel):
             entry = self._state.script.get(schema)
             if entry is None:
                 raise KeyError(f"FakeChatModel has no script for schema {schema!r}")
-            if callable(entry):
-                return entry(messages)
-            idx = self._state.positions.get(schema, 0)
-            self._state.positions[schema] = idx + 1
-            return entry[min(idx, len(entry) - 1)]
+            if not callable(entry):
+                idx = self._state.positions.get(schema, 0)
+                self._state.positions[schema] = idx + 1
+                return entry[min(idx, len(entry) - 1)]
+        return entry(messages)  # outside the lock: a script may block (barriers) without stalling other calls
 
     def _record(self, schema: str, messages: list[BaseMessage], method: str) -> FakeCall:
         call = FakeCall(schema=schema, messages=list(messages), temperature=self.temperature,
@@ -119,7 +123,7 @@ class FakeChatModel(BaseChatModel):
             self._state.calls.append(call)
         return call
 
-    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str:
+    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str | AIMessage:
         call = self._record(schema, messages, method)
         try:
             if self.delay:
@@ -127,6 +131,8 @@ class FakeChatModel(BaseChatModel):
             out = self._next(schema, messages)
             if isinstance(out, BaseException):
                 raise out
+            if isinstance(out, AIMessage):  # a scripted reply with tool calls, for agents
+                return out
             if isinstance(out, BaseModel):
                 return out.model_dump_json()
             return out if isinstance(out, str) else json.dumps(out, default=str)
@@ -151,7 +157,8 @@ class FakeChatModel(BaseChatModel):
 
         def run(messages: Any) -> Any:
             msgs = list(messages) if isinstance(messages, list) else messages.to_messages()
-            text = self._produce(name, msgs, method)
+            produced = self._produce(name, msgs, method)
+            text = produced.text if isinstance(produced, AIMessage) else produced
             raw = self._message(text, msgs)
             parsed, error = None, None
             try:
@@ -171,5 +178,146 @@ class FakeChatModel(BaseChatModel):
         schema = "text"
         if marker in joined:
             schema = joined.split(marker, 1)[1].split('"', 1)[0]
-        text = self._produce(schema, messages, "prompt")
-        return ChatResult(generations=[ChatGeneration(message=self._message(text, messages))])
+        out = self._produce(schema, messages, "prompt")
+        message = out if isinstance(out, AIMessage) else self._message(out, messages)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any) -> Runnable:
+        """Accept tools like a provider model (``create_agent`` binds them); the script decides the calls.
+
+        Script 'text' with a callable returning ``AIMessage(content="", tool_calls=[...])`` to call a tool.
+        """
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+
+        return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
+
+
+
+# Fault injection ------------------------------------------------------------------------------
+FAULT_KINDS = ("timeout", "server_error", "connection_refused", "malformed", "missing_tool_call")
+
+
+@dataclass(frozen=True)
+class FaultRates:
+    """How often a ``FaultyChatModel`` call fails, and how; each call draws once from a seeded RNG."""
+
+    provider_error: float = 0.0
+    """Share of calls raising what the OpenAI client raises: a timeout, a 503 or a refused connection."""
+    malformed: float = 0.0
+    """Share of calls answering text that is not the requested JSON."""
+    missing_tool_call: float = 0.0
+    """Share of calls answering nothing: no tool call and no text."""
+    latency: float = 0.0
+    """Upper bound of a seeded random delay added to every call, in seconds."""
+    seed: int = 0
+
+
+def provider_error(kind: str) -> Exception:
+    """An exception of the type the OpenAI client raises for ``kind`` (builtins if openai is absent)."""
+    try:
+        import openai
+        from openai import _exceptions
+    except ImportError:  # pragma: no cover - openai comes with langchain-openai
+        return {"timeout": TimeoutError("request timed out"),
+                "server_error": RuntimeError("503 service unavailable")}.get(
+            kind, ConnectionRefusedError("connection refused"))
+    http = getattr(_exceptions, "httpx2", None) or _exceptions.httpx  # type: ignore[attr-defined]
+    request = http.Request("POST", "https://api.invalid/v1/chat/completions")
+    if kind == "timeout":
+        return openai.APITimeoutError(request=request)
+    if kind == "server_error":
+        response = http.Response(503, request=request, headers={"retry-after": "0"})
+        return openai.InternalServerError("Error code: 503 - service unavailable", response=response, body=None)
+    return openai.APIConnectionError(message="Connection error: [Errno 111] Connection refused", request=request)
+
+
+class FaultyChatModel(FakeChatModel):
+    """``FakeChatModel`` that fails at set, seeded rates: provider errors, malformed replies, latency.
+
+    ``injected`` counts the faults by kind; ``heal()`` stops injecting (a provider that recovered).
+    """
+
+    faults: FaultRates = FaultRates()
+    _rng: Any = PrivateAttr()
+    _injected: dict[str, int] = PrivateAttr()
+
+    def model_post_init(self, context: Any) -> None:
+        super().model_post_init(context)
+        import random
+
+        self._rng = random.Random(self.faults.seed)
+        self._injected = dict.fromkeys(FAULT_KINDS, 0)
+
+    @property
+    def injected(self) -> dict[str, int]:
+        """Faults injected so far, by kind."""
+        with self._state.lock:
+            return dict(self._injected)
+
+    def heal(self) -> None:
+        """Stop injecting faults from now on."""
+        with self._state.lock:
+            self.faults = FaultRates(seed=self.faults.seed)
+
+    def _draw(self) -> tuple[str | None, float]:
+        f = self.faults
+        with self._state.lock:
+            roll, pause = self._rng.random(), self._rng.random() * f.latency
+            kind = None
+            if roll < f.provider_error:
+                kind = ("timeout", "server_error", "connection_refused")[self._rng.randrange(3)]
+            elif roll < f.provider_error + f.malformed:
+                kind = "malformed"
+            elif roll < f.provider_error + f.malformed + f.missing_tool_call:
+                kind = "missing_tool_call"
+            if kind:
+                self._injected[kind] += 1
+        return kind, pause
+
+    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str | AIMessage:
+        kind, pause = self._draw()
+        if pause:
+            time.sleep(pause)
+        if kind in ("timeout", "server_error", "connection_refused"):
+            self._record(schema, messages, method).ended = time.perf_counter()
+            raise provider_error(kind)
+        if kind == "malformed":
+            self._record(schema, messages, method).ended = time.perf_counter()
+            return "Sure! Here is what I found: the user said several things"
+        if kind == "missing_tool_call":
+            self._record(schema, messages, method).ended = time.perf_counter()
+            return ""
+        return super()._produce(schema, messages, method)
+
+
+def echo_formation_script() -> dict[str, Any]:
+    """A script under which each turn of an exchange becomes exactly one memory: '<speaker> said: <text>'.
+
+    Admission admits every turn, the split makes one fact per turn, every fact is GENERIC and
+    every lifecycle decision is ADD: so a turn formed twice shows up as a duplicate memory.
+    """
+    def section(messages: list[BaseMessage], tag: str) -> str:
+        text = "\n".join(str(m.content) for m in messages)
+        found = re.findall(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.DOTALL)
+        return found[-1] if found else ""
+
+    def lines(messages: list[BaseMessage]) -> list[tuple[str, str, str]]:
+        out = []
+        for line in section(messages, "current_exchange").splitlines():
+            m = re.match(r"^\[([^\]]+)\] (?:\[[^\]]+\] )?([^:]+): (.*)$", line)
+            if m:
+                out.append((m[1], m[2], m[3]))
+        return out
+
+    def count(messages: list[BaseMessage]) -> int:
+        return len(re.findall(r"^\d+\. ", section(messages, "facts"), re.MULTILINE)) or 1
+
+    return {
+        "AdmissionVerdicts": lambda m: {"verdicts": [{"turn_id": t, "reason": "kept", "admit": True}
+                                                     for t, _, _ in lines(m)]},
+        "FactDrafts": lambda m: {"facts": [{"text": f"{s} said: {x}", "speaker": s, "source_turn_ids": [t],
+                                            "categories": ["event"], "provenance": "stated"} for t, s, x in lines(m)]},
+        "ScopeLabels": lambda m: {"labels": [{"index": i, "reason": "rule", "scope": "GENERIC", "enrich": False}
+                                             for i in range(1, count(m) + 1)]},
+        "LifecycleDecision": [{"reason": "new information", "operation": "ADD"}],
+    }

@@ -70,7 +70,7 @@ every operation with its reason."""),
 update = mem.add([moved], user_id="alice")
 op = update.operations[0]
 print(op.operation, ":", op.old_text, "->", op.new_text, "|", op.reason)
-for h in mem.history(op.memory_id):
+for h in mem.history(op.memory_id, user_id="alice"):
     print(f"{h.at:%Y-%m-%d %H:%M}", h.operation, h.old_text, "->", h.new_text, "|", h.reason)"""),
     ("code", """for msg in mem.transcript(user_ids=["alice"]):
     print(msg.turn_id, msg.render())"""),
@@ -80,98 +80,71 @@ for h in mem.history(op.memory_id):
 EMBEDDING = [
     ("md", """# Embedding dmem in a host agent
 
-A host chat agent has its own state (`messages`, `user_id`) and its own context. Our graphs have
-other state keys, so each runs as a subgraph **called from a node** that maps the host's state in
-and out. dmem's settings travel in the host's context as a `dmem` field. This is
-`examples/host_agent.py`, cell by cell, offline: dmem's offline engine, hash embeddings, and a
-scripted host model."""),
+A host chat agent keeps LangGraph's plain `MessagesState`. dmem's ready nodes (`dmem.host`) do the
+rest: **recall** asks dmem about the user's last message and adds what it remembers to `messages`
+as one system message (replaced every turn), and **remember** hands the finished exchange to dmem's
+ingestion graph. Whose memory it is comes from the host's runtime context (`user_id`); per-run dmem
+settings travel in its `dmem` field. This is `examples/host_agent.py`, cell by cell, offline:
+dmem's offline engine, hash embeddings, and a scripted host model."""),
     ("code", """import tempfile
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import NotRequired
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.config import get_config
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.runtime import Runtime
 
-from dmem import Context, Memory, Message
-from dmem.graphs import ingestion_graph, query_graph
+from dmem import Context, Memory
+from dmem.host import make_recall_node, make_remember_node, recall_text
 from dmem.testing import FakeChatModel
 
 memory = Memory(tempfile.mkdtemp(prefix="dmem-host-"), embeddings="hash")"""),
-    ("md", "## The host's context and state"),
+    ("md", "## The host's context: its model, its user, optional dmem settings"),
     ("code", """@dataclass(frozen=True)
 class HostContext:
-    model: BaseChatModel  # the host's own chat model
-    dmem: Context         # dmem's settings and live resources: how they reach our subgraphs
-
-
-class HostState(MessagesState):
-    user_id: str
-    recalled: NotRequired[str]  # the host's key for what dmem recalled; our 'answer' never lands here
-    recall_route: NotRequired[str]"""),
+    model: BaseChatModel          # the host's own chat model
+    user_id: str                  # whose memory dmem reads and writes
+    dmem: Context | None = None   # per-run dmem settings, e.g. Context(gate_policy="never")"""),
     ("md", """## Nodes: recall → reply → remember
-`recall` asks the query graph the user's last message; `remember` hands the new exchange to the
-ingestion graph as dmem `Message`s whose turn ids are the host's message ids (stable, so the
-transcript never records a message twice)."""),
-    ("code", """def last_of(messages, kind):
-    return next((m for m in reversed(messages) if isinstance(m, kind)), None)
-
-
-def recall(state: HostState, runtime: Runtime[HostContext]):
-    question = last_of(state["messages"], HumanMessage).text
-    out = query_graph.invoke({"question": question, "namespaces": [state["user_id"]]},
-                             context=runtime.context.dmem)
-    return {"recalled": out["answer"], "recall_route": out["route"]}
-
-
-def reply(state: HostState, runtime: Runtime[HostContext]):
-    system = SystemMessage(f"You are a friendly assistant.\\n<memory>\\n{state['recalled']}\\n</memory>")
+Only `reply` is the host's own code; the recalled memory is already among the messages it sends."""),
+    ("code", """def reply(state: MessagesState, runtime: Runtime[HostContext]):
+    system = SystemMessage("You are a friendly assistant with long-term memory.")
     return {"messages": [runtime.context.model.invoke([system, *state["messages"]])]}
 
 
-def remember(state: HostState, runtime: Runtime[HostContext]):
-    conversation = get_config()["configurable"].get("thread_id", state["user_id"])
-    now = datetime.now(UTC)
-    pair = [last_of(state["messages"], HumanMessage), last_of(state["messages"], AIMessage)]
-    exchange = [Message(conversation_id=conversation, turn_id=str(m.id), text=m.text, timestamp=now,
-                        speaker="user" if isinstance(m, HumanMessage) else "assistant",
-                        seq=state["messages"].index(m)) for m in pair]
-    ingestion_graph.invoke({"messages": exchange, "user_id": state["user_id"]}, context=runtime.context.dmem)
-    return {}
-
-
-builder = StateGraph(HostState, context_schema=HostContext)
-for name, node in (("recall", recall), ("reply", reply), ("remember", remember)):
-    builder.add_node(name, node)
+builder = StateGraph(MessagesState, context_schema=HostContext)
+builder.add_node("recall", make_recall_node(memory))
+builder.add_node("reply", reply)
+builder.add_node("remember", make_remember_node(memory))
 builder.add_edge(START, "recall")
 builder.add_edge("recall", "reply")
 builder.add_edge("reply", "remember")
 builder.add_edge("remember", END)
-host = builder.compile(checkpointer=InMemorySaver())  # our subgraphs share the host's checkpointer"""),
+host = builder.compile(checkpointer=InMemorySaver())  # our graphs run under the host's nodes"""),
     ("md", """## Talk to it
 The host's model is scripted: it repeats what dmem recalled. `stream(..., subgraphs=True)` shows
 our graphs' nodes running under the host's `recall` and `remember` nodes."""),
     ("code", """def scripted_reply(messages):
-    memory_text = messages[0].content.split("<memory>\\n", 1)[1].split("\\n</memory>", 1)[0]
-    return f"(from memory: {memory_text}) Got it!"
+    recalled = recall_text(messages) or ""
+    answer = recalled.split("answer: ", 1)[1].splitlines()[0] if "answer: " in recalled else "nothing yet"
+    return f"(from memory: {answer}) Got it!"
 
 
-ctx = HostContext(model=FakeChatModel(script={"text": scripted_reply}), dmem=memory.context)
+ctx = HostContext(model=FakeChatModel(script={"text": scripted_reply}), user_id="alice")
 config = {"configurable": {"thread_id": "thread-1"}}
 for text in ["I adopted a beagle named Rex last week.", "What is the name of my beagle?"]:
     seen = {}
-    for namespace, update in host.stream({"messages": [HumanMessage(text)], "user_id": "alice"}, config,
+    for namespace, update in host.stream({"messages": [HumanMessage(text)]}, config,
                                          context=ctx, subgraphs=True, stream_mode="updates"):
         seen.setdefault(namespace[0].split(":")[0] if namespace else "host", []).extend(update)
     state = host.get_state(config).values
-    print(f"user: {text}\\nhost: {state['messages'][-1].text}   [dmem route: {state['recall_route']}]")
+    route = [m for m in state["messages"] if m.name == "dmem_memory"][-1].additional_kwargs["dmem"]["route"]
+    print(f"user: {text}\\nhost: {state['messages'][-1].text}   [dmem route: {route}]")
     for where, nodes in seen.items():
         print(f"   {where}: {' -> '.join(nodes)}")"""),
-    ("md", "The host's state holds only its own keys and messages; the memories live in dmem's store."),
+    ("md", """The thread holds the host's messages and one recall note (replaced every turn); the memories
+live in dmem's store."""),
     ("code", """state = host.get_state(config).values
 print(sorted(state), [type(m).__name__ for m in state["messages"]])
 for m in memory.get_all(user_id="alice"):

@@ -12,7 +12,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from dmem.api import Memory
-from dmem.services import close_cached
+from dmem.graphs import served_resources
 from dmem.state.schemas import Message
 from dmem.testing import FakeChatModel
 
@@ -105,7 +105,7 @@ def memory_factory(tmp_path: Path) -> Iterator[Any]:
     yield make
     for mem in opened:
         mem.close()
-    close_cached()
+    served_resources.close()
 
 
 @pytest.fixture(autouse=True)

@@ -40,19 +40,19 @@ def main() -> None:
                     created_at=now, updated_at=now, enrichment={"i": str(i)},
                 )
                 store.vectors.add(rec, vector(rec.id, dim))
-                store.history.append(rec.id, rec.namespace, Operation.ADD, None, rec.text, "writer")
+                store.history.append(rec.namespace, rec.id, Operation.ADD, None, rec.text, "writer")
                 live.append(rec)
                 i += 1
             if i % 5 == 0 and live:
                 old = live[i % len(live)]
                 new = old.model_copy(update={"text": f"{old.text} v{i}"})
                 store.vectors.update(new, vector(f"{new.id}/{i}", dim))
-                store.history.append(new.id, new.namespace, Operation.UPDATE, old.text, new.text, "writer")
+                store.history.append(new.namespace, new.id, Operation.UPDATE, old.text, new.text, "writer")
                 live[i % len(live)] = new
             if i % 7 == 0 and len(live) > 3:
                 gone = live.pop(i % len(live))
-                store.vectors.delete(gone.id)
-                store.history.append(gone.id, gone.namespace, Operation.DELETE, gone.text, None, "writer")
+                store.vectors.delete(gone.namespace, gone.id)
+                store.history.append(gone.namespace, gone.id, Operation.DELETE, gone.text, None, "writer")
         if not announced:
             print("ready", flush=True)
             announced = True

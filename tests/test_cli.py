@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from dmem.cli import main
-from dmem.graphs import deliberation_graph, ingestion_graph, query_graph
-from dmem.services import close_cached
+from dmem.graphs import deliberation_graph, ingestion_graph, query_graph, served_resources
 
 MESSAGES = [
     {"speaker": "Alice", "text": "I adopted a beagle named Rex last week.", "timestamp": "2023-05-08T13:56:00"},
@@ -25,7 +24,7 @@ JSONL = [
 @pytest.fixture(autouse=True)
 def _close_stores() -> Any:
     yield
-    close_cached()
+    served_resources.close()
 
 
 @pytest.fixture
@@ -92,8 +91,26 @@ def test_ask_with_the_offline_engine(cli: Any, tmp_path: Path) -> None:
 
 
 def test_ask_an_empty_namespace_says_no_memory(cli: Any, tmp_path: Path) -> None:
+    ingested(cli, tmp_path)
     code, out, _ = cli("--json", "ask", "Anything?", "--user-id", "nobody")
     assert code == 0 and json.loads(out)["route"] == "no_memory"
+
+
+def test_reading_a_store_that_does_not_exist_is_one_line(cli: Any) -> None:
+    code, _, err = cli("--json", "ask", "Anything?")
+    assert code == 2 and "no store at" in one_error_line(err)
+
+
+def test_search_and_history_are_per_user(cli: Any, tmp_path: Path) -> None:
+    ingested(cli, tmp_path)
+    code, out, _ = cli("--json", "search", "beagle", "--user-id", "default")
+    assert code == 0
+    hits = json.loads(out)
+    assert "Rex" in hits[0]["memory"]["text"]
+    rex = hits[0]["memory"]["id"]
+    code, _, err = cli("--json", "history", rex, "--user-id", "mallory")
+    assert code == 2 and one_error_line(err) == f"dmem: error: no memory {rex!r} for user 'mallory'"
+    assert json.loads(cli("--json", "search", "beagle", "--user-id", "mallory")[1]) == []
 
 
 def test_graph_prints_mermaid_for_each_graph(cli: Any) -> None:
@@ -139,22 +156,24 @@ def test_unknown_setting_in_config_file(cli: Any, tmp_path: Path, monkeypatch: p
     assert "unknown setting" in line and "bogus_setting" in line and "dmem.toml" in line
 
 
-def test_locked_store(cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_writer_holding_the_lock_makes_ingest_wait_then_fail_in_one_line(
+    cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import os
 
-    import dmem.store.local as local
+    from dmem.store.writelock import WriteLock
 
     plain, _ = write_inputs(tmp_path)
     assert cli("--json", "ingest", str(plain))[0] == 0
-    acquire = local._acquire_lock
-    monkeypatch.setattr(local, "_acquire_lock", lambda directory, timeout: acquire(directory, 0.2))
-    holder = local.open_store(tmp_path / "store", dim=None)  # another writer holds the lock
+    monkeypatch.setenv("DMEM_LOCK_TIMEOUT", "0.2")
+    holder = WriteLock(tmp_path / "store", 1.0)  # another writer, mid-transaction
+    holder.acquire()
     try:
         code, _, err = cli("--json", "ingest", str(plain))
-        assert code == 2
-        assert "open for writing by another process" in err and str(os.getpid()) in err
-        assert "Traceback" not in err and err.startswith("dmem: error: ")
+        line = one_error_line(err)
+        assert code == 2 and "is busy" in line and f"process {os.getpid()}" in line and "waiting 0." in line
         code, out, _ = cli("--json", "memories")  # readers need no lock
         assert code == 0 and json.loads(out)
     finally:
-        holder.close()
+        holder.release()
+    assert cli("--json", "ingest", str(plain))[0] == 0

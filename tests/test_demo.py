@@ -8,8 +8,8 @@ import pytest
 
 from dmem.cli import main
 from dmem.demo import DemoRun, run_demo
+from dmem.graphs import served_resources
 from dmem.models.embeddings import LOCAL_MINILM, make_embeddings
-from dmem.services import close_cached
 from dmem.state.schemas import Category, Scope
 
 ANSWERS = {
@@ -26,7 +26,7 @@ DELIBERATED = {"What car did Maya drive on the road trip?"}  # its only source w
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> DemoRun:
     run = run_demo(tmp_path_factory.mktemp("demo"), embeddings=make_embeddings(LOCAL_MINILM))
-    close_cached()
+    served_resources.close()
     return run
 
 
@@ -122,7 +122,7 @@ def test_cli_demo_prints_the_answers(tmp_path: Path, capsys: pytest.CaptureFixtu
     try:
         code = main(["demo", "--store", str(tmp_path)])
     finally:
-        close_cached()
+        served_resources.close()
     out = capsys.readouterr().out
     assert code == 0
     for answer in ANSWERS.values():

@@ -37,8 +37,8 @@ def test_mixed_admit_reject_records_reasons_and_forms_facts(fake, memory_factory
     stored = mem.get_all(user_id="u1")
     assert [m.text for m in stored] == ["Caroline said: I adopted a dog on 7 May 2023"]
     # The audit trail is readable through the store.
-    assert [a.reason for a in mem.store.history.admissions()] == ["major life event", "generic emotional reaction"]
-    assert mem.history(stored[0].id)[0].operation == Operation.ADD
+    assert [a.reason for a in mem.store.history.admissions("u1")] == ["major life event", "generic emotional reaction"]
+    assert mem.history(stored[0].id, user_id="u1")[0].operation == Operation.ADD
 
 
 def test_nothing_admitted_ends_without_extraction_and_keeps_transcript(fake, memory_factory):
@@ -83,7 +83,7 @@ def test_lifecycle_update_replaces_text_and_keeps_history(fake, memory_factory):
     assert op.operation == Operation.UPDATE and op.old_text == "Caroline lives in Boston"
     [rec] = mem.get_all(user_id="u1")
     assert rec.text == "Caroline lives in Boston near the harbor"
-    assert [h.operation for h in mem.history(rec.id)] == [Operation.ADD, Operation.UPDATE]
+    assert [h.operation for h in mem.history(rec.id, user_id="u1")] == [Operation.ADD, Operation.UPDATE]
     # The model saw the memory as integer id 0, never the real id.
     prompt = fake.calls_for("LifecycleDecision")[1].prompt
     assert rec.id not in prompt and "0" in prompt
@@ -100,7 +100,7 @@ def test_lifecycle_delete_removes_from_retrieval_history_keeps_text(fake, memory
     mem.add(pair("I sold my red car", "oh", start=2), user_id="u1")
     assert mem.get_all(user_id="u1") == []
     assert mem.search("red car", user_id="u1") == []
-    hist = mem.history(mid)
+    hist = mem.history(mid, user_id="u1")
     assert [h.operation for h in hist] == [Operation.ADD, Operation.DELETE]
     assert hist[-1].old_text == "Caroline owns a red car" and hist[-1].reason == "she sold it"
 
@@ -135,14 +135,15 @@ def test_garbage_reply_retried_then_kept_for_retry(fake, memory_factory):
     calls = fake.calls_for("FactDrafts")
     assert [c.method for c in calls] == ["function_calling"] * 2 + ["prompt"] * 2
     assert "could not be used" in calls[1].prompt and "could not be used" in calls[3].prompt
-    assert [m.turn_id for m, _ in mem.store.transcript.pending()] == ["t0", "t1"]
+    assert [m.turn_id for m, _ in mem.store.transcript.pending("u1")] == ["t0", "t1"]
+    assert [(p.turn_id, "FactDrafts" in p.reason) for p in res.pending_turns] == [("t0", True), ("t1", True)]
     assert mem.get_all(user_id="u1") == []
     # Later, with a working model, the pending turns are formed.
     fake.set_script("FactDrafts", [{"facts": [{"text": "Caroline adopted a dog", "speaker": "Caroline"}]}])
     again = mem.retry_pending(user_id="u1")
     assert again.exchanges[0].status == "formed"
     assert [m.text for m in mem.get_all(user_id="u1")] == ["Caroline adopted a dog"]
-    assert mem.store.transcript.pending() == []
+    assert mem.store.transcript.pending("u1") == [] and mem.pending(user_id="u1") == []
 
 
 def test_reingest_same_turns_is_idempotent(fake, memory_factory):
@@ -173,7 +174,6 @@ def test_user_pii_never_reaches_knowledge_source(fake, memory_factory):
     fake.set_script("ScopeLabels", _scope("USER_PII"))
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
-    mem.services.knowledge = spy
     res = mem.add(pair("My number is 555-0100", "ok"), user_id="u1")
     assert res.facts and all(f.scope == Scope.USER_PII for f in res.facts)
     assert spy.queries == [] and fake.calls_for("Enrichment") == []
@@ -184,12 +184,10 @@ def test_external_enrichment_only_when_allowed(fake, memory_factory):
     fake.set_script("ScopeLabels", _scope("EXTERNAL"))
     blocked = memory_factory(fake, sub="a")
     blocked.resources.knowledge = spy
-    blocked.services.knowledge = spy
     blocked.add(pair("I drive a Tesla", "cool"), user_id="u1")
     assert spy.queries == []  # external_knowledge is off by default
     allowed = memory_factory(fake, sub="b", external_knowledge=True)
     allowed.resources.knowledge = spy
-    allowed.services.knowledge = spy
     res = allowed.add(pair("I drive a Tesla", "cool"), user_id="u1")
     assert any("Tesla" in q for q in spy.queries)
     assert res.facts[0].enrichment == {"type": "thing"}
@@ -200,7 +198,6 @@ def test_internal_enrichment_uses_only_own_memories(fake, memory_factory):
     spy = StaticKnowledge({"sister": ["never"]})
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
-    mem.services.knowledge = spy
     mem.add(pair("My sister is a nurse", "ok"), user_id="u1")  # GENERIC: stored, no enrichment
     fake.set_script("ScopeLabels", _scope("INTERNAL"))
     mem.add(pair("My sister is a nurse in Boston", "ok", start=2), user_id="u1")
@@ -225,17 +222,13 @@ def test_usage_is_reported_per_step(fake, memory_factory):
     assert usage["total"].calls == len(fake.calls)
 
 
-def test_turns_recorded_but_never_formed_are_formed_on_readd(fake, memory_factory):
-    from dmem.errors import ModelError
-
+def test_provider_error_keeps_turns_pending_and_readd_forms_them(fake, memory_factory):
     fake.set_script("FactDrafts", [ConnectionError("server went away")])
     mem = memory_factory(fake)
-    try:
-        mem.add(pair("I adopted a dog", "wow"), user_id="u1")
-    except ModelError as exc:  # a provider failure is a clear dmem error, not a raw exception
-        assert "split_intents" in str(exc) and "server went away" in str(exc)
-    else:
-        raise AssertionError("expected ModelError")
+    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    [ex] = res.exchanges  # a provider failure is kept for retry, not raised, and says why
+    assert ex.status == "pending_retry" and "split_intents" in (ex.error or "") and "server went away" in ex.error
+    assert [p.turn_id for p in mem.pending(user_id="u1")] == ["t0", "t1"]
     assert len(mem.transcript(user_ids=["u1"])) == 2 and mem.get_all(user_id="u1") == []
     fake.set_script("FactDrafts", [{"facts": [{"text": "Caroline adopted a dog", "speaker": "Caroline"}]}])
     res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
@@ -249,7 +242,6 @@ def test_here_is_grounded_from_request_location_and_never_enriched_externally(fa
     fake.set_script("ScopeLabels", _scope("EXTERNAL"))
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
-    mem.services.knowledge = spy
     res = mem.add(pair("I love the food here", "ok"), user_id="u1", location="Lisbon")
     assert res.facts[0].text == "Caroline said: I love the food in Lisbon"
     assert not any("Lisbon" in q for q in spy.queries)  # a place from the request context stays private
@@ -261,6 +253,6 @@ def test_export_then_import_restores_memories_and_history(fake, memory_factory, 
     data = mem.export(tmp_path / "export.json", user_id="u1")
     assert (tmp_path / "export.json").is_file() and len(data["memories"]) == 2 and data["history"]
     other = memory_factory(fake, sub="other")
-    assert other.import_(tmp_path / "export.json") == 2
+    assert other.import_(tmp_path / "export.json", user_id="u1") == 2
     assert sorted(m.text for m in other.get_all(user_id="u1")) == sorted(m.text for m in mem.get_all(user_id="u1"))
     assert other.search("adopted a dog", user_id="u1")[0].memory.text == "Caroline said: I adopted a dog"

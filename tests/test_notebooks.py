@@ -18,8 +18,9 @@ KERNEL = "dmem-test-venv"
 EXPECTED = {
     "quickstart": ["decision engine: offline", "reject Alice: lol ok", "route: system1", "route: deliberation",
                    "Riverside", "UPDATE : Alice lives in Boston -> Alice lives in Seattle now"],
-    "embedding": ["[dmem route: no_memory]", "[dmem route: system1]", "recall: retrieve",
-                  "remember: record", "beagle named Rex", "['HumanMessage', 'AIMessage', 'HumanMessage', 'AIMessage']"],
+    "embedding": ["[dmem route: no_memory]", "[dmem route: system1]", "recall: read_question -> retrieve",
+                  "remember: read_input -> record", "beagle named Rex",
+                  "['HumanMessage', 'AIMessage', 'HumanMessage', 'SystemMessage', 'AIMessage']"],
 }
 
 

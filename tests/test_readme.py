@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dmem.cli import main
-from dmem.services import close_cached
+from dmem.graphs import served_resources
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCKS = re.findall(r"```(python|bash)\n(.*?)```", README.read_text(encoding="utf-8"), re.DOTALL)
@@ -26,7 +26,7 @@ def in_tmp(tmp_path, monkeypatch):
         {"speaker": "assistant", "text": "Congratulations!", "turn_id": "2", "timestamp": "2024-03-04T09:13:00"},
     ]))
     yield tmp_path
-    close_cached()
+    served_resources.close()
 
 
 def test_readme_has_examples():

@@ -74,11 +74,11 @@ def test_env_values_are_coerced():
     assert ctx.formation is False and ctx.temperature == 0.3 and ctx.chat_model is None and ctx.use_filter
 
 
-def test_with_overrides_validates_and_keeps_resources():
-    marker = object()
-    ctx = build_context(environ={}, resources=marker)
+def test_with_overrides_validates_and_keeps_what_was_set():
+    ctx = build_context(environ={}, chunk_size=40)
     other = ctx.with_overrides(gate_policy="never")
-    assert other.gate_policy == "never" and other.resources is marker
+    assert other.gate_policy == "never" and other.chunk_size == 40
+    assert other.explicit() == {"chunk_size": 40, "gate_policy": "never"}
     with pytest.raises(ConfigError):
         ctx.with_overrides(gate_policy="bad")
 

@@ -21,12 +21,13 @@ GRAPHS: dict[str, CompiledStateGraph] = {
     "ingestion": ingestion_graph, "query": query_graph, "deliberation": deliberation_graph}
 
 NODES = {
-    "ingestion": {"record", "build_window", "admit", "split_intents", "classify_scope", "ground_deixis",
+    "ingestion": {"read_input", "record", "build_window", "admit", "split_intents", "classify_scope", "ground_deixis",
                   "enrich", "normalize", "extract_facts", "decide_operation", "apply_operations",
                   "keep_for_retry"},
-    "query": {"retrieve", "filter_memories", "answer", "quality_gate", "vote", "deliberate", "finish",
+    "query": {"read_question", "retrieve", "filter_memories", "answer", "quality_gate", "vote", "deliberate", "finish",
               "no_memory"},
-    "deliberation": {"plan_chunks", "deliberate_chunk", "reduce_facts", "select_facts", "answer_from_facts"},
+    "deliberation": {"read_question", "plan_chunks", "deliberate_chunk", "reduce_facts", "select_facts",
+                     "answer_from_facts"},
 }
 
 # (source, target) pairs that must be routed by a conditional edge (a router with a path_map / Send).

@@ -107,17 +107,15 @@ def test_ask_run_tree_through_full_deliberation(seeded: Any, fake: FakeChatModel
 
 
 def test_query_graph_with_config_callbacks(seeded: Any, fake: FakeChatModel) -> None:
-    from dmem.graphs import query_graph
-
     tracer = RunTracer()
     ctx = seeded.context.with_overrides(gate_policy="never")
-    out = query_graph.invoke({"question": "When?", "namespaces": ["u1"]}, context=ctx,
+    out = seeded.query_graph.invoke({"question": "When?", "namespaces": ["u1"]}, context=ctx,
                              config={"callbacks": [tracer], "tags": ["host:test"], "metadata": {"namespace": "u1"}})
     assert out["route"] == "system1"
     (root,) = [r for r in tracer.runs if r.parent_run_id is None]
     assert root.name == "dmem_query"
     nodes = [r.name for r in tracer.runs if tracer.parent(r) is root]
-    assert [n for n in nodes if not n.startswith("route_")] == ["retrieve", "answer", "finish"]
+    assert [n for n in nodes if not n.startswith("route_")] == ["read_question", "retrieve", "answer", "finish"]
     assert tracer.model_calls("answer") and not tracer.model_calls("quality_gate")
     assert all("host:test" in (r.tags or []) for r in tracer.runs)
 

@@ -91,12 +91,12 @@ def _deliberation(cost: Cost, question: str, conv: Conversation, ctx: Context, m
     if key not in _CHUNK_TOKENS:  # prompt size without the question, once per conversation
         chunks = make_chunks("", conv.messages, ctx.chunk_size, ctx.chunk_history)
         _CHUNK_TOKENS[key] = [_tok(read_chunk_prompt("", c["chunk"], c["preceding"])) for c in chunks]
-    chunks = _CHUNK_TOKENS[key]
+    sizes = _CHUNK_TOKENS[key]
     if ctx.deliberation_mode == "focused":  # reads about its budget's share of the full scan
-        full = sum(chunks)
+        full = sum(sizes)
         share = budget_tokens(ctx.deliberation_budget, full, len(conv.messages), ctx.chunk_size) / max(1, full)
-        chunks = chunks[: max(1, math.ceil(min(1.0, share) * len(chunks)))]
-    for tokens in chunks:
+        sizes = sizes[: max(1, math.ceil(min(1.0, share) * len(sizes)))]
+    for tokens in sizes:
         cost.add(tokens + estimate_tokens(question), "chunk", maybe=maybe)
     facts_in = _tok(answer_prompt(question, [_LINE] * ctx.select_above))
     cost.add(facts_in + 200, "select", maybe=maybe)

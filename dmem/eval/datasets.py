@@ -2,7 +2,9 @@
 
 Both formats have known quirks (int answers, malformed or dangling evidence ids, session dates
 without turns, speaker names in another case); the loaders repair what they safely can and record
-every oddity in ``Conversation.issues`` instead of failing. All datetimes are timezone-naive.
+every oddity in ``Conversation.issues``. A session that is not a list, a turn without its id or
+speaker, or a text field that is not text is a DataError naming the file, sample, session and
+turn: skipping it would silently lose a turn. All datetimes are timezone-naive.
 """
 
 from __future__ import annotations
@@ -28,8 +30,11 @@ from dmem.eval.formats import (
     sessions,
     speaker_resolver,
     split_evidence,
+    turn_identity,
+    turn_text,
 )
 from dmem.state.schemas import Message
+from dmem.store.namespaces import check_text
 
 __all__ = [
     "IMAGE_MARKER",
@@ -124,33 +129,27 @@ def _parse_qa(items: object, turn_ids: set[str], notes: Notes) -> list[QAItem]:
 
 
 def _build_conversation(
-    conv_id: str, speakers: list[str], body: dict[str, Any], qa_items: object, read_turn: TurnReader
+    conv_id: str, speakers: list[str], body: dict[str, Any], qa_items: object, read_turn: TurnReader, where: str
 ) -> Conversation:
     """Turn the ``session_N`` lists of ``body`` into ordered messages and parse the questions."""
     notes = Notes()
     resolve, report = speaker_resolver(speakers, notes)
     messages: list[Message] = []
-    for number, turns in sessions(body, notes):
+    for number, turns in sessions(body, notes, where):
         raw_date = body.get(f"session_{number}_date_time")
         start = parse_datetime(raw_date)
         if start is None:
             notes.add("bad_date", f"session_{number}: date {raw_date!r} unparsed")
         for offset, turn in enumerate(turns):
-            if not isinstance(turn, dict) or not turn.get("dia_id") or not turn.get("speaker"):
-                notes.add("malformed_turn", f"session_{number}[{offset}]: no dia_id or speaker; skipped")
-                continue
-            text, when = read_turn(turn, start, offset, notes)
-            caption = turn.get("blip_caption")
-            message = Message(
-                conversation_id=conv_id,
-                turn_id=str(turn["dia_id"]),
-                speaker=resolve(str(turn["speaker"])),
-                text=text,
-                timestamp=when,
-                image_caption=str(caption) if caption else None,
-                seq=len(messages),
-            )
-            messages.append(message)
+            place = f"{where}: session_{number}[{offset}]"
+            turn_id, speaker = turn_identity(turn, place)
+            text, when = read_turn(turn, start, offset, notes, place)
+            caption = turn_text(turn, "blip_caption", place)
+            messages.append(Message(conversation_id=conv_id, turn_id=check_text(turn_id, f"{place}: dia_id"),
+                                    speaker=resolve(check_text(speaker, f"{place}: speaker")),
+                                    text=check_text(text, f"{place}: text"), timestamp=when,
+                                    image_caption=check_text(caption, f"{place}: blip_caption") or None,
+                                    seq=len(messages)))
     report()
     qa = _parse_qa(qa_items, {m.turn_id for m in messages}, notes)
     return Conversation(
@@ -172,10 +171,13 @@ def load_locomo(path: str | Path) -> Dataset:
         raise DataError(f"{path}: not a LoCoMo file (expected a list of samples with a 'conversation' key)")
     conversations = []
     for index, sample in enumerate(samples):
-        body = sample["conversation"] if isinstance(sample["conversation"], dict) else {}
-        speakers = [str(body[key]) for key in ("speaker_a", "speaker_b") if body.get(key)]
         conv_id = str(sample.get("sample_id") or f"conv-{index}")
-        conversations.append(_build_conversation(conv_id, speakers, body, sample.get("qa"), locomo_turn))
+        where = f"{path}: sample {index} ({conv_id})"
+        body = sample["conversation"]
+        if not isinstance(body, dict):
+            raise DataError(f"{where}: 'conversation' is {type(body).__name__}, expected an object")
+        speakers = [str(body[key]) for key in ("speaker_a", "speaker_b") if body.get(key)]
+        conversations.append(_build_conversation(conv_id, speakers, body, sample.get("qa"), locomo_turn, where))
     return Dataset(name="locomo", conversations=conversations)
 
 
@@ -188,7 +190,7 @@ def load_realtalk(path: str | Path) -> Dataset:
         if not isinstance(data, dict) or not isinstance(data.get("name"), dict):
             raise DataError(f"{file}: not a RealTalk chat (expected an object with 'name' and 'session_N')")
         speakers = [str(name) for name in data["name"].values()]
-        conversations.append(_build_conversation(file.stem, speakers, data, data.get("qa"), realtalk_turn))
+        conversations.append(_build_conversation(file.stem, speakers, data, data.get("qa"), realtalk_turn, str(file)))
     return Dataset(name="realtalk", conversations=conversations)
 
 

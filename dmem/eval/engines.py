@@ -15,11 +15,11 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from dmem.decisions.base import Decider
+from dmem.decisions.factory import make_decider
 from dmem.eval.judge import Judge, make_judge
 from dmem.models.chat import make_chat_model
 from dmem.models.embeddings import CachedEmbeddings, LocalMiniLMEmbeddings, make_embeddings
-from dmem.services import make_decider
-from dmem.state.context import Context
+from dmem.state.context import Context, api_key_from_env
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,10 @@ class Models:
         """The model under test (None: offline engine), the embeddings and the judge."""
         chat = llm if isinstance(llm, BaseChatModel) else None
         if chat is None and ctx.chat_model is not None:
-            chat = make_chat_model(ctx.chat_model, base_url=ctx.base_url, api_key=ctx.api_key,
+            chat = make_chat_model(ctx.chat_model, base_url=ctx.base_url, api_key=api_key_from_env(),
                                    temperature=ctx.temperature, timeout=ctx.request_timeout)
         spec = embeddings if isinstance(embeddings, Embeddings) else ctx.embedding_model
-        emb = make_embeddings(spec, base_url=ctx.base_url, api_key=ctx.api_key)
+        emb = make_embeddings(spec, base_url=ctx.base_url, api_key=api_key_from_env())
         return cls(chat, emb, make_judge(judge, chat, ctx), ctx)
 
     def for_method(self, name: str) -> MethodModels:

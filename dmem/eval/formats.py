@@ -1,7 +1,9 @@
 """Low-level readers for the LoCoMo and RealTalk file formats: dates, sessions, speakers, turns, evidence.
 
-These helpers never fail on malformed input: they repair what they safely can and record every
-oddity in a :class:`Notes` collector, which :mod:`dmem.eval.datasets` turns into ``issues``.
+These helpers repair what they safely can (unparsed dates, speaker case, evidence ids) and record
+every such oddity in a :class:`Notes` collector, which :mod:`dmem.eval.datasets` turns into
+``issues``. What cannot be repaired without losing or inventing a turn (a session that is not a
+list, a turn without its id or speaker, a field that is not text) is a DataError naming the place.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ class Notes:
         self.counts[kind] += count
 
 
-TurnReader = Callable[[dict[str, Any], datetime | None, int, Notes], TextTime]
+TurnReader = Callable[[dict[str, Any], datetime | None, int, Notes, str], TextTime]
 
 
 def parse_datetime(text: object) -> datetime | None:
@@ -70,17 +72,21 @@ def read_json(path: Path) -> Any:
         raise DataError(f"{path}: file not found; check the path to the dataset") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"{path}: cannot read the file ({exc})") from exc
+    except RecursionError:
+        raise DataError(f"{path}: JSON nested too deeply to read") from None
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from exc
 
 
-def sessions(container: dict[str, Any], notes: Notes) -> list[tuple[int, list[Any]]]:
+def sessions(container: dict[str, Any], notes: Notes, where: str) -> list[tuple[int, list[Any]]]:
     """Return the ``session_N`` lists in numeric order; note session dates that have no turns."""
-    found = sorted(
-        (int(m.group(1)), value)
-        for key, value in container.items()
-        if (m := SESSION_KEY.fullmatch(key)) and isinstance(value, list)
-    )
+    found: list[tuple[int, list[Any]]] = []
+    for key, value in container.items():
+        if m := SESSION_KEY.fullmatch(key):
+            if not isinstance(value, list):
+                raise DataError(f"{where}: {key} is {type(value).__name__}, expected a list of turns")
+            found.append((int(m.group(1)), value))
+    found.sort(key=lambda pair: pair[0])
     present = {number for number, turns in found if turns}
     empty = sorted(
         int(m.group(1))
@@ -90,6 +96,29 @@ def sessions(container: dict[str, Any], notes: Notes) -> list[tuple[int, list[An
     if empty:
         notes.add("session_without_turns", f"{len(empty)} session date(s) without turns: {empty}", len(empty))
     return found
+
+
+def turn_text(turn: dict[str, Any], key: str, where: str) -> str:
+    """A turn's text field: a string (missing or null is empty), never the repr of something else."""
+    value = turn.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise DataError(f"{where}: {key!r} is {type(value).__name__}, expected text")
+    return value
+
+
+def turn_identity(turn: object, where: str) -> tuple[str, str]:
+    """A turn's (dia_id, speaker), both required strings."""
+    if not isinstance(turn, dict):
+        raise DataError(f"{where} is {type(turn).__name__}, expected a turn object")
+    for key, what in (("dia_id", "turn id"), ("speaker", "speaker")):
+        value = turn.get(key)
+        if value is None or value == "":
+            raise DataError(f"{where} has no {key!r} ({what})")
+        if not isinstance(value, str):
+            raise DataError(f"{where}: {key!r} is {type(value).__name__} {value!r:.30}, expected text")
+    return turn["dia_id"], turn["speaker"]
 
 
 def speaker_resolver(names: list[str], notes: Notes) -> tuple[Callable[[str], str], Callable[[], None]]:
@@ -125,17 +154,17 @@ def split_evidence(raw: object) -> list[str]:
     return parts
 
 
-def locomo_turn(turn: dict[str, Any], start: datetime | None, offset: int, notes: Notes) -> TextTime:
+def locomo_turn(turn: dict[str, Any], start: datetime | None, offset: int, notes: Notes, where: str) -> TextTime:
     """Text and time of a LoCoMo turn: the session time plus one second per turn keeps the order."""
-    text = str(turn.get("text") or "")
+    text = turn_text(turn, "text", where)
     if not text and not turn.get("blip_caption"):
         notes.add("empty_text", f"turn {turn.get('dia_id')}: no text")
     return text, start + timedelta(seconds=offset) if start else None
 
 
-def realtalk_turn(turn: dict[str, Any], start: datetime | None, offset: int, notes: Notes) -> TextTime:
+def realtalk_turn(turn: dict[str, Any], start: datetime | None, offset: int, notes: Notes, where: str) -> TextTime:
     """Text and time of a RealTalk turn: its own timestamp, else its session's."""
-    text = str(turn.get("clean_text") or "").strip()
+    text = turn_text(turn, "clean_text", where).strip()
     if not text and any(turn.get(key) for key in ("img_file", "img_url", "blip_caption")):
         text = IMAGE_MARKER
     elif not text:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from dmem.api import Memory
+from dmem.errors import ModelError
 from dmem.eval.datasets import Conversation
 from dmem.eval.engines import Models
 from dmem.eval.methods import Method, QuestionTask, speaker_namespaces
@@ -86,7 +87,7 @@ class Stores:
         messages = [m.model_copy(update={"seq": m.seq + 1}) for m in conv.messages]
         namespaces = speaker_namespaces(conv)
         with Memory(store, llm=models.chat, embeddings=models.embeddings, **self.settings(formation)) as mem:
-            todo = [m for m in messages if not mem.store.transcript.is_processed(cid, m.turn_id)]
+            todo = [m for m in messages if not mem.store.transcript.is_processed(cid, cid, m.turn_id)]
             progress.advance("ingest", exchange_count(len(messages)) - exchange_count(len(todo)))
             seen = [0]
 
@@ -96,16 +97,16 @@ class Stores:
 
             result = mem.add(todo, user_id=cid, conversation_id=cid, speaker_namespaces=namespaces,
                              progress=step)
-            pending = len(mem.store.transcript.pending(cid))
+            pending = len(mem.store.transcript.pending(cid, cid))
             memories = {ns: len(mem.get_all(user_id=ns)) for ns in namespaces.values()}
         info = {"conversation_id": cid, "formation": formation, "store": str(store), "messages": len(messages),
                 "formed_now": len(todo), "pending": pending, "memories": memories,
                 "usage": result.usage()["total"].model_dump(), "seconds": result.seconds,
                 "finished_at": datetime.now(UTC).isoformat()}
-        if pending:
-            log.warning("%s: %d turn(s) kept for retry after malformed replies; a rerun retries them", cid, pending)
-        else:
-            self.marker(formation, conv).write_text(json.dumps(info, indent=2), encoding="utf-8")
+        if pending:  # questions must not be answered (and cached) from an incomplete store
+            why = result.pending_turns[0].reason if result.pending_turns else "an earlier failure"
+            raise ModelError(f"{cid}: {pending} turn(s) could not be formed ({why})")
+        self.marker(formation, conv).write_text(json.dumps(info, indent=2), encoding="utf-8")
         return info
 
     # Reading -------------------------------------------------------------------------------

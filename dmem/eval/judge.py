@@ -22,7 +22,7 @@ from dmem.eval.metrics import bleu1, evidence_recall, f1_locomo, f1_mem0, locomo
 from dmem.models.chat import make_chat_model
 from dmem.models.structured import StructuredCaller
 from dmem.prompts.render import build, system_text
-from dmem.state.context import Context
+from dmem.state.context import Context, api_key_from_env
 from dmem.state.schemas import Usage
 
 log = logging.getLogger(__name__)
@@ -133,7 +133,7 @@ def make_judge(judge: str | BaseChatModel | None, fallback: BaseChatModel | None
             log.info("no judge model and no chat model: judge scores will be reported as unavailable")
         return Judge(fallback, model_label(fallback) if fallback else None, method=ctx.structured_output,
                      max_retries=ctx.max_retries, max_concurrency=ctx.max_concurrency)
-    model = make_chat_model(spec, base_url=ctx.base_url, api_key=ctx.api_key, temperature=0.0,
+    model = make_chat_model(spec, base_url=ctx.base_url, api_key=api_key_from_env(), temperature=0.0,
                             timeout=ctx.request_timeout)
     return Judge(model, model_label(spec), method=ctx.structured_output, max_retries=ctx.max_retries,
                  max_concurrency=ctx.max_concurrency)

@@ -34,17 +34,17 @@ def focused_query(docs: DocIndex, question: str) -> str:
 
 
 def distinct_sources(ranked: Sequence[tuple[MemoryRecord, float]], k: int) -> list[tuple[MemoryRecord, float]]:
-    """The first ``k`` memories, passing over one whose source turns the memories before it already cover."""
-    out, seen = [], set()
+    """The first ``k`` memories, those whose source turns the memories before them already cover last."""
+    out: list[tuple[MemoryRecord, float]] = []
+    covered: list[tuple[MemoryRecord, float]] = []
+    seen: set[str] = set()
     for record, score in ranked:
         turns = set(record.source_turn_ids)
-        if turns and turns <= seen:
-            continue
-        out.append((record, score))
+        (covered if turns and turns <= seen else out).append((record, score))
         seen |= turns
         if len(out) == k:
             break
-    return out
+    return (out + covered)[:k]
 
 
 def source_ranking(index: MemoryIndex, candidates: Sequence[int], vector: Sequence[float], embed: Embed) -> list[int]:

@@ -1,11 +1,12 @@
-"""Deliberation as a map-reduce subgraph: plan_chunks → deliberate_chunk ×N (Send) → reduce_facts → answer.
+"""Deliberation as a map-reduce subgraph (the full scan, or focused windows by ``deliberation_mode``).
 
-The plan is the full scan or focused windows; reduce_facts builds the cross-chunk ledger.
+read_question → plan_chunks → deliberate_chunk ×N (Send) → reduce_facts (the cross-chunk ledger)
+→ [select_facts] → answer_from_facts.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -20,7 +21,8 @@ from dmem.nodes.deliberation import (
     reduce_facts,
     select_facts,
 )
-from dmem.services import context_of
+from dmem.nodes.inputs import read_question
+from dmem.services import Resources, bind_resources, context_of
 from dmem.state.context import Context
 from dmem.state.graphs import ChunkTask, DeliberationInput, DeliberationOutput, DeliberationState
 
@@ -45,12 +47,14 @@ def build_deliberation_graph() -> StateGraph[DeliberationState, Context, Deliber
     """The uncompiled deliberation builder (full scan or focused, by the deliberation_mode setting)."""
     g = StateGraph(DeliberationState, context_schema=Context, input_schema=DeliberationInput,
                    output_schema=DeliberationOutput)
+    g.add_node("read_question", read_question)
     g.add_node("plan_chunks", plan_chunks)
     g.add_node("deliberate_chunk", deliberate_chunk, input_schema=ChunkTask)  # type: ignore[call-overload,arg-type]
     g.add_node("reduce_facts", reduce_facts)
     g.add_node("select_facts", select_facts)
     g.add_node("answer_from_facts", answer_from_facts)
-    g.add_edge(START, "plan_chunks")
+    g.add_edge(START, "read_question")
+    g.add_edge("read_question", "plan_chunks")
     g.add_conditional_edges("plan_chunks", route_after_plan, ["deliberate_chunk", "reduce_facts"])
     g.add_edge("deliberate_chunk", "reduce_facts")
     g.add_conditional_edges("reduce_facts", route_after_reduce,
@@ -61,7 +65,8 @@ def build_deliberation_graph() -> StateGraph[DeliberationState, Context, Deliber
 
 
 def compile_deliberation_graph(
-    **kwargs: object,
+    *, resources: Resources, **kwargs: Any
 ) -> CompiledStateGraph[DeliberationState, Context, DeliberationInput, DeliberationOutput]:
-    """Compile with a clear run name for LangSmith."""
-    return build_deliberation_graph().compile(name="dmem_full_deliberation", **kwargs)  # type: ignore[arg-type]
+    """Compile, bound to the ``Resources`` that own its store and models (kwargs go to ``compile``)."""
+    graph = build_deliberation_graph().compile(name="dmem_full_deliberation", **kwargs)
+    return graph.with_config(bind_resources(None, resources))

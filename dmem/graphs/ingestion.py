@@ -1,4 +1,4 @@
-"""The ingestion graph: record → window → (formation layer | Mem0* extraction) → lifecycle → apply.
+"""The ingestion graph: read_input → record → window → (formation layer | Mem0* extraction) → lifecycle → apply.
 
 Formation: admit → split_intents → classify_scope → ground_deixis → [enrich per fact] → normalize.
 Lifecycle: one ``decide_operation`` worker per fact (``Send``), then ``apply_operations``.
@@ -6,7 +6,7 @@ Lifecycle: one ``decide_operation`` worker per fact (``Send``), then ``apply_ope
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -14,10 +14,11 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, ground_deixis, normalize, split_intents
+from dmem.nodes.inputs import read_input
 from dmem.nodes.lifecycle import apply_operations, decide_operation
 from dmem.nodes.recording import build_window, keep_for_retry, record
 from dmem.privacy.policy import permitted_source
-from dmem.services import context_of, services_for
+from dmem.services import Resources, bind_resources, context_of, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestInput, IngestOutput, IngestState
 
@@ -84,6 +85,7 @@ def collect_decisions(state: IngestState) -> dict[str, object]:
 def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:
     """The uncompiled ingestion graph builder."""
     g = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
+    g.add_node("read_input", read_input)
     g.add_node("record", record)
     g.add_node("build_window", build_window)
     g.add_node("admit", admit)
@@ -98,7 +100,8 @@ def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, Ing
     g.add_node("apply_operations", apply_operations)
     g.add_node("keep_for_retry", keep_for_retry)
 
-    g.add_edge(START, "record")
+    g.add_edge(START, "read_input")
+    g.add_edge("read_input", "record")
     g.add_conditional_edges("record", route_after_record, {"build_window": "build_window", END: END})
     g.add_conditional_edges("build_window", route_after_window,
                             {"admit": "admit", "extract_facts": "extract_facts"})
@@ -122,6 +125,9 @@ def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, Ing
     return g
 
 
-def compile_ingestion_graph(**kwargs: object) -> CompiledStateGraph[IngestState, Context, IngestInput, IngestOutput]:
-    """Compile with a clear run name for LangSmith (kwargs go to ``compile``)."""
-    return build_ingestion_graph().compile(name="dmem_ingestion", **kwargs)  # type: ignore[arg-type]
+def compile_ingestion_graph(
+    *, resources: Resources, **kwargs: Any
+) -> CompiledStateGraph[IngestState, Context, IngestInput, IngestOutput]:
+    """Compile, bound to the ``Resources`` that own its store and models (kwargs go to ``compile``)."""
+    graph = build_ingestion_graph().compile(name="dmem_ingestion", **kwargs)
+    return graph.with_config(bind_resources(None, resources))

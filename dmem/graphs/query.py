@@ -1,20 +1,21 @@
-"""The query graph: retrieve → [filter] → answer → gate → (finish | Full Deliberation).
+"""The query graph: read_question → retrieve → [filter] → answer → gate → (finish | Full Deliberation).
 
 Policies: quality (the quality gate), majority / consensus (vote), never (Mem0* only), always (System 2 only).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
-from dmem.graphs.deliberation import compile_deliberation_graph
+from dmem.graphs.deliberation import build_deliberation_graph
 from dmem.nodes.answering import adopt_deliberation, answer, finish, no_memory, quality_gate, vote
+from dmem.nodes.inputs import read_question
 from dmem.nodes.retrieval import filter_memories, retrieve
-from dmem.services import context_of, services_for
+from dmem.services import Resources, bind_resources, context_of, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import QueryInput, QueryOutput, QueryState
 
@@ -54,16 +55,18 @@ def route_after_gate(state: QueryState) -> Literal["finish", "deliberate"]:
 def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutput]:
     """The uncompiled query graph builder (Full Deliberation is a compiled subgraph node)."""
     g = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
+    g.add_node("read_question", read_question)
     g.add_node("retrieve", retrieve)
     g.add_node("filter_memories", filter_memories)
     g.add_node("answer", answer)
     g.add_node("quality_gate", quality_gate)
     g.add_node("vote", vote)
-    g.add_node("deliberate", compile_deliberation_graph())
+    g.add_node("deliberate", build_deliberation_graph().compile(name="dmem_full_deliberation"))
     g.add_node("adopt_deliberation", adopt_deliberation, metadata={"route": "deliberation"})
     g.add_node("finish", finish, metadata={"route": "system1"})
     g.add_node("no_memory", no_memory, metadata={"route": "no_memory"})
-    g.add_edge(START, "retrieve")
+    g.add_edge(START, "read_question")
+    g.add_edge("read_question", "retrieve")
     g.add_conditional_edges("retrieve", route_after_retrieve, {
         "filter_memories": "filter_memories", "answer": "answer", "vote": "vote",
         "deliberate": "deliberate", "no_memory": "no_memory"})
@@ -78,6 +81,9 @@ def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutp
     return g
 
 
-def compile_query_graph(**kwargs: object) -> CompiledStateGraph[QueryState, Context, QueryInput, QueryOutput]:
-    """Compile with a clear run name for LangSmith."""
-    return build_query_graph().compile(name="dmem_query", **kwargs)  # type: ignore[arg-type]
+def compile_query_graph(
+    *, resources: Resources, **kwargs: Any
+) -> CompiledStateGraph[QueryState, Context, QueryInput, QueryOutput]:
+    """Compile, bound to the ``Resources`` that own its store and models (kwargs go to ``compile``)."""
+    graph = build_query_graph().compile(name="dmem_query", **kwargs)
+    return graph.with_config(bind_resources(None, resources))

@@ -11,11 +11,13 @@ weeks start on Monday; 'last <weekday>' is the most recent such day strictly bef
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+log = logging.getLogger(__name__)
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -218,7 +220,11 @@ def ground_time(text: str, anchor: datetime) -> Grounded:
     last = 0
     for m in _COMBINED.finditer(text):
         rule = int((m.lastgroup or "rule0").removeprefix("rule"))
-        hit = _RULES[rule][1](m, day, _sentence_around(text, m.start(), m.end()))
+        try:
+            hit = _RULES[rule][1](m, day, _sentence_around(text, m.start(), m.end()))
+        except (OverflowError, ValueError):  # before year 1 or after 9999: leave the phrase as said
+            log.info("left %r ungrounded: it falls outside the calendar from %s", m.group(0), day)
+            continue
         replacement = _phrase(hit, text, m)
         pieces.append(text[last : m.start()] + replacement)
         spans.append((m.group(0), replacement))

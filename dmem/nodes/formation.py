@@ -13,7 +13,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dmem.decisions.base import Decided
-from dmem.errors import StructuredOutputError
+from dmem.errors import ModelError
 from dmem.grounding.deixis import ground_place, ground_time
 from dmem.nodes.recording import namespace_for
 from dmem.privacy.policy import permitted_source
@@ -29,7 +29,7 @@ _VOLATILE = re.compile(
 )
 
 
-def _failed(stage: str, exc: StructuredOutputError) -> dict[str, Any]:
+def _failed(stage: str, exc: ModelError) -> dict[str, Any]:
     log.warning("%s failed: %s", stage, exc)
     return {"error": f"{stage}: {exc}"}
 
@@ -40,7 +40,7 @@ def admit(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     exchange = state["exchange"]
     try:
         out = svc.decider.admit(exchange, state.get("history", []), state.get("background", []))
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         return _failed("admit", exc)
     verdicts = {v.turn_id: v for v in out.value.verdicts}
     decisions = []
@@ -78,7 +78,7 @@ def _draft_facts(state: IngestState, stage: str, sources: list[Message],
     """Run a fact-drafting decision over ``sources`` with the window as context."""
     try:
         out = decide(sources, state.get("history", []), state.get("background", []))
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         return _failed(stage, exc)
     return {"facts": _to_facts(state, out.value.facts, sources), "usage": [out.usage]}
 
@@ -102,7 +102,7 @@ def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, A
     facts = state.get("facts", [])
     try:
         out = svc.decider.classify_scope(facts)
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         return _failed("classify_scope", exc)
     labels = {lab.index: lab for lab in out.value.labels}
     labelled = []
@@ -151,7 +151,7 @@ def enrich(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
         return {"enriched": []}
     try:
         out = svc.decider.enrich(fact, knowledge)
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         log.warning("enrichment skipped for %r: %s", fact.text, exc)
         return {"enriched": []}
     enriched = fact.model_copy(update={"enrichment": dict(out.value.attributes)})

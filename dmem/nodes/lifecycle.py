@@ -9,8 +9,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from dmem.errors import StructuredOutputError
-from dmem.nodes.recording import mark_processed, namespace_for
+from dmem.errors import ModelError
+from dmem.nodes.recording import exchange_turns, mark_processed, namespace_for, still_claimed
 from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestState, PlannedOperation
@@ -29,7 +29,7 @@ def decide_operation(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any
     background = [h.record for h in hits if h.score > ctx.update_min_similarity]
     try:
         out = svc.decider.decide_lifecycle(fact, background)
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         log.warning("lifecycle decision failed for %r: %s", fact.text, exc)
         return {"failures": [f"decide_lifecycle: {exc}"]}
     plan = PlannedOperation(index=task["index"], decision=out.value, background=background)
@@ -37,17 +37,31 @@ def decide_operation(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any
 
 
 def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Write admissions, operations and their history rows together, then mark the turns formed."""
+    """Write admissions, operations and their history rows together, then mark the turns formed.
+
+    Embeddings are computed before the write transaction (which holds the store's write lock).
+    Inside it, the run first checks it still holds its turns' claim: if another worker took them
+    over (this run outlived its lease), nothing is written and the other worker's result stands.
+    """
     svc = services_for(runtime.context)
     facts = state.get("facts", [])
     plans = sorted(state.get("plans", []), key=lambda p: p["index"])
+    texts = [_text(facts[p["index"]], p) for p in plans]
+    needed = sorted({t for p, t in zip(plans, texts, strict=True) if p["decision"].operation in _WRITES})
+    vectors = dict(zip(needed, svc.embed(needed), strict=True)) if needed else {}
     applied: list[AppliedOperation] = []
     with svc.store.transaction():
+        if not still_claimed(state, runtime):
+            log.warning("another worker took over turns %s; this run writes nothing", exchange_turns(state))
+            return {"status": "claimed", "operations": [],
+                    "error": "another worker took these turns over while this run was forming them"}
+        conversations = {m.turn_id: m.conversation_id for m in state.get("exchange") or []}
         for decision in state.get("admissions", []):
-            svc.store.history.record_admission(decision, _conversation(state), namespace_for(state, decision.speaker))
+            conversation = conversations.get(decision.turn_id, "default")
+            svc.store.history.record_admission(namespace_for(state, decision.speaker), conversation, decision)
         gone: set[str] = set()
-        for plan in plans:
-            op = _apply(svc, facts[plan["index"]], plan, gone)
+        for plan, text in zip(plans, texts, strict=True):
+            op = _apply(svc, facts[plan["index"]], plan, text, vectors, gone)
             if op is not None:
                 applied.append(op)
         mark_processed(state, runtime)
@@ -59,21 +73,24 @@ def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str,
     return {"operations": applied, "status": status}
 
 
-def _conversation(state: IngestState) -> str:
-    exchange = state.get("exchange") or []
-    return exchange[0].conversation_id if exchange else "default"
+_WRITES = (Operation.ADD, Operation.UPDATE)
 
 
-def _apply(svc: Services, fact: Fact, plan: PlannedOperation, gone: set[str]) -> AppliedOperation | None:
+def _text(fact: Fact, plan: PlannedOperation) -> str:
+    return (plan["decision"].text or fact.text).strip()
+
+
+def _apply(svc: Services, fact: Fact, plan: PlannedOperation, text: str, vectors: dict[str, list[float]],
+           gone: set[str]) -> AppliedOperation | None:
     decision = plan["decision"]
     background = plan["background"]
     target = None
     if decision.target is not None and 0 <= decision.target < len(background):
-        target = svc.store.vectors.get(background[decision.target].id)
+        chosen = background[decision.target]
+        target = svc.store.vectors.get(chosen.namespace, chosen.id)
         if target is not None and target.id in gone:
             target = None
     op = decision.operation
-    text = (decision.text or fact.text).strip()
     if op in (Operation.UPDATE, Operation.DELETE) and target is None:
         if op == Operation.DELETE:
             return None
@@ -83,12 +100,12 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, gone: set[str]) ->
                                 namespace=fact.namespace, new_text=fact.text, reason=decision.reason)
     now = datetime.now(UTC)
     if op == Operation.ADD:
-        return _add(svc, fact, text, decision.reason, now)
+        return _add(svc, fact, text, vectors[text], decision.reason, now)
     assert target is not None
     if op == Operation.DELETE:
-        svc.store.vectors.delete(target.id)
+        svc.store.vectors.delete(target.namespace, target.id)
         gone.add(target.id)
-        svc.store.history.append(target.id, target.namespace, op, target.text, None, decision.reason, now)
+        svc.store.history.append(target.namespace, target.id, op, target.text, None, decision.reason, now)
         return AppliedOperation(operation=op, memory_id=target.id, namespace=target.namespace,
                                 old_text=target.text, reason=decision.reason)
     updated = target.model_copy(update={
@@ -97,20 +114,20 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, gone: set[str]) ->
         "source_turn_ids": list(dict.fromkeys([*target.source_turn_ids, *fact.source_turn_ids])),
         "enrichment": {**target.enrichment, **fact.enrichment},
     })
-    svc.store.vectors.update(updated, svc.embed([text])[0])
-    svc.store.history.append(target.id, target.namespace, op, target.text, text, decision.reason, now)
+    svc.store.vectors.update(updated, vectors[text])
+    svc.store.history.append(target.namespace, target.id, op, target.text, text, decision.reason, now)
     return AppliedOperation(operation=op, memory_id=target.id, namespace=target.namespace,
                             old_text=target.text, new_text=text, reason=decision.reason)
 
 
-def _add(svc: Services, fact: Fact, text: str, reason: str, now: datetime) -> AppliedOperation:
+def _add(svc: Services, fact: Fact, text: str, vector: list[float], reason: str, now: datetime) -> AppliedOperation:
     record = MemoryRecord(
         id=str(uuid.uuid4()), namespace=fact.namespace, text=text, categories=fact.categories,
         provenance=fact.provenance, scope=fact.scope, source_turn_ids=fact.source_turn_ids,
         speaker=fact.speaker, event_time=fact.event_time, created_at=now, updated_at=now,
         language=fact.language, conversation_id=fact.conversation_id, enrichment=fact.enrichment,
     )
-    svc.store.vectors.add(record, svc.embed([text])[0])
-    svc.store.history.append(record.id, record.namespace, Operation.ADD, None, text, reason, now)
+    svc.store.vectors.add(record, vector)
+    svc.store.history.append(record.namespace, record.id, Operation.ADD, None, text, reason, now)
     return AppliedOperation(operation=Operation.ADD, memory_id=record.id, namespace=record.namespace,
                             new_text=text, reason=reason)

@@ -1,81 +1,102 @@
-"""Ingestion bookends: record raw messages first, build the window, and finish or keep for retry."""
+"""Ingestion bookends: record and claim the turns first, build the window, finish or keep for retry.
+
+The exchange's turns are recorded in every namespace it feeds (the caller's ``user_id`` and each
+namespace of the speaker map), then claimed: only the worker holding a turn's claim forms it,
+and it marks the turn formed in the same transaction that writes the memories.
+"""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
+from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import IngestState
-from dmem.state.schemas import Message
+from dmem.store.claims import new_worker
+from dmem.store.namespaces import Routing, TurnKey, turn_keys
 
 log = logging.getLogger(__name__)
 
+CLAIM_KEY = "dmem_worker"
+"""``configurable`` key a caller (``Memory.add``) sets to name the worker that claims the turns."""
+
+
+def routing_of(state: IngestState) -> Routing:
+    """The validated routing of the exchange: its user id (default 'default') and speaker map."""
+    return Routing.of(state.get("user_id", "default"), state.get("speaker_namespaces"))
+
 
 def namespace_for(state: IngestState, speaker: str | None) -> str:
-    """Namespace a speaker's facts go to: the speaker map, else the user id, else 'default'."""
-    mapping = {k.lower(): v for k, v in (state.get("speaker_namespaces") or {}).items()}
-    if speaker and speaker.lower() in mapping:
-        return mapping[speaker.lower()]
-    return state.get("user_id") or "default"
+    """Namespace a speaker's facts go to: the speaker map, else the user id."""
+    return routing_of(state).namespace_for(speaker)
 
 
 def exchange_namespaces(state: IngestState) -> list[str]:
-    """Every namespace the exchange may write to (its speakers' and the user's)."""
-    names = {namespace_for(state, m.speaker) for m in state.get("messages") or []}
-    names.update((state.get("speaker_namespaces") or {}).values())
-    return sorted(names)
+    """Every namespace the exchange feeds (its turns are recorded in each)."""
+    return routing_of(state).namespaces()
+
+
+def exchange_turns(state: IngestState) -> list[TurnKey]:
+    """The (conversation_id, turn_id) keys of the turns this run forms."""
+    return turn_keys(list(state.get("exchange") or []))
 
 
 def record(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Append the raw messages to the transcript before anything else can fail."""
+    """Append the raw messages to the transcript before anything else can fail, then claim them."""
     svc = services_for(runtime.context)
-    messages: list[Message] = list(state.get("messages") or [])
-    svc.store.transcript.append(messages, exchange_namespaces(state))
-    # New turns, and turns recorded earlier but never formed (a crash, or kept for retry).
-    exchange = [m for m in messages if not svc.store.transcript.is_processed(m.conversation_id, m.turn_id)]
-    return {"exchange": exchange, "status": "duplicate" if not exchange else "formed",
-            "admissions": [], "facts": [], "operations": [], "error": None}
+    routing = routing_of(state)
+    stored = svc.store.transcript.append(routing, list(state.get("turns") or []))
+    worker = (get_config().get("configurable") or {}).get(CLAIM_KEY) or new_worker()
+    claim = svc.store.transcript.claim(routing.namespaces(), turn_keys(stored), worker,
+                                       svc.context.claim_lease_seconds)
+    mine = set(claim.claimed)
+    exchange = list({(m.conversation_id, m.turn_id): m for m in stored
+                     if (m.conversation_id, m.turn_id) in mine}.values())
+    held = f"turns {[t for _, t in claim.held]} are being formed by another worker" if claim.held else None
+    status = "formed" if exchange else ("claimed" if claim.held else "duplicate")
+    return {"exchange": exchange, "claim_token": worker, "status": status, "admissions": [], "facts": [],
+            "operations": [], "error": None if exchange else held}
 
 
 def build_window(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Reference history (last N earlier messages) and the top existing memories for the exchange."""
     svc = services_for(runtime.context)
     ctx = svc.context
+    routing = routing_of(state)
     exchange = state["exchange"]
     first = exchange[0]
-    history = svc.store.transcript.before(first.conversation_id, first.seq, ctx.history_messages)
+    history = svc.store.transcript.before(routing.origin, first.conversation_id, first.seq, ctx.history_messages)
     query = " ".join(m.text for m in exchange if m.text) or first.text
     hits = []
     if query.strip():
         vector = svc.embed([query])[0]
-        hits = svc.store.vectors.search(exchange_namespaces(state), vector, ctx.extraction_top_k)
+        hits = svc.store.vectors.search(routing.namespaces(), vector, ctx.extraction_top_k)
     return {"history": history, "background": [h.record for h in hits]}
 
 
 def keep_for_retry(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """A model reply stayed malformed: keep the turns in the transcript, flagged for retry."""
+    """Formation failed (a malformed reply or a provider error): keep the turns, flagged for retry."""
     svc = services_for(runtime.context)
     error = state.get("error") or "; ".join(state.get("failures") or []) or "unknown failure"
-    for conv, turn_ids in _turns_by_conversation(state).items():
-        svc.store.transcript.mark_pending(conv, turn_ids, error)
+    svc.store.transcript.mark_pending(exchange_namespaces(state), exchange_turns(state), error,
+                                      worker=state.get("claim_token"))
     log.warning("formation failed, turns kept for retry: %s", error)
     return {"status": "pending_retry", "error": error, "operations": []}
 
 
-def mark_processed(state: IngestState, runtime: Runtime[Context]) -> None:
-    """Flag the exchange's turns as formed."""
+def still_claimed(state: IngestState, runtime: Runtime[Context]) -> bool:
+    """Tell, inside the commit, whether this run still holds its turns (no other worker took them over)."""
     svc = services_for(runtime.context)
-    for conv, turn_ids in _turns_by_conversation(state).items():
-        svc.store.transcript.mark_processed(conv, turn_ids)
+    worker = state.get("claim_token")
+    return bool(worker) and svc.store.transcript.holds(exchange_namespaces(state), exchange_turns(state),
+                                                       str(worker))
 
 
-def _turns_by_conversation(state: IngestState) -> dict[str, list[str]]:
-    """The exchange's turn ids, grouped by conversation."""
-    by_conv: dict[str, list[str]] = {}
-    for m in state.get("exchange") or []:
-        by_conv.setdefault(m.conversation_id, []).append(m.turn_id)
-    return by_conv
+def mark_processed(state: IngestState, runtime: Runtime[Context]) -> None:
+    """Flag the exchange's turns as formed (inside the commit that writes their memories)."""
+    svc = services_for(runtime.context)
+    svc.store.transcript.mark_processed(exchange_namespaces(state), exchange_turns(state))

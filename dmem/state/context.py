@@ -1,27 +1,41 @@
-"""Runtime settings read by every node through ``Runtime[Context]``, with the papers' defaults."""
+"""Runtime settings read by every node through ``Runtime[Context]``, with the papers' defaults.
+
+``Context`` holds settings only: JSON values a server, Studio or a TOML file can send. Live objects
+(models, embeddings, the open store) belong to ``dmem.services.Resources``, and the one secret
+(``DMEM_API_KEY``) is read from the environment, so neither is part of the graphs' context schema.
+"""
 
 from __future__ import annotations
 
 import os
-import tomllib
 import types
 import typing
-from dataclasses import dataclass, field, fields
-from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
 from dmem.errors import ConfigError
+from dmem.state.sources import API_KEY_ENV, ENV_PREFIX, api_key_from_env, read_env, read_toml
+
+__all__ = ["ENV_PREFIX", "Context", "GatePolicy", "api_key_from_env", "build_context", "read_env", "read_toml",
+           "setting_names"]
 
 RetrievalMode = Literal["hybrid", "dense"]
 DeliberationMode = Literal["focused", "full"]
 GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
 StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"]
-ENV_PREFIX = "DMEM_"
 
 
-@dataclass(frozen=True)
-class Context:
-    """Every setting of dmem. Defaults follow D-Mem (000) and Gated Memory (001)."""
+class Context(BaseModel):
+    """Every setting of dmem. Defaults follow D-Mem (000) and Gated Memory (001).
+
+    Values are checked when a Context is built (directly, from a run's ``context={...}`` or from
+    ``build_context``); a bad value raises ``ConfigError`` naming the setting. A run's context
+    changes only the settings it sets; the others come from the graph's owner (``Memory`` or the
+    ``DMEM_*`` settings of the served graphs), see ``layered_on``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     # Models
     chat_model: str | None = None
@@ -32,8 +46,6 @@ class Context:
     """'local:all-MiniLM-L6-v2' (offline, bundled), 'hash' (tiny, for tests), or 'openai:<model>'."""
     base_url: str | None = None
     """Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp)."""
-    api_key: str | None = field(default=None, repr=False)
-    """API key for base_url servers that need one; OPENAI_API_KEY is used otherwise."""
     temperature: float = 0.0
     """Temperature of every call except Majority Voting samples."""
     structured_output: StructuredMethod = "auto"
@@ -113,23 +125,60 @@ class Context:
     max_concurrency: int = 4
     """Model calls in flight at once (chunk workers, per-fact work)."""
 
-    # Not a setting: live objects (a chat model, embeddings, an open store) handed in by the API.
-    resources: Any = field(default=None, compare=False, repr=False)
-    """Optional ``dmem.services.Resources``; built from the settings above when None."""
+    # Store sharing and concurrency (issue #10)
+    lock_timeout: float = 10.0
+    """Seconds a write waits for another process's write transaction on the store before failing."""
+    claim_lease_seconds: float = 600.0
+    """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:  # our checks raise ConfigError, which pydantic wraps
+            first = exc.errors()[0]
+            cause = (first.get("ctx") or {}).get("error")
+            if isinstance(cause, ConfigError):
+                raise cause from None
+            name = ".".join(str(p) for p in first["loc"]) or "context"
+            raise ConfigError(f"setting {name!r}: {first['msg']}; got {first.get('input')!r}") from None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _check_values(cls, data: Any) -> Any:
+        """Unknown names and bad values are ``ConfigError``s on every path, not only in build_context."""
+        if not isinstance(data, dict):
+            return data
+        _check_keys("context", data)
+        return {name: _coerce(name, value) for name, value in data.items()}
+
+    @model_validator(mode="after")
+    def _check_ranges(self) -> Context:
+        _validate(self)
+        return self
 
     def with_overrides(self, **changes: Any) -> Context:
         """A copy with some settings changed, validated like any other input."""
         return build_context(base=self, environ={}, **changes)
 
+    def explicit(self) -> dict[str, Any]:
+        """The settings this context was given, by name (the rest are defaults)."""
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+    def layered_on(self, base: Context) -> Context:
+        """``base`` with the settings this context sets: how a run's context meets its graph's owner."""
+        given = self.explicit()
+        if not given or all(getattr(base, k) == v for k, v in given.items()):
+            return base
+        return base.with_overrides(**given)
+
 
 def setting_names() -> list[str]:
     """Names of every setting, in declaration order."""
-    return [f.name for f in fields(Context) if f.name != "resources"]
+    return list(Context.model_fields)
 
 
 def _target_type(name: str) -> Any:
-    hints = typing.get_type_hints(Context)
-    return hints[name]
+    return Context.model_fields[name].annotation
 
 
 def _coerce(name: str, value: Any) -> Any:
@@ -175,7 +224,8 @@ def _coerce(name: str, value: Any) -> Any:
 
 def _validate(ctx: Context) -> None:
     positive = ["extraction_top_k", "update_top_k", "retrieval_top_k", "chunk_size", "vote_samples",
-                "max_concurrency", "request_timeout", "deliberation_budget", "ledger_limit"]
+                "max_concurrency", "request_timeout", "lock_timeout", "claim_lease_seconds",
+                "deliberation_budget", "ledger_limit"]
     for name in positive:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
@@ -195,34 +245,12 @@ def _validate(ctx: Context) -> None:
         )
 
 
-def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Settings from a TOML file: top-level keys or a [dmem] table."""
-    p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"config file {str(p)!r} does not exist")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {str(p)!r} is not valid TOML: {exc}") from None
-    table = data.get("dmem", data)
-    if not isinstance(table, dict):
-        raise ConfigError(f"config file {str(p)!r}: [dmem] must be a table")
-    return dict(table)
-
-
-def read_env(environ: typing.Mapping[str, str] | None = None) -> dict[str, str]:
-    """Settings from DMEM_* environment variables (DMEM_CONFIG names the TOML file, not a setting)."""
-    env = os.environ if environ is None else environ
-    out: dict[str, str] = {}
-    for key, value in env.items():
-        if key.startswith(ENV_PREFIX) and key != "DMEM_CONFIG":
-            out[key[len(ENV_PREFIX):].lower()] = value
-    return out
-
-
 def _check_keys(source: str, values: dict[str, Any]) -> None:
-    known = set(setting_names())
+    known = set(Context.model_fields)
     unknown = sorted(set(values) - known)
+    if "api_key" in unknown:
+        raise ConfigError(f"api_key is a secret, not a setting ({source}): set {API_KEY_ENV} in the environment "
+                          "or pass Memory(api_key=...)")
     if unknown:
         raise ConfigError(f"unknown setting(s) in {source}: {', '.join(unknown)}")
 
@@ -233,10 +261,13 @@ def build_context(
     config_file: str | os.PathLike[str] | None = None,
     environ: typing.Mapping[str, str] | None = None,
     use_env: bool = True,
-    resources: Any = None,
     **overrides: Any,
 ) -> Context:
-    """Build settings: keyword arguments beat DMEM_* variables, which beat the TOML file."""
+    """Build settings: keyword arguments beat DMEM_* variables, which beat the TOML file, which beats ``base``.
+
+    The result remembers which settings were given (by any layer or ``base``), so it can be layered
+    on another context later; the rest are the documented defaults.
+    """
     env = read_env(environ) if use_env else {}
     file_path = config_file or (os.environ if environ is None else environ).get("DMEM_CONFIG")
     layers: list[tuple[str, dict[str, Any]]] = []
@@ -244,15 +275,9 @@ def build_context(
         layers.append((f"config file {file_path}", read_toml(file_path)))
     layers.append(("environment (DMEM_*)", env))
     layers.append(("keyword arguments", {k: v for k, v in overrides.items()}))
-    merged: dict[str, Any] = {n: getattr(base, n) for n in setting_names()} if base else {}
-    if base is not None and base.resources is not None:
-        merged["resources"] = base.resources
-    if resources is not None:
-        merged["resources"] = resources
+    merged: dict[str, Any] = base.explicit() if base else {}
     for source, values in layers:
         _check_keys(source, values)
         for name, value in values.items():
             merged[name] = _coerce(name, value)
-    ctx = Context(**merged)
-    _validate(ctx)
-    return ctx
+    return Context(**merged)

@@ -1,9 +1,17 @@
-"""State of the ingestion, query and deliberation graphs, with reducers for parallel writes."""
+"""State of the ingestion, query and deliberation graphs, with reducers for parallel writes.
+
+TypedDicts come from ``typing_extensions`` and carry their field docstrings into the JSON schemas a
+LangGraph server and Studio show (``documented``); required input fields are marked ``Required``.
+"""
 
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal, Required
+
+from langchain_core.messages import AnyMessage
+from pydantic import ConfigDict, with_config
+from typing_extensions import TypedDict
 
 from dmem.state.schemas import (
     AdmissionDecision,
@@ -16,22 +24,34 @@ from dmem.state.schemas import (
 )
 from dmem.state.verdicts import LifecycleDecision, QualityGateVerdict, ScoredFact
 
-IngestStatus = Literal["formed", "nothing_admitted", "no_facts", "duplicate", "pending_retry"]
+IngestStatus = Literal["formed", "nothing_admitted", "no_facts", "duplicate", "pending_retry", "claimed"]
 Route = Literal["system1", "deliberation", "no_memory"]
+documented = with_config(ConfigDict(use_attribute_docstrings=True))
+"""Class decorator: the field docstrings below become the descriptions of the JSON schema."""
 
 
 # Ingestion ----------------------------------------------------------------------------------
+@documented
 class IngestInput(TypedDict, total=False):
-    """What a caller passes to the ingestion graph: one exchange of new messages."""
+    """One exchange to remember: chat messages (``messages``) or dmem transcript turns (``turns``)."""
 
-    messages: list[Message]
-    """The current exchange (usually a user message and its reply), in order."""
+    messages: list[AnyMessage]
+    """Chat messages, as LangChain messages or their JSON ({"role": "user", "content": "..."}): the key and
+    type of a host's MessagesState. Human turns are spoken by 'user' (or the message's name), AI turns by
+    'assistant'; the message id is the turn id. Tool and system messages are skipped."""
+    turns: list[Message]
+    """dmem transcript turns (speaker, text, timestamp, turn id), e.g. from Memory.add or a data set;
+    give either these or messages."""
     user_id: str
-    """Namespace facts go to when no speaker mapping applies."""
+    """Whose memory this is: the namespace facts go to. Default: the host context's or the config's
+    'user_id', else 'default'."""
+    conversation_id: str
+    """Conversation the chat messages belong to. Default: the config's 'thread_id', else the user id."""
     speaker_namespaces: dict[str, str]
     """Optional speaker -> namespace map (a two-person conversation stores each side apart)."""
 
 
+@documented
 class PlannedOperation(TypedDict):
     """A lifecycle decision for one fact, with the background it was made against."""
 
@@ -43,11 +63,13 @@ class PlannedOperation(TypedDict):
     """Memories the decision's integer ids point into."""
 
 
+@documented
 class IngestOutput(TypedDict, total=False):
     """What the ingestion graph reports."""
 
     status: IngestStatus
-    """How the exchange ended: formed facts, nothing admitted, duplicate, or kept for retry."""
+    """How the exchange ended: formed facts, nothing admitted, duplicate, kept for retry, or claimed
+    (another worker is forming these turns)."""
     admissions: list[AdmissionDecision]
     """Every admission decision with its reason (empty with the formation layer off)."""
     facts: list[Fact]
@@ -60,8 +82,9 @@ class IngestOutput(TypedDict, total=False):
     """Why formation failed, when the exchange was kept for retry."""
 
 
+@documented
 class IngestState(IngestInput, IngestOutput, total=False):
-    """Working state of the ingestion graph."""
+    """Working state of the ingestion graph (``turns`` holds the validated exchange after ``read_input``)."""
 
     exchange: list[Message]
     """Messages of the exchange that are sources of new facts."""
@@ -75,36 +98,51 @@ class IngestState(IngestInput, IngestOutput, total=False):
     """Lifecycle decisions returned by per-fact workers."""
     failures: Annotated[list[str], operator.add]
     """Errors raised by per-fact workers; any failure keeps the exchange for retry."""
+    claim_token: str
+    """The worker token under which this run claimed the exchange's turns."""
 
 
+@documented
 class FactTask(TypedDict):
     """Payload of one per-fact worker (enrichment or lifecycle)."""
 
     index: int
+    """Position of the fact in ``facts``."""
     fact: Fact
+    """The fact to work on."""
 
 
 # Query --------------------------------------------------------------------------------------
+@documented
 class QueryInput(TypedDict, total=False):
     """A question and whose memories to answer it from."""
 
-    question: str
-    """The question."""
+    question: Required[str]
+    """The question, in plain words."""
     namespaces: list[str]
-    """Namespaces asked about (LoCoMo asks about two speakers)."""
+    """Whose memories to read (one or more user ids). Default: the host context's or the config's
+    'user_id', else 'default'."""
 
 
+@documented
 class GateVerdict(TypedDict, total=False):
     """Why the gate routed the way it did."""
 
     policy: str
+    """The gate policy that ran (quality, majority, consensus, never or always)."""
     passed: bool
+    """True when System 1's answer was kept."""
     reasons: list[str]
+    """Why it passed or failed, one line per criterion or vote."""
     quality: QualityGateVerdict | None
+    """The quality gate's verdict per criterion, when the quality policy ran."""
     samples: list[str]
+    """Sampled answers, when a voting policy ran."""
     groups: list[list[int]]
+    """Samples grouped by meaning (1-based), when a voting policy ran."""
 
 
+@documented
 class QueryOutput(TypedDict, total=False):
     """What the query graph reports."""
 
@@ -132,6 +170,7 @@ class QueryOutput(TypedDict, total=False):
     """Model work per stage."""
 
 
+@documented
 class QueryState(QueryInput, QueryOutput, total=False):
     """Working state of the query graph."""
 
@@ -144,17 +183,20 @@ class QueryState(QueryInput, QueryOutput, total=False):
 
 
 # Full Deliberation ------------------------------------------------------------------------
+@documented
 class DeliberationInput(TypedDict, total=False):
-    """Input of the Full Deliberation subgraph."""
+    """Input of Full Deliberation: a question and whose transcript to read."""
 
-    question: str
-    """The question."""
+    question: Required[str]
+    """The question, in plain words."""
     namespaces: list[str]
-    """Namespaces whose transcript is read."""
+    """Whose transcript to read (one or more user ids). Default: the host context's or the config's
+    'user_id', else 'default'."""
     memories: list[MemoryRecord]
     """System 1's memories: their source turns seed focused reading (retrieved here when absent)."""
 
 
+@documented
 class DeliberationOutput(TypedDict, total=False):
     """Output of the Full Deliberation subgraph."""
 
@@ -169,8 +211,10 @@ class DeliberationOutput(TypedDict, total=False):
     skipped_chunks: list[SkippedChunk]
     """Chunks whose worker failed after retries, with their unread turns."""
     usage: Annotated[list[Usage], operator.add]
+    """Model work per stage."""
 
 
+@documented
 class DeliberationState(DeliberationInput, DeliberationOutput, total=False):
     """Working state of Full Deliberation."""
 
@@ -185,11 +229,16 @@ class DeliberationState(DeliberationInput, DeliberationOutput, total=False):
     """The ledger: facts above fact_min_score, duplicates collapsed, in event-time order."""
 
 
+@documented
 class ChunkTask(TypedDict):
     """Payload of one Full Deliberation worker."""
 
     question: str
+    """The question the worker reads for."""
     index: int
+    """Position of the chunk in the transcript."""
     chunk: list[Message]
+    """The messages to read."""
     preceding: list[Message]
+    """Earlier messages shown read-only, for context."""
 

@@ -18,11 +18,21 @@ from dmem.state.schemas import (
 from dmem.state.verdicts import ScoredFact
 
 
+class PendingTurn(BaseModel):
+    """A recorded turn whose formation failed and waits for ``retry_pending``."""
+
+    conversation_id: str
+    turn_id: str
+    reason: str = Field(description="Why formation failed (the model error or malformed reply).")
+
+
 class ExchangeResult(BaseModel):
     """What ingesting one exchange did."""
 
     turn_ids: list[str]
-    status: str
+    conversation_id: str | None = None
+    status: str = Field(description="formed, nothing_admitted, no_facts, duplicate, pending_retry or claimed "
+                                    "(another worker is forming these turns).")
     admissions: list[AdmissionDecision] = Field(default_factory=list)
     facts: list[Fact] = Field(default_factory=list)
     operations: list[AppliedOperation] = Field(default_factory=list)
@@ -58,8 +68,14 @@ class AddResult(BaseModel):
 
     @property
     def pending(self) -> list[ExchangeResult]:
-        """Exchanges kept for retry after a malformed model reply."""
+        """Exchanges kept for retry after a malformed reply or a model failure."""
         return [ex for ex in self.exchanges if ex.status == "pending_retry"]
+
+    @property
+    def pending_turns(self) -> list[PendingTurn]:
+        """Every turn kept for retry, with the reason."""
+        return [PendingTurn(conversation_id=ex.conversation_id or "", turn_id=t, reason=ex.error or "")
+                for ex in self.pending for t in ex.turn_ids]
 
     def usage(self) -> dict[str, Usage]:
         """Usage per step, plus 'total'."""

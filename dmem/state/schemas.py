@@ -69,20 +69,20 @@ class Message(BaseModel):
 class MemoryRecord(BaseModel):
     """A stored memory: one atomic fact with its provenance and audit fields."""
 
-    id: str
+    id: str = Field(description="Stable id of the memory (its history keeps it after deletion).")
     namespace: str = Field(description="Owner of the memory (user or agent id).")
-    text: str
-    categories: list[Category] = Field(default_factory=list)
-    provenance: Provenance = Provenance.STATED
-    scope: Scope = Scope.GENERIC
-    source_turn_ids: list[str] = Field(default_factory=list)
-    speaker: str | None = None
+    text: str = Field(description="The fact, one sentence with the speaker named.")
+    categories: list[Category] = Field(default_factory=list, description="Formation categories (multi-label).")
+    provenance: Provenance = Field(default=Provenance.STATED, description="Stated by the user, or inferred.")
+    scope: Scope = Field(default=Scope.GENERIC, description="Entity scope; decides what enrichment may consult.")
+    source_turn_ids: list[str] = Field(default_factory=list, description="Transcript turns the fact came from.")
+    speaker: str | None = Field(default=None, description="Who said it, when known.")
     event_time: datetime | None = Field(default=None, description="Absolute time the fact refers to.")
-    created_at: datetime
-    updated_at: datetime
-    language: str = "en"
-    conversation_id: str | None = None
-    enrichment: dict[str, str] = Field(default_factory=dict)
+    created_at: datetime = Field(description="When the memory was added.")
+    updated_at: datetime = Field(description="When the memory last changed.")
+    language: str = Field(default="en", description="Language of the text (ISO 639-1).")
+    conversation_id: str | None = Field(default=None, description="Conversation the fact came from.")
+    enrichment: dict[str, str] = Field(default_factory=dict, description="Attributes added by enrichment.")
 
     def render(self) -> str:
         """Text with its event time, as the answerer sees it."""
@@ -93,51 +93,51 @@ class MemoryRecord(BaseModel):
 class Fact(BaseModel):
     """A candidate fact moving through formation, before it becomes a memory."""
 
-    text: str
-    namespace: str
-    speaker: str | None = None
-    categories: list[Category] = Field(default_factory=list)
-    provenance: Provenance = Provenance.STATED
-    scope: Scope = Scope.GENERIC
+    text: str = Field(description="The fact, one sentence with the speaker named.")
+    namespace: str = Field(description="Namespace the fact will be stored in.")
+    speaker: str | None = Field(default=None, description="Who said it, when known.")
+    categories: list[Category] = Field(default_factory=list, description="Formation categories (multi-label).")
+    provenance: Provenance = Field(default=Provenance.STATED, description="Stated by the user, or inferred.")
+    scope: Scope = Field(default=Scope.GENERIC, description="Entity scope; decides what enrichment may consult.")
     enrich: bool = Field(default=False, description="Whether enrichment would help this fact.")
-    language: str = "en"
-    source_turn_ids: list[str] = Field(default_factory=list)
-    event_time: datetime | None = None
-    conversation_id: str | None = None
-    enrichment: dict[str, str] = Field(default_factory=dict)
+    language: str = Field(default="en", description="Language of the text (ISO 639-1).")
+    source_turn_ids: list[str] = Field(default_factory=list, description="Transcript turns the fact came from.")
+    event_time: datetime | None = Field(default=None, description="Absolute time the fact refers to.")
+    conversation_id: str | None = Field(default=None, description="Conversation the fact came from.")
+    enrichment: dict[str, str] = Field(default_factory=dict, description="Attributes added by enrichment.")
 
 
 class AdmissionDecision(BaseModel):
     """The admission gate's verdict on one utterance, kept for the audit trail."""
 
-    turn_id: str
-    speaker: str
-    utterance: str
-    admitted: bool
-    reason: str
+    turn_id: str = Field(description="The turn judged.")
+    speaker: str = Field(description="Who said it.")
+    utterance: str = Field(description="What was said.")
+    admitted: bool = Field(description="True when the utterance may become memories.")
+    reason: str = Field(description="Why it was admitted or rejected.")
 
 
 class AppliedOperation(BaseModel):
     """A lifecycle operation as applied to the store."""
 
-    operation: Operation
-    memory_id: str | None = None
-    namespace: str
-    old_text: str | None = None
-    new_text: str | None = None
-    reason: str = ""
+    operation: Operation = Field(description="ADD, UPDATE, DELETE or NOOP.")
+    memory_id: str | None = Field(default=None, description="The memory written or removed (none for NOOP).")
+    namespace: str = Field(description="Namespace of the memory.")
+    old_text: str | None = Field(default=None, description="Text before the operation.")
+    new_text: str | None = Field(default=None, description="Text after the operation.")
+    reason: str = Field(default="", description="Why the lifecycle decided so.")
 
 
 class HistoryEntry(BaseModel):
     """One row of the append-only operation history."""
 
-    memory_id: str
-    namespace: str
-    operation: Operation
-    old_text: str | None
-    new_text: str | None
-    reason: str
-    at: datetime
+    memory_id: str = Field(description="The memory changed.")
+    namespace: str = Field(description="Namespace of the memory.")
+    operation: Operation = Field(description="ADD, UPDATE or DELETE.")
+    old_text: str | None = Field(description="Text before the operation.")
+    new_text: str | None = Field(description="Text after the operation.")
+    reason: str = Field(description="Why it changed.")
+    at: datetime = Field(description="When it changed.")
 
 
 class SkippedChunk(BaseModel):
@@ -151,11 +151,11 @@ class SkippedChunk(BaseModel):
 class Usage(BaseModel):
     """Cost of model work in one stage: calls, tokens and wall seconds."""
 
-    stage: str
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    seconds: float = 0.0
+    stage: str = Field(description="Pipeline stage (admit, answer, read_chunk, ...).")
+    calls: int = Field(default=0, description="Model calls made.")
+    input_tokens: int = Field(default=0, description="Prompt tokens (reported or estimated).")
+    output_tokens: int = Field(default=0, description="Completion tokens (reported or estimated).")
+    seconds: float = Field(default=0.0, description="Wall seconds spent.")
     estimated: bool = Field(default=False, description="True when some token counts are offline estimates.")
 
     def __add__(self, other: Usage) -> Usage:

@@ -1,4 +1,15 @@
-"""Small store interfaces, so other backends can follow the FAISS + SQLite defaults."""
+"""The store contract: small, namespace-explicit protocols every backend implements.
+
+Invariant: every stored row (memory, history row, admission, transcript turn, claim) belongs to
+exactly one namespace, and every method that reads or writes rows takes the namespace(s) and
+acts inside them only. Ids (memory ids, conversation and turn ids) are never enough on their
+own: an id of another namespace behaves exactly like an unknown id. Methods without a namespace
+(``namespaces()``, ``count()``, ``info()``) only count or list namespaces, for operators.
+
+Transcript turns of an exchange that feeds several namespaces (a speaker map) are recorded in
+each of them (see ``dmem.store.namespaces.Routing``); a read over several namespaces the caller
+names merges turns that are identical in all of them.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +21,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from dmem.state.schemas import AdmissionDecision, HistoryEntry, MemoryRecord, Message, Operation
+from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn
 
 
 @dataclass(frozen=True)
@@ -48,19 +60,23 @@ class VectorIndex(Protocol):
     """Memory records with embeddings, searchable by cosine within one or more namespaces."""
 
     def add(self, record: MemoryRecord, vector: Sequence[float]) -> None:
-        """Insert a new record."""
+        """Insert a new record in ``record.namespace``; its id must be new to the whole store."""
         ...
 
     def update(self, record: MemoryRecord, vector: Sequence[float] | None) -> None:
-        """Replace a record (and its vector, when given) by id."""
+        """Replace a live record of ``record.namespace`` (and its vector, when given); never moves it."""
         ...
 
-    def delete(self, memory_id: str) -> MemoryRecord | None:
-        """Remove a record from retrieval; returns what was removed."""
+    def delete(self, namespace: str, memory_id: str) -> MemoryRecord | None:
+        """Remove a record of the namespace from retrieval; returns it, or None if not live there."""
         ...
 
-    def get(self, memory_id: str) -> MemoryRecord | None:
-        """A record by id, or None."""
+    def get(self, namespace: str, memory_id: str) -> MemoryRecord | None:
+        """A live record of the namespace by id, or None."""
+        ...
+
+    def vector(self, namespace: str, memory_id: str) -> builtins.list[float] | None:
+        """The stored unit vector of a live record of the namespace, or None."""
         ...
 
     def search(
@@ -71,7 +87,7 @@ class VectorIndex(Protocol):
         *,
         where: SearchFilter | None = None,
         min_score: float | None = None,
-    ) -> list[Hit]:
+    ) -> builtins.list[Hit]:
         """Top-k records of the given namespaces only, best first."""
         ...
 
@@ -80,7 +96,11 @@ class VectorIndex(Protocol):
         ...
 
     def namespaces(self) -> builtins.list[str]:
-        """Namespaces that hold at least one record."""
+        """Namespaces that hold at least one live record."""
+        ...
+
+    def count(self, namespace: str | None = None) -> int:
+        """Live records, in one namespace or overall."""
         ...
 
 
@@ -89,67 +109,98 @@ class HistoryLog(Protocol):
 
     def append(
         self,
-        memory_id: str,
         namespace: str,
+        memory_id: str,
         operation: Operation,
         old_text: str | None,
         new_text: str | None,
         reason: str,
         at: datetime | None = None,
     ) -> None:
-        """Record one operation."""
+        """Record one operation on a memory of the namespace."""
         ...
 
-    def for_memory(self, memory_id: str) -> list[HistoryEntry]:
-        """Every operation on one memory, oldest first."""
+    def for_memory(self, namespace: str, memory_id: str) -> list[HistoryEntry]:
+        """Every operation on one memory of the namespace, oldest first (empty for other namespaces)."""
         ...
 
-    def entries(self, namespace: str | None = None) -> list[HistoryEntry]:
-        """Every operation, optionally of one namespace, oldest first."""
+    def entries(self, namespace: str) -> list[HistoryEntry]:
+        """Every operation in a namespace, oldest first."""
         ...
 
-    def record_admission(self, decision: AdmissionDecision, conversation_id: str, namespace: str) -> None:
+    def record_admission(self, namespace: str, conversation_id: str, decision: AdmissionDecision) -> None:
         """Keep an admission gate decision with its reason."""
         ...
 
-    def admissions(self, namespace: str | None = None) -> list[AdmissionDecision]:
-        """Admission decisions, oldest first."""
+    def admissions(self, namespace: str) -> list[AdmissionDecision]:
+        """Admission decisions of a namespace, oldest first."""
         ...
 
 
 class TranscriptLog(Protocol):
-    """Every raw message, in order, per conversation; the source Full Deliberation reads."""
+    """Raw turns per namespace and conversation, in order, with their formation status and claims."""
 
-    def append(self, messages: Sequence[Message], namespaces: Sequence[str]) -> list[Message]:
-        """Record messages (idempotent on conversation_id + turn_id); returns the ones that were new."""
+    def append(self, routing: Routing, messages: Sequence[Message]) -> list[Message]:
+        """Record turns in every namespace the routing feeds, all or nothing; return them as stored.
+
+        Idempotent on (namespace, conversation_id, turn_id). A turn without an explicit ``seq``
+        gets the next free one of its conversation. A turn id recorded before with another
+        speaker, text or caption is a DataError naming namespace, conversation and turn.
+        """
         ...
 
     def messages(self, namespaces: Sequence[str]) -> list[Message]:
-        """All messages of the conversations linked to these namespaces, in time order."""
+        """Every turn of these namespaces in time order; a turn identical in several appears once."""
         ...
 
-    def before(self, conversation_id: str, seq: int, limit: int) -> list[Message]:
-        """The last ``limit`` messages of a conversation before position ``seq``."""
+    def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
+        """The last ``limit`` turns of a conversation of the namespace before position ``seq``."""
         ...
 
-    def mark_pending(self, conversation_id: str, turn_ids: Sequence[str], reason: str) -> None:
-        """Flag turns whose formation failed, so a later run retries them."""
+    def conversations(self, namespace: str) -> list[str]:
+        """Conversations of a namespace, in the order they were first recorded."""
         ...
 
-    def clear_pending(self, conversation_id: str, turn_ids: Sequence[str]) -> None:
-        """Unflag turns once formed."""
+    def namespaces(self) -> list[str]:
+        """Namespaces holding at least one turn."""
         ...
 
-    def pending(self, conversation_id: str | None = None) -> list[tuple[Message, str]]:
-        """Turns awaiting retry, with the failure reason."""
+    def count(self, namespace: str | None = None) -> int:
+        """Recorded turns, in one namespace or overall (a turn fed to two namespaces counts twice)."""
         ...
 
-    def is_processed(self, conversation_id: str, turn_id: str) -> bool:
-        """True once a turn has been through formation successfully."""
+    def claim(self, namespaces: Sequence[str], turns: Sequence[TurnKey], worker: str, lease_s: float) -> Claim:
+        """Claim the unformed turns for ``worker`` unless a live worker holds them (one transaction)."""
         ...
 
-    def mark_processed(self, conversation_id: str, turn_ids: Sequence[str]) -> None:
-        """Flag turns as formed (clears pending)."""
+    def holds(self, namespaces: Sequence[str], turns: Sequence[TurnKey], worker: str) -> bool:
+        """True while ``worker`` still holds every unformed copy of these turns (call inside the commit)."""
+        ...
+
+    def mark_processed(self, namespaces: Sequence[str], turns: Sequence[TurnKey]) -> None:
+        """Flag turns as formed and drop their claims."""
+        ...
+
+    def mark_pending(
+        self, namespaces: Sequence[str], turns: Sequence[TurnKey], reason: str, worker: str | None = None
+    ) -> None:
+        """Flag unformed turns as failed with the reason and drop the claims (only ``worker``'s, when given)."""
+        ...
+
+    def release(self, namespaces: Sequence[str], turns: Sequence[TurnKey], worker: str) -> None:
+        """Drop ``worker``'s claims on turns it did not finish (they stay unformed)."""
+        ...
+
+    def unformed(self, namespace: str, conversation_id: str | None = None) -> list[UnformedTurn]:
+        """Turns of the namespace not formed yet (new or pending), by conversation then seq."""
+        ...
+
+    def pending(self, namespace: str, conversation_id: str | None = None) -> list[tuple[Message, str]]:
+        """Turns of the namespace whose formation failed, with the reason."""
+        ...
+
+    def is_processed(self, namespace: str, conversation_id: str, turn_id: str) -> bool:
+        """True once a turn of the namespace has been formed."""
         ...
 
 
@@ -166,14 +217,34 @@ class StoreInfo:
 
 
 class MemoryStore(Protocol):
-    """One store directory: vectors, history and transcript, with one writer at a time."""
+    """One store: vectors, history and transcript, whose writes group into atomic transactions."""
 
     vectors: VectorIndex
     history: HistoryLog
     transcript: TranscriptLog
 
+    @property
+    def read_only(self) -> bool:
+        """True when the handle refuses writes."""
+        ...
+
+    @property
+    def closed(self) -> bool:
+        """True once this handle is closed (it then refuses every call)."""
+        ...
+
     def transaction(self) -> AbstractContextManager[None]:
         """Group writes so they land together or not at all (nested calls join the outer one)."""
+        ...
+
+    def export_records(self, namespace: str) -> list[MemoryRecord]:
+        """Live records of one namespace, oldest first."""
+        ...
+
+    def import_records(
+        self, namespace: str, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]], reason: str
+    ) -> int:
+        """Add or replace records of one namespace in one transaction; refuse ids of other namespaces."""
         ...
 
     def info(self) -> StoreInfo:
@@ -185,7 +256,7 @@ class MemoryStore(Protocol):
         ...
 
     def close(self) -> None:
-        """Flush and release the writer lock."""
+        """Release this handle (the last handle of a shared store closes it)."""
         ...
 
 

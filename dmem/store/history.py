@@ -43,44 +43,42 @@ class LocalHistory:
 
     def append(
         self,
-        memory_id: str,
         namespace: str,
+        memory_id: str,
         operation: Operation,
         old_text: str | None,
         new_text: str | None,
         reason: str,
         at: datetime | None = None,
     ) -> None:
-        """Record one operation (``at`` defaults to now, in UTC)."""
+        """Record one operation on a memory of the namespace (``at`` defaults to now, in UTC)."""
         when = (at or utc_now()).isoformat()
         with self._db.transaction():
-            self._db.conn.execute(
+            self._db.execute(
                 "INSERT INTO history (memory_id, namespace, operation, old_text, new_text, reason, at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (memory_id, namespace, Operation(operation).value, old_text, new_text, reason, when),
             )
 
-    def for_memory(self, memory_id: str) -> list[HistoryEntry]:
-        """Every operation on one memory, oldest first."""
-        rows = self._db.query("SELECT * FROM history WHERE memory_id = ? ORDER BY rowid", (memory_id,))
+    def for_memory(self, namespace: str, memory_id: str) -> list[HistoryEntry]:
+        """Every operation on one memory of the namespace, oldest first (empty for other namespaces)."""
+        rows = self._db.query("SELECT * FROM history WHERE namespace = ? AND memory_id = ? ORDER BY rowid",
+                              (namespace, memory_id))
         return [_entry(row) for row in rows]
 
-    def entries(self, namespace: str | None = None) -> list[HistoryEntry]:
-        """Every operation, optionally of one namespace, oldest first."""
-        if namespace is None:
-            rows = self._db.query("SELECT * FROM history ORDER BY rowid")
-        else:
-            rows = self._db.query("SELECT * FROM history WHERE namespace = ? ORDER BY rowid", (namespace,))
+    def entries(self, namespace: str) -> list[HistoryEntry]:
+        """Every operation in a namespace, oldest first."""
+        rows = self._db.query("SELECT * FROM history WHERE namespace = ? ORDER BY rowid", (namespace,))
         return [_entry(row) for row in rows]
 
     def count(self) -> int:
-        """Count the operation rows."""
+        """Count the operation rows over every namespace (for operators)."""
         return int(self._db.scalar("SELECT count(*) FROM history"))
 
-    def record_admission(self, decision: AdmissionDecision, conversation_id: str, namespace: str) -> None:
+    def record_admission(self, namespace: str, conversation_id: str, decision: AdmissionDecision) -> None:
         """Keep an admission gate decision with its reason."""
         with self._db.transaction():
-            self._db.conn.execute(
+            self._db.execute(
                 "INSERT INTO admissions (conversation_id, namespace, turn_id, speaker, utterance, admitted,"
                 " reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -95,10 +93,11 @@ class LocalHistory:
                 ),
             )
 
-    def admissions(self, namespace: str | None = None) -> list[AdmissionDecision]:
-        """Admission decisions, optionally of one namespace, oldest first."""
-        if namespace is None:
-            rows = self._db.query("SELECT * FROM admissions ORDER BY rowid")
-        else:
-            rows = self._db.query("SELECT * FROM admissions WHERE namespace = ? ORDER BY rowid", (namespace,))
+    def admissions(self, namespace: str) -> list[AdmissionDecision]:
+        """Admission decisions of a namespace, oldest first."""
+        rows = self._db.query("SELECT * FROM admissions WHERE namespace = ? ORDER BY rowid", (namespace,))
         return [_admission(row) for row in rows]
+
+    def admission_count(self) -> int:
+        """Count admission decisions over every namespace (for operators)."""
+        return int(self._db.scalar("SELECT count(*) FROM admissions"))

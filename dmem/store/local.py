@@ -1,139 +1,139 @@
-"""The default MemoryStore: one directory, one SQLite file, FAISS indexes in memory, one writer."""
+"""The default MemoryStore: one directory, one SQLite file, FAISS indexes in memory, many processes.
+
+Within a process, ``open_store`` on the same directory (and mode) returns a new handle on one
+shared open store: Memory objects, per-run settings and graph runs all share it. The store is
+closed when its last handle closes; a closed handle refuses use. Across processes, writers take
+turns per write transaction (see :mod:`dmem.store.writelock`) and readers are never blocked.
+"""
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
+from typing import Any, cast
 
-from filelock import FileLock, Timeout
-
-from dmem.errors import StoreError, StoreLockedError
-from dmem.state.schemas import MemoryRecord, Operation
+from dmem.errors import StoreError
+from dmem.state.schemas import MemoryRecord
 from dmem.store.base import HistoryLog, StoreInfo, TranscriptLog, VectorIndex
-from dmem.store.history import LocalHistory
-from dmem.store.memories import LocalVectorIndex
-from dmem.store.sqlite import Database
-from dmem.store.transcript import LocalTranscript
-from dmem.store.vectors import remove_stale_temp_files
+from dmem.store.core import StoreCore, open_core
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DIM = 384
-LOCK_FILE = ".lock"
-PID_FILE = ".lock.pid"
+
+_OPEN: dict[tuple[str, bool], StoreCore] = {}
+"""Open stores of this process by (directory, read_only); an entry lives while it has handles."""
+_OPEN_LOCK = threading.Lock()
+
+
+class _Guarded:
+    """Forwards to a store part while its handle is open, so a closed handle cannot be used."""
+
+    def __init__(self, target: object, handle: LocalStore) -> None:
+        self._target = target
+        self._handle = handle
+
+    def __getattr__(self, name: str) -> Any:
+        self._handle.check_open()
+        return getattr(self._target, name)
 
 
 class LocalStore:
-    """FAISS + SQLite store in one directory; use ``open_store()`` to get one.
+    """A handle on a FAISS + SQLite store directory; get one with ``open_store()``.
 
     ``vectors``, ``history`` and ``transcript`` share one SQLite connection, so a memory change and
     its history row written inside ``transaction()`` commit together or not at all.
     """
 
-    # Typed as the protocols (MemoryStore's members are settable, hence invariant); the concrete
-    # classes add count(), conversations() and more, which this class reaches via its private refs.
     vectors: VectorIndex
     history: HistoryLog
     transcript: TranscriptLog
 
-    def __init__(self, path: Path, db: Database, dim: int, lock: FileLock | None) -> None:
-        self.path = path
-        self.dim = dim
-        self._db = db
-        self._lock = lock
-        self._vectors = LocalVectorIndex(db, dim, path)
-        self._history = LocalHistory(db)
-        self._transcript = LocalTranscript(db)
-        self.vectors, self.history, self.transcript = self._vectors, self._history, self._transcript
+    def __init__(self, core: StoreCore) -> None:
+        self._core = core
+        self._closed = False
+        self._vectors, self._history, self._transcript = core.vectors, core.history, core.transcript
+        self.vectors = cast(VectorIndex, _Guarded(core.vectors, self))
+        self.history = cast(HistoryLog, _Guarded(core.history, self))
+        self.transcript = cast(TranscriptLog, _Guarded(core.transcript, self))
+
+    @property
+    def path(self) -> Path:
+        """The store directory."""
+        return self._core.path
+
+    @property
+    def dim(self) -> int:
+        """Vector dimension of the store."""
+        return self._core.dim
 
     @property
     def read_only(self) -> bool:
-        """True when opened without the writer lock; writes raise StoreError."""
-        return self._db.read_only
+        """True when opened read-only; writes raise StoreError."""
+        return self._core.db.read_only
 
     @property
     def closed(self) -> bool:
         """True after ``close()``."""
-        return self._db.closed
+        return self._closed or self._core.db.closed
+
+    def check_open(self) -> None:
+        """Raise StoreError when this handle was closed."""
+        if self._closed:
+            raise StoreError(f"store {self.path} is closed; open it again with open_store()")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """Group writes so they land together or not at all (nested calls join the outer one).
 
-        The transaction holds the store's lock, so other threads wait until it ends: keep it short.
+        The outermost transaction holds the store's write lock (other threads and processes wait
+        until it ends): keep it short, and do model or embedding calls before it.
         """
-        with self._db.transaction():
+        self.check_open()
+        with self._core.db.transaction():
             yield
 
     def version(self) -> int:
         """Return the memories version, bumped by every committed write to memories."""
-        return self._db.version()
+        self.check_open()
+        return self._core.db.version()
 
     def info(self) -> StoreInfo:
         """Count memories per namespace, messages, history rows and pending turns."""
-        with self._db.reading():
-            return StoreInfo(
-                path=str(self.path),
-                memories=self._vectors.counts(),
-                messages=self._transcript.count(),
-                history_rows=self._history.count(),
-                pending_turns=self._transcript.pending_count(),
-                extra={
-                    "dim": self.dim,
-                    "version": self._db.version(),
-                    "read_only": self.read_only,
-                    "indexed_vectors": self._vectors.index_size(),
-                    "admissions": int(self._db.scalar("SELECT count(*) FROM admissions")),
-                },
-            )
+        self.check_open()
+        return self._core.info()
 
-    def export_records(self, namespace: str | None = None) -> list[MemoryRecord]:
-        """Live records of one namespace or of all (namespace by namespace, oldest first)."""
-        with self._db.reading():
-            names = [namespace] if namespace is not None else self.vectors.namespaces()
-            return [record for name in names for record in self.vectors.list(name)]
+    def export_records(self, namespace: str) -> list[MemoryRecord]:
+        """Live records of one namespace, oldest first."""
+        self.check_open()
+        return self._core.vectors.list(namespace)
 
-    def import_records(self, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]]) -> int:
-        """Add new records and replace live ones, with history rows, in one transaction.
-
-        Ids that were deleted in this store are skipped (the deletion wins). Returns how many
-        records were written.
-        """
-        if len(records) != len(vectors):
-            raise StoreError(f"import got {len(records)} records but {len(vectors)} vectors; pair them up")
-        written = 0
-        with self.transaction():
-            for record, vector in zip(records, vectors, strict=True):
-                deleted = self._db.scalar("SELECT deleted FROM memories WHERE id = ?", (record.id,))
-                if deleted:
-                    log.warning("import skips memory %s: it was deleted in this store", record.id)
-                    continue
-                old = self.vectors.get(record.id)
-                if old is None:
-                    self.vectors.add(record, vector)
-                else:
-                    self.vectors.update(record, vector)
-                op = Operation.ADD if old is None else Operation.UPDATE
-                old_text = None if old is None else old.text
-                self.history.append(record.id, record.namespace, op, old_text, record.text, "import")
-                written += 1
-        return written
+    def import_records(
+        self, namespace: str, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]],
+        reason: str = "import",
+    ) -> int:
+        """Add or replace records of one namespace in one transaction; refuse ids of other namespaces."""
+        self.check_open()
+        return self._core.import_records(namespace, records, vectors, reason)
 
     def close(self) -> None:
-        """Save the vector snapshot, close the database and release the writer lock; safe to call twice."""
-        if not self._db.closed:
-            self._vectors.flush()
-        self._db.close()
-        if self._lock is not None and self._lock.is_locked:
-            try:
-                (self.path / PID_FILE).unlink(missing_ok=True)
-            except OSError as exc:
-                log.debug("could not remove %s: %s", self.path / PID_FILE, exc)
-            self._lock.release()
+        """Release this handle; the last handle of the store saves the vector snapshot and closes it."""
+        with _OPEN_LOCK:
+            if self._closed:
+                return
+            self._closed = True
+            self._core.refs -= 1
+            if self._core.refs > 0:
+                return
+            for key, core in list(_OPEN.items()):
+                if core is self._core:
+                    del _OPEN[key]
+        self._core.close()
 
     def __enter__(self) -> LocalStore:
         return self
@@ -155,93 +155,35 @@ def open_store(
     lock_timeout: float = 10.0,
     embedding: str | None = None,
 ) -> LocalStore:
-    """Open (creating if needed) the store in directory ``path``.
+    """Open (creating if needed) the store in directory ``path`` and return a new handle on it.
 
     ``embedding`` names the embedding model; a store refuses vectors from another model.
-
-    Writers take an exclusive lock on ``path/.lock``, waiting up to ``lock_timeout`` seconds, then
-    raise StoreLockedError. ``read_only=True`` takes no lock and refuses writes. ``dim=None`` adopts
-    the dimension of an existing store (384 for a new one).
+    ``dim=None`` adopts the dimension of an existing store (384 for a new one). Each write
+    transaction waits up to ``lock_timeout`` seconds for other writers, then raises
+    StoreLockedError; ``read_only=True`` refuses writes and never waits for writers. Handles on
+    the same directory and mode in one process share one open store (the first opener's
+    ``lock_timeout`` applies); close every handle you open.
     """
-    directory = Path(path).expanduser()
-    lock: FileLock | None = None
-    if not read_only:
-        directory.mkdir(parents=True, exist_ok=True)
-        lock = _acquire_lock(directory, lock_timeout)
-    db: Database | None = None
-    try:
-        db = Database(directory, read_only=read_only)
-        store = LocalStore(directory, db, _check_dim(db, directory, dim), lock)
-        _check_embedding(db, directory, embedding)
-        if not read_only:
-            remove_stale_temp_files(directory)
-        source = store._vectors.load()
-        log.debug("opened %r (vectors from %s)", store, source)
-        return store
-    except BaseException:
-        if db is not None:
-            db.close()
-        if lock is not None:
-            lock.release()
-        raise
+    directory = Path(path).expanduser().resolve()
+    key = (str(directory), read_only)
+    with _OPEN_LOCK:
+        core = _OPEN.get(key)
+        if core is None or core.closed or core.pid != os.getpid():
+            core = open_core(directory, read_only, lock_timeout, dim if dim is not None else DEFAULT_DIM)
+            _OPEN[key] = core
+        try:
+            core.check_dim(dim)
+            core.check_embedding(embedding)
+        except BaseException:
+            if core.refs == 0:
+                del _OPEN[key]
+                core.close()
+            raise
+        core.refs += 1
+        return LocalStore(core)
 
 
-def _check_dim(db: Database, directory: Path, dim: int | None) -> int:
-    """Return the store's vector dimension; record it for a new store, refuse a mismatch."""
-    stored = db.meta("dim")
-    if stored is None:
-        chosen = DEFAULT_DIM if dim is None else dim
-        if chosen <= 0:
-            raise StoreError(f"dim must be a positive number of dimensions, got {chosen}")
-        if not db.read_only:
-            db.set_meta("dim", str(chosen))
-        return chosen
-    if dim is not None and int(stored) != dim:
-        raise StoreError(
-            f"store {directory} holds {stored}-dimensional vectors but dim={dim} was requested; "
-            f"open it with dim={stored} (or dim=None), or use a new directory for this embedding model"
-        )
-    return int(stored)
-
-
-def _check_embedding(db: Database, directory: Path, embedding: str | None) -> None:
-    """Record the embedding model of a new store; refuse to mix models in one store."""
-    if embedding is None:
-        return
-    stored = db.meta("embedding")
-    if stored is None:
-        if not db.read_only:
-            db.set_meta("embedding", embedding)
-        return
-    if stored != embedding:
-        raise StoreError(
-            f"store {directory} was built with embedding model {stored!r}, not {embedding!r}; "
-            f"use embedding_model={stored!r} with this store, or a new directory"
-        )
-
-
-def _acquire_lock(directory: Path, timeout: float) -> FileLock:
-    """Take the writer lock and record our pid next to it, or raise StoreLockedError."""
-    lock = FileLock(directory / LOCK_FILE, timeout=timeout, thread_local=False)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise StoreLockedError(
-            f"store {directory} is open for writing by another process (pid {_holder_pid(directory)}); "
-            "close it or pass read_only=True"
-        ) from None
-    try:
-        tmp = directory / f"{PID_FILE}.{os.getpid()}.tmp"
-        tmp.write_text(str(os.getpid()))
-        os.replace(tmp, directory / PID_FILE)
-    except OSError as exc:
-        log.warning("could not record writer pid in %s: %s", directory, exc)
-    return lock
-
-
-def _holder_pid(directory: Path) -> str:
-    """Return the pid recorded by the current writer, or 'unknown'."""
-    try:
-        return (directory / PID_FILE).read_text().strip() or "unknown"
-    except OSError:
-        return "unknown"
+def open_handles() -> dict[str, int]:
+    """Open stores of this process and their handle counts (for diagnostics and tests)."""
+    with _OPEN_LOCK:
+        return {f"{path}{' (read-only)' if ro else ''}": core.refs for (path, ro), core in _OPEN.items()}

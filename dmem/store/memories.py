@@ -1,11 +1,14 @@
-"""The default VectorIndex: memory rows in SQLite, their vectors mirrored in per-namespace FAISS indexes."""
+"""The default VectorIndex: memory rows in SQLite, their vectors mirrored in per-namespace FAISS indexes.
+
+Every by-id read and write names the namespace and filters by it in SQL: an id of another
+namespace is indistinguishable from an unknown one. Ids stay unique over the whole store.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
 import sqlite3
-import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,12 +18,12 @@ import numpy as np
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import Hit, SearchFilter, iter_batches
-from dmem.store.sqlite import Database, TxState, placeholders
-from dmem.store.vectors import FaissIndexes, Snapshot, load_snapshot, normalize, save_snapshot
+from dmem.store.namespaces import validate_namespace
+from dmem.store.sqlite import Database, placeholders
+from dmem.store.sync import IndexSync, decode
+from dmem.store.vectors import FaissIndexes, normalize
 
 log = logging.getLogger(__name__)
-SNAPSHOT_INTERVAL_S = 30.0
-"""Seconds between vector snapshot saves while writing; close() always saves."""
 
 _CORE_FIELDS = {"id", "namespace", "text"}
 _FETCH_BATCH = 256
@@ -47,67 +50,77 @@ class LocalVectorIndex:
     def __init__(self, db: Database, dim: int, directory: Path) -> None:
         self._db = db
         self.dim = dim
-        self._directory = directory
         self._faiss = FaissIndexes(dim)
-        self._version = -1
-        self._dirty = False
-        self._saved_at = time.monotonic()
-        db.on_commit.append(self._after_commit)
-        db.on_rollback.append(self._after_rollback)
+        self.sync = IndexSync(db, self._faiss, dim, directory)
 
     # ---- writes -------------------------------------------------------------------------------
 
     def add(self, record: MemoryRecord, vector: Sequence[float]) -> None:
-        """Insert a new record; its id must not exist yet (not even deleted)."""
+        """Insert a new record in ``record.namespace``; its id must be new to the whole store."""
+        validate_namespace(record.namespace, "memory namespace")
         unit = normalize(vector, self.dim)
         with self._db.transaction() as tx:
             if self._db.scalar("SELECT 1 FROM memories WHERE id = ?", (record.id,)) is not None:
                 raise StoreError(f"memory id {record.id!r} already exists; use update() to change it")
-            self._db.conn.execute(
-                "INSERT INTO memories (id, namespace, text, json, vector, deleted) VALUES (?, ?, ?, ?, ?, 0)",
-                (record.id, record.namespace, record.text, self._json(record), unit.astype("<f4").tobytes()),
+            self._db.execute(
+                "INSERT INTO memories (id, namespace, text, json, vector, deleted, rev) VALUES (?, ?, ?, ?, ?, 0, ?)",
+                (record.id, record.namespace, record.text, self._json(record), unit.astype("<f4").tobytes(),
+                 self._db.next_rev(tx)),
             )
             tx.touch(record.id)
             self._faiss.put(record.id, record.namespace, unit)
 
     def update(self, record: MemoryRecord, vector: Sequence[float] | None) -> None:
-        """Replace a live record by id, and its vector when one is given."""
+        """Replace a live record of ``record.namespace`` (and its vector, when given); never moves it."""
         unit = None if vector is None else normalize(vector, self.dim)
         with self._db.transaction() as tx:
-            rows = self._db.query("SELECT vector FROM memories WHERE id = ? AND deleted = 0", (record.id,))
+            rows = self._db.query("SELECT vector FROM memories WHERE id = ? AND namespace = ? AND deleted = 0",
+                                  (record.id, record.namespace))
             if not rows:
-                raise StoreError(f"memory {record.id!r} does not exist or was deleted; use add() instead")
+                raise StoreError(f"no live memory {record.id!r} in namespace {record.namespace!r} to update")
             if unit is None:
-                unit = self._decode(rows[0]["vector"], record.id)
-            self._db.conn.execute(
-                "UPDATE memories SET namespace = ?, text = ?, json = ?, vector = ? WHERE id = ?",
-                (record.namespace, record.text, self._json(record), unit.astype("<f4").tobytes(), record.id),
+                unit = decode(rows[0]["vector"], record.id, self.dim)
+            self._db.execute(
+                "UPDATE memories SET text = ?, json = ?, vector = ?, rev = ? WHERE id = ? AND namespace = ?",
+                (record.text, self._json(record), unit.astype("<f4").tobytes(), self._db.next_rev(tx), record.id,
+                 record.namespace),
             )
             tx.touch(record.id)
             self._faiss.put(record.id, record.namespace, unit)
 
-    def delete(self, memory_id: str) -> MemoryRecord | None:
-        """Soft-delete a record (its row and vector stay in SQLite); returns it, or None if not live."""
+    def delete(self, namespace: str, memory_id: str) -> MemoryRecord | None:
+        """Soft-delete a record of the namespace (row and vector stay in SQLite); returns it, or None."""
         with self._db.transaction() as tx:
-            record = self.get(memory_id)
+            record = self.get(namespace, memory_id)
             if record is None:
                 return None
-            self._db.conn.execute("UPDATE memories SET deleted = 1 WHERE id = ?", (memory_id,))
+            self._db.execute("UPDATE memories SET deleted = 1, rev = ? WHERE id = ? AND namespace = ?",
+                             (self._db.next_rev(tx), memory_id, namespace))
             tx.touch(memory_id)
             self._faiss.remove(memory_id)
             return record
 
     # ---- reads --------------------------------------------------------------------------------
 
-    def get(self, memory_id: str) -> MemoryRecord | None:
-        """Return a live record by id, or None."""
-        rows = self._db.query("SELECT * FROM memories WHERE id = ? AND deleted = 0", (memory_id,))
+    def get(self, namespace: str, memory_id: str) -> MemoryRecord | None:
+        """Return a live record of the namespace by id, or None."""
+        rows = self._db.query("SELECT * FROM memories WHERE id = ? AND namespace = ? AND deleted = 0",
+                              (memory_id, namespace))
         return record_from_row(rows[0]) if rows else None
 
-    def vector(self, memory_id: str) -> list[float] | None:
-        """Return the stored unit vector of a live record, or None."""
-        blob = self._db.scalar("SELECT vector FROM memories WHERE id = ? AND deleted = 0", (memory_id,))
-        return None if blob is None else self._decode(blob, memory_id).tolist()
+    def vector(self, namespace: str, memory_id: str) -> list[float] | None:
+        """Return the stored unit vector of a live record of the namespace, or None."""
+        blob = self._db.scalar("SELECT vector FROM memories WHERE id = ? AND namespace = ? AND deleted = 0",
+                               (memory_id, namespace))
+        return None if blob is None else decode(blob, memory_id, self.dim).tolist()
+
+    def owners(self, memory_ids: Sequence[str]) -> dict[str, str]:
+        """Namespace of each id known to the store, live or deleted (for import collision checks)."""
+        out: dict[str, str] = {}
+        for batch in iter_batches(list(memory_ids), _FETCH_BATCH):
+            sql = f"SELECT id, namespace FROM memories WHERE id IN ({placeholders(batch)})"
+            out.update({row[0]: row[1] for row in self._db.query(sql, list(batch))})
+        return out
 
     def search(
         self,
@@ -124,7 +137,8 @@ class LocalVectorIndex:
         unit = normalize(vector, self.dim)
         hits: list[Hit] = []
         with self._db.lock:
-            self._refresh_if_stale()
+            self._db.check_open()
+            self.sync.refresh()
             for namespace in dict.fromkeys(namespaces):
                 hits.extend(self._search_one(namespace, unit, k, where, min_score))
         hits.sort(key=lambda hit: (-hit.score, hit.record.id))
@@ -139,7 +153,7 @@ class LocalVectorIndex:
             pairs = [(mid, score) for mid, score in pairs if score >= min_score]
         hits: list[Hit] = []
         for batch in iter_batches(pairs, _FETCH_BATCH):
-            records = self._fetch([mid for mid, _ in batch])
+            records = self._fetch(namespace, [mid for mid, _ in batch])
             for mid, score in batch:
                 record = records.get(mid)
                 if record is not None and (where is None or where.matches(record)):
@@ -148,9 +162,10 @@ class LocalVectorIndex:
                         return hits
         return hits
 
-    def _fetch(self, ids: list[str]) -> dict[str, MemoryRecord]:
-        sql = f"SELECT * FROM memories WHERE deleted = 0 AND id IN ({placeholders(ids)})"
-        return {row["id"]: record_from_row(row) for row in self._db.query(sql, ids)}
+    def _fetch(self, namespace: str, ids: list[str]) -> dict[str, MemoryRecord]:
+        # '+namespace' keeps SQLite on the primary key: the (namespace, deleted) index would scan the namespace.
+        sql = f"SELECT * FROM memories WHERE id IN ({placeholders(ids)}) AND +namespace = ? AND deleted = 0"
+        return {row["id"]: record_from_row(row) for row in self._db.query(sql, [*ids, namespace])}
 
     def namespaces(self) -> list[str]:
         """Namespaces that hold at least one live record, sorted."""
@@ -172,88 +187,14 @@ class LocalVectorIndex:
         return {row[0]: int(row[1]) for row in rows}
 
     def index_size(self, namespace: str | None = None) -> int:
-        """Vectors in the in-memory FAISS indexes (equals ``count`` when consistent)."""
-        return self._faiss.size(namespace)
-
-    # ---- loading and persistence --------------------------------------------------------------
-
-    def load(self, *, refresh: bool = False) -> str:
-        """Fill the FAISS indexes from the snapshot when it matches SQLite, else rebuild; returns which."""
-        with self._db.reading():
-            version = self._db.version()
-            live = self._db.query("SELECT id, namespace FROM memories WHERE deleted = 0")
-            snap = load_snapshot(self._directory, self.dim)
-            if snap is not None and snap.version == version and self._matches(snap, live):
-                self._faiss.reset(snap.ids, snap.namespaces, snap.vectors)
-                self._version = version
-                return "snapshot"
-            why = "missing or unreadable" if snap is None else f"stale (version {snap.version} != {version})"
-            level = logging.DEBUG if refresh else logging.INFO
-            log.log(level, "rebuilding vector index of %s from SQLite: snapshot %s", self._directory, why)
-            self._rebuild(version)
-        if not self._db.read_only:
-            self._save_snapshot()
-        return "rebuilt"
-
-    @staticmethod
-    def _matches(snap: Snapshot, live: list[sqlite3.Row]) -> bool:
-        pairs = set(zip(snap.ids, snap.namespaces, strict=True))
-        return len(pairs) == len(snap.ids) == len(live) and pairs == {(r[0], r[1]) for r in live}
-
-    def _rebuild(self, version: int) -> None:
-        rows = self._db.query("SELECT id, namespace, vector FROM memories WHERE deleted = 0 ORDER BY rowid")
-        units = np.zeros((len(rows), self.dim), dtype=np.float32)
-        for i, row in enumerate(rows):
-            units[i] = self._decode(row["vector"], row["id"])
-        self._faiss.reset([r["id"] for r in rows], [r["namespace"] for r in rows], units)
-        self._version = version
-
-    def _refresh_if_stale(self) -> None:
-        # Only a read-only view can fall behind: the writer lock means every write goes through us.
-        if self._db.read_only and self._db.version() != self._version:
-            self.load(refresh=True)
-
-    def flush(self) -> None:
-        """Save the snapshot if commits happened since the last save (called on close)."""
-        if self._dirty and not self._db.read_only:
-            self._save_snapshot()
-
-    def _save_snapshot(self) -> None:
-        self._dirty = False
-        self._saved_at = time.monotonic()
-        ids, namespaces, units = self._faiss.export()
-        try:
-            save_snapshot(self._directory, Snapshot(self._version, ids, namespaces, units))
-        except OSError as exc:  # the snapshot is only a cache: the next open rebuilds from SQLite
-            log.warning("could not save vector snapshot in %s: %s", self._directory, exc)
-
-    def _after_commit(self, tx: TxState) -> None:
-        # Saving the whole index on every commit is O(N) per write; SQLite is authoritative, so a
-        # snapshot older than the data only costs a rebuild on the next open.
-        if tx.memory_ids:
-            self._version = self._db.version()
-            self._dirty = True
-            if time.monotonic() - self._saved_at >= SNAPSHOT_INTERVAL_S:
-                self._save_snapshot()
-
-    def _after_rollback(self, tx: TxState) -> None:
-        """Re-sync the vectors of every memory the failed transaction touched with SQLite."""
-        for memory_id in tx.memory_ids:
-            sql = "SELECT namespace, vector FROM memories WHERE id = ? AND deleted = 0"
-            rows = self._db.query(sql, (memory_id,))
-            if rows:
-                self._faiss.put(memory_id, rows[0]["namespace"], self._decode(rows[0]["vector"], memory_id))
-            else:
-                self._faiss.remove(memory_id)
+        """Vectors in the in-memory FAISS indexes, caught up first (equals ``count`` when consistent)."""
+        with self._db.lock:
+            self._db.check_open()
+            self.sync.refresh()
+            return self._faiss.size(namespace)
 
     def _json(self, record: MemoryRecord) -> str:
         return record.model_dump_json(exclude=_CORE_FIELDS)
-
-    def _decode(self, blob: bytes, memory_id: str) -> np.ndarray:
-        unit = np.frombuffer(blob, dtype="<f4").astype(np.float32)
-        if unit.shape[0] != self.dim:
-            raise StoreError(f"memory {memory_id} has a {unit.shape[0]}-dim vector in a {self.dim}-dim store")
-        return unit
 
     # Defined last: inside the class body, a method named ``list`` would shadow the builtin in annotations.
     def list(self, namespace: str) -> list[MemoryRecord]:

@@ -1,4 +1,10 @@
-"""The store's SQLite database: schema, one shared connection, re-entrant transactions and meta keys."""
+"""The store's SQLite database: one shared connection, re-entrant transactions, meta keys, errors.
+
+Each outermost write transaction takes the store's cross-process write lock, then ``BEGIN
+IMMEDIATE``, and releases both at its end: processes take turns per transaction, and readers
+(WAL) are never blocked. SQLite failures (a full disk, a read-only file) surface as one
+``StoreError`` line, never as a raw ``sqlite3`` traceback.
+"""
 
 from __future__ import annotations
 
@@ -12,67 +18,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dmem.errors import StoreError
+from dmem.errors import StoreError, StoreLockedError
+from dmem.store.files import private_file
+from dmem.store.writelock import WriteLock
 
 log = logging.getLogger(__name__)
 
 DB_FILE = "dmem.sqlite"
-SCHEMA_VERSION = 1
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS memories (
-    id TEXT PRIMARY KEY,
-    namespace TEXT NOT NULL,
-    text TEXT NOT NULL,
-    json TEXT NOT NULL,
-    vector BLOB NOT NULL,
-    deleted INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS memories_ns ON memories (namespace, deleted);
-CREATE TABLE IF NOT EXISTS history (
-    memory_id TEXT NOT NULL,
-    namespace TEXT NOT NULL,
-    operation TEXT NOT NULL,
-    old_text TEXT,
-    new_text TEXT,
-    reason TEXT NOT NULL,
-    at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS history_memory ON history (memory_id);
-CREATE INDEX IF NOT EXISTS history_ns ON history (namespace);
-CREATE TABLE IF NOT EXISTS admissions (
-    conversation_id TEXT NOT NULL,
-    namespace TEXT NOT NULL,
-    turn_id TEXT NOT NULL,
-    speaker TEXT NOT NULL,
-    utterance TEXT NOT NULL,
-    admitted INTEGER NOT NULL,
-    reason TEXT NOT NULL,
-    at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS messages (
-    conversation_id TEXT NOT NULL,
-    turn_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    speaker TEXT NOT NULL,
-    text TEXT NOT NULL,
-    timestamp TEXT,
-    image_caption TEXT,
-    status TEXT NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'processed', 'pending')),
-    pending_reason TEXT,
-    PRIMARY KEY (conversation_id, turn_id)
-);
-CREATE INDEX IF NOT EXISTS messages_status ON messages (status);
-CREATE TABLE IF NOT EXISTS conversation_namespaces (
-    conversation_id TEXT NOT NULL,
-    namespace TEXT NOT NULL,
-    PRIMARY KEY (conversation_id, namespace)
-);
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-"""
 
 
 def utc_now() -> datetime:
@@ -85,6 +37,21 @@ def placeholders(values: Sequence[Any]) -> str:
     return ", ".join("?" for _ in values)
 
 
+def store_error(exc: sqlite3.Error, path: Path, doing: str) -> StoreError:
+    """One actionable line for a SQLite failure."""
+    text = str(exc)
+    low = text.lower()
+    if "disk is full" in low or "disk i/o" in low:
+        return StoreError(f"cannot {doing} store {path.parent}: the disk is full or failing ({text}); "
+                          "free space and retry (this write was not saved)")
+    if "readonly" in low or "read-only" in low:
+        return StoreError(f"cannot {doing} store {path.parent}: its files are read-only ({text})")
+    if "locked" in low or "busy" in low:
+        return StoreLockedError(f"cannot {doing} store {path.parent}: another process kept the database "
+                                f"busy ({text}); try again")
+    return StoreError(f"cannot {doing} store {path.parent}: {text}")
+
+
 @dataclass
 class TxState:
     """What the open transaction has touched, for the commit and rollback hooks."""
@@ -93,6 +60,8 @@ class TxState:
     """Ids of memories written in this transaction; their vectors must be re-synced on rollback."""
     scopes: list[set[str]] = field(default_factory=list)
     """Ids written inside each open nested transaction (savepoint), innermost last."""
+    rev: int | None = None
+    """The store version this transaction commits as, once it wrote a memory row."""
 
     def touch(self, memory_id: str) -> None:
         """Note that a memory row was written, in this transaction and every open nested one."""
@@ -111,35 +80,45 @@ class Database:
     half-done work. Writes to memories bump the ``version`` meta key inside the same transaction.
     """
 
-    def __init__(self, directory: Path, *, read_only: bool) -> None:
+    def __init__(self, directory: Path, *, read_only: bool, lock_timeout: float = 10.0) -> None:
         self.path = directory / DB_FILE
         self.read_only = read_only
         self.lock = threading.RLock()
+        self.write_lock = WriteLock(directory, lock_timeout)
         self._tx: TxState | None = None
+        self.on_begin: list[Hook] = []
         self.on_commit: list[Hook] = []
         self.on_rollback: list[Hook] = []
         self.closed = False
-        self.conn = self._connect()
+        self.conn = self._connect(lock_timeout)
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, lock_timeout: float) -> sqlite3.Connection:
         if self.read_only and not self.path.exists():
             raise StoreError(f"no store at {self.path.parent} (missing {DB_FILE}); open it for writing first")
+        if not self.read_only:
+            private_file(self.path)
         try:
-            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30.0)
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                   timeout=max(lock_timeout, 1.0))
             conn.row_factory = sqlite3.Row
             if self.read_only:
                 conn.execute("PRAGMA query_only = ON")
             else:
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("PRAGMA synchronous = FULL")
-                conn.executescript(SCHEMA)
-                conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('version', '0')")
-                sql = "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)"
-                conn.execute(sql, (str(SCHEMA_VERSION),))
-            conn.execute("SELECT count(*) FROM memories").fetchone()
+        except sqlite3.Error as exc:
+            raise store_error(exc, self.path, "open") from exc
+        return conn
+
+    def schema_version(self) -> int:
+        """The schema version written in the database (0 for an empty one)."""
+        try:
+            has_meta = self.scalar("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open store database {self.path}: {exc}") from exc
-        return conn
+        if not has_meta:
+            return 0
+        return int(self.meta("schema_version") or 1)
 
     def check_open(self) -> None:
         """Raise StoreError when the store was closed."""
@@ -169,16 +148,25 @@ class Database:
 
     @contextmanager
     def _outermost(self) -> Iterator[TxState]:
-        self.conn.execute("BEGIN IMMEDIATE")
-        tx = self._tx = TxState()
+        self.write_lock.acquire()
         try:
-            yield tx
-            self._commit(tx)
-        except BaseException:
-            self._rollback(tx)
-            raise
+            self._execute("BEGIN IMMEDIATE")
+            tx = self._tx = TxState()
+            try:
+                for hook in self.on_begin:
+                    hook(tx)
+                yield tx
+                self._commit(tx)
+            except sqlite3.Error as exc:
+                self._rollback(tx)
+                raise store_error(exc, self.path, "write to") from exc
+            except BaseException:
+                self._rollback(tx)
+                raise
+            finally:
+                self._tx = None
         finally:
-            self._tx = None
+            self.write_lock.release()
         for hook in self.on_commit:
             hook(tx)
 
@@ -191,13 +179,22 @@ class Database:
             yield tx
         except BaseException:
             undone = tx.scopes.pop()
-            self.conn.execute(f"ROLLBACK TO {name}")
-            self.conn.execute(f"RELEASE {name}")
+            try:
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
+            except sqlite3.Error as exc:  # SQLite already rolled the whole transaction back (e.g. disk full)
+                log.debug("savepoint %s is gone: %s", name, exc)
             for hook in self.on_rollback:
                 hook(TxState(memory_ids=undone))
             raise
         tx.scopes.pop()
         self.conn.execute(f"RELEASE {name}")
+
+    def next_rev(self, tx: TxState) -> int:
+        """The version this transaction's memory writes are stamped with (the current one plus one)."""
+        if tx.rev is None:
+            tx.rev = int(self.meta("version") or 0) + 1
+        return tx.rev
 
     @contextmanager
     def reading(self) -> Iterator[None]:
@@ -207,33 +204,43 @@ class Database:
             if self.conn.in_transaction:
                 yield
                 return
-            self.conn.execute("BEGIN")
+            self._execute("BEGIN")
             try:
                 yield
             finally:
-                self.conn.execute("COMMIT")
+                self._execute("COMMIT")
 
     def _commit(self, tx: TxState) -> None:
-        if tx.memory_ids:
-            self.conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'version'")
-        try:
-            self.conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise StoreError(f"could not commit to {self.path}: {exc}") from exc
+        if tx.rev is not None:
+            self.conn.execute("UPDATE meta SET value = ? WHERE key = 'version'", (str(tx.rev),))
+        self.conn.execute("COMMIT")
 
     def _rollback(self, tx: TxState) -> None:
         try:
             self.conn.execute("ROLLBACK")
         except sqlite3.Error as exc:  # the transaction may already be gone (e.g. a failed COMMIT)
-            log.warning("rollback failed: %s", exc)
+            log.debug("rollback after a failed write: %s", exc)
         for hook in self.on_rollback:
             hook(tx)
+
+    def _execute(self, sql: str) -> None:
+        try:
+            self.conn.execute(sql)
+        except sqlite3.Error as exc:
+            raise store_error(exc, self.path, "read" if self.read_only else "write to") from exc
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """Run one statement inside the open transaction (the caller holds ``transaction()``)."""
+        return self.conn.execute(sql, params)
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """Run a read and return every row."""
         with self.lock:
             self.check_open()
-            return self.conn.execute(sql, params).fetchall()
+            try:
+                return self.conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise store_error(exc, self.path, "read") from exc
 
     def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run a read and return the first column of the first row (None when there is none)."""
@@ -260,3 +267,4 @@ class Database:
             if not self.closed:
                 self.closed = True
                 self.conn.close()
+

@@ -1,4 +1,9 @@
-"""The default TranscriptLog: every raw message in SQLite, with per-turn formation status."""
+"""The default TranscriptLog: every raw turn in SQLite, per namespace and conversation, in order.
+
+Rows are keyed by (namespace, conversation_id, turn_id) and ordered by a ``seq`` unique per
+(namespace, conversation_id), assigned inside the write transaction so parallel adds never
+collide. Formation status and claims live in :mod:`dmem.store.turns`.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,21 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from dmem.errors import DataError
 from dmem.state.schemas import Message
+from dmem.store.namespaces import Routing
 from dmem.store.sqlite import Database, placeholders
+from dmem.store.turns import TurnStatus
 
 log = logging.getLogger(__name__)
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MAX_SEQ = 2**62
+"""Exclusive upper bound of a turn's sequence number."""
 
 
-def _message(row: sqlite3.Row) -> Message:
+def message_from_row(row: sqlite3.Row) -> Message:
+    """Rebuild a Message from its transcript row."""
     stamp = row["timestamp"]
     return Message(
         conversation_id=row["conversation_id"],
@@ -38,14 +49,15 @@ def chronological(rows: Sequence[sqlite3.Row]) -> list[Message]:
 
     A message without a timestamp takes the time of the message before it in its conversation
     (or of the first timed one, if none precedes it), so it stays next to its neighbours by seq.
-    Conversations without any timestamp come after every timed one.
+    Conversations without any timestamp come after every timed one. A turn recorded identically
+    in several of the namespaces read appears once.
     """
-    by_conversation: dict[str, list[sqlite3.Row]] = {}
+    by_conversation: dict[tuple[str, str], list[sqlite3.Row]] = {}
     for row in sorted(rows, key=lambda r: (r["seq"], r["rowid"])):
-        by_conversation.setdefault(row["conversation_id"], []).append(row)
+        by_conversation.setdefault((row["namespace"], row["conversation_id"]), []).append(row)
     keyed: list[tuple[tuple[int, datetime, str, int, int], Message]] = []
-    for conversation_id, conv_rows in by_conversation.items():
-        messages = [_message(row) for row in conv_rows]
+    for (_, conversation_id), conv_rows in by_conversation.items():
+        messages = [message_from_row(row) for row in conv_rows]
         first = next((m.timestamp for m in messages if m.timestamp is not None), None)
         current = _aware(first) if first is not None else None
         for row, msg in zip(conv_rows, messages, strict=True):
@@ -54,129 +66,117 @@ def chronological(rows: Sequence[sqlite3.Row]) -> list[Message]:
             untimed = 1 if current is None else 0
             keyed.append(((untimed, current or _EPOCH, conversation_id, msg.seq, row["rowid"]), msg))
     keyed.sort(key=lambda pair: pair[0])
-    return [msg for _, msg in keyed]
+    seen: set[tuple[object, ...]] = set()
+    out: list[Message] = []
+    for _, msg in keyed:
+        identity = (msg.conversation_id, msg.turn_id, msg.speaker, msg.text, msg.timestamp, msg.image_caption)
+        if identity not in seen:
+            seen.add(identity)
+            out.append(msg)
+    return out
 
 
-class LocalTranscript:
-    """Raw messages per conversation, linked to namespaces; tracks which turns formation handled.
+def _conflict(row: sqlite3.Row, msg: Message) -> str | None:
+    """Name the field where a re-added turn differs from the recorded one (None when the same)."""
+    stamp = msg.timestamp.isoformat() if msg.timestamp else None
+    for name, old, new in (("speaker", row["speaker"], msg.speaker), ("text", row["text"], msg.text),
+                           ("image caption", row["image_caption"], msg.image_caption)):
+        if old != new:
+            return f"{name} {old!r:.60} (now {new!r:.60})"
+    if row["timestamp"] and stamp and row["timestamp"] != stamp:
+        return f"timestamp {row['timestamp']} (now {stamp})"
+    return None
 
-    A turn's status is ``new`` until formation succeeds (``processed``) or fails (``pending``,
-    with the reason, so a later run retries it).
-    """
+
+class LocalTranscript(TurnStatus):
+    """Raw turns per namespace and conversation; tracks which turns formation handled."""
 
     def __init__(self, db: Database) -> None:
-        self._db = db
+        super().__init__(db)
 
-    def append(self, messages: Sequence[Message], namespaces: Sequence[str]) -> list[Message]:
-        """Record messages (idempotent on conversation_id + turn_id); returns the ones that were new."""
-        new: list[Message] = []
+    def append(self, routing: Routing, messages: Sequence[Message]) -> list[Message]:
+        """Record turns in every namespace the routing feeds, all or nothing; return them as stored."""
+        stored: dict[tuple[str, str], Message] = {}
         with self._db.transaction():
-            for msg in messages:
-                cursor = self._db.conn.execute(
-                    "INSERT OR IGNORE INTO messages (conversation_id, turn_id, seq, speaker, text, timestamp,"
-                    " image_caption) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        msg.conversation_id,
-                        msg.turn_id,
-                        msg.seq,
-                        msg.speaker,
-                        msg.text,
-                        msg.timestamp.isoformat() if msg.timestamp else None,
-                        msg.image_caption,
-                    ),
+            next_seq: dict[tuple[str, str], int] = {}
+            for ns in routing.namespaces():
+                for msg in messages:
+                    kept = self._insert(ns, routing, msg, next_seq)
+                    if ns == routing.origin:
+                        stored.setdefault((msg.conversation_id, msg.turn_id), kept)
+        return [stored[(m.conversation_id, m.turn_id)] for m in messages]
+
+    def _insert(self, ns: str, routing: Routing, msg: Message, next_seq: dict[tuple[str, str], int]) -> Message:
+        where = (ns, msg.conversation_id, msg.turn_id)
+        rows = self._db.query("SELECT * FROM messages WHERE namespace = ? AND conversation_id = ? AND turn_id = ?",
+                              where)
+        if rows:
+            problem = _conflict(rows[0], msg)
+            if problem:
+                raise DataError(
+                    f"turn {msg.turn_id!r} of conversation {msg.conversation_id!r} in namespace {ns!r} was recorded "
+                    f"with {problem}; a turn id names one utterance, so give changed text a new turn_id"
                 )
-                if cursor.rowcount == 1:
-                    new.append(msg)
-            links = {(msg.conversation_id, ns) for msg in messages for ns in namespaces}
-            self._db.conn.executemany(
-                "INSERT OR IGNORE INTO conversation_namespaces (conversation_id, namespace) VALUES (?, ?)",
-                sorted(links),
+            return message_from_row(rows[0])
+        key = (ns, msg.conversation_id)
+        if key not in next_seq:
+            sql = "SELECT coalesce(max(seq) + 1, 0) FROM messages WHERE namespace = ? AND conversation_id = ?"
+            next_seq[key] = int(self._db.scalar(sql, key))
+        seq = msg.seq if "seq" in msg.model_fields_set else next_seq[key]
+        self._check_seq(ns, msg, seq)
+        next_seq[key] = max(next_seq[key], seq + 1)
+        self._db.execute(
+            "INSERT INTO messages (namespace, conversation_id, turn_id, seq, speaker, text, timestamp, image_caption,"
+            " origin, routes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (ns, msg.conversation_id, msg.turn_id, seq, msg.speaker, msg.text,
+             msg.timestamp.isoformat() if msg.timestamp else None, msg.image_caption, routing.origin,
+             routing.routes_json()),
+        )
+        return msg.model_copy(update={"seq": seq})
+
+    def _check_seq(self, ns: str, msg: Message, seq: int) -> None:
+        if isinstance(seq, bool) or not 0 <= seq < MAX_SEQ:
+            raise DataError(f"turn {msg.turn_id!r} of conversation {msg.conversation_id!r}: seq {seq} is out of "
+                            f"range (0 to {MAX_SEQ - 1}); leave seq out to append in order")
+        taken = self._db.scalar("SELECT turn_id FROM messages WHERE namespace = ? AND conversation_id = ? AND seq = ?",
+                                (ns, msg.conversation_id, seq))
+        if taken is not None:
+            raise DataError(
+                f"turn {msg.turn_id!r} of conversation {msg.conversation_id!r} in namespace {ns!r} has seq {seq}, "
+                f"which turn {taken!r} already holds; leave seq out to append at the end"
             )
-        return new
 
     def messages(self, namespaces: Sequence[str]) -> list[Message]:
-        """All messages of the conversations linked to these namespaces, in time order."""
-        if not namespaces:
+        """Every turn of these namespaces in time order; a turn identical in several appears once."""
+        names = list(dict.fromkeys(namespaces))
+        if not names:
             return []
-        rows = self._db.query(
-            "SELECT rowid, * FROM messages WHERE conversation_id IN (SELECT conversation_id FROM"
-            f" conversation_namespaces WHERE namespace IN ({placeholders(namespaces)}))",
-            list(namespaces),
-        )
+        rows = self._db.query(f"SELECT rowid, * FROM messages WHERE namespace IN ({placeholders(names)})", names)
         return chronological(rows)
 
-    def before(self, conversation_id: str, seq: int, limit: int) -> list[Message]:
-        """Return the last ``limit`` messages of a conversation with a smaller seq, oldest first."""
+    def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
+        """Return the last ``limit`` turns of a conversation with a smaller seq, oldest first."""
         if limit <= 0:
             return []
         rows = self._db.query(
-            "SELECT * FROM messages WHERE conversation_id = ? AND seq < ?"
-            " ORDER BY seq DESC, rowid DESC LIMIT ?",
-            (conversation_id, seq, limit),
+            "SELECT * FROM messages WHERE namespace = ? AND conversation_id = ? AND seq < ?"
+            " ORDER BY seq DESC LIMIT ?",
+            (namespace, conversation_id, seq, limit),
         )
-        return [_message(row) for row in reversed(rows)]
+        return [message_from_row(row) for row in reversed(rows)]
 
     def conversations(self, namespace: str) -> list[str]:
-        """Conversations linked to a namespace, in the order they were first linked."""
-        sql = "SELECT conversation_id FROM conversation_namespaces WHERE namespace = ? ORDER BY rowid"
-        rows = self._db.query(sql, (namespace,))
+        """Conversations of a namespace, in the order they were first recorded."""
+        rows = self._db.query("SELECT conversation_id FROM messages WHERE namespace = ? GROUP BY conversation_id"
+                              " ORDER BY min(rowid)", (namespace,))
         return [row[0] for row in rows]
 
-    def count(self) -> int:
-        """Count the recorded messages."""
-        return int(self._db.scalar("SELECT count(*) FROM messages"))
+    def namespaces(self) -> list[str]:
+        """Namespaces holding at least one turn, sorted."""
+        return [row[0] for row in self._db.query("SELECT DISTINCT namespace FROM messages ORDER BY namespace")]
 
-    def mark_pending(self, conversation_id: str, turn_ids: Sequence[str], reason: str) -> None:
-        """Flag turns whose formation failed, so a later run retries them."""
-        self._set_status(conversation_id, turn_ids, "pending", reason, only_pending=False)
-
-    def clear_pending(self, conversation_id: str, turn_ids: Sequence[str]) -> None:
-        """Unflag pending turns (they go back to 'new')."""
-        self._set_status(conversation_id, turn_ids, "new", None, only_pending=True)
-
-    def mark_processed(self, conversation_id: str, turn_ids: Sequence[str]) -> None:
-        """Flag turns as formed (clears pending)."""
-        self._set_status(conversation_id, turn_ids, "processed", None, only_pending=False)
-
-    def is_processed(self, conversation_id: str, turn_id: str) -> bool:
-        """Tell whether a turn has been through formation successfully."""
-        sql = "SELECT status FROM messages WHERE conversation_id = ? AND turn_id = ?"
-        status = self._db.scalar(sql, (conversation_id, turn_id))
-        return status == "processed"
-
-    def pending(self, conversation_id: str | None = None) -> list[tuple[Message, str]]:
-        """List turns awaiting retry with the failure reason, by conversation then seq."""
-        sql = "SELECT * FROM messages WHERE status = 'pending'"
-        params: tuple[str, ...] = ()
-        if conversation_id is not None:
-            sql, params = sql + " AND conversation_id = ?", (conversation_id,)
-        rows = self._db.query(sql + " ORDER BY conversation_id, seq, rowid", params)
-        return [(_message(row), row["pending_reason"] or "") for row in rows]
-
-    def pending_count(self) -> int:
-        """Count the turns awaiting retry."""
-        return int(self._db.scalar("SELECT count(*) FROM messages WHERE status = 'pending'"))
-
-    def _set_status(
-        self,
-        conversation_id: str,
-        turn_ids: Sequence[str],
-        status: str,
-        reason: str | None,
-        *,
-        only_pending: bool,
-    ) -> None:
-        wanted = sorted(set(turn_ids))
-        if not wanted:
-            return
-        sql = (
-            "UPDATE messages SET status = ?, pending_reason = ? WHERE conversation_id = ?"
-            f" AND turn_id IN ({placeholders(wanted)})" + (" AND status = 'pending'" if only_pending else "")
-        )
-        with self._db.transaction():
-            changed = self._db.conn.execute(sql, (status, reason, conversation_id, *wanted)).rowcount
-        if not only_pending and changed < len(wanted):
-            log.warning(
-                "%d of %d turns of conversation %s are not in the transcript; could not mark them %s",
-                len(wanted) - changed, len(wanted), conversation_id, status,
-            )
+    def count(self, namespace: str | None = None) -> int:
+        """Count recorded turns, in one namespace or overall."""
+        if namespace is None:
+            return int(self._db.scalar("SELECT count(*) FROM messages"))
+        return int(self._db.scalar("SELECT count(*) FROM messages WHERE namespace = ?", (namespace,)))

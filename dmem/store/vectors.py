@@ -15,6 +15,7 @@ import faiss
 import numpy as np
 
 from dmem.errors import StoreError
+from dmem.store.files import FILE_MODE
 
 log = logging.getLogger(__name__)
 
@@ -156,7 +157,7 @@ class Snapshot:
 def save_snapshot(directory: Path, snap: Snapshot) -> None:
     """Write the snapshot atomically: temp file in the same directory, fsync, then ``os.replace``."""
     tmp = directory / f"{_TMP_PREFIX}{os.getpid()}.tmp"
-    with open(tmp, "wb") as fh:
+    with os.fdopen(os.open(tmp, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, FILE_MODE), "wb") as fh:
         np.savez(
             fh,
             version=np.array(snap.version, dtype=np.int64),
@@ -194,12 +195,27 @@ def load_snapshot(directory: Path, dim: int) -> Snapshot | None:
 
 
 def remove_stale_temp_files(directory: Path) -> None:
-    """Delete temp files left by a snapshot save that was killed before its rename."""
+    """Delete temp files left by a snapshot save that was killed before its rename (not a live one's)."""
     for tmp in directory.glob(f"{_TMP_PREFIX}*.tmp"):
+        pid = tmp.name[len(_TMP_PREFIX):-len(".tmp")]
+        if pid.isdigit() and _alive(int(pid)):
+            continue
         try:
             tmp.unlink()
         except OSError as exc:
             log.warning("could not remove stale snapshot temp file %s: %s", tmp, exc)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _fsync_dir(directory: Path) -> None:

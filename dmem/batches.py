@@ -1,0 +1,101 @@
+"""Forming a batch of recorded turns: one ingestion-graph run per exchange, failures kept pending.
+
+Every exchange of one batch runs under one worker token (the claim on its turns). A model
+failure that escapes the graph still leaves the exchange's turns pending with the reason, and
+the batch goes on; any other failure drops the claim (the turns stay unformed) and propagates.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from dmem.errors import DataError, ModelError
+from dmem.nodes.recording import CLAIM_KEY
+from dmem.state.context import Context
+from dmem.state.results import ExchangeResult
+from dmem.state.schemas import Message
+from dmem.store import MemoryStore, Routing, validate_namespace
+from dmem.store.claims import new_worker
+from dmem.store.namespaces import turn_keys
+
+log = logging.getLogger(__name__)
+Progress = Callable[[int, int], None]
+
+
+def namespaces_of(user_ids: Sequence[str] | None, user_id: str) -> list[str]:
+    """The validated namespaces a call names: ``user_ids`` when given, else ``[user_id]``."""
+    if isinstance(user_ids, str):
+        raise DataError(f"user_ids must be a list of user ids, not the string {user_ids!r}; use user_id= for one")
+    if user_ids is not None and not user_ids:
+        raise DataError("user_ids is empty: name at least one user id")
+    names = list(user_ids) if user_ids is not None else [user_id]
+    return list(dict.fromkeys(validate_namespace(n, "user id") for n in names))
+
+
+def iter_exchanges(messages: Iterable[Message], size: int = 2) -> list[list[Message]]:
+    """Consecutive exchanges of ``size`` messages."""
+    msgs = list(messages)
+    return [msgs[i:i + size] for i in range(0, len(msgs), max(1, size))]
+
+
+def unformed_groups(store: MemoryStore, namespaces: Sequence[str]) -> list[tuple[Routing, list[Message]]]:
+    """The namespaces' unformed turns, grouped by the routing they were recorded with, in order.
+
+    A turn recorded in several of the namespaces (a speaker map) appears once.
+    """
+    groups: dict[tuple[Routing, str], dict[str, Message]] = {}
+    for ns in namespaces:
+        for turn in store.transcript.unformed(ns):
+            group = groups.setdefault((turn.routing, turn.message.conversation_id), {})
+            group.setdefault(turn.message.turn_id, turn.message)
+    return [(routing, sorted(turns.values(), key=lambda m: m.seq)) for (routing, _), turns in groups.items()]
+
+
+class BatchForming:
+    """Runs the ingestion graph over a batch's exchanges for one Memory."""
+
+    def __init__(self, graph: Any, store: MemoryStore, config: Callable[[str], dict[str, Any]]) -> None:
+        self.graph = graph
+        self.store = store
+        self.config = config
+        """Run config for a namespace (run name, tags, metadata)."""
+
+    def run(self, messages: list[Message], routing: Routing, ctx: Context, exchange_size: int = 2,
+            progress: Progress | None = None) -> list[ExchangeResult]:
+        """Form the exchanges in order, under one worker token."""
+        worker = new_worker()
+        exchanges = iter_exchanges(messages, exchange_size)
+        results = []
+        for done, exchange in enumerate(exchanges, start=1):
+            results.append(self.exchange(exchange, routing, ctx, worker))
+            if progress:
+                progress(done, len(exchanges))
+        return results
+
+    def exchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str) -> ExchangeResult:
+        """One graph run; a model failure that escapes the graph still leaves the turns pending."""
+        config = {**self.config(routing.origin), "configurable": {CLAIM_KEY: worker}}
+        state = {"turns": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
+        try:
+            out = self.graph.invoke(state, context=ctx, config=config)
+        except ModelError as exc:
+            reason = f"{type(exc).__name__}: {exc}"
+            self.store.transcript.mark_pending(routing.namespaces(), turn_keys(exchange), reason, worker=worker)
+            log.warning("formation failed, turns kept for retry: %s", reason)
+            return exchange_result(exchange, {"status": "pending_retry", "error": reason})
+        except BaseException:
+            if not self.store.closed and not self.store.read_only:
+                self.store.transcript.release(routing.namespaces(), turn_keys(exchange), worker)
+            raise
+        return exchange_result(exchange, out)
+
+
+def exchange_result(exchange: list[Message], out: dict[str, Any]) -> ExchangeResult:
+    """What one graph run did, for ``AddResult``."""
+    return ExchangeResult(turn_ids=[m.turn_id for m in exchange],
+                          conversation_id=exchange[0].conversation_id if exchange else None,
+                          status=out.get("status", "formed"), admissions=out.get("admissions") or [],
+                          facts=out.get("facts") or [], operations=out.get("operations") or [],
+                          error=out.get("error"), usage=out.get("usage") or [])

@@ -1,0 +1,52 @@
+"""Which dmem graphs a host piece drives, and whose memory a host run is about."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.state import CompiledStateGraph
+
+from dmem.nodes.inputs import DEFAULT_USER, user_of
+from dmem.services import Resources
+
+
+class MemoryGraphs(Protocol):
+    """A store's owner and the graphs bound to it (``Memory`` is one)."""
+
+    @property
+    def resources(self) -> Resources: ...
+
+    @property
+    def ingestion_graph(self) -> CompiledStateGraph[Any, Any, Any, Any]: ...
+
+    @property
+    def query_graph(self) -> CompiledStateGraph[Any, Any, Any, Any]: ...
+
+
+@dataclass(frozen=True)
+class ServedGraphs:
+    """The served graphs of ``dmem.graphs`` and their owner (settings from ``DMEM_*``)."""
+
+    resources: Resources
+    ingestion_graph: CompiledStateGraph[Any, Any, Any, Any]
+    query_graph: CompiledStateGraph[Any, Any, Any, Any]
+
+
+def graphs_of(memory: MemoryGraphs | None) -> MemoryGraphs:
+    """A ``Memory``'s graphs, or the served ones when there is no Memory."""
+    if memory is not None:
+        return memory
+    from dmem import graphs
+
+    return ServedGraphs(graphs.served_resources, graphs.ingestion_graph, graphs.query_graph)
+
+
+def host_user(state: Mapping[str, Any] | None, runtime_context: Any, config: RunnableConfig | None) -> str:
+    """The host's user: ``user_id`` in its state, its runtime context or its configurable, else 'default'."""
+    found = (state or {}).get("user_id")
+    if isinstance(found, str) and found:
+        return found
+    return user_of(runtime_context, config) or DEFAULT_USER

@@ -1,0 +1,55 @@
+"""A host node that remembers the last exchange: now, or in the background after the host replied."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.messages import AnyMessage, HumanMessage
+from langgraph.config import get_config
+from langgraph.runtime import Runtime
+
+from dmem.host.background import BackgroundIngestion
+from dmem.host.binding import MemoryGraphs, graphs_of, host_user
+from dmem.host.recall import RECALL_NAME
+from dmem.services import dmem_context
+
+RememberNode = Callable[[dict[str, Any], Runtime[Any]], dict[str, Any]]
+
+
+def last_exchange(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
+    """The last human message and everything after it (the reply, tool calls), without recall notes."""
+    start = next((i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], HumanMessage)), None)
+    if start is None:
+        return []
+    return [m for m in messages[start:] if m.name != RECALL_NAME]
+
+
+def make_remember_node(memory: MemoryGraphs | None = None, *,
+                       background: BackgroundIngestion | None = None) -> RememberNode:
+    """A node for a ``MessagesState`` host that runs dmem's ingestion graph on the last exchange.
+
+    The conversation is the host's thread (``thread_id``), the user the host's (``host_user``);
+    message ids are the turn ids, so an exchange is never formed twice. With ``background``, the
+    node returns at once and the exchange is formed in ``background``'s worker; the host must
+    ``flush()`` or ``close()`` it before exiting (failures are logged and returned there).
+    """
+    graphs = graphs_of(memory)
+
+    def remember(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
+        """Hand the last exchange to dmem's ingestion graph."""
+        exchange = last_exchange(list(state.get("messages") or []))
+        if not exchange:
+            return {}
+        config = get_config()
+        user = host_user(state, runtime.context, config)
+        thread = (config.get("configurable") or {}).get("thread_id")
+        payload = {"messages": exchange, "user_id": user, "conversation_id": str(thread or user)}
+        settings = dmem_context(runtime.context)
+        if background is not None:
+            background.submit(graphs.ingestion_graph, payload, context=settings, label=f"{user}/{thread or '-'}")
+        else:
+            graphs.ingestion_graph.invoke(payload, context=settings)
+        return {}
+
+    return remember

@@ -1,0 +1,57 @@
+"""Agent tools over dmem: ``search_memory``, ``ask_memory`` and ``remember``, for LangChain's ``create_agent``.
+
+The tools read the user from the agent's runtime (``user_id`` in its state, context or configurable)
+and dmem settings from its context's ``dmem`` field; the model only sees the query or the text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain.tools import ToolRuntime, tool
+from langchain_core.messages import HumanMessage
+from langchain_core.tools import BaseTool
+
+from dmem.host.binding import MemoryGraphs, graphs_of, host_user
+from dmem.services import dmem_context
+
+
+def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5) -> list[BaseTool]:
+    """``search_memory``, ``ask_memory`` and ``remember`` over a ``Memory`` (or the served graphs)."""
+    graphs = graphs_of(memory)
+
+    def _user(runtime: ToolRuntime[Any, Any]) -> str:
+        state = runtime.state if isinstance(runtime.state, dict) else None
+        return host_user(state, runtime.context, runtime.config)
+
+    @tool(response_format="content_and_artifact")
+    def search_memory(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, list[dict[str, Any]]]:
+        """Search the user's long-term memory for stored facts related to the query, best match first."""
+        svc = graphs.resources.services(runtime.context)
+        hits = svc.store.vectors.search([_user(runtime)], svc.embed([query])[0], search_limit)
+        if not hits:
+            return "No stored memory matches.", []
+        lines = [f"- {h.record.render()}" for h in hits]
+        return "\n".join(lines), [{"id": h.record.id, "text": h.record.text, "score": h.score} for h in hits]
+
+    @tool(response_format="content_and_artifact")
+    def ask_memory(question: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, dict[str, Any]]:
+        """Answer a question about the user from long-term memory (reads past conversations when needed)."""
+        out = graphs.query_graph.invoke({"question": question, "namespaces": [_user(runtime)]},
+                                        context=dmem_context(runtime.context))
+        return str(out["answer"]), {"route": out.get("route"), "memory_ids": list(out.get("memory_ids") or [])}
+
+    @tool
+    def remember(text: str, runtime: ToolRuntime[Any, Any]) -> str:
+        """Store something worth remembering about the user, in the user's own words (first person)."""
+        user = _user(runtime)
+        thread = (runtime.config.get("configurable") or {}).get("thread_id")
+        out = graphs.ingestion_graph.invoke(
+            {"messages": [HumanMessage(text)], "user_id": user, "conversation_id": str(thread or user)},
+            context=dmem_context(runtime.context))
+        added = [op.new_text for op in out.get("operations") or [] if op.operation != "NOOP" and op.new_text]
+        if added:
+            return "Remembered: " + "; ".join(added)
+        return f"Nothing new stored ({out.get('status', 'no_facts')})."
+
+    return [search_memory, ask_memory, remember]

@@ -1,0 +1,184 @@
+"""One open local store, shared by every handle of a process: its database, parts and checks."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from dmem.errors import StoreError
+from dmem.state.schemas import MemoryRecord, Operation
+from dmem.store.base import StoreInfo
+from dmem.store.files import private_dir, tighten
+from dmem.store.history import LocalHistory
+from dmem.store.memories import LocalVectorIndex
+from dmem.store.migrate import check_schema
+from dmem.store.schema import SCHEMA_VERSION
+from dmem.store.sqlite import DB_FILE, Database
+from dmem.store.transcript import LocalTranscript
+from dmem.store.vectors import SNAPSHOT_FILE, remove_stale_temp_files
+from dmem.store.writelock import HOLDER_FILE, LOCK_FILE
+
+log = logging.getLogger(__name__)
+
+STORE_FILES = [DB_FILE, f"{DB_FILE}-wal", f"{DB_FILE}-shm", SNAPSHOT_FILE, LOCK_FILE, HOLDER_FILE]
+
+
+class StoreCore:
+    """The shared state behind every handle on one store directory in this process."""
+
+    def __init__(self, path: Path, db: Database, dim: int) -> None:
+        self.path = path
+        self.db = db
+        self.dim = dim
+        self.pid = os.getpid()
+        self.refs = 0
+        self.vectors = LocalVectorIndex(db, dim, path)
+        self.history = LocalHistory(db)
+        self.transcript = LocalTranscript(db)
+
+    @property
+    def closed(self) -> bool:
+        """True once the database is closed."""
+        return self.db.closed
+
+    def check_dim(self, dim: int | None) -> None:
+        """Refuse a handle that asks for another vector dimension than the store's."""
+        if dim is not None and dim != self.dim:
+            raise StoreError(
+                f"store {self.path} holds {self.dim}-dimensional vectors but dim={dim} was requested; "
+                f"open it with dim={self.dim} (or dim=None), or use a new directory for this embedding model"
+            )
+
+    def check_embedding(self, embedding: str | None) -> None:
+        """Record the embedding model of a new store; refuse to mix models in one store."""
+        if embedding is None:
+            return
+        stored = self.db.meta("embedding")
+        if stored is None:
+            if not self.db.read_only:
+                self.db.set_meta("embedding", embedding)
+            return
+        if stored != embedding:
+            raise StoreError(
+                f"store {self.path} was built with embedding model {stored!r}, not {embedding!r}; "
+                f"use embedding_model={stored!r} with this store, or a new directory"
+            )
+
+    def info(self) -> StoreInfo:
+        """Counts over every namespace, for operators."""
+        with self.db.reading():
+            return StoreInfo(
+                path=str(self.path),
+                memories=self.vectors.counts(),
+                messages=self.transcript.count(),
+                history_rows=self.history.count(),
+                pending_turns=self.transcript.pending_count(),
+                extra={
+                    "dim": self.dim,
+                    "version": self.db.version(),
+                    "schema_version": self.db.schema_version(),
+                    "embedding": self.db.meta("embedding"),
+                    "read_only": self.db.read_only,
+                    "indexed_vectors": self.vectors.index_size(),
+                    "admissions": self.history.admission_count(),
+                },
+            )
+
+    def import_records(
+        self, namespace: str, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]], reason: str
+    ) -> int:
+        """Add new records and replace live ones of ``namespace``, with history rows, in one transaction.
+
+        Ids deleted in this namespace are skipped (the deletion wins); ids of another namespace
+        are refused. Returns how many records were written.
+        """
+        if len(records) != len(vectors):
+            raise StoreError(f"import got {len(records)} records but {len(vectors)} vectors; pair them up")
+        strangers = sorted(r.id for r in records if r.namespace != namespace)
+        if strangers:
+            raise StoreError(f"import into namespace {namespace!r} got records of other namespaces: {strangers[:3]}")
+        written = 0
+        with self.db.transaction():
+            owners = self.vectors.owners([r.id for r in records])
+            taken = sorted(i for i, ns in owners.items() if ns != namespace)
+            if taken:
+                raise StoreError(f"memory ids {taken[:3]} already belong to another namespace of this store; "
+                                 "import refused (nothing was written)")
+            for record, vector in zip(records, vectors, strict=True):
+                old = self.vectors.get(namespace, record.id)
+                if old is None and record.id in owners:
+                    log.warning("import skips memory %s: it was deleted in this store", record.id)
+                    continue
+                if old is None:
+                    self.vectors.add(record, vector)
+                else:
+                    self.vectors.update(record, vector)
+                op = Operation.ADD if old is None else Operation.UPDATE
+                self.history.append(namespace, record.id, op, None if old is None else old.text, record.text, reason)
+                written += 1
+        return written
+
+    def close(self) -> None:
+        """Save the vector snapshot and close the database; safe to call twice."""
+        if not self.db.closed:
+            self.vectors.sync.flush()
+        self.db.close()
+
+
+def open_core(directory: Path, read_only: bool, lock_timeout: float, new_dim: int) -> StoreCore:
+    """Open the store in ``directory``: schema current, dimension known, vectors loaded."""
+    if not read_only:
+        private_dir(directory)
+    db = _database(directory, read_only, lock_timeout)
+    try:
+        core = StoreCore(directory, db, _dimension(db, directory, new_dim))
+        if not read_only:
+            remove_stale_temp_files(directory)
+            tighten(directory, STORE_FILES)
+        source = core.vectors.sync.load()
+        log.debug("opened store %s (%s; vectors from %s)", directory, "read-only" if read_only else "writer", source)
+        return core
+    except BaseException:
+        db.close()
+        raise
+
+
+def _database(directory: Path, read_only: bool, lock_timeout: float) -> Database:
+    """A database at the current schema; a read-only open of an older store upgrades it first."""
+    db = Database(directory, read_only=read_only, lock_timeout=lock_timeout)
+    try:
+        if not read_only:
+            check_schema(db)
+            return db
+        found = db.schema_version()
+        if found >= SCHEMA_VERSION:
+            check_schema(db)  # refuses a newer schema
+            return db
+    except BaseException:
+        db.close()
+        raise
+    db.close()
+    try:
+        writer = Database(directory, read_only=False, lock_timeout=lock_timeout)
+        try:
+            check_schema(writer)
+        finally:
+            writer.close()
+    except StoreError as exc:
+        raise StoreError(f"store {directory} uses schema version {found} and could not be upgraded to "
+                         f"{SCHEMA_VERSION} for reading: {exc}") from exc
+    return Database(directory, read_only=True, lock_timeout=lock_timeout)
+
+
+def _dimension(db: Database, directory: Path, new_dim: int) -> int:
+    """The store's vector dimension; a new store records ``new_dim``."""
+    stored = db.meta("dim")
+    if stored is not None:
+        return int(stored)
+    if new_dim <= 0:
+        raise StoreError(f"dim must be a positive number of dimensions, got {new_dim}")
+    if not db.read_only:
+        db.set_meta("dim", str(new_dim))
+    return new_dim

@@ -1,0 +1,117 @@
+"""Namespaces, the routing of an exchange to them, and the keys and states of recorded turns.
+
+A namespace (a user, an agent, ``conv/<speaker>``) owns every row it stores. One ``add`` call
+names an origin namespace (its ``user_id``) and optionally a speaker map: its exchange *feeds*
+the origin and every mapped namespace, and its turns are recorded in each of them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from dmem.errors import DataError
+from dmem.state.schemas import Message
+
+MAX_NAMESPACE = 256
+TurnKey = tuple[str, str]
+"""A turn inside a namespace: (conversation_id, turn_id)."""
+
+
+def validate_namespace(value: object, what: str = "user_id") -> str:
+    """Return ``value`` when it is a usable namespace; raise DataError saying what is wrong otherwise."""
+    if not isinstance(value, str):
+        raise DataError(f"{what} must be a non-empty string, got {type(value).__name__} {value!r:.40}")
+    if not value.strip():
+        raise DataError(f"{what} must be a non-empty string, got {value!r}")
+    if len(value) > MAX_NAMESPACE:
+        raise DataError(f"{what} is {len(value)} characters long; at most {MAX_NAMESPACE} are allowed")
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise DataError(f"{what} {value!r} contains control characters")
+    check_text(value, what)
+    return value
+
+
+def check_text(value: str, what: str) -> str:
+    """Refuse text that cannot be stored as UTF-8 (lone surrogates from broken JSON escapes)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise DataError(f"{what} holds an unpaired surrogate {value[exc.start]!r} at position {exc.start}: "
+                        "not valid Unicode text") from None
+    return value
+
+
+@dataclass(frozen=True)
+class Routing:
+    """Where one exchange goes: the caller's namespace and its speaker -> namespace map."""
+
+    origin: str
+    """The namespace the caller named (``user_id``); unmapped speakers' facts go here."""
+    speakers: tuple[tuple[str, str], ...] = ()
+    """(speaker, namespace) pairs, sorted; speakers match case-insensitively."""
+
+    @classmethod
+    def of(cls, origin: object, speakers: Mapping[str, str] | None = None) -> Routing:
+        """Validated routing from a user id and an optional speaker map."""
+        pairs = []
+        if speakers is not None and not isinstance(speakers, Mapping):
+            raise DataError(f"speaker_namespaces must be a mapping of speaker -> namespace, got "
+                            f"{type(speakers).__name__}")
+        for speaker, ns in (speakers or {}).items():
+            if not isinstance(speaker, str) or not speaker.strip():
+                raise DataError(f"speaker_namespaces has a key {speaker!r} that is not a speaker name")
+            pairs.append((check_text(speaker, "speaker name"), validate_namespace(ns, f"namespace of {speaker!r}")))
+        return cls(validate_namespace(origin), tuple(sorted(pairs)))
+
+    def namespace_for(self, speaker: str | None) -> str:
+        """Namespace a speaker's facts go to: the speaker map, else the origin."""
+        if speaker:
+            low = speaker.lower()
+            for name, ns in self.speakers:
+                if name.lower() == low:
+                    return ns
+        return self.origin
+
+    def namespaces(self) -> list[str]:
+        """Every namespace the exchange feeds (its turns are recorded in each), sorted."""
+        return sorted({self.origin, *(ns for _, ns in self.speakers)})
+
+    def routes_json(self) -> str:
+        """The speaker map as stored with each turn."""
+        return json.dumps(dict(self.speakers), sort_keys=True, ensure_ascii=False)
+
+    @classmethod
+    def from_row(cls, origin: str, routes: str) -> Routing:
+        """Rebuild the routing stored with a turn."""
+        return cls(origin, tuple(sorted(json.loads(routes or "{}").items())))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a claim on an exchange's turns found."""
+
+    claimed: list[TurnKey] = field(default_factory=list)
+    """Turns now claimed by the caller: it must form them."""
+    held: list[TurnKey] = field(default_factory=list)
+    """Unformed turns another live worker is forming."""
+    done: list[TurnKey] = field(default_factory=list)
+    """Turns already formed."""
+
+
+@dataclass(frozen=True)
+class UnformedTurn:
+    """A recorded turn not formed yet: new (never tried, or its worker died) or pending (failed)."""
+
+    namespace: str
+    message: Message
+    status: Literal["new", "pending"]
+    reason: str | None
+    routing: Routing
+
+
+def turn_keys(messages: list[Message]) -> list[TurnKey]:
+    """The (conversation_id, turn_id) keys of messages, in order, without repeats."""
+    return list(dict.fromkeys((m.conversation_id, m.turn_id) for m in messages))

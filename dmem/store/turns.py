@@ -1,0 +1,144 @@
+"""Formation status of recorded turns: new -> (claimed) -> processed, or pending with a reason.
+
+A worker claims a turn's unformed copies (one per namespace its exchange feeds) before forming
+it, checks it still holds them inside the transaction that writes the memories, and marks them
+processed in that same transaction: a turn's memories are written once, even when two threads
+or processes form it at the same time or a worker dies halfway (see :mod:`dmem.store.claims`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from dmem.state.schemas import Message
+from dmem.store.claims import is_stale
+from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn
+from dmem.store.sqlite import Database, placeholders
+
+log = logging.getLogger(__name__)
+
+
+def by_conversation(turns: Sequence[TurnKey]) -> dict[str, list[str]]:
+    """Turn ids grouped by conversation, each list without repeats."""
+    out: dict[str, list[str]] = {}
+    for conv, turn in turns:
+        if turn not in out.setdefault(conv, []):
+            out[conv].append(turn)
+    return out
+
+
+class TurnStatus:
+    """Status, claims and retry queries over the ``messages`` table."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def _where(self, namespaces: Sequence[str], conv: str, turn_ids: Sequence[str]) -> tuple[str, list[Any]]:
+        names = list(dict.fromkeys(namespaces))
+        sql = (f"namespace IN ({placeholders(names)}) AND conversation_id = ?"
+               f" AND turn_id IN ({placeholders(turn_ids)})")
+        return sql, [*names, conv, *turn_ids]
+
+    def claim(self, namespaces: Sequence[str], turns: Sequence[TurnKey], worker: str, lease_s: float) -> Claim:
+        """Claim the unformed turns for ``worker`` unless a live worker holds them (one transaction)."""
+        claimed: list[TurnKey] = []
+        held: list[TurnKey] = []
+        done: list[TurnKey] = []
+        now = time.time()
+        with self._db.transaction():
+            for conv, turn in dict.fromkeys(turns):
+                where, params = self._where(namespaces, conv, [turn])
+                rows = self._db.query(f"SELECT status, claimed_by, claim_expires FROM messages WHERE {where}", params)
+                open_rows = [r for r in rows if r["status"] != "processed"]
+                if not open_rows:
+                    (done if rows else held).append((conv, turn))
+                    if not rows:
+                        log.warning("turn %s/%s is not recorded in %s; not formed", conv, turn, list(namespaces))
+                    continue
+                if any(r["claimed_by"] not in (None, worker) and not is_stale(r["claimed_by"], r["claim_expires"], now)
+                       for r in open_rows):
+                    held.append((conv, turn))
+                    continue
+                self._db.execute(f"UPDATE messages SET claimed_by = ?, claim_expires = ? WHERE {where}"
+                                 " AND status != 'processed'", [worker, now + lease_s, *params])
+                claimed.append((conv, turn))
+        return Claim(claimed=claimed, held=held, done=done)
+
+    def holds(self, namespaces: Sequence[str], turns: Sequence[TurnKey], worker: str) -> bool:
+        """True while ``worker`` still holds every unformed copy of these turns (call inside the commit)."""
+        for conv, turn_ids in by_conversation(turns).items():
+            where, params = self._where(namespaces, conv, turn_ids)
+            rows = self._db.query(
+                "SELECT turn_id, sum(status != 'processed' AND coalesce(claimed_by, '') != ?) AS foreign_,"
+                f" sum(coalesce(claimed_by, '') = ?) AS mine FROM messages WHERE {where} GROUP BY turn_id",
+                [worker, worker, *params],
+            )
+            if len(rows) != len(turn_ids) or any(r["foreign_"] or not r["mine"] for r in rows):
+                return False
+        return True
+
+    def _update(self, namespaces: Sequence[str], turns: Sequence[TurnKey], assignments: str,
+                values: Sequence[Any], condition: str = "", extra: Sequence[Any] = ()) -> int:
+        changed = 0
+        with self._db.transaction():
+            for conv, turn_ids in by_conversation(turns).items():
+                where, params = self._where(namespaces, conv, turn_ids)
+                sql = f"UPDATE messages SET {assignments} WHERE {where}{condition}"
+                changed += self._db.execute(sql, [*values, *params, *extra]).rowcount
+        return changed
+
+    def mark_processed(self, namespaces: Sequence[str], turns: Sequence[TurnKey]) -> None:
+        """Flag turns as formed and drop their claims."""
+        self._update(namespaces, turns, "status = 'processed', pending_reason = NULL, claimed_by = NULL,"
+                     " claim_expires = NULL", [])
+
+    def mark_pending(
+        self, namespaces: Sequence[str], turns: Sequence[TurnKey], reason: str, worker: str | None = None
+    ) -> None:
+        """Flag unformed turns as failed with the reason and drop the claims (only ``worker``'s, when given)."""
+        condition, extra = " AND status != 'processed'", []
+        if worker is not None:
+            condition, extra = condition + " AND claimed_by = ?", [worker]
+        self._update(namespaces, turns, "status = 'pending', pending_reason = ?, claimed_by = NULL,"
+                     " claim_expires = NULL", [reason], condition, extra)
+
+    def release(self, namespaces: Sequence[str], turns: Sequence[TurnKey], worker: str) -> None:
+        """Drop ``worker``'s claims on turns it did not finish (they stay unformed)."""
+        self._update(namespaces, turns, "claimed_by = NULL, claim_expires = NULL", [], " AND claimed_by = ?",
+                     [worker])
+
+    def unformed(self, namespace: str, conversation_id: str | None = None) -> list[UnformedTurn]:
+        """Turns of the namespace not formed yet (new or pending), by conversation then seq."""
+        from dmem.store.transcript import message_from_row
+
+        rows = self._select(namespace, ("new", "pending"), conversation_id)
+        return [UnformedTurn(namespace=namespace, message=message_from_row(r), status=r["status"],
+                             reason=r["pending_reason"], routing=Routing.from_row(r["origin"], r["routes"]))
+                for r in rows]
+
+    def pending(self, namespace: str, conversation_id: str | None = None) -> list[tuple[Message, str]]:
+        """Turns of the namespace whose formation failed, with the reason, by conversation then seq."""
+        from dmem.store.transcript import message_from_row
+
+        rows = self._select(namespace, ("pending",), conversation_id)
+        return [(message_from_row(r), r["pending_reason"] or "") for r in rows]
+
+    def _select(self, namespace: str, statuses: tuple[Literal["new", "pending"], ...],
+                conversation_id: str | None) -> list[Any]:
+        sql = f"SELECT * FROM messages WHERE namespace = ? AND status IN ({placeholders(statuses)})"
+        params: list[Any] = [namespace, *statuses]
+        if conversation_id is not None:
+            sql, params = sql + " AND conversation_id = ?", [*params, conversation_id]
+        return self._db.query(sql + " ORDER BY conversation_id, seq", params)
+
+    def is_processed(self, namespace: str, conversation_id: str, turn_id: str) -> bool:
+        """Tell whether a turn of the namespace has been formed."""
+        sql = "SELECT status FROM messages WHERE namespace = ? AND conversation_id = ? AND turn_id = ?"
+        return self._db.scalar(sql, (namespace, conversation_id, turn_id)) == "processed"
+
+    def pending_count(self) -> int:
+        """Count the turns awaiting retry, over every namespace (for operators)."""
+        return int(self._db.scalar("SELECT count(*) FROM messages WHERE status = 'pending'"))

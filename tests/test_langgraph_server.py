@@ -1,0 +1,198 @@
+"""dmem's graphs under a real LangGraph API server (``langgraph dev``), driven with ``langgraph_sdk``, offline.
+
+The server runs from this venv on a free loopback port, with a temporary store given through the
+environment. Every HTTP(S) proxy variable points at a recording proxy on loopback, so any attempt to
+reach the internet is seen (and fails, as it would offline). The server is stopped at the end, also
+when a test fails.
+"""
+
+from __future__ import annotations
+
+import http.server
+import os
+import re
+import signal
+import socket
+import socketserver
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_sync_client
+from langgraph_sdk.client import SyncLangGraphClient
+
+ROOT = Path(__file__).resolve().parents[1]
+EXCHANGE = [{"role": "user", "content": "I adopted a beagle named Rex last week."},
+            {"role": "assistant", "content": "Congratulations!"}]
+READY_SECONDS = 180  # a deadline for start-up on a busy machine, not a timing assertion
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    """Records every request a process sends through its proxy, and refuses it."""
+
+    seen: list[str] = []
+
+    def _refuse(self) -> None:
+        self.seen.append(f"{self.command} {self.path}")
+        self.send_response(502)
+        self.end_headers()
+
+    do_GET = do_POST = do_PUT = do_HEAD = do_CONNECT = _refuse
+
+    def log_message(self, *args: Any) -> None:
+        return
+
+
+@dataclass
+class Server:
+    url: str
+    client: SyncLangGraphClient
+    log: Path
+    proxied: list[str] = field(default_factory=list)
+
+    def log_text(self) -> str:
+        return re.sub(r"\x1b\[[0-9;]*m", "", self.log.read_text(encoding="utf-8", errors="replace"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def server_env(store: Path, proxy: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DMEM_", "LANGSMITH_", "LANGCHAIN_")) and "proxy" not in k.lower()}
+    env.update(DMEM_STORE_DIR=str(store), DMEM_EMBEDDING_MODEL="hash", LANGGRAPH_CLI_NO_ANALYTICS="1",
+               LANGGRAPH_NO_VERSION_CHECK="1", HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1",
+               NO_PROXY="127.0.0.1,localhost", no_proxy="127.0.0.1,localhost")
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        env[name] = proxy
+    return env
+
+
+def wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Poll /ok until the server answers; fail with its log if it exits or never answers."""
+    with httpx.Client(timeout=2.0, trust_env=False) as http:
+        for _ in range(READY_SECONDS * 2):
+            if proc.poll() is not None:
+                pytest.fail(f"langgraph dev exited with {proc.returncode}:\n{log.read_text()[-4000:]}")
+            try:
+                if http.get(f"{url}/ok").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            threading.Event().wait(0.5)
+    pytest.fail(f"langgraph dev did not answer within {READY_SECONDS}s:\n{log.read_text()[-4000:]}")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server's process group (the CLI and the API worker it started)."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("langgraph-server")
+    _Recorder.seen = []
+    proxy = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Recorder)
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    port, log = free_port(), tmp / "server.log"
+    cli = Path(sys.executable).with_name("langgraph")
+    cmd = [str(cli), "dev", "--config", str(ROOT / "langgraph.json"), "--host", "127.0.0.1", "--port", str(port),
+           "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, cwd=tmp, env=server_env(tmp / "store", f"http://127.0.0.1:{proxy.server_address[1]}"),
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_ready(url, proc, log)
+        yield Server(url, get_sync_client(url=url), log, _Recorder.seen)
+    finally:
+        stop(proc)
+        proxy.shutdown()
+        proxy.server_close()
+
+
+def assistant_ids(client: SyncLangGraphClient) -> dict[str, str]:
+    return {a["graph_id"]: a["assistant_id"] for a in client.assistants.search()}
+
+
+def test_schemas_are_served_with_descriptions(server: Server) -> None:
+    ids = assistant_ids(server.client)
+    assert set(ids) == {"ingestion", "query", "deliberation"}
+    for graph_id, assistant in ids.items():
+        schemas = server.client.assistants.get_schemas(assistant)
+        for kind in ("input_schema", "output_schema", "context_schema"):
+            schema = schemas[kind]
+            assert schema and schema["properties"], f"{graph_id}: {kind} is empty"
+            bare = [p for p, spec in schema["properties"].items() if not spec.get("description")]
+            assert bare == [], f"{graph_id}: {kind} fields without a description"
+        context = schemas["context_schema"]["properties"]
+        assert "api_key" not in context and "resources" not in context and "gate_policy" in context
+        assert schemas["input_schema"].get("required", []) == ([] if graph_id == "ingestion" else ["question"])
+
+
+def test_ingestion_then_query_stream_with_subgraphs(server: Server) -> None:
+    parts = list(server.client.runs.stream(None, "ingestion", input={"messages": EXCHANGE, "user_id": "maya"},
+                                           stream_mode="updates", stream_subgraphs=True))
+    nodes = [node for p in parts if p.event.startswith("updates") for node in p.data]
+    assert nodes[:2] == ["read_input", "record"] and "apply_operations" in nodes
+    applied = next(p.data["apply_operations"] for p in parts if "apply_operations" in (p.data or {}))
+    assert [op["operation"] for op in applied["operations"]] == ["ADD"] and applied["status"] == "formed"
+
+    parts = list(server.client.runs.stream(None, "query", input={"question": "What is my dog's name?",
+                                                                   "namespaces": ["maya"]},
+                                           context={"gate_policy": "always"}, stream_mode=["updates", "values"],
+                                           stream_subgraphs=True))
+    inner = {node for p in parts if p.event.startswith("updates|deliberate:") for node in p.data}
+    assert {"plan_chunks", "deliberate_chunk", "answer_from_facts"} <= inner
+    final = [p.data for p in parts if p.event == "values"][-1]
+    assert final["route"] == "deliberation" and final["answer"] == "Rex"
+
+
+def test_concurrent_runs_with_different_contexts_share_one_store(server: Server) -> None:
+    server.client.runs.wait(None, "ingestion", input={"messages": EXCHANGE, "user_id": "noor"})
+    question = {"question": "What is the name of my beagle?", "namespaces": ["noor"]}
+    contexts = [{"gate_policy": "never"}, {"gate_policy": "always", "chunk_size": 10}]
+    runs = [server.client.runs.create(server.client.threads.create()["thread_id"], "query", input=question,
+                                      context=ctx) for ctx in contexts]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda r: server.client.runs.join(r["thread_id"], r["run_id"]), runs))
+    assert [r["route"] for r in results] == ["system1", "deliberation"]
+    assert [r["answer"] for r in results] == ["Rex", "Rex"]
+    statuses = [server.client.runs.get(r["thread_id"], r["run_id"])["status"] for r in runs]
+    assert statuses == ["success", "success"]
+    text = server.log_text()
+    assert text.count("dmem opened the store in") == 1, "a run reopened the store"
+    assert "StoreLockedError" not in text
+
+
+def test_bad_input_and_bad_settings_name_the_field(server: Server) -> None:
+    with pytest.raises(Exception, match="InputError: input field 'question'"):
+        server.client.runs.wait(None, "query", input={"q": "x"})
+    with pytest.raises(Exception, match="'messages'"):
+        server.client.runs.wait(None, "ingestion", input={"messages": [{"q": 1}]})
+    with pytest.raises(Exception, match="ConfigError: setting 'gate_policy' must be one of"):
+        server.client.runs.wait(None, "query", input={"question": "x"}, context={"gate_policy": "bogus"})
+
+
+def test_the_store_came_from_the_environment_and_nothing_went_online(server: Server) -> None:
+    text = server.log_text()
+    store = re.search(r"dmem opened the store in (\S+)", text)
+    assert store is not None and store.group(1).endswith("/store")
+    assert "settings from the environment (DMEM_*)" in text
+    assert server.proxied == [], f"the server tried to reach the internet: {server.proxied}"
