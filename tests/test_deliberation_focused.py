@@ -77,9 +77,9 @@ def test_the_critical_path_is_three_model_calls_whatever_the_length(fake, memory
     fake.set_script("ChunkFacts", lambda msgs: {"facts": [
         {"fact": f"Ines said {t}", "score": 8, "turn_ids": [t]} for t in re.findall(
             r"^\[(t\d+)\]", last_section(msgs, "chunk"), re.MULTILINE)[:4]]})
-    graph = compile_deliberation_graph()
     for n, mode in ((130, "full"), (420, "full"), (420, "focused")):
         mem = filled(memory_factory, fake, n, sub=f"s{n}{mode}", deliberation_mode=mode)
+        graph = compile_deliberation_graph(resources=mem.resources)
         steps = model_steps(graph, "Where is the glassblowing workshop?", mem)
         assert len(steps) == 3, (n, mode, steps)  # read (every chunk at once), select, answer
         assert len(fake.calls_for("ChunkFacts")) > 1 and fake.calls_for("MemorySelection")
@@ -130,7 +130,7 @@ def test_system1_answers_carry_their_memories_source_turns(fake, memory_factory)
 
 def test_the_deliberation_graph_alone_finds_its_own_seeds(fake, memory_factory):
     mem = filled(memory_factory, fake, 300, needle_at=250, deliberation_budget=0.2)
-    out = compile_deliberation_graph().invoke({"question": "Where is the glassblowing workshop?",
+    out = compile_deliberation_graph(resources=mem.resources).invoke({"question": "Where is the glassblowing workshop?",
                                                "namespaces": ["ines"]}, context=mem.context)
     read = [t for c in fake.calls_for("ChunkFacts") for t in chunk_turns(c)]
     assert "t250" in read and out["read_share"] <= 0.2

@@ -14,6 +14,7 @@ from dmem.evidence.search import fuse
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import MemoryRecord, Message
 from dmem.store import open_store
+from dmem.store.namespaces import Routing
 
 EMB = HashEmbeddings(64)
 T0 = datetime(2024, 3, 4, 18, 30)
@@ -36,7 +37,7 @@ def store(tmp_path):
 
 
 def fill(store, records, messages=(), ns="noor"):
-    store.transcript.append(list(messages), [ns])
+    store.transcript.append(Routing.of(ns), list(messages))
     for r in records:
         store.vectors.add(r, EMB.embed_query(r.text))
 

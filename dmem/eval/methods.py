@@ -91,8 +91,8 @@ def _build_table() -> dict[str, Method]:
 METHODS: dict[str, Method] = _build_table()
 """Every method by name."""
 PAPER_METHODS = ["mem0", "filter", "majority", "consensus", "quality", "full_deliberation", "full_context", "rag"]
-# focused_deliberation is not a paper row: select it by name (or 'all').
-"""The rows of the D-Mem paper's Table 3, in its order (the default selection)."""
+"""The rows of the D-Mem paper's Table 3, in its order (the default selection; focused_deliberation is
+selected by name or with 'all')."""
 
 
 def resolve_methods(spec: str | Sequence[str] | None) -> list[Method]:

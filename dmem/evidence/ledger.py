@@ -20,6 +20,8 @@ from dmem.state.verdicts import ScoredFact
 
 DUPLICATE_OVERLAP = 0.8  # content-word Jaccard at which two facts of one entity say the same thing
 _TAGGED = re.compile(r"^\[\d{4}-\d{2}-\d{2}\] ")
+
+
 def event_day(fact: ScoredFact, said: Mapping[str, datetime]) -> date | None:
     """The day a fact is about: a date written in it, else the earliest day its turns were said."""
     written = absolute_dates(_TAGGED.sub("", fact.fact))
