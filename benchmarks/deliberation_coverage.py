@@ -11,7 +11,8 @@ For every question (categories 1-4) of LoCoMo and RealTalk with gold evidence tu
   length (a fake model; the transcript is written straight to the store).
 No chat model is called. Stores are ingested once with the offline engine into --work (or reused
 from an eval run: --stores <out>/stores/<hash>).
-Usage: python benchmarks/deliberation_coverage.py [locomo|realtalk|both] [--limit N] [--stores DIR] [--work DIR]
+Usage: python benchmarks/deliberation_coverage.py [locomo|realtalk|both] [--conversations N] [--limit N]
+       [--stores DIR] [--work DIR]
        [--data DIR (default ../shared/data)]
        python benchmarks/deliberation_coverage.py --critical-path   (the last table only)
 """
@@ -41,6 +42,7 @@ from dmem.nodes.deliberation import focus_seeds
 from dmem.nodes.retrieval import search_memories
 from dmem.services import Services
 from dmem.state.schemas import Message
+from dmem.store.namespaces import Routing
 from dmem.testing import FakeChatModel
 
 BUDGETS = [0.1, 0.2, 0.3, 0.5]
@@ -82,6 +84,7 @@ def recall(evidence: list[str], found: set[str]) -> float:
 def measure(kind: str) -> None:
     dataset = load_dataset(kind, SETS[kind])  # type: ignore[arg-type]
     limit = int(option("--limit", "0") or 0)
+    dataset.conversations = dataset.conversations[: int(option("--conversations", "0") or 0) or None]
     rows: dict[str, list[float]] = {}
     started = time.perf_counter()
     for conv in dataset.conversations:
@@ -150,14 +153,14 @@ def critical_path() -> None:
         "MemorySelection": [{"reason": "needed", "keep": [1, 2]}],
         "AnswerDraft": [{"reasoning": "facts 1-2", "answer": "an answer"}],
     })
-    graph = compile_deliberation_graph()
     print(f"\n{'turns':>7}{'mode':>9}{'chunks read':>13}{'model calls':>13}{'sequential calls':>18}")
     for n in (100, 1_000, 10_000):
         with tempfile.TemporaryDirectory() as d, Memory(d, llm=fake, embeddings="hash") as mem:
             start = datetime(2024, 1, 1)
-            mem.store.transcript.append([Message(conversation_id="c", turn_id=f"t{i}", speaker=("Ana", "Bo")[i % 2],
+            graph = compile_deliberation_graph(resources=mem.resources)
+            mem.store.transcript.append(Routing.of("u"), [Message(conversation_id="c", turn_id=f"t{i}", speaker=("Ana", "Bo")[i % 2],
                                                  text=f"line {i} on subject {i % 97}", seq=i,
-                                                 timestamp=start + timedelta(minutes=i)) for i in range(n)], ["u"])
+                                                 timestamp=start + timedelta(minutes=i)) for i in range(n)])
             for mode in ("full", "focused"):
                 fake._state.calls.clear()
                 steps = set()
