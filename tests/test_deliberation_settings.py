@@ -9,9 +9,9 @@ from dmem.evidence.focus import budget_tokens
 from dmem.state.context import Context, build_context
 
 
-def test_defaults_are_hybrid_retrieval_and_focused_deliberation_at_thirty_percent():
+def test_defaults_are_hybrid_retrieval_and_focused_deliberation_at_half_the_transcript():
     ctx = Context()
-    assert (ctx.retrieval_mode, ctx.deliberation_mode, ctx.deliberation_budget) == ("hybrid", "focused", 0.3)
+    assert (ctx.retrieval_mode, ctx.deliberation_mode, ctx.deliberation_budget) == ("hybrid", "focused", 0.5)
 
 
 def test_settings_come_from_the_environment_with_their_types():

@@ -114,7 +114,7 @@ class Context(BaseModel):
     deliberation_mode: DeliberationMode = "focused"
     """'focused' reads windows around the evidence System 1 and a raw-turn search point at, within
     deliberation_budget; 'full' reads the whole transcript (the papers' Full Deliberation)."""
-    deliberation_budget: float = 0.3
+    deliberation_budget: float = 0.5
     """What focused deliberation may send: a share of the full scan's transcript tokens (0 < x <= 1),
     or a number of tokens (x > 1)."""
     ledger_limit: int = 40
