@@ -16,6 +16,8 @@ from typing import Any, cast
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import merge_configs
 
 from dmem.batches import BatchForming, iter_exchanges, namespaces_of, unformed_groups
 from dmem.errors import NotFoundError
@@ -29,6 +31,7 @@ from dmem.state.results import AddResult, Answer, PendingTurn, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord, Message, Operation
 from dmem.store import LocalStore, Routing, SearchFilter, validate_namespace
 from dmem.store.knowledge import KnowledgeSource
+from dmem.tracing import TraceClients
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
@@ -63,7 +66,10 @@ class Memory:
         self.embedding = embedding_name(self.services.embeddings)
         self.ingestion_graph = compile_ingestion_graph(resources=self.resources)
         self.query_graph = compile_query_graph(resources=self.resources)
-        self._forming = BatchForming(self.ingestion_graph, self.store, lambda ns: self._config("ingest", ns))
+        self.tracing = TraceClients()
+        """Redacting LangSmith clients for this memory's runs (see ``trace_redaction``)."""
+        self._forming = BatchForming(self.ingestion_graph, self.store,
+                                     lambda ns, ctx, config: self._config("ingest", ns, ctx=ctx, config=config))
 
     @property
     def services(self) -> Services:
@@ -73,13 +79,15 @@ class Memory:
     # Writing ------------------------------------------------------------------------------
     def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
             conversation_id: str | None = None, speaker_namespaces: dict[str, str] | None = None,
-            exchange_size: int = 2, progress: Progress | None = None, **overrides: Any) -> AddResult:
+            exchange_size: int = 2, progress: Progress | None = None, config: RunnableConfig | None = None,
+            **overrides: Any) -> AddResult:
         """Record every message, then form memories one exchange (default: a message pair) at a time.
 
         All turns are recorded in one transaction before any is formed (bad input stores
         nothing). Turns already formed are skipped; an exchange whose formation fails (malformed
         reply, provider error) is kept as pending, with its reason, and the batch goes on.
-        ``overrides`` change settings for this call only, e.g. ``location="Lisbon"``.
+        ``overrides`` change settings for this call only, e.g. ``location="Lisbon"``. ``config``
+        (callbacks, tags, metadata, run_name) goes to every graph run, traced as ``trace_redaction`` says.
         """
         ctx = self._ctx(overrides)
         started = time.perf_counter()
@@ -87,16 +95,16 @@ class Memory:
         conversation = routing.origin if conversation_id is None else validate_namespace(conversation_id,
                                                                                          "conversation_id")
         stored = self.store.transcript.append(routing, to_messages(messages, conversation))
-        exchanges = self._forming.run(stored, routing, ctx, exchange_size, progress)
+        exchanges = self._forming.run(stored, routing, ctx, exchange_size, progress, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
     def retry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
-                      **overrides: Any) -> AddResult:
+                      config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
         """Form every turn of these namespaces not formed yet (new or pending), each where it was recorded."""
         ctx = self._ctx(overrides)
         started = time.perf_counter()
         exchanges = [ex for routing, turns in unformed_groups(self.store, namespaces_of(user_ids, user_id))
-                     for ex in self._forming.run(turns, routing, ctx)]
+                     for ex in self._forming.run(turns, routing, ctx, config=config)]
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
     def delete(self, memory_id: str, *, user_id: str = "default", reason: str = "deleted by the user") -> MemoryRecord:
@@ -111,13 +119,17 @@ class Memory:
 
     # Reading ------------------------------------------------------------------------------
     def ask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str | None = None,
-            **overrides: Any) -> Answer:
-        """Answer from memory; the gate decides whether Full Deliberation reads the transcript."""
+            config: RunnableConfig | None = None, **overrides: Any) -> Answer:
+        """Answer from memory; the gate decides whether Full Deliberation reads the transcript.
+
+        ``config`` (callbacks, tags, metadata, run_name) goes to the query graph run.
+        """
         ctx = self._ctx(overrides)
         namespaces = namespaces_of(user_ids, "default" if user_id is None else user_id)
         started = time.perf_counter()
+        run_config = self._config("ask", ",".join(namespaces), ctx.gate_policy, ctx=ctx, config=config)
         out = self.query_graph.invoke({"question": question, "namespaces": namespaces}, context=ctx,
-                                      config=self._config("ask", ",".join(namespaces), ctx.gate_policy))  # type: ignore[call-overload]
+                                      config=run_config)
         return Answer.from_state(question, out, time.perf_counter() - started, self.services.decider.name)
 
     def search(self, query: str, *, user_id: str = "default", limit: int = 10,
@@ -215,7 +227,8 @@ class Memory:
 
     # Plumbing -----------------------------------------------------------------------------
     def close(self) -> None:
-        """Release the store (and its writer lock) and the models this memory opened."""
+        """Send queued traces, then release the store and the models this memory opened."""
+        self.tracing.flush()
         self.resources.close()
 
     def __enter__(self) -> Memory:
@@ -229,12 +242,15 @@ class Memory:
             return self.context
         return self.context.with_overrides(**overrides)
 
-    def _config(self, action: str, namespace: str, policy: str | None = None) -> dict[str, Any]:
+    def _config(self, action: str, namespace: str, policy: str | None = None, *, ctx: Context,
+                config: RunnableConfig | None) -> RunnableConfig:
+        """Our run name, tags and metadata, merged with the caller's config, traced as ``trace_redaction`` says."""
         tags = [f"dmem:{action}", f"engine:{self.services.decider.name}"]
         if policy:
             tags.append(f"policy:{policy}")
-        return {"run_name": f"dmem.{action}", "tags": tags, "max_concurrency": self.context.max_concurrency,
-                "metadata": {"namespace": namespace}, "recursion_limit": 100}
+        ours: RunnableConfig = {"run_name": f"dmem.{action}", "tags": tags, "max_concurrency": ctx.max_concurrency,
+                                "metadata": {"namespace": namespace}, "recursion_limit": 100}
+        return self.tracing.config(ctx.trace_redaction, merge_configs(ours, config))
 
 
 def _not_found(memory_id: str, namespace: str) -> str:

@@ -11,6 +11,9 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import merge_configs
+
 from dmem.errors import DataError, ModelError
 from dmem.nodes.recording import CLAIM_KEY
 from dmem.state.context import Context
@@ -56,27 +59,29 @@ def unformed_groups(store: MemoryStore, namespaces: Sequence[str]) -> list[tuple
 class BatchForming:
     """Runs the ingestion graph over a batch's exchanges for one Memory."""
 
-    def __init__(self, graph: Any, store: MemoryStore, config: Callable[[str], dict[str, Any]]) -> None:
+    def __init__(self, graph: Any, store: MemoryStore,
+                 config: Callable[[str, Context, RunnableConfig | None], RunnableConfig]) -> None:
         self.graph = graph
         self.store = store
         self.config = config
-        """Run config for a namespace (run name, tags, metadata)."""
+        """Run config for a namespace, the call's settings and the caller's config (run name, tags, tracing)."""
 
     def run(self, messages: list[Message], routing: Routing, ctx: Context, exchange_size: int = 2,
-            progress: Progress | None = None) -> list[ExchangeResult]:
-        """Form the exchanges in order, under one worker token."""
+            progress: Progress | None = None, *, config: RunnableConfig | None = None) -> list[ExchangeResult]:
+        """Form the exchanges in order, under one worker token (``config`` is the caller's run config)."""
         worker = new_worker()
         exchanges = iter_exchanges(messages, exchange_size)
         results = []
         for done, exchange in enumerate(exchanges, start=1):
-            results.append(self.exchange(exchange, routing, ctx, worker))
+            results.append(self.exchange(exchange, routing, ctx, worker, config))
             if progress:
                 progress(done, len(exchanges))
         return results
 
-    def exchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str) -> ExchangeResult:
+    def exchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
+                 caller: RunnableConfig | None = None) -> ExchangeResult:
         """One graph run; a model failure that escapes the graph still leaves the turns pending."""
-        config = {**self.config(routing.origin), "configurable": {CLAIM_KEY: worker}}
+        config = merge_configs(self.config(routing.origin, ctx, caller), {"configurable": {CLAIM_KEY: worker}})
         state = {"turns": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
         try:
             out = self.graph.invoke(state, context=ctx, config=config)

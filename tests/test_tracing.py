@@ -1,8 +1,9 @@
 """What LangSmith would see, checked with a local tracer: run names, nesting, tags, metadata; nothing sent.
 
-A ``BaseTracer`` subclass keeps every run in memory. ``Memory.ask`` takes no callbacks, so the tracer
-is attached through ``register_configure_hook`` (the mechanism LangSmith's own tracer uses), as an
-inheritable handler so that it sees the whole tree.
+A ``BaseTracer`` subclass keeps every run in memory. It is attached through ``register_configure_hook``
+(the mechanism LangSmith's own tracer uses), as an inheritable handler so that it sees the whole tree,
+or passed in ``config`` as a caller would. What a real LangSmith client sends, redacted or not, is
+checked against a loopback collector in ``test_tracing_collector.py``.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def seeded(fake: FakeChatModel, memory_factory: Any) -> Any:
 def test_ask_run_tree_through_full_deliberation(seeded: Any, fake: FakeChatModel) -> None:
     fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
     with traced() as tracer:
-        ans = seeded.ask("When did Caroline go to the support group?", user_id="u1")
+        ans = seeded.ask("When did Maya go to the baking workshop?", user_id="u1")
     assert ans.route == "deliberation"
 
     (root,) = [r for r in tracer.runs if r.parent_run_id is None]
@@ -120,9 +121,9 @@ def test_query_graph_with_config_callbacks(seeded: Any, fake: FakeChatModel) -> 
     assert all("host:test" in (r.tags or []) for r in tracer.runs)
 
 
-@pytest.mark.parametrize("audit, route", [(PASS, "system1"), (FAIL, "deliberation")])
-def test_route_taken_is_tagged(seeded: Any, fake: FakeChatModel, audit: dict[str, Any], route: str) -> None:
-    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": audit}])
+@pytest.mark.parametrize("completeness, route", [(PASS, "system1"), (FAIL, "deliberation")])
+def test_route_taken_is_tagged(seeded: Any, fake: FakeChatModel, completeness: dict[str, Any], route: str) -> None:
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": completeness}])
     with traced() as tracer:
         ans = seeded.ask("When?", user_id="u1")
     assert ans.route == route
@@ -164,3 +165,26 @@ def test_tracing_check_follows_the_environment(no_langsmith_env: None, monkeypat
     monkeypatch.setenv("LANGSMITH_TRACING", "true")
     langsmith.utils.get_env_var.cache_clear()
     assert langsmith.utils.tracing_is_enabled() is True
+
+
+def test_memory_passes_the_callers_config_to_the_graphs(seeded: Any, fake: FakeChatModel) -> None:
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
+    tracer = RunTracer()
+    config = {"callbacks": [tracer], "tags": ["host:agent"], "metadata": {"session": "s-42"},
+              "run_name": "host.memory_lookup"}
+    ans = seeded.ask("When?", user_id="u1", config=config)
+    (root,) = [r for r in tracer.runs if r.parent_run_id is None]
+    assert root.name == "host.memory_lookup"
+    assert {"host:agent", "dmem:ask", "policy:quality"} <= set(root.tags or [])
+    assert metadata(root)["session"] == "s-42" and metadata(root)["namespace"] == "u1"
+    # The route and the gate's verdict are on the root run: outputs and metadata.
+    assert root.outputs and root.outputs["route"] == ans.route == "deliberation"
+    assert root.outputs["gate"]["passed"] is False
+    assert (metadata(root)["route"], metadata(root)["gate_passed"]) == ("deliberation", False)
+    assert any("completeness: fail" in r for r in metadata(root)["gate_reasons"])
+    assert not [r.name for r in tracer.runs if r.name.startswith("route_")]  # routers are not traced
+
+    tracer = RunTracer()
+    seeded.add(conversation(2, conv="c2"), user_id="u1", config={"callbacks": [tracer], "tags": ["host:agent"]})
+    (root,) = [r for r in tracer.runs if r.parent_run_id is None]
+    assert root.name == "dmem.ingest" and "host:agent" in (root.tags or [])

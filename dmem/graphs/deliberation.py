@@ -25,6 +25,7 @@ from dmem.nodes.inputs import read_question
 from dmem.services import Resources, bind_resources, context_of
 from dmem.state.context import Context
 from dmem.state.graphs import ChunkTask, DeliberationInput, DeliberationOutput, DeliberationState
+from dmem.tracing.outcome import quiet_routers
 
 
 def route_after_plan(state: DeliberationState) -> list[Send] | Literal["reduce_facts"]:
@@ -61,7 +62,7 @@ def build_deliberation_graph() -> StateGraph[DeliberationState, Context, Deliber
                             {"select_facts": "select_facts", "answer_from_facts": "answer_from_facts"})
     g.add_edge("select_facts", "answer_from_facts")
     g.add_edge("answer_from_facts", END)
-    return g
+    return quiet_routers(g)
 
 
 def compile_deliberation_graph(

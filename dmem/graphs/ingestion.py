@@ -17,10 +17,11 @@ from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, g
 from dmem.nodes.inputs import read_input
 from dmem.nodes.lifecycle import apply_operations, decide_operation
 from dmem.nodes.recording import build_window, keep_for_retry, record
-from dmem.privacy.policy import permitted_source
+from dmem.privacy.policy import enrichment_query
 from dmem.services import Resources, bind_resources, context_of, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestInput, IngestOutput, IngestState
+from dmem.tracing.outcome import quiet_routers
 
 
 def route_after_record(state: IngestState) -> Literal["build_window", "__end__"]:
@@ -48,7 +49,7 @@ def route_on_error(state: IngestState) -> Literal["continue", "keep_for_retry"]:
 
 
 def route_after_grounding(state: IngestState, runtime: Runtime[Context]) -> list[Send] | Literal["normalize"]:
-    """Send only flagged facts whose scope permits a knowledge source to the enricher."""
+    """Send to the enricher only flagged facts with a permitted source and a safe entity to ask about."""
     svc = services_for(runtime.context)
     ctx = svc.context
     if not ctx.enrichment:
@@ -57,7 +58,7 @@ def route_after_grounding(state: IngestState, runtime: Runtime[Context]) -> list
     sends = [
         Send("enrich", FactTask(index=i, fact=f))
         for i, f in enumerate(state.get("facts", []))
-        if f.enrich and permitted_source(f.scope, external_allowed=ctx.external_knowledge, has_external=has_external)
+        if enrichment_query(f, external_allowed=ctx.external_knowledge, has_external=has_external)
     ]
     return sends or "normalize"
 
@@ -122,7 +123,7 @@ def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, Ing
                             {"apply_operations": "apply_operations", "keep_for_retry": "keep_for_retry"})
     g.add_edge("apply_operations", END)
     g.add_edge("keep_for_retry", END)
-    return g
+    return quiet_routers(g)
 
 
 def compile_ingestion_graph(

@@ -18,6 +18,7 @@ from dmem.nodes.retrieval import filter_memories, retrieve
 from dmem.services import Resources, bind_resources, context_of, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import QueryInput, QueryOutput, QueryState
+from dmem.tracing.outcome import quiet_routers, reports_outcome
 
 
 def route_after_retrieve(
@@ -43,7 +44,7 @@ def route_after_filter(state: QueryState, runtime: Runtime[Context]) -> Literal[
 
 
 def route_after_answer(state: QueryState, runtime: Runtime[Context]) -> Literal["quality_gate", "finish"]:
-    """'never' returns System 1's answer; 'quality' audits it."""
+    """'never' returns System 1's answer; 'quality' sends it to the quality gate."""
     return "quality_gate" if context_of(runtime.context).gate_policy == "quality" else "finish"
 
 
@@ -62,9 +63,9 @@ def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutp
     g.add_node("quality_gate", quality_gate)
     g.add_node("vote", vote)
     g.add_node("deliberate", build_deliberation_graph().compile(name="dmem_full_deliberation"))
-    g.add_node("adopt_deliberation", adopt_deliberation, metadata={"route": "deliberation"})
-    g.add_node("finish", finish, metadata={"route": "system1"})
-    g.add_node("no_memory", no_memory, metadata={"route": "no_memory"})
+    g.add_node("adopt_deliberation", reports_outcome(adopt_deliberation), metadata={"route": "deliberation"})
+    g.add_node("finish", reports_outcome(finish), metadata={"route": "system1"})
+    g.add_node("no_memory", reports_outcome(no_memory), metadata={"route": "no_memory"})
     g.add_edge(START, "read_question")
     g.add_edge("read_question", "retrieve")
     g.add_conditional_edges("retrieve", route_after_retrieve, {
@@ -78,7 +79,7 @@ def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutp
     g.add_edge("adopt_deliberation", END)
     g.add_edge("finish", END)
     g.add_edge("no_memory", END)
-    return g
+    return quiet_routers(g)
 
 
 def compile_query_graph(

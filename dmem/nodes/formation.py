@@ -16,7 +16,8 @@ from dmem.decisions.base import Decided
 from dmem.errors import ModelError
 from dmem.grounding.deixis import ground_place, ground_time
 from dmem.nodes.recording import namespace_for
-from dmem.privacy.policy import permitted_source
+from dmem.privacy.detect import personal_kinds
+from dmem.privacy.policy import about_entity, enrichment_query
 from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestState
@@ -93,11 +94,24 @@ def split_intents(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
 def extract_facts(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Formation layer off: Mem0* extraction from the exchange, top memories and recent messages."""
     decider = services_for(runtime.context).decider
-    return _draft_facts(state, "extract_facts", state["exchange"], decider.extract_facts)
+    out = _draft_facts(state, "extract_facts", state["exchange"], decider.extract_facts)
+    if "facts" in out:
+        out["facts"] = [_personal_wins(f) for f in out["facts"]]
+    return out
+
+
+def _personal_wins(fact: Fact) -> Fact:
+    """A fact holding detected personal data is USER_PII, whatever the engine said: no lookup, no entity."""
+    kinds = personal_kinds(fact.text)
+    if not kinds:
+        return fact
+    if fact.scope != Scope.USER_PII:
+        log.info("scope %s overridden to USER_PII: the fact holds %s", fact.scope, ", ".join(kinds))
+    return fact.model_copy(update={"scope": Scope.USER_PII, "enrich": False, "entity": None})
 
 
 def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Exactly one scope per fact, and whether enrichment would help."""
+    """Exactly one scope per fact, the entity it names, and whether enrichment would help."""
     svc = services_for(runtime.context)
     facts = state.get("facts", [])
     try:
@@ -109,7 +123,8 @@ def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, A
     for i, fact in enumerate(facts, start=1):
         lab = labels.get(i)
         scope = lab.scope if lab else Scope.USER_PII  # unlabelled: the most restrictive scope
-        labelled.append(fact.model_copy(update={"scope": scope, "enrich": bool(lab and lab.enrich)}))
+        update = {"scope": scope, "enrich": bool(lab and lab.enrich), "entity": lab.entity if lab else None}
+        labelled.append(_personal_wins(fact.model_copy(update=update)))
     return {"facts": labelled, "usage": [out.usage]}
 
 
@@ -134,19 +149,26 @@ def ground_deixis(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
 
 
 def enrich(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Add attributes from the one knowledge source the fact's scope permits."""
+    """Add attributes from the one source the fact's scope permits, asked only about the named entity.
+
+    The external source receives the entity's name alone; its reply lines are kept only when they
+    are about that entity, within ``enrichment_max_chars``; the memory records where they came from.
+    """
     svc = services_for(runtime.context)
     fact = task["fact"]
-    source = permitted_source(fact.scope, external_allowed=svc.context.external_knowledge,
-                              has_external=svc.knowledge is not None)
-    if source == "external" and svc.knowledge is not None:
-        knowledge = svc.knowledge.lookup(fact.text)
-    elif source == "internal":
-        vector = svc.embed([fact.text])[0]
-        hits = svc.store.vectors.search([fact.namespace], vector, 5)
-        knowledge = [h.record.text for h in hits]
-    else:  # pragma: no cover - the router only sends permitted facts
+    query = enrichment_query(fact, external_allowed=svc.context.external_knowledge,
+                             has_external=svc.knowledge is not None)
+    if query is None:  # the router sends only facts with a permitted query; checked again here
         return {"enriched": []}
+    source, entity = query
+    if source == "external" and svc.knowledge is not None:
+        lines = svc.knowledge.lookup(entity)
+        origin = f"external:{getattr(svc.knowledge, 'name', None) or type(svc.knowledge).__name__}"
+    else:
+        vector = svc.embed([fact.text])[0]
+        lines = [h.record.text for h in svc.store.vectors.search([fact.namespace], vector, 5)]
+        origin = "internal:memories"
+    knowledge = about_entity(lines, entity, svc.context.enrichment_max_chars)
     if not knowledge:
         return {"enriched": []}
     try:
@@ -154,7 +176,10 @@ def enrich(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
     except ModelError as exc:
         log.warning("enrichment skipped for %r: %s", fact.text, exc)
         return {"enriched": []}
-    enriched = fact.model_copy(update={"enrichment": dict(out.value.attributes)})
+    if not out.value.attributes:
+        return {"enriched": [], "usage": [out.usage]}
+    enriched = fact.model_copy(update={"enrichment": dict(out.value.attributes),
+                                       "enrichment_source": f"{origin} about {entity!r}"})
     return {"enriched": [FactTask(index=task["index"], fact=enriched)], "usage": [out.usage]}
 
 

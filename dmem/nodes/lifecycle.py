@@ -1,4 +1,4 @@
-"""Mem0* update phase: decide ADD/UPDATE/DELETE/NOOP per fact, then apply everything in one transaction."""
+"""Lifecycle nodes (the Mem0* update phase): decide ADD/UPDATE/DELETE/NOOP per fact, apply all in one transaction."""
 
 from __future__ import annotations
 
@@ -113,6 +113,7 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, text: str, vectors
         "categories": sorted(set(target.categories) | set(fact.categories)),
         "source_turn_ids": list(dict.fromkeys([*target.source_turn_ids, *fact.source_turn_ids])),
         "enrichment": {**target.enrichment, **fact.enrichment},
+        "enrichment_source": fact.enrichment_source or target.enrichment_source,
     })
     svc.store.vectors.update(updated, vectors[text])
     svc.store.history.append(target.namespace, target.id, op, target.text, text, decision.reason, now)
@@ -126,6 +127,7 @@ def _add(svc: Services, fact: Fact, text: str, vector: list[float], reason: str,
         provenance=fact.provenance, scope=fact.scope, source_turn_ids=fact.source_turn_ids,
         speaker=fact.speaker, event_time=fact.event_time, created_at=now, updated_at=now,
         language=fact.language, conversation_id=fact.conversation_id, enrichment=fact.enrichment,
+        enrichment_source=fact.enrichment_source,
     )
     svc.store.vectors.add(record, vector)
     svc.store.history.append(record.namespace, record.id, Operation.ADD, None, text, reason, now)

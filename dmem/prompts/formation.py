@@ -40,7 +40,7 @@ SPLIT_SYSTEM = system_text(
     [
         "One proposition per fact; an utterance may yield several ('gift ideas for my son' gives "
         "'the user has a son' and 'the user looked for gift ideas').",
-        "Each fact stands alone: name its subject by name (e.g. 'Caroline adopted a dog'), never "
+        "Each fact stands alone: name its subject by name (e.g. 'Theo joined a community choir'), never "
         "with a pronoun; speaker = the name of the person the fact is about, as written in the input.",
         "Categories (one or more): persona = identity, relationships, lasting traits; preference = "
         "likes, dislikes, dietary or interaction constraints; event = something that happened or "
@@ -67,17 +67,25 @@ SCOPE_SYSTEM = system_text(
     "For each numbered fact in <facts>, choose exactly one scope and say whether background "
     "knowledge about its entity would make it more useful later.",
     [
-        "USER_PII: identifying or sensitive personal data (contact details such as phone, e-mail "
-        "or street address, ID and account numbers, birth dates, health details, finances). It "
-        "must never leave the system.",
+        "USER_PII: identifying or sensitive personal data: contact details (phone, e-mail or "
+        "street address, also spelled out or disguised), credentials (passwords, PINs, keys, "
+        "tokens), ID, account and card numbers, precise birth dates, and special categories "
+        "(health, sexual orientation, religion, finances, ethnicity, political views, biometrics, "
+        "criminal records). It must never leave the system.",
         "INTERNAL: entities known only inside the user's own world: family members and friends, "
-        "their household, their own organization, team, boss, projects and internal tools. Only "
-        "the user's own memories may describe them.",
+        "their household (named pets and possessions too), their own organization, team, boss, "
+        "projects and internal tools. Only the user's own memories may describe them.",
         "EXTERNAL: named public entities (products, brands, companies, public places, books, "
         "films, public events) that public knowledge describes.",
-        "GENERIC: general activities or concepts with no specific entity (hiking, baking bread).",
+        "GENERIC: general activities or concepts with no specific entity (hiking, baking bread), "
+        "and facts that only place the user: where they live or come from is personal context, "
+        "like their occupation ('lives in Porto' and 'works as a nurse' are both GENERIC).",
         "enrich = true only when facts about the entity itself would answer likely future "
         "questions (a car model's fuel type, a city's country); false for facts complete as stated.",
+        "entity: the name the fact gives its entity, copied exactly as written: for EXTERNAL the "
+        "public name alone ('Tesla Model 3', not 'her Tesla Model 3' and never the whole fact); for "
+        "INTERNAL the person or group ('sister', 'design team'). Never a user's or speaker's name. "
+        "null for USER_PII and GENERIC.",
         "Return one label per fact with its index (from 1) and a short reason.",
     ],
 )

@@ -24,6 +24,7 @@ RetrievalMode = Literal["hybrid", "dense"]
 DeliberationMode = Literal["focused", "full"]
 GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
 StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"]
+TraceRedaction = Literal["off", "pii", "all"]
 
 
 class Context(BaseModel):
@@ -87,7 +88,7 @@ class Context(BaseModel):
     answer_style: Literal["short", "sentence"] = "short"
     """'short' answers in a few words (benchmark style); 'sentence' in one sentence."""
 
-    # Gating
+    # The gate
     gate_policy: GatePolicy = "quality"
     """quality | majority | consensus | never (Mem0* only) | always (Full Deliberation only)."""
     vote_samples: int = 3
@@ -130,6 +131,13 @@ class Context(BaseModel):
     """Seconds a write waits for another process's write transaction on the store before failing."""
     claim_lease_seconds: float = 600.0
     """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
+
+    # Privacy of enrichment and traces
+    enrichment_max_chars: int = 1000
+    """Most characters of knowledge-source reply lines attached to one fact (whole lines, first first)."""
+    trace_redaction: TraceRedaction = "pii"
+    """What LangSmith traces may carry: 'off' (everything), 'pii' (no detected personal data and no
+    USER_PII memory text in any run), 'all' (no conversation text: inputs and outputs hidden)."""
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -224,7 +232,7 @@ def _coerce(name: str, value: Any) -> Any:
 
 def _validate(ctx: Context) -> None:
     positive = ["extraction_top_k", "update_top_k", "retrieval_top_k", "chunk_size", "vote_samples",
-                "max_concurrency", "request_timeout", "lock_timeout", "claim_lease_seconds",
+                "max_concurrency", "request_timeout", "lock_timeout", "claim_lease_seconds", "enrichment_max_chars",
                 "deliberation_budget", "ledger_limit"]
     for name in positive:
         if getattr(ctx, name) <= 0:

@@ -83,6 +83,9 @@ class MemoryRecord(BaseModel):
     language: str = Field(default="en", description="Language of the text (ISO 639-1).")
     conversation_id: str | None = Field(default=None, description="Conversation the fact came from.")
     enrichment: dict[str, str] = Field(default_factory=dict, description="Attributes added by enrichment.")
+    enrichment_source: str | None = Field(
+        default=None, description="Where the enrichment came from and about which entity, "
+        "e.g. \"external:wiki about 'Tesla Model 3'\"; None without enrichment.")
 
     def render(self) -> str:
         """Text with its event time, as the answerer sees it."""
@@ -105,6 +108,11 @@ class Fact(BaseModel):
     event_time: datetime | None = Field(default=None, description="Absolute time the fact refers to.")
     conversation_id: str | None = Field(default=None, description="Conversation the fact came from.")
     enrichment: dict[str, str] = Field(default_factory=dict, description="Attributes added by enrichment.")
+    entity: str | None = Field(
+        default=None, description="The entity the scope step named (a public name for EXTERNAL): the only "
+        "text a knowledge lookup may carry; None means no lookup.")
+    enrichment_source: str | None = Field(default=None, description="Where the enrichment came from, "
+                                          "and about which entity.")
 
 
 class AdmissionDecision(BaseModel):

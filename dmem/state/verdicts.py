@@ -28,7 +28,7 @@ class FactDraft(BaseModel):
     """One atomic fact split out of admitted content (or extracted Mem0*-style)."""
 
     text: str = Field(
-        description="A standalone fact naming its subject (e.g. 'Caroline adopted a dog'); "
+        description="A standalone fact naming its subject (e.g. 'Theo joined a community choir'); "
         "relative times kept as said; no entity that is not in the window."
     )
     speaker: str = Field(description="Speaker the fact is about, exactly as named in the input.")
@@ -56,6 +56,10 @@ class ScopeLabel(BaseModel):
     index: int = Field(description="Index of the fact in the input list, from 1.")
     reason: str = Field(description="Why this scope.")
     scope: Scope = Field(description="Exactly one of USER_PII, INTERNAL, EXTERNAL, GENERIC.")
+    entity: str | None = Field(
+        default=None, description="The entity the fact is about, exactly as written in it: the public name "
+        "for EXTERNAL (e.g. 'Tesla Model 3'), the person or group for INTERNAL (e.g. 'sister'); "
+        "never the user's name; null for USER_PII and GENERIC.")
     enrich: bool = Field(description="True if background knowledge would make the fact more useful later.")
 
 

@@ -1,7 +1,11 @@
-"""Offline scope classification (USER_PII > INTERNAL > EXTERNAL > GENERIC) and knowledge parsing.
+"""Offline scope classification: USER_PII > INTERNAL > EXTERNAL > GENERIC, by ordered rules.
 
-Privacy wins ties: a fact naming both a phone number and a brand is USER_PII, one naming a son
-and a brand is INTERNAL. Enrichment never invents: it only reads the knowledge lines given.
+Privacy wins ties: a fact with personal data (``dmem.privacy.detect``, the detector both engines
+share) is USER_PII; one naming a son, a friend, a pet or the user's own organization is INTERNAL,
+even when it also names a brand. Which names are public and which are the user's own is
+``entities``' call: a named pet, friend or possession is INTERNAL, and a home city is personal
+context (GENERIC, like an occupation), never a public entity to look up. Besides the scope, each
+fact gets the one entity a lookup may ask about (``None`` when there is nothing to look up).
 """
 
 from __future__ import annotations
@@ -9,128 +13,60 @@ from __future__ import annotations
 import re
 
 from dmem.decisions.offline import rules
-from dmem.decisions.offline.lexical import stem, tokenize
-from dmem.grounding.deixis import MONTHS, WEEKDAYS
+from dmem.decisions.offline.entities import sort_names
+from dmem.privacy.detect import describe
 from dmem.state.schemas import Scope
 
-MIN_PHONE_DIGITS = 7  # digits a number needs to count as a phone number
-_PII: list[tuple[str, re.Pattern[str]]] = [
-    ("e-mail address", re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")),
-    ("national ID number", re.compile(r"\b\d{3}-\d{2}-\d{4}\b")),
-    ("payment card number", re.compile(r"\b(?:\d[ -]?){12,18}\d\b")),
-    ("phone number", re.compile(r"(?<![\w-])\+?\(?\d[\d\s().-]{5,}\d\b")),
-    ("street address", re.compile(
-        r"\b\d{1,5}\s+(?:[A-Z][\w.]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|"
-        r"Dr|Court|Ct|Way|Place|Pl|Terrace|Square)\b")),
-    ("identity document", re.compile(rules.words(
-        "passport", "social security", "ssn", "driver's license", "drivers license", "id number", "national id",
-        "credit card", "bank account", "iban", "account number", "tax id"), re.I)),
-    ("date of birth", re.compile(r"\b(?:date of birth|dob|birthday is|born on)\b|\bborn\s+in\s+(?:\d{4}|"
-                                 + "|".join(MONTHS) + r")\b", re.I)),
-]
-_DATE_LIKE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{4}\s*[-\u2013]\s*\d{4}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4}")
 _FAMILY = tuple(r for r in rules.RELATIONS if r not in {"friend", "friends", "colleague", "colleagues",
                                                          "coworker", "coworkers", "neighbor", "neighbour",
                                                          "mentor", "roommate", "boy", "girl"})
-_FAMILY_RE = re.compile(rules.words(*_FAMILY, "family", "grandkids", "in-laws"), re.I)
+FAMILY_RE = re.compile(rules.words(*_FAMILY, "family", "grandkids", "in-laws"), re.I)
+_CIRCLE_RE = re.compile(r"\b(?:friends?|colleagues?|coworkers?|neighbou?rs?|mentor|roommate|classmate|"
+                        r"boyfriend|girlfriend|partner|landlord|landlady|doctor|dentist|therapist)\s+"
+                        r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)")
+_PET_RE = re.compile(r"\b(?:(?:my|her|his|their|our|[A-Z][\w-]*'s)\s+(?:new\s+|little\s+|old\s+)?|(?:adopted|got|has|"
+                     r"have|rescued)\s+an?\s+(?:new\s+|little\s+)?)(?P<name>" + "|".join(rules.PETS) + r")\b")
 _ORG_RE = re.compile(r"\b(?:my|our|[A-Z][\w-]*'s)\s+(?:company|team|office|boss|manager|employer|coworkers?|"
                      r"colleagues?|department|startup|business|firm|organi[sz]ation|workplace)\b")
-BRANDS = ("Tesla", "Android", "iPhone", "iPad", "Apple", "Google", "BMW", "Jeep", "Toyota", "Honda", "Ford",
-          "Netflix", "Spotify", "Amazon", "Microsoft", "Samsung", "Nike", "Adidas", "Starbucks", "Facebook",
-          "Instagram", "YouTube", "Twitter", "TikTok", "Uber", "Airbnb", "Disney", "Nintendo", "PlayStation",
-          "Xbox", "Audi", "Mercedes", "Volkswagen", "Subaru", "Chevrolet", "Porsche", "Ikea", "Lego", "Pixel",
-          "Windows", "Linux", "Mac", "MacBook", "Kindle", "Peloton", "Fitbit", "Garmin", "Volvo", "Nissan",
-          "Hyundai", "Kia", "Mazda", "Ferrari", "Coca-Cola", "Pepsi", "McDonald's", "Walmart", "Costco")
-PLACES = ("Paris", "London", "Berlin", "Madrid", "Rome", "Tokyo", "Kyoto", "Osaka", "Beijing", "Shanghai",
-          "Seoul", "Sydney", "Toronto", "Vancouver", "Chicago", "Boston", "Seattle", "Miami", "Dallas",
-          "Austin", "Denver", "Atlanta", "Houston", "Phoenix", "Portland", "Lisbon", "Dublin", "Amsterdam",
-          "Vienna", "Prague", "Barcelona", "Munich", "Zurich", "Stockholm", "Oslo", "Copenhagen", "Helsinki",
-          "Athens", "Istanbul", "Dubai", "Mumbai", "Delhi", "Bangkok", "Singapore", "Mexico", "Canada",
-          "France", "Germany", "Spain", "Italy", "Japan", "China", "Korea", "India", "Brazil", "Argentina",
-          "Australia", "England", "Ireland", "Scotland", "Sweden", "Norway", "Denmark", "Finland", "Greece",
-          "Portugal", "Netherlands", "Switzerland", "Austria", "Poland", "Turkey", "Egypt", "Kenya", "Peru",
-          "Chile", "Colombia", "Thailand", "Vietnam", "Hawaii", "California", "Texas", "Florida", "Europe",
-          "Asia", "Africa", "America", "USA", "UK")
-_KNOWN_RE = re.compile(rules.words(*BRANDS, *PLACES) + r"(?:'s)?", re.I)
-_NOT_NAMES = {w.lower() for w in MONTHS} | set(WEEKDAYS) | {"i", "i'm", "i've", "i'd", "i'll"}
-_RUN = re.compile(r"\b[A-Z][\w'-]*(?: [A-Z][\w'-]*)*")
+_MODEL_SUFFIX = r"(?:(?:\s+[A-Z][\w-]*)?\s+(?:\d[\w-]*|[a-z]\d[\w-]*))?"  # 'Tesla Model 3', 'Pixel 8a'
 
 
-def _is_phone(candidate: str) -> bool:
-    """Enough digits, and not a date (2023-05-07) or a year range (2019-2023)."""
-    digits = sum(c.isdigit() for c in candidate)
-    return digits >= MIN_PHONE_DIGITS and not _DATE_LIKE.fullmatch(candidate.strip())
-
-
-def _pii(text: str) -> str | None:
-    for label, pattern in _PII:
-        m = pattern.search(text)
-        if m and label == "phone number" and not _is_phone(m.group(0)):
-            continue
-        if m:
-            return f"{label} ('{m.group(0).strip()}')"
+def _internal(text: str, speaker: str | None) -> tuple[str, str] | None:
+    """The kind of private entity a fact names and the entity as written, if any."""
+    if m := FAMILY_RE.search(text):
+        return "family member", m.group(0)
+    if m := _CIRCLE_RE.search(text):
+        return "person the user knows", m.group("name")
+    if m := _PET_RE.search(text):
+        return "household pet", m.group("name")
+    if m := _ORG_RE.search(text):
+        return "own organization", m.group(0).split()[-1]
+    names = sort_names(text, speaker)
+    if names.own:
+        return "the user's own pet, person or possession", names.own[0]
+    if names.workplace:
+        return "own organization", names.workplace[0]
     return None
 
 
-def named_entities(text: str, speaker: str | None) -> list[str]:
-    """Brands and places from the lexicons, and capitalized multiword names not opening a sentence."""
-    skip = _NOT_NAMES | ({speaker.lower(), f"{speaker.lower()}'s"} if speaker else set())
-    found = [m.group(0) for m in _KNOWN_RE.finditer(text)]
-    for m in _RUN.finditer(text):
-        words = m.group(0).split()
-        if m.start() == 0 or text[: m.start()].rstrip()[-1:] in ".!?":
-            words = words[1:]
-        part: list[str] = []
-        for word in [*words, ""]:
-            if word and word.lower() not in skip:
-                part.append(word)
-                continue
-            if len(part) >= 2:
-                found.append(" ".join(part))
-            part = []
-    return list(dict.fromkeys(found))
+def _with_model(text: str, name: str) -> str:
+    """The public name with a model number that follows it in the text ('Tesla Model 3')."""
+    m = re.search(re.escape(name) + _MODEL_SUFFIX, text)
+    return m.group(0) if m else name
 
 
-def classify(text: str, speaker: str | None) -> tuple[Scope, bool, str]:
-    """Scope, enrich flag and reason for one fact."""
-    if why := _pii(text):
-        return Scope.USER_PII, False, f"USER_PII: {why} must never leave the system"
-    if m := _FAMILY_RE.search(text) or _ORG_RE.search(text):
-        kind = "family member" if _FAMILY_RE.search(text) else "own organization"
-        return Scope.INTERNAL, True, f"INTERNAL: {kind} ('{m.group(0)}'); other memories may describe them"
-    if entities := named_entities(text, speaker):
-        return Scope.EXTERNAL, True, f"EXTERNAL: named public entity ('{entities[0]}')"
-    return Scope.GENERIC, False, "GENERIC: no personal data, household/organization or named entity"
-
-
-_KEY_VALUE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?P<key>[A-Za-z][\w /()-]{0,40}?)\s*[:=]\s*(?P<val>.+?)\s*$")
-_IS_A = re.compile(r"^\s*(?P<ent>[^,.;]+?)\s+(?:is|are|was)\s+(?P<val>(?:an?|the)\s+[^.;]+?)\s*\.?\s*$")
-
-
-def _entity_stems(text: str, speaker: str | None) -> set[str]:
-    words = [*named_entities(text, speaker), *[m.group(0) for m in _FAMILY_RE.finditer(text)]]
-    return {stem(t) for w in words for t in tokenize(w)}
-
-
-def parse_knowledge(text: str, speaker: str | None, knowledge: list[str]) -> tuple[dict[str, str], str]:
-    """Attributes from 'Key: value' lines and from sentences that mention the fact's entities."""
-    if not knowledge:
-        return {}, "no knowledge given: nothing to add"
-    entities = _entity_stems(text, speaker)
-    attrs: dict[str, str] = {}
-    used: list[int] = []
-    for i, line in enumerate(knowledge, start=1):
-        kv = _KEY_VALUE.match(line)
-        mentions = bool(entities & {stem(t) for t in tokenize(line)})
-        if kv and not re.search(r"\s(?:is|are|was)\s", kv["key"]):
-            attrs.setdefault(kv["key"].strip(), kv["val"].strip().strip("'\""))
-        elif mentions and (isa := _IS_A.match(line)):
-            attrs.setdefault(isa["ent"].strip(), isa["val"].strip())
-        elif mentions:
-            attrs.setdefault(f"note {len(attrs) + 1}", line.strip())
-        else:
-            continue
-        used.append(i)
-    if not used:
-        return {}, "no knowledge line states an attribute or mentions the fact's entities"
-    return attrs, f"parsed {len(attrs)} attribute(s) from knowledge line(s) {', '.join(map(str, used))}"
+def classify(text: str, speaker: str | None) -> tuple[Scope, bool, str, str | None]:
+    """Scope, enrich flag, reason, and the entity a lookup may ask about, for one fact."""
+    if why := describe(text):
+        return Scope.USER_PII, False, f"USER_PII: {why} must never leave the system", None
+    if found := _internal(text, speaker):
+        kind, private = found
+        return Scope.INTERNAL, True, f"INTERNAL: {kind} ('{private}'); other memories may describe them", private
+    names = sort_names(text, speaker)
+    if names.public:
+        public = _with_model(text, max(names.public, key=len))
+        return Scope.EXTERNAL, True, f"EXTERNAL: named public entity ('{public}')", public
+    if names.home:
+        return (Scope.GENERIC, False, f"GENERIC: '{names.home[0]}' is where the user lives or comes from: "
+                "personal context, not an entity to look up", None)
+    return Scope.GENERIC, False, "GENERIC: no personal data, household/organization or named entity", None
