@@ -158,9 +158,10 @@ def critical_path() -> None:
         with tempfile.TemporaryDirectory() as d, Memory(d, llm=fake, embeddings="hash") as mem:
             start = datetime(2024, 1, 1)
             graph = compile_deliberation_graph(resources=mem.resources)
-            mem.store.transcript.append(Routing.of("u"), [Message(conversation_id="c", turn_id=f"t{i}", speaker=("Ana", "Bo")[i % 2],
-                                                 text=f"line {i} on subject {i % 97}", seq=i,
-                                                 timestamp=start + timedelta(minutes=i)) for i in range(n)])
+            lines = [Message(conversation_id="c", turn_id=f"t{i}", speaker=("Ana", "Bo")[i % 2],
+                             text=f"line {i} on subject {i % 97}", seq=i, timestamp=start + timedelta(minutes=i))
+                     for i in range(n)]
+            mem.store.transcript.append(Routing.of("u"), lines)
             for mode in ("full", "focused"):
                 fake._state.calls.clear()
                 steps = set()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dmem.decisions.offline.answering import answer
+from dmem.decisions.offline.answer_extraction import answer
 from dmem.models.embeddings import make_embeddings
 
 EMB = make_embeddings("hash")
