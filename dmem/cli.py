@@ -28,6 +28,8 @@ def _memory(args: argparse.Namespace, **extra: Any) -> Any:
     settings: dict[str, Any] = dict(extra)
     if args.store:
         settings["store_dir"] = args.store
+    if args.base_url:
+        settings["base_url"] = args.base_url
     return Memory(llm=args.llm, embeddings=args.embeddings, config_file=args.config, **settings)
 
 
@@ -42,6 +44,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from dmem.demo import run_demo
 
     settings: dict[str, Any] = {"llm": args.llm, "embeddings": args.embeddings, "config_file": args.config}
+    if args.base_url:
+        settings["base_url"] = args.base_url
     with console.status("dmem demo: ingesting a three-session conversation..."):
         run = run_demo(args.store, **settings)
     if args.json:
@@ -152,6 +156,8 @@ def _global_options(p: argparse.ArgumentParser, default: Any) -> None:
     p.add_argument("--config", default=default, help="TOML settings file (default: DMEM_CONFIG)")
     p.add_argument("--llm", default=default,
                    help="chat model, 'provider:model' (default: DMEM_CHAT_MODEL, else offline)")
+    p.add_argument("--base-url", default=default,
+                   help="OpenAI-compatible server for --llm, e.g. http://localhost:8080/v1 (default: DMEM_BASE_URL)")
     p.add_argument("--embeddings", default=default, help="embedding model (default: local:all-MiniLM-L6-v2)")
     p.add_argument("--json", action="store_true", default=False if default is None else default,
                    help="print JSON for scripts")

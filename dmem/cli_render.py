@@ -129,7 +129,8 @@ def print_answer(console: Console, ans: Answer) -> None:
              "deliberation": "Full Deliberation (transcript)" if whole else
              f"Focused Deliberation (read {ans.read_share:.0%} of the transcript)"}.get(ans.route, ans.route)
     console.print(f"[bold]{ans.answer}[/bold]")
-    console.print(f"  route: {route}", highlight=False)
+    console.print(f"  route: {route}{' (unaudited: the gate could not run)' if ans.unaudited else ''}",
+                  highlight=False)
     for reason in ans.gate_reasons:
         console.print(f"  gate: {reason}", markup=False, highlight=False)
     if ans.evidence_turn_ids:
@@ -139,8 +140,9 @@ def print_answer(console: Console, ans: Answer) -> None:
                       markup=False, highlight=False)
     total = ans.usage.get("total")
     if total and total.calls:
-        console.print(f"  cost: {total.calls} model calls, {total.input_tokens} in / {total.output_tokens} out "
-                      f"tokens, {ans.seconds:.2f}s", highlight=False)
+        retried = f" ({total.retries} failed or repeated)" if total.retries else ""
+        console.print(f"  cost: {total.calls} model calls{retried}, {total.input_tokens} in / "
+                      f"{total.output_tokens} out tokens, {ans.seconds:.2f}s", highlight=False)
 
 
 def _turn_list(turn_ids: list[str], shown: int = 12) -> str:

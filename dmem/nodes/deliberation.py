@@ -65,14 +65,17 @@ def plan_chunks(state: DeliberationState, runtime: Runtime[Context]) -> dict[str
 
 
 def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Map step: scored, query-relevant facts from one chunk; a chunk whose call fails is skipped and reported."""
+    """Map step: scored, query-relevant facts from one chunk; a failed chunk is skipped, not fatal.
+
+    Failed means malformed replies or a provider failing after retries; the spent calls are counted.
+    """
     svc = services_for(runtime.context)
     try:
         out = svc.decider.read_chunk(task["question"], task["chunk"], task["preceding"])
     except ModelError as exc:
         log.warning("chunk %d skipped after retries: %s", task["index"], exc)
         skipped = SkippedChunk(index=task["index"], turn_ids=[m.turn_id for m in task["chunk"]], reason=str(exc))
-        return {"failed_chunks": [skipped]}
+        return {"failed_chunks": [skipped], "usage": [exc.usage] if exc.usage is not None else []}
     own = {m.turn_id for m in task["chunk"]}
     facts = []
     for f in out.value.facts:
@@ -101,7 +104,7 @@ def select_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[st
         out = svc.decider.select_facts(state["question"], kept)
     except ModelError as exc:
         log.warning("fact selection failed, keeping the top %d by score: %s", len(fallback), exc)
-        return {"kept": fallback}
+        return {"kept": fallback, "usage": [exc.usage] if exc.usage is not None else []}
     chosen = [kept[i - 1] for i in sorted(set(out.value.keep)) if 1 <= i <= len(kept)]
     return {"kept": chosen or fallback, "usage": [out.usage]}
 
