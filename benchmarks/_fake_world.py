@@ -25,7 +25,8 @@ def need_data() -> Path:
     return LOCOMO
 
 
-def _section(messages: list[BaseMessage], tag: str) -> str:
+def last_section(messages: list[BaseMessage], tag: str) -> str:
+    """Body of the last <tag>...</tag> section of a prompt."""
     text = "\n".join(str(m.content) for m in messages)
     found = re.findall(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.DOTALL)
     return found[-1] if found else ""
@@ -33,7 +34,7 @@ def _section(messages: list[BaseMessage], tag: str) -> str:
 
 def _lines(messages: list[BaseMessage], tag: str) -> list[tuple[str, str, str]]:
     out = []
-    for line in _section(messages, tag).splitlines():
+    for line in last_section(messages, tag).splitlines():
         m = re.match(r"^\[([^\]]+)\] (?:\[[^\]]+\] )?([^:]+): (.*)$", line)
         if m:
             out.append((m.group(1), m.group(2), m.group(3)))
@@ -52,7 +53,7 @@ def _split(msgs: list[BaseMessage]) -> dict[str, Any]:
 
 
 def _scope(msgs: list[BaseMessage]) -> dict[str, Any]:
-    n = len(re.findall(r"^\d+\. ", _section(msgs, "facts"), re.MULTILINE)) or 1
+    n = len(re.findall(r"^\d+\. ", last_section(msgs, "facts"), re.MULTILINE)) or 1
     return {"labels": [{"index": i, "reason": "generic", "scope": "GENERIC", "enrich": False}
                        for i in range(1, n + 1)]}
 
@@ -64,7 +65,7 @@ def _chunk(msgs: list[BaseMessage]) -> dict[str, Any]:
 
 
 def _add_each(msgs: list[BaseMessage]) -> dict[str, Any]:
-    n = len(re.findall(r"^\d+\. ", _section(msgs, "new_facts"), re.MULTILINE))
+    n = len(re.findall(r"^\d+\. ", last_section(msgs, "new_facts"), re.MULTILINE))
     return {"decisions": [{"fact": i, "reason": "new information", "operation": "ADD"} for i in range(1, n + 1)]}
 
 

@@ -89,6 +89,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from dmem.cli_render import print_answer
 
     overrides = {"gate_policy": args.policy} if args.policy else {}
+    if args.deliberation:
+        overrides["deliberation_mode"] = args.deliberation
     with _memory(args, read_only=True) as mem:
         ans = mem.ask(args.question, user_ids=args.user_id or ["default"], **overrides)
     if args.json:
@@ -170,6 +172,8 @@ def _reading_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     a.add_argument("question")
     a.add_argument("--user-id", action="append", help="namespace to ask about (repeatable)")
     a.add_argument("--policy", choices=["quality", "majority", "consensus", "never", "always"])
+    a.add_argument("--deliberation", choices=["focused", "full"],
+                   help="what deliberation reads: windows around the evidence, or the whole transcript (the papers)")
     a.set_defaults(func=cmd_ask)
 
     m = sub.add_parser("memories", parents=[common], help="list the memories of a namespace")

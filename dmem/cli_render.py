@@ -124,18 +124,31 @@ def print_ingest(console: Console, results: list[AddResult]) -> None:
 
 def print_answer(console: Console, ans: Answer) -> None:
     """The answer, its route and the gate's reasons, and what it cost."""
-    route = {"system1": "System 1 (memories)", "deliberation": "Full Deliberation (transcript)",
-             "no_memory": "no memory"}.get(ans.route, ans.route)
+    whole = ans.read_share >= 1.0
+    route = {"system1": "System 1 (memories)", "no_memory": "no memory",
+             "deliberation": "Full Deliberation (transcript)" if whole else
+             f"Focused Deliberation (read {ans.read_share:.0%} of the transcript)"}.get(ans.route, ans.route)
     console.print(f"[bold]{ans.answer}[/bold]")
     console.print(f"  route: {route}{' (unaudited: the gate could not run)' if ans.unaudited else ''}",
                   highlight=False)
     for reason in ans.gate_reasons:
         console.print(f"  gate: {reason}", markup=False, highlight=False)
+    if ans.evidence_turn_ids:
+        console.print(f"  evidence: turns {_turn_list(ans.evidence_turn_ids)}", markup=False, highlight=False)
+    for skip in ans.skipped_chunks:
+        console.print(f"  not read: chunk {skip.index + 1} (turns {_turn_list(skip.turn_ids)}): {skip.reason}",
+                      markup=False, highlight=False)
     total = ans.usage.get("total")
     if total and total.calls:
         retried = f" ({total.retries} failed or repeated)" if total.retries else ""
         console.print(f"  cost: {total.calls} model calls{retried}, {total.input_tokens} in / "
                       f"{total.output_tokens} out tokens, {ans.seconds:.2f}s", highlight=False)
+
+
+def _turn_list(turn_ids: list[str], shown: int = 12) -> str:
+    """Turn ids, the first few of a long list and how many more."""
+    more = f" and {len(turn_ids) - shown} more" if len(turn_ids) > shown else ""
+    return ", ".join(turn_ids[:shown]) + more
 
 
 def print_memories(console: Console, records: list[MemoryRecord]) -> None:

@@ -1,4 +1,4 @@
-"""What nodes work with (decider, store, embeddings, knowledge), and the object that owns it all.
+"""What nodes work with (decider, store, embeddings, knowledge, indexes), and the object that owns it all.
 
 ``Resources`` owns the live objects that a graph's runs share. ``Memory`` makes one over its store;
 ``dmem.graphs`` makes one for the served graphs (``served_resources``, settings from ``DMEM_*``, opened
@@ -29,6 +29,7 @@ from langgraph.config import get_config
 from dmem.decisions.base import Decider
 from dmem.decisions.factory import decider_settings, make_decider
 from dmem.errors import ConfigError
+from dmem.evidence.indexes import EvidenceIndexes
 from dmem.models.client import with_request_timeout
 from dmem.models.embeddings import CachedEmbeddings, embedding_dim, embedding_name, make_embeddings
 from dmem.models.endpoints import Endpoints
@@ -54,6 +55,8 @@ class Services:
     store: MemoryStore
     embeddings: CachedEmbeddings
     knowledge: KnowledgeSource | None
+    indexes: EvidenceIndexes
+    """Lexical indexes of ``store`` (per namespace), owned by the ``Resources`` that owns the store."""
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Embed documents through the owner's cache."""
@@ -100,6 +103,7 @@ class Resources:
         self._stores: dict[Hashable, MemoryStore] = {}
         self._opened: list[MemoryStore] = []
         self._embeddings: dict[Hashable, CachedEmbeddings] = {}
+        self._indexes: dict[int, EvidenceIndexes] = {}
         self._deciders: OrderedDict[Hashable, Decider] = OrderedDict()
         self._layered: OrderedDict[Hashable, Context] = OrderedDict()
         self._paths: dict[str, Path] = {}
@@ -136,8 +140,9 @@ class Resources:
         """The decider, store, embeddings and knowledge source for one run's settings."""
         ctx = self.settings_for(runtime_context)
         embeddings = self.embeddings_for(ctx)
-        return Services(context=ctx, decider=self.decider_for(ctx, embeddings), store=self.store_for(ctx),
-                        embeddings=embeddings, knowledge=self.knowledge)
+        store = self.store_for(ctx)
+        return Services(context=ctx, decider=self.decider_for(ctx, embeddings), store=store,
+                        embeddings=embeddings, knowledge=self.knowledge, indexes=self.indexes_for(store))
 
     def embeddings_for(self, ctx: Context) -> CachedEmbeddings:
         """Embeddings handed in, else one cached instance per embedding model."""
@@ -165,6 +170,14 @@ class Resources:
                 self._stores[key] = store
                 self._opened.append(store)
             return self._stores[key]
+
+    def indexes_for(self, store: MemoryStore) -> EvidenceIndexes:
+        """The lexical indexes of one of this owner's stores, kept until ``close()``."""
+        with self._lock:
+            found = self._indexes.get(id(store))
+            if found is None or found.store is not store:  # a closed store's id may be reused
+                found = self._indexes[id(store)] = EvidenceIndexes(store)
+            return found
 
     def decider_for(self, ctx: Context, embeddings: CachedEmbeddings) -> Decider:
         """The decider handed in, else one per combination of the settings a decider is built from."""
@@ -207,6 +220,7 @@ class Resources:
             opened, self._opened = self._opened, []
             self._stores = {k: s for k, s in self._stores.items() if all(s is not o for o in opened)}
             self._embeddings.clear()
+            self._indexes.clear()
             self._deciders.clear()
             self._layered.clear()
             self._paths.clear()

@@ -219,9 +219,11 @@ def test_evidence_recall_on_a_hand_made_case() -> None:
     qa = QAItem(question="q", answer="a", category=1, evidence=["D1:1", "D2:1", "D3:1", "D4:1"])
     usage = {"total": Usage(stage="total", calls=1, input_tokens=10, output_tokens=2)}
     out = MethodAnswer("a", usage, 0.1, "deliberation", retrieved_turn_ids=["D1:1", "D7:7"],
-                       facts_turn_ids=["D1:1", "D2:1", "D3:1"])
+                       facts_turn_ids=["D1:1", "D2:1", "D3:1"], evidence_turn_ids=["D1:1", "D2:1", "D3:1"],
+                       read_share=0.3)
     rec = build_record(QuestionTask(METHODS["quality"], conv, 0, qa), out, "cfg")
-    assert rec["evidence_recall"] == {"system1": 0.25, "deliberation": 0.75}
+    assert rec["evidence_recall"] == {"system1": 0.25, "deliberation": 0.75, "answer": 0.75}
+    assert rec["read_share"] == 0.3
     assert rec["fallback"] is True and rec["usage"]["total_tokens"] == 12
     baseline = build_record(QuestionTask(METHODS["full_context"], conv, 0, qa), out, "cfg")
     assert baseline["evidence_recall"]["system1"] is None and baseline["fallback"] is None
@@ -231,7 +233,7 @@ def test_evidence_recall_in_a_run_uses_memory_source_turns(tmp_path: Path) -> No
     out = EvalRunner(config(tmp_path, fake_model(), "quality,filter")).run()
     by = {(r["method"], r["index"]): r for r in out.records}
     # Every turn became one memory, and quality keeps all 6 retrieved: all evidence is found.
-    assert by[("quality", 1)]["evidence_recall"] == {"system1": 1.0, "deliberation": None}
+    assert by[("quality", 1)]["evidence_recall"] == {"system1": 1.0, "deliberation": None, "answer": 1.0}
     assert by[("quality", 0)]["evidence_recall"]["deliberation"] == 1.0  # it fell back, facts cite D1:1
     # The filter keeps one memory: recall is the share of evidence that memory's source turn covers.
     kept = by[("filter", 1)]
@@ -423,7 +425,9 @@ def test_methods_table_and_resolution() -> None:
     assert METHODS["filter-noformation"].formation is False
     assert not METHODS["rag"].needs_store and METHODS["consensus"].gated and not METHODS["mem0"].gated
     assert [m.name for m in resolve_methods("mem0, rag,mem0")] == ["mem0", "rag"]
-    assert len(resolve_methods("all")) == 14
+    assert len(resolve_methods("all")) == 16
+    assert METHODS["full_deliberation"].overrides["deliberation_mode"] == "full"
+    assert METHODS["focused_deliberation"].overrides["deliberation_mode"] == "focused"
     with pytest.raises(ConfigError, match="unknown method 'nope'"):
         resolve_methods("nope")
 

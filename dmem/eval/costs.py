@@ -7,6 +7,7 @@ range: from no question falling back to every question falling back.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 
 from langchain_core.messages import BaseMessage
@@ -16,6 +17,7 @@ from dmem.eval.ingest import exchange_count, ingest_label
 from dmem.eval.judge import judge_prompt
 from dmem.eval.methods import RAG_TOP_K, RAG_WINDOW, Method
 from dmem.eval.runner import RunPlan
+from dmem.evidence.focus import budget_tokens
 from dmem.models.structured import estimate_tokens
 from dmem.nodes.deliberation import make_chunks
 from dmem.prompts import (
@@ -90,7 +92,12 @@ def _deliberation(cost: Cost, question: str, conv: Conversation, ctx: Context, m
     if key not in _CHUNK_TOKENS:  # prompt size without the question, once per conversation
         chunks = make_chunks("", conv.messages, ctx.chunk_size, ctx.chunk_history)
         _CHUNK_TOKENS[key] = [_tok(read_chunk_prompt("", c["chunk"], c["preceding"])) for c in chunks]
-    for tokens in _CHUNK_TOKENS[key]:
+    sizes = _CHUNK_TOKENS[key]
+    if ctx.deliberation_mode == "focused":  # reads about its budget's share of the full scan
+        full = sum(sizes)
+        share = budget_tokens(ctx.deliberation_budget, full, len(conv.messages), ctx.chunk_size) / max(1, full)
+        sizes = sizes[: max(1, math.ceil(min(1.0, share) * len(sizes)))]
+    for tokens in sizes:
         cost.add(tokens + estimate_tokens(question), "chunk", maybe=maybe)
     facts_in = _tok(answer_prompt(question, [_LINE] * ctx.select_above))
     cost.add(facts_in + 200, "select", maybe=maybe)

@@ -202,6 +202,7 @@ def build_record(task: QuestionTask, out: MethodAnswer, config: str) -> dict[str
     qa, method = task.qa, task.method
     retrieval = None if method.kind == "full_context" else evidence_recall(qa.evidence, out.retrieved_turn_ids)
     deliberation = None if out.facts_turn_ids is None else evidence_recall(qa.evidence, out.facts_turn_ids)
+    trace = evidence_recall(qa.evidence, out.evidence_turn_ids) if method.kind == "memory" else None
     return {
         "key": task.key, "config": config, "method": method.name,
         "conversation_id": task.conversation.conversation_id, "index": task.index,
@@ -212,5 +213,7 @@ def build_record(task: QuestionTask, out: MethodAnswer, config: str) -> dict[str
         "retrieved_turn_ids": out.retrieved_turn_ids, "facts_turn_ids": out.facts_turn_ids,
         "scores": lexical_scores(out.answer, qa), "usage": usage_fields(out.usage),
         "seconds": out.seconds, "engine": out.engine,
-        "evidence_recall": {"system1": retrieval, "deliberation": deliberation},
+        "evidence_turn_ids": out.evidence_turn_ids, "read_share": out.read_share,
+        "unread_turn_ids": out.unread_turn_ids,
+        "evidence_recall": {"system1": retrieval, "deliberation": deliberation, "answer": trace},
     }

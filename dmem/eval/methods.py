@@ -36,7 +36,10 @@ _POLICIES: list[tuple[str, str, dict[str, Any]]] = [
     ("majority", "Majority Voting gate", {"gate_policy": "majority"}),
     ("consensus", "Consensus gate", {"gate_policy": "consensus"}),
     ("quality", "Quality Gating (D-Mem)", {"gate_policy": "quality"}),
-    ("full_deliberation", "Full Deliberation always", {"gate_policy": "always"}),
+    ("full_deliberation", "Full Deliberation always (full scan)", {"gate_policy": "always",
+                                                                    "deliberation_mode": "full"}),
+    ("focused_deliberation", "Focused Deliberation always", {"gate_policy": "always",
+                                                             "deliberation_mode": "focused"}),
 ]
 
 
@@ -88,7 +91,8 @@ def _build_table() -> dict[str, Method]:
 METHODS: dict[str, Method] = _build_table()
 """Every method by name."""
 PAPER_METHODS = ["mem0", "filter", "majority", "consensus", "quality", "full_deliberation", "full_context", "rag"]
-"""The rows of the D-Mem paper's Table 3, in its order (the default selection)."""
+"""The rows of the D-Mem paper's Table 3, in its order (the default selection; focused_deliberation is
+selected by name or with 'all')."""
 
 
 def resolve_methods(spec: str | Sequence[str] | None) -> list[Method]:
@@ -169,21 +173,27 @@ class MethodAnswer:
     """Source turns of the memories System 1 retrieved (RAG: of its chunks)."""
     facts_turn_ids: list[str] | None = None
     """Turns of Full Deliberation's facts, when it ran."""
+    evidence_turn_ids: list[str] = field(default_factory=list)
+    """The answer's evidence trace: its memories' source turns, or its deliberation facts' turns."""
+    read_share: float | None = None
+    """Share of the full scan's transcript tokens deliberation read, when it ran."""
+    unread_turn_ids: list[str] = field(default_factory=list)
+    """Turns of chunks deliberation could not read (their model call failed)."""
     engine: str = "model"
 
 
 def answer_memory(memory: Memory, question: str, namespaces: list[str], method: Method) -> MethodAnswer:
     """Ask through D-Mem with the method's settings; collect the source turns of what it used."""
     ans = memory.ask(question, user_ids=namespaces, **method.overrides)
-    turns: list[str] = []
     retrieved = {r.memory.id: r.memory for r in ans.retrieved}
-    for memory_id in ans.memory_ids:
-        record = retrieved.get(memory_id)
-        if record is not None:
-            turns.extend(record.source_turn_ids)
-    facts = [t for f in ans.facts_used for t in f.turn_ids] if ans.route == "deliberation" else None
+    turns = [t for memory_id in ans.memory_ids if memory_id in retrieved
+             for t in retrieved[memory_id].source_turn_ids]
+    deliberated = ans.route == "deliberation"
+    facts = [t for f in ans.facts_used for t in f.turn_ids] if deliberated else None
     return MethodAnswer(ans.answer, ans.usage, ans.seconds, ans.route, ans.gate_passed, ans.gate_reasons,
-                        ans.memory_ids, list(dict.fromkeys(turns)), facts, ans.engine)
+                        ans.memory_ids, list(dict.fromkeys(turns)), facts, ans.evidence_turn_ids,
+                        ans.read_share if deliberated else None,
+                        [t for skip in ans.skipped_chunks for t in skip.turn_ids], ans.engine)
 
 
 @dataclass(frozen=True)

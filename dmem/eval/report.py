@@ -69,14 +69,16 @@ def _with_tokens(records: Sequence[Record]) -> dict[str, Any]:
 def summarize_method(records: Sequence[Record]) -> dict[str, Any]:
     """Per-category and overall scores, efficiency, fallback split and evidence recall of one method."""
     categories = sorted({r["category"] for r in records})
-    recall = {k: [r["evidence_recall"][k] for r in records if r["evidence_recall"][k] is not None]
-              for k in ("system1", "deliberation")}
+    recall = {k: [r["evidence_recall"].get(k) for r in records if r["evidence_recall"].get(k) is not None]
+              for k in ("system1", "deliberation", "answer")}
+    shares = [r["read_share"] for r in records if r.get("read_share") is not None]
     return {
         "categories": {str(c): score_block([r for r in records if r["category"] == c]) for c in categories},
         "overall": score_block(records),
         "efficiency": efficiency(records),
         "fallback": fallback_split(records),
         "evidence_recall": {k: {"mean": _mean(v), "n": len(v)} for k, v in recall.items()},
+        "read_share": {"mean": _mean(shares), "n": len(shares)},
     }
 
 

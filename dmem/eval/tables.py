@@ -62,12 +62,20 @@ def fallback_table(summary: Summary) -> list[str]:
 
 
 def recall_table(summary: Summary) -> list[str]:
-    """Evidence recall of System 1 retrieval (RAG: its chunks) and of Full Deliberation's facts."""
-    lines = [_row(["Method", "System 1 recall", "n", "Deliberation recall", "n"]), _row(["---"] * 5)]
+    """Evidence recall of retrieval, deliberation's facts and the answer's trace; share of the transcript read.
+
+    Retrieval is System 1's memories (RAG: its chunks); the share is of the full scan's transcript tokens.
+    """
+    heads = ["Method", "System 1 recall", "n", "Deliberation recall", "n", "Answer trace recall", "n",
+             "Transcript read", "n"]
+    lines = [_row(heads), _row(["---"] * len(heads))]
     for name, s in summary.items():
-        rec = s["evidence_recall"]
-        lines.append(_row([name, _pct(rec["system1"]["mean"]), str(rec["system1"]["n"]),
-                           _pct(rec["deliberation"]["mean"]), str(rec["deliberation"]["n"])]))
+        rec, share = s["evidence_recall"], s.get("read_share") or {"mean": None, "n": 0}
+        cells = [name]
+        for key in ("system1", "deliberation", "answer"):
+            block = rec.get(key) or {"mean": None, "n": 0}
+            cells += [_pct(block["mean"]), str(block["n"])]
+        lines.append(_row([*cells, _pct(share["mean"]), str(share["n"])]))
     return lines
 
 
@@ -94,7 +102,9 @@ def render_markdown(summary: Summary, meta: dict[str, Any]) -> str:
         "## Fallback (D-Mem Table 2 layout)", "", *fallback_table(summary), "",
         "## Evidence recall", "",
         "Share of each question's evidence turns among the source turns of what was retrieved "
-        "(System 1 memories, or RAG chunks) and of Full Deliberation's facts (when it ran).", "",
+        "(System 1 memories, or RAG chunks), of deliberation's facts (when it ran) and of the answer's "
+        "evidence trace; and the share of the full scan's transcript tokens deliberation read (when it ran, "
+        "in %).", "",
         *recall_table(summary), "",
     ]
     return "\n".join(notes)

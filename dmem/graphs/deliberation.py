@@ -1,6 +1,7 @@
-"""Full Deliberation as a map-reduce subgraph.
+"""Deliberation as a map-reduce subgraph (the full scan, or focused windows by ``deliberation_mode``).
 
-read_question → plan_chunks → deliberate_chunk ×N (Send) → reduce_facts → [select_facts] → answer_from_facts.
+read_question → plan_chunks → deliberate_chunk ×N (Send) → reduce_facts (the cross-chunk ledger)
+→ [select_facts] → answer_from_facts.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from dmem.evidence.questions import needs_every_instance
 from dmem.nodes.deliberation import (
     answer_from_facts,
     deliberate_chunk,
@@ -35,13 +37,15 @@ def route_after_plan(state: DeliberationState) -> list[Send] | Literal["reduce_f
 def route_after_reduce(
     state: DeliberationState, runtime: Runtime[Context]
 ) -> Literal["select_facts", "answer_from_facts"]:
-    """Ask the model to select only when more facts remain than the limit."""
+    """Select only when more facts remain than the limit, and never for a list, count or ordering question."""
+    if needs_every_instance(state["question"]):
+        return "answer_from_facts"
     limit = context_of(runtime.context).select_above
     return "select_facts" if len(state.get("kept", [])) > limit else "answer_from_facts"
 
 
 def build_deliberation_graph() -> StateGraph[DeliberationState, Context, DeliberationInput, DeliberationOutput]:
-    """The uncompiled Full Deliberation builder."""
+    """The uncompiled deliberation builder (full scan or focused, by the deliberation_mode setting)."""
     g = StateGraph(DeliberationState, context_schema=Context, input_schema=DeliberationInput,
                    output_schema=DeliberationOutput)
     g.add_node("read_question", read_question)

@@ -1,57 +1,67 @@
-"""Full Deliberation (System 2): chunk the raw transcript, read chunks in parallel, reduce, answer."""
+"""Deliberation (System 2): plan what to read, read chunks in parallel, fold facts into a ledger, answer.
+
+The plan is the papers' full scan or Focused Deliberation's windows (``deliberation_mode``); either
+way each chunk is one worker and the critical path is three model calls (read, select, answer).
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 from langgraph.runtime import Runtime
 
 from dmem.errors import ModelError, StructuredOutputError
-from dmem.services import services_for
+from dmem.evidence.focus import ReadingPlan, reading_plan, seed_turns
+from dmem.evidence.ledger import best_in_time_order, build_ledger
+from dmem.evidence.windows import Chunk, pack
+from dmem.nodes.retrieval import search_memories
+from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import ChunkTask, DeliberationState
-from dmem.state.schemas import Message
+from dmem.state.schemas import MemoryRecord, Message, SkippedChunk
 from dmem.state.verdicts import NO_INFO, ScoredFact
 
 log = logging.getLogger(__name__)
 
 
 def make_chunks(question: str, messages: list[Message], size: int, history: int) -> list[ChunkTask]:
-    """Cut messages into chunks of ``size``, each with the ``history`` messages before it, read-only."""
-    chunks = []
-    for index, start in enumerate(range(0, len(messages), size)):
-        chunks.append(ChunkTask(question=question, index=index, chunk=messages[start:start + size],
-                                preceding=messages[max(0, start - history):start]))
-    return chunks
+    """The full scan: every message in chunks of ``size``, each with the ``history`` messages before it."""
+    return _tasks(question, messages, pack([range(0, len(messages))] if messages else [], size, history))
+
+
+def _tasks(question: str, messages: list[Message], chunks: list[Chunk]) -> list[ChunkTask]:
+    return [ChunkTask(question=question, index=i, chunk=[messages[p] for p in c.content],
+                      preceding=[messages[p] for p in c.preceding]) for i, c in enumerate(chunks)]
+
+
+def focus_seeds(svc: Services, question: str, namespaces: list[str], messages: list[Message],
+                memories: list[MemoryRecord] | None = None) -> list[int]:
+    """Focused reading's seed positions in ``messages``; System 1's memories are retrieved when not handed in."""
+    if memories is None:
+        memories = [record for record, _ in search_memories(svc, question, namespaces)]
+    return seed_turns(question, svc.indexes.turns(namespaces, messages), memories, svc.embed)
+
+
+def plan_reading(svc: Services, question: str, namespaces: list[str],
+                 memories: list[MemoryRecord] | None = None) -> tuple[list[Message], ReadingPlan]:
+    """The namespaces' transcript in time order and what to read of it (``deliberation_mode``)."""
+    ctx = svc.context
+    messages = svc.store.transcript.messages(namespaces)
+    focused = ctx.deliberation_mode == "focused" and messages
+    seeds = focus_seeds(svc, question, namespaces, messages, memories) if focused else None
+    plan = reading_plan(messages, seeds, ctx.deliberation_budget, ctx.chunk_size, ctx.chunk_history)
+    log.debug("deliberation plan: %d chunks, %.0f%% of the full scan, %d seeds",
+              len(plan.chunks), 100 * plan.share, plan.seeds)
+    return messages, plan
 
 
 def plan_chunks(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Read the transcript of the namespaces asked about, in time order, and cut it into chunks."""
+    """Plan the chunks to read: the whole transcript, or focused windows around the evidence."""
     svc = services_for(runtime.context)
-    ctx = svc.context
-    messages = svc.store.transcript.messages(list(state.get("namespaces") or ["default"]))
-    chunks = make_chunks(state["question"], messages, ctx.chunk_size, ctx.chunk_history)
-    if 0 < ctx.deliberation_top_chunks < len(chunks):
-        chunks = top_chunks(chunks, state["question"], ctx.deliberation_top_chunks, svc.embed)
-    return {"chunks": chunks}
-
-
-def top_chunks(chunks: list[ChunkTask], question: str, keep: int,
-               embed: Callable[[list[str]], list[list[float]]]) -> list[ChunkTask]:
-    """The ``keep`` chunks holding the messages most similar to the question, in time order."""
-    texts = [m.render() for c in chunks for m in c["chunk"]]
-    vectors = np.asarray(embed([question, *texts]), dtype=np.float32)
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-12
-    sims = vectors[1:] @ vectors[0]
-    best, start = [], 0
-    for c in chunks:
-        best.append(float(sims[start:start + len(c["chunk"])].max()))
-        start += len(c["chunk"])
-    chosen = sorted(sorted(range(len(chunks)), key=lambda i: -best[i])[:keep])
-    return [chunks[i] for i in chosen]
+    namespaces = list(state.get("namespaces") or ["default"])
+    messages, plan = plan_reading(svc, state["question"], namespaces, state.get("memories"))
+    return {"chunks": _tasks(state["question"], messages, plan.chunks), "read_share": plan.share}
 
 
 def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -64,7 +74,8 @@ def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, An
         out = svc.decider.read_chunk(task["question"], task["chunk"], task["preceding"])
     except ModelError as exc:
         log.warning("chunk %d skipped after retries: %s", task["index"], exc)
-        return {"skipped_chunks": [task["index"]], "usage": [exc.usage] if exc.usage is not None else []}
+        skipped = SkippedChunk(index=task["index"], turn_ids=[m.turn_id for m in task["chunk"]], reason=str(exc))
+        return {"failed_chunks": [skipped], "usage": [exc.usage] if exc.usage is not None else []}
     own = {m.turn_id for m in task["chunk"]}
     facts = []
     for f in out.value.facts:
@@ -76,35 +87,41 @@ def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, An
 
 
 def reduce_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Sort every worker's facts by score and keep those above the threshold."""
+    """Fold every worker's facts into the ledger (dated, duplicates collapsed, time order); keep the strong ones."""
     ctx = services_for(runtime.context).context
-    ranked = sorted(state.get("chunk_facts", []), key=lambda f: f.score, reverse=True)
-    return {"kept": [f for f in ranked if f.score > ctx.fact_min_score]}
+    said = {m.turn_id: m.timestamp for c in state.get("chunks", []) for m in c["chunk"] if m.timestamp}
+    speakers = {m.turn_id: m.speaker for c in state.get("chunks", []) for m in c["chunk"]}
+    ledger = build_ledger(state.get("chunk_facts", []), said, speakers)
+    return {"kept": [f for f in ledger if f.score > ctx.fact_min_score]}
 
 
 def select_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """More facts than the limit remain: the model picks the ones needed (indexes from 1)."""
+    """More facts than the limit remain: the model picks the ones needed (indexes from 1), kept in time order."""
     svc = services_for(runtime.context)
     kept = state.get("kept", [])
-    fallback = kept[: svc.context.select_above]
+    fallback = best_in_time_order(kept, svc.context.select_above)
     try:
         out = svc.decider.select_facts(state["question"], kept)
     except ModelError as exc:
         log.warning("fact selection failed, keeping the top %d by score: %s", len(fallback), exc)
         return {"kept": fallback, "usage": [exc.usage] if exc.usage is not None else []}
-    chosen = [kept[i - 1] for i in dict.fromkeys(out.value.keep) if 1 <= i <= len(kept)]
+    chosen = [kept[i - 1] for i in sorted(set(out.value.keep)) if 1 <= i <= len(kept)]
     return {"kept": chosen or fallback, "usage": [out.usage]}
 
 
 def answer_from_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Answer from the selected facts; no facts means no information, without a model call."""
+    """Answer from the ledger's timeline; no facts means no information, without a model call."""
     svc = services_for(runtime.context)
-    facts: list[ScoredFact] = state.get("kept", [])
+    facts: list[ScoredFact] = best_in_time_order(state.get("kept", []), svc.context.ledger_limit)
+    trace = {"evidence_turn_ids": list(dict.fromkeys(t for f in facts for t in f.turn_ids)),
+             "skipped_chunks": sorted(state.get("failed_chunks", []), key=lambda s: s.index),
+             "facts_used": facts}
     if not facts:
-        return {"deliberation_answer": NO_INFO, "facts_used": []}
+        return {**trace, "deliberation_answer": NO_INFO}
     try:
         out = svc.decider.answer(state["question"], [f.fact for f in facts])
     except StructuredOutputError as exc:
         log.warning("deliberation answer failed: %s", exc)
-        return {"deliberation_answer": NO_INFO, "facts_used": facts}
-    return {"deliberation_answer": out.value.answer, "facts_used": facts, "usage": [out.usage]}
+        return {**trace, "deliberation_answer": NO_INFO}
+    return {**trace, "deliberation_answer": out.value.answer, "usage": [out.usage]}
+

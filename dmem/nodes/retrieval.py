@@ -1,4 +1,4 @@
-"""System 1 retrieval: top-K memories per namespace asked about, and the paper's optional Filter."""
+"""System 1 retrieval: top-K memories per namespace asked about (hybrid or dense), and the paper's optional Filter."""
 
 from __future__ import annotations
 
@@ -8,37 +8,55 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dmem.errors import ModelError
-from dmem.services import services_for
+from dmem.evidence import hybrid
+from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import QueryState
+from dmem.state.schemas import MemoryRecord
 
 log = logging.getLogger(__name__)
 
 
-def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Top-K per namespace (K = retrieval_top_k each), merged best first, rendered with event times."""
-    svc = services_for(runtime.context)
-    question = state["question"]
-    namespaces = list(state.get("namespaces") or ["default"])
-    vector = svc.embed([question])[0]
-    hits = []
+def search_memories(svc: Services, question: str, namespaces: list[str]) -> list[tuple[MemoryRecord, float]]:
+    """Top ``retrieval_top_k`` per namespace, merged best first: fused ranks (hybrid) or cosine (dense)."""
+    k = svc.context.retrieval_top_k
+    hits: list[tuple[MemoryRecord, float]] = []
     for ns in namespaces:
-        hits.extend(svc.store.vectors.search([ns], vector, svc.context.retrieval_top_k))
-    hits.sort(key=lambda h: h.score, reverse=True)
-    memories = [h.record for h in hits]
+        if svc.context.retrieval_mode == "hybrid":
+            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, k, svc.embed))
+        else:
+            vector = svc.embed([question])[0]
+            hits.extend((h.record, h.score) for h in svc.store.vectors.search([ns], vector, k))
+    hits.sort(key=lambda pair: pair[1], reverse=True)
+    return hits
+
+
+def source_turns(memories: list[MemoryRecord]) -> list[str]:
+    """The turns the memories were formed from, in memory order, each once: System 1's evidence trace."""
+    return list(dict.fromkeys(t for m in memories for t in m.source_turn_ids))
+
+
+def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Retrieve the memories System 1 answers from, rendered with event times."""
+    svc = services_for(runtime.context)
+    hits = search_memories(svc, state["question"], list(state.get("namespaces") or ["default"]))
+    memories = [record for record, _ in hits]
     return {
         "memories": memories,
-        "scores": [h.score for h in hits],
+        "scores": [score for _, score in hits],
         "context": [m.render() for m in memories],
         "memory_ids": [m.id for m in memories],
+        "evidence_turn_ids": source_turns(memories),
         "answer": "",
         "route": "system1",
         "facts_used": [],
+        "read_share": 0.0,
+        "skipped_chunks": [],
     }
 
 
 def filter_memories(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Keep only the memories strictly needed; an empty selection keeps the unfiltered context."""
+    """Keep only the memories strictly needed; an empty selection or a failed call keeps them all."""
     svc = services_for(runtime.context)
     memories = state.get("memories", [])
     try:
@@ -49,4 +67,5 @@ def filter_memories(state: QueryState, runtime: Runtime[Context]) -> dict[str, A
     keep = [memories[i - 1] for i in dict.fromkeys(out.value.keep) if 1 <= i <= len(memories)]
     if not keep:
         return {"usage": [out.usage]}
-    return {"context": [m.render() for m in keep], "memory_ids": [m.id for m in keep], "usage": [out.usage]}
+    return {"context": [m.render() for m in keep], "memory_ids": [m.id for m in keep],
+            "evidence_turn_ids": source_turns(keep), "usage": [out.usage]}

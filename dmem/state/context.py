@@ -21,6 +21,8 @@ from dmem.state.sources import API_KEY_ENV, ENV_PREFIX, JUDGE_API_KEY_ENV, api_k
 __all__ = ["ENV_PREFIX", "Context", "GatePolicy", "api_key_from_env", "build_context", "read_env", "read_toml",
            "setting_names"]
 
+RetrievalMode = Literal["hybrid", "dense"]
+DeliberationMode = Literal["focused", "full"]
 GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
 StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"]
 TraceRedaction = Literal["off", "pii", "all"]
@@ -106,9 +108,20 @@ class Context(BaseModel):
     """The reduce step keeps facts scoring above this (paper: > 6)."""
     select_above: int = 6
     """More facts than this left after reduce triggers the selection call (paper: 6)."""
-    deliberation_top_chunks: int = 0
-    """0 reads every chunk (the paper). N > 0 reads only the N chunks most similar to the question
-    by local embeddings, in time order: a cheaper Full Deliberation (see benchmarks)."""
+
+    # Evidence-first retrieval and Focused Deliberation (issue 14)
+    retrieval_mode: RetrievalMode = "hybrid"
+    """'hybrid' fuses dense, BM25 (memory, source-turn text, event day), name and time-cue ranks;
+    'dense' is the papers' embedding-only top-K."""
+    deliberation_mode: DeliberationMode = "focused"
+    """'focused' reads windows around the evidence System 1 and a raw-turn search point at, within
+    deliberation_budget; 'full' reads the whole transcript (the papers' Full Deliberation)."""
+    deliberation_budget: float = 0.5
+    """What focused deliberation may send: a share of the full scan's transcript tokens (0 < x <= 1),
+    or a number of tokens (x > 1)."""
+    ledger_limit: int = 40
+    """Most facts the answer sees for a list, count or ordering question, which skips the selection
+    call so that no instance is dropped (best-scored kept, shown in time order)."""
 
     # Execution
     max_concurrency: int = 4
@@ -244,12 +257,12 @@ def _coerce(name: str, value: Any) -> Any:
 def _validate(ctx: Context) -> None:
     positive = ["extraction_top_k", "update_top_k", "retrieval_top_k", "chunk_size", "vote_samples",
                 "max_concurrency", "request_timeout", "call_deadline", "lock_timeout", "claim_lease_seconds",
-                "enrichment_max_chars"]
+                "enrichment_max_chars", "deliberation_budget", "ledger_limit"]
     for name in positive:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
-    for name in ("history_messages", "chunk_history", "max_retries", "deliberation_top_chunks", "provider_retries",
-                 "retry_backoff", "endpoint_concurrency"):
+    for name in ("history_messages", "chunk_history", "max_retries", "provider_retries", "retry_backoff",
+                 "endpoint_concurrency"):
         if getattr(ctx, name) < 0:
             raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
     if not -1.0 <= ctx.update_min_similarity <= 1.0:

@@ -19,6 +19,7 @@ from dmem.state.schemas import (
     Fact,
     MemoryRecord,
     Message,
+    SkippedChunk,
     Usage,
 )
 from dmem.state.verdicts import LifecycleDecision, QualityGateVerdict, ScoredFact
@@ -158,9 +159,15 @@ class QueryOutput(TypedDict, total=False):
     memories: list[MemoryRecord]
     """Every memory retrieved (top-K per namespace), best first."""
     scores: list[float]
-    """Cosine similarity of each retrieved memory."""
+    """Retrieval score of each retrieved memory: fused rank score (hybrid) or cosine (dense)."""
     facts_used: list[ScoredFact]
     """Facts (with source turn ids) Full Deliberation answered from."""
+    evidence_turn_ids: list[str]
+    """Turns behind the answer: the memories' source turns, or the deliberation facts' turns."""
+    read_share: float
+    """Share of the full scan's transcript tokens deliberation read (0 when it did not run)."""
+    skipped_chunks: list[SkippedChunk]
+    """Chunks deliberation could not read (model call failed after retries): their turns are unread."""
     usage: Annotated[list[Usage], operator.add]
     """Model work per stage."""
 
@@ -187,6 +194,8 @@ class DeliberationInput(TypedDict, total=False):
     namespaces: list[str]
     """Whose transcript to read (one or more user ids). Default: the host context's or the config's
     'user_id', else 'default'."""
+    memories: list[MemoryRecord]
+    """System 1's memories: their source turns seed focused reading (retrieved here when absent)."""
 
 
 @documented
@@ -196,7 +205,13 @@ class DeliberationOutput(TypedDict, total=False):
     deliberation_answer: str
     """Answer generated from the selected facts."""
     facts_used: list[ScoredFact]
-    """The facts the answer was generated from."""
+    """The facts the answer was generated from, as one dated timeline."""
+    evidence_turn_ids: list[str]
+    """Turns of the facts the answer was generated from."""
+    read_share: float
+    """Share of the full scan's transcript tokens the reading plan sends."""
+    skipped_chunks: list[SkippedChunk]
+    """Chunks whose worker failed after retries, with their unread turns."""
     usage: Annotated[list[Usage], operator.add]
     """Model work per stage."""
 
@@ -206,13 +221,14 @@ class DeliberationState(DeliberationInput, DeliberationOutput, total=False):
     """Working state of Full Deliberation."""
 
     chunks: list[ChunkTask]
-    """The transcript cut into chunks, each with its read-only preceding messages."""
+    """The reading plan: chunks of the transcript (all of it, or focused windows), each with its
+    read-only preceding messages."""
     chunk_facts: Annotated[list[ScoredFact], operator.add]
     """Facts returned by every chunk worker (scores >= chunk_min_score)."""
-    skipped_chunks: Annotated[list[int], operator.add]
-    """Chunks whose worker failed after retries."""
+    failed_chunks: Annotated[list[SkippedChunk], operator.add]
+    """Chunks whose worker failed after retries (written by the workers)."""
     kept: list[ScoredFact]
-    """Facts above fact_min_score, best first."""
+    """The ledger: facts above fact_min_score, duplicates collapsed, in event-time order."""
 
 
 @documented

@@ -6,7 +6,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from dmem.state.schemas import AdmissionDecision, AppliedOperation, Fact, MemoryRecord, Usage, summarize_usage
+from dmem.state.schemas import (
+    AdmissionDecision,
+    AppliedOperation,
+    Fact,
+    MemoryRecord,
+    SkippedChunk,
+    Usage,
+    summarize_usage,
+)
 from dmem.state.verdicts import ScoredFact
 
 
@@ -95,6 +103,12 @@ class Answer(BaseModel):
     memory_ids: list[str] = Field(default_factory=list, description="Memories System 1 answered from.")
     retrieved: list[SearchResult] = Field(default_factory=list, description="Every memory retrieved, best first.")
     facts_used: list[ScoredFact] = Field(default_factory=list, description="Full Deliberation's facts.")
+    evidence_turn_ids: list[str] = Field(default_factory=list, description="Turns behind the answer: the "
+                                         "memories' source turns, or the deliberation facts' turns.")
+    read_share: float = Field(default=0.0, description="Share of the full scan's transcript tokens "
+                              "deliberation read (0 when it did not run).")
+    skipped_chunks: list[SkippedChunk] = Field(default_factory=list, description="Chunks deliberation "
+                                               "could not read (model call failed): their turns are unread.")
     usage: dict[str, Usage] = Field(default_factory=dict)
     seconds: float = 0.0
     engine: str = Field(default="model", description="'model' or 'offline'.")
@@ -109,6 +123,9 @@ class Answer(BaseModel):
             unaudited=bool(gate.get("unaudited")),
             samples=list(gate.get("samples") or []), memory_ids=list(out.get("memory_ids") or []),
             facts_used=list(out.get("facts_used") or []),
+            evidence_turn_ids=list(out.get("evidence_turn_ids") or []),
+            read_share=float(out.get("read_share") or 0.0),
+            skipped_chunks=list(out.get("skipped_chunks") or []),
             retrieved=[SearchResult(memory=m, score=sc) for m, sc in
                        zip(out.get("memories") or [], out.get("scores") or [], strict=False)],
             usage=summarize_usage(list(out.get("usage") or [])),

@@ -148,6 +148,14 @@ class HistoryEntry(BaseModel):
     at: datetime = Field(description="When it changed.")
 
 
+class SkippedChunk(BaseModel):
+    """A stretch of the transcript that deliberation meant to read but could not (its model call failed)."""
+
+    index: int = Field(description="Position of the chunk in the reading plan.")
+    turn_ids: list[str] = Field(default_factory=list, description="Turns of the chunk that were not read.")
+    reason: str = Field(default="", description="Why the chunk was skipped (the error after retries).")
+
+
 class Usage(BaseModel):
     """Cost of model work in one stage: calls, tokens and wall seconds.
 

@@ -260,6 +260,10 @@ class MemoryStore(Protocol):
         """Counts per namespace."""
         ...
 
+    def version(self) -> int:
+        """A number that changes whenever a memory is written, updated or deleted (caches key on it)."""
+        ...
+
     def close(self) -> None:
         """Release this handle (the last handle of a shared store closes it)."""
         ...

@@ -27,10 +27,12 @@ from dmem.decisions.offline.topics import (
     topic_terms,
     topical_names,
 )
+from dmem.evidence.questions import asks_for_list
 from dmem.state.verdicts import AnswerDraft
 
 ANSWER_TYPED_LINES = 5  # lines searched for a typed span (date, place, name, number) before the best line's words
 ANSWER_MARGIN = 0.15  # ...and only lines within this relevance of the best one
+LIST_MAX_ITEMS = 4  # a list question's answer joins at most this many distinct spans
 
 Line = tuple[str, date | None]
 
@@ -69,7 +71,10 @@ def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:
 
 
 def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerDraft:
-    """The typed span of the best close line that has one, else the best line's new words."""
+    """The typed span of the best close line that has one, else the best line's new words.
+
+    A list question ('What books...', 'Which cities...') gets the distinct spans of its close lines.
+    """
     names = question_names(question)
     lines = [(strip_vocatives(text, names), tag) for text, tag in map(spans.parse_line, context)]
     ranked = ranked_lines(embeddings, question, lines, [strip_vocatives(c, names) for c in context])
@@ -78,6 +83,8 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
                            "people and adds to it", answer=NO_INFO)
     top = ranked[0][1]
     close = [i for i, score in ranked[:ANSWER_TYPED_LINES] if score >= top - ANSWER_MARGIN]
+    if asks_for_list(question) and len(close) > 1:
+        return list_answer(embeddings, question, [lines[i] for i in close], close)
     parts = [(i, s) for i in close for s in sentences(embeddings, question, lines[i][0])]
     if spans.question_kind(question) == "when":  # a date said in a sentence beats the date it was said on
         parts.sort(key=lambda p: spans.date_span(p[1], None) is None)
@@ -87,3 +94,14 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
     return AnswerDraft(reasoning=f"line {best + 1} (relevance {dict(ranked)[best]:.2f}, "
                        f"{spans.question_kind(question)} question): {context[best].strip()}",
                        answer=found or spans.free_span(question, best_sentence))
+
+
+def list_answer(embeddings: Embeddings, question: str, lines: list[Line], numbers: list[int]) -> AnswerDraft:
+    """A list question's answer: the distinct spans of its close lines (typed, else new words), best first."""
+    items = []
+    for text, tag in lines:
+        best = sentences(embeddings, question, text)[0]
+        items.append(spans.typed_span(question, best, tag) or spans.free_span(question, best))
+    chosen = list(dict.fromkeys(i for i in items if i))[:LIST_MAX_ITEMS]
+    return AnswerDraft(reasoning=f"list question: spans of lines {', '.join(str(n + 1) for n in numbers)}",
+                       answer=", ".join(chosen) or NO_INFO)

@@ -56,12 +56,14 @@ _LEAD_FILLER = wordset("is are was were has have had did does do be been being t
 
 
 def parse_line(line: str) -> tuple[str, date | None]:
-    """A context line's text and date, from a [YYYY-MM-DD] tag or an "On <day>, <speaker> said:" prefix.
+    """A context line's text and date, from a [YYYY-MM-DD] tag, an "On <day>, <speaker> said:" prefix, or both.
 
     A deliberation fact's first person is rewritten to its speaker, as memories are.
     """
     if m := _TAG.match(line):
-        return line[m.end() :].strip(), date.fromisoformat(m["date"])
+        rest, tag = line[m.end() :].strip(), date.fromisoformat(m["date"])
+        said = _SAID.match(rest)  # a deliberation fact dated by the ledger
+        return (rewrite_person(rest[said.end() :].strip(), said["speaker"]) if said else rest), tag
     if m := _SAID.match(line):
         days = absolute_dates(m["day"] or "")
         return rewrite_person(line[m.end() :].strip(), m["speaker"]), days[0][1] if days else None
@@ -70,9 +72,9 @@ def parse_line(line: str) -> tuple[str, date | None]:
 
 def line_subject(line: str) -> str | None:
     """Who a context line is about: a deliberation fact's speaker, else its first word if capitalized."""
-    if m := _SAID.match(line):
-        return m["speaker"]
     text = _TAG.sub("", line).strip()
+    if m := _SAID.match(text):
+        return m["speaker"]
     first = text.split(maxsplit=1)[0].removesuffix("'s") if text else ""
     return first if first[:1].isupper() else None
 

@@ -1,0 +1,94 @@
+"""Hybrid retrieval: dense and lexical ranks, with name and time-cue matches, fused by reciprocal rank.
+
+``memories`` is System 1's retrieval (both engines use it through the ``retrieve`` node);
+``turns`` finds raw transcript turns for Focused Deliberation's seeds. The dense query leaves out
+the names most documents share (small sentence embeddings let a name outweigh the topic: every
+line about a person looks alike), and the K memories kept are spread over distinct source turns,
+so K memories point at as much evidence as they can.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from dmem.decisions.offline.topics import strip_names
+from dmem.evidence.indexes import EvidenceIndexes, MemoryIndex, TurnIndex
+from dmem.evidence.search import DocIndex, fuse
+from dmem.state.schemas import MemoryRecord
+from dmem.store.base import MemoryStore
+
+POOL = 100  # candidates each signal ranks before fusion
+Embed = Callable[[list[str]], list[list[float]]]
+
+
+def signal_rankings(docs: DocIndex, question: str) -> list[list[int]]:
+    """The lexical, name and time-cue rankings of one index's documents (positions), best first."""
+    return [docs.lexical(question, POOL), docs.named(question, POOL), docs.timed(question, POOL)]
+
+
+def focused_query(docs: DocIndex, question: str) -> str:
+    """The question without the names most of these documents share (what the dense signal embeds)."""
+    return strip_names(question, docs.shared_names(question))
+
+
+def distinct_sources(ranked: Sequence[tuple[MemoryRecord, float]], k: int) -> list[tuple[MemoryRecord, float]]:
+    """The first ``k`` memories, those whose source turns the memories before them already cover last."""
+    out: list[tuple[MemoryRecord, float]] = []
+    covered: list[tuple[MemoryRecord, float]] = []
+    seen: set[str] = set()
+    for record, score in ranked:
+        turns = set(record.source_turn_ids)
+        (covered if turns and turns <= seen else out).append((record, score))
+        seen |= turns
+        if len(out) == k:
+            break
+    return (out + covered)[:k]
+
+
+def source_ranking(index: MemoryIndex, candidates: Sequence[int], vector: Sequence[float], embed: Embed) -> list[int]:
+    """Candidate memories (positions) ranked by their closest source turn to the query vector.
+
+    Only the candidates' turns are embedded (through the run's embedding cache), so a large
+    namespace costs at most a few pools of turns per question, never its whole transcript.
+    """
+    texts = list(dict.fromkeys(t for i in candidates for t in index.sources[i]))
+    if not texts:
+        return []
+    matrix = np.asarray(embed(texts), dtype=np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
+    query = np.asarray(vector, dtype=np.float32)
+    sims = dict(zip(texts, (matrix @ (query / (np.linalg.norm(query) + 1e-12))).tolist(), strict=True))
+    best = {i: max(sims[t] for t in index.sources[i]) for i in candidates if index.sources[i]}
+    return sorted(best, key=lambda i: -best[i])
+
+
+def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
+             embed: Embed) -> list[tuple[MemoryRecord, float]]:
+    """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
+
+    Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
+    memory + source-turn text + day, the question's rarer names, and its time cues.
+    """
+    index = indexes.memories(namespace)
+    vector = embed([focused_query(index.docs, question)])[0]
+    dense = store.vectors.search([namespace], vector, max(POOL, k))
+    position = {r.id: i for i, r in enumerate(index.records)}
+    lists = [[position[h.record.id] for h in dense if h.record.id in position],
+             *signal_rankings(index.docs, question)]
+    lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
+    known = {h.record.id: h.record for h in dense}  # live records win over the index's copies
+    ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists)]
+    return distinct_sources(ranked, k)
+
+
+def turns(question: str, index: TurnIndex, embed: Embed, k: int) -> list[int]:
+    """Positions of the ``k`` transcript turns with the best fused rank (dense, BM25, names, times)."""
+    if not index.messages:
+        return []
+    query = np.asarray(embed([focused_query(index.docs, question)])[0], dtype=np.float32)
+    query /= np.linalg.norm(query) + 1e-12
+    sims = index.matrix(embed) @ query
+    dense = np.argsort(-sims, kind="stable")[:POOL].tolist()
+    return [i for i, _ in fuse([dense, *signal_rankings(index.docs, question)])[:k]]

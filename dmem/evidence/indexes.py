@@ -1,0 +1,161 @@
+"""Lexical indexes of one open store, kept per namespace with an explicit lifetime.
+
+A memory index is built on a namespace's first question and reused until the store's version
+moves on (a memory was written, updated or deleted anywhere in the store); a transcript index is
+reused while the transcript it was built from is unchanged (same turns, same texts). At most
+``max_entries`` indexes are kept, least recently used dropped first, so a store with many
+namespaces holds only the ones being asked about. The owner is ``Services``: indexes live and die
+with the store they were read from; nothing is cached at module level.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, TypeVar
+
+import numpy as np
+
+from dmem.evidence.cues import date_words
+from dmem.evidence.search import DocIndex
+from dmem.state.schemas import MemoryRecord, Message
+from dmem.store.base import MemoryStore
+
+MAX_ENTRIES = 64
+E = TypeVar("E")
+
+
+def turn_text(message: Message) -> str:
+    """What a turn says, its shared photo's caption included, without speaker or time."""
+    caption = f" [shares a photo: {message.image_caption}]" if message.image_caption else ""
+    return f"{message.text}{caption}".strip()
+
+
+@dataclass(frozen=True)
+class MemoryIndex:
+    """One namespace's memories as documents: the memory, the text of its source turns and its days."""
+
+    version: int
+    records: tuple[MemoryRecord, ...]
+    docs: DocIndex
+    sources: tuple[tuple[str, ...], ...]
+    """Each memory's source turns as rendered for embedding (``Message.render``)."""
+
+
+@dataclass
+class TurnIndex:
+    """Transcript turns as documents: speaker, text and day; their embeddings are computed on first use."""
+
+    signature: str
+    messages: tuple[Message, ...]
+    docs: DocIndex
+    _matrix: np.ndarray | None = field(default=None, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def matrix(self, embed: Callable[[list[str]], list[list[float]]]) -> np.ndarray:
+        """Unit-length embeddings of every turn (rows in transcript order), computed once."""
+        with self._lock:
+            if self._matrix is None:
+                texts = [m.render() for m in self.messages]
+                vectors = np.asarray(embed(texts), dtype=np.float32).reshape(len(texts), -1)
+                vectors /= np.linalg.norm(vectors, axis=1, keepdims=True) + 1e-12
+                self._matrix = vectors
+            return self._matrix
+
+
+def memory_document(record: MemoryRecord, sources: Sequence[Message]) -> tuple[str, tuple[date, ...]]:
+    """A memory's indexed text (its own, its source turns', its event day in words) and its days."""
+    days = [record.event_time.date()] if record.event_time else []
+    days += [m.timestamp.date() for m in sources if m.timestamp]
+    days = list(dict.fromkeys(days))
+    text = " ".join([record.text, *(turn_text(m) for m in sources), *(date_words(d) for d in days[:1])])
+    return text, tuple(days)
+
+
+def transcript_signature(messages: Sequence[Message]) -> str:
+    """A digest of the turns and their texts: equal for an unchanged transcript, cheap to compute."""
+    digest = hashlib.blake2b(digest_size=16)
+    for m in messages:
+        digest.update(f"{m.conversation_id}\x1f{m.turn_id}\x1f{m.speaker}\x1f{m.text}\x1f{m.image_caption}\x1e"
+                      .encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def build_memory_index(store: MemoryStore, namespace: str) -> MemoryIndex:
+    """Read a namespace's memories and their source turns, and index them (version read first)."""
+    version = store.version()
+    records = tuple(store.vectors.list(namespace))
+    turns = store.transcript.messages([namespace])
+    by_turn = {(m.conversation_id, m.turn_id): m for m in turns}
+    by_id_only: dict[str, Message] = {}
+    for m in turns:
+        by_id_only.setdefault(m.turn_id, m)
+    texts, days, rendered = [], [], []
+    for record in records:
+        # A memory without a conversation id names its turns by id alone: the namespace's first such turn.
+        found = [by_turn.get((record.conversation_id, t)) if record.conversation_id else by_id_only.get(t)
+                 for t in record.source_turn_ids]
+        sources = [m for m in found if m is not None]
+        text, when = memory_document(record, sources)
+        texts.append(text)
+        days.append(when)
+        rendered.append(tuple(m.render() for m in sources))
+    return MemoryIndex(version, records, DocIndex.build(texts, days), tuple(rendered))
+
+
+def build_turn_index(messages: Sequence[Message], signature: str) -> TurnIndex:
+    """Index transcript turns: speaker, text and day in words."""
+    texts = [f"{m.speaker} {turn_text(m)} {date_words(m.timestamp.date()) if m.timestamp else ''}"
+             for m in messages]
+    days = [(m.timestamp.date(),) if m.timestamp else () for m in messages]
+    return TurnIndex(signature, tuple(messages), DocIndex.build(texts, days))
+
+
+class EvidenceIndexes:
+    """The lexical indexes of one store, per namespace (memories) or set of namespaces (transcript)."""
+
+    def __init__(self, store: MemoryStore, max_entries: int = MAX_ENTRIES) -> None:
+        self.store = store
+        self.max_entries = max_entries
+        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self._building: dict[Hashable, threading.Lock] = {}
+        self._lock = threading.Lock()
+        self.builds = 0
+        """Indexes built so far (tests and benchmarks read it to see reuse)."""
+
+    def memories(self, namespace: str) -> MemoryIndex:
+        """The namespace's memory index, rebuilt only when the store's version moved on."""
+        version = self.store.version()
+        return self._get(("memories", namespace), lambda e: e.version == version,
+                         lambda: build_memory_index(self.store, namespace))
+
+    def turns(self, namespaces: Sequence[str], messages: Sequence[Message]) -> TurnIndex:
+        """The index of these namespaces' transcript (``messages``, in time order), reused while unchanged."""
+        signature = transcript_signature(messages)
+        return self._get(("turns", tuple(namespaces)), lambda e: e.signature == signature,
+                         lambda: build_turn_index(messages, signature))
+
+    def _get(self, key: Hashable, fresh: Callable[[Any], bool], build: Callable[[], E]) -> E:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and fresh(entry):
+                self._entries.move_to_end(key)
+                return entry  # type: ignore[no-any-return]
+            gate = self._building.setdefault(key, threading.Lock())
+        with gate:  # one build per key at a time; other keys build in parallel
+            with self._lock:
+                entry = self._entries.get(key)
+                if entry is not None and fresh(entry):
+                    return entry  # type: ignore[no-any-return]
+            built = build()
+            with self._lock:
+                self.builds += 1
+                self._entries[key] = built
+                self._entries.move_to_end(key)
+                while len(self._entries) > self.max_entries:
+                    self._entries.popitem(last=False)
+            return built

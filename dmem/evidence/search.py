@@ -1,0 +1,84 @@
+"""Ranked lists over one document index, and reciprocal rank fusion of several lists.
+
+Each signal ranks documents its own way: BM25 over the words, the question's names (rare ones
+only: a name on most documents tells none apart), and its time cues against each document's days.
+Fusion by rank (RRF) needs no score calibration between signals, so dense and lexical ranks of
+different models combine without tuning thresholds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import TypeVar
+
+import numpy as np
+
+from dmem.decisions.offline.topics import question_names
+from dmem.evidence.bm25 import BM25Index, terms
+from dmem.evidence.cues import name_terms, time_cues, time_distance
+
+RRF_K = 20  # rank offset of reciprocal rank fusion: below the usual 60, a signal's top ranks weigh more (README)
+SHARED_NAME_SHARE = 0.25  # a name found in more documents than this share does not single any out
+TIME_MAX_SHARE = 0.5  # a time cue matching more documents than this share ranks nothing
+
+K = TypeVar("K", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class DocIndex:
+    """BM25 over a fixed list of documents, with the days each document is dated."""
+
+    bm25: BM25Index
+    days: tuple[tuple[date, ...], ...]
+
+    @classmethod
+    def build(cls, texts: Sequence[str], days: Sequence[tuple[date, ...]]) -> DocIndex:
+        """Index the texts (content-word stems) with their days."""
+        return cls(BM25Index([terms(t) for t in texts]), tuple(days))
+
+    def lexical(self, question: str, k: int) -> list[int]:
+        """The ``k`` documents with the best BM25 for the question."""
+        return self.bm25.top(terms(question), k)
+
+    def shared_names(self, question: str) -> list[str]:
+        """Question names on more than SHARED_NAME_SHARE of the documents: they tell none apart."""
+        limit = SHARED_NAME_SHARE * self.bm25.size
+        return [n for n in question_names(question)
+                if terms(n) and all(len(self.bm25.holding(t)) > limit for t in terms(n))]
+
+    def named(self, question: str, k: int) -> list[int]:
+        """Documents naming the question's rarer names, most names first, then by BM25."""
+        limit = SHARED_NAME_SHARE * self.bm25.size
+        counts = np.zeros(self.bm25.size, dtype=np.int32)
+        for term in name_terms(question):
+            holders = self.bm25.holding(term)
+            if 0 < len(holders) <= limit:
+                counts[holders] += 1
+        hits = np.flatnonzero(counts)
+        if not len(hits):
+            return []
+        bm25 = self.bm25.scores(terms(question))
+        order = sorted(hits.tolist(), key=lambda i: (-counts[i], -bm25[i], i))
+        return order[:k]
+
+    def timed(self, question: str, k: int) -> list[int]:
+        """Documents dated where the question's time cues point, closest first, then by BM25."""
+        cues = time_cues(question)
+        if not cues:
+            return []
+        gaps = [(i, gap) for i, days in enumerate(self.days) if (gap := time_distance(cues, days)) is not None]
+        if not gaps or len(gaps) > TIME_MAX_SHARE * self.bm25.size:
+            return []
+        bm25 = self.bm25.scores(terms(question))
+        return [i for i, _ in sorted(gaps, key=lambda p: (p[1], -bm25[p[0]], p[0]))][:k]
+
+
+def fuse(rankings: Sequence[Sequence[K]]) -> list[tuple[K, float]]:
+    """Reciprocal rank fusion: each list adds ``1 / (RRF_K + rank)`` to its items; best first, stable."""
+    scores: dict[K, float] = {}
+    for ranking in rankings:
+        for rank, item in enumerate(dict.fromkeys(ranking), start=1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(scores.items(), key=lambda pair: -pair[1])

@@ -1,0 +1,170 @@
+"""Focused Deliberation's reading plan: windows of the transcript around seed turns, packed into chunks.
+
+Positions index the transcript in time order. A plan is a set of windows (half-open ranges). The
+transcript is cut on a fixed grid of ``size`` positions, as the full scan cuts it; each piece of a
+window inside one grid cell is read with the ``history`` positions before it as read-only context.
+A plan's cost is the tokens of its pieces and their contexts: exactly what the full scan sends for
+the window over everything, and an upper bound on what packing sends for any other plan (packing
+never sends a context position twice in one chunk). A budget is therefore a share of the full scan.
+
+Windows grow from the seeds, best first, one turn at a time while the budget allows; two windows
+whose gap is at most ``history`` turns merge (the gap is read rather than sent as context).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+
+import numpy as np
+
+SEED_DECAY = 4.0  # distance (turns) at which a turn near a seed counts half as much as the seed itself
+SEED_RANK_OFFSET = 10  # seed weight is 1 / (offset + rank): the top seeds lead, the tail still counts
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One worker's reading: read-only context positions, then the positions it extracts facts from."""
+
+    preceding: tuple[int, ...]
+    content: tuple[int, ...]
+
+
+def _prefix(tokens: Sequence[int]) -> list[int]:
+    return [0, *accumulate(tokens)]
+
+
+def pieces(window: range, size: int) -> list[range]:
+    """The parts of a window inside each cell of the ``size`` grid, in order."""
+    cuts = [window.start, *range((window.start // size + 1) * size, window.stop, size), window.stop]
+    return [range(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if a < b]
+
+
+def window_cost(prefix: Sequence[int], start: int, end: int, size: int, history: int) -> int:
+    """Tokens sent at most to read positions [start, end): each grid piece and the context before it."""
+    cost = prefix[end] - prefix[start]
+    for piece in pieces(range(start, end), size):
+        cost += prefix[piece.start] - prefix[max(0, piece.start - history)]
+    return cost
+
+
+def plan_cost(tokens: Sequence[int], windows: Sequence[range], size: int, history: int) -> int:
+    """Tokens a plan sends (its chunks' content and context)."""
+    prefix = _prefix(tokens)
+    return sum(window_cost(prefix, w.start, w.stop, size, history) for w in windows)
+
+
+def full_cost(tokens: Sequence[int], size: int, history: int) -> int:
+    """Tokens the full scan sends: the plan with one window over the whole transcript."""
+    return plan_cost(tokens, [range(0, len(tokens))] if tokens else [], size, history)
+
+
+def candidate_order(n: int, seeds: Sequence[int]) -> list[int]:
+    """Positions near seeds, most promising first: weight 1/(offset + seed rank), halved every SEED_DECAY turns."""
+    ranked = [s for s in dict.fromkeys(seeds) if 0 <= s < n]
+    if not ranked:
+        return []
+    positions = np.arange(n)
+    best = np.zeros(n)
+    for rank, seed in enumerate(ranked):
+        weight = 1.0 / (SEED_RANK_OFFSET + rank) * np.power(0.5, np.abs(positions - seed) / SEED_DECAY)
+        np.maximum(best, weight, out=best)
+    return [int(i) for i in np.lexsort((positions, -best))]
+
+
+class _Runs:
+    """Disjoint sorted windows, with merging of windows whose gap is at most ``history``."""
+
+    def __init__(self, history: int) -> None:
+        self.history = history
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def holds(self, p: int) -> bool:
+        i = bisect.bisect_right(self.starts, p) - 1
+        return i >= 0 and p < self.ends[i]
+
+    def touches(self, p: int) -> bool:
+        """True if p is right next to a window."""
+        return self.holds(p - 1) or self.holds(p + 1)
+
+    def merged(self, p: int) -> tuple[int, int, list[int]]:
+        """The window that adding p makes, and the indexes of the windows it absorbs."""
+        start, end, absorbed = p, p + 1, []
+        i = bisect.bisect_right(self.starts, p) - 1
+        if i >= 0 and p - self.ends[i] <= self.history:
+            start, absorbed = self.starts[i], [i]
+        j = i + 1
+        if j < len(self.starts) and self.starts[j] - end <= self.history:
+            end, absorbed = self.ends[j], [*absorbed, j]
+        return start, end, absorbed
+
+    def replace(self, absorbed: list[int], start: int, end: int) -> None:
+        for i in reversed(absorbed):
+            del self.starts[i], self.ends[i]
+        i = bisect.bisect_left(self.starts, start)
+        self.starts.insert(i, start)
+        self.ends.insert(i, end)
+
+
+def _seed_plan(prefix: Sequence[int], seeds: Sequence[int], budget: int, size: int, history: int) -> _Runs | None:
+    """All the seeds as windows of one turn (merged where close), if that alone fits the budget."""
+    runs = _Runs(history)
+    for s in sorted(seeds):
+        if not runs.holds(s):
+            start, end, absorbed = runs.merged(s)
+            runs.replace(absorbed, start, end)
+    cost = sum(window_cost(prefix, a, b, size, history) for a, b in zip(runs.starts, runs.ends, strict=True))
+    return runs if cost <= budget else None
+
+
+def plan_windows(tokens: Sequence[int], seeds: Sequence[int], budget: int, size: int, history: int) -> list[range]:
+    """Windows around the seeds (best first) that cost at most ``budget`` tokens, in time order.
+
+    When the seeds' own windows fit, every seed is read; else seeds are taken best first while
+    they fit. Then windows widen turn by turn, the turns nearest the best seeds first; a turn is
+    added only next to a window (so windows stay contiguous around their seeds).
+    """
+    prefix = _prefix(tokens)
+    ordered = [s for s in dict.fromkeys(seeds) if 0 <= s < len(tokens)]
+    runs = _seed_plan(prefix, ordered, budget, size, history) or _Runs(history)
+    spent = sum(window_cost(prefix, a, b, size, history) for a, b in zip(runs.starts, runs.ends, strict=True))
+    seed_set = set(ordered)
+    for p in [*ordered, *candidate_order(len(tokens), ordered)]:
+        if runs.holds(p) or (p not in seed_set and not runs.touches(p)):
+            continue
+        start, end, absorbed = runs.merged(p)
+        old = sum(window_cost(prefix, runs.starts[i], runs.ends[i], size, history) for i in absorbed)
+        delta = window_cost(prefix, start, end, size, history) - old
+        if spent + delta <= budget:
+            runs.replace(absorbed, start, end)
+            spent += delta
+    return [range(s, e) for s, e in zip(runs.starts, runs.ends, strict=True)]
+
+
+def pack(windows: Sequence[range], size: int, history: int) -> list[Chunk]:
+    """Chunks of at most ``size`` content positions in time order, sending at most what the plan costs.
+
+    ``windows`` are sorted and disjoint (as ``plan_windows`` returns them). Each grid piece goes
+    with the ``history`` positions before it; consecutive pieces share a chunk while they fit: the
+    first piece's context is the chunk's read-only context, a later piece's context is read inline
+    before it, without the positions the chunk already holds.
+    """
+    chunks: list[Chunk] = []
+    preceding: tuple[int, ...] = ()
+    content: list[int] = []
+    for window in windows:
+        for piece in pieces(window, size):
+            context = range(max(0, piece.start - history), piece.start)
+            inline = [p for p in context if not content or p > content[-1]]
+            if content and len(content) + len(inline) + len(piece) <= size:
+                content.extend([*inline, *piece])
+                continue
+            if content:
+                chunks.append(Chunk(preceding, tuple(content)))
+            preceding, content = tuple(context), list(piece)
+    if content:
+        chunks.append(Chunk(preceding, tuple(content)))
+    return chunks

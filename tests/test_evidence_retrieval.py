@@ -1,0 +1,121 @@
+"""Hybrid System 1 retrieval: BM25 over memory + source-turn text, name and time cues, fusion, index lifetime."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import pytest
+
+from dmem.evidence import hybrid
+from dmem.evidence.bm25 import BM25Index, terms
+from dmem.evidence.cues import TimeCue, time_cues
+from dmem.evidence.indexes import EvidenceIndexes
+from dmem.evidence.search import fuse
+from dmem.models.embeddings import HashEmbeddings
+from dmem.state.schemas import MemoryRecord, Message
+from dmem.store import open_store
+from dmem.store.namespaces import Routing
+
+EMB = HashEmbeddings(64)
+T0 = datetime(2024, 3, 4, 18, 30)
+
+
+def record(i: int, text: str, ns: str = "noor", turns: tuple[str, ...] = (), when: datetime | None = None):
+    return MemoryRecord(id=f"m{i}", namespace=ns, text=text, source_turn_ids=list(turns), event_time=when,
+                        conversation_id="chat", created_at=T0, updated_at=T0)
+
+
+def turn(i: int, text: str, speaker: str = "Noor", when: datetime = T0) -> Message:
+    return Message(conversation_id="chat", turn_id=f"t{i}", speaker=speaker, text=text, timestamp=when, seq=i)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = open_store(tmp_path / "store", dim=64)
+    yield s
+    s.close()
+
+
+def fill(store, records, messages=(), ns="noor"):
+    store.transcript.append(Routing.of(ns), list(messages))
+    for r in records:
+        store.vectors.add(r, EMB.embed_query(r.text))
+
+
+def ask(store, indexes, question, k, ns="noor"):
+    return [r.id for r, _ in hybrid.memories(question, store, indexes, ns, k, EMB.embed_documents)]
+
+
+def test_bm25_scores_only_documents_with_query_terms_and_prefers_rare_ones():
+    index = BM25Index([terms(t) for t in ["the violin recital", "a violin lesson", "grocery list", "recital hall"]])
+    assert index.top(terms("violin recital"), 4) == [0, 1, 3]
+    assert index.idf("recit") > 0 and index.idf("unknown") == 0
+    assert index.top(terms("weather"), 3) == []
+
+
+def test_time_cues_keep_their_precision():
+    assert time_cues("What did Noor cook on 14 March 2024?") == [TimeCue(2024, 3, 14)]
+    assert time_cues("Where did Noor travel in August 2023?") == [TimeCue(2023, 8)]
+    assert time_cues("What happened in 2022?") == [TimeCue(2022)]
+    assert time_cues("What did Noor plant last April?") == [TimeCue(None, 4)]
+    assert TimeCue(2024, 3, 14).distance(date(2024, 3, 16)) == 2
+    assert TimeCue(2024, 3, 14).distance(date(2024, 3, 30)) is None
+    assert TimeCue(None, 4).distance(date(2019, 4, 2)) == 0
+
+
+def test_fusion_rewards_items_ranked_well_by_several_signals():
+    fused = [item for item, _ in fuse([["a", "b", "c"], ["c", "b"], ["b"]])]
+    assert fused[0] == "b" and set(fused) == {"a", "b", "c"}
+
+
+def test_source_turn_text_finds_a_memory_its_own_words_miss(store):
+    records = [record(0, "Noor adopted a dog", turns=("t0",))]
+    records += [record(i, f"Noor mentioned errand number {i} of the week") for i in range(1, 12)]
+    fill(store, records, [turn(0, "We finally brought home a greyhound named Biscuit from the shelter")])
+    indexes = EvidenceIndexes(store)
+    assert ask(store, indexes, "Which shelter greyhound did Noor bring home?", k=1) == ["m0"]
+
+
+def test_time_cues_rank_memories_dated_where_the_question_points(store):
+    months = [3, 6, 9]
+    records = [record(i, "Noor went hiking with her cousin", when=datetime(2024, m, 10)) for i, m in enumerate(months)]
+    fill(store, records)
+    assert ask(store, EvidenceIndexes(store), "Who did Noor go hiking with in June 2024?", k=1) == ["m1"]
+
+
+def test_a_rare_name_in_the_question_finds_the_memory_that_names_it(store):
+    records = [record(i, f"Noor baked bread on day {i}") for i in range(8)]
+    records.append(record(8, "Noor's neighbour Teodora lends her a ladder"))
+    fill(store, records)
+    assert ask(store, EvidenceIndexes(store), "What does Teodora lend?", k=1) == ["m8"]
+
+
+def test_indexes_are_reused_until_the_store_changes(store):
+    fill(store, [record(0, "Noor plays the cello")])
+    indexes = EvidenceIndexes(store)
+    ask(store, indexes, "What does Noor play?", k=3)
+    ask(store, indexes, "Which instrument?", k=3)
+    assert indexes.builds == 1
+    fill(store, [record(1, "Noor sings in a choir")])
+    assert "m1" in ask(store, indexes, "Where does Noor sing?", k=3)
+    assert indexes.builds == 2
+
+
+def test_many_namespaces_keep_only_the_indexes_asked_about(store):
+    for n in range(30):
+        fill(store, [record(100 + n, f"user {n} likes tea", ns=f"user-{n}")], ns=f"user-{n}")
+    indexes = EvidenceIndexes(store, max_entries=4)
+    for n in range(6):
+        assert ask(store, indexes, "Who likes tea?", k=1, ns=f"user-{n}") == [f"m{100 + n}"]
+    assert indexes.builds == 6 and len(indexes._entries) == 4
+    ask(store, indexes, "Who likes tea?", k=1, ns="user-5")
+    assert indexes.builds == 6  # still cached: the most recent ones stay
+
+
+def test_transcript_index_follows_the_transcript(store):
+    messages = [turn(i, f"line {i}", when=T0 + timedelta(minutes=i)) for i in range(5)]
+    indexes = EvidenceIndexes(store)
+    first = indexes.turns(["noor"], messages)
+    assert indexes.turns(["noor"], list(messages)) is first
+    edited = [*messages[:4], messages[4].model_copy(update={"text": "line four, corrected"})]
+    assert indexes.turns(["noor"], edited) is not first
