@@ -159,6 +159,28 @@ def test_update_and_delete_keep_history_and_hide_the_record(store: MemoryStore) 
         store.vectors.add(rec("u"), axis(0))
 
 
+def test_version_moves_with_every_memory_write_of_the_namespace(store: MemoryStore) -> None:
+    seen = [store.version("alice")]
+
+    def moved() -> None:
+        now = store.version("alice")
+        assert now != seen[-1] and store.version() != 0
+        seen.append(now)
+
+    store.vectors.add(rec("v"), axis(0))
+    moved()
+    store.vectors.update(rec("v", text="changed"), axis(1))
+    moved()
+    store.vectors.update(rec("v", text="text only"), None)
+    moved()
+    store.vectors.delete("alice", "v")
+    moved()
+    with pytest.raises(RuntimeError), store.transaction():
+        store.vectors.add(rec("w"), axis(2))
+        raise RuntimeError("rolled back")
+    assert store.vectors.get("alice", "w") is None
+
+
 def test_rejects_bad_vectors(store: MemoryStore) -> None:
     for bad, message in (([1.0, 0.0], "dimensions"), ([0.0] * DIM, "zeros"), ([float("nan")] * DIM, "NaN")):
         with pytest.raises(StoreError, match=message):

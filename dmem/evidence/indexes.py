@@ -87,7 +87,7 @@ def transcript_signature(messages: Sequence[Message]) -> str:
 
 def build_memory_index(store: MemoryStore, namespace: str) -> MemoryIndex:
     """Read a namespace's memories and their source turns, and index them (version read first)."""
-    version = store.version()
+    version = store.version(namespace)
     records = tuple(store.vectors.list(namespace))
     turns = store.transcript.messages([namespace])
     by_turn = {(m.conversation_id, m.turn_id): m for m in turns}
@@ -129,7 +129,7 @@ class EvidenceIndexes:
 
     def memories(self, namespace: str) -> MemoryIndex:
         """The namespace's memory index, rebuilt only when the store's version moved on."""
-        version = self.store.version()
+        version = self.store.version(namespace)
         return self._get(("memories", namespace), lambda e: e.version == version,
                          lambda: build_memory_index(self.store, namespace))
 

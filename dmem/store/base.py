@@ -260,8 +260,12 @@ class MemoryStore(Protocol):
         """Counts per namespace."""
         ...
 
-    def version(self) -> int:
-        """A number that changes whenever a memory is written, updated or deleted (caches key on it)."""
+    def version(self, namespace: str | None = None) -> int:
+        """A number that changes whenever a memory is written, updated or deleted (caches key on it).
+
+        With ``namespace``, a backend may count only that namespace's writes (a cache of one
+        namespace then survives other users' writes); without it, every write counts.
+        """
         ...
 
     def close(self) -> None:

@@ -98,8 +98,8 @@ class LocalStore:
         with self._core.db.transaction():
             yield
 
-    def version(self) -> int:
-        """Return the memories version, bumped by every committed write to memories."""
+    def version(self, namespace: str | None = None) -> int:
+        """Return the memories version, bumped by every committed write to memories (of any namespace)."""
         self.check_open()
         return self._core.db.version()
 

@@ -72,7 +72,8 @@ class PgVectorIndex:
             self._db.lock_namespaces([record.namespace])
             changed = self._db.execute(
                 "UPDATE memories SET text = %s, json = %s, categories = %s, scope = %s, provenance = %s,"
-                " speaker = %s, conversation_id = %s, embedding = coalesce(%s, embedding)"
+                " speaker = %s, conversation_id = %s, embedding = coalesce(%s, embedding),"
+                " written = nextval('memory_writes')"
                 " WHERE id = %s AND namespace = %s AND NOT deleted",
                 (record.text, self._json(record), *filter_columns(record), unit, record.id, record.namespace),
             ).rowcount
@@ -84,7 +85,8 @@ class PgVectorIndex:
         with self._db.transaction(savepoint=False):
             self._db.lock_namespaces([namespace])
             rows = self._db.execute(
-                f"UPDATE memories SET deleted = true WHERE id = %s AND namespace = %s AND NOT deleted"
+                "UPDATE memories SET deleted = true, written = nextval('memory_writes')"
+                f" WHERE id = %s AND namespace = %s AND NOT deleted"
                 f" RETURNING {_COLUMNS}", (memory_id, namespace),
             ).fetchall()
         return record_from_row(rows[0]) if rows else None

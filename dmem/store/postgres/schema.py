@@ -25,6 +25,7 @@ _MIGRATION_LOCK = 0x646D656D  # 'dmem': the advisory lock key taken while migrat
 
 _V1 = """
 CREATE TABLE dmem_meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE SEQUENCE memory_writes;
 CREATE TABLE memories (
     id text PRIMARY KEY,
     namespace text NOT NULL,
@@ -37,9 +38,12 @@ CREATE TABLE memories (
     conversation_id text,
     embedding vector({dim}) NOT NULL,
     deleted boolean NOT NULL DEFAULT false,
-    seq bigserial NOT NULL
+    seq bigserial NOT NULL,
+    written bigint NOT NULL DEFAULT nextval('memory_writes')
 );
 CREATE INDEX memories_live ON memories (namespace, seq) WHERE NOT deleted;
+CREATE INDEX memories_written ON memories (namespace, written);
+CREATE INDEX memories_last_write ON memories (written);
 CREATE TABLE namespace_indexes (namespace text PRIMARY KEY, index_name text NOT NULL UNIQUE);
 CREATE TABLE history (
     seq bigserial PRIMARY KEY,

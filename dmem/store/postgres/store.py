@@ -91,6 +91,19 @@ class PostgresStore:
                    "admissions": self.log.admission_count(), "hnsw_namespaces": self.index.indexed_namespaces()},
         )
 
+    def version(self, namespace: str | None = None) -> int:
+        """The number of the last memory write, of ``namespace`` or of any namespace.
+
+        A write's number is drawn under its namespace's advisory lock, so within a namespace a
+        later commit always has a higher number: a namespace's cache is never older than its rows.
+        """
+        if namespace is None:
+            value = self._db.scalar("SELECT coalesce(max(written), 0) FROM memories")
+        else:
+            value = self._db.scalar("SELECT coalesce(max(written), 0) FROM memories WHERE namespace = %s",
+                                    (namespace,))
+        return int(value or 0)
+
     def meta(self, key: str) -> str | None:
         """A value of the store's meta table (None when unset)."""
         value = self._db.scalar("SELECT value FROM dmem_meta WHERE key = %s", (key,))
