@@ -27,8 +27,14 @@ def chat(n: int, needle_at: int | None = None) -> list[Message]:
     return out
 
 
+def turns_in(chunk: str) -> list[str]:
+    """Turn ids of a chunk's labelled lines, from their times (turn i is said i hours after T0)."""
+    stamps = re.findall(r"^\[\d+\] \[(\d{4}-\d{2}-\d{2} \d{2}:\d{2})\]", chunk, re.MULTILINE)
+    return [f"t{int((datetime.fromisoformat(s) - T0).total_seconds() // 3600)}" for s in stamps]
+
+
 def chunk_turns(call) -> list[str]:
-    return re.findall(r"^\[(t\d+)\]", last_section(call.messages, "chunk"), re.MULTILINE)
+    return turns_in(last_section(call.messages, "chunk"))
 
 
 def filled(memory_factory, fake, n: int, needle_at: int | None = None, **settings):
@@ -75,8 +81,8 @@ def model_steps(graph, question: str, mem) -> list[int]:
 
 def test_the_critical_path_is_three_model_calls_whatever_the_length(fake, memory_factory):
     fake.set_script("ChunkFacts", lambda msgs: {"facts": [
-        {"fact": f"Ines said {t}", "score": 8, "turn_ids": [t]} for t in re.findall(
-            r"^\[(t\d+)\]", last_section(msgs, "chunk"), re.MULTILINE)[:4]]})
+        {"fact": f"Ines said {turn}", "score": 8, "turn_ids": [str(label)]}
+        for label, turn in enumerate(turns_in(last_section(msgs, "chunk"))[:4], start=1)]})
     for n, mode in ((130, "full"), (420, "full"), (420, "focused")):
         mem = filled(memory_factory, fake, n, sub=f"s{n}{mode}", deliberation_mode=mode)
         graph = compile_deliberation_graph(resources=mem.resources)
@@ -90,7 +96,7 @@ def test_a_chunk_whose_provider_call_fails_is_skipped_and_reported(fake, memory_
     mem = filled(memory_factory, fake, 130, deliberation_mode="full", max_retries=0)
 
     def reply(msgs):
-        if "[t70]" in last_section(msgs, "chunk"):
+        if "t70" in turns_in(last_section(msgs, "chunk")):
             return ConnectionError("connection refused by the provider")
         return {"facts": [{"fact": "Ines booked a workshop", "score": 9, "turn_ids": []}]}
 
