@@ -78,23 +78,54 @@ class BatchForming:
                 progress(done, len(exchanges))
         return results
 
+    async def arun(self, messages: list[Message], routing: Routing, ctx: Context, exchange_size: int = 2,
+                   progress: Progress | None = None, *, config: RunnableConfig | None = None) -> list[ExchangeResult]:
+        """``run`` on the event loop: each exchange is one ``ainvoke`` of the graph, in order."""
+        worker = new_worker()
+        exchanges = iter_exchanges(messages, exchange_size)
+        results = []
+        for done, exchange in enumerate(exchanges, start=1):
+            results.append(await self.aexchange(exchange, routing, ctx, worker, config))
+            if progress:
+                progress(done, len(exchanges))
+        return results
+
     def exchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
                  caller: RunnableConfig | None = None) -> ExchangeResult:
         """One graph run; a model failure that escapes the graph still leaves the turns pending."""
-        config = merge_configs(self.config(routing.origin, ctx, caller), {"configurable": {CLAIM_KEY: worker}})
-        state = {"turns": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
+        state, config = self._inputs(exchange, routing, ctx, worker, caller)
         try:
             out = self.graph.invoke(state, context=ctx, config=config)
-        except ModelError as exc:
+        except BaseException as exc:
+            return self._failed(exchange, routing, worker, exc)
+        return exchange_result(exchange, out)
+
+    async def aexchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
+                        caller: RunnableConfig | None = None) -> ExchangeResult:
+        """``exchange`` through the graph's ``ainvoke``."""
+        state, config = self._inputs(exchange, routing, ctx, worker, caller)
+        try:
+            out = await self.graph.ainvoke(state, context=ctx, config=config)
+        except BaseException as exc:
+            return self._failed(exchange, routing, worker, exc)
+        return exchange_result(exchange, out)
+
+    def _inputs(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
+                caller: RunnableConfig | None) -> tuple[dict[str, Any], RunnableConfig]:
+        config = merge_configs(self.config(routing.origin, ctx, caller), {"configurable": {CLAIM_KEY: worker}})
+        state = {"turns": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
+        return state, config
+
+    def _failed(self, exchange: list[Message], routing: Routing, worker: str, exc: BaseException) -> ExchangeResult:
+        """Keep the turns pending after a model failure; after any other, drop the claim and re-raise."""
+        if isinstance(exc, ModelError):
             reason = f"{type(exc).__name__}: {exc}"
             self.store.transcript.mark_pending(routing.namespaces(), turn_keys(exchange), reason, worker=worker)
             log.warning("formation failed, turns kept for retry: %s", reason)
             return exchange_result(exchange, {"status": "pending_retry", "error": reason})
-        except BaseException:
-            if not self.store.closed and not self.store.read_only:
-                self.store.transcript.release(routing.namespaces(), turn_keys(exchange), worker)
-            raise
-        return exchange_result(exchange, out)
+        if not self.store.closed and not self.store.read_only:
+            self.store.transcript.release(routing.namespaces(), turn_keys(exchange), worker)
+        raise exc
 
 
 def exchange_result(exchange: list[Message], out: dict[str, Any]) -> ExchangeResult:
