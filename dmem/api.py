@@ -81,7 +81,7 @@ class Memory(AsyncMethods, TransferMethods):
         return self.resources.services(self.context)
 
     # Writing ------------------------------------------------------------------------------
-    def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str | None = None,
+    def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
             agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
             speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
             metadata: Mapping[str, Any] | None = None, progress: Progress | None = None,
@@ -103,7 +103,7 @@ class Memory(AsyncMethods, TransferMethods):
             label_formed(self.store, exchanges, labels)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
-    def retry_pending(self, *, user_id: str | None = None, user_ids: Sequence[str] | None = None,
+    def retry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
                       agent_id: str | None = None, run_id: str | None = None, progress: Progress | None = None,
                       config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
         """Form every turn of these namespaces not formed yet (new or pending), each where it was recorded."""
@@ -117,7 +117,7 @@ class Memory(AsyncMethods, TransferMethods):
                 progress(sum(len(ex.turn_ids) for ex in exchanges), total)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
-    def update(self, memory_id: str, text: str | None = None, *, user_id: str | None = None,
+    def update(self, memory_id: str, text: str | None = None, *, user_id: str = "default",
                agent_id: str | None = None, run_id: str | None = None, metadata: Mapping[str, Any] | None = None,
                reason: str = "updated by the user") -> MemoryRecord:
         """Change one of the user's memories (its text, its metadata or both); history keeps old and new text."""
@@ -136,7 +136,7 @@ class Memory(AsyncMethods, TransferMethods):
             self.store.history.append(ns, memory_id, Operation.UPDATE, old.text, new.text, reason)
         return new
 
-    def delete(self, memory_id: str, *, user_id: str | None = None, agent_id: str | None = None,
+    def delete(self, memory_id: str, *, user_id: str = "default", agent_id: str | None = None,
                run_id: str | None = None, reason: str = "deleted by the user") -> MemoryRecord:
         """Remove one of the user's memories from retrieval; its history keeps the text."""
         ns = scope(user_id, agent_id, run_id)
@@ -147,7 +147,7 @@ class Memory(AsyncMethods, TransferMethods):
             self.store.history.append(ns, memory_id, Operation.DELETE, removed.text, None, reason)
         return removed
 
-    def delete_all(self, *, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None,
+    def delete_all(self, *, user_id: str = "default", agent_id: str | None = None, run_id: str | None = None,
                    reason: str = "deleted by the user (delete_all)") -> int:
         """Remove every live memory of the namespace in one transaction; returns how many.
 
@@ -162,7 +162,7 @@ class Memory(AsyncMethods, TransferMethods):
         return len(records)
 
     # Reading ------------------------------------------------------------------------------
-    def ask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str | None = None,
+    def ask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
             agent_id: str | None = None, run_id: str | None = None, config: RunnableConfig | None = None,
             **overrides: Any) -> Answer:
         """Answer from memory; the gate decides whether Full Deliberation reads the transcript.
@@ -174,7 +174,7 @@ class Memory(AsyncMethods, TransferMethods):
         out = self.query_graph.invoke(state, context=ctx, config=run_config)
         return Answer.from_state(question, out, time.perf_counter() - started, self.services.decider.name)
 
-    def search(self, query: str, *, user_id: str | None = None, agent_id: str | None = None,
+    def search(self, query: str, *, user_id: str = "default", agent_id: str | None = None,
                run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
                metadata: Mapping[str, Any] | None = None) -> list[SearchResult]:
         """The user's memories most similar to the query, best first; ``metadata`` values must all match."""
@@ -185,7 +185,7 @@ class Memory(AsyncMethods, TransferMethods):
         hits = self.store.vectors.search([ns], vector, limit, where=where)
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
-    def get(self, memory_id: str, *, user_id: str | None = None, agent_id: str | None = None,
+    def get(self, memory_id: str, *, user_id: str = "default", agent_id: str | None = None,
             run_id: str | None = None) -> MemoryRecord:
         """One of the user's live memories by id (NotFoundError otherwise)."""
         ns = scope(user_id, agent_id, run_id)
@@ -194,13 +194,13 @@ class Memory(AsyncMethods, TransferMethods):
             raise NotFoundError(_not_found(memory_id, ns))
         return record
 
-    def get_all(self, *, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None,
+    def get_all(self, *, user_id: str = "default", agent_id: str | None = None, run_id: str | None = None,
                 where: SearchFilter | None = None) -> list[MemoryRecord]:
         """Every live memory of a namespace (that passes ``where``), oldest first."""
         records = self.store.vectors.list(scope(user_id, agent_id, run_id))
         return records if where is None else [r for r in records if where.matches(r)]
 
-    def history(self, memory_id: str, *, user_id: str | None = None, agent_id: str | None = None,
+    def history(self, memory_id: str, *, user_id: str = "default", agent_id: str | None = None,
                 run_id: str | None = None) -> list[HistoryEntry]:
         """Every operation on one of the user's memories, oldest first (deleted memories keep theirs)."""
         ns = scope(user_id, agent_id, run_id)
@@ -209,12 +209,12 @@ class Memory(AsyncMethods, TransferMethods):
             raise NotFoundError(_not_found(memory_id, ns))
         return rows
 
-    def transcript(self, *, user_ids: Sequence[str] | None = None, user_id: str | None = None,
+    def transcript(self, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
                    agent_id: str | None = None, run_id: str | None = None) -> list[Message]:
         """The raw messages recorded for these namespaces, in time order."""
         return self.store.transcript.messages(scopes(user_ids, user_id, agent_id, run_id))
 
-    def pending(self, *, user_id: str | None = None, agent_id: str | None = None,
+    def pending(self, *, user_id: str = "default", agent_id: str | None = None,
                 run_id: str | None = None) -> list[PendingTurn]:
         """The user's turns whose formation failed, with the reason (``retry_pending`` forms them)."""
         ns = scope(user_id, agent_id, run_id)

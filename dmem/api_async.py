@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 class AsyncMethods:
     """Async twins of ``Memory``'s methods (mixed into ``Memory``)."""
 
-    async def aadd(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str | None = None,
+    async def aadd(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
                    agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
                    speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
                    metadata: Mapping[str, Any] | None = None, progress: Any = None,
@@ -45,7 +45,7 @@ class AsyncMethods:
             label_formed(mem.store, exchanges, labels)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
-    async def aretry_pending(self, *, user_id: str | None = None, user_ids: Sequence[str] | None = None,
+    async def aretry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
                              agent_id: str | None = None, run_id: str | None = None,
                              config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
         """``retry_pending`` through ``ainvoke``."""
@@ -57,7 +57,7 @@ class AsyncMethods:
             exchanges += await mem._forming.arun(turns, routing, ctx, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
-    async def aask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str | None = None,
+    async def aask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
                    agent_id: str | None = None, run_id: str | None = None, config: RunnableConfig | None = None,
                    **overrides: Any) -> Answer:
         """``ask`` through ``await query_graph.ainvoke``."""
@@ -67,7 +67,7 @@ class AsyncMethods:
         out = await mem.query_graph.ainvoke(state, context=ctx, config=run_config)
         return Answer.from_state(question, out, time.perf_counter() - started, mem.services.decider.name)
 
-    async def asearch(self, query: str, *, user_id: str | None = None, agent_id: str | None = None,
+    async def asearch(self, query: str, *, user_id: str = "default", agent_id: str | None = None,
                       run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
                       metadata: Mapping[str, Any] | None = None) -> list[SearchResult]:
         """``search`` with the query embedded through the embeddings' async API."""

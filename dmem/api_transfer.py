@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 class TransferMethods:
     """``export`` and ``import_`` (mixed into ``Memory``)."""
 
-    def export(self, path: str | Path | None = None, *, user_id: str | None = None,
+    def export(self, path: str | Path | None = None, *, user_id: str = "default",
                user_ids: Sequence[str] | None = None) -> dict[str, Any]:
         """The users' memories, vectors and history as JSON-ready data; written to ``path`` when given."""
         mem = cast("Memory", self)
@@ -30,7 +30,7 @@ class TransferMethods:
             Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
         return data
 
-    def import_(self, source: str | Path | dict[str, Any], *, user_id: str | None = None,
+    def import_(self, source: str | Path | dict[str, Any], *, user_id: str = "default",
                 namespaces: Mapping[str, str] | None = None, reembed: bool = False) -> int:
         """Load an export into ``user_id`` (or the namespaces ``namespaces`` maps to), all or nothing.
 

@@ -6,8 +6,11 @@ that order, joined by '/': the agent part is ``agent:<agent_id>`` and the run pa
     user_id="maya"                                   -> "maya"
     user_id="maya", agent_id="planner"               -> "maya/agent:planner"
     user_id="maya", agent_id="planner", run_id="r7"  -> "maya/agent:planner/run:r7"
-    agent_id="planner"                               -> "agent:planner"   (shared by every user)
+    agent_id="planner"                               -> "default/agent:planner"
     nothing                                          -> "default"
+
+``user_id`` is always a user id (default 'default'); ``None`` is refused like any bad id, so a
+missing user never silently becomes the default one.
 
 The composed string is an ordinary namespace: ``user_id="maya/agent:planner"`` names the same
 memories, and ``dmem users`` lists it. Agent and run ids are checked like user ids and may not
@@ -31,18 +34,18 @@ def _part(value: object, what: str, prefix: str) -> str:
     return f"{prefix}:{text}"
 
 
-def scope(user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None) -> str:
-    """The namespace of a user, an agent of that user (or of everyone) and a run, by the rule above."""
-    parts = [] if user_id is None else [validate_namespace(user_id)]
+def scope(user_id: object = DEFAULT_NAMESPACE, agent_id: object = None, run_id: object = None) -> str:
+    """The namespace of a user, an agent of that user and a run of that agent, by the rule above."""
+    parts = [validate_namespace(user_id)]
     if agent_id is not None:
         parts.append(_part(agent_id, "agent_id", "agent"))
     if run_id is not None:
         parts.append(_part(run_id, "run_id", "run"))
-    return "/".join(parts) or DEFAULT_NAMESPACE
+    return "/".join(parts)
 
 
-def scopes(user_ids: Sequence[str] | None, user_id: str | None, agent_id: str | None = None,
-           run_id: str | None = None) -> list[str]:
+def scopes(user_ids: Sequence[str] | None, user_id: object = DEFAULT_NAMESPACE, agent_id: object = None,
+           run_id: object = None) -> list[str]:
     """The namespaces a multi-user call names: each of ``user_ids`` (else ``user_id``) scoped alike."""
     if isinstance(user_ids, str):
         raise DataError(f"user_ids must be a list of user ids, not the string {user_ids!r}; use user_id= for one")

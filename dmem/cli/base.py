@@ -56,14 +56,19 @@ def scope_options(p: argparse.ArgumentParser, *, repeat: bool = False, what: str
         p.add_argument("--user-id", action="append", help=f"user whose {what} to use (repeatable; default: 'default')")
     else:
         p.add_argument("--user-id", help=f"user whose {what} to use (default: 'default')")
-    p.add_argument("--agent-id", help="agent scope inside the user: namespace '<user>/agent:<id>' (or 'agent:<id>')")
+    p.add_argument("--agent-id", help="agent scope inside the user: namespace '<user>/agent:<id>'")
     p.add_argument("--run-id", help="run scope after user and agent: namespace '.../run:<id>'")
 
 
 def scope_of(args: argparse.Namespace) -> dict[str, Any]:
     """The scoping keywords of a ``Memory`` call from the parsed options."""
-    return {"user_id": getattr(args, "user_id", None), "agent_id": getattr(args, "agent_id", None),
+    return {"user_id": getattr(args, "user_id", None) or "default", "agent_id": getattr(args, "agent_id", None),
             "run_id": getattr(args, "run_id", None)}
+
+
+def given_scope(args: argparse.Namespace) -> dict[str, Any]:
+    """The scoping options as given on the command line (None when absent)."""
+    return {"user_id": args.user_id, "agent_id": args.agent_id, "run_id": args.run_id}
 
 
 def parse_metadata(pairs: list[str] | None) -> dict[str, Any] | None:

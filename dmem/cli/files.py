@@ -78,6 +78,7 @@ def ingest_file(mem: Memory, path: Path, *, scope: Mapping[str, Any], progress: 
     """Ingest a LoCoMo/RealTalk dataset (per-speaker namespaces) or a plain message file.
 
     A plain file goes to the scoped namespace (default 'default') as conversation ``<file stem>``.
+    ``scope`` holds the options as given (None when not given).
     A dataset stores each speaker of each conversation in ``<conversation>/<speaker>``, prefixed
     by the scoped namespace when a user, agent or run is given.
     """
@@ -86,7 +87,8 @@ def ingest_file(mem: Memory, path: Path, *, scope: Mapping[str, Any], progress: 
 
     if not path.is_file():
         raise DataError(f"file {str(path)!r} does not exist")
-    namespace = compose(**scope)
+    given = any(v is not None for v in scope.values())
+    namespace = compose(scope.get("user_id") or "default", scope.get("agent_id"), scope.get("run_id"))
     kind = detect_kind(path) if path.suffix == ".json" else None
     if kind is None:
         if conversations is not None:
@@ -98,7 +100,7 @@ def ingest_file(mem: Memory, path: Path, *, scope: Mapping[str, Any], progress: 
                         progress=lambda done, _total: progress.update("ingest", done))]
     dataset = load_dataset(kind, path)  # type: ignore[arg-type]
     chosen = pick_conversations(dataset.conversations, conversations, path)
-    prefix = f"{namespace}/" if any(v is not None for v in scope.values()) else ""
+    prefix = f"{namespace}/" if given else ""
     progress.start("ingest", sum(_exchanges(len(c.messages)) for c in chosen),
                    f"ingesting {len(chosen)} conversation(s) of {path.name}")
     results: list[AddResult] = []

@@ -2,12 +2,14 @@
 
 Both reporters implement the eval runner's ``Progress`` (named phases that ``start`` and
 ``advance``), so ``ingest``, ``retry`` and ``eval`` report the same way. When piped, a phase
-prints a line when it starts, at most every ``interval`` seconds while it runs, and when it ends:
-logs show that work goes on without a line per step.
+prints a line at most every ``interval`` seconds while it runs, and one when it ends: logs show
+that work goes on, without a line per step (a command that fails at once prints only its error).
+With ``--json`` the lines are JSON objects, so stderr stays machine-readable.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -51,8 +53,9 @@ class LineProgress(Phases):
     """Plain progress lines ('dmem: <phase>: 12/40 (30%), 0:07 elapsed, ETA 0:16') on a stream."""
 
     def __init__(self, stream: IO[str], interval: float = DEFAULT_INTERVAL,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *, as_json: bool = False) -> None:
         self.stream = stream
+        self.as_json = as_json
         self.interval = interval
         self.clock = clock
         self._phases: dict[str, _Phase] = {}
@@ -61,8 +64,7 @@ class LineProgress(Phases):
     def start(self, name: str, total: int, description: str) -> None:
         with self._lock:
             now = self.clock()
-            self._phases[name] = phase = _Phase(description, max(0, total), now, printed=now)
-            self._write(phase, now)
+            self._phases[name] = _Phase(description, max(0, total), now, printed=now)
 
     def advance(self, name: str, amount: int = 1) -> None:
         with self._lock:
@@ -87,14 +89,17 @@ class LineProgress(Phases):
 
     def _write(self, phase: _Phase, now: float) -> None:
         elapsed = now - phase.started
-        line = f"dmem: {phase.description}: {phase.done}/{phase.total}"
-        if phase.total:
-            line += f" ({100 * phase.done // phase.total}%)"
-        line += f", {_clock(elapsed)} elapsed"
-        if 0 < phase.done < phase.total:
-            line += f", ETA {_clock(elapsed / phase.done * (phase.total - phase.done))}"
-        elif phase.total and phase.done >= phase.total:
-            line += ", done"
+        running = 0 < phase.done < phase.total
+        eta = elapsed / phase.done * (phase.total - phase.done) if running else None
+        if self.as_json:
+            line = json.dumps({"progress": phase.description, "done": phase.done, "total": phase.total,
+                               "elapsed_s": round(elapsed, 1), "eta_s": None if eta is None else round(eta, 1)})
+        else:
+            line = f"dmem: {phase.description}: {phase.done}/{phase.total}"
+            if phase.total:
+                line += f" ({100 * phase.done // phase.total}%)"
+            line += f", {_clock(elapsed)} elapsed"
+            line += f", ETA {_clock(eta)}" if eta is not None else (", done" if phase.done >= phase.total else "")
         self.stream.write(line + "\n")
         self.stream.flush()
 
@@ -121,10 +126,10 @@ class BarProgress(Phases):
 
 @contextmanager
 def progress_for(console: Console, stream: IO[str], interval: float = DEFAULT_INTERVAL, *,
-                 transient: bool = True) -> Iterator[Phases]:
-    """Bars on ``console`` when it is a terminal, else plain lines on ``stream`` (stderr)."""
+                 transient: bool = True, as_json: bool = False) -> Iterator[Phases]:
+    """Bars on ``console`` when it is a terminal, else lines (JSON with ``as_json``) on ``stream`` (stderr)."""
     if not console.is_terminal:
-        yield LineProgress(stream, interval)
+        yield LineProgress(stream, interval, as_json=as_json)
         return
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("ETA"), TimeRemainingColumn())

@@ -61,7 +61,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     overrides = {"gate_policy": args.policy} if args.policy else {}
     with open_memory(args, read_only=True) as mem:
-        names = scopes(args.user_id, None, args.agent_id, args.run_id)
+        names = scopes(args.user_id, "default", args.agent_id, args.run_id)
         hint_unknown(args, mem.store, names)
         ans = mem.ask(args.question, user_ids=names, **overrides)
     emit(ans.model_dump(mode="json")) if args.json else print_answer(console, ans)
@@ -132,7 +132,7 @@ def cmd_users(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """Write namespaces' memories, vectors and history to a JSON file."""
     with open_memory(args, read_only=True) as mem:
-        names = scopes(args.user_id, None, args.agent_id, args.run_id)
+        names = scopes(args.user_id, "default", args.agent_id, args.run_id)
         hint_unknown(args, mem.store, names)
         data = mem.export(args.path, user_ids=names)
     summary: dict[str, Any] = {"path": str(Path(args.path)), "memories": len(data["memories"]),

@@ -7,11 +7,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from dmem.cli.base import add_command, console, emit, err_console, open_memory, parse_metadata, scope_of, scope_options
-from dmem.cli.progress import progress_for
+from dmem.cli.base import (
+    add_command,
+    console,
+    emit,
+    err_console,
+    given_scope,
+    open_memory,
+    parse_metadata,
+    scope_of,
+    scope_options,
+)
+from dmem.cli.progress import Phases, progress_for
 from dmem.cli.reading import resolve_id
 from dmem.errors import DataError
 from dmem.scopes import scope
@@ -26,14 +37,19 @@ def _conversations(value: str | None) -> list[str] | None:
     return names
 
 
+def _progress(args: argparse.Namespace) -> AbstractContextManager[Phases]:
+    """Bars in a terminal, else a line on stderr at most every ``--progress-every`` seconds."""
+    return progress_for(err_console, sys.stderr, args.progress_every, as_json=args.json)
+
+
 def cmd_ingest(args: argparse.Namespace) -> int:
     """Ingest a file of messages or a LoCoMo/RealTalk dataset."""
     from dmem.cli.files import ingest_file
     from dmem.cli.render import print_ingest
 
     conversations, metadata = _conversations(args.conversations), parse_metadata(args.metadata)
-    with open_memory(args, create=True) as mem, progress_for(err_console, sys.stderr, args.progress_every) as bar:
-        results = ingest_file(mem, Path(args.file), scope=scope_of(args), progress=bar,
+    with open_memory(args, create=True) as mem, _progress(args) as bar:
+        results = ingest_file(mem, Path(args.file), scope=given_scope(args), progress=bar,
                               conversations=conversations, metadata=metadata)
     emit([r.model_dump(mode="json") for r in results]) if args.json else print_ingest(console, results)
     return 0
@@ -43,7 +59,7 @@ def cmd_retry(args: argparse.Namespace) -> int:
     """Form the turns not formed yet (after provider errors or a crash)."""
     from dmem.cli.render import print_ingest
 
-    with open_memory(args) as mem, progress_for(err_console, sys.stderr, args.progress_every) as bar:
+    with open_memory(args) as mem, _progress(args) as bar:
         ns = scope(**scope_of(args))
         bar.start("retry", sum(1 for _ in mem.store.transcript.unformed(ns)), f"forming the unformed turns of {ns}")
         result = mem.retry_pending(user_id=ns, progress=lambda done, _total: bar.update("retry", done))
