@@ -21,6 +21,7 @@ from dmem.errors import DataError, DmemError, StoreError
 
 if TYPE_CHECKING:
     from dmem.api import Memory
+    from dmem.store import MemoryStore
 
 console = Console()
 err_console = Console(stderr=True)
@@ -88,25 +89,44 @@ def parse_metadata(pairs: list[str] | None) -> dict[str, Any] | None:
     return out
 
 
+def store_dir(args: argparse.Namespace, settings: dict[str, Any], *, create: bool) -> Path:
+    """The store directory the options and settings name; unless ``create``, it must hold a store."""
+    from dmem.state.context import build_context
+    from dmem.store.sqlite import DB_FILE
+
+    directory = Path(build_context(config_file=args.config, **settings).store_dir)
+    if not create and not (directory / DB_FILE).is_file():  # a typo must not answer from an empty new store
+        raise StoreError(f"no store at {directory}: nothing was ingested there (check --store or "
+                         "DMEM_STORE_DIR; 'dmem ingest' creates a store)")
+    return directory
+
+
 @contextmanager
 def open_memory(args: argparse.Namespace, *, read_only: bool = False, create: bool = False,
                 **extra: Any) -> Iterator[Memory]:
     """The command's ``Memory``; unless ``create``, a store directory that does not exist is an error."""
     from dmem.api import Memory
-    from dmem.state.context import build_context
-    from dmem.store.sqlite import DB_FILE
 
     settings: dict[str, Any] = dict(extra)
     if args.store:
         settings["store_dir"] = args.store
-    if not create:  # read commands and edits never create a store (a typo must not answer from nothing)
-        store_dir = Path(build_context(config_file=args.config, **settings).store_dir)
-        if not (store_dir / DB_FILE).is_file():
-            raise StoreError(f"no store at {store_dir}: nothing was ingested there (check --store or "
-                             "DMEM_STORE_DIR; 'dmem ingest' creates a store)")
+    store_dir(args, settings, create=create)
     with Memory(llm=args.llm, embeddings=args.embeddings, config_file=args.config, read_only=read_only,
                 **settings) as mem:
         yield mem
+
+
+@contextmanager
+def open_reader(args: argparse.Namespace) -> Iterator[MemoryStore]:
+    """The store alone, read-only, for commands that need no models (``users``)."""
+    from dmem.store import open_store
+
+    store = open_store(store_dir(args, {"store_dir": args.store} if args.store else {}, create=False), dim=None,
+                       read_only=True)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def emit(data: Any) -> None:

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dmem.cli.base import add_command, console, emit, open_memory, parse_metadata, scope_of, scope_options
+from dmem.cli.base import add_command, console, emit, open_memory, open_reader, parse_metadata, scope_of, scope_options
 from dmem.cli.namespaces import hint_unknown, namespace_counts
 from dmem.errors import DataError
 from dmem.scopes import scope, scopes
@@ -123,8 +123,8 @@ def cmd_users(args: argparse.Namespace) -> int:
     """The namespaces a store holds, with their memory and turn counts."""
     from dmem.cli.render import print_users
 
-    with open_memory(args, read_only=True) as mem:
-        rows = namespace_counts(mem.store, args.prefix)
+    with open_reader(args) as store:
+        rows = namespace_counts(store, args.prefix)
     emit([r.as_json() for r in rows]) if args.json else print_users(console, rows)
     return 0
 
