@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def _line(console: Console, *fields: object) -> None:
     """One record as tab-separated fields (tabs and newlines inside a field become spaces)."""
     text = "\t".join(" ".join(str(f).split()) if f is not None else "" for f in fields)
-    console.print(text, markup=False, highlight=False, soft_wrap=True)
+    console.file.write(text + "\n")  # not console.print: rich would expand the tabs
 
 
 def print_ingest(console: Console, results: list[AddResult]) -> None:

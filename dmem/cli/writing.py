@@ -112,7 +112,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.json:
         emit({"imported": written, "namespace": ns, "path": args.path})
     else:
-        console.print(f"imported {written} memories into {ns}", markup=False, highlight=False)
+        where = ", ".join(f"{old} -> {new}" for old, new in mapping.items()) if mapping else f"into {ns}"
+        console.print(f"imported {written} memories ({where})", markup=False, highlight=False)
     return 0
 
 
