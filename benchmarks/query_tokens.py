@@ -1,4 +1,4 @@
-"""Tokens one question costs under each gating policy, when the gate passes and when it fails.
+"""Tokens one question costs under each gate policy, when the gate passes and when it fails.
 
 Ingests one LoCoMo conversation with a fake model (replies derived from the prompts), then asks the
 conversation's first questions under every policy. Token counts are estimates of the real prompt

@@ -84,7 +84,7 @@ def fake() -> FakeChatModel:
     return FakeChatModel(script=default_script())
 
 
-def conversation(n: int, conv: str = "c1", speakers: tuple[str, str] = ("Caroline", "Melanie"),
+def conversation(n: int, conv: str = "c1", speakers: tuple[str, str] = ("Maya", "Theo"),
                  start: datetime = T0) -> list[Message]:
     from datetime import timedelta
 

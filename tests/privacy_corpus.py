@@ -66,7 +66,7 @@ NOT_PERSONAL: list[tuple[str, str | None]] = [
     ("My team upgraded to Python 3.12.1.", None),
     ("I ran 5 km in 28 minutes.", None),
     ("My sister is a nurse.", None),
-    ("I visited the Louvre in Paris.", "Paris"),
+    ("I visited the Prado in Madrid.", "Madrid"),
     ("My flight lands at 10:45.", None),
     ("I disabled notifications on my phone.", None),
     ("I ran a race on Sunday.", None),

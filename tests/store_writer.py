@@ -4,7 +4,8 @@ Usage: python tests/store_writer.py STORE_DIR RUN_TAG DIM
 
 Every transaction writes memory rows and their history rows together (adds, updates, deletes,
 some batched), so the parent can check after SIGKILL that each memory matches its history exactly.
-Prints "ready" once the first transaction has committed.
+Prints "ready" once the first transaction has committed, then "committed" after each later one,
+so the parent can kill it after a chosen number of commits without guessing with sleeps.
 """
 
 from __future__ import annotations
@@ -53,9 +54,8 @@ def main() -> None:
                 gone = live.pop(i % len(live))
                 store.vectors.delete(gone.namespace, gone.id)
                 store.history.append(gone.namespace, gone.id, Operation.DELETE, gone.text, None, "writer")
-        if not announced:
-            print("ready", flush=True)
-            announced = True
+        print("committed" if announced else "ready", flush=True)
+        announced = True
 
 
 if __name__ == "__main__":

@@ -21,8 +21,8 @@ LEAP_DAY = datetime(2024, 2, 29, 10, 0)
 
 CASES = [
     # (text, anchor, grounded text, event date)
-    ("I went to a LGBTQ support group yesterday", MON,
-     "I went to a LGBTQ support group on 7 May 2023", date(2023, 5, 7)),
+    ("I went to a sourdough baking workshop yesterday", MON,
+     "I went to a sourdough baking workshop on 7 May 2023", date(2023, 5, 7)),
     ("Yesterday I went to the beach", MON, "On 7 May 2023 I went to the beach", date(2023, 5, 7)),
     ("Yesterday was fun", MON, "7 May 2023 was fun", date(2023, 5, 7)),
     ("I'm free today", MON, "I'm free on 8 May 2023", date(2023, 5, 8)),
@@ -112,7 +112,7 @@ def test_grounding_is_idempotent(text: str, anchor: datetime, expected: str, eve
 
 
 def test_papers_example_reports_its_span_and_date() -> None:
-    grounded = ground_time("I went to a LGBTQ support group yesterday", MON)
+    grounded = ground_time("I went to a sourdough baking workshop yesterday", MON)
     assert grounded.spans == [("yesterday", "on 7 May 2023")]
     assert grounded.event_time == datetime(2023, 5, 7)
 

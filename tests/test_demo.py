@@ -12,6 +12,8 @@ from dmem.graphs import served_resources
 from dmem.models.embeddings import LOCAL_MINILM, make_embeddings
 from dmem.state.schemas import Category, Scope
 
+pytestmark = pytest.mark.slow  # loads the real MiniLM model and runs the demo
+
 ANSWERS = {
     "Where does Maya work?": "Atlas Robotics",
     "When did Maya move to Lisbon?": "February 2024",

@@ -6,7 +6,6 @@ import argparse
 import json
 import re
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +60,7 @@ def _split(messages: list[BaseMessage]) -> dict[str, Any]:
     return {"facts": [{"text": f"{s} said: {x}", "speaker": s, "source_turn_ids": [t]} for t, s, x in turns]}
 
 
-def _audit(messages: list[BaseMessage]) -> dict[str, Any]:
+def _quality_gate(messages: list[BaseMessage]) -> dict[str, Any]:
     verdict = {"reason": "checked", "passed": not _section(messages, "question").startswith("When")}
     return {"relevance": verdict, "faithfulness": verdict, "completeness": verdict}
 
@@ -88,7 +87,7 @@ def fake_model(delay: float = 0.0) -> FakeChatModel:
         "ScopeLabels": lambda m: {"labels": []},
         "LifecycleDecision": lambda m: {"reason": "new", "operation": "ADD"},
         "AnswerDraft": _answer,
-        "QualityGateVerdict": _audit,
+        "QualityGateVerdict": _quality_gate,
         "ChunkFacts": lambda m: {"facts": [{"fact": f"{s} said: {x}", "score": 8, "turn_ids": [t]}
                                            for t, s, x in _turns(m, "chunk")]},
         "MemorySelection": lambda m: {"reason": "needed", "keep": [1]},
@@ -295,7 +294,7 @@ def test_fallback_rate_and_split(tmp_path: Path) -> None:
     out = EvalRunner(config(tmp_path, fake_model(), "quality,mem0")).run()
     quality = [r for r in out.records if r["method"] == "quality"]
     assert [r["route"] for r in sorted(quality, key=lambda r: r["index"])] == [
-        "deliberation", "system1", "system1", "system1"]  # only the "When ..." question fails the audit
+        "deliberation", "system1", "system1", "system1"]  # only the "When ..." question fails the quality gate
     summary = summarize(out.records, ["quality", "mem0"])
     split = summary["quality"]["fallback"]
     assert split["rate"] == 0.25 and split["routed"]["n"] == 1 and split["not_routed"]["n"] == 3
@@ -315,13 +314,60 @@ def test_fallback_split_on_hand_made_records() -> None:
 
 
 # --- Concurrency, methods, CLI ------------------------------------------------------------------
-def test_questions_run_concurrently_within_the_bound(tmp_path: Path) -> None:
-    model = fake_model(delay=0.05)
-    EvalRunner(config(tmp_path / "a", model, "full_context", concurrency=3, judge="none")).run()
-    assert model.max_in_flight("AnswerDraft") == 3
-    serial = fake_model(delay=0.01)
-    EvalRunner(config(tmp_path / "b", serial, "full_context", concurrency=1, judge="none")).run()
-    assert serial.max_in_flight("AnswerDraft") == 1
+BARRIER_SECONDS = 60  # a barrier that is never met breaks (the test fails); a met one returns at once
+
+
+class InFlight:
+    """Wraps a function: counts the calls in flight, and makes the first ``meet`` calls wait for each other."""
+
+    def __init__(self, real: Any, meet: int = 1) -> None:
+        self.real, self.meet = real, meet
+        self.lock = threading.Lock()
+        self.now = self.most = self.entered = 0
+        self.barrier = threading.Barrier(meet, timeout=BARRIER_SECONDS) if meet > 1 else None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        with self.lock:
+            self.now += 1
+            self.entered += 1
+            self.most = max(self.most, self.now)
+            first = self.entered <= self.meet
+        try:
+            if self.barrier and first:
+                self.barrier.wait()  # the first `meet` calls are all in flight at once, or this raises
+            return self.real(*args, **kwargs)
+        finally:
+            with self.lock:
+                self.now -= 1
+
+
+def spy_workers(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record the worker count the runner gives the question pool (ingestion is not spied)."""
+    from dmem.eval import runner
+
+    asked: list[int] = []
+
+    def spied(jobs: Any, on_result: Any, workers: int, on_done: Any = None) -> list[str]:
+        asked.append(workers)
+        return real(jobs, on_result, workers, on_done)
+
+    real = runner.run_parallel
+    monkeypatch.setattr(runner, "run_parallel", spied)
+    return asked
+
+
+def test_questions_run_concurrently_within_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dmem.eval import runner
+
+    workers = spy_workers(monkeypatch)
+    three = InFlight(runner.answer_full_context, meet=3)
+    monkeypatch.setattr(runner, "answer_full_context", three)
+    EvalRunner(config(tmp_path / "a", fake_model(), "full_context", concurrency=3, judge="none")).run()
+    assert three.entered == len(SCORED) and three.most == 3  # three met at the barrier; the pool holds a fourth back
+    one = InFlight(runner.answer_full_context.real)
+    monkeypatch.setattr(runner, "answer_full_context", one)
+    EvalRunner(config(tmp_path / "b", fake_model(), "full_context", concurrency=1, judge="none")).run()
+    assert workers == [3, 1] and one.entered == len(SCORED) and one.most == 1
 
 
 def test_offline_engine_asks_one_question_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -329,23 +375,22 @@ def test_offline_engine_asks_one_question_at_a_time(tmp_path: Path, monkeypatch:
     monkeypatch.delenv("DMEM_CHAT_MODEL", raising=False)
     from dmem.eval import runner
 
-    state = {"now": 0, "most": 0}
-    lock, real = threading.Lock(), runner.answer_memory
-
-    def tracked(*args: Any, **kwargs: Any) -> MethodAnswer:
-        with lock:
-            state["now"] += 1
-            state["most"] = max(state["most"], state["now"])
-        time.sleep(0.02)  # would overlap with a concurrent question
-        try:
-            return real(*args, **kwargs)
-        finally:
-            with lock:
-                state["now"] -= 1
-
+    workers = spy_workers(monkeypatch)
+    tracked = InFlight(runner.answer_memory)
     monkeypatch.setattr(runner, "answer_memory", tracked)
     out = EvalRunner(config(tmp_path, None, "mem0", concurrency=4)).run()
-    assert len(out.records) == 4 and state["most"] == 1  # CPU-bound: overlapping would only inflate seconds
+    assert workers == [1]  # CPU-bound: overlapping questions would only inflate each one's seconds
+    assert len(out.records) == 4 and tracked.entered == 4 and tracked.most == 1
+
+
+def test_the_pool_runs_up_to_its_workers_at_once() -> None:
+    from dmem.eval.pool import run_parallel
+
+    three = threading.Barrier(3, timeout=BARRIER_SECONDS)
+    assert run_parallel({f"j{i}": three.wait for i in range(3)}, lambda _: None, workers=3) == []
+    alone = threading.Barrier(2, timeout=0.2)  # one worker: the second job starts only after the first gave up
+    errors = run_parallel({f"j{i}": alone.wait for i in range(2)}, lambda _: None, workers=1)
+    assert len(errors) == 2 and all("BrokenBarrierError" in e for e in errors)
 
 
 def test_each_method_reads_through_its_own_embedding_cache(tmp_path: Path) -> None:
@@ -412,7 +457,6 @@ def test_main_cli_prints_one_line_on_error(capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.data
 @pytest.mark.skipif(not LOCOMO_DEV.exists(), reason="needs ../shared/data/locomo/locomo-dev6.json")
 def test_end_to_end_two_locomo_conversations(tmp_path: Path) -> None:
-    started = time.perf_counter()
     model = fake_model()
     cfg = config(tmp_path, model, "paper", path=LOCOMO_DEV, conversations=["conv-26", "conv-30"], limit=2,
                  concurrency=4)
@@ -423,7 +467,6 @@ def test_end_to_end_two_locomo_conversations(tmp_path: Path) -> None:
     assert all(r["scores"]["f1_mem0"] is not None and r["scores"]["judge"] is not None for r in data["records"])
     assert len(data["meta"]["ingestion"]) == 2
     assert (tmp_path / "table.md").exists() and (tmp_path / "tradeoff.png").exists()
-    assert time.perf_counter() - started < 60
 
 
 def test_adversarial_questions_only_when_asked(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ from tests.conftest import T0, last_section, scope_all
 
 def pair(a: str, b: str, conv: str = "c1", start: int = 0, when: datetime = T0) -> list[dict[str, Any]]:
     return [
-        {"speaker": "Caroline", "text": a, "turn_id": f"t{start}", "timestamp": when.isoformat()},
-        {"speaker": "Melanie", "text": b, "turn_id": f"t{start + 1}", "timestamp": when.isoformat()},
+        {"speaker": "Maya", "text": a, "turn_id": f"t{start}", "timestamp": when.isoformat()},
+        {"speaker": "Theo", "text": b, "turn_id": f"t{start + 1}", "timestamp": when.isoformat()},
     ]
 
 
@@ -22,20 +22,20 @@ def test_mixed_admit_reject_records_reasons_and_forms_facts(fake, memory_factory
         {"turn_id": "t0", "reason": "major life event", "admit": True},
         {"turn_id": "t1", "reason": "generic emotional reaction", "admit": False}]}])
     mem = memory_factory(fake)
-    res = mem.add(pair("I adopted a dog yesterday", "Wow, so happy for you!"), user_id="u1")
+    res = mem.add(pair("I joined a choir yesterday", "Wow, so happy for you!"), user_id="u1")
     ex = res.exchanges[0]
     assert ex.status == "formed"
     assert [d.admitted for d in ex.admissions] == [True, False]
     assert res.rejected[0].reason == "generic emotional reaction"
     # Only the admitted utterance reaches the splitter.
     split_prompt = last_section(fake.calls_for("FactDrafts")[0].messages, "current_exchange")
-    assert "adopted a dog" in split_prompt and "so happy" not in split_prompt
+    assert "joined a choir" in split_prompt and "so happy" not in split_prompt
     # Deixis grounded from the message timestamp (8 May 2023 -> yesterday = 7 May 2023).
-    assert res.facts[0].text == "Caroline said: I adopted a dog on 7 May 2023"
+    assert res.facts[0].text == "Maya said: I joined a choir on 7 May 2023"
     assert res.facts[0].event_time and res.facts[0].event_time.date().isoformat() == "2023-05-07"
     assert [op.operation for op in res.operations] == [Operation.ADD]
     stored = mem.get_all(user_id="u1")
-    assert [m.text for m in stored] == ["Caroline said: I adopted a dog on 7 May 2023"]
+    assert [m.text for m in stored] == ["Maya said: I joined a choir on 7 May 2023"]
     # The audit trail is readable through the store.
     assert [a.reason for a in mem.store.history.admissions("u1")] == ["major life event", "generic emotional reaction"]
     assert mem.history(stored[0].id, user_id="u1")[0].operation == Operation.ADD
@@ -53,36 +53,36 @@ def test_nothing_admitted_ends_without_extraction_and_keeps_transcript(fake, mem
 
 
 def test_formation_off_runs_mem0_extraction(fake, memory_factory):
-    fake.set_script("FactDrafts", [{"facts": [{"text": "Caroline likes hiking", "speaker": "Caroline"}]}])
+    fake.set_script("FactDrafts", [{"facts": [{"text": "Maya likes hiking", "speaker": "Maya"}]}])
     mem = memory_factory(fake, formation=False)
     res = mem.add(pair("I like hiking", "Nice"), user_id="u1")
     assert fake.calls_for("AdmissionVerdicts") == [] and fake.calls_for("ScopeLabels") == []
     assert res.exchanges[0].admissions == []
-    assert [m.text for m in mem.get_all(user_id="u1")] == ["Caroline likes hiking"]
+    assert [m.text for m in mem.get_all(user_id="u1")] == ["Maya likes hiking"]
     prompt = fake.calls_for("FactDrafts")[0].prompt
     assert "I like hiking" in prompt
 
 
 def _two_facts(fake, first: str, second: str):
     fake.set_script("FactDrafts", [
-        {"facts": [{"text": first, "speaker": "Caroline", "source_turn_ids": ["t0"]}]},
-        {"facts": [{"text": second, "speaker": "Caroline", "source_turn_ids": ["t2"]}]},
+        {"facts": [{"text": first, "speaker": "Maya", "source_turn_ids": ["t0"]}]},
+        {"facts": [{"text": second, "speaker": "Maya", "source_turn_ids": ["t2"]}]},
     ])
 
 
 def test_lifecycle_update_replaces_text_and_keeps_history(fake, memory_factory):
-    _two_facts(fake, "Caroline lives in Boston", "Caroline lives in Boston now")
+    _two_facts(fake, "Maya lives in Boston", "Maya lives in Boston now")
     fake.set_script("LifecycleDecision", [
         {"reason": "new", "operation": "ADD"},
         {"reason": "refines the address", "operation": "UPDATE", "target": 0,
-         "text": "Caroline lives in Boston near the harbor"}])
+         "text": "Maya lives in Boston near the harbor"}])
     mem = memory_factory(fake)
     mem.add(pair("I live in Boston", "ok"), user_id="u1")
     res = mem.add(pair("I live in Boston near the harbor now", "ok", start=2), user_id="u1")
     op = res.operations[0]
-    assert op.operation == Operation.UPDATE and op.old_text == "Caroline lives in Boston"
+    assert op.operation == Operation.UPDATE and op.old_text == "Maya lives in Boston"
     [rec] = mem.get_all(user_id="u1")
-    assert rec.text == "Caroline lives in Boston near the harbor"
+    assert rec.text == "Maya lives in Boston near the harbor"
     assert [h.operation for h in mem.history(rec.id, user_id="u1")] == [Operation.ADD, Operation.UPDATE]
     # The model saw the memory as integer id 0, never the real id.
     prompt = fake.calls_for("LifecycleDecision")[1].prompt
@@ -90,7 +90,7 @@ def test_lifecycle_update_replaces_text_and_keeps_history(fake, memory_factory):
 
 
 def test_lifecycle_delete_removes_from_retrieval_history_keeps_text(fake, memory_factory):
-    _two_facts(fake, "Caroline owns a red car", "Caroline owns a red car no longer")
+    _two_facts(fake, "Maya owns a red car", "Maya owns a red car no longer")
     fake.set_script("LifecycleDecision", [
         {"reason": "new", "operation": "ADD"},
         {"reason": "she sold it", "operation": "DELETE", "target": 0}])
@@ -102,11 +102,11 @@ def test_lifecycle_delete_removes_from_retrieval_history_keeps_text(fake, memory
     assert mem.search("red car", user_id="u1") == []
     hist = mem.history(mid, user_id="u1")
     assert [h.operation for h in hist] == [Operation.ADD, Operation.DELETE]
-    assert hist[-1].old_text == "Caroline owns a red car" and hist[-1].reason == "she sold it"
+    assert hist[-1].old_text == "Maya owns a red car" and hist[-1].reason == "she sold it"
 
 
 def test_lifecycle_noop_stores_nothing_new(fake, memory_factory):
-    _two_facts(fake, "Caroline has a dog", "Caroline has a dog")
+    _two_facts(fake, "Maya has a dog", "Maya has a dog")
     fake.set_script("LifecycleDecision", [{"reason": "new", "operation": "ADD"},
                                           {"reason": "already known", "operation": "NOOP", "target": 0}])
     mem = memory_factory(fake)
@@ -115,7 +115,7 @@ def test_lifecycle_noop_stores_nothing_new(fake, memory_factory):
     assert [o.operation for o in res.operations] == [Operation.NOOP]
     assert len(mem.get_all(user_id="u1")) == 1
     # The background shown was the similar memory (cosine > 0.8 with hash embeddings for equal text).
-    assert "Caroline has a dog" in fake.calls_for("LifecycleDecision")[1].prompt
+    assert "Maya has a dog" in fake.calls_for("LifecycleDecision")[1].prompt
 
 
 def test_update_of_unknown_target_adds_instead_of_losing_the_fact(fake, memory_factory):
@@ -128,7 +128,7 @@ def test_update_of_unknown_target_adds_instead_of_losing_the_fact(fake, memory_f
 def test_garbage_reply_retried_then_kept_for_retry(fake, memory_factory):
     fake.set_script("FactDrafts", ["not json at all"])
     mem = memory_factory(fake, max_retries=1)
-    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    res = mem.add(pair("I joined a choir", "wow"), user_id="u1")
     ex = res.exchanges[0]
     assert ex.status == "pending_retry" and "FactDrafts" in (ex.error or "")
     # 'auto': function calling twice (1 retry, error fed back), then JSON-in-prompt twice.
@@ -139,18 +139,18 @@ def test_garbage_reply_retried_then_kept_for_retry(fake, memory_factory):
     assert [(p.turn_id, "FactDrafts" in p.reason) for p in res.pending_turns] == [("t0", True), ("t1", True)]
     assert mem.get_all(user_id="u1") == []
     # Later, with a working model, the pending turns are formed.
-    fake.set_script("FactDrafts", [{"facts": [{"text": "Caroline adopted a dog", "speaker": "Caroline"}]}])
+    fake.set_script("FactDrafts", [{"facts": [{"text": "Maya joined a choir", "speaker": "Maya"}]}])
     again = mem.retry_pending(user_id="u1")
     assert again.exchanges[0].status == "formed"
-    assert [m.text for m in mem.get_all(user_id="u1")] == ["Caroline adopted a dog"]
+    assert [m.text for m in mem.get_all(user_id="u1")] == ["Maya joined a choir"]
     assert mem.store.transcript.pending("u1") == [] and mem.pending(user_id="u1") == []
 
 
 def test_reingest_same_turns_is_idempotent(fake, memory_factory):
     mem = memory_factory(fake)
-    mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    mem.add(pair("I joined a choir", "wow"), user_id="u1")
     n_calls = len(fake.calls)
-    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    res = mem.add(pair("I joined a choir", "wow"), user_id="u1")
     assert res.exchanges[0].status == "duplicate"
     assert len(fake.calls) == n_calls
     assert len(mem.get_all(user_id="u1")) == 2
@@ -159,10 +159,10 @@ def test_reingest_same_turns_is_idempotent(fake, memory_factory):
 
 def test_speaker_namespaces_keep_each_side_apart(fake, memory_factory):
     mem = memory_factory(fake)
-    mem.add(pair("I adopted a dog", "I bought a boat"), user_id="u1", conversation_id="conv",
-            speaker_namespaces={"Caroline": "conv/Caroline", "Melanie": "conv/Melanie"})
-    assert [m.text for m in mem.get_all(user_id="conv/Caroline")] == ["Caroline said: I adopted a dog"]
-    assert [m.text for m in mem.get_all(user_id="conv/Melanie")] == ["Melanie said: I bought a boat"]
+    mem.add(pair("I joined a choir", "I bought a boat"), user_id="u1", conversation_id="conv",
+            speaker_namespaces={"Maya": "conv/Maya", "Theo": "conv/Theo"})
+    assert [m.text for m in mem.get_all(user_id="conv/Maya")] == ["Maya said: I joined a choir"]
+    assert [m.text for m in mem.get_all(user_id="conv/Theo")] == ["Theo said: I bought a boat"]
 
 
 def _scope(scope: str, entity: str | None = None):
@@ -174,7 +174,7 @@ def _scope(scope: str, entity: str | None = None):
 
 
 def test_user_pii_never_reaches_knowledge_source(fake, memory_factory):
-    spy = StaticKnowledge({"555": ["should never be asked"], "caroline": ["x"]})
+    spy = StaticKnowledge({"555": ["should never be asked"], "maya": ["x"]})
     fake.set_script("ScopeLabels", _scope("USER_PII"))
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
@@ -220,7 +220,7 @@ def test_generic_fact_is_never_enriched(fake, memory_factory):
 
 def test_usage_is_reported_per_step(fake, memory_factory):
     mem = memory_factory(fake)
-    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    res = mem.add(pair("I joined a choir", "wow"), user_id="u1")
     usage = res.usage()
     for stage in ("admit", "split_intents", "classify_scope", "decide_lifecycle"):
         assert usage[stage].calls >= 1 and usage[stage].input_tokens > 0
@@ -231,16 +231,16 @@ def test_usage_is_reported_per_step(fake, memory_factory):
 def test_provider_error_keeps_turns_pending_and_readd_forms_them(fake, memory_factory):
     fake.set_script("FactDrafts", [ConnectionError("server went away")])
     mem = memory_factory(fake)
-    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    res = mem.add(pair("I joined a choir", "wow"), user_id="u1")
     [ex] = res.exchanges  # a provider failure is kept for retry, not raised, and says why
     assert ex.status == "pending_retry" and "split_intents" in (ex.error or "") and "server went away" in ex.error
     assert [p.turn_id for p in mem.pending(user_id="u1")] == ["t0", "t1"]
     assert len(mem.transcript(user_ids=["u1"])) == 2 and mem.get_all(user_id="u1") == []
-    fake.set_script("FactDrafts", [{"facts": [{"text": "Caroline adopted a dog", "speaker": "Caroline"}]}])
-    res = mem.add(pair("I adopted a dog", "wow"), user_id="u1")
+    fake.set_script("FactDrafts", [{"facts": [{"text": "Maya joined a choir", "speaker": "Maya"}]}])
+    res = mem.add(pair("I joined a choir", "wow"), user_id="u1")
     assert res.exchanges[0].status == "formed"
-    assert [m.text for m in mem.get_all(user_id="u1")] == ["Caroline adopted a dog"]
-    assert mem.add(pair("I adopted a dog", "wow"), user_id="u1").exchanges[0].status == "duplicate"
+    assert [m.text for m in mem.get_all(user_id="u1")] == ["Maya joined a choir"]
+    assert mem.add(pair("I joined a choir", "wow"), user_id="u1").exchanges[0].status == "duplicate"
 
 
 def test_here_is_grounded_from_request_location_and_never_enriched_externally(fake, memory_factory):
@@ -249,16 +249,16 @@ def test_here_is_grounded_from_request_location_and_never_enriched_externally(fa
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
     res = mem.add(pair("I love the food here", "ok"), user_id="u1", location="Lisbon")
-    assert res.facts[0].text == "Caroline said: I love the food in Lisbon"
+    assert res.facts[0].text == "Maya said: I love the food in Lisbon"
     assert not any("Lisbon" in q for q in spy.queries)  # a place from the request context stays private
 
 
 def test_export_then_import_restores_memories_and_history(fake, memory_factory, tmp_path):
     mem = memory_factory(fake)
-    mem.add(pair("I adopted a dog", "I bought a boat"), user_id="u1")
+    mem.add(pair("I joined a choir", "I bought a boat"), user_id="u1")
     data = mem.export(tmp_path / "export.json", user_id="u1")
     assert (tmp_path / "export.json").is_file() and len(data["memories"]) == 2 and data["history"]
     other = memory_factory(fake, sub="other")
     assert other.import_(tmp_path / "export.json", user_id="u1") == 2
     assert sorted(m.text for m in other.get_all(user_id="u1")) == sorted(m.text for m in mem.get_all(user_id="u1"))
-    assert other.search("adopted a dog", user_id="u1")[0].memory.text == "Caroline said: I adopted a dog"
+    assert other.search("joined a choir", user_id="u1")[0].memory.text == "Maya said: I joined a choir"

@@ -67,9 +67,9 @@ def test_embeddings_cache_never_embeds_twice():
 
 def test_hash_embeddings_are_deterministic_and_similar_for_similar_text():
     h = HashEmbeddings()
-    assert h.embed_query("Caroline has a dog") == HashEmbeddings().embed_query("Caroline has a dog")
-    near = cosine(h.embed_query("Caroline has a dog"), h.embed_query("Caroline has a dog now"))
-    far = cosine(h.embed_query("Caroline has a dog"), h.embed_query("quantum tax policy"))
+    assert h.embed_query("Maya has a dog") == HashEmbeddings().embed_query("Maya has a dog")
+    near = cosine(h.embed_query("Maya has a dog"), h.embed_query("Maya has a dog now"))
+    far = cosine(h.embed_query("Maya has a dog"), h.embed_query("quantum tax policy"))
     assert near > 0.8 > far
 
 

@@ -50,6 +50,7 @@ def outputs(nb: nbformat.NotebookNode) -> str:
     return "".join(texts)
 
 
+@pytest.mark.slow  # starts a Jupyter kernel and executes every cell
 @pytest.mark.parametrize("stem", sorted(EXPECTED))
 def test_notebook_runs_offline(stem: str, kernel_name: str) -> None:
     nb = nbformat.read(NOTEBOOKS / f"{stem}.ipynb", as_version=4)

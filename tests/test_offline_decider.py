@@ -20,7 +20,7 @@ from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Category, Fact, MemoryRecord, Message, Operation, Provenance, Scope
 from dmem.state.verdicts import ScoredFact
 
-TS = datetime(2023, 5, 8, 13, 56)
+TS = datetime(2024, 3, 18, 9, 30)
 
 
 @pytest.fixture
@@ -28,20 +28,20 @@ def decider() -> OfflineDecider:
     return OfflineDecider(HashEmbeddings())
 
 
-def msg(text: str, speaker: str = "Caroline", turn: str = "D1:1", caption: str | None = None,
+def msg(text: str, speaker: str = "Maya", turn: str = "D1:1", caption: str | None = None,
         seq: int = 0) -> Message:
     return Message(turn_id=turn, speaker=speaker, text=text, timestamp=TS, image_caption=caption, seq=seq)
 
 
-def memory(text: str, speaker: str = "Caroline") -> MemoryRecord:
-    return MemoryRecord(id=text[:8], namespace="caroline", text=text, speaker=speaker, created_at=TS, updated_at=TS)
+def memory(text: str, speaker: str = "Maya") -> MemoryRecord:
+    return MemoryRecord(id=text[:8], namespace="maya", text=text, speaker=speaker, created_at=TS, updated_at=TS)
 
 
-def fact(text: str, speaker: str = "Caroline", categories: list[Category] | None = None) -> Fact:
-    return Fact(text=text, namespace="caroline", speaker=speaker, categories=categories or [])
+def fact(text: str, speaker: str = "Maya", categories: list[Category] | None = None) -> Fact:
+    return Fact(text=text, namespace="maya", speaker=speaker, categories=categories or [])
 
 
-def admit_one(decider: OfflineDecider, text: str, speaker: str = "Caroline") -> tuple[bool, str]:
+def admit_one(decider: OfflineDecider, text: str, speaker: str = "Maya") -> tuple[bool, str]:
     verdict = decider.admit([msg(text, speaker)], [], []).value.verdicts[0]
     return verdict.admit, verdict.reason
 
@@ -65,7 +65,7 @@ def test_satisfies_the_protocol_and_reports_usage(decider: OfflineDecider) -> No
         ("I might switch to Android next year.", False, "hedged plan ('might')"),
         ("I'm switching to Android next month.", True, "definitive dated plan"),
         # Phatic, emotional, vague, questions.
-        ("Hey Mel! Good to see you!", False, "phatic ('Hey')"),
+        ("Hey Theo! Good to see you!", False, "phatic ('Hey')"),
         ("Thanks so much!", False, "phatic ('Thanks')"),
         ("lol", False, "phatic ('lol')"),
         ("How are you?", False, "phatic ('How are you')"),
@@ -76,10 +76,10 @@ def test_satisfies_the_protocol_and_reports_usage(decider: OfflineDecider) -> No
         ("I'm so tired right now.", False, "transient state"),
         # Admit criteria.
         ("I love hiking in the mountains.", True, "preference ('I love')"),
-        ("My favorite book is Dune.", True, "preference ('My favorite')"),
+        ("My favorite book is Middlemarch.", True, "preference ('My favorite')"),
         ("I work as a nurse at the city clinic.", True, "role or employment"),
         ("I was diagnosed with asthma as a kid.", True, "health"),
-        ("I moved to Sweden from Berlin.", True, "location"),
+        ("I moved to Lisbon from Porto.", True, "location"),
         ("I adopted a rescue dog.", True, "major life event ('adopted')"),
         ("Please remember that my anniversary is in June.", True, "explicit instruction to remember"),
         ("Please always answer in French.", True, "instruction on assistant behaviour"),
@@ -92,20 +92,20 @@ def test_admission(decider: OfflineDecider, text: str, admitted: bool, reason_pa
     assert reason_part in reason
 
 
-def test_admission_locomo_speaker_is_the_subject(decider: OfflineDecider) -> None:
-    ok, reason = admit_one(decider, "Caroline: I went to a LGBTQ support group yesterday")
+def test_admission_reads_past_a_speaker_prefix(decider: OfflineDecider) -> None:
+    ok, reason = admit_one(decider, "Maya: I went to a sourdough baking workshop yesterday")
     assert ok and "major life event" in reason
 
 
 def test_admission_one_verdict_per_utterance_in_order(decider: OfflineDecider) -> None:
-    exchange = [msg("Hi Caroline!", "Melanie", "D1:1"), msg("I adopted a puppy last week!", "Caroline", "D1:2"),
-                msg("Aww, so cute!", "Melanie", "D1:3")]
+    exchange = [msg("Hi Maya!", "Theo", "D1:1"), msg("I adopted a kitten last week!", "Maya", "D1:2"),
+                msg("Aww, so cute!", "Theo", "D1:3")]
     verdicts = decider.admit(exchange, [], []).value.verdicts
     assert [(v.turn_id, v.admit) for v in verdicts] == [("D1:1", False), ("D1:2", True), ("D1:3", False)]
 
 
 def test_admission_a_greeting_does_not_hide_a_fact(decider: OfflineDecider) -> None:
-    ok, reason = admit_one(decider, "Hey Mel! I just got back from my sister's wedding in Rome.")
+    ok, reason = admit_one(decider, "Hey Theo! I just got back from my sister's wedding in Porto.")
     assert ok, reason
 
 
@@ -114,7 +114,7 @@ def test_admission_rejects_assistant_turns(decider: OfflineDecider) -> None:
 
 
 # Splitting -------------------------------------------------------------------------------------
-def split_texts(decider: OfflineDecider, text: str, speaker: str = "Caroline",
+def split_texts(decider: OfflineDecider, text: str, speaker: str = "Maya",
                 history: list[Message] | None = None) -> list:
     return decider.split([msg(text, speaker)], history or [], []).value.facts
 
@@ -139,32 +139,32 @@ def test_split_passing_reference_is_inferred(decider: OfflineDecider) -> None:
 
 def test_split_on_and_between_first_person_clauses_only(decider: OfflineDecider) -> None:
     assert [f.text for f in split_texts(decider, "I love hiking but I hate running.")] == [
-        "Caroline loves hiking", "Caroline hates running"]
-    assert [f.text for f in split_texts(decider, "Mel and I went camping.")] == ["Mel and Caroline went camping"]
+        "Maya loves hiking", "Maya hates running"]
+    assert [f.text for f in split_texts(decider, "Theo and I went camping.")] == ["Theo and Maya went camping"]
 
 
 def test_split_rewrites_pronouns_and_keeps_relative_time(decider: OfflineDecider) -> None:
-    facts = split_texts(decider, "Hey Mel! I went to a LGBTQ support group yesterday with my mom.")
-    assert [f.text for f in facts] == ["Caroline went to a LGBTQ support group yesterday with Caroline's mom",
-                                       "Caroline has a mom"]
+    facts = split_texts(decider, "Hey Theo! I went to a sourdough baking workshop yesterday with my mom.")
+    assert [f.text for f in facts] == ["Maya went to a sourdough baking workshop yesterday with Maya's mom",
+                                       "Maya has a mom"]
     assert Category.EVENT in facts[0].categories
     assert facts[1].provenance == Provenance.INFERRED
 
 
 def test_split_resolves_you_to_the_listener(decider: OfflineDecider) -> None:
-    history = [msg("I painted a lake yesterday.", "Melanie", "D1:0")]
-    facts = split_texts(decider, "I really love your painting of the lake.", history=history)
-    assert facts[0].text == "Caroline really loves Melanie's painting of the lake"
+    history = [msg("I recorded a cello piece yesterday.", "Theo", "D1:0")]
+    facts = split_texts(decider, "I really love your recording of the cello piece.", history=history)
+    assert facts[0].text == "Maya really loves Theo's recording of the cello piece"
 
 
 def test_split_unbound_pronoun_gets_a_generic_form(decider: OfflineDecider) -> None:
-    assert [f.text for f in split_texts(decider, "he is seven")] == ["Caroline's child is seven"]
-    assert split_texts(decider, "He loves soccer a lot.")[0].text == "Someone Caroline knows loves soccer a lot"
+    assert [f.text for f in split_texts(decider, "he is seven")] == ["Maya's child is seven"]
+    assert split_texts(decider, "He loves soccer a lot.")[0].text == "Someone Maya knows loves soccer a lot"
 
 
 def test_split_bound_pronoun_uses_the_antecedent_from_history(decider: OfflineDecider) -> None:
-    history = [msg("My daughter started school.", "Caroline", "D1:0")]
-    assert split_texts(decider, "She is six.", history=history)[0].text == "Caroline's daughter is six"
+    history = [msg("My daughter started school.", "Maya", "D1:0")]
+    assert split_texts(decider, "She is six.", history=history)[0].text == "Maya's daughter is six"
 
 
 @pytest.mark.parametrize(
@@ -191,7 +191,7 @@ def test_split_keeps_the_language(decider: OfflineDecider) -> None:
 
 def test_split_drops_rejected_clauses(decider: OfflineDecider) -> None:
     texts = [f.text for f in split_texts(decider, "I've had my Jeep for years. I might sell it next year.")]
-    assert texts == ["Caroline has had a Jeep for years"]
+    assert texts == ["Maya has had a Jeep for years"]
 
 
 def test_split_remember_when_gives_the_fact_and_the_rule_it_sets(decider: OfflineDecider) -> None:
@@ -210,10 +210,10 @@ def test_split_remember_when_gives_the_fact_and_the_rule_it_sets(decider: Offlin
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("I've had my Vespa for three years.", "Caroline has had a Vespa for three years"),
-        ("I own my two cats.", "Caroline owns two cats"),
-        ("I had my hair cut.", "Caroline had Caroline's hair cut"),  # not ownership: the possessive stays
-        ("Also, my phone number changed, it's +1 555 123 4567 now.", "Caroline's phone number is now +1 555 123 4567"),
+        ("I've had my Vespa for three years.", "Maya has had a Vespa for three years"),
+        ("I own my two cats.", "Maya owns two cats"),
+        ("I had my hair cut.", "Maya had Maya's hair cut"),  # not ownership: the possessive stays
+        ("Also, my phone number changed, it's +1 555 123 4567 now.", "Maya's phone number is now +1 555 123 4567"),
     ],
 )
 def test_split_rewrites_owned_things_and_changed_values(decider: OfflineDecider, text: str, expected: str) -> None:
@@ -221,15 +221,15 @@ def test_split_rewrites_owned_things_and_changed_values(decider: OfflineDecider,
 
 
 def test_split_agrees_the_listeners_verbs(decider: OfflineDecider) -> None:
-    history = [msg("I painted a lake yesterday.", "Melanie", "D1:0")]
-    facts = split_texts(decider, "I love how you use color to tell your stories.", history=history)
-    assert facts[0].text == "Caroline loves how Melanie uses color to tell Melanie's stories"
+    history = [msg("I recorded a cello piece yesterday.", "Theo", "D1:0")]
+    facts = split_texts(decider, "I love how you use silence to shape your pieces.", history=history)
+    assert facts[0].text == "Maya loves how Theo uses silence to shape Theo's pieces"
 
 
 def test_extract_facts_has_no_admission_gate(decider: OfflineDecider) -> None:
-    exchange = [msg("Thanks!", "Melanie", "D1:1"), msg("I might switch to Android next year.", "Caroline", "D1:2")]
+    exchange = [msg("Thanks!", "Theo", "D1:1"), msg("I might switch to Android next year.", "Maya", "D1:2")]
     facts = decider.extract_facts(exchange, [], []).value.facts
-    assert [f.text for f in facts] == ["Caroline might switch to Android next year"]
+    assert [f.text for f in facts] == ["Maya might switch to Android next year"]
     assert decider.split(exchange, [], []).value.facts == []
 
 
@@ -237,20 +237,20 @@ def test_extract_facts_has_no_admission_gate(decider: OfflineDecider) -> None:
 @pytest.mark.parametrize(
     ("text", "scope", "enrich", "reason_part"),
     [
-        ("Caroline's phone number is +1 555 123 4567", Scope.USER_PII, False, "phone number"),
-        ("Caroline's e-mail is caro@example.com", Scope.USER_PII, False, "e-mail address"),
-        ("Caroline lives at 12 Baker Street", Scope.USER_PII, False, "street address"),
-        ("Caroline was born on 3 March 1990", Scope.USER_PII, False, "date of birth"),
-        ("Caroline's son is seven", Scope.INTERNAL, True, "family member"),
-        ("Caroline's boss moved the team meeting", Scope.INTERNAL, True, "own organization"),
-        ("Caroline is switching to a Tesla", Scope.EXTERNAL, True, "Tesla"),
-        ("Caroline visited the Golden Gate Bridge", Scope.EXTERNAL, True, "Golden Gate Bridge"),
-        ("Caroline loves hiking", Scope.GENERIC, False, "GENERIC"),
-        ("Caroline went hiking on 2023-05-07", Scope.GENERIC, False, "GENERIC"),
+        ("Maya's phone number is +1 555 123 4567", Scope.USER_PII, False, "phone number"),
+        ("Maya's e-mail is maya@example.com", Scope.USER_PII, False, "e-mail address"),
+        ("Maya lives at 12 Baker Street", Scope.USER_PII, False, "street address"),
+        ("Maya was born on 3 March 1990", Scope.USER_PII, False, "date of birth"),
+        ("Maya's son is seven", Scope.INTERNAL, True, "family member"),
+        ("Maya's boss moved the team meeting", Scope.INTERNAL, True, "own organization"),
+        ("Maya is switching to a Tesla", Scope.EXTERNAL, True, "Tesla"),
+        ("Maya visited the Golden Gate Bridge", Scope.EXTERNAL, True, "Golden Gate Bridge"),
+        ("Maya loves hiking", Scope.GENERIC, False, "GENERIC"),
+        ("Maya went hiking on 2023-05-07", Scope.GENERIC, False, "GENERIC"),
     ],
 )
 def test_classify_scope(decider: OfflineDecider, text: str, scope: Scope, enrich: bool, reason_part: str) -> None:
-    labels = decider.classify_scope([fact("Caroline likes tea"), fact(text)]).value.labels
+    labels = decider.classify_scope([fact("Maya likes tea"), fact(text)]).value.labels
     assert [label.index for label in labels] == [1, 2]
     assert labels[1].scope == scope
     assert labels[1].enrich is enrich
@@ -258,10 +258,10 @@ def test_classify_scope(decider: OfflineDecider, text: str, scope: Scope, enrich
 
 
 def test_enrich_only_parses_given_knowledge(decider: OfflineDecider) -> None:
-    subject = fact("Melanie is planning a trip with her BMW i4", "Melanie")
+    subject = fact("Theo is planning a trip with his BMW i4", "Theo")
     assert decider.enrich(subject, []).value.attributes == {}
     knowledge = ["Type: ElectricVehicle", "ChargingRange: 300 miles", "The BMW i4 is an electric gran coupe.",
-                 "Paris is the capital of France."]
+                 "Lisbon is a city on the Tagus estuary."]
     got = decider.enrich(subject, knowledge).value
     assert got.attributes == {"Type": "ElectricVehicle", "ChargingRange": "300 miles",
                               "The BMW i4": "an electric gran coupe"}
@@ -270,68 +270,68 @@ def test_enrich_only_parses_given_knowledge(decider: OfflineDecider) -> None:
 
 # Lifecycle ----------------------------------------------------------------------------------------
 def test_lifecycle_add_without_background(decider: OfflineDecider) -> None:
-    got = decider.decide_lifecycle(fact("Caroline loves hiking"), []).value
-    assert (got.operation, got.target, got.text) == (Operation.ADD, None, "Caroline loves hiking")
+    got = decider.decide_lifecycle(fact("Maya loves hiking"), []).value
+    assert (got.operation, got.target, got.text) == (Operation.ADD, None, "Maya loves hiking")
 
 
 def test_lifecycle_noop_on_repeat(decider: OfflineDecider) -> None:
-    background = [memory("Caroline plays tennis"), memory("Caroline loves hiking.")]
-    got = decider.decide_lifecycle(fact("caroline loves hiking"), background).value
+    background = [memory("Maya plays tennis"), memory("Maya loves hiking.")]
+    got = decider.decide_lifecycle(fact("maya loves hiking"), background).value
     assert got.operation == Operation.NOOP
     assert "memory 1" in got.reason
 
 
 def test_lifecycle_update_on_changed_value(decider: OfflineDecider) -> None:
-    background = [memory("Caroline loves hiking"), memory("Caroline lives in Paris")]
-    got = decider.decide_lifecycle(fact("Caroline lives in Berlin"), background).value
-    assert (got.operation, got.target, got.text) == (Operation.UPDATE, 1, "Caroline lives in Berlin")
-    assert "paris -> berlin" in got.reason
+    background = [memory("Maya loves hiking"), memory("Maya lives in Porto")]
+    got = decider.decide_lifecycle(fact("Maya lives in Lisbon"), background).value
+    assert (got.operation, got.target, got.text) == (Operation.UPDATE, 1, "Maya lives in Lisbon")
+    assert "porto -> lisbon" in got.reason
 
 
 def test_lifecycle_update_on_changed_number(decider: OfflineDecider) -> None:
-    got = decider.decide_lifecycle(fact("Caroline has 3 kids"), [memory("Caroline has 2 kids")]).value
+    got = decider.decide_lifecycle(fact("Maya has 3 kids"), [memory("Maya has 2 kids")]).value
     assert (got.operation, got.target) == (Operation.UPDATE, 0)
 
 
 def test_lifecycle_delete_on_removal(decider: OfflineDecider) -> None:
-    background = [memory("Caroline loves hiking"), memory("Caroline has had Caroline's Jeep Wrangler for years")]
-    got = decider.decide_lifecycle(fact("Caroline sold Caroline's Jeep"), background).value
+    background = [memory("Maya loves hiking"), memory("Maya has had Maya's Jeep Wrangler for years")]
+    got = decider.decide_lifecycle(fact("Maya sold Maya's Jeep"), background).value
     assert (got.operation, got.target) == (Operation.DELETE, 1)
     assert "sold" in got.reason
 
 
 def test_lifecycle_add_for_unrelated_or_a_new_event(decider: OfflineDecider) -> None:
-    got = decider.decide_lifecycle(fact("Caroline loves cats"), [memory("Caroline plays tennis")]).value
+    got = decider.decide_lifecycle(fact("Maya loves cats"), [memory("Maya plays tennis")]).value
     assert got.operation == Operation.ADD
-    trip = fact("Caroline went to Rome", categories=[Category.EVENT])
-    assert decider.decide_lifecycle(trip, [memory("Caroline went to Paris")]).value.operation == Operation.ADD
+    trip = fact("Maya went to Porto", categories=[Category.EVENT])
+    assert decider.decide_lifecycle(trip, [memory("Maya went to Madrid")]).value.operation == Operation.ADD
 
 
-# Query: filter, answer, audit, grouping -------------------------------------------------------
+# Query: filter, answer, quality gate, grouping ------------------------------------------------
 CONTEXT = [
-    "[2023-05-07] Caroline went to a LGBTQ support group",
-    "[2023-05-08] Melanie painted a sunset with her kids",
-    "[2023-05-08] Caroline moved to Sweden from Berlin four years ago",
-    "[2023-05-08] Caroline went hiking with Melanie",
-    "[2023-05-08] Melanie has 3 kids",
-    "[2023-05-08] Caroline researched adoption agencies",
-    "[2023-05-08] Caroline has had Caroline's Jeep Wrangler for three years",
-    "[2023-05-08] Melanie adopted a beagle named Oliver",
+    "[2024-03-17] Maya went to a sourdough baking workshop",
+    "[2024-03-18] Theo knitted a scarf with his daughters",
+    "[2024-03-18] Maya moved to Lisbon from Porto four years ago",
+    "[2024-03-18] Maya went kayaking with Theo",
+    "[2024-03-18] Theo has 3 kids",
+    "[2024-03-18] Maya researched language schools",
+    "[2024-03-18] Maya has had Maya's Jeep Wrangler for three years",
+    "[2024-03-18] Theo adopted a beagle named Nutmeg",
 ]
 
 
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
-        ("When did Caroline go to the LGBTQ support group?", "7 May 2023"),
-        ("What year did Caroline move to Sweden?", "2019"),
-        ("Where did Caroline move from?", "Berlin"),
-        ("Where did Caroline move to?", "Sweden"),
-        ("Who did Caroline go hiking with?", "Melanie"),
-        ("How many kids does Melanie have?", "3"),
-        ("How long has Caroline had the Jeep?", "three years"),
-        ("What did Caroline research?", "adoption agencies"),
-        ("What did Melanie paint?", "sunset with her kids"),
+        ("When did Maya go to the sourdough baking workshop?", "17 March 2024"),
+        ("What year did Maya move to Lisbon?", "2020"),
+        ("Where did Maya move from?", "Porto"),
+        ("Where did Maya move to?", "Lisbon"),
+        ("Who did Maya go kayaking with?", "Theo"),
+        ("How many kids does Theo have?", "3"),
+        ("How long has Maya had the Jeep?", "three years"),
+        ("What did Maya research?", "language schools"),
+        ("What did Theo knit?", "scarf with his daughters"),
     ],
 )
 def test_answer_spans(decider: OfflineDecider, question: str, expected: str) -> None:
@@ -344,9 +344,9 @@ def test_answer_spans(decider: OfflineDecider, question: str, expected: str) -> 
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
-        ("What vehicle does Caroline own?", "Jeep Wrangler"),  # concept class: vehicle -> Jeep
-        ("What car does Melanie drive?", NO_INFO),  # the only car is Caroline's
-        ("How long ago did Caroline move to Sweden?", "4 years ago"),
+        ("What vehicle does Maya own?", "Jeep Wrangler"),  # concept class: vehicle -> Jeep
+        ("What car does Theo drive?", NO_INFO),  # the only car is Maya's
+        ("How long ago did Maya move to Lisbon?", "4 years ago"),
     ],
 )
 def test_answer_concepts_people_and_how_long_ago(decider: OfflineDecider, question: str, expected: str) -> None:
@@ -363,112 +363,114 @@ def test_answer_where_prefers_the_place_after_a_topic_word(decider: OfflineDecid
 
 
 def test_answer_free_span_follows_the_question_words(decider: OfflineDecider) -> None:
-    context = ["[2023-06-13] Jon is offering one-on-one mentoring and training to help dancers reach their goals"]
-    got = decider.answer("What is Jon offering to the dancers?", context).value.answer
-    assert got == "one-on-one mentoring and training"
+    context = ["[2024-02-20] Theo is teaching breathing drills and sight-reading to help choir members find "
+               "their voices"]
+    got = decider.answer("What is Theo teaching to the choir members?", context).value.answer
+    assert got == "breathing drills and sight-reading"
 
 
 def test_answer_reads_deliberation_facts(decider: OfflineDecider) -> None:
-    facts = ["On 20 January 2023, Jon said: Wow, Gina! What do you dance?",
-             "On 21 January 2023, Gina said: Hey Jon! I went to a dance class yesterday with my friends."]
-    got = decider.answer("When did Gina go to a dance class?", facts).value
-    assert got.answer == "20 January 2023"  # 'yesterday' grounded on the day it was said
+    facts = ["On 12 February 2024, Theo said: Wow, Priya! What do you bake?",
+             "On 13 February 2024, Priya said: Hey Theo! I went to a bread class yesterday with my friends."]
+    got = decider.answer("When did Priya go to a bread class?", facts).value
+    assert got.answer == "12 February 2024"  # 'yesterday' grounded on the day it was said
     assert got.reasoning.startswith("line 2 ")
     # A line that only asks, or only addresses someone by name, answers nothing.
-    assert decider.answer("What does Jon dance?", facts[:1]).value.answer == NO_INFO
+    assert decider.answer("What does Theo bake?", facts[:1]).value.answer == NO_INFO
 
 
 def test_answer_name_question_and_the_gate_flags_the_word_it_cannot_match(decider: OfflineDecider) -> None:
-    assert decider.answer("What is the name of Melanie's dog?", CONTEXT).value.answer == "Oliver"
-    audit = decider.quality_gate("What is the name of Melanie's dog?", "Oliver", CONTEXT).value
-    assert audit.relevance.passed and audit.faithfulness.passed
-    assert not audit.completeness.passed  # 'dog' vs 'beagle': offline rules route this to deliberation
-    assert "'dog'" in audit.completeness.reason
+    assert decider.answer("What is the name of Theo's dog?", CONTEXT).value.answer == "Nutmeg"
+    verdict = decider.quality_gate("What is the name of Theo's dog?", "Nutmeg", CONTEXT).value
+    assert verdict.relevance.passed and verdict.faithfulness.passed
+    assert not verdict.completeness.passed  # 'dog' vs 'beagle': offline rules route this to deliberation
+    assert "'dog'" in verdict.completeness.reason
 
 
 def test_answer_prefers_a_grounded_date_in_the_text(decider: OfflineDecider) -> None:
-    context = ["[2023-05-08] Caroline went camping on the weekend of 6 May 2023"]
-    assert decider.answer("When did Caroline go camping?", context).value.answer == "the weekend of 6 May 2023"
+    context = ["[2024-03-18] Maya went camping on the weekend of 16 March 2024"]
+    assert decider.answer("When did Maya go camping?", context).value.answer == "the weekend of 16 March 2024"
 
 
 def test_answer_no_info(decider: OfflineDecider) -> None:
     assert NO_INFO == "No information available."
-    assert decider.answer("What is Melanie's favorite car brand?", CONTEXT).value.answer == NO_INFO
+    assert decider.answer("What is Theo's favorite car brand?", CONTEXT).value.answer == NO_INFO
     # Lines about the asked-about person but not the topic do not count as an answer.
-    assert decider.answer("What is Caroline's favorite movie?", CONTEXT).value.answer == NO_INFO
+    assert decider.answer("What is Maya's favorite movie?", CONTEXT).value.answer == NO_INFO
     assert decider.answer("Anything?", []).value.answer == NO_INFO
 
 
 def test_filter_memories_keeps_the_close_ones(decider: OfflineDecider) -> None:
     memories = [memory(line.split("] ", 1)[1]) for line in CONTEXT]
-    keep = decider.filter_memories("Who did Caroline go hiking with?", memories).value.keep
+    keep = decider.filter_memories("Who did Maya go kayaking with?", memories).value.keep
     assert 4 in keep
     assert 5 not in keep and 2 not in keep
     assert decider.filter_memories("anything", []).value.keep == []
     assert decider.filter_memories("zzz qqq", memories[:2]).value.keep  # never empty
 
 
-def test_audit_passes_a_supported_answer(decider: OfflineDecider) -> None:
-    audit = decider.quality_gate("Who did Caroline go hiking with?", "Melanie", CONTEXT).value
-    assert audit.passed, audit
+def test_gate_passes_a_supported_answer(decider: OfflineDecider) -> None:
+    verdict = decider.quality_gate("Who did Maya go kayaking with?", "Theo", CONTEXT).value
+    assert verdict.passed, verdict
 
 
-def test_audit_relevance_fails_on_no_info(decider: OfflineDecider) -> None:
-    audit = decider.quality_gate("Who did Caroline go hiking with?", NO_INFO, CONTEXT).value
-    assert not audit.relevance.passed
-    assert not audit.passed
+def test_gate_relevance_fails_on_no_info(decider: OfflineDecider) -> None:
+    verdict = decider.quality_gate("Who did Maya go kayaking with?", NO_INFO, CONTEXT).value
+    assert not verdict.relevance.passed
+    assert not verdict.passed
 
 
-def test_audit_relevance_fails_for_a_when_question_without_a_date(decider: OfflineDecider) -> None:
-    audit = decider.quality_gate("When did Caroline go to the LGBTQ support group?", "Melanie", CONTEXT).value
-    assert not audit.relevance.passed
-    assert "without a date" in audit.relevance.reason
+def test_gate_relevance_fails_for_a_when_question_without_a_date(decider: OfflineDecider) -> None:
+    verdict = decider.quality_gate("When did Maya go to the sourdough baking workshop?", "Theo", CONTEXT).value
+    assert not verdict.relevance.passed
+    assert "without a date" in verdict.relevance.reason
 
 
-def test_audit_faithfulness_fails_on_unsupported_words(decider: OfflineDecider) -> None:
-    audit = decider.quality_gate("Where did Caroline move to?", "Paris", CONTEXT).value
-    assert not audit.faithfulness.passed
-    assert audit.faithfulness.reason == "answer words 'Paris' not found in memories"
+def test_gate_faithfulness_fails_on_unsupported_words(decider: OfflineDecider) -> None:
+    verdict = decider.quality_gate("Where did Maya move to?", "Madrid", CONTEXT).value
+    assert not verdict.faithfulness.passed
+    assert verdict.faithfulness.reason == "answer words 'Madrid' not found in memories"
 
 
-def test_audit_completeness_fails_on_weak_support(decider: OfflineDecider) -> None:
+def test_gate_completeness_fails_on_weak_support(decider: OfflineDecider) -> None:
     # The answer is in the context and tied to the question's topic ('kids'), but covers little of it.
-    context = [*CONTEXT, "[2023-05-08] Caroline went hiking with her kids"]
-    question = "Which sports and hobbies does Caroline enjoy with her kids on rainy weekends?"
-    audit = decider.quality_gate(question, "hiking", context).value
-    assert audit.relevance.passed and audit.faithfulness.passed
-    assert not audit.completeness.passed
-    assert f"< {GATE_MIN_SUPPORT}" in audit.completeness.reason
-    assert "'weekends'" in audit.completeness.reason
+    context = [*CONTEXT, "[2024-03-18] Maya went kayaking with her kids"]
+    question = "Which sports and hobbies does Maya enjoy with her kids on rainy weekends?"
+    verdict = decider.quality_gate(question, "kayaking", context).value
+    assert verdict.relevance.passed and verdict.faithfulness.passed
+    assert not verdict.completeness.passed
+    assert f"< {GATE_MIN_SUPPORT}" in verdict.completeness.reason
+    assert "'weekends'" in verdict.completeness.reason
 
 
-def test_audit_completeness_fails_for_a_date_of_another_event(decider: OfflineDecider) -> None:
-    context = ["[2023-05-08] Caroline went hiking in the mountains with Melanie and her kids"]
-    asked = "When did Caroline go hiking in the mountains with Melanie and her kids?"
-    assert decider.quality_gate(asked, "8 May 2023", context).value.passed
+def test_gate_completeness_fails_for_a_date_of_another_event(decider: OfflineDecider) -> None:
+    context = ["[2024-03-18] Maya went kayaking on the river with Theo and his kids"]
+    asked = "When did Maya go kayaking on the river with Theo and his kids?"
+    assert decider.quality_gate(asked, "18 March 2024", context).value.passed
     # Most of the question is covered, but a date is only right for the very event asked about.
-    audit = decider.quality_gate(asked.replace("kids", "dog"), "8 May 2023", context).value
-    assert audit.relevance.passed and audit.faithfulness.passed
-    assert not audit.completeness.passed
-    assert "dates another event" in audit.completeness.reason and "'dog'" in audit.completeness.reason
+    verdict = decider.quality_gate(asked.replace("kids", "dog"), "18 March 2024", context).value
+    assert verdict.relevance.passed and verdict.faithfulness.passed
+    assert not verdict.completeness.passed
+    assert "dates another event" in verdict.completeness.reason and "'dog'" in verdict.completeness.reason
 
 
-def test_audit_relevance_fails_when_answer_and_topic_never_meet(decider: OfflineDecider) -> None:
-    audit = decider.quality_gate("What is Melanie's favorite car brand?", "3 kids", CONTEXT).value
-    assert not audit.relevance.passed
-    assert "not connected to the question's topic" in audit.relevance.reason
-    assert audit.faithfulness.passed
+def test_gate_relevance_fails_when_answer_and_topic_never_meet(decider: OfflineDecider) -> None:
+    verdict = decider.quality_gate("What is Theo's favorite car brand?", "3 kids", CONTEXT).value
+    assert not verdict.relevance.passed
+    assert "not connected to the question's topic" in verdict.relevance.reason
+    assert verdict.faithfulness.passed
 
 
 def test_group_answers(decider: OfflineDecider) -> None:
-    answers = ["7 May 2023", "on 7 May 2023", "May 7, 2023", "Sweden", "in Sweden", NO_INFO, "3", "three kids"]
+    answers = ["17 March 2024", "on 17 March 2024", "March 17, 2024", "Lisbon", "in Lisbon", NO_INFO, "3",
+               "three kids"]
     got = decider.group_answers("q", answers).value
     assert got.groups == [[1, 2, 3], [4, 5], [6], [7, 8]]
     assert got.best == [1, 4, 6, 7]
 
 
 def test_group_answers_keeps_different_answers_apart(decider: OfflineDecider) -> None:
-    got = decider.group_answers("q", ["Berlin", "Paris", "a red car"]).value
+    got = decider.group_answers("q", ["Porto", "Lisbon", "a red car"]).value
     assert got.groups == [[1], [2], [3]]
 
 
@@ -481,30 +483,30 @@ def test_chunk_score_mapping() -> None:
 
 
 def test_read_chunk_emits_grounded_relevant_messages_only(decider: OfflineDecider) -> None:
-    chunk = [msg("Hey Mel! Good to see you!", turn="D1:1"),
-             msg("I went to a LGBTQ support group yesterday and it was so powerful.", turn="D1:2"),
-             msg("Wow, I painted a sunset last week.", "Melanie", "D1:3")]
-    history = [msg("I go to the LGBTQ support group every week.", turn="D0:9")]
-    facts = decider.read_chunk("When did Caroline go to the LGBTQ support group?", chunk, history).value.facts
+    chunk = [msg("Hey Theo! Good to see you!", turn="D1:1"),
+             msg("I went to a sourdough baking workshop yesterday and it was so much fun.", turn="D1:2"),
+             msg("Wow, I knitted a scarf last week.", "Theo", "D1:3")]
+    history = [msg("I go to the sourdough baking workshop every week.", turn="D0:9")]
+    facts = decider.read_chunk("When did Maya go to the sourdough baking workshop?", chunk, history).value.facts
     assert [f.turn_ids for f in facts] == [["D1:2"]]
-    assert facts[0].fact == ("On 8 May 2023, Caroline said: I went to a LGBTQ support group on 7 May 2023 "
-                             "and it was so powerful.")
+    assert facts[0].fact == ("On 18 March 2024, Maya said: I went to a sourdough baking workshop on 17 March 2024 "
+                             "and it was so much fun.")
     assert facts[0].score >= CHUNK_MIN_SCORE
 
 
 def test_read_chunk_never_emits_history(decider: OfflineDecider) -> None:
-    history = [msg("I went to a LGBTQ support group yesterday.", turn="D0:1")]
+    history = [msg("I went to a sourdough baking workshop yesterday.", turn="D0:1")]
     chunk = [msg("I like tea.", turn="D1:1")]
-    facts = decider.read_chunk("When did Caroline go to the LGBTQ support group?", chunk, history).value.facts
+    facts = decider.read_chunk("When did Maya go to the sourdough baking workshop?", chunk, history).value.facts
     assert facts == []
 
 
 def test_select_facts_top_by_score_sorted(decider: OfflineDecider) -> None:
-    texts = ["Melanie painted a sunset", "Caroline went hiking", "Melanie painted a lake",
-             "Melanie likes painting sunsets", "Melanie painted her kids", "Melanie painted a sunset at the lake",
-             "Melanie painted the sunset twice", "Melanie painted sunsets in May"]
+    texts = ["Theo knitted a scarf", "Maya went kayaking", "Theo knitted a hat",
+             "Theo likes knitting scarves", "Theo knitted for his kids", "Theo knitted a scarf by the lake",
+             "Theo knitted the scarf twice", "Theo knitted scarves in May"]
     facts = [ScoredFact(fact=t, score=6) for t in texts]
-    keep = decider.select_facts("What did Melanie paint?", facts).value.keep
+    keep = decider.select_facts("What did Theo knit?", facts).value.keep
     assert keep == sorted(keep)
     assert 0 < len(keep) <= SELECT_MAX_FACTS
     assert 2 not in keep
@@ -533,7 +535,7 @@ def test_standouts_are_relative_to_the_other_lines() -> None:
 def test_vocatives_are_not_what_a_line_is_about() -> None:
     from dmem.decisions.offline.topics import strip_vocatives
 
-    assert strip_vocatives("Wow, Mel! Any more paintings?", ["Mel"]) == "Wow, Any more paintings?"
-    assert strip_vocatives("That's awesome, Mel!", ["Mel"]) == "That's awesome!"
-    assert strip_vocatives("Hey Jon! I went to Paris, France.", []) == "Hey I went to Paris, France."
-    assert strip_vocatives("Mel went to Paris.", ["Mel"]) == "Mel went to Paris."
+    assert strip_vocatives("Wow, Theo! Any more recordings?", ["Theo"]) == "Wow, Any more recordings?"
+    assert strip_vocatives("That's awesome, Theo!", ["Theo"]) == "That's awesome!"
+    assert strip_vocatives("Hey Priya! I went to Porto, Portugal.", []) == "Hey I went to Porto, Portugal."
+    assert strip_vocatives("Theo went to Porto.", ["Theo"]) == "Theo went to Porto."

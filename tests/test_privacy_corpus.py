@@ -98,7 +98,7 @@ def test_offline_engine_scopes_the_corpus_and_asks_only_public_names(memory_fact
     mem = memory_factory(None, external_knowledge=True)
     mem.resources.knowledge = spy
     run_corpus(mem, spy)
-    assert spy.queries == ["Tesla Model 3", "Paris"]
+    assert spy.queries == ["Tesla Model 3", "Madrid"]
     enriched = [m for m in mem.get_all(user_id="maya") if m.enrichment_source]
     assert {m.enrichment_source for m in enriched} >= {"external:spy about 'Tesla Model 3'"}
 
@@ -111,7 +111,7 @@ def test_model_engine_is_overruled_by_the_graph(memory_factory: Any) -> None:
     mem = memory_factory(fake, external_knowledge=True)
     mem.resources.knowledge = spy
     run_corpus(mem, spy)
-    assert spy.queries == ["Tesla Model 3", "Paris"]
+    assert spy.queries == ["Tesla Model 3", "Madrid"]
     prompts = [c.prompt for c in fake.calls_for("Enrichment")]
     assert len(prompts) == 2 and "Unrelated" not in "".join(prompts)  # only lines about the entity
     tesla = [m for m in mem.get_all(user_id="maya") if "Tesla" in m.text]

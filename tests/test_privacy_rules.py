@@ -70,7 +70,7 @@ def test_knowledge_is_attached_only_about_the_entity_and_capped() -> None:
     assert about_entity(lines, "Tesla Model 3", 1000) == lines[1:4]
     assert about_entity(lines, "Tesla Model 3", 50) == lines[1:3]  # whole lines within the cap
     assert about_entity(["x" * 80 + " Tesla Model 3"], "Tesla Model 3", 30) == ["x" * 30]
-    assert about_entity(lines, "Louvre", 1000) == []
+    assert about_entity(lines, "Prado", 1000) == []
 
 
 def test_redact_text_replaces_the_sentences_that_hold_personal_data() -> None:

@@ -24,19 +24,19 @@ def msg(turn: str, speaker: str, text: str, when: datetime = T0) -> Message:
     return Message(turn_id=turn, speaker=speaker, text=text, timestamp=when)
 
 
-HISTORY = [msg("D1:1", "Melanie", "Hey Caroline, how was your weekend?"),
-           msg("D1:2", "Caroline", "Busy! My brother visited.")]
-EXCHANGE = [msg("D1:3", "Caroline", "I've had my Jeep Wrangler for three years now.", T1),
-            msg("D1:4", "Melanie", "Wow, that's so cool!", T1)]
+HISTORY = [msg("D1:1", "Theo", "Hey Maya, how was your weekend?"),
+           msg("D1:2", "Maya", "Busy! My brother visited.")]
+EXCHANGE = [msg("D1:3", "Maya", "I've had my Jeep Wrangler for three years now.", T1),
+            msg("D1:4", "Theo", "Wow, that's so cool!", T1)]
 MEMORIES = [
-    MemoryRecord(id="mem-7f3a91", namespace="caroline", text="Caroline likes hiking",
+    MemoryRecord(id="mem-7f3a91", namespace="maya", text="Maya likes hiking",
                  created_at=datetime(2023, 4, 2), updated_at=datetime(2023, 4, 2)),
-    MemoryRecord(id="mem-b2c4e8", namespace="caroline", text="Caroline drives a Jeep",
+    MemoryRecord(id="mem-b2c4e8", namespace="maya", text="Maya drives a Jeep",
                  event_time=datetime(2023, 3, 1), created_at=datetime(2023, 4, 9),
                  updated_at=datetime(2023, 4, 9)),
 ]
-FACT = Fact(text="Caroline has owned a Jeep Wrangler for three years", namespace="caroline",
-            speaker="Caroline", event_time=datetime(2023, 5, 8))
+FACT = Fact(text="Maya has owned a Jeep Wrangler for three years", namespace="maya",
+            speaker="Maya", event_time=datetime(2023, 5, 8))
 
 
 def section(call: FakeCall, tag: str) -> str:
@@ -74,11 +74,11 @@ def test_admit_renders_sections_and_returns_verdicts() -> None:
     out = d.admit(EXCHANGE, HISTORY, MEMORIES)
     [call] = model.calls_for("AdmissionVerdicts")
     current = section(call, "current_exchange")
-    assert "[D1:3] [2023-05-08 14:02] Caroline: I've had my Jeep Wrangler" in current
-    assert "[D1:4] [2023-05-08 14:02] Melanie: Wow" in current
+    assert "[D1:3] [2023-05-08 14:02] Maya: I've had my Jeep Wrangler" in current
+    assert "[D1:4] [2023-05-08 14:02] Theo: Wow" in current
     assert "D1:1" not in current  # history is never presented as a source
-    assert "[D1:1] [2023-05-08 13:56] Melanie: Hey Caroline" in section(call, "reference_history")
-    assert "[2023-03-01] Caroline drives a Jeep" in section(call, "existing_memories")
+    assert "[D1:1] [2023-05-08 13:56] Theo: Hey Maya" in section(call, "reference_history")
+    assert "[2023-03-01] Maya drives a Jeep" in section(call, "existing_memories")
     assert "transient" in call.messages[0].content.lower()
     assert [(v.turn_id, v.admit) for v in out.value.verdicts] == [("D1:3", True), ("D1:4", False)]
     assert_usage(out.usage, "admit")
@@ -99,31 +99,31 @@ def test_admit_drops_unknown_ids_and_rejects_missing_utterances() -> None:
 
 def test_split_requests_fact_drafts_and_cleans_them() -> None:
     reply = {"facts": [
-        {"text": " Caroline has owned a Jeep Wrangler for three years ", "speaker": "",
+        {"text": " Maya has owned a Jeep Wrangler for three years ", "speaker": "",
          "source_turn_ids": ["D1:3", "D1:1"], "categories": ["persona", "preference"],
          "provenance": "stated", "language": "en"},
-        {"text": "   ", "speaker": "Caroline", "source_turn_ids": ["D1:3"]},
+        {"text": "   ", "speaker": "Maya", "source_turn_ids": ["D1:3"]},
     ]}
     d, model = decider({"FactDrafts": [reply]})
     out = d.split(EXCHANGE[:1], HISTORY, MEMORIES)
     call = model.calls_for("FactDrafts")[0]
-    assert "[D1:3] [2023-05-08 14:02] Caroline" in section(call, "current_exchange")
-    assert "[D1:2] [2023-05-08 13:56] Caroline: Busy!" in section(call, "reference_history")
+    assert "[D1:3] [2023-05-08 14:02] Maya" in section(call, "current_exchange")
+    assert "[D1:2] [2023-05-08 13:56] Maya: Busy!" in section(call, "reference_history")
     system = call.messages[0].content
     for rule in ("stated", "inferred", "the user's child is seven", "language", "relative time"):
         assert rule in system
     [fact] = out.value.facts
-    assert fact.text == "Caroline has owned a Jeep Wrangler for three years"
+    assert fact.text == "Maya has owned a Jeep Wrangler for three years"
     assert fact.source_turn_ids == ["D1:3"]  # D1:1 is history, never a source
-    assert fact.speaker == "Caroline"  # filled from the source turn
+    assert fact.speaker == "Maya"  # filled from the source turn
     assert fact.categories == [Category.PERSONA, Category.PREFERENCE]
     assert fact.provenance is Provenance.STATED
     assert_usage(out.usage, "split_intents")
 
 
 def test_classify_scope_numbers_facts_and_completes_labels() -> None:
-    facts = [FACT, Fact(text="Caroline's sister is named Ana", namespace="caroline"),
-             Fact(text="Caroline likes hiking", namespace="caroline")]
+    facts = [FACT, Fact(text="Maya's sister is named Ana", namespace="maya"),
+             Fact(text="Maya likes hiking", namespace="maya")]
     reply = {"labels": [
         {"index": 1, "reason": "a public car model", "scope": "EXTERNAL", "enrich": True},
         {"index": 7, "reason": "out of range", "scope": "GENERIC", "enrich": False},
@@ -132,7 +132,7 @@ def test_classify_scope_numbers_facts_and_completes_labels() -> None:
     d, model = decider({"ScopeLabels": [reply]})
     out = d.classify_scope(facts)
     body = section(model.calls_for("ScopeLabels")[0], "facts")
-    assert "1. [2023-05-08] Caroline has owned a Jeep" in body and "2. Caroline's sister" in body
+    assert "1. [2023-05-08] Maya has owned a Jeep" in body and "2. Maya's sister" in body
     system = model.calls[0].messages[0].content
     assert all(s.value in system for s in Scope)
     labels = out.value.labels
@@ -148,7 +148,7 @@ def test_enrich_uses_only_supplied_knowledge() -> None:
     out = d.enrich(FACT, ["Jeep Wrangler: a four-wheel-drive off-road SUV made by Jeep."])
     call = model.calls_for("Enrichment")[0]
     assert "- Jeep Wrangler: a four-wheel-drive off-road SUV" in section(call, "knowledge")
-    assert "Caroline has owned a Jeep Wrangler" in section(call, "fact")
+    assert "Maya has owned a Jeep Wrangler" in section(call, "fact")
     assert "general knowledge" in call.messages[0].content
     assert out.value.attributes == {"type": "off-road SUV"}
     assert_usage(out.usage, "enrich")
@@ -162,33 +162,33 @@ def test_enrich_without_knowledge_makes_no_call() -> None:
 
 
 def test_extract_facts_uses_memories_and_recent_messages_as_context() -> None:
-    reply = {"facts": [{"text": "Caroline has a brother", "speaker": "Caroline",
+    reply = {"facts": [{"text": "Maya has a brother", "speaker": "Maya",
                         "source_turn_ids": ["D1:2"]},
-                       {"text": "Caroline owns a Jeep Wrangler", "speaker": "Caroline",
+                       {"text": "Maya owns a Jeep Wrangler", "speaker": "Maya",
                         "source_turn_ids": ["D1:3"]}]}
     d, model = decider({"FactDrafts": [reply]})
     out = d.extract_facts(EXCHANGE, HISTORY, MEMORIES)
     call = model.calls_for("FactDrafts")[0]
-    assert "[2023-04-02] Caroline likes hiking" in section(call, "existing_memories")
-    assert "[D1:2] [2023-05-08 13:56] Caroline: Busy!" in section(call, "recent_messages")
-    assert "[D1:4] [2023-05-08 14:02] Melanie" in section(call, "current_exchange")
+    assert "[2023-04-02] Maya likes hiking" in section(call, "existing_memories")
+    assert "[D1:2] [2023-05-08 13:56] Maya: Busy!" in section(call, "recent_messages")
+    assert "[D1:4] [2023-05-08 14:02] Theo" in section(call, "current_exchange")
     assert [f.source_turn_ids for f in out.value.facts] == [[], ["D1:3"]]
     assert_usage(out.usage, "extract_facts")
 
 
 def test_lifecycle_shows_small_integer_ids_never_real_ids() -> None:
     reply = {"reason": "refines", "operation": "UPDATE", "target": 1,
-             "text": "Caroline has owned a Jeep Wrangler since 2020"}
+             "text": "Maya has owned a Jeep Wrangler since 2020"}
     d, model = decider({"LifecycleDecision": [reply]})
     out = d.decide_lifecycle(FACT, MEMORIES)
     call = model.calls_for("LifecycleDecision")[0]
     body = section(call, "existing_memories")
-    assert "id 0: [2023-04-02] Caroline likes hiking" in body
-    assert "id 1: [2023-03-01] Caroline drives a Jeep" in body
+    assert "id 0: [2023-04-02] Maya likes hiking" in body
+    assert "id 1: [2023-03-01] Maya drives a Jeep" in body
     assert "mem-" not in call.prompt
-    assert "[2023-05-08] Caroline has owned a Jeep Wrangler" in section(call, "new_fact")
+    assert "[2023-05-08] Maya has owned a Jeep Wrangler" in section(call, "new_fact")
     assert (out.value.operation, out.value.target) == (Operation.UPDATE, 1)
-    assert out.value.text == "Caroline has owned a Jeep Wrangler since 2020"
+    assert out.value.text == "Maya has owned a Jeep Wrangler since 2020"
     assert_usage(out.usage, "decide_lifecycle")
 
 
@@ -214,11 +214,11 @@ def test_lifecycle_fills_missing_text_from_the_fact() -> None:
 # Query -------------------------------------------------------------------------------------------
 def test_filter_memories_numbers_from_one_and_drops_bad_indexes() -> None:
     d, model = decider({"MemorySelection": [{"reason": "car", "keep": [2, 0, 9, 2]}]})
-    out = d.filter_memories("What car does Caroline drive?", MEMORIES)
+    out = d.filter_memories("What car does Maya drive?", MEMORIES)
     call = model.calls_for("MemorySelection")[0]
-    assert "1. [2023-04-02] Caroline likes hiking" in section(call, "memories")
-    assert "2. [2023-03-01] Caroline drives a Jeep" in section(call, "memories")
-    assert section(call, "question") == "What car does Caroline drive?"
+    assert "1. [2023-04-02] Maya likes hiking" in section(call, "memories")
+    assert "2. [2023-03-01] Maya drives a Jeep" in section(call, "memories")
+    assert section(call, "question") == "What car does Maya drive?"
     assert "mem-" not in call.prompt
     assert out.value.keep == [2]
     assert_usage(out.usage, "filter_memories")
@@ -229,10 +229,10 @@ def test_filter_memories_numbers_from_one_and_drops_bad_indexes() -> None:
 def test_answer_prompt_follows_the_style(style: str, phrase: str) -> None:
     d, model = decider({"AnswerDraft": [{"reasoning": "memory 2", "answer": "A Jeep Wrangler"}]},
                        answer_style=style)
-    out = d.answer("What car does Caroline drive?", ["[2023-03-01] Caroline drives a Jeep"])
+    out = d.answer("What car does Maya drive?", ["[2023-03-01] Maya drives a Jeep"])
     call = model.calls_for("AnswerDraft")[0]
-    assert "[2023-03-01] Caroline drives a Jeep" in section(call, "memories")
-    assert "What car does Caroline drive?" in section(call, "question")
+    assert "[2023-03-01] Maya drives a Jeep" in section(call, "memories")
+    assert "What car does Maya drive?" in section(call, "question")
     system = call.messages[0].content
     assert phrase in system and NO_INFO in system and "most recent" in system
     assert out.value.answer == "A Jeep Wrangler"
@@ -242,7 +242,7 @@ def test_answer_prompt_follows_the_style(style: str, phrase: str) -> None:
 @pytest.mark.parametrize("raw", ["NONE", "none.", "  ", "No information available"])
 def test_answer_normalizes_no_information_replies(raw: str) -> None:
     d, _ = decider({"AnswerDraft": [{"reasoning": "", "answer": raw}]})
-    assert d.answer("Where does Jon live?", []).value.answer == NO_INFO
+    assert d.answer("Where does Priya live?", []).value.answer == NO_INFO
 
 
 def test_answer_temperature_reaches_the_model_for_voting_samples() -> None:
@@ -253,25 +253,25 @@ def test_answer_temperature_reaches_the_model_for_voting_samples() -> None:
     assert [c.temperature for c in model.calls_for("AnswerDraft")] == [0.0, 0.7, 0.0]
 
 
-def test_audit_renders_answer_and_memories() -> None:
+def test_quality_gate_renders_answer_and_memories() -> None:
     ok = {"reason": "fine", "passed": True}
     missing = {"reason": "misses the year", "passed": False}
     reply = {"relevance": ok, "faithfulness": ok, "completeness": missing}
     d, model = decider({"QualityGateVerdict": [reply]})
-    out = d.quality_gate("When did Caroline buy her Jeep?", "In spring", ["[2023-03-01] Caroline drives a Jeep"])
+    out = d.quality_gate("When did Maya buy her Jeep?", "In spring", ["[2023-03-01] Maya drives a Jeep"])
     call = model.calls_for("QualityGateVerdict")[0]
     assert section(call, "answer") == "In spring"
-    assert "[2023-03-01] Caroline drives a Jeep" in section(call, "memories")
+    assert "[2023-03-01] Maya drives a Jeep" in section(call, "memories")
     system = call.messages[0].content.lower()
     assert all(w in system for w in ("relevance", "faithfulness", "completeness", "date"))
     assert not out.value.passed and out.value.relevance.passed
     assert_usage(out.usage, "quality_gate")
 
 
-def test_audit_fails_completeness_for_a_no_information_answer() -> None:
+def test_quality_gate_fails_completeness_for_a_no_information_answer() -> None:
     ok = {"reason": "fine", "passed": True}
     d, _ = decider({"QualityGateVerdict": [{"relevance": ok, "faithfulness": ok, "completeness": ok}]})
-    value = d.quality_gate("Where does Jon live?", NO_INFO, []).value
+    value = d.quality_gate("Where does Priya live?", NO_INFO, []).value
     assert not value.completeness.passed and "no-information" in value.completeness.reason
     assert not value.passed
 
@@ -289,20 +289,20 @@ def test_group_answers_fixes_indexes_and_best_members() -> None:
 
 def test_read_chunk_clamps_scores_and_keeps_chunk_turn_ids() -> None:
     reply = {"facts": [
-        {"fact": "On 2023-05-08 Caroline said her brother visited", "score": 14,
+        {"fact": "On 2023-05-08 Maya said her brother visited", "score": 14,
          "turn_ids": ["D1:2", "D1:1"]},
-        {"fact": "Melanie asked about the weekend", "score": -3, "turn_ids": []},
-        {"fact": "Caroline has a Jeep", "score": 7.6, "turn_ids": ["[D1:3]"]},
+        {"fact": "Theo asked about the weekend", "score": -3, "turn_ids": []},
+        {"fact": "Maya has a Jeep", "score": 7.6, "turn_ids": ["[D1:3]"]},
         {"fact": " ", "score": 5},
     ]}
     d, model = decider({"ChunkFacts": [reply]})
     chunk = [*HISTORY[1:], EXCHANGE[0]]
-    out = d.read_chunk("Who visited Caroline?", chunk, HISTORY[:1])
+    out = d.read_chunk("Who visited Maya?", chunk, HISTORY[:1])
     call = model.calls_for("ChunkFacts")[0]
-    assert "[D1:1] [2023-05-08 13:56] Melanie" in section(call, "preceding_messages")
-    assert "[D1:3] [2023-05-08 14:02] Caroline" in section(call, "chunk")
+    assert "[D1:1] [2023-05-08 13:56] Theo" in section(call, "preceding_messages")
+    assert "[D1:3] [2023-05-08 14:02] Maya" in section(call, "chunk")
     assert "D1:1" not in section(call, "chunk")
-    assert section(call, "question") == "Who visited Caroline?"
+    assert section(call, "question") == "Who visited Maya?"
     assert "0-10" in call.messages[0].content
     facts = out.value.facts
     assert [(f.score, f.turn_ids) for f in facts] == [(10, ["D1:2"]), (0, []), (8, ["D1:3"])]
@@ -311,12 +311,12 @@ def test_read_chunk_clamps_scores_and_keeps_chunk_turn_ids() -> None:
 
 
 def test_select_facts_numbers_facts_and_drops_bad_indexes() -> None:
-    facts = [ScoredFact(fact="Caroline's brother visited on 2023-05-06", score=9),
-             ScoredFact(fact="Caroline likes hiking", score=7)]
+    facts = [ScoredFact(fact="Maya's brother visited on 2023-05-06", score=9),
+             ScoredFact(fact="Maya likes hiking", score=7)]
     d, model = decider({"MemorySelection": [{"reason": "visit", "keep": [1, 3]}]})
-    out = d.select_facts("Who visited Caroline?", facts)
+    out = d.select_facts("Who visited Maya?", facts)
     body = section(model.calls_for("MemorySelection")[0], "facts")
-    assert body == "1. Caroline's brother visited on 2023-05-06\n2. Caroline likes hiking"
+    assert body == "1. Maya's brother visited on 2023-05-06\n2. Maya likes hiking"
     assert out.value.keep == [1]
     assert_usage(out.usage, "select_facts")
 
@@ -341,7 +341,7 @@ def test_reply_that_stays_garbage_raises_structured_output_error() -> None:
 
 
 def test_prompt_method_without_native_structured_output() -> None:
-    reply = {"facts": [{"fact": "Caroline has a Jeep", "score": 11, "turn_ids": ["D1:3"]}]}
+    reply = {"facts": [{"fact": "Maya has a Jeep", "score": 11, "turn_ids": ["D1:3"]}]}
     d, model = decider({"ChunkFacts": [reply]}, native=False)
     out = d.read_chunk("What car?", EXCHANGE, [])
     assert [f.score for f in out.value.facts] == [10]

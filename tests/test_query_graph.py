@@ -15,8 +15,8 @@ from tests.conftest import FAIL, PASS, conversation, last_section
 def seeded(memory_factory, fake, n_messages: int = 10, **settings):
     """A store with one memory and a transcript of n messages in namespace u1."""
     mem = memory_factory(fake, **settings)
-    fake.set_script("FactDrafts", [{"facts": [{"text": "Caroline went to a support group on 7 May 2023",
-                                               "speaker": "Caroline"}]}, {"facts": []}])
+    fake.set_script("FactDrafts", [{"facts": [{"text": "Maya went to a baking workshop on 7 May 2023",
+                                               "speaker": "Maya"}]}, {"facts": []}])
     mem.add(conversation(n_messages), user_id="u1")
     fake._state.calls.clear()
     return mem
@@ -24,7 +24,7 @@ def seeded(memory_factory, fake, n_messages: int = 10, **settings):
 
 def test_quality_gate_pass_returns_system1(fake, memory_factory):
     mem = seeded(memory_factory, fake)
-    ans = mem.ask("When did Caroline go to the support group?", user_id="u1")
+    ans = mem.ask("When did Maya go to the baking workshop?", user_id="u1")
     assert ans.route == "system1" and ans.answer == "7 May 2023" and ans.gate_passed is True
     assert fake.calls_for("ChunkFacts") == []
     assert ans.memory_ids and len(ans.gate_reasons) == 3
@@ -35,17 +35,17 @@ def test_quality_gate_fail_runs_full_deliberation(fake, memory_factory):
     mem = seeded(memory_factory, fake, n_messages=130)
     fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
     fake.set_script("AnswerDraft", [{"answer": "8 May 2023"}, {"answer": "7 May 2023"}])
-    ans = mem.ask("When did Caroline go to the support group?", user_id="u1")
+    ans = mem.ask("When did Maya go to the baking workshop?", user_id="u1")
     assert ans.route == "deliberation" and ans.answer == "7 May 2023" and ans.gate_passed is False
     assert any("completeness: fail" in r for r in ans.gate_reasons)
     assert len(fake.calls_for("ChunkFacts")) == math.ceil(130 / 60) == 3
     assert ans.facts_used and all(f.turn_ids for f in ans.facts_used)
 
 
-def test_no_info_answer_escalates_without_audit(fake, memory_factory):
+def test_no_info_answer_escalates_without_the_quality_gate(fake, memory_factory):
     mem = seeded(memory_factory, fake)
     fake.set_script("AnswerDraft", [{"answer": NO_INFO}, {"answer": "Boston"}])
-    ans = mem.ask("Where does Caroline live?", user_id="u1")
+    ans = mem.ask("Where does Maya live?", user_id="u1")
     assert ans.route == "deliberation" and ans.answer == "Boston"
     assert fake.calls_for("QualityGateVerdict") == []
 
@@ -87,7 +87,7 @@ def test_filter_keeps_selected_and_falls_back_when_empty(fake, memory_factory):
     fake.set_script("MemorySelection", [{"reason": "none needed", "keep": []}])
     ans = mem.ask("When?", user_id="u1", use_filter=True, gate_policy="never")
     assert ans.memory_ids  # empty selection -> unfiltered context kept
-    assert "support group" in last_section(fake.calls_for("AnswerDraft")[0].messages, "memories")
+    assert "baking workshop" in last_section(fake.calls_for("AnswerDraft")[0].messages, "memories")
 
 
 def test_empty_store_answers_no_information_without_deliberation(fake, memory_factory):
@@ -181,7 +181,7 @@ def test_namespace_isolation(fake, memory_factory):
 
 def test_deliberation_top_chunks_reads_only_the_most_similar(fake, memory_factory):
     mem = seeded(memory_factory, fake, n_messages=240)
-    mem.add([{"speaker": "Caroline", "text": "zebra saxophone lesson on tuesday", "turn_id": "z1",
+    mem.add([{"speaker": "Maya", "text": "zebra saxophone lesson on tuesday", "turn_id": "z1",
               "conversation_id": "c1", "seq": 500}], user_id="u1")
     fake._state.calls.clear()
     mem.ask("zebra saxophone lesson?", user_id="u1", gate_policy="always", deliberation_top_chunks=2)

@@ -79,7 +79,7 @@ def seeded(fake: FakeChatModel, memory_factory: Any) -> Any:
 def test_ask_run_tree_through_full_deliberation(seeded: Any, fake: FakeChatModel) -> None:
     fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
     with traced() as tracer:
-        ans = seeded.ask("When did Caroline go to the support group?", user_id="u1")
+        ans = seeded.ask("When did Maya go to the baking workshop?", user_id="u1")
     assert ans.route == "deliberation"
 
     (root,) = [r for r in tracer.runs if r.parent_run_id is None]
@@ -121,9 +121,9 @@ def test_query_graph_with_config_callbacks(seeded: Any, fake: FakeChatModel) -> 
     assert all("host:test" in (r.tags or []) for r in tracer.runs)
 
 
-@pytest.mark.parametrize("audit, route", [(PASS, "system1"), (FAIL, "deliberation")])
-def test_route_taken_is_tagged(seeded: Any, fake: FakeChatModel, audit: dict[str, Any], route: str) -> None:
-    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": audit}])
+@pytest.mark.parametrize("completeness, route", [(PASS, "system1"), (FAIL, "deliberation")])
+def test_route_taken_is_tagged(seeded: Any, fake: FakeChatModel, completeness: dict[str, Any], route: str) -> None:
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": completeness}])
     with traced() as tracer:
         ans = seeded.ask("When?", user_id="u1")
     assert ans.route == route

@@ -84,9 +84,13 @@ class Decider(Protocol):
         ...
 
     def answer(
-        self, question: str, context: list[str], *, temperature: float | None = None
+        self, question: str, context: list[str], *, temperature: float | None = None, sample: int = 0
     ) -> Decided[AnswerDraft]:
-        """Answer from context lines (memories or deliberation facts)."""
+        """Answer from context lines (memories or deliberation facts).
+
+        ``sample`` numbers a vote's samples (0 = the answer itself); an engine without sampling noise
+        uses it, with ``temperature``, to give each sample its own repeatable draw.
+        """
         ...
 
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:

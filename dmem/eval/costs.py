@@ -32,7 +32,7 @@ from dmem.prompts import (
 from dmem.state.context import Context
 from dmem.state.schemas import Fact
 
-_LINE = "[2023-05-08] Caroline went to an LGBTQ support group and met people who shared their stories."
+_LINE = "[2024-03-04] Maya moved to Lisbon for a new job at Atlas Robotics and rides her Vespa up its hills."
 """A typical memory line, standing in for memories that do not exist before ingestion."""
 _OUT = {"answer": 40, "quality_gate": 150, "group": 60, "chunk": 150, "select": 30, "judge": 50, "admit": 40,
         "split": 60, "scope": 40, "lifecycle": 50}

@@ -44,7 +44,7 @@ def route_after_filter(state: QueryState, runtime: Runtime[Context]) -> Literal[
 
 
 def route_after_answer(state: QueryState, runtime: Runtime[Context]) -> Literal["quality_gate", "finish"]:
-    """'never' returns System 1's answer; 'quality' audits it."""
+    """'never' returns System 1's answer; 'quality' sends it to the quality gate."""
     return "quality_gate" if context_of(runtime.context).gate_policy == "quality" else "finish"
 
 

@@ -1,4 +1,4 @@
-"""System 1 answer and the gates: quality gate, Majority Voting and Consensus."""
+"""Query-graph nodes that answer: System 1's answer, the quality gate, and Majority Voting / Consensus."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Audit the answer on relevance, faithfulness & consistency, completeness; any fail escalates."""
+    """Check the answer on relevance, faithfulness & consistency, completeness; any fail escalates."""
     svc = services_for(runtime.context)
     draft = state.get("system1_answer", "")
     if is_no_info(draft):
@@ -56,9 +56,9 @@ def vote(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     ctx = svc.context
     question, context = state["question"], state.get("context", [])
 
-    def sample(_: int) -> tuple[str, Usage | None]:
+    def sample(index: int) -> tuple[str, Usage | None]:
         try:
-            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature)
+            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index)
             return out.value.answer, out.usage
         except StructuredOutputError as exc:
             log.warning("a voting sample failed: %s", exc)

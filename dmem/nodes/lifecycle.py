@@ -1,4 +1,4 @@
-"""Mem0* update phase: decide ADD/UPDATE/DELETE/NOOP per fact, then apply everything in one transaction."""
+"""Lifecycle nodes (the Mem0* update phase): decide ADD/UPDATE/DELETE/NOOP per fact, apply all in one transaction."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ READ_CHUNK_SYSTEM = system_text(
     "before the chunk and only help you follow it; take no fact from them.",
     [
         "Each fact is one standalone sentence naming the speaker and the date it was said "
-        "(e.g. 'On 2023-05-08 Caroline went to a support group').",
+        "(e.g. 'On 2024-03-18 Maya drove a rented Jeep to the coast').",
         "Replace pronouns with who or what they mean, using the surrounding messages.",
         "Turn relative times into dates from the message's timestamp ('yesterday' in a message "
         "of 2023-05-08 is 2023-05-07; 'last year' is 2022).",

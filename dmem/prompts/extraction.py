@@ -17,7 +17,7 @@ EXTRACT_SYSTEM = system_text(
     [
         "Extract facts about the speakers and the people and things in their lives: what they "
         "like, do, own, plan, experience, believe or are.",
-        "Each fact stands alone and names its subject (e.g. 'Melanie ran a charity race'), never "
+        "Each fact stands alone and names its subject (e.g. 'Priya sold her kayak'), never "
         "a pronoun; speaker = the name of the person the fact is about.",
         "Do not restate what <existing_memories> already say; do extract what changes or adds "
         "to them.",

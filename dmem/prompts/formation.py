@@ -40,7 +40,7 @@ SPLIT_SYSTEM = system_text(
     [
         "One proposition per fact; an utterance may yield several ('gift ideas for my son' gives "
         "'the user has a son' and 'the user looked for gift ideas').",
-        "Each fact stands alone: name its subject by name (e.g. 'Caroline adopted a dog'), never "
+        "Each fact stands alone: name its subject by name (e.g. 'Theo joined a community choir'), never "
         "with a pronoun; speaker = the name of the person the fact is about, as written in the input.",
         "Categories (one or more): persona = identity, relationships, lasting traits; preference = "
         "likes, dislikes, dietary or interaction constraints; event = something that happened or "
@@ -73,11 +73,13 @@ SCOPE_SYSTEM = system_text(
         "(health, sexual orientation, religion, finances, ethnicity, political views, biometrics, "
         "criminal records). It must never leave the system.",
         "INTERNAL: entities known only inside the user's own world: family members and friends, "
-        "their household, their own organization, team, boss, projects and internal tools. Only "
-        "the user's own memories may describe them.",
+        "their household (named pets and possessions too), their own organization, team, boss, "
+        "projects and internal tools. Only the user's own memories may describe them.",
         "EXTERNAL: named public entities (products, brands, companies, public places, books, "
         "films, public events) that public knowledge describes.",
-        "GENERIC: general activities or concepts with no specific entity (hiking, baking bread).",
+        "GENERIC: general activities or concepts with no specific entity (hiking, baking bread), "
+        "and facts that only place the user: where they live or come from is personal context, "
+        "like their occupation ('lives in Porto' and 'works as a nurse' are both GENERIC).",
         "enrich = true only when facts about the entity itself would answer likely future "
         "questions (a car model's fuel type, a city's country); false for facts complete as stated.",
         "entity: the name the fact gives its entity, copied exactly as written: for EXTERNAL the "

@@ -8,8 +8,8 @@ from langchain_core.messages import BaseMessage
 
 from dmem.prompts.render import build, numbered, system_text
 
-AUDIT_SYSTEM = system_text(
-    "You are a strict auditor of answers produced by a memory system.",
+QUALITY_GATE_SYSTEM = system_text(
+    "You are the quality gate of a memory system: a strict checker of the answers it gives.",
     "Check the answer in <answer> to the question in <question> against the lines in <memories> "
     "on three dimensions, each pass or fail with the evidence. When unsure, fail: a failed "
     "answer is re-done by a slower, more thorough reader, a wrong answer that passes is not.",
@@ -22,13 +22,13 @@ AUDIT_SYSTEM = system_text(
         "Completeness: every part of the question is covered (all items asked for, both halves "
         "of a two-part question). An answer saying the information is unavailable, unknown or "
         "not in the memories fails completeness.",
-        "Judge the answer, not the memories: do not pass a wrong answer because the memories "
+        "Check the answer, not the memories: do not pass a wrong answer because the memories "
         "are weak.",
     ],
 )
 
 GROUP_SYSTEM = system_text(
-    "You judge whether candidate answers to a question say the same thing.",
+    "You decide whether candidate answers to a question say the same thing.",
     "Group the numbered answers in <answers> so that answers in one group mean the same for "
     "<question>, and pick the member each group should return.",
     [
@@ -45,7 +45,7 @@ GROUP_SYSTEM = system_text(
 
 def quality_gate_prompt(question: str, answer: str, context: Sequence[str]) -> list[BaseMessage]:
     """Prompt for the three-dimension quality gate."""
-    return build(AUDIT_SYSTEM, [
+    return build(QUALITY_GATE_SYSTEM, [
         ("memories", numbered(list(context), start=None)),
         ("question", question),
         ("answer", answer),

@@ -19,7 +19,7 @@ LIFECYCLE_SYSTEM = system_text(
         "it (a new city, a later date, one more item). target = that memory's id; text = one "
         "merged memory keeping whatever still holds from the old one plus the new information.",
         "DELETE: the fact retracts or contradicts a listed memory and nothing replaces it "
-        "('Jon no longer plays chess'). target = that memory's id.",
+        "('Omar no longer sings in the choir'). target = that memory's id.",
         "NOOP: a listed memory already says the same thing, or the fact adds nothing.",
         "Prefer UPDATE over DELETE when the fact gives the new value of something that changed.",
         "target must be one of the ids shown; leave it empty for ADD and NOOP.",

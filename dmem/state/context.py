@@ -86,7 +86,7 @@ class Context(BaseModel):
     answer_style: Literal["short", "sentence"] = "short"
     """'short' answers in a few words (benchmark style); 'sentence' in one sentence."""
 
-    # Gating
+    # The gate
     gate_policy: GatePolicy = "quality"
     """quality | majority | consensus | never (Mem0* only) | always (Full Deliberation only)."""
     vote_samples: int = 3

@@ -28,7 +28,7 @@ class FactDraft(BaseModel):
     """One atomic fact split out of admitted content (or extracted Mem0*-style)."""
 
     text: str = Field(
-        description="A standalone fact naming its subject (e.g. 'Caroline adopted a dog'); "
+        description="A standalone fact naming its subject (e.g. 'Theo joined a community choir'); "
         "relative times kept as said; no entity that is not in the window."
     )
     speaker: str = Field(description="Speaker the fact is about, exactly as named in the input.")

@@ -135,7 +135,8 @@ class ModelDecider:
         return Decided(clean_selection(out, len(memories)), usage)
 
     def answer(self, question: str, context: list[str], *,
-               temperature: float | None = None) -> Decided[AnswerDraft]:
+               temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+        # The model's own sampling noise at ``temperature`` varies the samples; the index is not needed.
         out, usage = self._call(AnswerDraft, answer_prompt(question, context, self.answer_style),
                                 "answer", "query", temperature)
         text = out.answer.strip()

@@ -1,9 +1,9 @@
 """OfflineDecider: every decision by rules, local embeddings, BM25 and deterministic date grounding.
 
 No chat model is called (``Usage.calls`` is always 0); the same inputs always give the same verdicts.
-Rules live in ``rules``/``admission``/``splitting``/``scoping``/``lifecycle``/``answering``/``spans``/
-``gate``; ``topics`` says what a question is about (names stripped before embedding, concept classes,
-relative standouts). This class only times them and shapes their results.
+Rules live in ``rules``/``admission``/``splitting``/``scoping``/``enrichment``/``lifecycle_rules``/
+``answer_extraction``/``spans``/``gate``/``voting``; ``topics`` says what a question is about (names stripped
+before embedding, concept classes, relative standouts). This class only times them and shapes their results.
 """
 
 from __future__ import annotations
@@ -16,7 +16,16 @@ from typing import TypeVar
 from langchain_core.embeddings import Embeddings
 
 from dmem.decisions.base import Decided
-from dmem.decisions.offline import admission, answering, gate, lifecycle, scoping, spans, splitting
+from dmem.decisions.offline import (
+    admission,
+    enrichment,
+    gate,
+    lifecycle_rules,
+    scoping,
+    spans,
+    splitting,
+    voting,
+)
 from dmem.decisions.offline.lexical import cosines, hybrid_scores
 from dmem.decisions.offline.spans import NO_INFO
 from dmem.decisions.offline.topics import (
@@ -108,7 +117,7 @@ class OfflineDecider:
 
     def enrich(self, fact: Fact, knowledge: list[str]) -> Decided[Enrichment]:
         def work() -> Enrichment:
-            attributes, reason = scoping.parse_knowledge(fact.text, fact.speaker, knowledge)
+            attributes, reason = enrichment.parse_knowledge(fact.text, fact.speaker, knowledge)
             return Enrichment(reason=reason, attributes=attributes)
 
         return _timed("enrich", work)
@@ -121,7 +130,7 @@ class OfflineDecider:
     def decide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
         def work() -> LifecycleDecision:
             sims = cosines(self.embeddings, fact.text, [m.text for m in background])
-            return lifecycle.decide(fact, background, sims)
+            return lifecycle_rules.decide(fact, background, sims)
 
         return _timed("decide_lifecycle", work)
 
@@ -139,9 +148,10 @@ class OfflineDecider:
         return _timed("filter_memories", work)
 
     def answer(self, question: str, context: list[str], *,
-               temperature: float | None = None) -> Decided[AnswerDraft]:
-        # Extraction is deterministic: temperature is accepted for the protocol and ignored.
-        return _timed("answer", lambda: answering.answer(self.embeddings, question, context))
+               temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+        # Sample 0 (or temperature 0) is the extractive answer; a vote's later samples draw alternatives.
+        return _timed("answer", lambda: voting.sample_answer(self.embeddings, question, context, sample=sample,
+                                                             temperature=temperature or 0.0))
 
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
         return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, question, answer, context))

@@ -1,8 +1,9 @@
 """Free answer spans: the run of words a line adds next to the words it shares with the question.
 
-The answer to "What is Jon offering to the dancers?" in "Jon is offering one-on-one mentoring and
-training to help dancers" follows the question's own words ("Jon is offering"), so runs are ranked
-by the question words right before them, then right after them, then by their content words.
+The answer to "What is Theo teaching the new choir members?" in "Theo is teaching breathing drills
+and sight-reading to the new choir members" follows the question's own words ("Theo is teaching"),
+so runs are ranked by the question words right before them, then right after them, then by their
+content words.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dmem.decisions.offline.rules import PHATIC, wordset
 
 CONTEXT_TOKENS = 3  # tokens either side of a run that are checked for question words
 _TOKEN = re.compile(r"[\w'\u2019-]+|[^\w\s]")
-# Words that never open or close an answer ("*recently* went", "*so* happy", "go *horseback riding*").
+# Words that never open or close an answer ("*recently* went", "*so* happy", "go *ice skating*").
 EDGE_FILLER = wordset(
     "is are was were has have had did does do be been being the that it go going went gone get got getting "
     "recently really totally definitely super pretty actually basically just now always even still sure "
@@ -45,7 +46,7 @@ def runs(text: str, known: set[str], dates: re.Pattern[str] | None = None) -> li
     out: list[Run] = []
     start = None
     for i, token in enumerate([*tokens, "|"]):
-        possessive = start is not None and token.lower().endswith(("'s", "\u2019s"))  # "Jon's mind" stays whole
+        possessive = start is not None and token.lower().endswith(("'s", "\u2019s"))  # "Theo's cello" stays whole
         if i < len(tokens) and token[0].isalnum() and (possessive or not _known(token, known)):
             start = i if start is None else start
             continue

@@ -1,10 +1,10 @@
 """Person rewriting and reference resolution for standalone facts, under the grounding constraint.
 
-First person becomes the speaker ("I adopted" -> "Caroline adopted", "my" -> "Caroline's", with
-present-tense verbs agreed: "I love" -> "Caroline loves"); 'we/our/us' become "<speaker> and
+First person becomes the speaker ("I adopted" -> "Maya adopted", "my" -> "Maya's", with
+present-tense verbs agreed: "I love" -> "Maya loves"); 'we/our/us' become "<speaker> and
 others"/"<speaker>'s"; 'you/your' become the listener when the window names one. A clause-initial
 'he/she/they' binds to the most recent compatible relation named in the window ("my son" ->
-"Caroline's son"). With no antecedent it never invents one: an age ("he is seven") gives
+"Maya's son"). With no antecedent it never invents one: an age ("he is seven") gives
 "<speaker>'s child", anything else "someone <speaker> knows" ("people <speaker> knows" for 'they').
 """
 
@@ -43,7 +43,7 @@ _CONTRACTIONS = [  # (pattern, replacement template) applied before the general 
 # "I've had my Vespa": the owner is the subject, so the possessive is dropped ("has had a Vespa").
 _OWNED = re.compile(r"\b(?P<lead>[Ii](?:'|\u2019)ve\s+(?:had|owned|got)|[Ii]\s+(?:have\s+had|have\s+owned|own|"
                     r"owned|bought))\s+my\s+(?P<next>[\w'-]+)")
-# "how you use it" -> "how Melanie uses it"; not after an auxiliary or a preposition ("did you use").
+# "how you use it" -> "how Theo uses it"; not after an auxiliary or a preposition ("did you use").
 _YOU_VERB = re.compile(rf"(?P<prev>\b\w+\s+)?\b[Yy]ou(?P<adv>(?:\s+{_ADVERB})*)\s+(?P<verb>[a-z]+)\b")
 _NOT_AFTER = wordset("do does did don't can could would will should shall may might must to for with at of about "
                      "thank thanks tell let see saw love miss make made help want wish are were have has had")
@@ -122,7 +122,7 @@ def _gender(rel: str) -> str:
 
 
 def antecedents(text: str, speaker: str) -> list[Antecedent]:
-    """Relations named in one utterance ('my son Max' -> "Max"; 'my sister' -> "Caroline's sister")."""
+    """Relations named in one utterance ('my son Max' -> "Max"; 'my sister' -> "Maya's sister")."""
     found: list[Antecedent] = []
     for m in _RELATION.finditer(text):
         owner = speaker if m["owner"].lower() == "my" else m["owner"][:-2]

@@ -171,6 +171,24 @@ CONCEPTS: dict[str, str] = {
              "cycling climbing skiing snowboarding yoga running hockey",
     "home": "home house apartment flat condo",
 }
+# Phrases where a class member has another sense ('running late', 'a flat tire', 'a great job'):
+# they are masked before a line is matched against a class, so they never stand for a member.
+OTHER_SENSES = re.compile(
+    r"\brunning\s+(?:late|out|low|short|behind|errands|around|away|a|an|the|my|his|her|their|our)\b"
+    r"|\bclimbing\s+(?:up\s+)?(?:the\s+)?(?:stairs|steps|ladder)\b"
+    r"|\bflat\s+(?:tires?|tyres?|white|screen|rate|fee|out)\b|\bfell\s+flat\b"
+    r"|\b(?:computer|laptop|wireless|mechanical)\s+keyboard\b|\bkeyboard\s+(?:shortcuts?|for\s+(?:\w+\s+){0,2}?"
+    r"(?:laptop|computer|pc|desk|tablet))\b"
+    r"|\b(?:good|great|nice|amazing|awesome|fantastic|excellent|wonderful|brilliant|terrible|bad)\s+job\b"
+    r"|\bjob\s+well\s+done\b|\bodd\s+jobs?\b"
+    r"|\b(?:did|does|do|didn't|doesn't|don't|won't|will|would|wouldn't|might|may)\s+(?:not\s+)?work\b"
+    r"|\bwork(?:s|ed|ing)?\s+out\b|\bworks?\s+of\s+art\b"
+    r"|\bearly\s+bird\b|\bdrum(?:s|med|ming)?\s+up\b|\bharp(?:s|ed|ing)?\s+on\b"
+    r"|\bhors(?:e|es|ed|ing)\s+around\b|\bpig(?:s|ged|ging)?\s+out\b"
+    r"|\bconvertible\s+(?:sofa|couch|bed|crib|table|desk|car\s+seat)s?\b"
+    r"|\bhouse\s+(?:music|party|parties|plants?)\b|\bon\s+the\s+house\b|\bbox\s+office\b",
+    _I,
+)
 
 # Language ------------------------------------------------------------------------------------
 _LANG_MARKERS = {

@@ -16,7 +16,7 @@ from dmem.decisions.offline import newwords
 from dmem.decisions.offline.lexical import content_stems, stem, tokenize
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.rules import wordset
-from dmem.decisions.offline.topics import related, shares, topic_stems, topic_terms
+from dmem.decisions.offline.topics import in_class_sense, related, shares, topic_stems, topic_terms
 from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
 
@@ -86,8 +86,9 @@ def adds_information(question: str, text: str, tag: date | None = None) -> bool:
 
 
 def on_topic(question: str, text: str, standout: bool) -> bool:
-    """A line can answer a question if it shares a topic word (or its concept class), or stands out."""
-    return shares(topic_terms(question), content_stems(text)) or standout
+    """A line can answer if it shares a topic word (or a member of its class, in that sense), or stands out."""
+    return (shares(topic_stems(question), content_stems(text))
+            or shares(topic_terms(question), content_stems(in_class_sense(text))) or standout)
 
 
 def question_kind(question: str) -> str:
@@ -168,7 +169,7 @@ def concept_span(question: str, text: str) -> str | None:
     if not m or len(related(stem(m["noun"].lower()))) < 2:
         return None
     members = related(stem(m["noun"].lower())) - set(content_stems(question))
-    tokens = _TOKEN.findall(text)
+    tokens = _TOKEN.findall(in_class_sense(text))
     hits = [i for i, t in enumerate(tokens) if t[0].isalnum() and stem(t.lower()) in members]
     if not hits:
         return None

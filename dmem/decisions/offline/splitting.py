@@ -67,7 +67,7 @@ def _passing_references(clause: str, speaker: str, remember: bool) -> list[tuple
 
 
 def _drop_vocative(text: str, listener: str | None) -> str:
-    """'Gina, Jon had to...' / '... agrees, Melanie': the listener addressed is not part of the fact."""
+    """'Priya, Theo had to...' / '... agrees, Maya': the listener addressed is not part of the fact."""
     if not listener:
         return text
     name = re.escape(listener)

@@ -17,14 +17,14 @@ from statistics import median
 from langchain_core.embeddings import Embeddings
 
 from dmem.decisions.offline.lexical import content_stems, cosines, lexical_scores, stem, tokenize
-from dmem.decisions.offline.rules import CONCEPTS, wordset
+from dmem.decisions.offline.rules import CONCEPTS, OTHER_SENSES, wordset
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
 
 STANDOUT_MARGIN = 0.12  # focused cosine above the median line that makes a line semantically on topic
 STANDOUT_MIN_LINES = 3  # lines a median needs before a standout means anything
 SHARED_NAME_SHARE = 0.25  # a question name in more than this share of the lines is stripped before embedding
 FOCUS_EMBED_WEIGHT = 0.5  # share of the focused cosine in a line's relevance (the rest is BM25)
-PREFIX_MIN = 5  # stems at least this long match a longer stem they open ('mentor' ~ 'mentorship')
+PREFIX_MIN = 5  # stems at least this long match a longer stem they open ('friend' ~ 'friendship')
 
 QUESTION_FILLER = wordset("kind type sort thing year date time day month mani much long ago")
 _NOT_NAMES = {m.lower() for m in MONTHS} | set(WEEKDAYS) | {"i", "i'm", "i've", "i'd", "i'll"}
@@ -58,7 +58,7 @@ def shared_names(question: str, texts: Sequence[str]) -> list[str]:
 
 
 def topical_names(question: str, texts: Sequence[str], subjects: Sequence[str]) -> list[str]:
-    """Question names that say what it asks about ('Shia Labeouf'), not whom.
+    """Question names that say what it asks about ('Frida Kahlo' in "What does Maya think of Frida Kahlo?"), not whom.
 
     A topical name is neither a line's subject or speaker nor (with enough lines to tell) shared by many lines.
     """
@@ -70,10 +70,10 @@ _INTERJECTION = r"(?:hey|hi|hello|wow|oh|thanks|thank you|yeah|yes|yep|aww*|omg|
 
 
 def strip_vocatives(text: str, names: Sequence[str]) -> str:
-    """'Wow, Mel! ...' -> 'Wow! ...': a listener addressed by name is not what the line is about.
+    """'Wow, Theo! ...' -> 'Wow! ...': a listener addressed by name is not what the line is about.
 
-    Any name right after a sentence-opening interjection goes ('Hey Jon!'); the given names also
-    when they open ('Mel, ...') or close (', Mel!') a sentence.
+    Any name right after a sentence-opening interjection goes ('Hey Priya!'); the given names also
+    when they open ('Theo, ...') or close (', Theo!') a sentence.
     """
     text = re.sub(rf"(^|[.!?]\s+)({_INTERJECTION}[,!]?\s+)(?-i:[A-Z][a-z]+)\s*[,!]\s*", r"\1\2", text, flags=re.I)
     for name in names:
@@ -127,6 +127,11 @@ def related(word_stem: str) -> frozenset[str]:
     return _concept_index().get(word_stem, frozenset()) | {word_stem}
 
 
+def in_class_sense(text: str) -> str:
+    """The text with phrases where a class member has another sense masked ('running late', 'flat tire')."""
+    return OTHER_SENSES.sub(" ", text)
+
+
 def topic_stems(question: str) -> set[str]:
     """What the question is about: its content stems minus the people it names and filler words."""
     names = {stem(t) for m in _NAME.finditer(question.strip()) for t in tokenize(m.group(0))}
@@ -140,7 +145,7 @@ def topic_terms(question: str) -> set[str]:
 
 
 def shares(terms: set[str], stems: Iterable[str]) -> bool:
-    """True if the stems hold a term, or a long stem that opens or is opened by one ('mentor', 'mentorship')."""
+    """True if the stems hold a term, or a long stem that opens or is opened by one ('friend', 'friendship')."""
     found = set(stems)
     if terms & found:
         return True

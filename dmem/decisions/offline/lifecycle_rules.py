@@ -1,4 +1,4 @@
-"""Offline Mem0* update phase: NOOP, DELETE, UPDATE or ADD by similarity and value comparison.
+"""Lifecycle rules of the offline engine: NOOP, DELETE, UPDATE or ADD by similarity and value comparison.
 
 Rules in order: a repeat (equal text or cosine >= NOOP_SIMILARITY) is NOOP; a removal statement
 ("no longer", "sold", "quit") about a memory of the same subject is DELETE; the same subject and
@@ -33,7 +33,7 @@ def normalise(text: str) -> str:
 
 
 def subject(text: str) -> str:
-    """First token without a possessive: 'Caroline's son is 7' -> 'caroline'."""
+    """First token without a possessive: 'Maya's son is 7' -> 'maya'."""
     tokens = tokenize(text)
     return tokens[0].removesuffix("'s") if tokens else ""
 
@@ -64,8 +64,8 @@ def _stem_sets(text: str, speaker: str | None) -> tuple[set[str], set[str]]:
 def similarity(a: str, b: str, cos: float, speaker: str | None = None) -> float:
     """Max of embedding cosine and word overlap (as written, and with values masked).
 
-    Overlap counts only when the texts share a word beyond their subject: "Caroline lives in
-    Paris" and "Caroline lives in Berlin" overlap fully once the cities are masked.
+    Overlap counts only when the texts share a word beyond their subject: "Maya lives in
+    Porto" and "Maya lives in Lisbon" overlap fully once the cities are masked.
     """
     ignore = {stem(subject(a)), stem(subject(b)), _VALUE}
     best = cos

@@ -1,4 +1,4 @@
-"""Offline answer: find the context lines that can answer, then the sentence and span the question asks for.
+"""Extractive answering of the offline engine: the context lines that can answer, then the span asked for.
 
 A line can answer when it shares the question's topic (a topic word or its concept class) or its
 focused cosine stands out from the other lines', when it adds something the question lacks, and,
@@ -36,7 +36,7 @@ Line = tuple[str, date | None]
 
 
 def _questions_only(text: str) -> bool:
-    """Every sentence with content words asks something ('Wow! What do you dance?')."""
+    """Every sentence with content words asks something ('Wow! What do you bake?')."""
     return all(s.rstrip().endswith("?") for s in SENTENCE_END.split(text) if content_stems(s))
 
 

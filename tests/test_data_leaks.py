@@ -1,0 +1,39 @@
+"""The benchmark stays out of the product: no dev speaker, proper noun or line in dmem/, tests or examples.
+
+Measures on the shared development data, so it skips where ``../shared/data`` is absent (a user's clone).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.data_leaks import SHARED_DATA, DevData, forbidden_names, load, ngrams, proper_nouns, scan
+
+pytestmark = [pytest.mark.data,
+              pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="no ../shared/data (development data)")]
+
+
+@pytest.fixture(scope="module")
+def dev() -> DevData:
+    return load()
+
+
+def test_the_lists_hold_what_the_data_says(dev: DevData) -> None:
+    assert len(dev.speakers) >= 10 and len(dev.texts) > 1000
+    names = forbidden_names(dev)
+    assert dev.speakers <= names
+    assert len(names) > 100
+    assert len(ngrams(dev.texts)) > 10_000
+
+
+def test_no_dev_name_or_line_in_our_files(dev: DevData) -> None:
+    hits = scan(dev)
+    assert not hits, "\n".join(f"{h.path}:{h.line}: {h.found}" for h in hits[:50])
+
+
+def test_the_checks_catch_a_copied_line_with_its_people_renamed() -> None:
+    data = DevData(frozenset({"Wren"}), ("Hey Wren! Yesterday Juno showed me how to fold paper cranes by the river.",))
+    assert "Juno" in proper_nouns(data.texts) and "Yesterday" not in proper_nouns(data.texts)
+    copied = ngrams(["Odile showed me how to fold paper cranes by the river"])
+    assert copied & ngrams(data.texts)  # renamed people, same line
+    assert not ngrams(["She showed me how to make paper boats on the lake"]) & ngrams(data.texts)

@@ -1,0 +1,24 @@
+"""The test suite's own rules: slow tests are marked, and pytest's summary line prints."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# What makes a test slow: the real MiniLM model, the demo, or a notebook kernel.
+SLOW_SIGNS = re.compile(r"\bLOCAL_MINILM\b|\brun_demo\b|\bmain\(\[\"demo\"|\bNotebookClient\b")
+
+
+def test_addopts_leave_the_summary_line_alone() -> None:
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "-q" not in options.get("addopts", "").split()  # with README's or CI's own -q it would vanish
+    assert any(m.startswith("slow:") for m in options["markers"])
+
+
+def test_tests_that_load_the_model_or_run_the_demo_or_notebooks_are_marked_slow() -> None:
+    unmarked = [p.name for p in sorted((ROOT / "tests").glob("test_*.py"))
+                if p.name != Path(__file__).name and SLOW_SIGNS.search(p.read_text())
+                and "pytest.mark.slow" not in p.read_text()]
+    assert unmarked == []
