@@ -14,27 +14,17 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
-from dmem.errors import DataError, ModelError
+from dmem.errors import ModelError
 from dmem.nodes.recording import CLAIM_KEY
 from dmem.state.context import Context
 from dmem.state.results import ExchangeResult
 from dmem.state.schemas import Message
-from dmem.store import MemoryStore, Routing, validate_namespace
+from dmem.store import MemoryStore, Routing
 from dmem.store.claims import new_worker
 from dmem.store.namespaces import turn_keys
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
-
-
-def namespaces_of(user_ids: Sequence[str] | None, user_id: str) -> list[str]:
-    """The validated namespaces a call names: ``user_ids`` when given, else ``[user_id]``."""
-    if isinstance(user_ids, str):
-        raise DataError(f"user_ids must be a list of user ids, not the string {user_ids!r}; use user_id= for one")
-    if user_ids is not None and not user_ids:
-        raise DataError("user_ids is empty: name at least one user id")
-    names = list(user_ids) if user_ids is not None else [user_id]
-    return list(dict.fromkeys(validate_namespace(n, "user id") for n in names))
 
 
 def iter_exchanges(messages: Iterable[Message], size: int = 2) -> list[list[Message]]:

@@ -16,8 +16,8 @@ from dmem.scopes import scope
 from dmem.store import SearchFilter
 
 CHAT = [{"speaker": "Maya", "text": "I adopted a beagle named Rex last week."},
-        {"speaker": "Tom", "text": "That's wonderful!"}]
-MORE = [{"speaker": "Maya", "text": "I work as a nurse in Lisbon."}, {"speaker": "Tom", "text": "Nice."}]
+        {"speaker": "Oskar", "text": "That's wonderful!"}]
+MORE = [{"speaker": "Maya", "text": "I work as a nurse in Lisbon."}, {"speaker": "Oskar", "text": "Nice."}]
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_update_records_history_with_reason_and_reembeds(mem: Memory) -> None:
         "UPDATE", rex.text, "Maya adopted a beagle called Rex.", "typo")
     assert mem.update(rex.id, metadata={"more": 1}, user_id="maya").metadata == {"ok": True, "more": 1}
     with pytest.raises(NotFoundError):
-        mem.update(rex.id, "stolen", user_id="tom")
+        mem.update(rex.id, "stolen", user_id="oskar")
     with pytest.raises(DataError, match="non-empty"):
         mem.update(rex.id, "  ", user_id="maya")
     with pytest.raises(DataError, match="needs a new text"):
@@ -78,12 +78,12 @@ def test_update_records_history_with_reason_and_reembeds(mem: Memory) -> None:
 def test_delete_all_removes_one_namespace_only(mem: Memory) -> None:
     mem.add(CHAT, user_id="maya")
     mem.add(MORE, user_id="maya", agent_id="coach")
-    mem.add(MORE, user_id="tom")
+    mem.add(MORE, user_id="oskar")
     (coached,) = mem.get_all(user_id="maya", agent_id="coach")
     assert coached.namespace == "maya/agent:coach"
     assert mem.delete_all(user_id="maya") == 1
     assert mem.get_all(user_id="maya") == [] and len(mem.get_all(user_id="maya/agent:coach")) == 1
-    assert len(mem.get_all(user_id="tom")) == 1
+    assert len(mem.get_all(user_id="oskar")) == 1
     assert mem.delete_all(user_id="maya") == 0
     assert mem.transcript(user_id="maya")  # the transcript stays for Full Deliberation
 

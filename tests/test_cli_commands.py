@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 ENV = {**{k: v for k, v in os.environ.items() if not k.startswith("DMEM_")}, "PYTHONPATH": str(ROOT)}
 CHAT = [
     {"speaker": "Maya", "text": "I adopted a beagle named Rex last week.", "timestamp": "2024-05-08T13:56:00"},
-    {"speaker": "Tom", "text": "That's wonderful!", "timestamp": "2024-05-08T13:57:00"},
+    {"speaker": "Oskar", "text": "That's wonderful!", "timestamp": "2024-05-08T13:57:00"},
     {"speaker": "Maya", "text": "I work as a nurse in Lisbon.", "timestamp": "2024-05-08T13:58:00"},
-    {"speaker": "Tom", "text": "Nice.", "timestamp": "2024-05-08T13:59:00"},
+    {"speaker": "Oskar", "text": "Nice.", "timestamp": "2024-05-08T13:59:00"},
 ]
 
 
@@ -81,7 +81,7 @@ def test_memories_piped_are_one_record_per_line_and_filter(ingested: Path) -> No
     nurse = memories(ingested, "--category", "persona")
     assert [m["text"] for m in nurse] == ["Maya works as a nurse in Lisbon"]
     assert all(m["metadata"] == {"source": "chat"} for m in memories(ingested))
-    assert memories(ingested, "--speaker", "Tom") == [] and memories(ingested, "--metadata", "source=mail") == []
+    assert memories(ingested, "--speaker", "Oskar") == [] and memories(ingested, "--metadata", "source=mail") == []
 
 
 def test_users_lists_namespaces_with_counts(ingested: Path) -> None:

@@ -186,7 +186,7 @@ def register(sub: Any, common: list[argparse.ArgumentParser]) -> None:
     u.add_argument("--prefix", help="only namespaces starting with this text")
 
     e = add_command(sub, "export", common, "write namespaces' memories, vectors and history to a JSON file",
-                    ["dmem export maya.json --user-id maya", "dmem export team.json --user-id maya --user-id tom"],
+                    ["dmem export maya.json --user-id maya", "dmem export team.json --user-id maya --user-id oskar"],
                     cmd_export)
     e.add_argument("path", help="JSON file to write (overwritten)")
     scope_options(e, repeat=True)

@@ -130,7 +130,7 @@ def register(sub: Any, common: list[argparse.ArgumentParser]) -> None:
                    help="label every memory formed (repeatable); 'search --metadata' filters on it")
 
     r = add_command(sub, "retry", common, "form the turns kept for retry (pending, or never formed after a crash)",
-                    ["dmem retry --user-id maya", "dmem --json retry --user-id conv-a/Tom"], cmd_retry)
+                    ["dmem retry --user-id maya", "dmem --json retry --user-id conv-a/Oskar"], cmd_retry)
     scope_options(r, what="turns")
 
     u = add_command(sub, "update", common, "change a memory's text or metadata (history keeps both texts)",
