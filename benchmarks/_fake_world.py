@@ -12,7 +12,9 @@ from langchain_core.messages import BaseMessage
 from dmem.testing import FakeChatModel
 
 ROOT = Path(__file__).resolve().parents[1]
-LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo-dev6.json"
+# The shared data sits beside the checkout (../shared), or two levels up from a worktree.
+_CANDIDATES = [p / "shared" / "data" / "locomo" / "locomo-dev6.json" for p in (ROOT.parent, ROOT.parent.parent)]
+LOCOMO = next((p for p in _CANDIDATES if p.is_file()), _CANDIDATES[0])
 
 
 def need_data() -> Path:
@@ -61,6 +63,11 @@ def _chunk(msgs: list[BaseMessage]) -> dict[str, Any]:
                       for i, (t, s, text) in enumerate(rows)]}
 
 
+def _add_each(msgs: list[BaseMessage]) -> dict[str, Any]:
+    n = len(re.findall(r"^\d+\. ", _section(msgs, "new_facts"), re.MULTILINE))
+    return {"decisions": [{"fact": i, "reason": "new information", "operation": "ADD"} for i in range(1, n + 1)]}
+
+
 def fake_world(gate_passes: bool = True) -> FakeChatModel:
     """Replies for every schema; the audit passes or fails as asked."""
     verdict = {"reason": "checked against the memories", "passed": gate_passes}
@@ -69,6 +76,7 @@ def fake_world(gate_passes: bool = True) -> FakeChatModel:
         "FactDrafts": _split,
         "ScopeLabels": _scope,
         "LifecycleDecision": [{"reason": "new information", "operation": "ADD"}],
+        "LifecycleDecisions": _add_each,
         "Enrichment": [{"reason": "none", "attributes": {}}],
         "AnswerDraft": [{"reasoning": "memory 1 states it", "answer": "7 May 2023"}],
         "QualityGateVerdict": [{"relevance": verdict, "faithfulness": verdict, "completeness": verdict}],

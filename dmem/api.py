@@ -27,6 +27,7 @@ from dmem.graphs import compile_ingestion_graph, compile_query_graph
 from dmem.messages import MessageLike, to_message, to_messages
 from dmem.metadata import check_metadata, label_formed
 from dmem.models.embeddings import embedding_name
+from dmem.models.endpoints import Endpoints
 from dmem.scopes import scope, scopes
 from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
@@ -47,13 +48,15 @@ class Memory(AsyncMethods, TransferMethods):
 
     ``llm`` is a 'provider:model' string or a LangChain chat model; without one (and without
     ``DMEM_CHAT_MODEL``) the offline decision engine runs. Other settings are keyword arguments,
-    ``DMEM_*`` variables or a TOML ``config_file``, in that order of precedence.
+    ``DMEM_*`` variables or a TOML ``config_file``, in that order of precedence. ``endpoints``
+    shares model endpoints (their concurrency slots) with other ``Memory`` objects; by default
+    each ``Memory`` has its own.
     """
 
     def __init__(self, path: str | Path | None = None, *, llm: str | BaseChatModel | None = None,
                  embeddings: str | Embeddings | None = None, knowledge: KnowledgeSource | None = None,
                  config_file: str | Path | None = None, read_only: bool = False, api_key: str | None = None,
-                 **settings: Any) -> None:
+                 endpoints: Endpoints | None = None, **settings: Any) -> None:
         if path is not None:
             settings["store_dir"] = str(path)
         if isinstance(llm, str):
@@ -64,7 +67,8 @@ class Memory(AsyncMethods, TransferMethods):
         """This memory's settings; ``ask``/``add`` keyword overrides change them per call."""
         self.resources = Resources(self.context, chat_model=llm if isinstance(llm, BaseChatModel) else None,
                                    embeddings=embeddings if isinstance(embeddings, Embeddings) else None,
-                                   knowledge=knowledge, api_key=api_key, read_only=read_only)
+                                   knowledge=knowledge, api_key=api_key, read_only=read_only,
+                                   endpoints=endpoints)
         """Owner of the open store and the models; ``close()`` releases them."""
         self.store = cast(LocalStore, self.resources.store)  # Memory's export/import use the local store's API
         self.embedding = embedding_name(self.services.embeddings)

@@ -1,5 +1,12 @@
 """dmem's exception types: each carries a message a user can act on."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dmem.state.schemas import Usage
+
 
 class DmemError(Exception):
     """Base class of every error dmem raises on purpose."""
@@ -10,14 +17,32 @@ class ConfigError(DmemError, ValueError):
 
 
 class ModelError(DmemError):
-    """A chat or embedding model could not be built or called."""
+    """A chat or embedding model could not be built or called.
+
+    ``usage`` is what the failed call cost (every attempt sent), when it got as far as sending.
+    """
+
+    def __init__(self, message: str = "", *, usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage
+
+
+class ProviderError(ModelError):
+    """A model endpoint kept failing (timeout, refused connection, HTTP 429/5xx, ...) after dmem's retries.
+
+    The message is one line naming the endpoint and the cause; ``fault`` is the classified cause.
+    """
+
+    def __init__(self, message: str, *, fault: Any = None, usage: Usage | None = None) -> None:
+        super().__init__(message, usage=usage)
+        self.fault = fault
 
 
 class StructuredOutputError(ModelError):
     """A model reply still failed schema validation after every retry and repair."""
 
-    def __init__(self, schema: str, detail: str, raw: str | None = None) -> None:
-        super().__init__(f"model reply for {schema} failed validation: {detail}")
+    def __init__(self, schema: str, detail: str, raw: str | None = None, *, usage: Usage | None = None) -> None:
+        super().__init__(f"model reply for {schema} failed validation: {detail}", usage=usage)
         self.schema = schema
         self.detail = detail
         self.raw = raw

@@ -29,7 +29,9 @@ from langgraph.config import get_config
 from dmem.decisions.base import Decider
 from dmem.decisions.factory import decider_settings, make_decider
 from dmem.errors import ConfigError
+from dmem.models.client import with_request_timeout
 from dmem.models.embeddings import CachedEmbeddings, embedding_dim, embedding_name, make_embeddings
+from dmem.models.endpoints import Endpoints
 from dmem.state.context import Context, api_key_from_env, build_context
 from dmem.store.base import MemoryStore
 from dmem.store.knowledge import KnowledgeSource
@@ -82,7 +84,7 @@ class Resources:
     def __init__(self, settings: Context | None = None, *, chat_model: BaseChatModel | None = None,
                  embeddings: Embeddings | None = None, store: MemoryStore | None = None,
                  knowledge: KnowledgeSource | None = None, decider: Decider | None = None,
-                 api_key: str | None = None, read_only: bool = False) -> None:
+                 api_key: str | None = None, read_only: bool = False, endpoints: Endpoints | None = None) -> None:
         self._given_settings = settings
         self._settings = settings
         self.chat_model = chat_model
@@ -90,6 +92,8 @@ class Resources:
         """The knowledge source enrichment may consult (None: no external source)."""
         self.decider = decider
         self.read_only = read_only
+        self.endpoints = endpoints or Endpoints()
+        """Model endpoints of this owner: every decider talking to one server shares its slots and learnt formats."""
         self._api_key = api_key
         self._given_embeddings = make_embeddings(embeddings) if embeddings is not None else None
         self._lock = threading.RLock()
@@ -166,7 +170,10 @@ class Resources:
             if key in self._deciders:
                 self._deciders.move_to_end(key)
                 return self._deciders[key]
-            decider = make_decider(ctx, embeddings, self.chat_model, api_key=self.api_key)
+            chat = self.chat_model
+            if chat is not None and ctx.request_timeout != self.settings.request_timeout:
+                chat = with_request_timeout(chat, ctx.request_timeout)  # a run's own timeout on the given model
+            decider = make_decider(ctx, embeddings, chat, api_key=self.api_key, endpoints=self.endpoints)
             self._deciders[key] = decider
             if len(self._deciders) > _MAX_DECIDERS:
                 self._deciders.popitem(last=False)

@@ -10,6 +10,7 @@ memory, so lost and duplicated turns can be counted.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import threading
@@ -27,7 +28,19 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from dmem.models.structured import estimate_tokens, repair_json
 
-Scripted = Any  # BaseModel | dict | str | Exception | Callable[[list[BaseMessage]], Any]
+Scripted = Any  # BaseModel | dict | str | FakeReply | Exception | Callable[[list[BaseMessage]], Any]
+
+
+@dataclass
+class FakeReply:
+    """A scripted reply with how it ended and what it cost (a cut-off reply: ``finish_reason='length'``)."""
+
+    content: Any
+    """The reply: a pydantic model, a dict (sent as JSON) or text."""
+    finish_reason: str = "stop"
+    input_tokens: int | None = None
+    """Reported usage; None estimates it from the text, as for plain scripted replies."""
+    output_tokens: int | None = None
 
 
 @dataclass
@@ -41,6 +54,8 @@ class FakeCall:
     started: float
     ended: float = 0.0
     thread: int = 0
+    max_tokens: int | None = None
+    """The output-token cap the call was made with."""
 
     @property
     def prompt(self) -> str:
@@ -68,6 +83,8 @@ class FakeChatModel(BaseChatModel):
     """False makes with_structured_output raise NotImplementedError, like servers without tools."""
     report_usage: bool = True
     """False omits usage metadata, so callers must estimate tokens."""
+    max_tokens: int | None = None
+    """Output-token cap (set on copies by dmem per stage; recorded with each call)."""
     _state: _FakeState = PrivateAttr()
 
     def model_post_init(self, context: Any) -> None:
@@ -118,12 +135,13 @@ class FakeChatModel(BaseChatModel):
 
     def _record(self, schema: str, messages: list[BaseMessage], method: str) -> FakeCall:
         call = FakeCall(schema=schema, messages=list(messages), temperature=self.temperature,
-                        method=method, started=time.perf_counter(), thread=threading.get_ident())
+                        method=method, started=time.perf_counter(), thread=threading.get_ident(),
+                        max_tokens=self.max_tokens)
         with self._state.lock:
             self._state.calls.append(call)
         return call
 
-    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str | AIMessage:
+    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> FakeReply | AIMessage:
         call = self._record(schema, messages, method)
         try:
             if self.delay:
@@ -133,19 +151,25 @@ class FakeChatModel(BaseChatModel):
                 raise out
             if isinstance(out, AIMessage):  # a scripted reply with tool calls, for agents
                 return out
-            if isinstance(out, BaseModel):
-                return out.model_dump_json()
-            return out if isinstance(out, str) else json.dumps(out, default=str)
+            reply = out if isinstance(out, FakeReply) else FakeReply(out)
+            content = reply.content
+            if isinstance(content, BaseModel):
+                content = content.model_dump_json()
+            elif not isinstance(content, str):
+                content = json.dumps(content, default=str)
+            return dataclasses.replace(reply, content=content)
         finally:
             call.ended = time.perf_counter()
 
-    def _message(self, text: str, messages: list[BaseMessage]) -> AIMessage:
+    def _message(self, reply: FakeReply, messages: list[BaseMessage]) -> AIMessage:
         usage = None
         if self.report_usage:
-            n_in = estimate_tokens("\n".join(str(m.content) for m in messages))
-            n_out = estimate_tokens(text)
+            n_in = reply.input_tokens
+            n_in = estimate_tokens("\n".join(str(m.content) for m in messages)) if n_in is None else n_in
+            n_out = estimate_tokens(reply.content) if reply.output_tokens is None else reply.output_tokens
             usage = {"input_tokens": n_in, "output_tokens": n_out, "total_tokens": n_in + n_out}
-        return AIMessage(content=text, usage_metadata=usage)  # type: ignore[arg-type]
+        return AIMessage(content=reply.content, usage_metadata=usage,  # type: ignore[arg-type]
+                         response_metadata={"finish_reason": reply.finish_reason})
 
     # LangChain API ----------------------------------------------------------------------------
     def with_structured_output(  # type: ignore[override]
@@ -158,11 +182,11 @@ class FakeChatModel(BaseChatModel):
         def run(messages: Any) -> Any:
             msgs = list(messages) if isinstance(messages, list) else messages.to_messages()
             produced = self._produce(name, msgs, method)
-            text = produced.text if isinstance(produced, AIMessage) else produced
-            raw = self._message(text, msgs)
+            reply = FakeReply(produced.text) if isinstance(produced, AIMessage) else produced
+            raw = self._message(reply, msgs)
             parsed, error = None, None
             try:
-                parsed = schema.model_validate(repair_json(text))
+                parsed = schema.model_validate(repair_json(reply.content))
             except (ValueError, ValidationError) as exc:
                 error = exc
                 if not include_raw:
@@ -274,7 +298,7 @@ class FaultyChatModel(FakeChatModel):
                 self._injected[kind] += 1
         return kind, pause
 
-    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> str | AIMessage:
+    def _produce(self, schema: str, messages: list[BaseMessage], method: str) -> FakeReply | AIMessage:
         kind, pause = self._draw()
         if pause:
             time.sleep(pause)
@@ -283,10 +307,10 @@ class FaultyChatModel(FakeChatModel):
             raise provider_error(kind)
         if kind == "malformed":
             self._record(schema, messages, method).ended = time.perf_counter()
-            return "Sure! Here is what I found: the user said several things"
+            return FakeReply("Sure! Here is what I found: the user said several things")
         if kind == "missing_tool_call":
             self._record(schema, messages, method).ended = time.perf_counter()
-            return ""
+            return FakeReply("")
         return super()._produce(schema, messages, method)
 
 
@@ -320,4 +344,5 @@ def echo_formation_script() -> dict[str, Any]:
         "ScopeLabels": lambda m: {"labels": [{"index": i, "reason": "rule", "scope": "GENERIC", "enrich": False}
                                              for i in range(1, count(m) + 1)]},
         "LifecycleDecision": [{"reason": "new information", "operation": "ADD"}],
+        "LifecycleDecisions": [{"decisions": []}],  # batch mode: a fact left without a decision is added
     }

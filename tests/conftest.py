@@ -60,6 +60,12 @@ def read_chunk_all(messages: list[BaseMessage], score: int = 8) -> dict[str, Any
     return {"facts": [{"fact": f"fact from {t}", "score": score, "turn_ids": [t]} for t in ids[:1]]}
 
 
+def add_each(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Batch lifecycle: ADD for every numbered new fact."""
+    n = len(re.findall(r"^\d+\. ", last_section(messages, "new_facts"), re.MULTILINE))
+    return {"decisions": [{"fact": i, "reason": "new information", "operation": "ADD"} for i in range(1, n + 1)]}
+
+
 PASS = {"reason": "ok", "passed": True}
 FAIL = {"reason": "missing", "passed": False}
 
@@ -70,6 +76,7 @@ def default_script() -> dict[str, Any]:
         "FactDrafts": split_each,
         "ScopeLabels": scope_all,
         "LifecycleDecision": [{"reason": "new information", "operation": "ADD"}],
+        "LifecycleDecisions": add_each,
         "Enrichment": [{"reason": "from knowledge", "attributes": {"type": "thing"}}],
         "AnswerDraft": [{"reasoning": "memory 1", "answer": "7 May 2023"}],
         "QualityGateVerdict": [{"relevance": PASS, "faithfulness": PASS, "completeness": PASS}],

@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 import threading
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ def _answer(messages: list[BaseMessage]) -> dict[str, str]:
 
 def _split(messages: list[BaseMessage]) -> dict[str, Any]:
     turns = _turns(messages, "current_exchange")
-    if _FAIL["ingest"] and any(t == "D2:1" for t, _, _ in turns):
+    if _FAIL["ingest"] and any(x == "How was Rome?" for _, _, x in turns):  # turn D2:1 (prompts show labels)
         raise RuntimeError("simulated crash while ingesting")
     return {"facts": [{"text": f"{s} said: {x}", "speaker": s, "source_turn_ids": [t]} for t, s, x in turns]}
 
@@ -494,8 +495,21 @@ def test_cli_runs_offline_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def test_methods_sharing_a_store_keep_their_own_gate(tmp_path: Path) -> None:
     model = fake_model()
-    model.set_script("AnswerGroups", lambda m: {"reason": "two agree", "groups": [[1, 2], [3]], "best": [1, 3]})
-    out = EvalRunner(config(tmp_path, model, "majority,consensus")).run()
+    asked: Counter[str] = Counter()
+
+    def sample(m: list[BaseMessage]) -> dict[str, str]:  # of any three answers in a row, one differs
+        asked[_section(m, "question")] += 1
+        return {"answer": "Rome" if asked[_section(m, "question")] % 3 == 0 else "Paris"}
+
+    def group(m: list[BaseMessage]) -> dict[str, Any]:
+        answers = [ln.split(". ", 1)[1] for ln in _section(m, "answers").splitlines()]
+        groups = [[i for i, a in enumerate(answers, 1) if a == x] for x in dict.fromkeys(answers)]
+        return {"reason": "two agree", "groups": groups, "best": [g[0] for g in groups]}
+
+    model.set_script("AnswerDraft", sample)
+    model.set_script("AnswerGroups", group)
+    out = EvalRunner(config(tmp_path, model, "majority,consensus", concurrency=1,
+                            settings={"max_concurrency": 1})).run()
     routes = {(r["method"], r["route"]) for r in out.records}
     assert routes == {("majority", "system1"), ("consensus", "deliberation")}  # 2 of 3 agree
     assert count(model, "AdmissionVerdicts") == 3  # one ingestion serves both methods

@@ -37,7 +37,7 @@ def assert_each_turn_once(mem: Memory, user: str, n: int) -> None:
 def test_provider_errors_and_malformed_replies_lose_no_turn(memory_factory: Any) -> None:
     model = FaultyChatModel(script=echo_formation_script(),
                             faults=FaultRates(provider_error=0.2, malformed=0.3, seed=7))
-    mem = memory_factory(model, max_retries=0)
+    mem = memory_factory(model, max_retries=0, retry_backoff=0)  # dmem retries provider errors at once
     result = mem.add(turns(100), user_id="u")
     injected = model.injected
     assert injected["malformed"] > 0 and injected["timeout"] + injected["server_error"] + \
@@ -46,7 +46,7 @@ def test_provider_errors_and_malformed_replies_lose_no_turn(memory_factory: Any)
     pending = {p.turn_id: p.reason for p in result.pending_turns}
     assert pending and pending == {p.turn_id: p.reason for p in mem.pending(user_id="u")}
     reasons = " ".join(pending.values())
-    assert "APITimeoutError" in reasons or "InternalServerError" in reasons or "APIConnectionError" in reasons
+    assert "timed out" in reasons or "HTTP 503" in reasons or "cannot connect" in reasons  # dmem's one-line errors
     assert len(sources(mem, "u")) == 100 - len(pending)  # the rest were formed once each
     model.heal()
     again = mem.retry_pending(user_id="u")
@@ -58,7 +58,7 @@ def test_provider_errors_and_malformed_replies_lose_no_turn(memory_factory: Any)
 
 def test_missing_tool_calls_are_retried_then_kept(memory_factory: Any) -> None:
     model = FaultyChatModel(script=echo_formation_script(), faults=FaultRates(missing_tool_call=0.5, seed=3))
-    mem = memory_factory(model, max_retries=0)
+    mem = memory_factory(model, max_retries=0, retry_backoff=0)  # dmem retries provider errors at once
     mem.add(turns(40), user_id="u")
     assert model.injected["missing_tool_call"] > 0 and mem.store.transcript.count("u") == 40
     model.heal()
@@ -178,7 +178,7 @@ def test_a_killed_worker_leaves_no_turn_stuck_or_duplicated(memory_factory: Any,
 @pytest.mark.parametrize("rates", [FaultRates(provider_error=1.0, seed=1)])
 def test_a_provider_that_never_answers_keeps_every_turn(memory_factory: Any, rates: FaultRates) -> None:
     model = FaultyChatModel(script=echo_formation_script(), faults=rates)
-    mem = memory_factory(model, max_retries=0)
+    mem = memory_factory(model, max_retries=0, retry_backoff=0)  # dmem retries provider errors at once
     result = mem.add(turns(6), user_id="u")
     assert [ex.status for ex in result.exchanges] == ["pending_retry"] * 3
     assert mem.store.transcript.count("u") == 6 and mem.get_all(user_id="u") == []

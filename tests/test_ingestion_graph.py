@@ -73,10 +73,9 @@ def _two_facts(fake, first: str, second: str):
 def test_lifecycle_update_replaces_text_and_keeps_history(fake, memory_factory):
     _two_facts(fake, "Maya lives in Boston", "Maya lives in Boston now")
     fake.set_script("LifecycleDecision", [
-        {"reason": "new", "operation": "ADD"},
-        {"reason": "refines the address", "operation": "UPDATE", "target": 0,
+        {"reason": "refines the address", "operation": "UPDATE", "target": 1,
          "text": "Maya lives in Boston near the harbor"}])
-    mem = memory_factory(fake)
+    mem = memory_factory(fake, lifecycle_mode="per_fact")
     mem.add(pair("I live in Boston", "ok"), user_id="u1")
     res = mem.add(pair("I live in Boston near the harbor now", "ok", start=2), user_id="u1")
     op = res.operations[0]
@@ -84,17 +83,16 @@ def test_lifecycle_update_replaces_text_and_keeps_history(fake, memory_factory):
     [rec] = mem.get_all(user_id="u1")
     assert rec.text == "Maya lives in Boston near the harbor"
     assert [h.operation for h in mem.history(rec.id, user_id="u1")] == [Operation.ADD, Operation.UPDATE]
-    # The model saw the memory as integer id 0, never the real id.
-    prompt = fake.calls_for("LifecycleDecision")[1].prompt
-    assert rec.id not in prompt and "0" in prompt
+    # The first fact had nothing to compare with: added without a call. The model saw the
+    # memory as label [1], never its real id.
+    [call] = fake.calls_for("LifecycleDecision")
+    assert rec.id not in call.prompt and "[1] " in call.prompt
 
 
 def test_lifecycle_delete_removes_from_retrieval_history_keeps_text(fake, memory_factory):
     _two_facts(fake, "Maya owns a red car", "Maya owns a red car no longer")
-    fake.set_script("LifecycleDecision", [
-        {"reason": "new", "operation": "ADD"},
-        {"reason": "she sold it", "operation": "DELETE", "target": 0}])
-    mem = memory_factory(fake)
+    fake.set_script("LifecycleDecision", [{"reason": "she sold it", "operation": "DELETE", "target": 1}])
+    mem = memory_factory(fake, lifecycle_mode="per_fact")
     first = mem.add(pair("I own a red car", "cool"), user_id="u1")
     mid = first.operations[0].memory_id
     mem.add(pair("I sold my red car", "oh", start=2), user_id="u1")
@@ -107,22 +105,25 @@ def test_lifecycle_delete_removes_from_retrieval_history_keeps_text(fake, memory
 
 def test_lifecycle_noop_stores_nothing_new(fake, memory_factory):
     _two_facts(fake, "Maya has a dog", "Maya has a dog")
-    fake.set_script("LifecycleDecision", [{"reason": "new", "operation": "ADD"},
-                                          {"reason": "already known", "operation": "NOOP", "target": 0}])
-    mem = memory_factory(fake)
+    fake.set_script("LifecycleDecision", [{"reason": "already known", "operation": "NOOP", "target": 1}])
+    mem = memory_factory(fake, lifecycle_mode="per_fact")
     mem.add(pair("I have a dog", "nice"), user_id="u1")
     res = mem.add(pair("I have a dog", "nice", start=2), user_id="u1")
     assert [o.operation for o in res.operations] == [Operation.NOOP]
     assert len(mem.get_all(user_id="u1")) == 1
     # The background shown was the similar memory (cosine > 0.8 with hash embeddings for equal text).
-    assert "Maya has a dog" in fake.calls_for("LifecycleDecision")[1].prompt
+    assert "Maya has a dog" in fake.calls_for("LifecycleDecision")[0].prompt
 
 
 def test_update_of_unknown_target_adds_instead_of_losing_the_fact(fake, memory_factory):
+    _two_facts(fake, "Maya has a cat", "Maya has a cat")
     fake.set_script("LifecycleDecision", [{"reason": "bad id", "operation": "UPDATE", "target": 7, "text": "x y"}])
-    mem = memory_factory(fake)
-    res = mem.add(pair("I have a cat", "ok"), user_id="u1")
-    assert [o.operation for o in res.operations] == [Operation.ADD, Operation.ADD]
+    mem = memory_factory(fake, lifecycle_mode="per_fact")
+    mem.add(pair("I have a cat", "ok"), user_id="u1")
+    res = mem.add(pair("I have a cat", "ok", start=2), user_id="u1")
+    assert len(fake.calls_for("LifecycleDecision")) == 1
+    assert [o.operation for o in res.operations] == [Operation.ADD]
+    assert "added instead" in res.operations[0].reason
 
 
 def test_garbage_reply_retried_then_kept_for_retry(fake, memory_factory):
@@ -222,10 +223,13 @@ def test_usage_is_reported_per_step(fake, memory_factory):
     mem = memory_factory(fake)
     res = mem.add(pair("I joined a choir", "wow"), user_id="u1")
     usage = res.usage()
-    for stage in ("admit", "split_intents", "classify_scope", "decide_lifecycle"):
+    for stage in ("admit", "split_intents", "classify_scope"):
         assert usage[stage].calls >= 1 and usage[stage].input_tokens > 0
-    assert usage["total"].calls == sum(u.calls for k, u in usage.items() if k != "total")
+    assert "decide_lifecycle_batch" not in usage  # an empty store: facts are added without a call
+    assert usage["total"].calls == sum(u.calls for k, u in usage.items() if k not in ("total", "retries"))
     assert usage["total"].calls == len(fake.calls)
+    again = mem.add(pair("I adopted a dog", "wow", start=2), user_id="u1").usage()
+    assert again["decide_lifecycle_batch"].calls == 1 and again["decide_lifecycle_batch"].input_tokens > 0
 
 
 def test_provider_error_keeps_turns_pending_and_readd_forms_them(fake, memory_factory):

@@ -74,11 +74,11 @@ def test_admit_renders_sections_and_returns_verdicts() -> None:
     out = d.admit(EXCHANGE, HISTORY, MEMORIES)
     [call] = model.calls_for("AdmissionVerdicts")
     current = section(call, "current_exchange")
-    assert "[D1:3] [2023-05-08 14:02] Maya: I've had my Jeep Wrangler" in current
-    assert "[D1:4] [2023-05-08 14:02] Theo: Wow" in current
-    assert "D1:1" not in current  # history is never presented as a source
-    assert "[D1:1] [2023-05-08 13:56] Theo: Hey Maya" in section(call, "reference_history")
-    assert "[2023-03-01] Maya drives a Jeep" in section(call, "existing_memories")
+    assert "[1] Maya: I've had my Jeep Wrangler" in current  # dates are grounded later: no clock
+    assert "[2] Theo: Wow" in current
+    assert "D1:" not in call.prompt and "2023" not in call.prompt  # short labels, never turn ids
+    assert section(call, "reference_history").startswith("Theo: Hey Maya")  # context: no label
+    assert "existing_memories" not in call.prompt  # admission binds references from the history only
     assert "transient" in call.messages[0].content.lower()
     assert [(v.turn_id, v.admit) for v in out.value.verdicts] == [("D1:3", True), ("D1:4", False)]
     assert_usage(out.usage, "admit")
@@ -107,8 +107,9 @@ def test_split_requests_fact_drafts_and_cleans_them() -> None:
     d, model = decider({"FactDrafts": [reply]})
     out = d.split(EXCHANGE[:1], HISTORY, MEMORIES)
     call = model.calls_for("FactDrafts")[0]
-    assert "[D1:3] [2023-05-08 14:02] Maya" in section(call, "current_exchange")
-    assert "[D1:2] [2023-05-08 13:56] Maya: Busy!" in section(call, "reference_history")
+    assert "[1] Maya: I've had" in section(call, "current_exchange")
+    assert "Maya: Busy!" in section(call, "reference_history")
+    assert "Maya drives a Jeep" in section(call, "existing_memories")
     system = call.messages[0].content
     for rule in ("stated", "inferred", "the user's child is seven", "language", "relative time"):
         assert rule in system
@@ -169,25 +170,25 @@ def test_extract_facts_uses_memories_and_recent_messages_as_context() -> None:
     d, model = decider({"FactDrafts": [reply]})
     out = d.extract_facts(EXCHANGE, HISTORY, MEMORIES)
     call = model.calls_for("FactDrafts")[0]
-    assert "[2023-04-02] Maya likes hiking" in section(call, "existing_memories")
-    assert "[D1:2] [2023-05-08 13:56] Maya: Busy!" in section(call, "recent_messages")
-    assert "[D1:4] [2023-05-08 14:02] Theo" in section(call, "current_exchange")
+    assert "Maya likes hiking" in section(call, "existing_memories")
+    assert "Maya: Busy!" in section(call, "recent_messages")
+    assert "[2] Theo" in section(call, "current_exchange")
     assert [f.source_turn_ids for f in out.value.facts] == [[], ["D1:3"]]
     assert_usage(out.usage, "extract_facts")
 
 
-def test_lifecycle_shows_small_integer_ids_never_real_ids() -> None:
-    reply = {"reason": "refines", "operation": "UPDATE", "target": 1,
+def test_lifecycle_shows_small_labels_never_real_ids() -> None:
+    reply = {"reason": "refines", "operation": "UPDATE", "target": 2,
              "text": "Maya has owned a Jeep Wrangler since 2020"}
     d, model = decider({"LifecycleDecision": [reply]})
     out = d.decide_lifecycle(FACT, MEMORIES)
     call = model.calls_for("LifecycleDecision")[0]
     body = section(call, "existing_memories")
-    assert "id 0: [2023-04-02] Maya likes hiking" in body
-    assert "id 1: [2023-03-01] Maya drives a Jeep" in body
+    assert "[1] [2023-04-02] Maya likes hiking" in body
+    assert "[2] [2023-03-01] Maya drives a Jeep" in body
     assert "mem-" not in call.prompt
     assert "[2023-05-08] Maya has owned a Jeep Wrangler" in section(call, "new_fact")
-    assert (out.value.operation, out.value.target) == (Operation.UPDATE, 1)
+    assert (out.value.operation, out.value.target) == (Operation.UPDATE, 1)  # label 2 is position 1
     assert out.value.text == "Maya has owned a Jeep Wrangler since 2020"
     assert_usage(out.usage, "decide_lifecycle")
 
@@ -206,7 +207,7 @@ def test_lifecycle_target_out_of_range_becomes_add(reply: dict) -> None:
 
 
 def test_lifecycle_fills_missing_text_from_the_fact() -> None:
-    d, _ = decider({"LifecycleDecision": [{"reason": "refines", "operation": "UPDATE", "target": 0}]})
+    d, _ = decider({"LifecycleDecision": [{"reason": "refines", "operation": "UPDATE", "target": 1}]})
     value = d.decide_lifecycle(FACT, MEMORIES).value
     assert (value.operation, value.target, value.text) == (Operation.UPDATE, 0, FACT.text)
 
@@ -299,9 +300,9 @@ def test_read_chunk_clamps_scores_and_keeps_chunk_turn_ids() -> None:
     chunk = [*HISTORY[1:], EXCHANGE[0]]
     out = d.read_chunk("Who visited Maya?", chunk, HISTORY[:1])
     call = model.calls_for("ChunkFacts")[0]
-    assert "[D1:1] [2023-05-08 13:56] Theo" in section(call, "preceding_messages")
-    assert "[D1:3] [2023-05-08 14:02] Maya" in section(call, "chunk")
-    assert "D1:1" not in section(call, "chunk")
+    assert "[2023-05-08 13:56] Theo" in section(call, "preceding_messages")
+    assert "[2] [2023-05-08 14:02] Maya" in section(call, "chunk")
+    assert "D1:" not in call.prompt
     assert section(call, "question") == "Who visited Maya?"
     assert "0-10" in call.messages[0].content
     facts = out.value.facts

@@ -109,9 +109,11 @@ def test_chunks_have_read_only_history_at_boundaries():
 def test_worker_prompt_separates_history_from_chunk(fake, memory_factory):
     mem = seeded(memory_factory, fake, n_messages=70)
     mem.ask("q?", user_id="u1", gate_policy="always")
-    second = next(c for c in fake.calls_for("ChunkFacts") if "c1-60" in last_section(c.messages, "chunk"))
-    assert re.findall(r"\[(c1-\d+)\]", last_section(second.messages, "preceding_messages")) == [
-        "c1-56", "c1-57", "c1-58", "c1-59"]
+    second = next(c for c in fake.calls_for("ChunkFacts")
+                  if "message number 60 " in last_section(c.messages, "chunk"))
+    assert re.findall(r"message number (\d+) ", last_section(second.messages, "preceding_messages")) == [
+        "56", "57", "58", "59"]
+    assert "[1] " not in last_section(second.messages, "preceding_messages")  # context lines carry no label
 
 
 def test_score_thresholds_and_selection(fake, memory_factory):
@@ -141,7 +143,7 @@ def test_bad_chunk_reply_is_skipped_and_question_still_answered(fake, memory_fac
     good = {"facts": [{"fact": "good fact", "score": 9, "turn_ids": []}]}
 
     def reply(msgs):
-        return "garbage" if "[c1-0]" in last_section(msgs, "chunk") else good
+        return "garbage" if "message number 0 " in last_section(msgs, "chunk") else good
     fake.set_script("ChunkFacts", reply)
     fake.set_script("AnswerDraft", [{"answer": "from good"}])
     ans = mem.ask("q?", user_id="u1", gate_policy="always")

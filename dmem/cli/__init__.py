@@ -32,6 +32,8 @@ def _global_options(p: argparse.ArgumentParser, default: Any) -> None:
     p.add_argument("--config", default=default, help="TOML settings file (default: DMEM_CONFIG)")
     p.add_argument("--llm", default=default,
                    help="chat model, 'provider:model' (default: DMEM_CHAT_MODEL, else the offline engine)")
+    p.add_argument("--base-url", default=default,
+                   help="OpenAI-compatible server for --llm, e.g. http://localhost:8080/v1 (default: DMEM_BASE_URL)")
     p.add_argument("--embeddings", default=default, help="embedding model (default: local:all-MiniLM-L6-v2)")
     p.add_argument("--json", action="store_true", default=False if default is None else default,
                    help="print results as JSON on stdout, errors as JSON on stderr")

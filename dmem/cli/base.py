@@ -110,6 +110,8 @@ def open_memory(args: argparse.Namespace, *, read_only: bool = False, create: bo
     settings: dict[str, Any] = dict(extra)
     if args.store:
         settings["store_dir"] = args.store
+    if args.base_url:
+        settings["base_url"] = args.base_url
     store_dir(args, settings, create=create)
     with Memory(llm=args.llm, embeddings=args.embeddings, config_file=args.config, read_only=read_only,
                 **settings) as mem:

@@ -46,13 +46,15 @@ def print_answer(console: Console, ans: Answer) -> None:
     route = {"system1": "System 1 (memories)", "deliberation": "Full Deliberation (transcript)",
              "no_memory": "no memory"}.get(ans.route, ans.route)
     console.print(f"[bold]{ans.answer}[/bold]")
-    console.print(f"  route: {route}", highlight=False)
+    console.print(f"  route: {route}{' (unaudited: the gate could not run)' if ans.unaudited else ''}",
+                  highlight=False)
     for reason in ans.gate_reasons:
         console.print(f"  gate: {reason}", markup=False, highlight=False)
     total = ans.usage.get("total")
     if total and total.calls:
-        console.print(f"  cost: {total.calls} model calls, {total.input_tokens} in / {total.output_tokens} out "
-                      f"tokens, {ans.seconds:.2f}s", highlight=False)
+        retried = f" ({total.retries} failed or repeated)" if total.retries else ""
+        console.print(f"  cost: {total.calls} model calls{retried}, {total.input_tokens} in / "
+                      f"{total.output_tokens} out tokens, {ans.seconds:.2f}s", highlight=False)
 
 
 def print_memories(console: Console, records: Sequence[MemoryRecord], total: int | None = None,

@@ -14,6 +14,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from dmem.demo import run_demo
 
     settings: dict[str, Any] = {"llm": args.llm, "embeddings": args.embeddings, "config_file": args.config}
+    if args.base_url:
+        settings["base_url"] = args.base_url
     with err_console.status("dmem demo: ingesting a three-session conversation..."):
         run = run_demo(args.store, **settings)
     if args.json:

@@ -8,7 +8,7 @@ Nodes call a ``Decider`` and never ask which one they hold.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (
@@ -25,6 +25,9 @@ from dmem.state.verdicts import (
     ScoredFact,
 )
 
+if TYPE_CHECKING:
+    pass
+
 T = TypeVar("T")
 
 
@@ -40,8 +43,9 @@ class Decided(Generic[T]):
 class Decider(Protocol):
     """Every model-driven decision of ingestion and query.
 
-    Methods raise ``StructuredOutputError`` when a reply stays malformed after retries;
-    the graphs catch it and degrade (turn marked for retry, chunk skipped).
+    Methods raise ``StructuredOutputError`` when a reply stays malformed after retries, and
+    ``ProviderError`` when the model endpoint keeps failing; the graphs catch them and degrade
+    (turn kept for retry, chunk skipped, answer unaudited).
     """
 
     name: str
@@ -76,6 +80,15 @@ class Decider(Protocol):
 
     def decide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
         """ADD, UPDATE, DELETE or NOOP for a new fact; background ids are 0..n-1 in list order."""
+        ...
+
+    def decide_lifecycle_batch(
+        self, facts: list[Fact], background: list[MemoryRecord]
+    ) -> Decided[list[LifecycleDecision]]:
+        """One decision per new fact of an exchange, in fact order.
+
+        The facts share one background; its ids are 0..n-1 in list order.
+        """
         ...
 
     # Query -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from langchain_core.language_models import BaseChatModel
 
 from dmem.decisions.base import Decider
 from dmem.models.embeddings import CachedEmbeddings
+from dmem.models.endpoints import Endpoints
 from dmem.state.context import Context, api_key_from_env
 
 log = logging.getLogger(__name__)
@@ -18,12 +19,18 @@ def decider_settings(ctx: Context) -> dict[str, Any]:
     """The settings a decider is built from: runs that differ only elsewhere share one decider."""
     return {"chat_model": ctx.chat_model, "base_url": ctx.base_url, "temperature": ctx.temperature,
             "timeout": ctx.request_timeout, "method": ctx.structured_output, "max_retries": ctx.max_retries,
-            "max_concurrency": ctx.max_concurrency, "answer_style": ctx.answer_style}
+            "max_concurrency": ctx.max_concurrency, "answer_style": ctx.answer_style,
+            "provider_retries": ctx.provider_retries, "retry_backoff": ctx.retry_backoff,
+            "call_deadline": ctx.call_deadline, "endpoint_concurrency": ctx.endpoint_concurrency,
+            "output_caps": ctx.output_caps}
 
 
 def make_decider(ctx: Context, embeddings: CachedEmbeddings, chat_model: BaseChatModel | None,
-                 api_key: str | None = None) -> Decider:
-    """The model-backed decider when a chat model is configured, else the offline one."""
+                 api_key: str | None = None, endpoints: Endpoints | None = None) -> Decider:
+    """The model-backed decider when a chat model is configured, else the offline one.
+
+    Deciders given the same ``endpoints`` share each server's concurrency slots and learnt formats.
+    """
     s = decider_settings(ctx)
     if chat_model is None and s["chat_model"] is None:
         from dmem.decisions.offline import OfflineDecider
@@ -37,6 +44,4 @@ def make_decider(ctx: Context, embeddings: CachedEmbeddings, chat_model: BaseCha
         s["chat_model"] or "", base_url=s["base_url"], api_key=api_key or api_key_from_env(),
         temperature=s["temperature"], timeout=s["timeout"],
     )
-    return ModelDecider(model, method=s["method"], max_retries=s["max_retries"],
-                        max_concurrency=s["max_concurrency"], answer_style=s["answer_style"],
-                        temperature=s["temperature"])
+    return ModelDecider.from_context(model, ctx, endpoints)

@@ -68,6 +68,8 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
         if not sep or not key.strip():
             raise ConfigError(f"--set {item!r} must look like KEY=VALUE, e.g. retrieval_top_k=10")
         settings[key.strip()] = value.strip()
+    if getattr(args, "base_url", None):  # the global --base-url option
+        settings.setdefault("base_url", args.base_url)
     ids = [c.strip() for c in args.conversations.split(",") if c.strip()] if args.conversations else None
     return EvalConfig(kind=args.dataset, path=args.path, out=args.out, methods=resolve_methods(args.methods),
                       conversations=ids, limit=args.limit, concurrency=args.concurrency,

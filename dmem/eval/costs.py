@@ -23,6 +23,7 @@ from dmem.prompts import (
     answer_prompt,
     extraction_prompt,
     group_prompt,
+    lifecycle_batch_prompt,
     lifecycle_prompt,
     quality_gate_prompt,
     read_chunk_prompt,
@@ -124,7 +125,10 @@ def question_cost(method: Method, question: str, conv: Conversation, ctx: Contex
 
 
 def ingestion_cost(conv: Conversation, formation: bool, ctx: Context) -> Cost:
-    """Estimated calls and tokens to ingest a conversation (assumes one fact per message)."""
+    """Estimated calls and tokens to ingest a conversation (assumes one fact per message).
+
+    Lifecycle calls are a range: a fact is asked about only when a similar memory is stored.
+    """
     cost, msgs = Cost(), conv.messages
     fact = Fact(text=_LINE, namespace="n")
     lifecycle_in = _tok(lifecycle_prompt(fact, []))
@@ -132,12 +136,16 @@ def ingestion_cost(conv: Conversation, formation: bool, ctx: Context) -> Cost:
         exchange, history = msgs[i:i + 2], msgs[max(0, i - ctx.history_messages):i]
         memories = min(ctx.extraction_top_k, i) * estimate_tokens(_LINE)
         if formation:
-            cost.add(_tok(admission_prompt(exchange, history, [])) + memories, "admit")
+            cost.add(_tok(admission_prompt(exchange, history)), "admit")
             cost.add(_tok(split_prompt(exchange, history, [])) + memories, "split")
             cost.add(_tok(scope_prompt([fact] * len(exchange))), "scope")
         else:
             cost.add(_tok(extraction_prompt(exchange, history, [])) + memories, "split")
-        cost.add(lifecycle_in, "lifecycle", len(exchange))
+        # Only facts with a similar stored memory are asked about: none at best, all at worst.
+        if ctx.lifecycle_mode == "batch":
+            cost.add(_tok(lifecycle_batch_prompt([fact] * len(exchange), [])), "lifecycle", maybe=True)
+        else:
+            cost.add(lifecycle_in, "lifecycle", len(exchange), maybe=True)
     return cost
 
 

@@ -19,6 +19,7 @@ from dmem.decisions.factory import make_decider
 from dmem.eval.judge import Judge, make_judge
 from dmem.models.chat import make_chat_model
 from dmem.models.embeddings import CachedEmbeddings, LocalMiniLMEmbeddings, make_embeddings
+from dmem.models.endpoints import Endpoints
 from dmem.state.context import Context, api_key_from_env
 
 
@@ -40,6 +41,8 @@ class Models:
     """Ingestion's embeddings; methods wrap the same model in caches of their own."""
     judge: Judge
     context: Context
+    endpoints: Endpoints = field(default_factory=Endpoints)
+    """The run's model endpoints: every decider (and the judge) on one server shares its slots."""
     _methods: dict[str, MethodModels] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -53,14 +56,16 @@ class Models:
                                    temperature=ctx.temperature, timeout=ctx.request_timeout)
         spec = embeddings if isinstance(embeddings, Embeddings) else ctx.embedding_model
         emb = make_embeddings(spec, base_url=ctx.base_url, api_key=api_key_from_env())
-        return cls(chat, emb, make_judge(judge, chat, ctx), ctx)
+        endpoints = Endpoints()
+        return cls(chat, emb, make_judge(judge, chat, ctx, endpoints), ctx, endpoints)
 
     def for_method(self, name: str) -> MethodModels:
         """The method's own embedding cache and decider, made on first use."""
         with self._lock:
             if name not in self._methods:
                 emb = CachedEmbeddings(self.embeddings.inner)
-                self._methods[name] = MethodModels(emb, make_decider(self.context, emb, self.chat))
+                decider = make_decider(self.context, emb, self.chat, endpoints=self.endpoints)
+                self._methods[name] = MethodModels(emb, decider)
             return self._methods[name]
 
     def warm_up(self) -> None:

@@ -86,7 +86,8 @@ class Stores:
         # Memory.add treats seq 0 as "unset": shift by one so the first turn keeps its place on resume.
         messages = [m.model_copy(update={"seq": m.seq + 1}) for m in conv.messages]
         namespaces = speaker_namespaces(conv)
-        with Memory(store, llm=models.chat, embeddings=models.embeddings, **self.settings(formation)) as mem:
+        with Memory(store, llm=models.chat, embeddings=models.embeddings, endpoints=models.endpoints,
+                    **self.settings(formation)) as mem:
             todo = [m for m in messages if not mem.store.transcript.is_processed(cid, cid, m.turn_id)]
             progress.advance("ingest", exchange_count(len(messages)) - exchange_count(len(todo)))
             seen = [0]
@@ -124,6 +125,7 @@ class Stores:
                 models, formation = self.models(), bool(method.formation)
                 self._memories[key] = Memory(self.store_dir(formation, conv), llm=models.chat,
                                              embeddings=models.for_method(method.name).embeddings,
+                                             endpoints=models.endpoints,
                                              read_only=True, **self.settings(formation))
             return self._memories[key]
 

@@ -1,6 +1,7 @@
 """Scoring one answer: the lexical metrics, a binary LLM-as-judge with our own rubric, the record.
 
-The judge runs at temperature 0 on ``judge_model`` (falling back to the chat model under test).
+The judge runs at temperature 0 on ``judge_model`` at its own endpoint (``judge_base_url``), falling
+back to the chat model under test.
 With no model at all (the offline engine) the judge is unavailable and its score is None: a
 missing judgement is reported as missing, never guessed.
 """
@@ -15,15 +16,20 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, Field
 
-from dmem.errors import StructuredOutputError
+from dmem.errors import ModelError
 from dmem.eval.datasets import QAItem
 from dmem.eval.methods import MethodAnswer, QuestionTask
 from dmem.eval.metrics import bleu1, evidence_recall, f1_locomo, f1_mem0, locomo_adversarial
+from dmem.models.caps import resolve_caps
 from dmem.models.chat import make_chat_model
+from dmem.models.client import OPENAI_URL, endpoint_url
+from dmem.models.endpoints import Endpoints
+from dmem.models.retry import RetryPolicy
 from dmem.models.structured import StructuredCaller
 from dmem.prompts.render import build, system_text
-from dmem.state.context import Context, api_key_from_env
+from dmem.state.context import Context
 from dmem.state.schemas import Usage
+from dmem.state.sources import judge_api_key_from_env
 
 log = logging.getLogger(__name__)
 Label = Literal["CORRECT", "WRONG"]
@@ -76,10 +82,16 @@ class Judge:
     """Binary CORRECT/WRONG grading with one structured call per answer."""
 
     def __init__(self, model: BaseChatModel | None, name: str | None = None, *, method: str = "auto",
-                 max_retries: int = 2, max_concurrency: int = 4) -> None:
+                 max_retries: int = 2, max_concurrency: int = 4, endpoints: Endpoints | None = None,
+                 ctx: Context | None = None) -> None:
         self.name = name
-        self._caller = (StructuredCaller(model, method=method, max_retries=max_retries,
-                                         max_concurrency=max_concurrency) if model is not None else None)
+        self._caller: StructuredCaller | None = None
+        if model is not None:
+            ctx = ctx or Context()
+            endpoint = (endpoints or Endpoints()).for_model(model, ctx.endpoint_concurrency, max_concurrency)
+            retry = RetryPolicy(retries=ctx.provider_retries, backoff=ctx.retry_backoff, deadline=ctx.call_deadline)
+            self._caller = StructuredCaller(model, method=method, max_retries=max_retries, endpoint=endpoint,
+                                            retry=retry, caps=resolve_caps(ctx.output_caps))
 
     @property
     def available(self) -> bool:
@@ -93,9 +105,9 @@ class Judge:
         try:
             verdict, usage = self._caller.call(JudgeVerdict, judge_prompt(question, gold, answer),
                                                stage="judge", temperature=0.0, tags=["eval", "judge"])
-        except StructuredOutputError as exc:
+        except ModelError as exc:  # a malformed verdict, or a judge endpoint that keeps failing
             log.warning("judge reply unusable for %r: %s", question, exc)
-            return JudgeResult(None, error=str(exc))
+            return JudgeResult(None, error=str(exc), usage=exc.usage)
         return JudgeResult(verdict.label, verdict.reasoning, usage)
 
 
@@ -109,6 +121,12 @@ def model_label(model: str | BaseChatModel | None) -> str:
     return f"{type(model).__name__}:{name}" if name else type(model).__name__
 
 
+def served_label(label: str, model: BaseChatModel) -> str:
+    """A model's label with the server it really talks to, when that is not the provider's own."""
+    url = endpoint_url(model)
+    return f"{label} at {url}" if url and url != OPENAI_URL else label
+
+
 def judge_spec(judge: str | BaseChatModel | None, ctx: Context) -> str | BaseChatModel | None:
     """The judge model asked for: ``judge``, else the ``judge_model`` setting (None: the model under test)."""
     return judge or ctx.judge_model
@@ -119,24 +137,28 @@ def judging_off(spec: str | BaseChatModel | None) -> bool:
     return isinstance(spec, str) and spec.strip().lower() in JUDGE_OFF
 
 
-def make_judge(judge: str | BaseChatModel | None, fallback: BaseChatModel | None, ctx: Context) -> Judge:
+def make_judge(judge: str | BaseChatModel | None, fallback: BaseChatModel | None, ctx: Context,
+               endpoints: Endpoints | None = None) -> Judge:
     """The judge on ``judge`` (or ``ctx.judge_model``), else on the model under test, else unavailable.
 
-    ``judge='none'`` switches judging off (scores reported as unavailable).
+    A judge model of its own talks to its own endpoint (``judge_base_url``, key from ``DMEM_JUDGE_API_KEY``),
+    never to the ``base_url`` of the model under test. ``judge='none'`` switches judging off.
+    The judge's name says which model, and which server, really judged.
     """
     spec = judge_spec(judge, ctx)
     if judging_off(spec):
         log.info("judging switched off: judge scores will be reported as unavailable")
         return Judge(None)
+    options: dict[str, Any] = {"method": ctx.structured_output, "max_retries": ctx.max_retries,
+                               "max_concurrency": ctx.max_concurrency, "endpoints": endpoints, "ctx": ctx}
     if spec is None:
         if fallback is None:
             log.info("no judge model and no chat model: judge scores will be reported as unavailable")
-        return Judge(fallback, model_label(fallback) if fallback else None, method=ctx.structured_output,
-                     max_retries=ctx.max_retries, max_concurrency=ctx.max_concurrency)
-    model = make_chat_model(spec, base_url=ctx.base_url, api_key=api_key_from_env(), temperature=0.0,
+            return Judge(None)
+        return Judge(fallback, served_label(model_label(fallback), fallback), **options)
+    model = make_chat_model(spec, base_url=ctx.judge_base_url, api_key=judge_api_key_from_env(), temperature=0.0,
                             timeout=ctx.request_timeout)
-    return Judge(model, model_label(spec), method=ctx.structured_output, max_retries=ctx.max_retries,
-                 max_concurrency=ctx.max_concurrency)
+    return Judge(model, served_label(model_label(spec), model), **options)
 
 
 def lexical_scores(answer: str, qa: QAItem) -> dict[str, float | None]:
@@ -167,10 +189,12 @@ def judge_answer(judge: Judge, answer: str, qa: QAItem) -> JudgeResult:
 def usage_fields(usage: dict[str, Usage]) -> dict[str, Any]:
     """Token and call totals of an answer, plus the per-stage breakdown."""
     total = usage.get("total") or Usage(stage="total")
-    stages = {k: v.model_dump(exclude={"stage"}) for k, v in usage.items() if k != "total"}
+    stages = {k: v.model_dump(exclude={"stage"}) for k, v in usage.items() if k not in ("total", "retries")}
     return {"input_tokens": total.input_tokens, "output_tokens": total.output_tokens,
             "total_tokens": total.input_tokens + total.output_tokens, "calls": total.calls,
-            "estimated": total.estimated, "stages": stages}
+            "estimated": total.estimated, "stages": stages,
+            "retries": {"calls": total.retries, "input_tokens": total.retry_input_tokens,
+                        "output_tokens": total.retry_output_tokens, "seconds": total.retry_seconds}}
 
 
 def build_record(task: QuestionTask, out: MethodAnswer, config: str) -> dict[str, Any]:

@@ -44,6 +44,11 @@ def efficiency(records: Sequence[Record]) -> dict[str, Any]:
                            for k in ("input_tokens", "output_tokens", "total_tokens", "calls")}
     out["seconds"] = _mean(r["seconds"] for r in records)
     out["estimated"] = any(r["usage"].get("estimated") for r in records)
+    # Failed and repeated attempts, included above and shown apart (absent from older records).
+    retries = [r["usage"].get("retries") or {} for r in records]
+    out["retry_calls"] = _mean(x.get("calls") for x in retries)
+    out["retry_tokens"] = _mean(x.get("input_tokens", 0) + x.get("output_tokens", 0) if x else None
+                                for x in retries)
     return out
 
 

@@ -1,7 +1,8 @@
 """The ingestion graph: read_input → record → window → (formation layer | Mem0* extraction) → lifecycle → apply.
 
 Formation: admit → split_intents → classify_scope → ground_deixis → [enrich per fact] → normalize.
-Lifecycle: one ``decide_operation`` worker per fact (``Send``), then ``apply_operations``.
+Lifecycle: ``decide_operations`` for all facts of the exchange at once (``lifecycle_mode='batch'``)
+or one ``decide_operation`` worker per fact (``Send``, ``'per_fact'``), then ``apply_operations``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from langgraph.types import Send
 
 from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, ground_deixis, normalize, split_intents
 from dmem.nodes.inputs import read_input
-from dmem.nodes.lifecycle import apply_operations, decide_operation
+from dmem.nodes.lifecycle import apply_operations, decide_operation, decide_operations
 from dmem.nodes.recording import build_window, keep_for_retry, record
 from dmem.privacy.policy import enrichment_query
 from dmem.services import Resources, bind_resources, context_of, services_for
@@ -63,13 +64,17 @@ def route_after_grounding(state: IngestState, runtime: Runtime[Context]) -> list
     return sends or "normalize"
 
 
-def route_to_lifecycle(state: IngestState) -> list[Send] | Literal["apply_operations", "keep_for_retry"]:
-    """One lifecycle worker per fact; no facts goes straight to the commit."""
+def route_to_lifecycle(
+    state: IngestState, runtime: Runtime[Context]
+) -> list[Send] | Literal["decide_operations", "apply_operations", "keep_for_retry"]:
+    """One decision for all facts ('batch') or one worker per fact ('per_fact'); no facts: commit."""
     if state.get("error"):
         return "keep_for_retry"
     facts = state.get("facts", [])
     if not facts:
         return "apply_operations"
+    if context_of(runtime.context).lifecycle_mode == "batch":
+        return "decide_operations"
     return [Send("decide_operation", FactTask(index=i, fact=f)) for i, f in enumerate(facts)]
 
 
@@ -79,13 +84,12 @@ def route_after_decisions(state: IngestState) -> Literal["apply_operations", "ke
 
 
 def collect_decisions(state: IngestState) -> dict[str, object]:
-    """Join point after the per-fact workers."""
+    """Join point after the lifecycle decisions (per-fact workers or the batch)."""
     return {}
 
 
-def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:
-    """The uncompiled ingestion graph builder."""
-    g = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
+def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput]) -> None:
+    """Every node of the ingestion graph."""
     g.add_node("read_input", read_input)
     g.add_node("record", record)
     g.add_node("build_window", build_window)
@@ -97,10 +101,16 @@ def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, Ing
     g.add_node("normalize", normalize)
     g.add_node("extract_facts", extract_facts)
     g.add_node("decide_operation", decide_operation, input_schema=FactTask)  # type: ignore[call-overload,arg-type]
+    g.add_node("decide_operations", decide_operations)
     g.add_node("collect_decisions", collect_decisions)
     g.add_node("apply_operations", apply_operations)
     g.add_node("keep_for_retry", keep_for_retry)
 
+
+def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:
+    """The uncompiled ingestion graph builder."""
+    g = StateGraph(IngestState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
+    _add_nodes(g)
     g.add_edge(START, "read_input")
     g.add_edge("read_input", "record")
     g.add_conditional_edges("record", route_after_record, {"build_window": "build_window", END: END})
@@ -115,10 +125,11 @@ def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, Ing
                             {"continue": "ground_deixis", "keep_for_retry": "keep_for_retry"})
     g.add_conditional_edges("ground_deixis", route_after_grounding, ["enrich", "normalize"])
     g.add_edge("enrich", "normalize")
-    lifecycle_targets = ["decide_operation", "apply_operations", "keep_for_retry"]
+    lifecycle_targets = ["decide_operation", "decide_operations", "apply_operations", "keep_for_retry"]
     g.add_conditional_edges("normalize", route_to_lifecycle, lifecycle_targets)
     g.add_conditional_edges("extract_facts", route_to_lifecycle, lifecycle_targets)
     g.add_edge("decide_operation", "collect_decisions")
+    g.add_edge("decide_operations", "collect_decisions")
     g.add_conditional_edges("collect_decisions", route_after_decisions,
                             {"apply_operations": "apply_operations", "keep_for_retry": "keep_for_retry"})
     g.add_edge("apply_operations", END)

@@ -49,8 +49,9 @@ def route_after_answer(state: QueryState, runtime: Runtime[Context]) -> Literal[
 
 
 def route_after_gate(state: QueryState) -> Literal["finish", "deliberate"]:
-    """A passed gate returns System 1's answer; any failure escalates to Full Deliberation."""
-    return "finish" if state.get("gate", {}).get("passed") else "deliberate"
+    """A passed gate, or one that could not run (unaudited), returns System 1's answer; a fail escalates."""
+    gate = state.get("gate", {})
+    return "finish" if gate.get("passed") or gate.get("unaudited") else "deliberate"
 
 
 def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutput]:

@@ -67,8 +67,9 @@ def _openai_compatible(
         raise ConfigError("an 'openai-compatible:' model needs base_url (DMEM_BASE_URL)")
     key = api_key or os.environ.get("OPENAI_API_KEY") or "not-needed"
     try:
+        # max_retries=0: dmem's own policy (dmem.models.retry) is the only one that re-sends requests.
         return ChatOpenAI(
-            model=model, base_url=url, api_key=SecretStr(key), temperature=temperature, timeout=timeout, max_retries=2
+            model=model, base_url=url, api_key=SecretStr(key), temperature=temperature, timeout=timeout, max_retries=0
         )
     except Exception as exc:
         raise ModelError(f"cannot build chat model {provider}:{model} at {url}: {exc}") from exc

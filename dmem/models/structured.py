@@ -1,204 +1,242 @@
-"""Structured calls that survive real servers: a fallback chain, JSON repair, retries, usage.
+"""Structured calls that survive real servers: method fallback, bounded replies, retries, honest usage.
 
-'auto' asks for a tool call first (widely supported), and when the server rejects tools or
-returns loose text, falls back to JSON described in the prompt, parsed, repaired and
-validated. A reply that still fails raises ``StructuredOutputError``, which graphs handle.
+One call asks for a pydantic schema. Three loops, innermost first:
+
+- provider errors (timeout, refused connection, HTTP 429/5xx) are re-sent with backoff and jitter,
+  honouring Retry-After, until ``RetryPolicy.retries`` or the call's deadline; then ``ProviderError``;
+- a malformed reply is asked again with what was wrong (``max_retries``); a reply cut off by its
+  output-token cap is asked again once, shorter; then ``StructuredOutputError``, which graphs handle;
+- 'auto' tries function calling, then JSON described in the prompt; a method the endpoint refuses
+  is remembered for the endpoint and skipped from then on. A forced method that is refused is a
+  one-line ``ModelError``.
+
+Requests wait for a slot of their endpoint before they are sent. Every attempt is counted in the
+returned (or raised) usage; failed and repeated ones in its ``retry_*`` fields.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import re
-import threading
-import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
-from dmem.errors import ModelError, StructuredOutputError
+from dmem.errors import ModelError, ProviderError, StructuredOutputError
+from dmem.models.client import with_output_cap, with_temperature, without_client_retries
+from dmem.models.endpoints import Endpoint, Endpoints
+from dmem.models.faults import Fault, classify, describe
+from dmem.models.replies import (
+    estimate_tokens,
+    finish_reason,
+    prompt_text,
+    repair_json,
+    reply_text,
+    schema_instructions,
+    usage_of,
+    validate_loose,
+)
+from dmem.models.retry import Deadline, RetryPolicy
 from dmem.state.schemas import Usage
 
+__all__ = ["NATIVE_METHODS", "StructuredCaller", "estimate_tokens", "repair_json", "schema_instructions"]
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 NATIVE_METHODS = ("function_calling", "json_schema", "json_mode")
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
-_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_SCHEMA_IN_PROMPT = ("json_mode", "prompt")
 
 
-def estimate_tokens(text: str) -> int:
-    """Offline token estimate (about four characters a token) for replies without usage data."""
-    return max(1, (len(text) + 3) // 4) if text else 0
+@dataclass
+class _Reply:
+    parsed: Any
+    error: str
+    usage: Usage
+    text: str
+    cut_off: bool = False
 
 
-def _messages_text(messages: list[BaseMessage]) -> str:
-    return "\n".join(str(m.content) for m in messages)
+@dataclass
+class _Spent:
+    """What one structured call has cost so far, and when its retry deadline ends."""
+
+    usage: Usage
+    deadline: Deadline | None = None
+    last_error: str = "no attempt made"
+    raw: str | None = None
+    give_up: bool = False
+    """Set when a second reply was cut off: asking again (any method) would be cut off too."""
 
 
-def usage_of(raw: Any, prompt: list[BaseMessage], stage: str, seconds: float) -> Usage:
-    """Tokens from the reply's usage metadata, or an estimate flagged as such."""
-    meta = getattr(raw, "usage_metadata", None) or {}
-    if meta.get("input_tokens") is not None and meta.get("output_tokens") is not None:
-        return Usage(stage=stage, calls=1, input_tokens=int(meta["input_tokens"]),
-                     output_tokens=int(meta["output_tokens"]), seconds=seconds)
-    out_text = _reply_text(raw)
-    return Usage(stage=stage, calls=1, input_tokens=estimate_tokens(_messages_text(prompt)),
-                 output_tokens=estimate_tokens(out_text), seconds=seconds, estimated=True)
+class _Failed(Exception):
+    """A request that got no usable HTTP reply, with its classified fault and cost."""
+
+    def __init__(self, fault: Fault, usage: Usage) -> None:
+        super().__init__(fault.cause)
+        self.fault = fault
+        self.usage = usage
 
 
-def _reply_text(raw: Any) -> str:
-    if raw is None:
-        return ""
-    if isinstance(raw, AIMessage):
-        calls = raw.tool_calls or []
-        text = raw.content if isinstance(raw.content, str) else json.dumps(raw.content)
-        return text + "".join(json.dumps(c.get("args", {})) for c in calls)
-    return str(raw)
-
-
-def repair_json(text: str) -> Any:
-    """Parse loose JSON: code fences, prose around the object, trailing commas, Python literals."""
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    for cand in candidates:
-        start = min((i for i in (cand.find("{"), cand.find("[")) if i >= 0), default=-1)
-        if start < 0:
-            continue
-        end = max(cand.rfind("}"), cand.rfind("]"))
-        body = cand[start:end + 1]
-        for attempt in (body, _TRAILING_COMMA.sub(r"\1", body)):
-            try:
-                return json.loads(attempt)
-            except json.JSONDecodeError:
-                pass
-        pythonish = _TRAILING_COMMA.sub(r"\1", body)
-        pythonish = re.sub(r"\bTrue\b", "true", re.sub(r"\bFalse\b", "false", pythonish))
-        pythonish = re.sub(r"\bNone\b", "null", pythonish)
-        try:
-            return json.loads(pythonish.replace("'", '"'))
-        except json.JSONDecodeError:
-            continue
-    raise ValueError("no JSON object found in the reply")
-
-
-def validate_loose(schema: type[M], data: Any) -> M:
-    """Validate, accepting a bare list for a one-list-field schema and a wrapped {'SchemaName': {...}}."""
-    if isinstance(data, dict) and len(data) == 1 and schema.__name__ in data:
-        data = data[schema.__name__]
-    if isinstance(data, list):
-        list_fields = [n for n, f in schema.model_fields.items() if "list" in str(f.annotation)]
-        if len(list_fields) == 1:
-            data = {list_fields[0]: data}
-    return schema.model_validate(data)
-
-
-def schema_instructions(schema: type[BaseModel]) -> str:
-    """The JSON-in-prompt instructions used when native structured output is unavailable."""
-    spec = json.dumps(schema.model_json_schema(), indent=None)
-    return (
-        f'<output_format name="{schema.__name__}">\nReply with one JSON object and nothing else. '
-        f"It must validate against this JSON Schema:\n{spec}\n</output_format>"
-    )
+class _Rejected(Exception):
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(fault.cause)
+        self.fault = fault
 
 
 class StructuredCaller:
-    """Calls a chat model for a pydantic schema with the configured method chain and retries."""
+    """Calls a chat model for a pydantic schema with dmem's method chain, caps and retry policy."""
 
     def __init__(self, model: BaseChatModel, *, method: str = "auto", max_retries: int = 2,
-                 max_concurrency: int = 4) -> None:
-        self.model = model
+                 endpoint: Endpoint | None = None, retry: RetryPolicy | None = None,
+                 caps: Mapping[str, int] | None = None, max_concurrency: int = 4) -> None:
+        self.model = without_client_retries(model)
         self.method = method
         self.max_retries = max_retries
-        self._slots = threading.BoundedSemaphore(max_concurrency)
-        self._native_broken = False  # set once the server rejects native structured output
+        self.endpoint = endpoint or Endpoints().for_model(model, max_concurrency, max_concurrency)
+        self.retry = retry or RetryPolicy()
+        self.caps = dict(caps or {})
 
     def methods(self) -> list[str]:
-        """Methods to try in order for this model."""
-        if self.method == "auto":
-            return ["prompt"] if self._native_broken else ["function_calling", "prompt"]
-        return [self.method]
+        """Methods to try in order for this model (refused ones skipped in 'auto')."""
+        if self.method != "auto":
+            return [self.method]
+        refused = self.endpoint.rejected()
+        return [m for m in ("function_calling", "prompt") if m not in refused] or ["prompt"]
 
     def call(self, schema: type[M], messages: list[BaseMessage], *, stage: str,
              temperature: float | None = None, tags: list[str] | None = None) -> tuple[M, Usage]:
-        """Return the validated reply and the summed usage of every attempt."""
-        total = Usage(stage=stage)
-        last_error = "no attempt made"
-        raw_text: str | None = None
+        """Return the validated reply and the usage of every attempt."""
+        spent = _Spent(Usage(stage=stage))
         for method in self.methods():
-            for attempt in range(self.max_retries + 1):
-                prompt = messages if attempt == 0 else self._with_feedback(messages, last_error)
-                try:
-                    parsed, usage, raw_text = self._attempt(schema, prompt, method, stage, temperature, tags)
-                except _ServerRejected as exc:
-                    log.warning("%s: server rejected %s structured output (%s); falling back",
-                                stage, method, exc)
-                    if self.method == "auto":
-                        self._native_broken = True
-                    last_error = str(exc)
-                    break
-                total = total + usage
-                if isinstance(parsed, BaseModel):
-                    return parsed, total  # type: ignore[return-value]
-                last_error = parsed
-                log.warning("%s: malformed %s reply (attempt %d): %s", stage, schema.__name__,
-                            attempt + 1, last_error)
-        raise StructuredOutputError(schema.__name__, last_error, raw_text)
+            try:
+                parsed = self._by_method(schema, messages, method, stage, temperature, tags, spent)
+            except _Rejected as exc:
+                self._refused(method, stage, exc.fault, spent)
+                continue
+            if parsed is not None:
+                return parsed, spent.usage
+            if spent.give_up:
+                break
+        raise StructuredOutputError(schema.__name__, spent.last_error, spent.raw, usage=spent.usage)
 
-    def _with_feedback(self, messages: list[BaseMessage], error: str) -> list[BaseMessage]:
-        note = (f"Your previous reply could not be used: {error[:500]}. "
-                "Reply again, following the output format exactly.")
-        return [*messages, HumanMessage(content=note)]
+    def _refused(self, method: str, stage: str, fault: Fault, spent: _Spent) -> None:
+        if self.method != "auto":
+            raise ModelError(f"{stage}: {self.endpoint.where} rejects structured_output={method!r} "
+                             f"({fault.cause}); choose another method, e.g. structured_output='auto'",
+                             usage=spent.usage)
+        if self.endpoint.reject(method):
+            log.warning("%s rejects %s structured output (%s): using JSON in the prompt from now on",
+                        self.endpoint.where, method, fault.cause)
+        spent.last_error = f"{method} refused: {fault.cause}"
 
-    def _attempt(self, schema: type[M], messages: list[BaseMessage], method: str, stage: str,
-                 temperature: float | None, tags: list[str] | None) -> tuple[M | str, Usage, str]:
-        model = self.model
-        if temperature is not None:
-            model = _with_temperature(model, temperature)
+    def _by_method(self, schema: type[M], messages: list[BaseMessage], method: str, stage: str,
+                   temperature: float | None, tags: list[str] | None, spent: _Spent) -> M | None:
+        """Ask with one method, again after a malformed reply (once only after a cut-off one)."""
+        note: str | None = None
+        cut_offs = 0
+        for attempt in range(self.max_retries + 1):
+            prompt = messages if note is None else [*messages, HumanMessage(content=note)]
+            reply = self._send(schema, prompt, method, stage, temperature, tags, spent)
+            if reply.parsed is not None and not reply.cut_off:
+                spent.usage = spent.usage + reply.usage
+                return reply.parsed  # type: ignore[no-any-return]
+            spent.usage = spent.usage + reply.usage.as_retry()
+            spent.raw = reply.text
+            if reply.cut_off:
+                cut_offs += 1
+                cap = self.caps.get(stage)
+                spent.last_error = f"cut off at the output cap ({cap} tokens)"
+                if cut_offs > 1:
+                    spent.give_up = True
+                    return None
+                note = (f"Your previous reply was cut off at the length limit ({cap} tokens) and could not be "
+                        "used. Reply again, much shorter: keep every reason to a few words and write only "
+                        "what the output format asks for.")
+            else:
+                spent.last_error = reply.error
+                note = (f"Your previous reply could not be used: {reply.error[:500]}. "
+                        "Reply again, following the output format exactly.")
+            log.warning("%s: unusable %s reply (attempt %d, %s): %s", stage, schema.__name__, attempt + 1,
+                        method, spent.last_error)
+        return None
+
+    def _send(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
+              temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
+        """One request, re-sent after provider errors as the retry policy allows."""
+        policy = self.retry
+        for retry in range(policy.retries + 1):
+            try:
+                return self._request(schema, prompt, method, stage, temperature, tags, spent)
+            except _Failed as failed:
+                spent.usage = spent.usage + failed.usage.as_retry()
+                fault = failed.fault
+            if fault.kind == "rejected_format":
+                raise _Rejected(fault)
+            where = f"{stage}: {self.endpoint.where}"
+            if not fault.retryable or retry == policy.retries:
+                raise ProviderError(describe(fault, where, retry + 1, self.endpoint.url), fault=fault,
+                                    usage=spent.usage)
+            wait = policy.delay(retry, fault.retry_after)
+            assert spent.deadline is not None  # set when the first request was sent
+            if not spent.deadline.allows(wait):
+                raise ProviderError(f"{describe(fault, where, retry + 1)}; no time left for another attempt "
+                                    f"within call_deadline ({policy.deadline:g}s)", fault=fault, usage=spent.usage)
+            log.warning("%s: %s; retrying in %.1fs (%d of %d)", where, fault.cause, wait, retry + 1, policy.retries)
+            policy.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _request(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
+                 temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
+        """Send one request once a slot of the endpoint is free; classify what goes wrong."""
+        model = with_output_cap(with_temperature(self.model, temperature), self.caps.get(stage) or None)
         config: RunnableConfig = {"run_name": stage, "tags": ["dmem", *(tags or [])]}
-        started = time.perf_counter()
-        with self._slots:
+        sent = _append_system(prompt, schema_instructions(schema)) if method in _SCHEMA_IN_PROMPT else prompt
+        clock = self.retry.clock
+        with self.endpoint.slots:
+            if spent.deadline is None:
+                spent.deadline = self.retry.start()
+            started = clock()
+            raw: Any
             try:
                 if method == "prompt":
-                    prompt = _append_system(messages, schema_instructions(schema))
-                    raw = model.with_config(config).invoke(prompt)
-                    seconds = time.perf_counter() - started
-                    text = _reply_text(raw)
-                    try:
-                        return validate_loose(schema, repair_json(text)), usage_of(raw, prompt, stage, seconds), text
-                    except (ValueError, ValidationError) as exc:
-                        return _short_error(exc), usage_of(raw, prompt, stage, seconds), text
-                runnable = model.with_structured_output(schema, method=method, include_raw=True)
-                out: dict[str, Any] = runnable.with_config(config).invoke(messages)  # type: ignore[assignment]
-            except NotImplementedError as exc:
-                raise _ServerRejected(f"{method} not implemented by this model") from exc
+                    raw, parsed, problem = model.with_config(config).invoke(sent), None, None
+                else:
+                    runnable = model.with_structured_output(schema, method=method, include_raw=True)
+                    out: dict[str, Any] = runnable.with_config(config).invoke(sent)  # type: ignore[assignment]
+                    raw, parsed, problem = out.get("raw"), out.get("parsed"), out.get("parsing_error")
+            except NotImplementedError:
+                raise _Failed(Fault("rejected_format", False, f"{method} is not implemented by this model"),
+                              Usage(stage=stage)) from None
             except Exception as exc:
-                if _looks_like_rejection(exc):
-                    raise _ServerRejected(str(exc)[:300]) from exc
-                raise ModelError(f"{stage}: the model call failed: {type(exc).__name__}: {exc}") from exc
-        seconds = time.perf_counter() - started
-        raw_reply = out.get("raw")
-        text = _reply_text(raw_reply)
-        usage = usage_of(raw_reply, messages, stage, seconds)
-        if out.get("parsed") is not None:
-            return out["parsed"], usage, text
-        try:  # the server answered with loose text instead of a tool call: repair it
-            return validate_loose(schema, repair_json(text)), usage, text
-        except (ValueError, ValidationError) as exc:
-            detail = out.get("parsing_error") or exc
-            return _short_error(detail), usage, text
+                seconds = clock() - started
+                if type(exc).__name__ == "LengthFinishReasonError":  # the client's own cut-off check
+                    return _Reply(None, "cut off", _estimate(sent, stage, seconds), "", cut_off=True)
+                raise _Failed(classify(exc, method), _estimate(sent, stage, seconds)) from exc
+            seconds = clock() - started
+        return _read(schema, raw, parsed, problem, sent, stage, seconds)
 
 
-class _ServerRejected(Exception):
-    """The server refused the requested structured-output method itself."""
+def _read(schema: type[M], raw: Any, parsed: Any, problem: Any, sent: list[BaseMessage], stage: str,
+          seconds: float) -> _Reply:
+    """Validate a reply (repairing loose JSON) and note whether it was cut off."""
+    text = reply_text(raw)
+    usage = usage_of(raw, sent, stage, seconds)
+    cut_off = finish_reason(raw) == "length"
+    if parsed is not None:
+        return _Reply(parsed, "", usage, text, cut_off)
+    try:
+        return _Reply(validate_loose(schema, repair_json(text)), "", usage, text, cut_off)
+    except (ValueError, ValidationError) as exc:
+        return _Reply(None, _short_error(problem or exc), usage, text, cut_off)
 
 
-def _looks_like_rejection(exc: Exception) -> bool:
-    name = type(exc).__name__
-    text = str(exc).lower()
-    hints = ("tool", "function", "response_format", "json_schema", "not supported", "unsupported")
-    return name in ("BadRequestError", "UnprocessableEntityError") and any(h in text for h in hints)
+def _estimate(sent: list[BaseMessage], stage: str, seconds: float) -> Usage:
+    """Cost of a request that got no reply: its prompt (estimated), no output."""
+    return Usage(stage=stage, calls=1, input_tokens=estimate_tokens(prompt_text(sent)), seconds=seconds,
+                 estimated=True)
 
 
 def _short_error(exc: Any) -> str:
@@ -210,10 +248,3 @@ def _append_system(messages: list[BaseMessage], extra: str) -> list[BaseMessage]
     if messages and isinstance(messages[0], SystemMessage):
         return [SystemMessage(content=f"{messages[0].content}\n\n{extra}"), *messages[1:]]
     return [SystemMessage(content=extra), *messages]
-
-
-def _with_temperature(model: BaseChatModel, temperature: float) -> BaseChatModel:
-    """A copy of the model at another temperature when the model has that field."""
-    if "temperature" in type(model).model_fields:
-        return model.model_copy(update={"temperature": temperature})
-    return model

@@ -8,29 +8,49 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from dmem.errors import StructuredOutputError
-from dmem.services import services_for
+from dmem.errors import ModelError, StructuredOutputError
+from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import GateVerdict, QueryState
 from dmem.state.schemas import Usage
-from dmem.state.verdicts import NO_INFO, is_no_info
+from dmem.state.verdicts import NO_INFO, group_answers, is_no_info
 
 log = logging.getLogger(__name__)
 
 
 def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Answer from the retrieved memories (System 1)."""
+    """Answer from the retrieved memories (System 1).
+
+    A malformed reply gives no answer; a provider failure after retries propagates (an answer is
+    the one call a question cannot do without).
+    """
     svc = services_for(runtime.context)
     try:
         out = svc.decider.answer(state["question"], state.get("context", []))
     except StructuredOutputError as exc:
         log.warning("System 1 answer failed: %s", exc)
-        return {"system1_answer": NO_INFO, "answer": NO_INFO}
+        return {"system1_answer": NO_INFO, "answer": NO_INFO, "usage": _spent(exc)}
     return {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage]}
 
 
+def _spent(exc: ModelError) -> list[Usage]:
+    """The cost of a failed call, when it sent anything."""
+    return [exc.usage] if exc.usage is not None else []
+
+
+def _unaudited(policy: str, why: str, exc: ModelError, **extra: Any) -> GateVerdict:
+    log.warning("%s gate could not run, answer returned unaudited: %s", policy, exc)
+    return GateVerdict(policy=policy, passed=False, unaudited=True,
+                       reasons=[f"unaudited: {why} ({exc}); System 1's answer returned without the check"],
+                       **extra)  # type: ignore[typeddict-item]
+
+
 def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Check the answer on relevance, faithfulness & consistency, completeness; any fail escalates."""
+    """Check the answer on relevance, faithfulness & consistency, completeness; any fail escalates.
+
+    A malformed verdict counts as a fail; a gate whose model keeps failing (provider errors) lets
+    System 1's answer stand, marked unaudited.
+    """
     svc = services_for(runtime.context)
     draft = state.get("system1_answer", "")
     if is_no_info(draft):
@@ -41,7 +61,10 @@ def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]
         out = svc.decider.quality_gate(state["question"], draft, state.get("context", []))
     except StructuredOutputError as exc:
         gate = GateVerdict(policy="quality", passed=False, quality=None, reasons=[f"quality gate unusable: {exc}"])
-        return {"gate": gate}
+        return {"gate": gate, "usage": _spent(exc)}
+    except ModelError as exc:
+        return {"gate": _unaudited("quality", "the quality gate could not run", exc, quality=None),
+                "usage": _spent(exc)}
     verdict = out.value
     reasons = [f"{name}: {'pass' if v.passed else 'fail'} - {v.reason}" for name, v in
                (("relevance", verdict.relevance), ("faithfulness", verdict.faithfulness),
@@ -51,44 +74,67 @@ def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]
 
 
 def vote(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Majority Voting / Consensus: sample answers at a higher temperature, group the equivalent ones."""
+    """Majority Voting / Consensus: sample answers at a higher temperature, group the equivalent ones.
+
+    Samples whose model keeps failing leave the vote incomplete: the first answer obtained is
+    returned unaudited (no sample at all is an error). A grouping reply that is malformed or never
+    comes falls back to grouping identical normalised answers.
+    """
     svc = services_for(runtime.context)
     ctx = svc.context
-    question, context = state["question"], state.get("context", [])
-
-    def sample(index: int) -> tuple[str, Usage | None]:
-        try:
-            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index)
-            return out.value.answer, out.usage
-        except StructuredOutputError as exc:
-            log.warning("a voting sample failed: %s", exc)
-            return NO_INFO, None
-
-    with ThreadPoolExecutor(max_workers=min(ctx.vote_samples, ctx.max_concurrency)) as pool:
-        results = list(pool.map(sample, range(ctx.vote_samples)))
-    samples = [a for a, _ in results]
-    usage = [u for _, u in results if u is not None]
+    question = state["question"]
+    samples, usage, failure = _sample(svc, question, state.get("context", []))
+    if failure is not None:
+        if not samples:
+            raise failure
+        gate = _unaudited(ctx.gate_policy, f"{ctx.vote_samples - len(samples)} of {ctx.vote_samples} voting "
+                          "samples failed", failure, samples=samples)
+        return {"gate": gate, "answer": samples[0], "system1_answer": samples[0], "usage": usage}
     try:
         grouped = svc.decider.group_answers(question, samples)
-    except StructuredOutputError as exc:
-        gate = GateVerdict(policy=ctx.gate_policy, passed=False, samples=samples,
-                           reasons=[f"answer grouping unusable: {exc}"])
-        return {"gate": gate, "usage": usage}
-    usage.append(grouped.usage)
-    return {**_tally(ctx, samples, grouped.value.groups, grouped.value.best), "usage": usage}
+        groups, best, note = grouped.value.groups, grouped.value.best, ""
+        usage.append(grouped.usage)
+    except ModelError as exc:
+        log.warning("answer grouping failed, grouping identical answers instead: %s", exc)
+        groups, best, note = [], [], f" (grouping call failed: identical answers grouped; {exc})"
+        usage += _spent(exc)
+    return {**_tally(ctx, samples, groups, best, note), "usage": usage}
 
 
-def _tally(ctx: Context, samples: list[str], groups: list[list[int]], best: list[int]) -> dict[str, Any]:
+def _sample(svc: Services, question: str, context: list[str]) -> tuple[list[str], list[Usage], ModelError | None]:
+    """The voting samples obtained, their cost, and the first provider failure if any sample failed.
+
+    A malformed sample counts as a no-information answer.
+    """
+    ctx = svc.context
+
+    def one(index: int) -> tuple[str | None, list[Usage], ModelError | None]:
+        try:
+            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index)
+            return out.value.answer, [out.usage], None
+        except StructuredOutputError as exc:
+            log.warning("a voting sample failed: %s", exc)
+            return NO_INFO, _spent(exc), None
+        except ModelError as exc:
+            return None, _spent(exc), exc
+
+    with ThreadPoolExecutor(max_workers=min(ctx.vote_samples, ctx.max_concurrency)) as pool:
+        results = list(pool.map(one, range(ctx.vote_samples)))
+    usage = [u for _, spent, _ in results for u in spent]
+    failure = next((e for _, _, e in results if e is not None), None)
+    return [a for a, _, _ in results if a is not None], usage, failure
+
+
+def _tally(ctx: Context, samples: list[str], groups: list[list[int]], best: list[int],
+           note: str = "") -> dict[str, Any]:
     n = len(samples)
-    clean = [[i for i in dict.fromkeys(g) if 1 <= i <= n] for g in groups]
-    clean = [g for g in clean if g]
-    ranked = sorted(range(len(clean)), key=lambda k: len(clean[k]), reverse=True)
-    top = clean[ranked[0]] if ranked else []
+    clean = group_answers(groups, samples)
+    top = clean[0] if clean else []
     need = n if ctx.gate_policy == "consensus" else n // 2 + 1
-    pick = best[ranked[0]] if ranked and ranked[0] < len(best) and best[ranked[0]] in top else (top or [1])[0]
+    pick = next((b for b in best if b in top), top[0] if top else 1)
     chosen = samples[pick - 1] if samples else NO_INFO
     passed = len(top) >= need and not is_no_info(chosen)
-    reason = (f"{len(top)} of {n} answers agree ({'all' if need == n else 'a majority'} needed)")
+    reason = f"{len(top)} of {n} answers agree ({'all' if need == n else 'a majority'} needed){note}"
     gate = GateVerdict(policy=ctx.gate_policy, passed=passed, samples=samples, groups=clean, reasons=[reason])
     return {"gate": gate, "answer": chosen, "system1_answer": chosen}
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from langgraph.runtime import Runtime
 
-from dmem.errors import StructuredOutputError
+from dmem.errors import ModelError, StructuredOutputError
 from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import ChunkTask, DeliberationState
@@ -55,13 +55,16 @@ def top_chunks(chunks: list[ChunkTask], question: str, keep: int,
 
 
 def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Map step: scored, query-relevant facts from one chunk; a failed chunk is skipped, not fatal."""
+    """Map step: scored, query-relevant facts from one chunk; a failed chunk is skipped, not fatal.
+
+    Failed means malformed replies or a provider failing after retries; the spent calls are counted.
+    """
     svc = services_for(runtime.context)
     try:
         out = svc.decider.read_chunk(task["question"], task["chunk"], task["preceding"])
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         log.warning("chunk %d skipped after retries: %s", task["index"], exc)
-        return {"skipped_chunks": [task["index"]]}
+        return {"skipped_chunks": [task["index"]], "usage": [exc.usage] if exc.usage is not None else []}
     own = {m.turn_id for m in task["chunk"]}
     facts = []
     for f in out.value.facts:
@@ -86,9 +89,9 @@ def select_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[st
     fallback = kept[: svc.context.select_above]
     try:
         out = svc.decider.select_facts(state["question"], kept)
-    except StructuredOutputError as exc:
+    except ModelError as exc:
         log.warning("fact selection failed, keeping the top %d by score: %s", len(fallback), exc)
-        return {"kept": fallback}
+        return {"kept": fallback, "usage": [exc.usage] if exc.usage is not None else []}
     chosen = [kept[i - 1] for i in dict.fromkeys(out.value.keep) if 1 <= i <= len(kept)]
     return {"kept": chosen or fallback, "usage": [out.usage]}
 

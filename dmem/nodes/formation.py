@@ -32,7 +32,7 @@ _VOLATILE = re.compile(
 
 def _failed(stage: str, exc: ModelError) -> dict[str, Any]:
     log.warning("%s failed: %s", stage, exc)
-    return {"error": f"{stage}: {exc}"}
+    return {"error": f"{stage}: {exc}", "usage": [exc.usage] if exc.usage is not None else []}
 
 
 def admit(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:

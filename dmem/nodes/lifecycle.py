@@ -1,4 +1,9 @@
-"""Lifecycle nodes (the Mem0* update phase): decide ADD/UPDATE/DELETE/NOOP per fact, apply all in one transaction."""
+"""Mem0* update phase: decide ADD/UPDATE/DELETE/NOOP per fact or per exchange, then apply in one transaction.
+
+A fact with no stored memory similar enough (cosine above ``update_min_similarity``) has an empty
+background, as in the papers: there is nothing to update or delete, so it is added without a
+model call.
+"""
 
 from __future__ import annotations
 
@@ -15,25 +20,65 @@ from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestState, PlannedOperation
 from dmem.state.schemas import AppliedOperation, Fact, MemoryRecord, Operation
+from dmem.state.verdicts import LifecycleDecision
 
 log = logging.getLogger(__name__)
+UNSEEN = "no stored memory is similar enough to compare with: added without a model call"
+
+
+def _backgrounds(svc: Services, facts: list[Fact]) -> list[list[MemoryRecord]]:
+    """Each fact's update background: its top-k similar memories above the cosine threshold."""
+    ctx = svc.context
+    vectors = svc.embed([f.text for f in facts])
+    return [[h.record for h in svc.store.vectors.search([f.namespace], v, ctx.update_top_k)
+             if h.score > ctx.update_min_similarity] for f, v in zip(facts, vectors, strict=True)]
+
+
+def _added(fact: Fact) -> LifecycleDecision:
+    return LifecycleDecision(reason=UNSEEN, operation=Operation.ADD, text=fact.text)
+
+
+def _failed(stage: str, exc: ModelError) -> dict[str, Any]:
+    log.warning("%s failed: %s", stage, exc)
+    return {"failures": [f"{stage}: {exc}"], "usage": [exc.usage] if exc.usage is not None else []}
 
 
 def decide_operation(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Background = top-k similar memories above the cosine threshold; the decider picks the operation."""
+    """One fact: the decider picks the operation against its background (empty background: ADD)."""
     svc = services_for(runtime.context)
-    ctx = svc.context
     fact = task["fact"]
-    vector = svc.embed([fact.text])[0]
-    hits = svc.store.vectors.search([fact.namespace], vector, ctx.update_top_k)
-    background = [h.record for h in hits if h.score > ctx.update_min_similarity]
+    [background] = _backgrounds(svc, [fact])
+    if not background:
+        return {"plans": [PlannedOperation(index=task["index"], decision=_added(fact), background=[])]}
     try:
         out = svc.decider.decide_lifecycle(fact, background)
     except ModelError as exc:
-        log.warning("lifecycle decision failed for %r: %s", fact.text, exc)
-        return {"failures": [f"decide_lifecycle: {exc}"]}
+        return _failed("decide_lifecycle", exc)
     plan = PlannedOperation(index=task["index"], decision=out.value, background=background)
     return {"plans": [plan], "usage": [out.usage]}
+
+
+def decide_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Every fact of the exchange in one decision, against the union of their backgrounds (as mem0 does).
+
+    Facts with an empty background are added without being asked about.
+    """
+    svc = services_for(runtime.context)
+    facts = state.get("facts", [])
+    backgrounds = _backgrounds(svc, facts)
+    plans = [PlannedOperation(index=i, decision=_added(f), background=[])
+             for i, (f, b) in enumerate(zip(facts, backgrounds, strict=True)) if not b]
+    asked = [i for i, b in enumerate(backgrounds) if b]
+    if not asked:
+        return {"plans": plans}
+    union = list({m.id: m for i in asked for m in backgrounds[i]}.values())
+    try:
+        out = svc.decider.decide_lifecycle_batch([facts[i] for i in asked], union)
+    except ModelError as exc:
+        return _failed("decide_lifecycle_batch", exc)
+    plans += [PlannedOperation(index=i, decision=d, background=union)
+              for i, d in zip(asked, out.value, strict=True)]
+    return {"plans": plans, "usage": [out.usage]}
 
 
 def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:

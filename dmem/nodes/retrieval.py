@@ -7,7 +7,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from dmem.errors import StructuredOutputError
+from dmem.errors import ModelError
 from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import QueryState
@@ -43,9 +43,9 @@ def filter_memories(state: QueryState, runtime: Runtime[Context]) -> dict[str, A
     memories = state.get("memories", [])
     try:
         out = svc.decider.filter_memories(state["question"], memories)
-    except StructuredOutputError as exc:
+    except ModelError as exc:  # malformed, or a provider failing after retries: the optional step is skipped
         log.warning("filter failed, using the unfiltered context: %s", exc)
-        return {}
+        return {"usage": [exc.usage] if exc.usage is not None else []}
     keep = [memories[i - 1] for i in dict.fromkeys(out.value.keep) if 1 <= i <= len(memories)]
     if not keep:
         return {"usage": [out.usage]}

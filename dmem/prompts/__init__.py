@@ -5,7 +5,7 @@ from dmem.prompts.deliberation import read_chunk_prompt, select_prompt
 from dmem.prompts.extraction import extraction_prompt
 from dmem.prompts.formation import admission_prompt, enrich_prompt, scope_prompt, split_prompt
 from dmem.prompts.gate import group_prompt, quality_gate_prompt
-from dmem.prompts.lifecycle import lifecycle_prompt
+from dmem.prompts.lifecycle import lifecycle_batch_prompt, lifecycle_prompt
 
 __all__ = [
     "NO_INFO",
@@ -16,6 +16,7 @@ __all__ = [
     "extraction_prompt",
     "filter_prompt",
     "group_prompt",
+    "lifecycle_batch_prompt",
     "lifecycle_prompt",
     "read_chunk_prompt",
     "scope_prompt",

@@ -22,7 +22,7 @@ READ_CHUNK_SYSTEM = system_text(
         "of 2023-05-08 is 2023-05-07; 'last year' is 2022).",
         "Score each fact 0-10 for how much it helps answer the question: 0 unrelated, 5-6 "
         "somewhat related, 7-8 clearly relevant, 9-10 essential.",
-        "turn_ids lists the turn_ids of the chunk messages the fact was read from.",
+        "turn_ids lists the labels (numbers in brackets) of the chunk messages the fact was read from.",
         "Return no facts if nothing in the chunk bears on the question.",
     ],
 )
@@ -45,7 +45,7 @@ def read_chunk_prompt(question: str, chunk: Sequence[Message],
     return build(READ_CHUNK_SYSTEM, [
         ("question", question),
         ("preceding_messages", messages_block(history)),
-        ("chunk", messages_block(chunk)),
+        ("chunk", messages_block(chunk, labelled=True)),
     ])
 
 

@@ -24,8 +24,8 @@ EXTRACT_SYSTEM = system_text(
         "Take facts only from <current_exchange>; use the context only to understand it.",
         "Keep relative time words as said ('yesterday', 'next month'); a later step dates them.",
         "Skip greetings, small talk and content with no lasting information.",
-        "Write each fact in the language it was said in; source_turn_ids lists the turn_ids it "
-        "comes from. Return no facts if there is nothing worth keeping.",
+        "Write each fact in the language it was said in; source_turn_ids lists the labels (numbers "
+        "in brackets) of the utterances it comes from. Return no facts if there is nothing worth keeping.",
     ],
 )
 
@@ -34,7 +34,7 @@ def extraction_prompt(exchange: Sequence[Message], history: Sequence[Message],
                       memories: Sequence[MemoryRecord]) -> list[BaseMessage]:
     """Prompt for Mem0* extraction: top existing memories + recent messages + the new exchange."""
     return build(EXTRACT_SYSTEM, [
-        ("existing_memories", memories_block(memories, start=None)),
-        ("recent_messages", messages_block(history)),
-        ("current_exchange", messages_block(exchange)),
+        ("existing_memories", memories_block(memories, dated=False)),
+        ("recent_messages", messages_block(history, timed=False)),
+        ("current_exchange", messages_block(exchange, labelled=True, timed=False)),
     ])

@@ -13,8 +13,8 @@ ADMIT_SYSTEM = system_text(
     "You are the admission gate of a long-term memory system. You decide which utterances are "
     "worth remembering across future conversations.",
     "Judge every utterance in <current_exchange>, one at a time, as the whole utterance it is "
-    "(not as a fragment or a summary). <reference_history> and <existing_memories> are only there "
-    "to work out what words like 'he', 'there' or 'that one' point to; never judge them.",
+    "(not as a fragment or a summary). <reference_history> is only there to work out what words "
+    "like 'he', 'there' or 'that one' point to; never judge it.",
     [
         "Admit an utterance that carries a personal relation: a preference, habit, possession, role "
         "or lasting affiliation (owning a car, being vegetarian, working at a clinic).",
@@ -27,9 +27,9 @@ ADMIT_SYSTEM = system_text(
         "The same words can deserve different verdicts: a car one has owned for years is admitted, "
         "a car rented for a weekend is not; 'I'm switching jobs next month' is admitted, 'maybe I'll "
         "switch someday' is not.",
-        "Return exactly one verdict per utterance of <current_exchange>, in order, with its turn_id "
-        "copied exactly as written inside the brackets, and a one-sentence reason naming the "
-        "criterion.",
+        "Return exactly one verdict per utterance of <current_exchange>, in order: turn_id is the "
+        "utterance's label (the number in brackets at the start of its line), with a one-sentence "
+        "reason naming the criterion.",
     ],
 )
 
@@ -57,8 +57,8 @@ SPLIT_SYSTEM = system_text(
         "that language's ISO 639-1 code.",
         "Keep relative time words exactly as said ('last week', 'tomorrow'); a later step turns "
         "them into dates.",
-        "source_turn_ids lists the turn_ids of <current_exchange> the fact comes from. Return no "
-        "facts if nothing storable remains.",
+        "source_turn_ids lists the labels (numbers in brackets) of the <current_exchange> utterances "
+        "the fact comes from. Return no facts if nothing storable remains.",
     ],
 )
 
@@ -105,13 +105,15 @@ ENRICH_SYSTEM = system_text(
 )
 
 
-def admission_prompt(exchange: Sequence[Message], history: Sequence[Message],
-                     memories: Sequence[MemoryRecord]) -> list[BaseMessage]:
-    """Prompt for the utterance-level admission gate."""
+def admission_prompt(exchange: Sequence[Message], history: Sequence[Message]) -> list[BaseMessage]:
+    """Prompt for the utterance-level admission gate.
+
+    It shows the current exchange and, only to bind references, the reference history (as in
+    Gated Memory); stored memories come in at the split.
+    """
     return build(ADMIT_SYSTEM, [
-        ("reference_history", messages_block(history)),
-        ("existing_memories", memories_block(memories, start=None)),
-        ("current_exchange", messages_block(exchange)),
+        ("reference_history", messages_block(history, timed=False)),
+        ("current_exchange", messages_block(exchange, labelled=True, timed=False)),
     ])
 
 
@@ -119,9 +121,9 @@ def split_prompt(admitted: Sequence[Message], history: Sequence[Message],
                  memories: Sequence[MemoryRecord]) -> list[BaseMessage]:
     """Prompt for multi-intent splitting into categorized, grounded facts."""
     return build(SPLIT_SYSTEM, [
-        ("reference_history", messages_block(history)),
-        ("existing_memories", memories_block(memories, start=None)),
-        ("current_exchange", messages_block(admitted)),
+        ("reference_history", messages_block(history, timed=False)),
+        ("existing_memories", memories_block(memories, dated=False)),
+        ("current_exchange", messages_block(admitted, labelled=True, timed=False)),
     ])
 
 

@@ -15,7 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from dmem.errors import ConfigError
-from dmem.state.sources import API_KEY_ENV, ENV_PREFIX, api_key_from_env, read_env, read_toml
+from dmem.models.caps import parse_caps
+from dmem.state.sources import API_KEY_ENV, ENV_PREFIX, JUDGE_API_KEY_ENV, api_key_from_env, read_env, read_toml
 
 __all__ = ["ENV_PREFIX", "Context", "GatePolicy", "api_key_from_env", "build_context", "read_env", "read_toml",
            "setting_names"]
@@ -50,9 +51,9 @@ class Context(BaseModel):
     structured_output: StructuredMethod = "auto"
     """How structured replies are requested; 'auto' tries function calling, then JSON in the prompt."""
     max_retries: int = 2
-    """Retries after a malformed model reply, before the typed error."""
+    """Retries after a malformed model reply (once only after a reply cut off by its cap), before the typed error."""
     request_timeout: float = 120.0
-    """Seconds before a model call is abandoned."""
+    """Seconds a model request may take once sent (waiting for a free slot in dmem does not count)."""
 
     # Storage
     store_dir: str = ".dmem"
@@ -112,6 +113,24 @@ class Context(BaseModel):
     # Execution
     max_concurrency: int = 4
     """Model calls in flight at once (chunk workers, per-fact work)."""
+
+    # Model calls: retries, limits, caps (issue #11)
+    provider_retries: int = 4
+    """Re-sends after a provider error (timeout, refused connection, HTTP 429 or 5xx), with backoff."""
+    retry_backoff: float = 1.0
+    """First backoff in seconds; it doubles per retry (half of it random, at most 60 s); Retry-After wins."""
+    call_deadline: float = 600.0
+    """Seconds one model call may spend retrying provider errors, from its first request; no retry starts later."""
+    endpoint_concurrency: int = 0
+    """Requests in flight at once per model endpoint, the rest wait in dmem; 0: 1 for a server on this
+    machine (localhost), else max_concurrency."""
+    output_caps: str = ""
+    """Output-token caps per stage over the built-in ones, 'stage=tokens,...' (e.g. 'split_intents=1500'); 0: no cap."""
+    lifecycle_mode: Literal["batch", "per_fact"] = "batch"
+    """'batch' decides all new facts of an exchange in one call (as mem0 does); 'per_fact' one call per fact."""
+    judge_base_url: str | None = None
+    """Endpoint of the evaluation judge's model (its own; base_url is the model under test's). Its key, a
+    secret, comes from DMEM_JUDGE_API_KEY (else the provider's usual variable, e.g. OPENAI_API_KEY)."""
 
     # Store sharing and concurrency (issue #10)
     lock_timeout: float = 10.0
@@ -219,11 +238,13 @@ def _coerce(name: str, value: Any) -> Any:
 
 def _validate(ctx: Context) -> None:
     positive = ["extraction_top_k", "update_top_k", "retrieval_top_k", "chunk_size", "vote_samples",
-                "max_concurrency", "request_timeout", "lock_timeout", "claim_lease_seconds", "enrichment_max_chars"]
+                "max_concurrency", "request_timeout", "call_deadline", "lock_timeout", "claim_lease_seconds",
+                "enrichment_max_chars"]
     for name in positive:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
-    for name in ("history_messages", "chunk_history", "max_retries", "deliberation_top_chunks"):
+    for name in ("history_messages", "chunk_history", "max_retries", "deliberation_top_chunks", "provider_retries",
+                 "retry_backoff", "endpoint_concurrency"):
         if getattr(ctx, name) < 0:
             raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
     if not -1.0 <= ctx.update_min_similarity <= 1.0:
@@ -233,6 +254,10 @@ def _validate(ctx: Context) -> None:
             raise ConfigError(f"setting {name!r} is a 0-10 score; got {getattr(ctx, name)!r}")
     if ctx.select_above < 0:
         raise ConfigError("setting 'select_above' must be 0 or more")
+    try:
+        parse_caps(ctx.output_caps)
+    except ValueError as exc:
+        raise ConfigError(f"setting 'output_caps': {exc}") from None
     if ctx.chat_model is not None and ":" not in ctx.chat_model:
         raise ConfigError(
             f"chat_model {ctx.chat_model!r} must be 'provider:model', e.g. 'openai:gpt-4o-mini'"
@@ -245,6 +270,9 @@ def _check_keys(source: str, values: dict[str, Any]) -> None:
     if "api_key" in unknown:
         raise ConfigError(f"api_key is a secret, not a setting ({source}): set {API_KEY_ENV} in the environment "
                           "or pass Memory(api_key=...)")
+    if "judge_api_key" in unknown:
+        raise ConfigError(f"judge_api_key is a secret, not a setting ({source}): set {JUDGE_API_KEY_ENV} "
+                          "in the environment")
     if unknown:
         raise ConfigError(f"unknown setting(s) in {source}: {', '.join(unknown)}")
 

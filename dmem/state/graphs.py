@@ -139,6 +139,8 @@ class GateVerdict(TypedDict, total=False):
     """Sampled answers, when a voting policy ran."""
     groups: list[list[int]]
     """Samples grouped by meaning (1-based), when a voting policy ran."""
+    unaudited: bool
+    """True when the gate could not run (its model kept failing): System 1's answer stands, unchecked."""
 
 
 @documented

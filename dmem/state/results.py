@@ -89,6 +89,8 @@ class Answer(BaseModel):
     route: str = Field(description="system1, deliberation or no_memory.")
     gate_passed: bool | None = None
     gate_reasons: list[str] = Field(default_factory=list)
+    unaudited: bool = Field(default=False, description="True when the gate could not run (its model kept "
+                            "failing) and System 1's answer was returned without its check.")
     samples: list[str] = Field(default_factory=list, description="Voting samples, for majority/consensus.")
     memory_ids: list[str] = Field(default_factory=list, description="Memories System 1 answered from.")
     retrieved: list[SearchResult] = Field(default_factory=list, description="Every memory retrieved, best first.")
@@ -104,6 +106,7 @@ class Answer(BaseModel):
         return cls(
             question=question, answer=out.get("answer", ""), route=out.get("route", "system1"),
             gate_passed=gate.get("passed"), gate_reasons=list(gate.get("reasons") or []),
+            unaudited=bool(gate.get("unaudited")),
             samples=list(gate.get("samples") or []), memory_ids=list(out.get("memory_ids") or []),
             facts_used=list(out.get("facts_used") or []),
             retrieved=[SearchResult(memory=m, score=sc) for m, sc in

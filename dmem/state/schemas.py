@@ -60,9 +60,9 @@ class Message(BaseModel):
     image_caption: str | None = Field(default=None, description="Caption of a shared image, if any.")
     seq: int = Field(default=0, description="Position in the conversation, used to keep order.")
 
-    def render(self) -> str:
-        """One line with time, speaker and text (the caption stands in for an image)."""
-        when = f"[{self.timestamp:%Y-%m-%d %H:%M}] " if self.timestamp else ""
+    def render(self, *, timed: bool = True) -> str:
+        """One line with time (unless ``timed`` is False), speaker and text (the caption stands in for an image)."""
+        when = f"[{self.timestamp:%Y-%m-%d %H:%M}] " if self.timestamp and timed else ""
         body = self.text
         if self.image_caption:
             body = f"{body} [shares a photo: {self.image_caption}]".strip()
@@ -155,14 +155,23 @@ class HistoryEntry(BaseModel):
 
 
 class Usage(BaseModel):
-    """Cost of model work in one stage: calls, tokens and wall seconds."""
+    """Cost of model work in one stage: calls, tokens and wall seconds.
+
+    Every request sent counts, including the ones that failed (provider error, malformed or
+    cut-off reply, a refused format) and were retried; the ``retry_*`` fields say how much of the
+    total those attempts were, so the cost of retrying can be reported apart.
+    """
 
     stage: str = Field(description="Pipeline stage (admit, answer, read_chunk, ...).")
-    calls: int = Field(default=0, description="Model calls made.")
+    calls: int = Field(default=0, description="Requests sent, failed and retried ones included.")
     input_tokens: int = Field(default=0, description="Prompt tokens (reported or estimated).")
     output_tokens: int = Field(default=0, description="Completion tokens (reported or estimated).")
     seconds: float = Field(default=0.0, description="Wall seconds spent.")
     estimated: bool = Field(default=False, description="True when some token counts are offline estimates.")
+    retries: int = Field(default=0, description="Of ``calls``, attempts that did not give the result.")
+    retry_input_tokens: int = Field(default=0, description="Input tokens of those attempts.")
+    retry_output_tokens: int = Field(default=0, description="Output tokens of those attempts.")
+    retry_seconds: float = Field(default=0.0, description="Seconds spent in those attempts.")
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -172,11 +181,33 @@ class Usage(BaseModel):
             output_tokens=self.output_tokens + other.output_tokens,
             seconds=self.seconds + other.seconds,
             estimated=self.estimated or other.estimated,
+            retries=self.retries + other.retries,
+            retry_input_tokens=self.retry_input_tokens + other.retry_input_tokens,
+            retry_output_tokens=self.retry_output_tokens + other.retry_output_tokens,
+            retry_seconds=self.retry_seconds + other.retry_seconds,
         )
+
+    def as_retry(self) -> Usage:
+        """The same cost, counted as a failed or repeated attempt."""
+        return self.model_copy(update={"retries": self.calls, "retry_input_tokens": self.input_tokens,
+                                       "retry_output_tokens": self.output_tokens,
+                                       "retry_seconds": self.seconds})
+
+    def retry_part(self) -> Usage:
+        """Only the failed and repeated attempts, as their own usage."""
+        return Usage(stage="retries", calls=self.retries, input_tokens=self.retry_input_tokens,
+                     output_tokens=self.retry_output_tokens, seconds=self.retry_seconds,
+                     estimated=self.estimated and self.retries > 0, retries=self.retries,
+                     retry_input_tokens=self.retry_input_tokens, retry_output_tokens=self.retry_output_tokens,
+                     retry_seconds=self.retry_seconds)
 
 
 def summarize_usage(records: list[Usage]) -> dict[str, Usage]:
-    """Fold usage records into one total per stage, plus a 'total' entry."""
+    """Fold usage records into one total per stage, plus 'total' (everything) and 'retries'.
+
+    'retries' is the part of 'total' spent on failed and repeated attempts (shown apart, not
+    added again).
+    """
     out: dict[str, Usage] = {}
     for rec in records:
         out[rec.stage] = out[rec.stage] + rec if rec.stage in out else rec.model_copy()
@@ -184,4 +215,5 @@ def summarize_usage(records: list[Usage]) -> dict[str, Usage]:
     for rec in out.values():
         total = total + rec
     out["total"] = total
+    out["retries"] = total.retry_part()
     return out

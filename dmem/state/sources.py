@@ -12,8 +12,9 @@ from dmem.errors import ConfigError
 
 ENV_PREFIX = "DMEM_"
 API_KEY_ENV = "DMEM_API_KEY"
-NOT_SETTINGS = frozenset({"DMEM_CONFIG", API_KEY_ENV})
-"""DMEM_* variables that are not settings: the TOML file's path and the secret."""
+JUDGE_API_KEY_ENV = "DMEM_JUDGE_API_KEY"
+NOT_SETTINGS = frozenset({"DMEM_CONFIG", API_KEY_ENV, JUDGE_API_KEY_ENV})
+"""DMEM_* variables that are not settings: the TOML file's path and the secrets."""
 
 
 def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -36,8 +37,13 @@ def api_key_from_env(environ: typing.Mapping[str, str] | None = None) -> str | N
     return (os.environ if environ is None else environ).get(API_KEY_ENV) or None
 
 
+def judge_api_key_from_env(environ: typing.Mapping[str, str] | None = None) -> str | None:
+    """The API key for the judge's own endpoint (``judge_base_url``), from ``DMEM_JUDGE_API_KEY``."""
+    return (os.environ if environ is None else environ).get(JUDGE_API_KEY_ENV) or None
+
+
 def read_env(environ: typing.Mapping[str, str] | None = None) -> dict[str, str]:
-    """Settings from DMEM_* environment variables (DMEM_CONFIG and DMEM_API_KEY are not settings)."""
+    """Settings from DMEM_* environment variables (DMEM_CONFIG and the API keys are not settings)."""
     env = os.environ if environ is None else environ
     out: dict[str, str] = {}
     for key, value in env.items():

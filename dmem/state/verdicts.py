@@ -5,15 +5,28 @@ Reasoning fields come before decision fields so a model reasons before it commit
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+import re
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, Field
 
 from dmem.state.schemas import Category, Operation, Provenance, Scope
+
+
+def _as_label(value: Any) -> Any:
+    """A label written as a number (1 rather than "1", as small models do) becomes text."""
+    return str(int(value)) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+Label = Annotated[str, BeforeValidator(_as_label)]
+"""A reference to an item of the prompt: its short label ('2'), or a real id."""
 
 
 class UtteranceVerdict(BaseModel):
     """Admission decision for one utterance of the current exchange."""
 
-    turn_id: str = Field(description="turn_id of the utterance judged, copied from the input.")
+    turn_id: Label = Field(description="Label of the utterance judged: the number in brackets before it.")
     reason: str = Field(description="One short sentence: which admit or reject criterion applies and why.")
     admit: bool = Field(description="True to admit the utterance as a source of facts.")
 
@@ -32,7 +45,9 @@ class FactDraft(BaseModel):
         "relative times kept as said; no entity that is not in the window."
     )
     speaker: str = Field(description="Speaker the fact is about, exactly as named in the input.")
-    source_turn_ids: list[str] = Field(default_factory=list, description="turn_ids the fact comes from.")
+    source_turn_ids: list[Label] = Field(
+        default_factory=list, description="Labels (numbers in brackets) of the utterances the fact comes from."
+    )
     categories: list[Category] = Field(
         default_factory=list, description="One or more of persona, preference, event, procedural, "
         "user_rule, error_learning."
@@ -60,7 +75,8 @@ class ScopeLabel(BaseModel):
         default=None, description="The entity the fact is about, exactly as written in it: the public name "
         "for EXTERNAL (e.g. 'Tesla Model 3'), the person or group for INTERNAL (e.g. 'sister'); "
         "never the user's name; null for USER_PII and GENERIC.")
-    enrich: bool = Field(description="True if background knowledge would make the fact more useful later.")
+    enrich: bool = Field(default=False,
+                         description="True if background knowledge would make the fact more useful later.")
 
 
 class ScopeLabels(BaseModel):
@@ -84,9 +100,27 @@ class LifecycleDecision(BaseModel):
     reason: str = Field(description="Why: redundant, contradicts, refines, or new.")
     operation: Operation = Field(description="ADD, UPDATE, DELETE or NOOP.")
     target: int | None = Field(
-        default=None, description="For UPDATE/DELETE: the integer id of the existing memory concerned."
+        default=None, description="For UPDATE/DELETE: the label (number) of the existing memory concerned."
     )
     text: str | None = Field(default=None, description="For ADD/UPDATE: the memory text to store.")
+
+
+class FactOperation(BaseModel):
+    """The lifecycle operation for one new fact, when all facts of an exchange are decided at once."""
+
+    fact: int = Field(description="Number of the new fact in <new_facts>.")
+    reason: str = Field(description="Why: new, refines, contradicts or already known.")
+    operation: Operation = Field(description="ADD, UPDATE, DELETE or NOOP.")
+    target: int | None = Field(
+        default=None, description="For UPDATE/DELETE: the label (number) of the existing memory concerned."
+    )
+    text: str | None = Field(default=None, description="For ADD/UPDATE: the memory text to store.")
+
+
+class LifecycleDecisions(BaseModel):
+    """Lifecycle operations for the new facts of one exchange (mem0-style, one call)."""
+
+    decisions: list[FactOperation] = Field(description="One decision per new fact, in order.")
 
 
 class MemorySelection(BaseModel):
@@ -163,3 +197,44 @@ def is_no_info(answer: str) -> bool:
     """True for an empty answer or one that says the memories do not hold it."""
     text = answer.strip().lower()
     return not text or any(marker in text for marker in _NO_INFO_MARKERS)
+
+
+_FILLER = re.compile(r"^(?:(?:i think|i believe|the answer is|answer|it is|it's|probably) )+")
+
+
+def normalise_answer(text: str) -> str:
+    """An answer reduced to its words: lower case, no punctuation, leading filler or articles."""
+    words = " ".join(re.findall(r"[\w']+", text.lower()))
+    return " ".join(w for w in _FILLER.sub("", words).split() if w not in ("a", "an", "the"))
+
+
+def group_answers(groups: Sequence[Sequence[int]], answers: Sequence[str]) -> list[list[int]]:
+    """Every answer index (1..n) in exactly one group, largest groups first.
+
+    The given groups (bad and repeated indexes dropped) are joined wherever two answers are the
+    same normalised text; with no usable groups this is plain normalised-string grouping.
+    """
+    n = len(answers)
+    parent = list(range(n + 1))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    seen: set[int] = set()
+    for group in groups:
+        members = [i for i in dict.fromkeys(group) if 1 <= i <= n and i not in seen]
+        seen.update(members)
+        for other in members[1:]:
+            parent[find(other)] = find(members[0])
+    first: dict[str, int] = {}
+    for i in range(1, n + 1):
+        key = normalise_answer(answers[i - 1])
+        if key in first:
+            parent[find(i)] = find(first[key])
+        first.setdefault(key, i)
+    merged: dict[int, list[int]] = {}
+    for i in range(1, n + 1):
+        merged.setdefault(find(i), []).append(i)
+    return sorted(merged.values(), key=lambda g: (-len(g), g[0]))

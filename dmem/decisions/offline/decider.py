@@ -134,6 +134,11 @@ class OfflineDecider:
 
         return _timed("decide_lifecycle", work)
 
+    def decide_lifecycle_batch(self, facts: list[Fact],
+                               background: list[MemoryRecord]) -> Decided[list[LifecycleDecision]]:
+        """Each fact by the per-fact rules against the shared background."""
+        return _timed("decide_lifecycle", lambda: [self.decide_lifecycle(f, background).value for f in facts])
+
     # Query ---------------------------------------------------------------------------------
     def filter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
         def work() -> MemorySelection:

@@ -1,0 +1,171 @@
+"""Deterministic checks on model replies: labels mapped back to ids, verdicts completed, values clamped.
+
+Prompts show short labels (1, 2, 3...) instead of turn ids and memory ids, because small models
+echo positions more reliably than opaque ids; these functions map the labels back, and accept a
+real turn id too. Whatever the reply leaves out is filled conservatively.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from dmem.prompts import NO_INFO
+from dmem.state.schemas import Fact, Message, Operation, Scope
+from dmem.state.verdicts import (
+    AdmissionVerdicts,
+    AnswerGroups,
+    ChunkFacts,
+    FactDrafts,
+    LifecycleDecision,
+    LifecycleDecisions,
+    MemorySelection,
+    ScopeLabel,
+    ScopeLabels,
+    ScoredFact,
+    UtteranceVerdict,
+    group_answers,
+)
+
+log = logging.getLogger(__name__)
+NO_INFO_FORMS = {"", "none", "null", "n/a", NO_INFO.lower().rstrip(".")}
+_LABEL_WORDS = re.compile(r"^(?:turn|label|utterance|message|memory|id|fact)\s*", re.IGNORECASE)
+
+
+def is_null_answer(answer: str) -> bool:
+    """Check whether an answer says there is no information ('No information available.', 'NONE', '')."""
+    return answer.strip().lower().rstrip(".") in NO_INFO_FORMS
+
+
+def label_index(raw: str | int | None, n: int) -> int | None:
+    """The 0-based position a label 1..n stands for ('2', '[2]', '#2', 'turn 2'), else None."""
+    if raw is None:
+        return None
+    text = _LABEL_WORDS.sub("", str(raw).strip().strip("[]#()").strip()).strip("[]#() ")
+    if text.isdigit() and 1 <= int(text) <= n:
+        return int(text) - 1
+    return None
+
+
+def match_turn(raw: str | int, ids: Sequence[str]) -> str | None:
+    """The turn id a model meant: a label 1..n in prompt order, or the real id (brackets tolerated)."""
+    pos = label_index(raw, len(ids))
+    if pos is not None:
+        return ids[pos]
+    cleaned = str(raw).strip().strip("[]").strip()
+    return cleaned if cleaned in ids else None
+
+
+def complete_verdicts(out: AdmissionVerdicts, exchange: Sequence[Message]) -> AdmissionVerdicts:
+    """One verdict per utterance in exchange order: unknown labels dropped, missing ones rejected."""
+    order = [m.turn_id for m in exchange]
+    got: dict[str, UtteranceVerdict] = {}
+    for verdict in out.verdicts:
+        tid = match_turn(verdict.turn_id, order)
+        if tid is None:
+            log.warning("admit: dropped a verdict for unknown turn %r", verdict.turn_id)
+            continue
+        got.setdefault(tid, verdict.model_copy(update={"turn_id": tid}))
+    missing = UtteranceVerdict(turn_id="", reason="no verdict returned", admit=False)
+    verdicts = [got.get(t) or missing.model_copy(update={"turn_id": t}) for t in order]
+    return AdmissionVerdicts(verdicts=verdicts)
+
+
+def clean_drafts(out: FactDrafts, sources: Sequence[Message]) -> FactDrafts:
+    """Drop empty facts, map source labels to the source messages' turn ids, fill a missing speaker."""
+    ids = [m.turn_id for m in sources]
+    speakers = {m.turn_id: m.speaker for m in sources}
+    facts = []
+    for draft in out.facts:
+        if not draft.text.strip():
+            continue
+        turn_ids = list(dict.fromkeys(t for t in (match_turn(r, ids) for r in draft.source_turn_ids) if t))
+        speaker = draft.speaker.strip() or (speakers[turn_ids[0]] if turn_ids else "")
+        facts.append(draft.model_copy(update={"text": draft.text.strip(), "speaker": speaker,
+                                              "source_turn_ids": turn_ids}))
+    return FactDrafts(facts=facts)
+
+
+def complete_labels(out: ScopeLabels, n: int) -> ScopeLabels:
+    """One label per fact (1..n): out-of-range dropped, missing ones get the most restrictive scope."""
+    got: dict[int, ScopeLabel] = {}
+    for label in out.labels:
+        if 1 <= label.index <= n:
+            got.setdefault(label.index, label)
+    fallback = ScopeLabel(index=0, reason="no label returned; most restrictive scope assumed",
+                          scope=Scope.USER_PII, enrich=False)
+    labels = [got.get(i) or fallback.model_copy(update={"index": i}) for i in range(1, n + 1)]
+    return ScopeLabels(labels=labels)
+
+
+def check_lifecycle(out: LifecycleDecision, fact: Fact, n: int) -> LifecycleDecision:
+    """Map the memory label (1..n) to its position (0..n-1), and repair what cannot apply.
+
+    UPDATE/DELETE on a label not shown becomes ADD; ADD/UPDATE without text use the fact's text.
+    """
+    target = label_index(out.target, n)
+    text = (out.text or "").strip() or None
+    if out.operation in (Operation.UPDATE, Operation.DELETE) and target is None:
+        reason = (f"{out.reason} [model chose {out.operation.value} on memory {out.target}, "
+                  f"not one of the {n} memories shown: added instead]")
+        return LifecycleDecision(reason=reason, operation=Operation.ADD, target=None, text=fact.text)
+    if out.operation is Operation.DELETE:
+        return out.model_copy(update={"target": target, "text": None})
+    if out.operation is Operation.UPDATE:
+        return out.model_copy(update={"target": target, "text": text or fact.text})
+    if out.operation is Operation.ADD:
+        return out.model_copy(update={"target": None, "text": text or fact.text})
+    return out.model_copy(update={"target": target})
+
+
+def check_batch(out: LifecycleDecisions, facts: Sequence[Fact], n: int) -> list[LifecycleDecision]:
+    """One checked decision per fact, in fact order; a fact the reply skipped is added."""
+    got: dict[int, LifecycleDecision] = {}
+    for item in out.decisions:
+        pos = label_index(item.fact, len(facts))
+        if pos is None or pos in got:
+            continue
+        single = LifecycleDecision(reason=item.reason, operation=item.operation, target=item.target, text=item.text)
+        got[pos] = check_lifecycle(single, facts[pos], n)
+    missing = "no decision returned for this fact: added"
+    return [got.get(i) or LifecycleDecision(reason=missing, operation=Operation.ADD, text=f.text)
+            for i, f in enumerate(facts)]
+
+
+def clean_selection(out: MemorySelection, n: int) -> MemorySelection:
+    """Indexes within 1..n, each once, in the order given."""
+    keep = list(dict.fromkeys(i for i in out.keep if 1 <= i <= n))
+    return out.model_copy(update={"keep": keep})
+
+
+def clean_groups(out: AnswerGroups, answers: Sequence[str]) -> AnswerGroups:
+    """Every answer in exactly one group, with a valid best member per group.
+
+    The model's grouping is completed and corrected by normalised-string equality: identical
+    answers always share a group, and an empty or partial grouping is filled in.
+    """
+    groups = group_answers(out.groups, answers)
+    # best[k] is the model's pick for its group k; a merged group keeps the first pick inside it.
+    best = [next((b for b in out.best if b in g), g[0]) for g in groups]
+    given = sorted(sorted(set(g)) for g in out.groups if g)
+    reason = out.reason if sorted(groups) == given else (
+        f"{out.reason} [grouping completed by identical normalised answers]".strip())
+    return AnswerGroups(reason=reason, groups=groups, best=best)
+
+
+def clamp_chunk_facts(raw: list[dict[str, Any]], chunk: Sequence[Message]) -> ChunkFacts:
+    """Scores rounded and clamped to 0-10, empty facts dropped, labels mapped to the chunk's turn ids."""
+    ids = [m.turn_id for m in chunk]
+    facts = []
+    for item in raw:
+        text = str(item["fact"]).strip()
+        if not text:
+            continue
+        value = float(item["score"])
+        score = min(10, max(0, round(value))) if math.isfinite(value) else 0
+        turn_ids = list(dict.fromkeys(t for t in (match_turn(r, ids) for r in item["turn_ids"]) if t))
+        facts.append(ScoredFact(fact=text, score=score, turn_ids=turn_ids))
+    return ChunkFacts(facts=facts)
