@@ -1,16 +1,16 @@
 """``Memory``: the Python API over one store (a directory, or a PostgreSQL database) and the two graphs.
 
-Every method acts inside the namespaces it is given (``user_id`` / ``user_ids``, default
-'default'): an id of another user's memory is answered exactly like an unknown id.
+Every method acts inside the namespace it is given: ``user_id`` (or ``user_ids``), scoped further
+by ``agent_id`` and ``run_id`` as ``dmem.scopes`` composes them (nothing given: 'default'). An id
+of another namespace's memory is answered exactly like an unknown id.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +19,19 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
-from dmem.batches import BatchForming, iter_exchanges, namespaces_of, unformed_groups
-from dmem.errors import NotFoundError
-from dmem.exports import build_export, plan_import, read_export
+from dmem.api_async import AsyncMethods
+from dmem.api_transfer import TransferMethods
+from dmem.batches import BatchForming, iter_exchanges, unformed_groups
+from dmem.errors import DataError, NotFoundError
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
 from dmem.messages import MessageLike, to_message, to_messages
+from dmem.metadata import check_metadata, label_formed
 from dmem.models.embeddings import embedding_name
 from dmem.models.endpoints import Endpoints
+from dmem.scopes import scope, scopes
 from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
+from dmem.state.graphs import QueryInput
 from dmem.state.results import AddResult, Answer, PendingTurn, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord, Message, Operation
 from dmem.store import MemoryStore, Routing, SearchFilter, validate_namespace
@@ -39,7 +43,7 @@ Progress = Callable[[int, int], None]
 __all__ = ["Memory", "MessageLike", "iter_exchanges", "to_message", "to_messages"]
 
 
-class Memory:
+class Memory(AsyncMethods, TransferMethods):
     """Long-term memory for an agent: ``add`` conversations, ``ask`` questions, audit everything.
 
     ``llm`` is a 'provider:model' string or a LangChain chat model; without one (and without
@@ -83,38 +87,64 @@ class Memory:
 
     # Writing ------------------------------------------------------------------------------
     def add(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
-            conversation_id: str | None = None, speaker_namespaces: dict[str, str] | None = None,
-            exchange_size: int = 2, progress: Progress | None = None, config: RunnableConfig | None = None,
-            **overrides: Any) -> AddResult:
+            agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
+            speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
+            metadata: Mapping[str, Any] | None = None, progress: Progress | None = None,
+            config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
         """Record every message, then form memories one exchange (default: a message pair) at a time.
 
         All turns are recorded in one transaction before any is formed (bad input stores
         nothing). Turns already formed are skipped; an exchange whose formation fails (malformed
         reply, provider error) is kept as pending, with its reason, and the batch goes on.
+        ``metadata`` labels every memory the call creates or updates (``search`` filters on it).
         ``overrides`` change settings for this call only, e.g. ``location="Lisbon"``. ``config``
         (callbacks, tags, metadata, run_name) goes to every graph run, traced as ``trace_redaction`` says.
         """
-        ctx = self._ctx(overrides)
+        ctx, stored, routing, labels = self._record(messages, scope(user_id, agent_id, run_id), conversation_id,
+                                                    speaker_namespaces, metadata, overrides)
         started = time.perf_counter()
-        routing = Routing.of(user_id, speaker_namespaces)
-        conversation = routing.origin if conversation_id is None else validate_namespace(conversation_id,
-                                                                                         "conversation_id")
-        stored = self.store.transcript.append(routing, to_messages(messages, conversation))
         exchanges = self._forming.run(stored, routing, ctx, exchange_size, progress, config=config)
+        if labels:
+            label_formed(self.store, exchanges, labels)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
     def retry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
+                      agent_id: str | None = None, run_id: str | None = None, progress: Progress | None = None,
                       config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
         """Form every turn of these namespaces not formed yet (new or pending), each where it was recorded."""
         ctx = self._ctx(overrides)
         started = time.perf_counter()
-        exchanges = [ex for routing, turns in unformed_groups(self.store, namespaces_of(user_ids, user_id))
-                     for ex in self._forming.run(turns, routing, ctx, config=config)]
+        groups = unformed_groups(self.store, scopes(user_ids, user_id, agent_id, run_id))
+        total, exchanges = sum(len(turns) for _, turns in groups), []
+        for routing, turns in groups:
+            exchanges += self._forming.run(turns, routing, ctx, config=config)
+            if progress:
+                progress(sum(len(ex.turn_ids) for ex in exchanges), total)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
-    def delete(self, memory_id: str, *, user_id: str = "default", reason: str = "deleted by the user") -> MemoryRecord:
+    def update(self, memory_id: str, text: str | None = None, *, user_id: str = "default",
+               agent_id: str | None = None, run_id: str | None = None, metadata: Mapping[str, Any] | None = None,
+               reason: str = "updated by the user") -> MemoryRecord:
+        """Change one of the user's memories (its text, its metadata or both); history keeps old and new text."""
+        ns = scope(user_id, agent_id, run_id)
+        if text is None and metadata is None:
+            raise DataError("update needs a new text, new metadata, or both")
+        if text is not None and (not isinstance(text, str) or not text.strip()):
+            raise DataError(f"the new text of memory {memory_id!r} must be a non-empty string")
+        labels = check_metadata(metadata) if metadata is not None else {}
+        vector = self.services.embed([text.strip()])[0] if text is not None else None
+        with self.store.transaction():
+            old = self.get(memory_id, user_id=ns)
+            new = old.model_copy(update={"text": text.strip() if text is not None else old.text,
+                                         "metadata": {**old.metadata, **labels}, "updated_at": datetime.now(UTC)})
+            self.store.vectors.update(new, vector)
+            self.store.history.append(ns, memory_id, Operation.UPDATE, old.text, new.text, reason)
+        return new
+
+    def delete(self, memory_id: str, *, user_id: str = "default", agent_id: str | None = None,
+               run_id: str | None = None, reason: str = "deleted by the user") -> MemoryRecord:
         """Remove one of the user's memories from retrieval; its history keeps the text."""
-        ns = validate_namespace(user_id)
+        ns = scope(user_id, agent_id, run_id)
         with self.store.transaction():
             removed = self.store.vectors.delete(ns, memory_id)
             if removed is None:
@@ -122,113 +152,79 @@ class Memory:
             self.store.history.append(ns, memory_id, Operation.DELETE, removed.text, None, reason)
         return removed
 
+    def delete_all(self, *, user_id: str = "default", agent_id: str | None = None, run_id: str | None = None,
+                   reason: str = "deleted by the user (delete_all)") -> int:
+        """Remove every live memory of the namespace in one transaction; returns how many.
+
+        Each deletion is recorded in history. The transcript stays: Full Deliberation still reads it.
+        """
+        ns = scope(user_id, agent_id, run_id)
+        with self.store.transaction():
+            records = self.store.vectors.list(ns)
+            for record in records:
+                self.store.vectors.delete(ns, record.id)
+                self.store.history.append(ns, record.id, Operation.DELETE, record.text, None, reason)
+        return len(records)
+
     # Reading ------------------------------------------------------------------------------
-    def ask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str | None = None,
-            config: RunnableConfig | None = None, **overrides: Any) -> Answer:
+    def ask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
+            agent_id: str | None = None, run_id: str | None = None, config: RunnableConfig | None = None,
+            **overrides: Any) -> Answer:
         """Answer from memory; the gate decides whether Full Deliberation reads the transcript.
 
         ``config`` (callbacks, tags, metadata, run_name) goes to the query graph run.
         """
-        ctx = self._ctx(overrides)
-        namespaces = namespaces_of(user_ids, "default" if user_id is None else user_id)
+        ctx, state, run_config = self._query(question, scopes(user_ids, user_id, agent_id, run_id), overrides, config)
         started = time.perf_counter()
-        run_config = self._config("ask", ",".join(namespaces), ctx.gate_policy, ctx=ctx, config=config)
-        out = self.query_graph.invoke({"question": question, "namespaces": namespaces}, context=ctx,
-                                      config=run_config)
+        out = self.query_graph.invoke(state, context=ctx, config=run_config)
         return Answer.from_state(question, out, time.perf_counter() - started, self.services.decider.name)
 
-    def search(self, query: str, *, user_id: str = "default", limit: int = 10,
-               where: SearchFilter | None = None) -> list[SearchResult]:
-        """The user's memories most similar to the query, best first."""
-        ns = validate_namespace(user_id)
+    def search(self, query: str, *, user_id: str = "default", agent_id: str | None = None,
+               run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
+               metadata: Mapping[str, Any] | None = None) -> list[SearchResult]:
+        """The user's memories most similar to the query, best first; ``metadata`` values must all match."""
+        ns = scope(user_id, agent_id, run_id)
+        if metadata is not None:
+            where = SearchFilter.with_metadata(check_metadata(metadata), where)
         vector = self.services.embed([query])[0]
         hits = self.store.vectors.search([ns], vector, limit, where=where)
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
-    def get(self, memory_id: str, *, user_id: str = "default") -> MemoryRecord:
+    def get(self, memory_id: str, *, user_id: str = "default", agent_id: str | None = None,
+            run_id: str | None = None) -> MemoryRecord:
         """One of the user's live memories by id (NotFoundError otherwise)."""
-        ns = validate_namespace(user_id)
+        ns = scope(user_id, agent_id, run_id)
         record = self.store.vectors.get(ns, memory_id)
         if record is None:
             raise NotFoundError(_not_found(memory_id, ns))
         return record
 
-    def get_all(self, *, user_id: str = "default") -> list[MemoryRecord]:
-        """Every live memory of a namespace, oldest first."""
-        return self.store.vectors.list(validate_namespace(user_id))
+    def get_all(self, *, user_id: str = "default", agent_id: str | None = None, run_id: str | None = None,
+                where: SearchFilter | None = None) -> list[MemoryRecord]:
+        """Every live memory of a namespace (that passes ``where``), oldest first."""
+        records = self.store.vectors.list(scope(user_id, agent_id, run_id))
+        return records if where is None else [r for r in records if where.matches(r)]
 
-    def history(self, memory_id: str, *, user_id: str = "default") -> list[HistoryEntry]:
+    def history(self, memory_id: str, *, user_id: str = "default", agent_id: str | None = None,
+                run_id: str | None = None) -> list[HistoryEntry]:
         """Every operation on one of the user's memories, oldest first (deleted memories keep theirs)."""
-        ns = validate_namespace(user_id)
+        ns = scope(user_id, agent_id, run_id)
         rows = self.store.history.for_memory(ns, memory_id)
         if not rows:
             raise NotFoundError(_not_found(memory_id, ns))
         return rows
 
-    def transcript(self, *, user_ids: Sequence[str] | None = None, user_id: str = "default") -> list[Message]:
+    def transcript(self, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
+                   agent_id: str | None = None, run_id: str | None = None) -> list[Message]:
         """The raw messages recorded for these namespaces, in time order."""
-        return self.store.transcript.messages(namespaces_of(user_ids, user_id))
+        return self.store.transcript.messages(scopes(user_ids, user_id, agent_id, run_id))
 
-    def pending(self, *, user_id: str = "default") -> list[PendingTurn]:
+    def pending(self, *, user_id: str = "default", agent_id: str | None = None,
+                run_id: str | None = None) -> list[PendingTurn]:
         """The user's turns whose formation failed, with the reason (``retry_pending`` forms them)."""
-        ns = validate_namespace(user_id)
+        ns = scope(user_id, agent_id, run_id)
         return [PendingTurn(conversation_id=m.conversation_id, turn_id=m.turn_id, reason=why)
                 for m, why in self.store.transcript.pending(ns)]
-
-    # Export / import ----------------------------------------------------------------------
-    def export(self, path: str | Path | None = None, *, user_id: str = "default",
-               user_ids: Sequence[str] | None = None) -> dict[str, Any]:
-        """The users' memories, vectors and history as JSON-ready data; written to ``path`` when given."""
-        names = namespaces_of(user_ids, user_id)
-        records = [r for ns in names for r in self.store.export_records(ns)]
-        vectors = [self.store.vectors.vector(r.namespace, r.id) or [] for r in records]
-        history = [h.model_dump(mode="json") for r in records for h in self.store.history.for_memory(r.namespace, r.id)]
-        data = build_export(records, vectors, history, self.embedding, self.store.dim)
-        if path is not None:
-            Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
-        return data
-
-    def import_(self, source: str | Path | dict[str, Any], *, user_id: str = "default",
-                namespaces: Mapping[str, str] | None = None, reembed: bool = False) -> int:
-        """Load an export into ``user_id`` (or the namespaces ``namespaces`` maps to), all or nothing.
-
-        Refused whole, with the reason: another format or version, another embedding model
-        (unless ``reembed=True``), records of namespaces neither ``user_id`` nor mapped, and ids
-        that belong to another namespace of this store. Returns how many memories were written.
-        """
-        plan = plan_import(read_export(source), user_id=validate_namespace(user_id), namespaces=namespaces,
-                           embedding=self.embedding, dim=self.store.dim, reembed=reembed)
-        written = 0
-        with self.store.transaction():
-            for ns, records in plan.records.items():
-                vectors = (plan.vectors or {}).get(ns) or self.services.embed([r.text for r in records])
-                written += self.store.import_records(ns, records, vectors, "import")
-        return written
-
-    # Async twins --------------------------------------------------------------------------
-    async def aadd(self, *args: Any, **kwargs: Any) -> AddResult:
-        """Async ``add``."""
-        return await asyncio.to_thread(self.add, *args, **kwargs)
-
-    async def aask(self, *args: Any, **kwargs: Any) -> Answer:
-        """Async ``ask``."""
-        return await asyncio.to_thread(self.ask, *args, **kwargs)
-
-    async def asearch(self, *args: Any, **kwargs: Any) -> list[SearchResult]:
-        """Async ``search``."""
-        return await asyncio.to_thread(self.search, *args, **kwargs)
-
-    async def aget_all(self, **kwargs: Any) -> list[MemoryRecord]:
-        """Async ``get_all``."""
-        return await asyncio.to_thread(self.get_all, **kwargs)
-
-    async def ahistory(self, memory_id: str, **kwargs: Any) -> list[HistoryEntry]:
-        """Async ``history``."""
-        return await asyncio.to_thread(self.history, memory_id, **kwargs)
-
-    async def adelete(self, memory_id: str, **kwargs: Any) -> MemoryRecord:
-        """Async ``delete``."""
-        return await asyncio.to_thread(self.delete, memory_id, **kwargs)
 
     # Plumbing -----------------------------------------------------------------------------
     def close(self) -> None:
@@ -246,6 +242,25 @@ class Memory:
         if not overrides:
             return self.context
         return self.context.with_overrides(**overrides)
+
+    def _record(self, messages: Any, namespace: str, conversation_id: str | None,
+                speakers: dict[str, str] | None, metadata: Mapping[str, Any] | None,
+                overrides: dict[str, Any]) -> tuple[Context, list[Message], Routing, dict[str, Any]]:
+        """Check an add's inputs and record its turns: (settings, stored turns, routing, metadata)."""
+        ctx = self._ctx(overrides)
+        labels = check_metadata(metadata) if metadata is not None else {}
+        routing = Routing.of(namespace, speakers)
+        conversation = routing.origin if conversation_id is None else validate_namespace(conversation_id,
+                                                                                         "conversation_id")
+        stored = self.store.transcript.append(routing, to_messages(messages, conversation))
+        return ctx, stored, routing, labels
+
+    def _query(self, question: str, namespaces: list[str], overrides: dict[str, Any],
+               config: RunnableConfig | None) -> tuple[Context, QueryInput, RunnableConfig]:
+        """Settings, graph input and run config of one ``ask``."""
+        ctx = self._ctx(overrides)
+        run_config = self._config("ask", ",".join(namespaces), ctx.gate_policy, ctx=ctx, config=config)
+        return ctx, {"question": question, "namespaces": namespaces}, run_config
 
     def _config(self, action: str, namespace: str, policy: str | None = None, *, ctx: Context,
                 config: RunnableConfig | None) -> RunnableConfig:

@@ -14,27 +14,17 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
-from dmem.errors import DataError, ModelError
+from dmem.errors import ModelError
 from dmem.nodes.recording import CLAIM_KEY
 from dmem.state.context import Context
 from dmem.state.results import ExchangeResult
 from dmem.state.schemas import Message
-from dmem.store import MemoryStore, Routing, validate_namespace
+from dmem.store import MemoryStore, Routing
 from dmem.store.claims import new_worker
 from dmem.store.namespaces import turn_keys
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
-
-
-def namespaces_of(user_ids: Sequence[str] | None, user_id: str) -> list[str]:
-    """The validated namespaces a call names: ``user_ids`` when given, else ``[user_id]``."""
-    if isinstance(user_ids, str):
-        raise DataError(f"user_ids must be a list of user ids, not the string {user_ids!r}; use user_id= for one")
-    if user_ids is not None and not user_ids:
-        raise DataError("user_ids is empty: name at least one user id")
-    names = list(user_ids) if user_ids is not None else [user_id]
-    return list(dict.fromkeys(validate_namespace(n, "user id") for n in names))
 
 
 def iter_exchanges(messages: Iterable[Message], size: int = 2) -> list[list[Message]]:
@@ -78,23 +68,54 @@ class BatchForming:
                 progress(done, len(exchanges))
         return results
 
+    async def arun(self, messages: list[Message], routing: Routing, ctx: Context, exchange_size: int = 2,
+                   progress: Progress | None = None, *, config: RunnableConfig | None = None) -> list[ExchangeResult]:
+        """``run`` on the event loop: each exchange is one ``ainvoke`` of the graph, in order."""
+        worker = new_worker()
+        exchanges = iter_exchanges(messages, exchange_size)
+        results = []
+        for done, exchange in enumerate(exchanges, start=1):
+            results.append(await self.aexchange(exchange, routing, ctx, worker, config))
+            if progress:
+                progress(done, len(exchanges))
+        return results
+
     def exchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
                  caller: RunnableConfig | None = None) -> ExchangeResult:
         """One graph run; a model failure that escapes the graph still leaves the turns pending."""
-        config = merge_configs(self.config(routing.origin, ctx, caller), {"configurable": {CLAIM_KEY: worker}})
-        state = {"turns": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
+        state, config = self._inputs(exchange, routing, ctx, worker, caller)
         try:
             out = self.graph.invoke(state, context=ctx, config=config)
-        except ModelError as exc:
+        except BaseException as exc:
+            return self._failed(exchange, routing, worker, exc)
+        return exchange_result(exchange, out)
+
+    async def aexchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
+                        caller: RunnableConfig | None = None) -> ExchangeResult:
+        """``exchange`` through the graph's ``ainvoke``."""
+        state, config = self._inputs(exchange, routing, ctx, worker, caller)
+        try:
+            out = await self.graph.ainvoke(state, context=ctx, config=config)
+        except BaseException as exc:
+            return self._failed(exchange, routing, worker, exc)
+        return exchange_result(exchange, out)
+
+    def _inputs(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
+                caller: RunnableConfig | None) -> tuple[dict[str, Any], RunnableConfig]:
+        config = merge_configs(self.config(routing.origin, ctx, caller), {"configurable": {CLAIM_KEY: worker}})
+        state = {"turns": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
+        return state, config
+
+    def _failed(self, exchange: list[Message], routing: Routing, worker: str, exc: BaseException) -> ExchangeResult:
+        """Keep the turns pending after a model failure; after any other, drop the claim and re-raise."""
+        if isinstance(exc, ModelError):
             reason = f"{type(exc).__name__}: {exc}"
             self.store.transcript.mark_pending(routing.namespaces(), turn_keys(exchange), reason, worker=worker)
             log.warning("formation failed, turns kept for retry: %s", reason)
             return exchange_result(exchange, {"status": "pending_retry", "error": reason})
-        except BaseException:
-            if not self.store.closed and not self.store.read_only:
-                self.store.transcript.release(routing.namespaces(), turn_keys(exchange), worker)
-            raise
-        return exchange_result(exchange, out)
+        if not self.store.closed and not self.store.read_only:
+            self.store.transcript.release(routing.namespaces(), turn_keys(exchange), worker)
+        raise exc
 
 
 def exchange_result(exchange: list[Message], out: dict[str, Any]) -> ExchangeResult:

@@ -118,7 +118,10 @@ def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Any:
 def one_line(code: int, err: str) -> str:
     assert code == 2 and "Traceback" not in err
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("dmem: error: "), lines
+    assert len(lines) == 1, lines
+    if lines[0].startswith("{"):  # --json: errors are JSON too
+        return "dmem: error: " + json.loads(lines[0])["error"]
+    assert lines[0].startswith("dmem: error: "), lines
     return lines[0]
 
 

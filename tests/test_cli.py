@@ -130,6 +130,8 @@ def one_error_line(err: str) -> str:
     assert "Traceback" not in err
     lines = err.strip().splitlines()
     assert len(lines) == 1, f"expected one line, got {lines}"
+    if lines[0].startswith("{"):  # --json: {"error": ..., "kind": ...}
+        return "dmem: error: " + json.loads(lines[0])["error"]
     assert lines[0].startswith("dmem: error: ")
     return lines[0]
 

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from rich.console import Console
 
-from dmem.cli_render import print_answer
+from dmem.cli.render import print_answer
 from dmem.graphs.deliberation import compile_deliberation_graph
 from dmem.state.schemas import Message
 from tests.conftest import last_section

@@ -158,4 +158,4 @@ def test_cli_users_with_the_same_file_name_stay_apart(tmp_path: Path) -> None:
     assert alice and bob and {m["namespace"] for m in alice} == {"alice"} and "Lisbon" not in json.dumps(bob)
     stolen = cli(store, "--json", "history", alice[0]["id"], "--user-id", "bob")
     assert stolen.returncode == 2
-    assert stolen.stderr.strip() == f"dmem: error: no memory {alice[0]['id']!r} for user 'bob'"
+    assert json.loads(stolen.stderr) == {"error": f"no memory {alice[0]['id']!r} for user 'bob'", "kind": "not_found"}

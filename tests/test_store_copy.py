@@ -63,3 +63,15 @@ def test_copy_refuses_a_destination_with_data(tmp_path: Path, postgres_url: str,
     assert main(["store", "copy", str(tmp_path / "src"), postgres_url]) == 2
     err = capsys.readouterr().err
     assert "already holds data" in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_reads_a_postgres_store_through_store_url(tmp_path: Path, postgres_url: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    build_source(tmp_path / "src")
+    assert main(["--json", "store", "copy", str(tmp_path / "src"), postgres_url]) == 0
+    assert '"verified": true' in capsys.readouterr().out
+    assert main(["--store-url", postgres_url, "--json", "users"]) == 0
+    listed = capsys.readouterr().out
+    assert '"lake/Liv"' in listed and '"sea"' in listed
+    assert main(["--store-url", postgres_url, "--embeddings", "hash", "--json", "memories", "--user-id", "lake"]) == 0
+    assert "canoe" in capsys.readouterr().out

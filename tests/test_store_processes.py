@@ -111,7 +111,9 @@ def test_read_only_cli_commands_work_while_an_ingest_holds_the_write_lock(store_
         more.write_text(json.dumps([NEW]), encoding="utf-8")
         blocked = cli(store_dir, "--json", "ingest", str(more), DMEM_LOCK_TIMEOUT="0.5")
         assert blocked.returncode == 2 and "Traceback" not in blocked.stderr
-        assert blocked.stderr.startswith(f"dmem: error: store {store_dir.resolve()} is busy: process {holder.pid}")
+        error = json.loads(blocked.stderr)  # --json: errors are JSON too
+        assert error["kind"] == "store_locked"
+        assert error["error"].startswith(f"store {store_dir.resolve()} is busy: process {holder.pid}")
         assert "gave up after waiting 0.5 s" in blocked.stderr and len(blocked.stderr.strip().splitlines()) == 1
     finally:
         finish(holder, "commit")

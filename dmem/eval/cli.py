@@ -7,30 +7,31 @@ subclasses, which it prints as one line.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.progress import Progress as RichBar
 from rich.table import Table
 
+from dmem.cli.progress import DEFAULT_INTERVAL, progress_for
 from dmem.errors import ConfigError
-from dmem.eval.costs import Cost, estimate
-from dmem.eval.judge import judge_spec, judging_off, model_label
-from dmem.eval.methods import resolve_methods
-from dmem.eval.report import summarize, write_reports
-from dmem.eval.runner import EvalConfig, EvalError, EvalRunner, Progress, RunOutcome, RunPlan
-from dmem.eval.tables import fmt
+
+if TYPE_CHECKING:  # the runner pulls in nltk and scipy: import it when eval runs, not for every `dmem` command
+    from dmem.eval.costs import Cost
+    from dmem.eval.runner import EvalConfig, EvalRunner, RunOutcome, RunPlan
 
 
 def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``eval {locomo,realtalk} PATH [options]`` on the main CLI's subparsers."""
     p = subparsers.add_parser("eval", help="evaluate methods on LoCoMo or RealTalk (resumable)",
                               description="Ingest each conversation once, ask its questions with every "
-                              "method, score them, and write results.json, table.md and tradeoff.png.")
+                              "method, score them, and write results.json, table.md and tradeoff.png.",
+                              epilog="examples:\n  dmem eval locomo locomo10.json --dry-run\n"
+                                     "  dmem eval locomo locomo10.json --conversations conv-a --limit 20 --out runs/a",
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dataset", choices=["locomo", "realtalk"], help="benchmark format")
     p.add_argument("path", type=Path, help="LoCoMo JSON file, or a RealTalk Chat_*.json file or folder")
     p.add_argument("--methods", default="paper", help="comma list (default 'paper': the D-Mem Table 3 rows; "
@@ -54,6 +55,9 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
     """Check the options and turn them into an EvalConfig."""
+    from dmem.eval.methods import resolve_methods
+    from dmem.eval.runner import EvalConfig
+
     if args.limit is not None and args.limit < 1:
         raise ConfigError("--limit must be 1 or more")
     if args.concurrency < 1:
@@ -76,35 +80,22 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
 
 def run_eval_command(args: argparse.Namespace) -> int:
     """Entry point of ``dmem eval``; returns the exit code."""
-    return execute(config_from_args(args), Console(), dry_run=args.dry_run)
+    return execute(config_from_args(args), Console(), dry_run=args.dry_run,
+                   interval=getattr(args, "progress_every", DEFAULT_INTERVAL))
 
 
-class _RichProgress(Progress):
-    """Run phases drawn as rich progress bars."""
-
-    def __init__(self, bar: RichBar) -> None:
-        self.bar = bar
-        self.tasks: dict[str, Any] = {}
-
-    def start(self, name: str, total: int, description: str) -> None:
-        self.tasks[name] = self.bar.add_task(description, total=total)
-
-    def advance(self, name: str, amount: int = 1) -> None:
-        if name in self.tasks and amount:
-            self.bar.advance(self.tasks[name], amount)
-
-
-def execute(cfg: EvalConfig, console: Console, *, dry_run: bool = False) -> int:
+def execute(cfg: EvalConfig, console: Console, *, dry_run: bool = False, interval: float = DEFAULT_INTERVAL) -> int:
     """Plan; then either print the estimate, or run with progress bars and write the reports."""
+    from dmem.eval.report import write_reports
+    from dmem.eval.runner import EvalError, EvalRunner
+
     runner = EvalRunner(cfg)
     plan = runner.plan()
     if dry_run:
         print_estimate(console, runner, plan)
         return 0
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TimeRemainingColumn())
-    with RichBar(*columns, console=console, transient=False) as bar:
-        runner.progress = _RichProgress(bar)
+    with progress_for(Console(stderr=True), sys.stderr, interval, transient=False) as bar:
+        runner.progress = bar  # bars with ETA in a terminal, a line every few seconds when piped
         outcome = runner.run(plan)
     paths = write_reports(cfg.out, outcome.records, [m.name for m in cfg.methods], _meta(runner, outcome))
     print_summary(console, paths["results"].parent, outcome)
@@ -127,6 +118,9 @@ def _meta(runner: EvalRunner, outcome: RunOutcome) -> dict[str, Any]:
 
 def print_summary(console: Console, out: Path, outcome: RunOutcome) -> None:
     """One line per method: answers, F1 (mem0), judge, tokens and seconds per question."""
+    from dmem.eval.report import summarize
+    from dmem.eval.tables import fmt
+
     table = _table("dmem eval (F1 = mem0 token-set F1, x100)",
                    ("method", "answers", "F1", "judge", "tokens/q", "s/q", "fallback"))
     methods = list(dict.fromkeys(r["method"] for r in outcome.records))
@@ -149,6 +143,9 @@ def _table(title: str, heads: Sequence[str]) -> Table:
 
 def print_estimate(console: Console, runner: EvalRunner, plan: RunPlan) -> None:
     """The dry run's table: questions, calls and tokens per method, ingestion still to do, and the total."""
+    from dmem.eval.costs import estimate
+    from dmem.eval.judge import judge_spec, judging_off, model_label
+
     ctx, cfg = runner.ctx, runner.cfg
     spec = judge_spec(cfg.judge, ctx)
     off = judging_off(spec)

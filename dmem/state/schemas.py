@@ -7,6 +7,9 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+MetadataValue = str | int | float | bool
+"""A metadata value: JSON scalars only, so filters compare them exactly."""
+
 
 class Category(StrEnum):
     """Gated Memory's six formation categories (multi-label)."""
@@ -86,6 +89,9 @@ class MemoryRecord(BaseModel):
     enrichment_source: str | None = Field(
         default=None, description="Where the enrichment came from and about which entity, "
         "e.g. \"external:wiki about 'Tesla Model 3'\"; None without enrichment.")
+    metadata: dict[str, MetadataValue] = Field(
+        default_factory=dict, description="The caller's labels from ``add(metadata=...)`` or ``update``; "
+        "search filters match them exactly.")
 
     def render(self) -> str:
         """Text with its event time, as the answerer sees it."""

@@ -14,9 +14,9 @@ names merges turns that are identical in all of them.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -34,6 +34,14 @@ class SearchFilter:
     provenance: str | None = None
     speaker: str | None = None
     conversation_id: str | None = None
+    metadata: tuple[tuple[str, Any], ...] | None = None
+    """Keep records whose metadata has every one of these (key, value) pairs (see ``with_metadata``)."""
+
+    @classmethod
+    def with_metadata(cls, metadata: Mapping[str, Any], base: SearchFilter | None = None) -> SearchFilter:
+        """``base`` (or no other filter) that also requires these metadata values."""
+        pairs = tuple(sorted(metadata.items()))
+        return replace(base, metadata=pairs) if base is not None else cls(metadata=pairs)
 
     def matches(self, rec: MemoryRecord) -> bool:
         """True when the record passes every filter that is set."""
@@ -45,7 +53,17 @@ class SearchFilter:
             return False
         if self.speaker is not None and (rec.speaker or "").lower() != self.speaker.lower():
             return False
+        if self.metadata is not None and any(not _same(rec.metadata.get(k, _MISSING), v) for k, v in self.metadata):
+            return False
         return self.conversation_id is None or rec.conversation_id == self.conversation_id
+
+
+_MISSING = object()
+
+
+def _same(found: Any, wanted: Any) -> bool:
+    """Exact metadata match: ``True`` does not equal ``1``, nor ``"1"``."""
+    return type(found) is type(wanted) and found == wanted
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ and a turn not formed yet is retried in the namespace it is recorded in (its spe
 
 from __future__ import annotations
 
-import argparse
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,34 +119,3 @@ def verify_copy(src: MemoryStore, dst: MemoryStore) -> None:
             if (mine is None or theirs is None or dst.vectors.get(ns, record.id) != record
                     or not np.allclose(mine, theirs, atol=1e-6)):
                 raise StoreError(f"copy check failed: memory {record.id} of {ns!r} differs in the copy")
-
-
-def cmd_store_copy(args: argparse.Namespace) -> int:
-    """Copy the store at SRC (a directory or postgresql:// URL) into the empty store at DST."""
-    from rich.console import Console
-
-    from dmem.store.opening import open_any_store
-
-    src = open_any_store(args.src, dim=None, read_only=True)
-    try:
-        embedding = src.info().extra.get("embedding")
-        dst = open_any_store(args.dst, dim=src.dim, embedding=embedding)
-        try:
-            report = copy_store(src, dst)
-        finally:
-            dst.close()
-    finally:
-        src.close()
-    Console().print(f"copied {report.memories} memories, {report.history_rows} history rows and {report.turns} "
-                    f"turns of {len(report.namespaces)} namespaces; counts and vectors verified", markup=False)
-    return 0
-
-
-def add_store_parser(sub: Any) -> None:
-    """Register ``dmem store copy SRC DST`` on the CLI's subcommands."""
-    store = sub.add_parser("store", help="manage stores: copy one between backends")
-    commands = store.add_subparsers(dest="store_command", required=True)
-    copy = commands.add_parser("copy", help="copy a store (directory or postgresql:// URL) into an empty one")
-    copy.add_argument("src", help="source store: a directory or a postgresql:// URL")
-    copy.add_argument("dst", help="destination store (empty): a directory or a postgresql:// URL")
-    copy.set_defaults(func=cmd_store_copy)

@@ -1,0 +1,7 @@
+"""``python -m dmem``: the ``dmem`` command."""
+
+import sys
+
+from dmem.cli import main
+
+sys.exit(main())

@@ -1,0 +1,104 @@
+"""The async half of ``Memory``: the model path runs on the event loop through the graphs' ``ainvoke``.
+
+``aadd``, ``aretry_pending`` and ``aask`` await the compiled graphs (model calls made by nodes go
+through LangGraph's async runner), and ``asearch`` awaits the embeddings' async API. The methods
+that only touch the local store (get, update's bookkeeping, delete, history) are short local I/O
+and run in a worker thread so they never block the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from langchain_core.runnables import RunnableConfig
+
+from dmem.batches import unformed_groups
+from dmem.messages import MessageLike
+from dmem.metadata import check_metadata, label_formed
+from dmem.scopes import scope, scopes
+from dmem.state.results import AddResult, Answer, SearchResult
+from dmem.state.schemas import HistoryEntry, MemoryRecord
+from dmem.store import SearchFilter
+
+if TYPE_CHECKING:
+    from dmem.api import Memory
+
+
+class AsyncMethods:
+    """Async twins of ``Memory``'s methods (mixed into ``Memory``)."""
+
+    async def aadd(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
+                   agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
+                   speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
+                   metadata: Mapping[str, Any] | None = None, progress: Any = None,
+                   config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
+        """``add`` with every exchange formed by ``await graph.ainvoke``."""
+        mem = cast("Memory", self)
+        ctx, stored, routing, labels = mem._record(messages, scope(user_id, agent_id, run_id), conversation_id,
+                                                   speaker_namespaces, metadata, overrides)
+        started = time.perf_counter()
+        exchanges = await mem._forming.arun(stored, routing, ctx, exchange_size, progress, config=config)
+        if labels:
+            label_formed(mem.store, exchanges, labels)
+        return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
+
+    async def aretry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
+                             agent_id: str | None = None, run_id: str | None = None,
+                             config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
+        """``retry_pending`` through ``ainvoke``."""
+        mem = cast("Memory", self)
+        ctx = mem._ctx(overrides)
+        started = time.perf_counter()
+        exchanges = []
+        for routing, turns in unformed_groups(mem.store, scopes(user_ids, user_id, agent_id, run_id)):
+            exchanges += await mem._forming.arun(turns, routing, ctx, config=config)
+        return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
+
+    async def aask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
+                   agent_id: str | None = None, run_id: str | None = None, config: RunnableConfig | None = None,
+                   **overrides: Any) -> Answer:
+        """``ask`` through ``await query_graph.ainvoke``."""
+        mem = cast("Memory", self)
+        ctx, state, run_config = mem._query(question, scopes(user_ids, user_id, agent_id, run_id), overrides, config)
+        started = time.perf_counter()
+        out = await mem.query_graph.ainvoke(state, context=ctx, config=run_config)
+        return Answer.from_state(question, out, time.perf_counter() - started, mem.services.decider.name)
+
+    async def asearch(self, query: str, *, user_id: str = "default", agent_id: str | None = None,
+                      run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
+                      metadata: Mapping[str, Any] | None = None) -> list[SearchResult]:
+        """``search`` with the query embedded through the embeddings' async API."""
+        mem = cast("Memory", self)
+        ns = scope(user_id, agent_id, run_id)
+        if metadata is not None:
+            where = SearchFilter.with_metadata(check_metadata(metadata), where)
+        vector = (await mem.services.embeddings.aembed_documents([query]))[0]
+        hits = mem.store.vectors.search([ns], vector, limit, where=where)
+        return [SearchResult(memory=h.record, score=h.score) for h in hits]
+
+    async def aget(self, memory_id: str, **kwargs: Any) -> MemoryRecord:
+        """Async ``get``."""
+        return await asyncio.to_thread(cast("Memory", self).get, memory_id, **kwargs)
+
+    async def aget_all(self, **kwargs: Any) -> list[MemoryRecord]:
+        """Async ``get_all``."""
+        return await asyncio.to_thread(cast("Memory", self).get_all, **kwargs)
+
+    async def ahistory(self, memory_id: str, **kwargs: Any) -> list[HistoryEntry]:
+        """Async ``history``."""
+        return await asyncio.to_thread(cast("Memory", self).history, memory_id, **kwargs)
+
+    async def aupdate(self, memory_id: str, text: str | None = None, **kwargs: Any) -> MemoryRecord:
+        """Async ``update`` (embedding the new text, then one store transaction)."""
+        return await asyncio.to_thread(cast("Memory", self).update, memory_id, text, **kwargs)
+
+    async def adelete(self, memory_id: str, **kwargs: Any) -> MemoryRecord:
+        """Async ``delete``."""
+        return await asyncio.to_thread(cast("Memory", self).delete, memory_id, **kwargs)
+
+    async def adelete_all(self, **kwargs: Any) -> int:
+        """Async ``delete_all``."""
+        return await asyncio.to_thread(cast("Memory", self).delete_all, **kwargs)
