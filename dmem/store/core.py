@@ -10,13 +10,15 @@ from pathlib import Path
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord, Operation
 from dmem.store.base import StoreInfo
+from dmem.store.dialect import SQLITE
 from dmem.store.files import private_dir, tighten
-from dmem.store.history import LocalHistory
+from dmem.store.history import History
 from dmem.store.memories import LocalVectorIndex
 from dmem.store.migrate import check_schema
 from dmem.store.schema import SCHEMA_VERSION
+from dmem.store.sql import Sql
 from dmem.store.sqlite import DB_FILE, Database
-from dmem.store.transcript import LocalTranscript
+from dmem.store.transcript import Transcript
 from dmem.store.vectors import SNAPSHOT_FILE, remove_stale_temp_files
 from dmem.store.writelock import HOLDER_FILE, LOCK_FILE
 
@@ -35,8 +37,9 @@ class StoreCore:
         self.pid = os.getpid()
         self.refs = 0
         self.vectors = LocalVectorIndex(db, dim, path)
-        self.history = LocalHistory(db)
-        self.transcript = LocalTranscript(db)
+        sql = Sql(db, SQLITE)
+        self.history = History(sql)
+        self.transcript = Transcript(sql)
 
     @property
     def closed(self) -> bool:
