@@ -21,11 +21,12 @@ from dmem.state.schemas import MemoryRecord
 from dmem.store.base import HistoryLog, StoreInfo, TranscriptLog, VectorIndex
 from dmem.store.dialect import POSTGRES
 from dmem.store.history import History
+from dmem.store.importing import import_records
 from dmem.store.opening import is_postgres_url
 from dmem.store.postgres.db import PgDatabase, Row, store_error
 from dmem.store.postgres.memories import PgVectorIndex
 from dmem.store.postgres.schema import SCHEMA_VERSION, applied_version, ensure_schema
-from dmem.store.postgres.upkeep import import_records, index_crowded_namespaces
+from dmem.store.postgres.upkeep import index_crowded_namespaces
 from dmem.store.sql import Sql
 from dmem.store.transcript import Transcript
 
@@ -119,7 +120,7 @@ class PostgresStore:
     def import_records(self, namespace: str, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]],
                        reason: str = "import") -> int:
         """Add or replace records of one namespace in one transaction; refuse ids of other namespaces."""
-        return import_records(self, namespace, records, vectors, reason)
+        return import_records(self.index, self.log, self.transaction(), namespace, records, vectors, reason)
 
     def close(self) -> None:
         """Close the connection pool; safe to call twice."""
