@@ -8,15 +8,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from dmem.errors import StoreError
-from dmem.state.schemas import MemoryRecord, Operation
+from dmem.state.schemas import MemoryRecord
 from dmem.store.base import StoreInfo
+from dmem.store.dialect import SQLITE
 from dmem.store.files import private_dir, tighten
-from dmem.store.history import LocalHistory
+from dmem.store.history import History
+from dmem.store.importing import import_records
 from dmem.store.memories import LocalVectorIndex
 from dmem.store.migrate import check_schema
 from dmem.store.schema import SCHEMA_VERSION
+from dmem.store.sql import Sql
 from dmem.store.sqlite import DB_FILE, Database
-from dmem.store.transcript import LocalTranscript
+from dmem.store.transcript import Transcript
 from dmem.store.vectors import SNAPSHOT_FILE, remove_stale_temp_files
 from dmem.store.writelock import HOLDER_FILE, LOCK_FILE
 
@@ -35,8 +38,9 @@ class StoreCore:
         self.pid = os.getpid()
         self.refs = 0
         self.vectors = LocalVectorIndex(db, dim, path)
-        self.history = LocalHistory(db)
-        self.transcript = LocalTranscript(db)
+        sql = Sql(db, SQLITE)
+        self.history = History(sql)
+        self.transcript = Transcript(sql)
 
     @property
     def closed(self) -> bool:
@@ -89,36 +93,8 @@ class StoreCore:
     def import_records(
         self, namespace: str, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]], reason: str
     ) -> int:
-        """Add new records and replace live ones of ``namespace``, with history rows, in one transaction.
-
-        Ids deleted in this namespace are skipped (the deletion wins); ids of another namespace
-        are refused. Returns how many records were written.
-        """
-        if len(records) != len(vectors):
-            raise StoreError(f"import got {len(records)} records but {len(vectors)} vectors; pair them up")
-        strangers = sorted(r.id for r in records if r.namespace != namespace)
-        if strangers:
-            raise StoreError(f"import into namespace {namespace!r} got records of other namespaces: {strangers[:3]}")
-        written = 0
-        with self.db.transaction():
-            owners = self.vectors.owners([r.id for r in records])
-            taken = sorted(i for i, ns in owners.items() if ns != namespace)
-            if taken:
-                raise StoreError(f"memory ids {taken[:3]} already belong to another namespace of this store; "
-                                 "import refused (nothing was written)")
-            for record, vector in zip(records, vectors, strict=True):
-                old = self.vectors.get(namespace, record.id)
-                if old is None and record.id in owners:
-                    log.warning("import skips memory %s: it was deleted in this store", record.id)
-                    continue
-                if old is None:
-                    self.vectors.add(record, vector)
-                else:
-                    self.vectors.update(record, vector)
-                op = Operation.ADD if old is None else Operation.UPDATE
-                self.history.append(namespace, record.id, op, None if old is None else old.text, record.text, reason)
-                written += 1
-        return written
+        """Add or replace records of ``namespace`` with history rows, in one transaction (see ``importing``)."""
+        return import_records(self.vectors, self.history, self.db.transaction(), namespace, records, vectors, reason)
 
     def close(self) -> None:
         """Save the vector snapshot and close the database; safe to call twice."""

@@ -2,54 +2,39 @@
 
 Every by-id read and write names the namespace and filters by it in SQL: an id of another
 namespace is indistinguishable from an unknown one. Ids stay unique over the whole store.
+The reads that need no vectors are shared with PostgreSQL (:mod:`dmem.store.records`).
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import sqlite3
-from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import Hit, SearchFilter, iter_batches
+from dmem.store.dialect import SQLITE
 from dmem.store.namespaces import validate_namespace
-from dmem.store.sqlite import Database, placeholders
+from dmem.store.records import MemoryRows, record_from_row, record_json
+from dmem.store.sql import Sql
+from dmem.store.sqlite import Database
 from dmem.store.sync import IndexSync, decode
 from dmem.store.vectors import FaissIndexes, normalize
 
 log = logging.getLogger(__name__)
 
-_CORE_FIELDS = {"id", "namespace", "text"}
 _FETCH_BATCH = 256
 
 
-def record_from_row(row: sqlite3.Row | Mapping[str, Any]) -> MemoryRecord:
-    """Rebuild a MemoryRecord from its columns plus the JSON of its other fields."""
-    try:
-        data = json.loads(row["json"])
-        data.update(id=row["id"], namespace=row["namespace"], text=row["text"])
-        return MemoryRecord.model_validate_json(json.dumps(data))
-    except ValueError as exc:
-        raise StoreError(f"memory {row['id']} is unreadable in the database: {exc}") from exc
-
-
-def sort_time(rec: MemoryRecord) -> datetime:
-    """created_at as an aware datetime (naive values are taken as UTC) so mixed values compare."""
-    return rec.created_at if rec.created_at.tzinfo else rec.created_at.replace(tzinfo=UTC)
-
-
-class LocalVectorIndex:
+class LocalVectorIndex(MemoryRows):
     """VectorIndex over the ``memories`` table; deletes are soft (the row stays, flagged deleted)."""
 
     def __init__(self, db: Database, dim: int, directory: Path) -> None:
         self._db = db
+        self._sql = Sql(db, SQLITE)
         self.dim = dim
         self._faiss = FaissIndexes(dim)
         self.sync = IndexSync(db, self._faiss, dim, directory)
@@ -65,7 +50,7 @@ class LocalVectorIndex:
                 raise StoreError(f"memory id {record.id!r} already exists; use update() to change it")
             self._db.execute(
                 "INSERT INTO memories (id, namespace, text, json, vector, deleted, rev) VALUES (?, ?, ?, ?, ?, 0, ?)",
-                (record.id, record.namespace, record.text, self._json(record), unit.astype("<f4").tobytes(),
+                (record.id, record.namespace, record.text, record_json(record), unit.astype("<f4").tobytes(),
                  self._db.next_rev(tx)),
             )
             tx.touch(record.id)
@@ -83,7 +68,7 @@ class LocalVectorIndex:
                 unit = decode(rows[0]["vector"], record.id, self.dim)
             self._db.execute(
                 "UPDATE memories SET text = ?, json = ?, vector = ?, rev = ? WHERE id = ? AND namespace = ?",
-                (record.text, self._json(record), unit.astype("<f4").tobytes(), self._db.next_rev(tx), record.id,
+                (record.text, record_json(record), unit.astype("<f4").tobytes(), self._db.next_rev(tx), record.id,
                  record.namespace),
             )
             tx.touch(record.id)
@@ -103,25 +88,11 @@ class LocalVectorIndex:
 
     # ---- reads --------------------------------------------------------------------------------
 
-    def get(self, namespace: str, memory_id: str) -> MemoryRecord | None:
-        """Return a live record of the namespace by id, or None."""
-        rows = self._db.query("SELECT * FROM memories WHERE id = ? AND namespace = ? AND deleted = 0",
-                              (memory_id, namespace))
-        return record_from_row(rows[0]) if rows else None
-
     def vector(self, namespace: str, memory_id: str) -> list[float] | None:
         """Return the stored unit vector of a live record of the namespace, or None."""
         blob = self._db.scalar("SELECT vector FROM memories WHERE id = ? AND namespace = ? AND deleted = 0",
                                (memory_id, namespace))
         return None if blob is None else decode(blob, memory_id, self.dim).tolist()
-
-    def owners(self, memory_ids: Sequence[str]) -> dict[str, str]:
-        """Namespace of each id known to the store, live or deleted (for import collision checks)."""
-        out: dict[str, str] = {}
-        for batch in iter_batches(list(memory_ids), _FETCH_BATCH):
-            sql = f"SELECT id, namespace FROM memories WHERE id IN ({placeholders(batch)})"
-            out.update({row[0]: row[1] for row in self._db.query(sql, list(batch))})
-        return out
 
     def search(
         self,
@@ -165,27 +136,9 @@ class LocalVectorIndex:
 
     def _fetch(self, namespace: str, ids: list[str]) -> dict[str, MemoryRecord]:
         # '+namespace' keeps SQLite on the primary key: the (namespace, deleted) index would scan the namespace.
-        sql = f"SELECT * FROM memories WHERE id IN ({placeholders(ids)}) AND +namespace = ? AND deleted = 0"
-        return {row["id"]: record_from_row(row) for row in self._db.query(sql, [*ids, namespace])}
-
-    def namespaces(self) -> list[str]:
-        """Namespaces that hold at least one live record, sorted."""
-        rows = self._db.query("SELECT DISTINCT namespace FROM memories WHERE deleted = 0 ORDER BY namespace")
-        return [row[0] for row in rows]
-
-    def count(self, namespace: str | None = None) -> int:
-        """Count live records, in one namespace or overall."""
-        if namespace is None:
-            return int(self._db.scalar("SELECT count(*) FROM memories WHERE deleted = 0"))
-        sql = "SELECT count(*) FROM memories WHERE deleted = 0 AND namespace = ?"
-        return int(self._db.scalar(sql, (namespace,)))
-
-    def counts(self) -> dict[str, int]:
-        """Live records per namespace."""
-        rows = self._db.query(
-            "SELECT namespace, count(*) FROM memories WHERE deleted = 0 GROUP BY namespace ORDER BY namespace"
-        )
-        return {row[0]: int(row[1]) for row in rows}
+        in_ids, params = SQLITE.in_list("id", ids)
+        sql = f"SELECT * FROM memories WHERE {in_ids} AND +namespace = ? AND deleted = 0"
+        return {row["id"]: record_from_row(row) for row in self._db.query(sql, [*params, namespace])}
 
     def index_size(self, namespace: str | None = None) -> int:
         """Vectors in the in-memory FAISS indexes, caught up first (equals ``count`` when consistent)."""
@@ -193,14 +146,3 @@ class LocalVectorIndex:
             self._db.check_open()
             self.sync.refresh()
             return self._faiss.size(namespace)
-
-    def _json(self, record: MemoryRecord) -> str:
-        return record.model_dump_json(exclude=_CORE_FIELDS)
-
-    # Defined last: inside the class body, a method named ``list`` would shadow the builtin in annotations.
-    def list(self, namespace: str) -> list[MemoryRecord]:
-        """Every live record of a namespace, oldest first (by created_at, then insertion order)."""
-        rows = self._db.query(
-            "SELECT * FROM memories WHERE namespace = ? AND deleted = 0 ORDER BY rowid", (namespace,)
-        )
-        return sorted((record_from_row(row) for row in rows), key=sort_time)

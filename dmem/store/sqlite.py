@@ -32,11 +32,6 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def placeholders(values: Sequence[Any]) -> str:
-    """``?, ?, ?`` for an ``IN (...)`` clause with one slot per value."""
-    return ", ".join("?" for _ in values)
-
-
 def store_error(exc: sqlite3.Error, path: Path, doing: str) -> StoreError:
     """One actionable line for a SQLite failure."""
     text = str(exc)
@@ -134,11 +129,12 @@ class Database:
             )
 
     @contextmanager
-    def transaction(self) -> Iterator[TxState]:
+    def transaction(self, savepoint: bool = True) -> Iterator[TxState]:
         """Group writes atomically; a nested call joins the outer transaction.
 
         A nested call is also a savepoint: if it fails, its own writes are undone before the error
         propagates, so a caller that catches the error can still commit the rest consistently.
+        SQLite savepoints cost no round trip, so one is taken even when ``savepoint`` is False.
         """
         self.require_writable()
         with self.lock:
@@ -229,6 +225,13 @@ class Database:
         except sqlite3.Error as exc:
             raise store_error(exc, self.path, "read" if self.read_only else "write to") from exc
 
+    def in_transaction(self) -> bool:
+        """True while a write transaction is open."""
+        return self._tx is not None
+
+    def lock_namespaces(self, namespaces: Sequence[str]) -> None:
+        """Nothing to do: the outermost transaction already holds the store-wide write lock."""
+
     def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         """Run one statement inside the open transaction (the caller holds ``transaction()``)."""
         return self.conn.execute(sql, params)
@@ -241,6 +244,10 @@ class Database:
                 return self.conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
                 raise store_error(exc, self.path, "read") from exc
+
+    def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """Run a read inside the open write transaction (a read like any other on this connection)."""
+        return self.query(sql, params)
 
     def scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run a read and return the first column of the first row (None when there is none)."""

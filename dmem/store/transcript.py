@@ -1,29 +1,29 @@
-"""The default TranscriptLog: every raw turn in SQLite, per namespace and conversation, in order.
+"""The TranscriptLog of both backends: every raw turn, per namespace and conversation, in order.
 
-Rows are keyed by (namespace, conversation_id, turn_id) and ordered by a ``seq`` unique per
-(namespace, conversation_id), assigned inside the write transaction so parallel adds never
-collide. Formation status and claims live in :mod:`dmem.store.turns`.
+Rows are keyed by (namespace, conversation_id, turn_id), so a re-sent turn is a no-op, and ordered
+by a ``seq`` unique per (namespace, conversation_id), assigned inside the write transaction. An
+append holds the write locks of every namespace it feeds, so two workers appending to one
+conversation at once get consecutive sequence numbers instead of a conflict. Formation status
+and claims live in :mod:`dmem.store.turns`.
 """
 
 from __future__ import annotations
 
 import logging
-import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 from dmem.errors import DataError
 from dmem.state.schemas import Message
 from dmem.store.namespaces import Routing
-from dmem.store.sqlite import Database, placeholders
+from dmem.store.sql import Row
 from dmem.store.turns import TurnStatus
 
 log = logging.getLogger(__name__)
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-Row = sqlite3.Row | Mapping[str, Any]
-"""A transcript row from SQLite or PostgreSQL (both read by column name)."""
+_COLUMNS = "rowid, namespace, conversation_id, turn_id, seq, speaker, text, timestamp, image_caption"
+"""What ``chronological`` reads of a row."""
 MAX_SEQ = 2**62
 """Exclusive upper bound of a turn's sequence number."""
 
@@ -91,16 +91,14 @@ def conflict(row: Row, msg: Message) -> str | None:
     return None
 
 
-class LocalTranscript(TurnStatus):
+class Transcript(TurnStatus):
     """Raw turns per namespace and conversation; tracks which turns formation handled."""
-
-    def __init__(self, db: Database) -> None:
-        super().__init__(db)
 
     def append(self, routing: Routing, messages: Sequence[Message]) -> list[Message]:
         """Record turns in every namespace the routing feeds, all or nothing; return them as stored."""
         stored: dict[tuple[str, str], Message] = {}
-        with self._db.transaction():
+        with self._sql.transaction():
+            self._sql.lock(routing.namespaces())
             next_seq: dict[tuple[str, str], int] = {}
             for ns in routing.namespaces():
                 for msg in messages:
@@ -110,9 +108,8 @@ class LocalTranscript(TurnStatus):
         return [stored[(m.conversation_id, m.turn_id)] for m in messages]
 
     def _insert(self, ns: str, routing: Routing, msg: Message, next_seq: dict[tuple[str, str], int]) -> Message:
-        where = (ns, msg.conversation_id, msg.turn_id)
-        rows = self._db.query("SELECT * FROM messages WHERE namespace = ? AND conversation_id = ? AND turn_id = ?",
-                              where)
+        rows = self._sql.fetch("SELECT * FROM messages WHERE namespace = ? AND conversation_id = ? AND turn_id = ?",
+                               (ns, msg.conversation_id, msg.turn_id))
         if rows:
             problem = conflict(rows[0], msg)
             if problem:
@@ -123,12 +120,12 @@ class LocalTranscript(TurnStatus):
             return message_from_row(rows[0])
         key = (ns, msg.conversation_id)
         if key not in next_seq:
-            sql = "SELECT coalesce(max(seq) + 1, 0) FROM messages WHERE namespace = ? AND conversation_id = ?"
-            next_seq[key] = int(self._db.scalar(sql, key))
+            sql = "SELECT coalesce(max(seq) + 1, 0) AS n FROM messages WHERE namespace = ? AND conversation_id = ?"
+            next_seq[key] = int(self._sql.fetch(sql, key)[0]["n"])
         seq = msg.seq if "seq" in msg.model_fields_set else next_seq[key]
         self._check_seq(ns, msg, seq)
         next_seq[key] = max(next_seq[key], seq + 1)
-        self._db.execute(
+        self._sql.execute(
             "INSERT INTO messages (namespace, conversation_id, turn_id, seq, speaker, text, timestamp, image_caption,"
             " origin, routes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (ns, msg.conversation_id, msg.turn_id, seq, msg.speaker, msg.text,
@@ -141,12 +138,12 @@ class LocalTranscript(TurnStatus):
         if isinstance(seq, bool) or not 0 <= seq < MAX_SEQ:
             raise DataError(f"turn {msg.turn_id!r} of conversation {msg.conversation_id!r}: seq {seq} is out of "
                             f"range (0 to {MAX_SEQ - 1}); leave seq out to append in order")
-        taken = self._db.scalar("SELECT turn_id FROM messages WHERE namespace = ? AND conversation_id = ? AND seq = ?",
+        taken = self._sql.fetch("SELECT turn_id FROM messages WHERE namespace = ? AND conversation_id = ? AND seq = ?",
                                 (ns, msg.conversation_id, seq))
-        if taken is not None:
+        if taken:
             raise DataError(
                 f"turn {msg.turn_id!r} of conversation {msg.conversation_id!r} in namespace {ns!r} has seq {seq}, "
-                f"which turn {taken!r} already holds; leave seq out to append at the end"
+                f"which turn {taken[0]['turn_id']!r} already holds; leave seq out to append at the end"
             )
 
     def messages(self, namespaces: Sequence[str]) -> list[Message]:
@@ -154,32 +151,30 @@ class LocalTranscript(TurnStatus):
         names = list(dict.fromkeys(namespaces))
         if not names:
             return []
-        rows = self._db.query(f"SELECT rowid, * FROM messages WHERE namespace IN ({placeholders(names)})", names)
-        return chronological(rows)
+        in_names, params = self._sql.dialect.in_list("namespace", names)
+        return chronological(self._sql.query(f"SELECT {_COLUMNS} FROM messages WHERE {in_names}", params))
 
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
-        """Return the last ``limit`` turns of a conversation with a smaller seq, oldest first."""
+        """The last ``limit`` turns of a conversation with a smaller seq, oldest first."""
         if limit <= 0:
             return []
-        rows = self._db.query(
-            "SELECT * FROM messages WHERE namespace = ? AND conversation_id = ? AND seq < ?"
-            " ORDER BY seq DESC LIMIT ?",
-            (namespace, conversation_id, seq, limit),
-        )
+        rows = self._sql.query("SELECT * FROM messages WHERE namespace = ? AND conversation_id = ? AND seq < ?"
+                               " ORDER BY seq DESC LIMIT ?", (namespace, conversation_id, seq, limit))
         return [message_from_row(row) for row in reversed(rows)]
 
     def conversations(self, namespace: str) -> list[str]:
         """Conversations of a namespace, in the order they were first recorded."""
-        rows = self._db.query("SELECT conversation_id FROM messages WHERE namespace = ? GROUP BY conversation_id"
-                              " ORDER BY min(rowid)", (namespace,))
-        return [row[0] for row in rows]
+        rows = self._sql.query("SELECT conversation_id FROM messages WHERE namespace = ? GROUP BY conversation_id"
+                               " ORDER BY min(rowid)", (namespace,))
+        return [row["conversation_id"] for row in rows]
 
     def namespaces(self) -> list[str]:
         """Namespaces holding at least one turn, sorted."""
-        return [row[0] for row in self._db.query("SELECT DISTINCT namespace FROM messages ORDER BY namespace")]
+        sql = f"SELECT namespace FROM messages GROUP BY namespace ORDER BY namespace{self._sql.dialect.collate}"
+        return [row["namespace"] for row in self._sql.query(sql)]
 
     def count(self, namespace: str | None = None) -> int:
-        """Count recorded turns, in one namespace or overall."""
+        """Recorded turns, in one namespace or overall."""
         if namespace is None:
-            return int(self._db.scalar("SELECT count(*) FROM messages"))
-        return int(self._db.scalar("SELECT count(*) FROM messages WHERE namespace = ?", (namespace,)))
+            return int(self._sql.scalar("SELECT count(*) FROM messages"))
+        return int(self._sql.scalar("SELECT count(*) FROM messages WHERE namespace = ?", (namespace,)))

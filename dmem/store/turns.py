@@ -4,6 +4,8 @@ A worker claims a turn's unformed copies (one per namespace its exchange feeds) 
 it, checks it still holds them inside the transaction that writes the memories, and marks them
 processed in that same transaction: a turn's memories are written once, even when two threads
 or processes form it at the same time or a worker dies halfway (see :mod:`dmem.store.claims`).
+Writes hold the write locks of the namespaces they touch (PostgreSQL: advisory locks, so two
+machines claiming the same turns at once are serialised; SQLite: the store-wide write lock).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, Literal
 from dmem.state.schemas import Message
 from dmem.store.claims import is_stale
 from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn
-from dmem.store.sqlite import Database, placeholders
+from dmem.store.sql import Row, Sql
 
 log = logging.getLogger(__name__)
 
@@ -33,61 +35,70 @@ def by_conversation(turns: Sequence[TurnKey]) -> dict[str, list[str]]:
 class TurnStatus:
     """Status, claims and retry queries over the ``messages`` table."""
 
-    def __init__(self, db: Database) -> None:
-        self._db = db
+    def __init__(self, sql: Sql) -> None:
+        self._sql = sql
 
-    def _where(self, namespaces: Sequence[str], conv: str, turn_ids: Sequence[str]) -> tuple[str, list[Any]]:
-        names = list(dict.fromkeys(namespaces))
-        sql = (f"namespace IN ({placeholders(names)}) AND conversation_id = ?"
-               f" AND turn_id IN ({placeholders(turn_ids)})")
-        return sql, [*names, conv, *turn_ids]
+    def _where(self, names: Sequence[str], conv: str, turn_ids: Sequence[str]) -> tuple[str, list[Any]]:
+        in_names, name_params = self._sql.dialect.in_list("namespace", names)
+        in_turns, turn_params = self._sql.dialect.in_list("turn_id", turn_ids)
+        return f"{in_names} AND conversation_id = ? AND {in_turns}", [*name_params, conv, *turn_params]
 
     def claim(self, namespaces: Sequence[str], turns: Sequence[TurnKey], worker: str, lease_s: float) -> Claim:
         """Claim the unformed turns for ``worker`` unless a live worker holds them (one transaction)."""
         claimed: list[TurnKey] = []
         held: list[TurnKey] = []
         done: list[TurnKey] = []
+        names = list(dict.fromkeys(namespaces))
         now = time.time()
-        with self._db.transaction():
+        with self._sql.transaction():
+            self._sql.lock(names)
             for conv, turn in dict.fromkeys(turns):
-                where, params = self._where(namespaces, conv, [turn])
-                rows = self._db.query(f"SELECT status, claimed_by, claim_expires FROM messages WHERE {where}", params)
+                where, params = self._where(names, conv, [turn])
+                rows = self._sql.fetch(f"SELECT status, claimed_by, claim_expires FROM messages WHERE {where}", params)
                 open_rows = [r for r in rows if r["status"] != "processed"]
                 if not open_rows:
                     (done if rows else held).append((conv, turn))
                     if not rows:
-                        log.warning("turn %s/%s is not recorded in %s; not formed", conv, turn, list(namespaces))
+                        log.warning("turn %s/%s is not recorded in %s; not formed", conv, turn, names)
                     continue
                 if any(r["claimed_by"] not in (None, worker) and not is_stale(r["claimed_by"], r["claim_expires"], now)
                        for r in open_rows):
                     held.append((conv, turn))
                     continue
-                self._db.execute(f"UPDATE messages SET claimed_by = ?, claim_expires = ? WHERE {where}"
-                                 " AND status != 'processed'", [worker, now + lease_s, *params])
+                self._sql.execute(f"UPDATE messages SET claimed_by = ?, claim_expires = ? WHERE {where}"
+                                  " AND status != 'processed'", [worker, now + lease_s, *params])
                 claimed.append((conv, turn))
         return Claim(claimed=claimed, held=held, done=done)
 
     def holds(self, namespaces: Sequence[str], turns: Sequence[TurnKey], worker: str) -> bool:
-        """True while ``worker`` still holds every unformed copy of these turns (call inside the commit)."""
+        """True while ``worker`` still holds every unformed copy of these turns (call inside the commit).
+
+        Inside a transaction it also takes the namespaces' locks, so nobody can take the claim over
+        between this check and the commit that writes the turns' memories.
+        """
+        names = list(dict.fromkeys(namespaces))
+        if self._sql.in_transaction():
+            self._sql.lock(names)
+        foreign = self._sql.dialect.count_if("status != 'processed' AND coalesce(claimed_by, '') != ?")
+        mine = self._sql.dialect.count_if("coalesce(claimed_by, '') = ?")
         for conv, turn_ids in by_conversation(turns).items():
-            where, params = self._where(namespaces, conv, turn_ids)
-            rows = self._db.query(
-                "SELECT turn_id, sum(status != 'processed' AND coalesce(claimed_by, '') != ?) AS foreign_,"
-                f" sum(coalesce(claimed_by, '') = ?) AS mine FROM messages WHERE {where} GROUP BY turn_id",
-                [worker, worker, *params],
-            )
+            where, params = self._where(names, conv, turn_ids)
+            rows = self._sql.query(f"SELECT turn_id, {foreign} AS foreign_, {mine} AS mine FROM messages"
+                                   f" WHERE {where} GROUP BY turn_id", [worker, worker, *params])
             if len(rows) != len(turn_ids) or any(r["foreign_"] or not r["mine"] for r in rows):
                 return False
         return True
 
     def _update(self, namespaces: Sequence[str], turns: Sequence[TurnKey], assignments: str,
                 values: Sequence[Any], condition: str = "", extra: Sequence[Any] = ()) -> int:
+        names = list(dict.fromkeys(namespaces))
         changed = 0
-        with self._db.transaction():
+        with self._sql.transaction():
+            self._sql.lock(names)
             for conv, turn_ids in by_conversation(turns).items():
-                where, params = self._where(namespaces, conv, turn_ids)
+                where, params = self._where(names, conv, turn_ids)
                 sql = f"UPDATE messages SET {assignments} WHERE {where}{condition}"
-                changed += self._db.execute(sql, [*values, *params, *extra]).rowcount
+                changed += self._sql.execute(sql, [*values, *params, *extra])
         return changed
 
     def mark_processed(self, namespaces: Sequence[str], turns: Sequence[TurnKey]) -> None:
@@ -127,18 +138,19 @@ class TurnStatus:
         return [(message_from_row(r), r["pending_reason"] or "") for r in rows]
 
     def _select(self, namespace: str, statuses: tuple[Literal["new", "pending"], ...],
-                conversation_id: str | None) -> list[Any]:
-        sql = f"SELECT * FROM messages WHERE namespace = ? AND status IN ({placeholders(statuses)})"
-        params: list[Any] = [namespace, *statuses]
+                conversation_id: str | None) -> list[Row]:
+        in_statuses, status_params = self._sql.dialect.in_list("status", statuses)
+        sql = f"SELECT * FROM messages WHERE namespace = ? AND {in_statuses}"
+        params: list[Any] = [namespace, *status_params]
         if conversation_id is not None:
             sql, params = sql + " AND conversation_id = ?", [*params, conversation_id]
-        return self._db.query(sql + " ORDER BY conversation_id, seq", params)
+        return self._sql.query(f"{sql} ORDER BY conversation_id{self._sql.dialect.collate}, seq", params)
 
     def is_processed(self, namespace: str, conversation_id: str, turn_id: str) -> bool:
-        """Tell whether a turn of the namespace has been formed."""
+        """True once a turn of the namespace has been formed."""
         sql = "SELECT status FROM messages WHERE namespace = ? AND conversation_id = ? AND turn_id = ?"
-        return self._db.scalar(sql, (namespace, conversation_id, turn_id)) == "processed"
+        return self._sql.scalar(sql, (namespace, conversation_id, turn_id)) == "processed"
 
     def pending_count(self) -> int:
-        """Count the turns awaiting retry, over every namespace (for operators)."""
-        return int(self._db.scalar("SELECT count(*) FROM messages WHERE status = 'pending'"))
+        """Turns awaiting retry, over every namespace (for operators)."""
+        return int(self._sql.scalar("SELECT count(*) FROM messages WHERE status = 'pending'"))

@@ -174,6 +174,10 @@ class PgDatabase:
         assert tx is not None, "execute runs inside transaction()"
         return tx.conn.execute(sql, params)
 
+    def fetch(self, sql: Any, params: Sequence[Any] | None = None) -> list[Row]:
+        """Run a read inside the thread's open transaction; a failure fails the transaction."""
+        return self.execute(sql, params).fetchall()
+
     def query(self, sql: Any, params: Sequence[Any] | None = None) -> list[Row]:
         """Run a read (inside the thread's transaction, when one is open) and return every row."""
         self.check_open()

@@ -20,26 +20,28 @@ from psycopg import sql
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import Hit, SearchFilter
-from dmem.store.memories import record_from_row, sort_time
+from dmem.store.dialect import POSTGRES
 from dmem.store.namespaces import validate_namespace
 from dmem.store.postgres.db import PgDatabase, Row
 from dmem.store.postgres.filters import filter_columns, filter_sql
 from dmem.store.postgres.schema import namespace_index_name
+from dmem.store.records import MemoryRows, record_from_row, record_json
+from dmem.store.sql import Sql
 from dmem.store.vectors import normalize
 
 log = logging.getLogger(__name__)
 
-_CORE_FIELDS = {"id", "namespace", "text"}
 _COLUMNS = "id, namespace, text, json"
 _INDEX_REFRESH_S = 2.0
 """Seconds a process trusts its list of HNSW-indexed namespaces (another one may have added one)."""
 
 
-class PgVectorIndex:
+class PgVectorIndex(MemoryRows):
     """VectorIndex over the ``memories`` table; deletes are soft (the row stays, flagged deleted)."""
 
     def __init__(self, db: PgDatabase, dim: int, hnsw_threshold: int) -> None:
         self._db = db
+        self._sql = Sql(db, POSTGRES)
         self.dim = dim
         self.hnsw_threshold = hnsw_threshold
         self.ef_search = 100
@@ -59,7 +61,7 @@ class PgVectorIndex:
                 "INSERT INTO memories (id, namespace, text, json, categories, scope, provenance, speaker,"
                 " conversation_id, embedding) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
                 " ON CONFLICT (id) DO NOTHING",
-                (record.id, record.namespace, record.text, self._json(record), *filter_columns(record), unit),
+                (record.id, record.namespace, record.text, record_json(record), *filter_columns(record), unit),
             ).rowcount
             if not inserted:
                 raise StoreError(f"memory id {record.id!r} already exists; use update() to change it")
@@ -75,7 +77,7 @@ class PgVectorIndex:
                 " speaker = %s, conversation_id = %s, embedding = coalesce(%s, embedding),"
                 " written = nextval('memory_writes')"
                 " WHERE id = %s AND namespace = %s AND NOT deleted",
-                (record.text, self._json(record), *filter_columns(record), unit, record.id, record.namespace),
+                (record.text, record_json(record), *filter_columns(record), unit, record.id, record.namespace),
             ).rowcount
             if not changed:
                 raise StoreError(f"no live memory {record.id!r} in namespace {record.namespace!r} to update")
@@ -93,12 +95,6 @@ class PgVectorIndex:
 
     # ---- reads --------------------------------------------------------------------------------
 
-    def get(self, namespace: str, memory_id: str) -> MemoryRecord | None:
-        """A live record of the namespace by id, or None."""
-        rows = self._db.query(f"SELECT {_COLUMNS} FROM memories WHERE id = %s AND namespace = %s AND NOT deleted",
-                              (memory_id, namespace))
-        return record_from_row(rows[0]) if rows else None
-
     def vector(self, namespace: str, memory_id: str) -> list[float] | None:
         """The stored unit vector of a live record of the namespace, or None."""
         value = self._db.scalar("SELECT embedding FROM memories WHERE id = %s AND namespace = %s AND NOT deleted",
@@ -106,11 +102,6 @@ class PgVectorIndex:
         if value is None:
             return None
         return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32).tolist()
-
-    def owners(self, memory_ids: Sequence[str]) -> dict[str, str]:
-        """Namespace of each id known to the store, live or deleted (for import collision checks)."""
-        rows = self._db.query("SELECT id, namespace FROM memories WHERE id = ANY(%s)", (list(memory_ids),))
-        return {row["id"]: row["namespace"] for row in rows}
 
     def search(
         self,
@@ -210,25 +201,6 @@ class PgVectorIndex:
     def _hit(row: Row) -> Hit:
         return Hit(record=record_from_row(row), score=min(1.0, max(-1.0, 1.0 - float(row["distance"]))))
 
-    def namespaces(self) -> list[str]:
-        """Namespaces that hold at least one live record, sorted."""
-        rows = self._db.query("SELECT namespace FROM memories WHERE NOT deleted GROUP BY namespace"
-                              ' ORDER BY namespace COLLATE "C"')
-        return [row["namespace"] for row in rows]
-
-    def count(self, namespace: str | None = None) -> int:
-        """Live records, in one namespace or overall."""
-        if namespace is None:
-            return int(self._db.scalar("SELECT count(*) FROM memories WHERE NOT deleted"))
-        return int(self._db.scalar("SELECT count(*) FROM memories WHERE NOT deleted AND namespace = %s",
-                                   (namespace,)))
-
-    def counts(self) -> dict[str, int]:
-        """Live records per namespace."""
-        rows = self._db.query("SELECT namespace, count(*) AS n FROM memories WHERE NOT deleted GROUP BY namespace"
-                              " ORDER BY namespace COLLATE \"C\"")
-        return {row["namespace"]: int(row["n"]) for row in rows}
-
     def indexed_namespaces(self) -> list[str]:
         """Namespaces searched through their own HNSW index."""
         rows = self._db.query('SELECT namespace FROM namespace_indexes ORDER BY namespace COLLATE "C"')
@@ -237,13 +209,3 @@ class PgVectorIndex:
     def index_name(self, namespace: str) -> str:
         """The name the namespace's HNSW index has (or will have)."""
         return namespace_index_name(namespace)
-
-    def _json(self, record: MemoryRecord) -> str:
-        return record.model_dump_json(exclude=_CORE_FIELDS)
-
-    # Defined last: inside the class body, a method named ``list`` would shadow the builtin in annotations.
-    def list(self, namespace: str) -> list[MemoryRecord]:
-        """Every live record of a namespace, oldest first (by created_at, then insertion order)."""
-        rows = self._db.query(f"SELECT {_COLUMNS} FROM memories WHERE namespace = %s AND NOT deleted ORDER BY seq",
-                              (namespace,))
-        return sorted((record_from_row(row) for row in rows), key=sort_time)

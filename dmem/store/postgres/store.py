@@ -19,13 +19,16 @@ from pgvector.psycopg import register_vector
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import HistoryLog, StoreInfo, TranscriptLog, VectorIndex
+from dmem.store.dialect import POSTGRES
+from dmem.store.history import History
+from dmem.store.importing import import_records
 from dmem.store.opening import is_postgres_url
 from dmem.store.postgres.db import PgDatabase, Row, store_error
-from dmem.store.postgres.history import PgHistory
 from dmem.store.postgres.memories import PgVectorIndex
 from dmem.store.postgres.schema import SCHEMA_VERSION, applied_version, ensure_schema
-from dmem.store.postgres.transcript import PgTranscript
-from dmem.store.postgres.upkeep import import_records, index_crowded_namespaces
+from dmem.store.postgres.upkeep import index_crowded_namespaces
+from dmem.store.sql import Sql
+from dmem.store.transcript import Transcript
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +48,9 @@ class PostgresStore:
         self.dim = dim
         self.index = PgVectorIndex(db, dim, hnsw_threshold)
         """The vector index with its PostgreSQL-only extras (counts, HNSW namespaces)."""
-        self.log = PgHistory(db)
-        self.turns = PgTranscript(db)
+        sql = Sql(db, POSTGRES)
+        self.log = History(sql)
+        self.turns = Transcript(sql)
         self.vectors, self.history, self.transcript = self.index, self.log, self.turns
         db.after_commit.append(lambda tx: index_crowded_namespaces(db, self.index, tx.touched))
 
@@ -116,7 +120,7 @@ class PostgresStore:
     def import_records(self, namespace: str, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]],
                        reason: str = "import") -> int:
         """Add or replace records of one namespace in one transaction; refuse ids of other namespaces."""
-        return import_records(self, namespace, records, vectors, reason)
+        return import_records(self.index, self.log, self.transaction(), namespace, records, vectors, reason)
 
     def close(self) -> None:
         """Close the connection pool; safe to call twice."""

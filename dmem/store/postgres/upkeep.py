@@ -1,61 +1,25 @@
-"""Work on a PostgreSQL store beyond single rows: bulk import, and HNSW indexes for crowded namespaces."""
+"""Work on a PostgreSQL store beyond single rows: HNSW indexes for crowded namespaces."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import psycopg
 
 from dmem.errors import StoreError
-from dmem.state.schemas import MemoryRecord, Operation
 from dmem.store.postgres.db import PgDatabase, Row
 from dmem.store.postgres.schema import create_namespace_index
 
 if TYPE_CHECKING:
     from dmem.store.postgres.memories import PgVectorIndex
-    from dmem.store.postgres.store import PostgresStore
 
 log = logging.getLogger(__name__)
 
 HNSW_M = 16
 HNSW_EF_CONSTRUCTION = 64
 _INDEX_LOCK = 0x686E7377  # 'hnsw': one builder per namespace at a time, over every process
-
-
-def import_records(store: PostgresStore, namespace: str, records: Sequence[MemoryRecord],
-                   vectors: Sequence[Sequence[float]], reason: str) -> int:
-    """Add new records and replace live ones of ``namespace``, with history rows, in one transaction.
-
-    Ids deleted in this namespace are skipped (the deletion wins); ids of another namespace are
-    refused, and then nothing is written. Returns how many records were written.
-    """
-    if len(records) != len(vectors):
-        raise StoreError(f"import got {len(records)} records but {len(vectors)} vectors; pair them up")
-    strangers = sorted(r.id for r in records if r.namespace != namespace)
-    if strangers:
-        raise StoreError(f"import into namespace {namespace!r} got records of other namespaces: {strangers[:3]}")
-    written = 0
-    with store.transaction():
-        owners = store.index.owners([r.id for r in records])
-        taken = sorted(i for i, ns in owners.items() if ns != namespace)
-        if taken:
-            raise StoreError(f"memory ids {taken[:3]} already belong to another namespace of this store; "
-                             "import refused (nothing was written)")
-        for record, vector in zip(records, vectors, strict=True):
-            old = store.vectors.get(namespace, record.id)
-            if old is None and record.id in owners:
-                log.warning("import skips memory %s: it was deleted in this store", record.id)
-                continue
-            if old is None:
-                store.vectors.add(record, vector)
-            else:
-                store.vectors.update(record, vector)
-            op = Operation.ADD if old is None else Operation.UPDATE
-            store.history.append(namespace, record.id, op, None if old is None else old.text, record.text, reason)
-            written += 1
-    return written
 
 
 def index_crowded_namespaces(db: PgDatabase, vectors: PgVectorIndex, namespaces: Iterable[str]) -> None:

@@ -1,0 +1,63 @@
+"""What differs between the SQL of the two backends, so the queries themselves are written once.
+
+Shared queries use ``?`` placeholders; a dialect turns them into its own and spells the few
+constructs SQLite and PostgreSQL write differently (list membership, conditional counts, byte
+order for text, the insertion-order column, the live-row test).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """The SQLite spelling; ``PostgresDialect`` overrides what PostgreSQL writes differently."""
+
+    name: str = "sqlite"
+    collate: str = ""
+    """Appended to a text ORDER BY for byte order (SQLite's default BINARY collation already is)."""
+    insertion: str = "rowid"
+    """The column that orders memories, history and admission rows by insertion."""
+    live: str = "deleted = 0"
+    """The condition of a memory row that is not soft-deleted."""
+
+    def sql(self, text: str) -> str:
+        """The query with its ``?`` placeholders in this dialect's style."""
+        return text
+
+    def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """``column`` is one of ``values``: the condition (``?`` placeholders) and its parameters."""
+        return f"{column} IN ({', '.join('?' for _ in values)})", list(values)
+
+    def count_if(self, condition: str) -> str:
+        """An aggregate counting the group's rows where ``condition`` holds."""
+        return f"sum({condition})"
+
+
+@dataclass(frozen=True)
+class PostgresDialect(Dialect):
+    """PostgreSQL: ``%s`` placeholders, arrays for lists, FILTER counts, booleans, C collation."""
+
+    name: str = "postgres"
+    collate: str = ' COLLATE "C"'
+    insertion: str = "seq"
+    live: str = "NOT deleted"
+
+    def sql(self, text: str) -> str:
+        """The query with ``%s`` placeholders (a literal ``%`` doubled, as psycopg wants)."""
+        return text.replace("%", "%%").replace("?", "%s")
+
+    def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+        """``column = ANY(?)`` with the values as one array parameter."""
+        return f"{column} = ANY(?)", [list(values)]
+
+    def count_if(self, condition: str) -> str:
+        """``count(*) FILTER (WHERE condition)``."""
+        return f"count(*) FILTER (WHERE {condition})"
+
+
+SQLITE = Dialect()
+POSTGRES = PostgresDialect()

@@ -1,0 +1,90 @@
+"""Memory rows both vector indexes share: rebuilding records, and the reads that need no vectors.
+
+Every by-id read names the namespace and filters by it in SQL: an id of another namespace is
+indistinguishable from an unknown one. Ids stay unique over the whole store.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from dmem.errors import StoreError
+from dmem.state.schemas import MemoryRecord
+from dmem.store.base import iter_batches
+from dmem.store.sql import Row, Sql
+
+RECORD_COLUMNS = "id, namespace, text, json"
+"""The columns a record is rebuilt from."""
+CORE_FIELDS = {"id", "namespace", "text"}
+"""Record fields kept in their own columns rather than in the ``json`` column."""
+ID_BATCH = 256
+"""Ids looked up per query (SQLite bounds the parameters of one statement)."""
+
+
+def record_from_row(row: Row) -> MemoryRecord:
+    """Rebuild a MemoryRecord from its columns plus the JSON of its other fields."""
+    try:
+        data = json.loads(row["json"])
+        data.update(id=row["id"], namespace=row["namespace"], text=row["text"])
+        return MemoryRecord.model_validate_json(json.dumps(data))
+    except ValueError as exc:
+        raise StoreError(f"memory {row['id']} is unreadable in the database: {exc}") from exc
+
+
+def record_json(record: MemoryRecord) -> str:
+    """The ``json`` column of a record: every field but the core ones."""
+    return record.model_dump_json(exclude=CORE_FIELDS)
+
+
+def sort_time(rec: MemoryRecord) -> datetime:
+    """created_at as an aware datetime (naive values are taken as UTC) so mixed values compare."""
+    return rec.created_at if rec.created_at.tzinfo else rec.created_at.replace(tzinfo=UTC)
+
+
+class MemoryRows:
+    """The reads of the ``memories`` table that need no vectors; a vector index sets ``_sql``."""
+
+    _sql: Sql
+
+    def get(self, namespace: str, memory_id: str) -> MemoryRecord | None:
+        """A live record of the namespace by id, or None."""
+        rows = self._sql.query(f"SELECT {RECORD_COLUMNS} FROM memories WHERE id = ? AND namespace = ?"
+                               f" AND {self._sql.dialect.live}", (memory_id, namespace))
+        return record_from_row(rows[0]) if rows else None
+
+    def owners(self, memory_ids: Sequence[str]) -> dict[str, str]:
+        """Namespace of each id known to the store, live or deleted (for import collision checks)."""
+        out: dict[str, str] = {}
+        for batch in iter_batches(list(memory_ids), ID_BATCH):
+            in_ids, params = self._sql.dialect.in_list("id", batch)
+            rows = self._sql.query(f"SELECT id, namespace FROM memories WHERE {in_ids}", params)
+            out.update({row["id"]: row["namespace"] for row in rows})
+        return out
+
+    def namespaces(self) -> list[str]:
+        """Namespaces that hold at least one live record, sorted."""
+        rows = self._sql.query(f"SELECT namespace FROM memories WHERE {self._sql.dialect.live} GROUP BY namespace"
+                               f" ORDER BY namespace{self._sql.dialect.collate}")
+        return [row["namespace"] for row in rows]
+
+    def count(self, namespace: str | None = None) -> int:
+        """Live records, in one namespace or overall."""
+        if namespace is None:
+            return int(self._sql.scalar(f"SELECT count(*) FROM memories WHERE {self._sql.dialect.live}"))
+        return int(self._sql.scalar(f"SELECT count(*) FROM memories WHERE {self._sql.dialect.live}"
+                                    " AND namespace = ?", (namespace,)))
+
+    def counts(self) -> dict[str, int]:
+        """Live records per namespace."""
+        rows = self._sql.query(f"SELECT namespace, count(*) AS n FROM memories WHERE {self._sql.dialect.live}"
+                               f" GROUP BY namespace ORDER BY namespace{self._sql.dialect.collate}")
+        return {row["namespace"]: int(row["n"]) for row in rows}
+
+    # Defined last: inside the class body, a method named ``list`` would shadow the builtin in annotations.
+    def list(self, namespace: str) -> list[MemoryRecord]:
+        """Every live record of a namespace, oldest first (by created_at, then insertion order)."""
+        rows = self._sql.query(f"SELECT {RECORD_COLUMNS} FROM memories WHERE namespace = ?"
+                               f" AND {self._sql.dialect.live} ORDER BY {self._sql.dialect.insertion}", (namespace,))
+        return sorted((record_from_row(row) for row in rows), key=sort_time)
