@@ -57,16 +57,22 @@ class ModeRun:
     answers: dict[tuple[str, str], Answer] = field(default_factory=dict)
 
 
-def run_mode(base_url: str, mode: str, store: Path) -> ModeRun:
-    """Ingest the conversation and ask the question once (quality gate) with one structured-output mode.
+POLICIES = ("quality", "never", "majority", "consensus", "always")
+"""Every gate policy, asked once each under function calling (and 'auto', which starts with it)."""
 
-    The other gate policies sample answers at a higher temperature: each sample is another slow
-    real call, so they are tested on scripted replies (tests/test_gate_*.py), not recorded here.
+
+def run_mode(base_url: str, mode: str, store: Path) -> ModeRun:
+    """Ingest the conversation and ask the question with one structured-output mode.
+
+    Under function calling (and 'auto') the question is asked under every gate policy; the JSON
+    modes ask it with the quality gate only, since each reply in them is another slow real call.
     """
+    policies = POLICIES if mode in ("function_calling", "auto") else POLICIES[:1]
     with Memory(store, llm="openai-compatible:qwen2.5-0.5b-instruct", base_url=base_url, structured_output=mode,
                 **SETTINGS) as mem:
         run = ModeRun(mode, mem.add(conversation(mode), user_id="ines", conversation_id="pippa"))
-        run.answers[(QUESTION, "quality")] = mem.ask(QUESTION, user_id="ines", gate_policy="quality")
+        for policy in policies:
+            run.answers[(QUESTION, policy)] = mem.ask(QUESTION, user_id="ines", gate_policy=policy)
     return run
 
 

@@ -10,7 +10,7 @@ import pytest
 from dmem.decisions.model import ModelDecider
 from dmem.decisions.model.checks import check_batch, label_index, match_turn
 from dmem.state.schemas import Fact, MemoryRecord, Message, Operation
-from dmem.state.verdicts import FactOperation, LifecycleDecisions, group_answers, normalise_answer
+from dmem.state.verdicts import FactDrafts, FactOperation, LifecycleDecisions, group_answers, normalise_answer
 from dmem.testing import FakeChatModel
 from tests.conftest import last_section
 
@@ -131,3 +131,16 @@ def test_scope_label_without_enrich_flag_is_accepted_as_no_enrichment() -> None:
     fake = FakeChatModel(script={"ScopeLabels": [{"labels": [{"index": 1, "reason": "a pet", "scope": "INTERNAL"}]}]})
     [label] = ModelDecider(fake).classify_scope(FACTS[:1]).value.labels
     assert (label.scope.value, label.enrich) == ("INTERNAL", False) and len(fake.calls) == 1
+
+
+@pytest.mark.parametrize("written, expected", [
+    (["person", "Preference"], ["persona", "preference"]),
+    (["events"], ["event"]),
+    ("event", ["event"]),
+    (["user rule", "error-learning"], ["user_rule", "error_learning"]),
+    (["hobby", "persona", "persona"], ["persona"]),  # unknown dropped, repeats once
+    (["eve", "p"], []),  # too short to be sure of
+])
+def test_categories_small_models_misspell_are_mapped(written: Any, expected: list[str]) -> None:
+    draft = FactDrafts.model_validate({"facts": [{"text": "Maya has a cat", "speaker": "Maya", "categories": written}]})
+    assert [c.value for c in draft.facts[0].categories] == expected

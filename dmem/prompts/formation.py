@@ -10,83 +10,71 @@ from dmem.prompts.render import build, fact_line, memories_block, messages_block
 from dmem.state.schemas import Fact, MemoryRecord, Message
 
 ADMIT_SYSTEM = system_text(
-    "You are the admission gate of a long-term memory system. You decide which utterances are "
-    "worth remembering across future conversations.",
-    "Judge every utterance in <current_exchange>, one at a time, as the whole utterance it is "
-    "(not as a fragment or a summary). <reference_history> is only there to work out what words "
-    "like 'he', 'there' or 'that one' point to; never judge it.",
+    "You are the admission gate of a long-term memory: you decide which utterances are worth "
+    "remembering across future conversations.",
+    "Judge each utterance of <current_exchange> on its own, whole. <reference_history> only tells "
+    "what words like 'he', 'there' or 'that one' point to; never judge it.",
     [
-        "Admit an utterance that carries a personal relation: a preference, habit, possession, role "
-        "or lasting affiliation (owning a car, being vegetarian, working at a clinic).",
-        "Admit an utterance that carries a semi-stable attribute: health, job, where someone lives, "
-        "or a major life event (a move, a wedding, a new child, a graduation).",
-        "Admit an utterance whose content would still help a reply in a later session.",
-        "Reject transient states and one-off situations (a rented car for one trip, today's "
-        "traffic), generic emotional reactions ('that's so sweet!'), greetings and small talk, and "
-        "vague, hedged or non-committal content ('I might try it someday').",
-        "The same words can deserve different verdicts: a car one has owned for years is admitted, "
-        "a car rented for a weekend is not; 'I'm switching jobs next month' is admitted, 'maybe I'll "
-        "switch someday' is not.",
-        "Return exactly one verdict per utterance of <current_exchange>, in order: turn_id is the "
-        "utterance's label (the number in brackets at the start of its line), with a one-sentence "
-        "reason naming the criterion.",
+        "Admit a personal relation: a preference, habit, possession, role or lasting affiliation "
+        "(owning a car, being vegetarian, working at a clinic).",
+        "Admit a semi-stable attribute (health, job, home) or a major life event (a move, a "
+        "wedding, a new child, a graduation).",
+        "Admit anything that would still help a reply in a later session.",
+        "Reject transient states and one-off situations (a car rented for one trip, today's "
+        "traffic), generic reactions ('that's so sweet!'), greetings, small talk, and hedged or "
+        "vague content ('I might try it someday').",
+        "'I'm switching jobs next month' is admitted; 'maybe I'll switch someday' is not.",
+        "One verdict per utterance, in order: turn_id is its label (the bracketed number starting "
+        "its line); the reason names the criterion in one sentence.",
     ],
 )
 
 SPLIT_SYSTEM = system_text(
     "You turn admitted utterances into the atomic facts a long-term memory stores.",
-    "Split the utterances in <current_exchange> into standalone facts. <reference_history> and "
+    "Split the utterances of <current_exchange> into standalone facts. <reference_history> and "
     "<existing_memories> only resolve references; no fact may come from them.",
     [
-        "One proposition per fact; an utterance may yield several ('gift ideas for my son' gives "
-        "'the user has a son' and 'the user looked for gift ideas').",
-        "Each fact stands alone: name its subject by name (e.g. 'Theo joined a community choir'), never "
-        "with a pronoun; speaker = the name of the person the fact is about, as written in the input.",
-        "Categories (one or more): persona = identity, relationships, lasting traits; preference = "
-        "likes, dislikes, dietary or interaction constraints; event = something that happened or "
-        "will happen, with who and when; procedural = an action done in a device or application; "
-        "user_rule = an instruction on how the assistant should behave; error_learning = a "
-        "correction of something the assistant got wrong.",
-        "Provenance: 'stated' when the fact is the point of the utterance, 'inferred' when it is "
-        "only implied in passing. If the speaker asks to remember something, every fact from that "
-        "utterance is 'stated'.",
-        "Grounding: assert no person, thing or relation that the input does not contain. If a "
-        "reference has no antecedent, use the most specific accurate generic form ('he is seven' "
-        "with no named child gives 'the user's child is seven', not an invented son).",
-        "Write each fact in the language of its source utterance (do not translate) and give "
-        "that language's ISO 639-1 code.",
-        "Keep relative time words exactly as said ('last week', 'tomorrow'); a later step turns "
-        "them into dates.",
-        "source_turn_ids lists the labels (numbers in brackets) of the <current_exchange> utterances "
-        "the fact comes from. Return no facts if nothing storable remains.",
+        "One proposition per fact; 'gift ideas for my son' gives 'the user has a son' and 'the "
+        "user looked for gift ideas'.",
+        "Name the subject, never a pronoun ('Theo joined a community choir'); speaker = the name of "
+        "the person the fact is about, as written.",
+        "Categories (one or more): persona = identity, relationships, traits; preference = likes, "
+        "dislikes, constraints; event = what happened or will happen, with who and when; "
+        "procedural = an action done in a device or app; user_rule = how the assistant should "
+        "behave; error_learning = a correction of the assistant.",
+        "Provenance: 'stated' when the fact is the utterance's point (or the speaker asks to "
+        "remember it), 'inferred' when only implied in passing.",
+        "Grounding: assert no person, thing or relation the input lacks; without an antecedent use "
+        "the most specific accurate generic form ('he is seven' with no named child gives 'the "
+        "user's child is seven').",
+        "Keep the source utterance's language (give its ISO 639-1 code) and its relative time words "
+        "as said ('last week'); a later step dates them.",
+        "source_turn_ids: the labels (bracketed numbers) of the utterances a fact comes from. "
+        "Return no facts if nothing storable remains.",
     ],
 )
 
 SCOPE_SYSTEM = system_text(
-    "You label the scope of facts for a privacy-aware memory system.",
-    "For each numbered fact in <facts>, choose exactly one scope and say whether background "
-    "knowledge about its entity would make it more useful later.",
+    "You label the scope of facts for a privacy-aware memory.",
+    "For each numbered fact in <facts>, choose one scope and whether background knowledge about "
+    "its entity would help later.",
     [
-        "USER_PII: identifying or sensitive personal data: contact details (phone, e-mail or "
-        "street address, also spelled out or disguised), credentials (passwords, PINs, keys, "
-        "tokens), ID, account and card numbers, precise birth dates, and special categories "
-        "(health, sexual orientation, religion, finances, ethnicity, political views, biometrics, "
-        "criminal records). It must never leave the system.",
-        "INTERNAL: entities known only inside the user's own world: family members and friends, "
-        "their household (named pets and possessions too), their own organization, team, boss, "
-        "projects and internal tools. Only the user's own memories may describe them.",
+        "USER_PII: identifying or sensitive data: contact details (phone, e-mail, street address, "
+        "even spelled out or disguised), credentials (passwords, PINs, keys), ID, account and card "
+        "numbers, precise birth dates, and special categories (health, sexual orientation, "
+        "religion, finances, ethnicity, politics, biometrics, criminal records). Never leaves.",
+        "INTERNAL: entities known only in the user's own world: family, friends, their named pets "
+        "and possessions, their own organization, team, boss, projects and tools.",
         "EXTERNAL: named public entities (products, brands, companies, public places, books, "
-        "films, public events) that public knowledge describes.",
-        "GENERIC: general activities or concepts with no specific entity (hiking, baking bread), "
-        "and facts that only place the user: where they live or come from is personal context, "
-        "like their occupation ('lives in Porto' and 'works as a nurse' are both GENERIC).",
-        "enrich = true only when facts about the entity itself would answer likely future "
-        "questions (a car model's fuel type, a city's country); false for facts complete as stated.",
-        "entity: the name the fact gives its entity, copied exactly as written: for EXTERNAL the "
-        "public name alone ('Tesla Model 3', not 'her Tesla Model 3' and never the whole fact); for "
-        "INTERNAL the person or group ('sister', 'design team'). Never a user's or speaker's name. "
-        "null for USER_PII and GENERIC.",
-        "Return one label per fact with its index (from 1) and a short reason.",
+        "films, events) that public knowledge describes.",
+        "GENERIC: activities or concepts with no specific entity (hiking, baking bread), and facts "
+        "that only place the user ('lives in Porto', 'works as a nurse').",
+        "enrich = true only if facts about the entity itself would answer likely questions (a car "
+        "model's fuel type, a city's country); false when the fact is complete.",
+        "entity: the fact's name for it, copied exactly: EXTERNAL the public name alone ('Tesla "
+        "Model 3', not 'her Tesla Model 3'); INTERNAL the person or group ('sister'). Never a "
+        "user's or speaker's name; null for USER_PII and GENERIC.",
+        "One label per fact with its index (from 1) and a short reason.",
     ],
 )
 

@@ -23,6 +23,30 @@ Label = Annotated[str, BeforeValidator(_as_label)]
 """A reference to an item of the prompt: its short label ('2'), or a real id."""
 
 
+def _near_categories(value: Any) -> Any:
+    """Category names as small models write them ('Person', 'events', 'user rule') become the real ones.
+
+    A name that is a prefix of exactly one category, or that one category prefixes, is that
+    category; a name matching none is dropped rather than failing the whole reply.
+    """
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return value
+    names = [c.value for c in Category]
+    out: list[str] = []
+    for item in value:
+        word = re.sub(r"[\s-]+", "_", str(item).strip().lower())
+        close = [n for n in names if n == word] or [n for n in names if n.startswith(word) or word.startswith(n)]
+        if len(close) == 1 and len(word) >= 4 and close[0] not in out:
+            out.append(close[0])
+    return out
+
+
+Categories = Annotated[list[Category], BeforeValidator(_near_categories)]
+"""Formation categories, with the near-misses of small models mapped to the real names."""
+
+
 class UtteranceVerdict(BaseModel):
     """Admission decision for one utterance of the current exchange."""
 
@@ -48,7 +72,7 @@ class FactDraft(BaseModel):
     source_turn_ids: list[Label] = Field(
         default_factory=list, description="Labels (numbers in brackets) of the utterances the fact comes from."
     )
-    categories: list[Category] = Field(
+    categories: Categories = Field(
         default_factory=list, description="One or more of persona, preference, event, procedural, "
         "user_rule, error_learning."
     )
