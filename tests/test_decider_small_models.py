@@ -144,3 +144,11 @@ def test_scope_label_without_enrich_flag_is_accepted_as_no_enrichment() -> None:
 def test_categories_small_models_misspell_are_mapped(written: Any, expected: list[str]) -> None:
     draft = FactDrafts.model_validate({"facts": [{"text": "Maya has a cat", "speaker": "Maya", "categories": written}]})
     assert [c.value for c in draft.facts[0].categories] == expected
+
+
+def test_a_fact_with_no_word_from_its_utterance_is_dropped() -> None:
+    fake = FakeChatModel(script={"FactDrafts": [{"facts": [
+        {"text": "Maya moved to Lisbon", "speaker": "Maya", "source_turn_ids": [1]},
+        {"text": "The user looked for gift ideas", "speaker": "Maya", "source_turn_ids": [1]}]}]})
+    facts = ModelDecider(fake).split(EXCHANGE[:1], [], []).value.facts
+    assert [f.text for f in facts] == ["Maya moved to Lisbon"]  # the second copies a prompt example

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from dmem.decisions.offline.lexical import content_stems
 from dmem.prompts import NO_INFO
 from dmem.state.schemas import Fact, Message, Operation, Scope
 from dmem.state.verdicts import (
@@ -75,18 +76,37 @@ def complete_verdicts(out: AdmissionVerdicts, exchange: Sequence[Message]) -> Ad
 
 
 def clean_drafts(out: FactDrafts, sources: Sequence[Message]) -> FactDrafts:
-    """Drop empty facts, map source labels to the source messages' turn ids, fill a missing speaker."""
+    """Drop empty and ungrounded facts, map source labels to turn ids, fill a missing speaker.
+
+    A fact none of whose content words occurs in the source utterances is not from them: small
+    models copy an example of the prompt as a fact. It is dropped (and logged), as the grounding
+    rule asks.
+    """
     ids = [m.turn_id for m in sources]
     speakers = {m.turn_id: m.speaker for m in sources}
+    said = {s for m in sources for s in content_stems(f"{m.speaker} {m.text}")}
     facts = []
     for draft in out.facts:
         if not draft.text.strip():
+            continue
+        if said and not grounded(draft.text, said):
+            log.warning("dropped a fact with no word from its utterances: %r", draft.text)
             continue
         turn_ids = list(dict.fromkeys(t for t in (match_turn(r, ids) for r in draft.source_turn_ids) if t))
         speaker = draft.speaker.strip() or (speakers[turn_ids[0]] if turn_ids else "")
         facts.append(draft.model_copy(update={"text": draft.text.strip(), "speaker": speaker,
                                               "source_turn_ids": turn_ids}))
     return FactDrafts(facts=facts)
+
+
+_GENERIC = {"user"}
+"""Words a fact may use for anyone ('the user'): they anchor nothing."""
+
+
+def grounded(fact: str, said: set[str]) -> bool:
+    """Whether a fact shares a content word (stemmed) with what was said; a fact of no content words is kept."""
+    words = [w for w in content_stems(fact) if w not in _GENERIC]
+    return not words or any(w in said for w in words)
 
 
 def complete_labels(out: ScopeLabels, n: int) -> ScopeLabels:
