@@ -8,7 +8,7 @@ Usage (the server from ../shared/tools/llm-server.sh):
     ../shared/tools/llm-server.sh start 8091
     python benchmarks/record_replies.py http://127.0.0.1:8091/v1 [mode ...]
     ../shared/tools/llm-server.sh stop
-Modes: function_calling json_mode prompt auto json_schema (default: all). Slow: a 0.5B model on
+Modes: function_calling prompt auto json_mode json_schema (default: all). Slow: a 0.5B model on
 two cores answers in seconds to minutes; each mode takes tens of minutes. A request recorded
 before (by any mode) is answered from its recording, so an interrupted run resumes where it
 stopped; delete a mode's file to record it afresh.
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from dmem.testing_http import ChatServer, Recording, ServerCount, proxy  # noqa: E402
-from tests.real_replies import FIXTURES, MODES, run_forced_json_schema, run_json_mode_stages, run_mode  # noqa: E402
+from tests.real_replies import FIXTURES, MODES, run_forced_json_schema, run_mode  # noqa: E402
 
 
 def record(upstream: str, mode: str) -> None:
@@ -42,9 +42,6 @@ def record(upstream: str, mode: str) -> None:
             tempfile.TemporaryDirectory() as d:
         if mode == "json_schema":
             print(f"json_schema: {run_forced_json_schema(server.url, Path(d))}")
-        elif mode == "json_mode":
-            verdicts, drafts = run_json_mode_stages(server.url, Path(d))
-            print(f"json_mode: {sum(v.admit for v in verdicts.verdicts)} admitted, {len(drafts.facts)} facts")
         else:
             run = run_mode(server.url, mode, Path(d))
             total = run.ingest.usage()["total"]
@@ -62,7 +59,7 @@ def main() -> None:
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     FIXTURES.mkdir(parents=True, exist_ok=True)
-    for mode in sys.argv[2:] or [*MODES, "json_mode", "json_schema"]:
+    for mode in sys.argv[2:] or [*MODES, "json_schema"]:
         record(sys.argv[1], mode)
 
 

@@ -19,8 +19,8 @@ from dmem.state.schemas import Message
 from dmem.state.verdicts import AdmissionVerdicts, FactDrafts
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "replies"
-MODES = ("function_calling", "prompt", "auto")
-"""Modes that run the whole scenario; 'json_mode' runs its first two stages (``run_json_mode_stages``)."""
+MODES = ("function_calling", "prompt", "auto", "json_mode")
+"""Structured-output modes that run the whole scenario ('json_schema' is refused by the server)."""
 T0 = datetime(2024, 3, 9, 18, 30)
 _LINES = [
     ("Ines", "I finally adopted a rescue greyhound last Saturday. Her name is Pippa."),
@@ -39,9 +39,9 @@ SETTINGS: dict[str, Any] = {"embeddings": "hash", "request_timeout": 900.0, "cal
 def conversation(mode: str = "auto") -> list[Message]:
     """The invented conversation: three exchanges, or only the first one for 'json_mode' and 'prompt'.
 
-    A 0.5B model on two busy cores took 1 to 13 minutes a reply while recording, so the scenario is
-    kept small: the whole conversation under function calling (which 'auto' starts with, so its
-    recordings serve both), one exchange under the JSON modes.
+    Every real reply is a slow call on a small local server, so the scenario is kept small: the
+    whole conversation under function calling (which 'auto' starts with, so its recordings serve
+    both), one exchange under the JSON modes.
     """
     lines = _LINES if mode in ("function_calling", "auto") else _LINES[:2]
     return [Message(conversation_id="pippa", turn_id=f"p{i}", speaker=speaker, text=text,
@@ -58,20 +58,15 @@ class ModeRun:
 
 
 POLICIES = ("quality", "never", "majority", "consensus", "always")
-"""Every gate policy, asked once each under function calling (and 'auto', which starts with it)."""
+"""Every gate policy, the question asked once under each, in every mode."""
 
 
 def run_mode(base_url: str, mode: str, store: Path) -> ModeRun:
-    """Ingest the conversation and ask the question with one structured-output mode.
-
-    Under function calling (and 'auto') the question is asked under every gate policy; the JSON
-    modes ask it with the quality gate only, since each reply in them is another slow real call.
-    """
-    policies = POLICIES if mode in ("function_calling", "auto") else POLICIES[:1]
+    """Ingest the conversation and ask the question under every gate policy with one structured-output mode."""
     with Memory(store, llm="openai-compatible:qwen2.5-0.5b-instruct", base_url=base_url, structured_output=mode,
                 **SETTINGS) as mem:
         run = ModeRun(mode, mem.add(conversation(mode), user_id="ines", conversation_id="pippa"))
-        for policy in policies:
+        for policy in POLICIES:
             run.answers[(QUESTION, policy)] = mem.ask(QUESTION, user_id="ines", gate_policy=policy)
     return run
 
