@@ -1,0 +1,42 @@
+"""How the PostgreSQL backend indexes and searches a crowded namespace (pgvector HNSW parameters).
+
+Defaults come from ``benchmarks/store_scale.py`` on this project's 2-core machines (see README,
+"Scaling out"): a large user of 100,000 MiniLM-like vectors, recall@30 against exact ranking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dmem.errors import StoreError
+
+
+@dataclass(frozen=True)
+class HnswSettings:
+    """When a namespace gets its own HNSW index, how it is built, and how widely a search looks."""
+
+    threshold: int = 10_000
+    """Live memories from which a namespace gets (and is searched through) its own HNSW index."""
+    m: int = 16
+    """Graph links per vector (pgvector ``m``): more means better recall, a bigger and slower-built index."""
+    ef_construction: int = 64
+    """Candidates kept while building (pgvector ``ef_construction``): more means better graph, slower build."""
+    ef_search: int = 100
+    """Candidates a search keeps (``hnsw.ef_search``; at least 2 * k is used): recall against latency."""
+    build_memory: str = "512MB"
+    """``maintenance_work_mem`` for a build: the graph must fit in it, or the build slows many times over."""
+
+    def __post_init__(self) -> None:
+        if self.threshold < 1:
+            raise StoreError(f"hnsw threshold must be at least 1, got {self.threshold}")
+        if not 2 <= self.m <= 100:
+            raise StoreError(f"hnsw m must be between 2 and 100 (pgvector's range), got {self.m}")
+        if not 2 * self.m <= self.ef_construction <= 1000:
+            raise StoreError(f"hnsw ef_construction must be between 2 * m ({2 * self.m}) and 1000, "
+                             f"got {self.ef_construction}")
+        if not 1 <= self.ef_search <= 1000:
+            raise StoreError(f"hnsw ef_search must be between 1 and 1000, got {self.ef_search}")
+
+    def search_width(self, k: int) -> int:
+        """The ``hnsw.ef_search`` for a top-``k`` search (pgvector returns at most ef_search rows)."""
+        return min(1000, max(self.ef_search, 2 * k))
