@@ -22,7 +22,7 @@ class HnswSettings:
     ef_construction: int = 64
     """Candidates kept while building (pgvector ``ef_construction``): more means better graph, slower build."""
     ef_search: int = 100
-    """Candidates a search keeps (``hnsw.ef_search``; at least 2 * k is used): recall against latency."""
+    """Candidates a search keeps (``hnsw.ef_search``; at least k is used): recall against latency."""
     build_memory: str = "512MB"
     """``maintenance_work_mem`` for a build: the graph must fit in it, or the build slows many times over."""
 
@@ -39,4 +39,4 @@ class HnswSettings:
 
     def search_width(self, k: int) -> int:
         """The ``hnsw.ef_search`` for a top-``k`` search (pgvector returns at most ef_search rows)."""
-        return min(1000, max(self.ef_search, 2 * k))
+        return min(1000, max(self.ef_search, k))
