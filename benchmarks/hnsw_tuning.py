@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from store_scale import DIM, Options, fill, latencies, postgres_location, recall
+from store_scale import DIM, Options, fill, latencies, members, postgres_location, recall
 
 from dmem.store.postgres import HnswSettings, open_postgres_store
 
@@ -38,6 +38,7 @@ def sweep(url: str, large: int, opts: Options, builds: list[tuple[int, int]], ef
     plan = [("large", large)]
     print(f"loaded {large} {opts.vectors} vectors at {large / fill(store, plan, 1, source):.0f}/s; "
           f"shared_buffers {store._db.scalar('SHOW shared_buffers')}", flush=True)
+    matrix = members(plan, "large", 1, source)
     for m, efc in builds:
         drop_index(store, "large")
         store.index.hnsw = replace(store.index.hnsw, m=m, ef_construction=efc)
@@ -48,7 +49,7 @@ def sweep(url: str, large: int, opts: Options, builds: list[tuple[int, int]], ef
             store.index.hnsw = replace(store.index.hnsw, ef_search=ef)
             ms = latencies(store, ["large"], 3, source)
             print(f"  ef_search {ef:>4}: p50 {np.percentile(ms, 50):6.2f} ms p95 {np.percentile(ms, 95):6.2f} ms "
-                  f"recall@30 {recall(store, plan, 'large', 1, source):.3f}", flush=True)
+                  f"recall@30 {recall(store, matrix, 'large', source):.3f}", flush=True)
     store.close()
 
 
