@@ -1,9 +1,10 @@
 """How the PostgreSQL backend indexes and searches a crowded namespace (pgvector HNSW parameters).
 
-Defaults come from ``benchmarks/hnsw_tuning.py`` on this project's 2-core machines (see README,
-"Scaling out"): on a user of 100,000 MiniLM-like (clustered) vectors, ``ef_construction`` 64 left
-recall@30 at 0.96 whatever ``ef_search`` (the graph, not the search, was the limit), 128 at 0.98,
-256 gave 1.000 from ``ef_search`` 40 at a 1.6 ms p50, for a build 2.3 times as long (61 s against 26 s).
+Defaults come from ``benchmarks/hnsw_tuning.py`` on this project's 2-core machines (README,
+"Scaling out"): one user of 100,000 vectors, clustered (fitted to MiniLM) or real MiniLM
+embeddings. Recall@30 stops growing with ``ef_search`` early, at a level the build sets:
+``ef_construction`` 64 gave 0.957 (clustered), 128 gave 0.979 / 0.980 (clustered / MiniLM) at
+``ef_search`` 100 with a 1 to 4 ms p50 and a 40 s build; 256 gave 1.000 / 0.959 for a 60 s build.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ class HnswSettings:
     """Live memories from which a namespace gets (and is searched through) its own HNSW index."""
     m: int = 16
     """Graph links per vector (pgvector ``m``): more means better recall, a bigger and slower-built index."""
-    ef_construction: int = 256
+    ef_construction: int = 128
     """Candidates kept while building (pgvector ``ef_construction``): more means better graph, slower build."""
-    ef_search: int = 60
+    ef_search: int = 100
     """Candidates a search keeps (``hnsw.ef_search``; at least k is used): recall against latency."""
     build_memory: str = "512MB"
     """``maintenance_work_mem`` for a build: the graph must fit in it, or the build slows many times over."""
