@@ -19,6 +19,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import queue
 import re
 import resource
 import subprocess
@@ -114,6 +115,7 @@ class Options:
     ef_construction: int | None = None
     ef_search: tuple[int, ...] = ()
     """Values to measure the large user's search at (empty: dmem's default only)."""
+    writers: int = WRITERS
 
     def source(self, large: int) -> VectorSource:
         return VectorSource(self.vectors, large + ONLINE, Path(self.cache))
@@ -129,28 +131,47 @@ class Options:
 def writer(location: str, ns: str, seed: int, kind: str, start: Any, out: Any) -> None:
     store = open_any_store(location, dim=DIM, lock_timeout=120)
     source = VectorSource(kind, 0, Path(tempfile.gettempdir()))
+    out.put("ready")
     start.wait()
     out.put(fill(store, [(ns, PER_WRITER)], seed, source))
     store.close()
 
 
-def concurrent_writers(location: str, kind: str) -> float:
-    """Memories per second written by WRITERS processes at once, each into its own new user."""
+def collect(out: Any, procs: list[Any]) -> list[Any]:
+    """One message from each writer; raises RuntimeError when a writer died first (e.g. out of memory)."""
+    got: list[Any] = []
+    while len(got) < len(procs):
+        try:
+            got.append(out.get(timeout=2))
+        except queue.Empty:
+            dead = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
+            if dead:
+                raise RuntimeError(f"a writer process died (exit code {dead[0]})") from None
+    return got
+
+
+def concurrent_writers(location: str, kind: str, writers: int) -> float | str:
+    """Memories per second written by ``writers`` processes at once, each into its own new user."""
     ctx = mp.get_context("spawn")
-    start, out = ctx.Barrier(WRITERS + 1), ctx.Queue()
+    start, out = ctx.Event(), ctx.Queue()
     kind = "random" if kind == "random" else "clustered"  # new users: not worth embedding for real
     procs = [ctx.Process(target=writer, args=(location, f"writer{w}", 10_000 * w, kind, start, out))
-             for w in range(WRITERS)]
+             for w in range(writers)]
     for p in procs:
         p.start()
-    start.wait()
-    t = time.perf_counter()
-    for _ in procs:
-        out.get()
-    elapsed = time.perf_counter() - t
-    for p in procs:
-        p.join()
-    return WRITERS * PER_WRITER / elapsed
+    try:
+        collect(out, procs)  # every writer has opened the store
+        start.set()
+        t = time.perf_counter()
+        collect(out, procs)
+        return writers * PER_WRITER / (time.perf_counter() - t)
+    except RuntimeError as exc:
+        return str(exc)
+    finally:
+        for p in procs:
+            if p.exitcode is None and not start.is_set():
+                p.kill()
+            p.join()
 
 
 def large_user(store: MemoryStore, plan: list[tuple[str, int]], source: VectorSource,
@@ -190,7 +211,8 @@ def measure(location: str, n: int, users: int, large: int, opts: Options) -> dic
     # Online inserts into the large user (through its HNSW index on PostgreSQL), after the rest.
     figures["large_insert_per_s"] = ONLINE / fill(store, [("large", ONLINE)], 7, source, first=large)
     store.close()
-    figures["writers_per_s"] = concurrent_writers(location, opts.vectors)
+    figures["writers"] = opts.writers
+    figures["writers_per_s"] = concurrent_writers(location, opts.vectors, opts.writers)
     return figures
 
 
@@ -238,10 +260,12 @@ def show(backend: str, f: dict[str, Any]) -> None:
              f"ef_construction={f['hnsw']['ef_construction']})" if "hnsw_build_s" in f else "")
     large = "; ".join(f"{'' if ef == 'default' else f'ef_search {ef}: '}p50 {g['p50']:.2f} ms p95 {g['p95']:.2f} ms "
                       f"recall@30 {g['recall30']:.3f}" for ef, g in f["large"].items())
+    w = f["writers_per_s"]
+    writers = f"{f.get('writers', WRITERS)} writers " + (f"{w:.0f}/s" if isinstance(w, float) else f"failed: {w}")
     print(f"{backend:>8} {f['memories']:>8} {f['vectors']} vectors: insert {f['insert_per_s']:>6.0f}/s{build}, "
           f"large-user online insert {f['large_insert_per_s']:.0f}/s, typical user top-30 p50 "
-          f"{f['typical_p50']:.2f} ms p95 {f['typical_p95']:.2f} ms, large user {large}, {WRITERS} writers "
-          f"{f['writers_per_s']:.0f}/s, peak RSS {f['peak_rss_mb']:.0f} MB{server}", flush=True)
+          f"{f['typical_p50']:.2f} ms p95 {f['typical_p95']:.2f} ms, large user {large}, {writers}, "
+          f"peak RSS {f['peak_rss_mb']:.0f} MB{server}", flush=True)
     if f.get("plan"):  # without the query vector
         lines = [re.sub(r"'\[[^]]*\]'", "q", line.strip()) for line in f["plan"].splitlines()]
         print("  large-user plan: " + " | ".join(lines), flush=True)
@@ -259,6 +283,7 @@ def arguments() -> argparse.Namespace:
     p.add_argument("--m", type=int, help="HNSW m (default: dmem's)")
     p.add_argument("--ef-construction", type=int, help="HNSW ef_construction (default: dmem's)")
     p.add_argument("--ef-search", default="", help="comma-separated hnsw.ef_search values for the large user")
+    p.add_argument("--writers", type=int, default=WRITERS, help="concurrent writer processes")
     p.add_argument("--json", action="store_true", help="print one JSON line per run (used for --backend both)")
     return p.parse_args()
 
@@ -266,7 +291,7 @@ def arguments() -> argparse.Namespace:
 def main() -> None:
     args = arguments()
     opts = Options(args.vectors, args.cache, args.m, args.ef_construction,
-                   tuple(int(x) for x in args.ef_search.split(",") if x))
+                   tuple(int(x) for x in args.ef_search.split(",") if x), args.writers)
     backends = ["local", "postgres"] if args.backend == "both" else [args.backend]
     if args.vectors == "minilm":
         opts.source(args.large)  # embed (and cache) once, before the per-backend processes
