@@ -208,7 +208,7 @@ def measure(location: str, n: int, users: int, large: int, opts: Options) -> dic
     typ = latencies(store, typical, 2, source)
     figures |= {"typical_p50": float(np.percentile(typ, 50)), "typical_p95": float(np.percentile(typ, 95))}
     figures["large"] = large_user(store, plan, source, opts.ef_search)
-    figures["peak_rss_mb"] = rss_mb()
+    figures["peak_rss_mb"] = rss_mb()  # includes the recall check's copy of the large user's vectors
     # Online inserts into the large user (through its HNSW index on PostgreSQL), after the rest.
     figures["large_insert_per_s"] = ONLINE / fill(store, [("large", ONLINE)], 7, source, first=large)
     store.close()
