@@ -4,7 +4,7 @@ Defaults come from ``benchmarks/hnsw_tuning.py`` on this project's 2-core machin
 "Scaling out"): one user of 100,000 vectors, clustered (fitted to MiniLM) or real MiniLM
 embeddings. Recall@30 stops growing with ``ef_search`` early, at a level the graph sets: with
 ``m`` 16 one or two queries in 50 found none of their true neighbours (recall 0.96 to 0.98) at
-any ``ef_search``; ``m`` 32 with ``ef_construction`` 128 reached 0.999 / 1.000 (clustered /
+any ``ef_search``; ``m`` 32 with ``ef_construction`` 128 reached 0.999 / 0.991 to 1.000 (clustered /
 MiniLM) at ``ef_search`` 100, a 1 to 2 ms p50, for a 36 s build.
 """
 
