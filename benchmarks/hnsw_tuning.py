@@ -18,7 +18,8 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from store_scale import DIM, Options, fill, latencies, members, postgres_location, recall
+from _scale_load import fill
+from store_scale import DIM, Options, latencies, members, postgres_location, recall
 
 from dmem.store.postgres import HnswSettings, open_postgres_store
 
