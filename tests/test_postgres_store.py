@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import numpy as np
 import psycopg
 import pytest
+from psycopg import sql as pg_sql
 
 from dmem.errors import ConfigError, StoreError
 from dmem.state.context import Context
 from dmem.state.schemas import Category, MemoryRecord
 from dmem.store import SearchFilter, open_any_store
-from dmem.store.postgres import PostgresStore, open_postgres_store
+from dmem.store.postgres import HnswSettings, PostgresStore, open_postgres_store
 from dmem.store.postgres import schema as pg_schema
 
 DIM = 16
@@ -113,3 +115,37 @@ def test_a_crowded_namespace_gets_its_own_hnsw_index_and_searches_through_it(pos
     finally:
         store.close()
 
+
+
+def test_hnsw_settings_are_checked_and_a_search_looks_at_least_k_wide() -> None:
+    assert HnswSettings(ef_search=40).search_width(30) == 40
+    assert HnswSettings(ef_search=20).search_width(30) == 30  # pgvector returns at most ef_search rows
+    assert HnswSettings(ef_search=20).search_width(5000) == 1000  # pgvector's ceiling
+    with pytest.raises(StoreError, match="ef_construction must be between 2 \\* m"):
+        HnswSettings(m=16, ef_construction=16)
+    with pytest.raises(StoreError, match="m must be between 2 and 100"):
+        HnswSettings(m=1)
+    with pytest.raises(StoreError, match="ef_search must be between 1 and 1000"):
+        HnswSettings(ef_search=0)
+
+
+def test_the_hnsw_settings_given_at_open_build_and_search_the_index(postgres_url: str) -> None:
+    settings = HnswSettings(threshold=10**9, m=8, ef_construction=24, ef_search=33)
+    store = open_postgres_store(postgres_url, dim=DIM, hnsw=settings, hnsw_threshold=50)
+    try:
+        assert store.index.hnsw == replace(settings, threshold=50)  # hnsw_threshold overrides just that
+        with store.transaction():
+            for i, row in enumerate(unit_rows(60, 8)):
+                store.vectors.add(rec(f"m{i}", "many"), row)
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            (definition,) = conn.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s",
+                                         (store.index.index_name("many"),)).fetchone() or ("",)
+        assert "m='8'" in definition and "ef_construction='24'" in definition
+        query = unit_rows(1, 9)[0]
+        with store._db.reading() as conn:
+            rows = store.index._search_hnsw(conn, "many", query, 5, pg_sql.SQL(""), [])
+            assert conn.execute("SHOW hnsw.ef_search").fetchone()["hnsw.ef_search"] == "40"  # the default again
+        assert len(rows) == 5
+        assert "Index Scan using memories_hnsw_" in store.index.explain("many", query, 5)
+    finally:
+        store.close()

@@ -19,7 +19,7 @@ def open_any_store(location: str | os.PathLike[str], dim: int | None = 384, *, r
     """Open the store at ``location``: PostgreSQL for a URL, else the local store in that directory.
 
     ``lock_timeout`` bounds waiting for other writers (local) or for a database connection
-    (PostgreSQL); ``options`` go to the PostgreSQL backend (``pool_size``, ``hnsw_threshold``).
+    (PostgreSQL); ``options`` go to the PostgreSQL backend (``pool_size``, ``hnsw_threshold``, ``hnsw``).
     """
     if is_postgres_url(location):
         try:

@@ -24,6 +24,7 @@ from dmem.store.dialect import POSTGRES
 from dmem.store.namespaces import validate_namespace
 from dmem.store.postgres.db import PgDatabase, Row
 from dmem.store.postgres.filters import filter_columns, filter_sql
+from dmem.store.postgres.hnsw import HnswSettings
 from dmem.store.postgres.schema import namespace_index_name
 from dmem.store.records import MemoryRows, record_from_row, record_json
 from dmem.store.sql import Sql
@@ -39,13 +40,12 @@ _INDEX_REFRESH_S = 2.0
 class PgVectorIndex(MemoryRows):
     """VectorIndex over the ``memories`` table; deletes are soft (the row stays, flagged deleted)."""
 
-    def __init__(self, db: PgDatabase, dim: int, hnsw_threshold: int) -> None:
+    def __init__(self, db: PgDatabase, dim: int, hnsw: HnswSettings) -> None:
         self._db = db
         self._sql = Sql(db, POSTGRES)
         self.dim = dim
-        self.hnsw_threshold = hnsw_threshold
-        self.ef_search = 100
-        """Candidates an HNSW search keeps (pgvector's ``hnsw.ef_search``; at least 2 * k)."""
+        self.hnsw = hnsw
+        """When a namespace gets its HNSW index, how it is built and searched (replace it to change)."""
         self._indexed: set[str] = set()
         self._indexed_at = -_INDEX_REFRESH_S
 
@@ -145,7 +145,7 @@ class PgVectorIndex(MemoryRows):
             explain=sql.SQL("EXPLAIN " if explain else ""), cols=sql.SQL(_COLUMNS), ns=sql.Literal(namespace),
             cond=conditions)
         with conn.pipeline(), conn.transaction():  # one round trip for the settings and the search
-            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(self.ef_search, 2 * k))))
+            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(self.hnsw.search_width(k))))
             conn.execute("SET LOCAL enable_sort = off")
             rows: list[Row] = conn.execute(query, [unit, *params, unit, k]).fetchall()
         return rows
@@ -192,7 +192,7 @@ class PgVectorIndex(MemoryRows):
         from dmem.store.postgres.upkeep import build_index
 
         with self._db.connect() as conn:
-            done = build_index(conn, self._db, namespace)
+            done = build_index(conn, self._db, namespace, self.hnsw)
         if done:
             self.mark_indexed(namespace)
         return done

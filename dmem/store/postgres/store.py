@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from types import TracebackType
 from typing import Any
 
@@ -24,6 +25,7 @@ from dmem.store.history import History
 from dmem.store.importing import import_records
 from dmem.store.opening import is_postgres_url
 from dmem.store.postgres.db import PgDatabase, Row, store_error
+from dmem.store.postgres.hnsw import HnswSettings
 from dmem.store.postgres.memories import PgVectorIndex
 from dmem.store.postgres.schema import SCHEMA_VERSION, applied_version, ensure_schema
 from dmem.store.postgres.upkeep import index_crowded_namespaces
@@ -32,7 +34,7 @@ from dmem.store.transcript import Transcript
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HNSW_THRESHOLD = 10_000
+DEFAULT_HNSW_THRESHOLD = HnswSettings().threshold
 """Live memories from which a namespace gets (and is searched through) its own HNSW index."""
 
 
@@ -43,10 +45,10 @@ class PostgresStore:
     history: HistoryLog
     transcript: TranscriptLog
 
-    def __init__(self, db: PgDatabase, dim: int, hnsw_threshold: int) -> None:
+    def __init__(self, db: PgDatabase, dim: int, hnsw: HnswSettings) -> None:
         self._db = db
         self.dim = dim
-        self.index = PgVectorIndex(db, dim, hnsw_threshold)
+        self.index = PgVectorIndex(db, dim, hnsw)
         """The vector index with its PostgreSQL-only extras (counts, HNSW namespaces)."""
         sql = Sql(db, POSTGRES)
         self.log = History(sql)
@@ -140,12 +142,17 @@ class PostgresStore:
 
 def open_postgres_store(url: str, dim: int | None = 384, *, read_only: bool = False, embedding: str | None = None,
                         timeout: float = 10.0, pool_size: int = 8,
-                        hnsw_threshold: int = DEFAULT_HNSW_THRESHOLD) -> PostgresStore:
+                        hnsw_threshold: int | None = None, hnsw: HnswSettings | None = None) -> PostgresStore:
     """Open (creating or upgrading its schema if needed) the store in the database at ``url``.
 
     ``dim``/``embedding`` are checked against the store's, as the local store does (``dim=None``
     adopts the store's). ``timeout`` bounds connecting and waiting for a pooled connection.
+    ``hnsw`` sets how crowded namespaces are indexed and searched; ``hnsw_threshold`` overrides
+    just its threshold.
     """
+    settings = hnsw or HnswSettings()
+    if hnsw_threshold is not None:
+        settings = replace(settings, threshold=hnsw_threshold)
     if not is_postgres_url(url):
         raise StoreError(f"store_url must start with postgresql://, got {url[:20]!r}...")
     db = PgDatabase(url, read_only=read_only, pool_size=pool_size, timeout=timeout)
@@ -154,7 +161,7 @@ def open_postgres_store(url: str, dim: int | None = 384, *, read_only: bool = Fa
             stored_dim = _prepare(conn, db, dim, read_only)
             _check_embedding(conn, db.where, embedding, read_only)
         db.start_pool(_configure)
-        return PostgresStore(db, stored_dim, hnsw_threshold)
+        return PostgresStore(db, stored_dim, settings)
     except psycopg.Error as exc:
         db.close()
         raise store_error(exc, db.where, "open") from exc
@@ -193,4 +200,4 @@ def _check_embedding(conn: psycopg.Connection[Row], where: str, embedding: str |
                          f"use embedding_model={row['value']!r} with this store, or another database")
 
 
-__all__ = ["SCHEMA_VERSION", "PostgresStore", "is_postgres_url", "open_postgres_store"]
+__all__ = ["SCHEMA_VERSION", "HnswSettings", "PostgresStore", "is_postgres_url", "open_postgres_store"]

@@ -10,6 +10,7 @@ import psycopg
 
 from dmem.errors import StoreError
 from dmem.store.postgres.db import PgDatabase, Row
+from dmem.store.postgres.hnsw import HnswSettings
 from dmem.store.postgres.schema import create_namespace_index
 
 if TYPE_CHECKING:
@@ -17,8 +18,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-HNSW_M = 16
-HNSW_EF_CONSTRUCTION = 64
 _INDEX_LOCK = 0x686E7377  # 'hnsw': one builder per namespace at a time, over every process
 
 
@@ -29,17 +28,17 @@ def index_crowded_namespaces(db: PgDatabase, vectors: PgVectorIndex, namespaces:
     failure is logged, never raised, since the namespace stays searchable exactly meanwhile.
     """
     for ns in sorted(namespaces):
-        if vectors.known_indexed(ns) or vectors.count(ns) < vectors.hnsw_threshold:
+        if vectors.known_indexed(ns) or vectors.count(ns) < vectors.hnsw.threshold:
             continue
         try:
             with db.connect() as conn:
-                if build_index(conn, db, ns):
+                if build_index(conn, db, ns, vectors.hnsw):
                     vectors.mark_indexed(ns)
         except (psycopg.Error, StoreError) as exc:
             log.warning("could not build the HNSW index of namespace %r in %s: %s", ns, db.where, exc)
 
 
-def build_index(conn: psycopg.Connection[Row], db: PgDatabase, namespace: str) -> bool:
+def build_index(conn: psycopg.Connection[Row], db: PgDatabase, namespace: str, hnsw: HnswSettings) -> bool:
     """Build one namespace's HNSW index unless another process is at it; True once it exists."""
     if conn.execute("SELECT 1 FROM namespace_indexes WHERE namespace = %s", (namespace,)).fetchone():
         return True
@@ -47,8 +46,8 @@ def build_index(conn: psycopg.Connection[Row], db: PgDatabase, namespace: str) -
     if not got or not got["ok"]:
         return False
     try:
-        conn.execute("SET maintenance_work_mem = '256MB'")
-        name = create_namespace_index(conn, namespace, HNSW_M, HNSW_EF_CONSTRUCTION)
+        conn.execute("SELECT set_config('maintenance_work_mem', %s, false)", (hnsw.build_memory,))
+        name = create_namespace_index(conn, namespace, hnsw.m, hnsw.ef_construction)
         log.info("built HNSW index %s for namespace %r in %s", name, namespace, db.where)
         return True
     finally:
