@@ -95,8 +95,8 @@ def measure(kind: str) -> None:
                 for key, value in question_figures(mem.services, qa.question, qa.evidence, namespaces).items():
                     rows.setdefault(key, []).append(value)
     n = len(rows["dense"])
-    print(f"\n{kind}: {n} questions with evidence, {len(dataset.conversations)} conversations, "
-          f"{time.perf_counter() - started:.0f}s")
+    print(f"\n{kind}: {n} questions with evidence, {len(dataset.conversations)} conversations "
+          f"({', '.join(c.conversation_id for c in dataset.conversations)}), {time.perf_counter() - started:.0f}s")
     print(f"System 1 evidence recall at K=30 per namespace: dense {statistics.mean(rows['dense']):.3f}, "
           f"hybrid {statistics.mean(rows['hybrid']):.3f}")
     print(f"{'reading':<34}{'evidence covered':>18}{'share of full-scan tokens':>27}")
@@ -110,13 +110,11 @@ def measure(kind: str) -> None:
 
 def question_figures(svc: Services, question: str, evidence: list[str], namespaces: list[str]) -> dict[str, float]:
     out: dict[str, float] = {}
-    memories = []
     for mode in ("dense", "hybrid"):
         hits = search_memories(with_settings(svc, retrieval_mode=mode), question, namespaces)
         out[mode] = recall(evidence, {t for record, _ in hits for t in record.source_turn_ids})
-        memories = [record for record, _ in hits]
     messages = svc.store.transcript.messages(namespaces)
-    seeds = focus_seeds(svc, question, namespaces, messages, memories)
+    seeds = focus_seeds(svc, question, namespaces, messages)
     size, history = svc.context.chunk_size, svc.context.chunk_history
     for b in BUDGETS:
         plan = reading_plan(messages, seeds, b, size, history)
