@@ -13,7 +13,7 @@ No chat model is called. Stores are ingested once with the offline engine into -
 from an eval run: --stores <out>/stores/<hash>).
 Usage: python benchmarks/deliberation_coverage.py [locomo|realtalk|both] [--conversations N] [--limit N]
        [--stores DIR] [--work DIR] [--ingested (only conversations whose store is already ingested)]
-       [--no-critical-path]
+       [--only ID,ID (these conversations)] [--no-critical-path]
        [--data DIR (default ../shared/data)]
        python benchmarks/deliberation_coverage.py --critical-path   (the last table only)
 """
@@ -100,6 +100,9 @@ def measure(kind: str) -> None:
     dataset = load_dataset(kind, SETS[kind])  # type: ignore[arg-type]
     limit = int(option("--limit", "0") or 0)
     dataset.conversations = dataset.conversations[: int(option("--conversations", "0") or 0) or None]
+    only = option("--only")
+    if only:
+        dataset.conversations = [c for c in dataset.conversations if c.conversation_id in only.split(",")]
     if "--ingested" in sys.argv:
         dataset.conversations = [c for c in dataset.conversations if ingested(kind, c)]
     rows: dict[str, list[float]] = {}
