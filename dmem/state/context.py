@@ -116,7 +116,7 @@ class Context(BaseModel):
     deliberation_mode: DeliberationMode = "focused"
     """'focused' reads windows around the turns a hybrid raw-turn search points at, within
     deliberation_budget; 'full' reads the whole transcript (the papers' Full Deliberation)."""
-    deliberation_budget: float = 0.5
+    deliberation_budget: float = 0.3
     """What focused deliberation may send: a share of the full scan's transcript tokens (0 < x <= 1),
     or a number of tokens (x > 1)."""
     ledger_limit: int = 40
