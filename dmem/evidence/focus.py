@@ -1,8 +1,8 @@
 """Where Focused Deliberation reads: seed turns from a raw-turn search, then a reading plan.
 
 Seeds are the hybrid raw-turn hits for the question, best first (``hybrid.turns``: dense without
-the question's names, BM25, time cues). System 1's memories' source turns and turns naming the
-question's people were seeds too; measured, they lowered coverage at every budget (README). The
+the question's names, BM25, time cues). Turns naming the question's people and System 1's memories'
+source turns were seeds too; measured, they lowered coverage (README, development data). The
 plan reads the seeds best first with their replies and widens windows within the budget (see
 ``windows``); the full scan is the same plan with one window.
 """
