@@ -7,8 +7,9 @@ A plan's cost is the tokens of its pieces and their contexts: exactly what the f
 the window over everything, and an upper bound on what packing sends for any other plan (packing
 never sends a context position twice in one chunk). A budget is therefore a share of the full scan.
 
-Windows grow from the seeds, best first, one turn at a time while the budget allows; two windows
-whose gap is at most ``history`` turns merge (the gap is read rather than sent as context).
+Seeds are read best first, each with the ``SEED_AFTER`` turns that follow it; budget left over
+widens the windows one turn at a time, nearest the best seeds first. Two windows whose gap is at
+most ``history`` turns merge (the gap is read rather than sent as context).
 """
 
 from __future__ import annotations
