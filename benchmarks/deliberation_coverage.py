@@ -12,7 +12,8 @@ For every question (categories 1-4) of LoCoMo and RealTalk with gold evidence tu
 No chat model is called. Stores are ingested once with the offline engine into --work (or reused
 from an eval run: --stores <out>/stores/<hash>).
 Usage: python benchmarks/deliberation_coverage.py [locomo|realtalk|both] [--conversations N] [--limit N]
-       [--stores DIR] [--work DIR]
+       [--stores DIR] [--work DIR] [--ingested (only conversations whose store is already ingested)]
+       [--only ID,ID (these conversations)] [--no-critical-path]
        [--data DIR (default ../shared/data)]
        python benchmarks/deliberation_coverage.py --critical-path   (the last table only)
 """
@@ -61,12 +62,26 @@ def with_settings(svc: Services, **changes: object) -> Services:
     return dataclasses.replace(svc, context=svc.context.with_overrides(**changes))
 
 
+def work_path(kind: str, conv: Conversation) -> Path:
+    """Where the conversation's store is ingested (--work), and its '.done' mark beside it."""
+    return Path(option("--work", str(ROOT / ".bench-stores")) or "") / kind / conv.conversation_id
+
+
+def ingested(kind: str, conv: Conversation) -> bool:
+    """True if the conversation's store is finished (in --stores, or marked done in --work)."""
+    reuse = option("--stores")
+    if reuse:
+        return (Path(reuse) / conv.conversation_id).exists()
+    path = work_path(kind, conv)
+    return path.with_name(f"{conv.conversation_id}.done").exists()
+
+
 def store_for(kind: str, conv: Conversation) -> Path:
     """An ingested store of the conversation: reused from --stores, else ingested once into --work."""
     reuse = option("--stores")
     if reuse:
         return Path(reuse) / conv.conversation_id
-    path = Path(option("--work", str(ROOT / ".bench-stores")) or "") / kind / conv.conversation_id
+    path = work_path(kind, conv)
     done = path.with_name(f"{conv.conversation_id}.done")
     if not done.exists():
         with Memory(path, embeddings="local:all-MiniLM-L6-v2") as mem:
@@ -85,6 +100,11 @@ def measure(kind: str) -> None:
     dataset = load_dataset(kind, SETS[kind])  # type: ignore[arg-type]
     limit = int(option("--limit", "0") or 0)
     dataset.conversations = dataset.conversations[: int(option("--conversations", "0") or 0) or None]
+    only = option("--only")
+    if only:
+        dataset.conversations = [c for c in dataset.conversations if c.conversation_id in only.split(",")]
+    if "--ingested" in sys.argv:
+        dataset.conversations = [c for c in dataset.conversations if ingested(kind, c)]
     rows: dict[str, list[float]] = {}
     started = time.perf_counter()
     for conv in dataset.conversations:
@@ -95,8 +115,8 @@ def measure(kind: str) -> None:
                 for key, value in question_figures(mem.services, qa.question, qa.evidence, namespaces).items():
                     rows.setdefault(key, []).append(value)
     n = len(rows["dense"])
-    print(f"\n{kind}: {n} questions with evidence, {len(dataset.conversations)} conversations, "
-          f"{time.perf_counter() - started:.0f}s")
+    print(f"\n{kind}: {n} questions with evidence, {len(dataset.conversations)} conversations "
+          f"({', '.join(c.conversation_id for c in dataset.conversations)}), {time.perf_counter() - started:.0f}s")
     print(f"System 1 evidence recall at K=30 per namespace: dense {statistics.mean(rows['dense']):.3f}, "
           f"hybrid {statistics.mean(rows['hybrid']):.3f}")
     print(f"{'reading':<34}{'evidence covered':>18}{'share of full-scan tokens':>27}")
@@ -110,13 +130,11 @@ def measure(kind: str) -> None:
 
 def question_figures(svc: Services, question: str, evidence: list[str], namespaces: list[str]) -> dict[str, float]:
     out: dict[str, float] = {}
-    memories = []
     for mode in ("dense", "hybrid"):
         hits = search_memories(with_settings(svc, retrieval_mode=mode), question, namespaces)
         out[mode] = recall(evidence, {t for record, _ in hits for t in record.source_turn_ids})
-        memories = [record for record, _ in hits]
     messages = svc.store.transcript.messages(namespaces)
-    seeds = focus_seeds(svc, question, namespaces, messages, memories)
+    seeds = focus_seeds(svc, question, namespaces, messages)
     size, history = svc.context.chunk_size, svc.context.chunk_history
     for b in BUDGETS:
         plan = reading_plan(messages, seeds, b, size, history)
@@ -185,7 +203,8 @@ def main() -> None:
         return
     for kind in (["locomo", "realtalk"] if which == "both" else [which]):
         measure(kind)
-    critical_path()
+    if "--no-critical-path" not in sys.argv:
+        critical_path()
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from dmem.state.context import Context, build_context
 
 def test_defaults_are_hybrid_retrieval_and_focused_deliberation_at_half_the_transcript():
     ctx = Context()
-    assert (ctx.retrieval_mode, ctx.deliberation_mode, ctx.deliberation_budget) == ("hybrid", "focused", 0.5)
+    assert (ctx.retrieval_mode, ctx.deliberation_mode, ctx.deliberation_budget) == ("hybrid", "focused", 0.3)
 
 
 def test_settings_come_from_the_environment_with_their_types():

@@ -119,3 +119,15 @@ def test_transcript_index_follows_the_transcript(store):
     assert indexes.turns(["noor"], list(messages)) is first
     edited = [*messages[:4], messages[4].model_copy(update={"text": "line four, corrected"})]
     assert indexes.turns(["noor"], edited) is not first
+
+
+def test_raw_turn_hits_follow_the_topic_not_the_person_addressed(store):
+    # Sami greets Noor by name all the time; the one turn about the question's topic names nobody.
+    chat = [turn(i, f"Noor, good morning! Did you sleep well, Noor? Weather note {i}.", speaker="Sami",
+                 when=T0 + timedelta(minutes=i)) for i in range(8)]
+    chat += [turn(8, "I started pottery lessons at the studio on Tuesdays.", when=T0 + timedelta(minutes=8))]
+    chat += [turn(9 + i, f"Just a quick weather note {i}.", speaker="Sami", when=T0 + timedelta(minutes=9 + i))
+             for i in range(30)]
+    index = EvidenceIndexes(store).turns(["noor"], chat)
+    assert hybrid.nameless_query("What lessons did Noor start at Blue Heron?") == "What lessons did start at ?"
+    assert hybrid.turns("What pottery lessons did Noor start?", index, EMB.embed_documents, 3)[0] == 8

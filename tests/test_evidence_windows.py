@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dmem.evidence.windows import full_cost, pack, plan_cost, plan_windows
+from dmem.evidence.windows import SEED_AFTER, full_cost, pack, plan_cost, plan_windows
 
 
 @st.composite
@@ -19,14 +19,15 @@ def plans(draw: st.DrawFn) -> tuple[list[int], list[int], int, int, int]:
     return tokens, seeds, budget, size, history
 
 
-def merged_singletons(seeds: list[int], history: int) -> list[range]:
-    """The seeds alone as windows, merged where their gap is at most ``history``."""
+def seed_windows(seeds: list[int], after: int, n: int, history: int) -> list[range]:
+    """Each seed with the ``after`` turns that follow it, merged where their gap is at most ``history``."""
     out: list[range] = []
     for s in sorted(set(seeds)):
+        end = min(n, s + after + 1)
         if out and s - out[-1].stop <= history:
-            out[-1] = range(out[-1].start, s + 1)
+            out[-1] = range(out[-1].start, max(end, out[-1].stop))
         else:
-            out.append(range(s, s + 1))
+            out.append(range(s, end))
     return out
 
 
@@ -49,12 +50,13 @@ def test_windows_are_ordered_disjoint_and_merged_where_they_touch(case):
 
 @settings(max_examples=300, deadline=None)
 @given(plans())
-def test_every_seed_is_read_when_the_budget_allows(case):
+def test_every_seed_and_its_reply_are_read_when_the_budget_allows(case):
     tokens, seeds, budget, size, history = case
-    if plan_cost(tokens, merged_singletons(seeds, history), size, history) > budget:
+    wanted = seed_windows(seeds, SEED_AFTER, len(tokens), history)
+    if plan_cost(tokens, wanted, size, history) > budget:
         return
     read = {p for w in plan_windows(tokens, seeds, budget, size, history) for p in w}
-    assert set(seeds) <= read
+    assert {p for w in wanted for p in w} <= read
 
 
 @settings(max_examples=200, deadline=None)
@@ -107,5 +109,7 @@ def test_windows_grow_from_the_best_seed_first():
 
 def test_seeds_that_do_not_all_fit_are_taken_best_first():
     tokens = [10] * 100
-    windows = plan_windows(tokens, [70, 10, 40], budget=65, size=60, history=2)
+    # A seed with its two following turns costs 30 + 20 of context; alone, 10 + 20.
+    windows = plan_windows(tokens, [70, 10, 40], budget=85, size=60, history=2)
     assert [any(s in w for w in windows) for s in (70, 10, 40)] == [True, True, False]
+    assert range(70, 73) in windows and range(10, 11) in windows

@@ -1,9 +1,10 @@
-"""Where Focused Deliberation reads: seed turns from System 1 and a raw-turn search, then a reading plan.
+"""Where Focused Deliberation reads: seed turns from a raw-turn search, then a reading plan.
 
-Seeds, best first by reciprocal rank fusion of four lists: the source turns of System 1's
-memories (in retrieval order), the hybrid raw-turn hits for the question, and the turns naming
-the question's rarer names or dated where its time cues point. The plan widens windows around
-them within the budget (see ``windows``); the full scan is the same plan with one window.
+Seeds are the hybrid raw-turn hits for the question, best first (``hybrid.turns``: dense without
+the question's names, BM25, time cues). Turns naming the question's people and System 1's memories'
+source turns were seeds too; measured, they lowered coverage (README, development data). The
+plan reads the seeds best first with their replies and widens windows within the budget (see
+``windows``); the full scan is the same plan with one window.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from dataclasses import dataclass
 
 from dmem.evidence import hybrid
 from dmem.evidence.indexes import TurnIndex
-from dmem.evidence.search import fuse
 from dmem.evidence.windows import Chunk, full_cost, pack, plan_cost, plan_windows
 from dmem.models.structured import estimate_tokens
-from dmem.state.schemas import MemoryRecord, Message
+from dmem.state.schemas import Message
 
-RAW_HITS = 30  # raw-turn hits that seed reading (the papers' top-K, applied to turns)
+SEED_HITS = hybrid.POOL  # raw-turn hits that seed reading; the budget decides how many are read
 
 
 @dataclass(frozen=True)
@@ -30,27 +30,9 @@ class ReadingPlan:
     seeds: int
 
 
-def memory_turns(messages: Sequence[Message], memories: Sequence[MemoryRecord]) -> list[int]:
-    """Positions of the memories' source turns, in memory order (a memory without a conversation id matches any)."""
-    exact = {(m.conversation_id, m.turn_id): i for i, m in enumerate(messages)}
-    loose: dict[str, int] = {}
-    for i, m in enumerate(messages):
-        loose.setdefault(m.turn_id, i)
-    found = []
-    for record in memories:
-        for turn in record.source_turn_ids:
-            p = exact.get((record.conversation_id, turn)) if record.conversation_id else loose.get(turn)
-            if p is not None:
-                found.append(p)
-    return found
-
-
-def seed_turns(question: str, index: TurnIndex, memories: Sequence[MemoryRecord],
-               embed: Callable[[list[str]], list[list[float]]]) -> list[int]:
-    """Seed positions, best first: memories' source turns, raw-turn hits, name and time-cue matches, fused."""
-    lists = [memory_turns(index.messages, memories), hybrid.turns(question, index, embed, RAW_HITS),
-             index.docs.named(question, hybrid.POOL), index.docs.timed(question, hybrid.POOL)]
-    return [p for p, _ in fuse(lists)]
+def seed_turns(question: str, index: TurnIndex, embed: Callable[[list[str]], list[list[float]]]) -> list[int]:
+    """Seed positions, best first: the hybrid raw-turn hits for the question (dense, BM25, time cues)."""
+    return hybrid.turns(question, index, embed, SEED_HITS)
 
 
 def budget_tokens(setting: float, full: int, turns: int, size: int) -> int:

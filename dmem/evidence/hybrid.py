@@ -1,10 +1,10 @@
 """Hybrid retrieval: dense and lexical ranks, with name and time-cue matches, fused by reciprocal rank.
 
 ``memories`` is System 1's retrieval (both engines use it through the ``retrieve`` node);
-``turns`` finds raw transcript turns for Focused Deliberation's seeds. The dense query leaves out
-the names most documents share (small sentence embeddings let a name outweigh the topic: every
-line about a person looks alike), and the K memories kept are spread over distinct source turns,
-so K memories point at as much evidence as they can.
+``turns`` finds raw transcript turns for Focused Deliberation's seeds. The dense query over
+memories leaves out the names most documents share (small sentence embeddings let a name outweigh
+the topic: every line about a person looks alike), and the K memories kept are spread over distinct
+source turns, so K memories point at as much evidence as they can.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from dmem.decisions.offline.topics import strip_names
+from dmem.decisions.offline.topics import question_names, strip_names
 from dmem.evidence.indexes import EvidenceIndexes, MemoryIndex, TurnIndex
 from dmem.evidence.search import DocIndex, fuse
 from dmem.state.schemas import MemoryRecord
@@ -83,12 +83,21 @@ def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namesp
     return distinct_sources(ranked, k)
 
 
+def nameless_query(question: str) -> str:
+    """The question without any of its names: what a raw turn is about, not who is addressed in it."""
+    return strip_names(question, question_names(question)) or question
+
+
 def turns(question: str, index: TurnIndex, embed: Embed, k: int) -> list[int]:
-    """Positions of the ``k`` transcript turns with the best fused rank (dense, BM25, names, times)."""
+    """Positions of the ``k`` transcript turns with the best fused rank (dense, BM25, time cues).
+
+    Names stay out of both the dense query and the signals: a raw turn rarely names the person it
+    is about (they are speaking), while turns that name someone are mostly addressed to them.
+    """
     if not index.messages:
         return []
-    query = np.asarray(embed([focused_query(index.docs, question)])[0], dtype=np.float32)
+    query = np.asarray(embed([nameless_query(question)])[0], dtype=np.float32)
     query /= np.linalg.norm(query) + 1e-12
     sims = index.matrix(embed) @ query
     dense = np.argsort(-sims, kind="stable")[:POOL].tolist()
-    return [i for i, _ in fuse([dense, *signal_rankings(index.docs, question)])[:k]]
+    return [i for i, _ in fuse([dense, index.docs.lexical(question, POOL), index.docs.timed(question, POOL)])[:k]]

@@ -7,13 +7,15 @@ A plan's cost is the tokens of its pieces and their contexts: exactly what the f
 the window over everything, and an upper bound on what packing sends for any other plan (packing
 never sends a context position twice in one chunk). A budget is therefore a share of the full scan.
 
-Windows grow from the seeds, best first, one turn at a time while the budget allows; two windows
-whose gap is at most ``history`` turns merge (the gap is read rather than sent as context).
+Seeds are read best first, each with the ``SEED_AFTER`` turns that follow it; budget left over
+widens the windows one turn at a time, nearest the best seeds first. Two windows whose gap is at
+most ``history`` turns merge (the gap is read rather than sent as context).
 """
 
 from __future__ import annotations
 
 import bisect
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
@@ -22,6 +24,7 @@ import numpy as np
 
 SEED_DECAY = 4.0  # distance (turns) at which a turn near a seed counts half as much as the seed itself
 SEED_RANK_OFFSET = 10  # seed weight is 1 / (offset + rank): the top seeds lead, the tail still counts
+SEED_AFTER = 2  # turns read after each seed before any window widens: the reply and its follow-up
 
 
 @dataclass(frozen=True)
@@ -75,10 +78,11 @@ def candidate_order(n: int, seeds: Sequence[int]) -> list[int]:
 
 
 class _Runs:
-    """Disjoint sorted windows, with merging of windows whose gap is at most ``history``."""
+    """Disjoint sorted windows within a token budget; windows whose gap is at most ``history`` merge."""
 
-    def __init__(self, history: int) -> None:
-        self.history = history
+    def __init__(self, prefix: Sequence[int], budget: int, size: int, history: int) -> None:
+        self.prefix, self.budget, self.size, self.history = prefix, budget, size, history
+        self.spent = 0
         self.starts: list[int] = []
         self.ends: list[int] = []
 
@@ -90,58 +94,59 @@ class _Runs:
         """True if p is right next to a window."""
         return self.holds(p - 1) or self.holds(p + 1)
 
-    def merged(self, p: int) -> tuple[int, int, list[int]]:
-        """The window that adding p makes, and the indexes of the windows it absorbs."""
-        start, end, absorbed = p, p + 1, []
-        i = bisect.bisect_right(self.starts, p) - 1
-        if i >= 0 and p - self.ends[i] <= self.history:
-            start, absorbed = self.starts[i], [i]
-        j = i + 1
-        if j < len(self.starts) and self.starts[j] - end <= self.history:
-            end, absorbed = self.ends[j], [*absorbed, j]
-        return start, end, absorbed
+    def _cost(self, start: int, end: int) -> int:
+        return window_cost(self.prefix, start, end, self.size, self.history)
 
-    def replace(self, absorbed: list[int], start: int, end: int) -> None:
-        for i in reversed(absorbed):
-            del self.starts[i], self.ends[i]
-        i = bisect.bisect_left(self.starts, start)
-        self.starts.insert(i, start)
-        self.ends.insert(i, end)
+    def add(self, start: int, end: int) -> bool:
+        """Read [start, end) too, merged with the windows it reaches, if the budget allows."""
+        lo = bisect.bisect_left(self.ends, start - self.history)
+        hi = bisect.bisect_right(self.starts, end + self.history)
+        if lo < hi:
+            start, end = min(start, self.starts[lo]), max(end, self.ends[hi - 1])
+        old = sum(self._cost(self.starts[i], self.ends[i]) for i in range(lo, hi))
+        delta = self._cost(start, end) - old
+        if self.spent + delta > self.budget:
+            return False
+        self.starts[lo:hi], self.ends[lo:hi] = [start], [end]
+        self.spent += delta
+        return True
 
-
-def _seed_plan(prefix: Sequence[int], seeds: Sequence[int], budget: int, size: int, history: int) -> _Runs | None:
-    """All the seeds as windows of one turn (merged where close), if that alone fits the budget."""
-    runs = _Runs(history)
-    for s in sorted(seeds):
-        if not runs.holds(s):
-            start, end, absorbed = runs.merged(s)
-            runs.replace(absorbed, start, end)
-    cost = sum(window_cost(prefix, a, b, size, history) for a, b in zip(runs.starts, runs.ends, strict=True))
-    return runs if cost <= budget else None
+    def windows(self) -> list[range]:
+        return [range(s, e) for s, e in zip(self.starts, self.ends, strict=True)]
 
 
-def plan_windows(tokens: Sequence[int], seeds: Sequence[int], budget: int, size: int, history: int) -> list[range]:
+def _seed_windows(prefix: Sequence[int], ordered: Sequence[int], budget: int, size: int, history: int,
+                  after: int, n: int) -> _Runs:
+    """Every seed with its ``after`` turns if they all fit, else seeds best first (alone if the window does not fit)."""
+    runs = _Runs(prefix, sys.maxsize, size, history)
+    for s in ordered:
+        runs.add(s, min(n, s + after + 1))
+    if runs.spent <= budget:
+        runs.budget = budget
+        return runs
+    runs = _Runs(prefix, budget, size, history)
+    for s in ordered:
+        if not runs.add(s, min(n, s + after + 1)):
+            runs.add(s, s + 1)
+    return runs
+
+
+def plan_windows(tokens: Sequence[int], seeds: Sequence[int], budget: int, size: int, history: int,
+                 after: int = SEED_AFTER) -> list[range]:
     """Windows around the seeds (best first) that cost at most ``budget`` tokens, in time order.
 
-    When the seeds' own windows fit, every seed is read; else seeds are taken best first while
-    they fit. Then windows widen turn by turn, the turns nearest the best seeds first; a turn is
-    added only next to a window (so windows stay contiguous around their seeds).
+    Each seed, best first, is read with the ``after`` turns that follow it (the ``history`` turns
+    before a window are read with it anyway), or alone when that no longer fits: many narrow
+    windows around many seeds cover more evidence than a few wide ones. Then windows widen turn
+    by turn, the turns nearest the best seeds first; a turn is added only next to a window.
     """
-    prefix = _prefix(tokens)
-    ordered = [s for s in dict.fromkeys(seeds) if 0 <= s < len(tokens)]
-    runs = _seed_plan(prefix, ordered, budget, size, history) or _Runs(history)
-    spent = sum(window_cost(prefix, a, b, size, history) for a, b in zip(runs.starts, runs.ends, strict=True))
-    seed_set = set(ordered)
-    for p in [*ordered, *candidate_order(len(tokens), ordered)]:
-        if runs.holds(p) or (p not in seed_set and not runs.touches(p)):
-            continue
-        start, end, absorbed = runs.merged(p)
-        old = sum(window_cost(prefix, runs.starts[i], runs.ends[i], size, history) for i in absorbed)
-        delta = window_cost(prefix, start, end, size, history) - old
-        if spent + delta <= budget:
-            runs.replace(absorbed, start, end)
-            spent += delta
-    return [range(s, e) for s, e in zip(runs.starts, runs.ends, strict=True)]
+    n = len(tokens)
+    ordered = [s for s in dict.fromkeys(seeds) if 0 <= s < n]
+    runs = _seed_windows(_prefix(tokens), ordered, budget, size, history, after, n)
+    for p in candidate_order(n, ordered):
+        if not runs.holds(p) and runs.touches(p):
+            runs.add(p, p + 1)
+    return runs.windows()
 
 
 def pack(windows: Sequence[range], size: int, history: int) -> list[Chunk]:

@@ -15,11 +15,10 @@ from dmem.errors import ModelError, StructuredOutputError
 from dmem.evidence.focus import ReadingPlan, reading_plan, seed_turns
 from dmem.evidence.ledger import best_in_time_order, build_ledger
 from dmem.evidence.windows import Chunk, pack
-from dmem.nodes.retrieval import search_memories
 from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import ChunkTask, DeliberationState
-from dmem.state.schemas import MemoryRecord, Message, SkippedChunk
+from dmem.state.schemas import Message, SkippedChunk
 from dmem.state.verdicts import NO_INFO, ScoredFact
 
 log = logging.getLogger(__name__)
@@ -35,21 +34,17 @@ def _tasks(question: str, messages: list[Message], chunks: list[Chunk]) -> list[
                       preceding=[messages[p] for p in c.preceding]) for i, c in enumerate(chunks)]
 
 
-def focus_seeds(svc: Services, question: str, namespaces: list[str], messages: list[Message],
-                memories: list[MemoryRecord] | None = None) -> list[int]:
-    """Focused reading's seed positions in ``messages``; System 1's memories are retrieved when not handed in."""
-    if memories is None:
-        memories = [record for record, _ in search_memories(svc, question, namespaces)]
-    return seed_turns(question, svc.indexes.turns(namespaces, messages), memories, svc.embed)
+def focus_seeds(svc: Services, question: str, namespaces: list[str], messages: list[Message]) -> list[int]:
+    """Focused reading's seed positions in ``messages``, best first."""
+    return seed_turns(question, svc.indexes.turns(namespaces, messages), svc.embed)
 
 
-def plan_reading(svc: Services, question: str, namespaces: list[str],
-                 memories: list[MemoryRecord] | None = None) -> tuple[list[Message], ReadingPlan]:
+def plan_reading(svc: Services, question: str, namespaces: list[str]) -> tuple[list[Message], ReadingPlan]:
     """The namespaces' transcript in time order and what to read of it (``deliberation_mode``)."""
     ctx = svc.context
     messages = svc.store.transcript.messages(namespaces)
     focused = ctx.deliberation_mode == "focused" and messages
-    seeds = focus_seeds(svc, question, namespaces, messages, memories) if focused else None
+    seeds = focus_seeds(svc, question, namespaces, messages) if focused else None
     plan = reading_plan(messages, seeds, ctx.deliberation_budget, ctx.chunk_size, ctx.chunk_history)
     log.debug("deliberation plan: %d chunks, %.0f%% of the full scan, %d seeds",
               len(plan.chunks), 100 * plan.share, plan.seeds)
@@ -60,7 +55,7 @@ def plan_chunks(state: DeliberationState, runtime: Runtime[Context]) -> dict[str
     """Plan the chunks to read: the whole transcript, or focused windows around the evidence."""
     svc = services_for(runtime.context)
     namespaces = list(state.get("namespaces") or ["default"])
-    messages, plan = plan_reading(svc, state["question"], namespaces, state.get("memories"))
+    messages, plan = plan_reading(svc, state["question"], namespaces)
     return {"chunks": _tasks(state["question"], messages, plan.chunks), "read_share": plan.share}
 
 

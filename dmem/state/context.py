@@ -114,9 +114,9 @@ class Context(BaseModel):
     """'hybrid' fuses dense, BM25 (memory, source-turn text, event day), name and time-cue ranks;
     'dense' is the papers' embedding-only top-K."""
     deliberation_mode: DeliberationMode = "focused"
-    """'focused' reads windows around the evidence System 1 and a raw-turn search point at, within
+    """'focused' reads windows around the turns a hybrid raw-turn search points at, within
     deliberation_budget; 'full' reads the whole transcript (the papers' Full Deliberation)."""
-    deliberation_budget: float = 0.5
+    deliberation_budget: float = 0.3
     """What focused deliberation may send: a share of the full scan's transcript tokens (0 < x <= 1),
     or a number of tokens (x > 1)."""
     ledger_limit: int = 40
