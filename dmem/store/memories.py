@@ -8,7 +8,8 @@ The reads that need no vectors are shared with PostgreSQL (:mod:`dmem.store.reco
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -94,31 +95,16 @@ class LocalVectorIndex(MemoryRows):
                                (memory_id, namespace))
         return None if blob is None else decode(blob, memory_id, self.dim).tolist()
 
-    def search(
-        self,
-        namespaces: Sequence[str],
-        vector: Sequence[float],
-        k: int,
-        *,
-        where: SearchFilter | None = None,
-        min_score: float | None = None,
-    ) -> list[Hit]:
-        """Top-k live records of the given namespaces only, by cosine, best first."""
-        if k <= 0 or not namespaces:
-            return []
-        unit = normalize(vector, self.dim)
-        hits: list[Hit] = []
+    @contextmanager
+    def _searching(self) -> Iterator[None]:
+        """A search holds the store's lock, on the vectors as other processes last wrote them."""
         with self._db.lock:
             self._db.check_open()
             self.sync.refresh()
-            for namespace in dict.fromkeys(namespaces):
-                hits.extend(self._search_one(namespace, unit, k, where, min_score))
-        hits.sort(key=lambda hit: (-hit.score, hit.record.id))
-        return hits[:k]
+            yield
 
-    def _search_one(
-        self, namespace: str, unit: np.ndarray, k: int, where: SearchFilter | None, min_score: float | None
-    ) -> list[Hit]:
+    def _search_one(self, handle: None, namespace: str, unit: np.ndarray, k: int, where: SearchFilter | None,
+                    min_score: float | None) -> list[Hit]:
         # With a filter, rank the whole (flat, small) namespace so filtered hits still fill k.
         pairs = self._faiss.search(namespace, unit, None if where else k)
         if min_score is not None:

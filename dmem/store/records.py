@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
 
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
-from dmem.store.base import iter_batches
+from dmem.store.base import Hit, SearchFilter, iter_batches
 from dmem.store.sql import Row, Sql
+from dmem.store.vectors import normalize
 
 RECORD_COLUMNS = "id, namespace, text, json"
 """The columns a record is rebuilt from."""
@@ -44,9 +49,40 @@ def sort_time(rec: MemoryRecord) -> datetime:
 
 
 class MemoryRows:
-    """The reads of the ``memories`` table that need no vectors; a vector index sets ``_sql``."""
+    """The reads of the ``memories`` table both backends share, and the shape of a search.
+
+    A vector index sets ``_sql`` and ``dim``, and supplies ``_searching`` (what a search holds
+    while it runs) and ``_search_one`` (one namespace's hits).
+    """
 
     _sql: Sql
+    dim: int
+
+    def search(
+        self,
+        namespaces: Sequence[str],
+        vector: Sequence[float],
+        k: int,
+        *,
+        where: SearchFilter | None = None,
+        min_score: float | None = None,
+    ) -> list[Hit]:
+        """Top-k live records of the given namespaces only, by cosine, best first."""
+        if k <= 0 or not namespaces:
+            return []
+        unit = normalize(vector, self.dim)
+        with self._searching() as handle:
+            hits = [hit for namespace in dict.fromkeys(namespaces)
+                    for hit in self._search_one(handle, namespace, unit, k, where, min_score)]
+        hits.sort(key=lambda hit: (-hit.score, hit.record.id))
+        return hits[:k]
+
+    def _searching(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _search_one(self, handle: Any, namespace: str, unit: np.ndarray, k: int, where: SearchFilter | None,
+                    min_score: float | None) -> list[Hit]:
+        raise NotImplementedError
 
     def get(self, namespace: str, memory_id: str) -> MemoryRecord | None:
         """A live record of the namespace by id, or None."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -103,25 +104,9 @@ class PgVectorIndex(MemoryRows):
             return None
         return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32).tolist()
 
-    def search(
-        self,
-        namespaces: Sequence[str],
-        vector: Sequence[float],
-        k: int,
-        *,
-        where: SearchFilter | None = None,
-        min_score: float | None = None,
-    ) -> list[Hit]:
-        """Top-k live records of the given namespaces only, by cosine, best first."""
-        if k <= 0 or not namespaces:
-            return []
-        unit = normalize(vector, self.dim)
-        hits: list[Hit] = []
-        with self._db.reading() as conn:
-            for namespace in dict.fromkeys(namespaces):
-                hits.extend(self._search_one(conn, namespace, unit, k, where, min_score))
-        hits.sort(key=lambda hit: (-hit.score, hit.record.id))
-        return hits[:k]
+    def _searching(self) -> AbstractContextManager[Any]:
+        """A search reads on one pooled connection, for all its namespaces."""
+        return self._db.reading()
 
     def _search_one(self, conn: Any, namespace: str, unit: np.ndarray, k: int, where: SearchFilter | None,
                     min_score: float | None) -> list[Hit]:
