@@ -48,6 +48,7 @@ from dmem.testing import FakeChatModel
 
 BUDGETS = [0.1, 0.2, 0.3, 0.5]
 BASELINE_RADIUS = 10
+DEFAULT_BUDGET = 0.3  # the budget whose coverage is also shown per conversation
 
 
 def option(name: str, default: str | None = None) -> str | None:
@@ -106,14 +107,17 @@ def measure(kind: str) -> None:
     if "--ingested" in sys.argv:
         dataset.conversations = [c for c in dataset.conversations if ingested(kind, c)]
     rows: dict[str, list[float]] = {}
+    per_conversation: dict[str, list[float]] = {}
     started = time.perf_counter()
     for conv in dataset.conversations:
         namespaces = list(speaker_namespaces(conv).values())
         with Memory(store_for(kind, conv), embeddings="local:all-MiniLM-L6-v2", read_only=True) as mem:
             questions = [q for q in conv.qa if q.category in (1, 2, 3, 4) and q.evidence]
             for qa in questions[:limit or None]:
-                for key, value in question_figures(mem.services, qa.question, qa.evidence, namespaces).items():
+                figures = question_figures(mem.services, qa.question, qa.evidence, namespaces)
+                for key, value in figures.items():
                     rows.setdefault(key, []).append(value)
+                per_conversation.setdefault(conv.conversation_id, []).append(figures[f"cov{DEFAULT_BUDGET}"])
     n = len(rows["dense"])
     print(f"\n{kind}: {n} questions with evidence, {len(dataset.conversations)} conversations "
           f"({', '.join(c.conversation_id for c in dataset.conversations)}), {time.perf_counter() - started:.0f}s")
@@ -126,6 +130,8 @@ def measure(kind: str) -> None:
     for b in BUDGETS:
         print(f"{f'focused, budget {b:.0%}':<34}{statistics.mean(rows[f'cov{b}']):>18.3f}"
               f"{statistics.mean(rows[f'share{b}']):>27.3f}")
+    print(f"focused, budget {DEFAULT_BUDGET:.0%}, evidence covered per conversation: "
+          + ", ".join(f"{c} {statistics.mean(v):.3f} ({len(v)})" for c, v in per_conversation.items()))
 
 
 def question_figures(svc: Services, question: str, evidence: list[str], namespaces: list[str]) -> dict[str, float]:

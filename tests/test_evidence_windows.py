@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dmem.evidence.windows import SEED_AFTER, full_cost, pack, plan_cost, plan_windows
+from dmem.evidence.windows import SEED_AFTER, full_cost, pack, plan_cost, plan_windows, seed_count
 
 
 @st.composite
@@ -49,9 +49,28 @@ def test_windows_are_ordered_disjoint_and_merged_where_they_touch(case):
 
 
 @settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=50), st.integers(0, 100_000))
+def test_seeds_read_grow_with_the_budget_but_slower(tokens, budget):
+    k = seed_count(tokens, budget)
+    assert 1 <= k <= seed_count(tokens, 4 * budget) <= 2 * k + 1
+
+
+def test_a_long_transcript_reads_its_best_seeds_and_widens_instead_of_reading_the_tail():
+    tokens, seeds = [1] * 1000, list(range(0, 960, 16))  # 60 seeds, best first, all with replies fit in 200
+    budget = 200
+    read = {p for w in plan_windows(tokens, seeds, budget, size=1000, history=0) for p in w}
+    kept = seed_count(tokens, budget)
+    assert 0 < kept < len(seeds)
+    assert set(seeds[:kept]) <= read
+    assert not set(seeds[kept:]) & read
+    assert len(read) == budget
+
+
+@settings(max_examples=300, deadline=None)
 @given(plans())
 def test_every_seed_and_its_reply_are_read_when_the_budget_allows(case):
     tokens, seeds, budget, size, history = case
+    seeds = list(dict.fromkeys(seeds))[: seed_count(tokens, budget)]
     wanted = seed_windows(seeds, SEED_AFTER, len(tokens), history)
     if plan_cost(tokens, wanted, size, history) > budget:
         return

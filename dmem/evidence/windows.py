@@ -8,13 +8,17 @@ the window over everything, and an upper bound on what packing sends for any oth
 never sends a context position twice in one chunk). A budget is therefore a share of the full scan.
 
 Seeds are read best first, each with the ``SEED_AFTER`` turns that follow it; budget left over
-widens the windows one turn at a time, nearest the best seeds first. Two windows whose gap is at
+widens the windows one turn at a time, nearest the best seeds first. How many seeds are read grows
+with the square root of the budget in turns (``SEED_SCALE``): a bigger budget reads both more
+seeds and wider windows. Without the cap, on a long transcript the weak tail of the seed list
+spends the whole budget on narrow windows and nothing widens. Two windows whose gap is at
 most ``history`` turns merge (the gap is read rather than sent as context).
 """
 
 from __future__ import annotations
 
 import bisect
+import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +29,7 @@ import numpy as np
 SEED_DECAY = 4.0  # distance (turns) at which a turn near a seed counts half as much as the seed itself
 SEED_RANK_OFFSET = 10  # seed weight is 1 / (offset + rank): the top seeds lead, the tail still counts
 SEED_AFTER = 2  # turns read after each seed before any window widens: the reply and its follow-up
+SEED_SCALE = 3.5  # seeds read: SEED_SCALE * sqrt(budget in mean-sized turns), e.g. 49 for 200 turns
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,14 @@ def plan_cost(tokens: Sequence[int], windows: Sequence[range], size: int, histor
 def full_cost(tokens: Sequence[int], size: int, history: int) -> int:
     """Tokens the full scan sends: the plan with one window over the whole transcript."""
     return plan_cost(tokens, [range(0, len(tokens))] if tokens else [], size, history)
+
+
+def seed_count(tokens: Sequence[int], budget: int) -> int:
+    """How many of the best seeds a budget reads: ``SEED_SCALE`` * sqrt(its size in mean-sized turns), at least 1."""
+    if not tokens:
+        return 0
+    mean = max(1.0, sum(tokens) / len(tokens))
+    return max(1, int(SEED_SCALE * math.sqrt(max(0, budget) / mean)))
 
 
 def candidate_order(n: int, seeds: Sequence[int]) -> list[int]:
@@ -135,13 +148,14 @@ def plan_windows(tokens: Sequence[int], seeds: Sequence[int], budget: int, size:
                  after: int = SEED_AFTER) -> list[range]:
     """Windows around the seeds (best first) that cost at most ``budget`` tokens, in time order.
 
-    Each seed, best first, is read with the ``after`` turns that follow it (the ``history`` turns
-    before a window are read with it anyway), or alone when that no longer fits: many narrow
-    windows around many seeds cover more evidence than a few wide ones. Then windows widen turn
-    by turn, the turns nearest the best seeds first; a turn is added only next to a window.
+    The ``seed_count`` best seeds are read, best first, each with the ``after`` turns that follow it
+    (the ``history`` turns before a window are read with it anyway), or alone when that no longer
+    fits: many narrow windows around many seeds cover more evidence than a few wide ones, up to
+    ``seed_count`` seeds, which grows slower than the budget. Then windows widen turn by turn, the turns
+    nearest the best seeds first; a turn is added only next to a window.
     """
     n = len(tokens)
-    ordered = [s for s in dict.fromkeys(seeds) if 0 <= s < n]
+    ordered = [s for s in dict.fromkeys(seeds) if 0 <= s < n][: seed_count(tokens, budget)]
     runs = _seed_windows(_prefix(tokens), ordered, budget, size, history, after, n)
     for p in candidate_order(n, ordered):
         if not runs.holds(p) and runs.touches(p):
