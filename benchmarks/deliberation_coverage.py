@@ -21,7 +21,7 @@ Usage: python benchmarks/deliberation_coverage.py [locomo|realtalk|both] [--conv
 from __future__ import annotations
 
 import dataclasses
-import re
+import itertools
 import statistics
 import sys
 import tempfile
@@ -29,7 +29,7 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from _fake_world import ROOT, last_section
+from _fake_world import ROOT
 
 from dmem.api import Memory
 from dmem.eval.datasets import Conversation, load_dataset
@@ -165,12 +165,17 @@ def merge(windows: list[range]) -> list[range]:
     return out
 
 
+DEEDS = ("Ana baked rye bread", "Bo fixed a bike", "Ana ran a charity race", "Bo painted a fence")
+"""What the invented chunk readers report: four unrelated facts a chunk."""
+
+
 def critical_path() -> None:
     """Supersteps with a model call in deliberation, for invented transcripts of growing length."""
+    chunk_numbers = itertools.count()
+
     def read(msgs: list) -> dict:
-        first = re.search(r"^\[(t\d+)\]", last_section(msgs, "chunk"), re.MULTILINE)
-        return {"facts": [{"fact": f"fact {i} of the chunk at {first[1] if first else ''}", "score": 8,
-                           "turn_ids": []} for i in range(4)]}
+        at = next(chunk_numbers)  # distinct facts per chunk, so the ledger keeps them and selection runs
+        return {"facts": [{"fact": f"{what} in week {at}", "score": 8, "turn_ids": []} for what in DEEDS]}
 
     fake = FakeChatModel(script={
         "ChunkFacts": read,
