@@ -10,15 +10,20 @@ trip that I rented" is rejected as transient although it names a vehicle.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import rules
 from dmem.decisions.offline.lexical import content_words
+from dmem.decisions.offline.replies import Asked, casual_first_person, question_answered, restore_subject
 from dmem.state.schemas import Message
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
 NON_ENGLISH_MIN_WORDS = 3  # words a non-English clause needs (rules there are only a length check)
 _REJECT_RANK = {"hedged": 6, "transient": 5, "question": 4, "emotional": 3, "vague": 2, "phatic": 1}
+# Rejections a reply to a question about the speaker overrides, with the informative words it needs:
+# "Miso soup" answering "What's your comfort food?" is about the speaker though it says no "I".
+_ANSWERABLE = {"impersonal": 1, "vague": 1, "emotional": 2}
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,8 @@ class Clause:
     """True when the clause follows an explicit 'remember (that)'."""
     condition: tuple[str, str] | None = None
     """(verb, object) of 'remember that when you <verb> <object>': the assistant behaviour it governs."""
+    asked: Asked | None = None
+    """The other speaker's question about the speaker that this clause's utterance replies to."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +51,7 @@ class ClauseVerdict:
 
 def utterance_text(message: Message) -> str:
     """The message text without a leading 'Speaker:' and with the image caption as a clause."""
-    text = re.sub(rf"^\s*{re.escape(message.speaker)}\s*:\s*", "", message.text or "")
+    text = re.sub(rf"^\s*{re.escape(message.speaker)}\s*:\s*", "", message.text or "").replace("\u2019", "'")
     if message.image_caption:
         caption = re.sub(r"^(?:a|an)\s+(?:photo|picture|image|photograph)\s+of\s+", "", message.image_caption.strip(),
                          flags=re.I)
@@ -83,9 +90,30 @@ def segment(text: str) -> list[Clause]:
     return out
 
 
+def clauses_of(message: Message, prior: Sequence[Message] = ()) -> tuple[list[Clause], str]:
+    """The utterance's clauses as they are judged, and its language.
+
+    English chat is made explicit first (``replies``): casual first person, dropped subjects, and
+    the question about the speaker that the utterance answers, when the turn before asks one.
+    """
+    text = utterance_text(message)
+    language = rules.detect_language(text)
+    if language != "en":
+        return segment(text), language
+    asked = question_answered(message, prior)
+    clauses = [replace(c, text=restore_subject(c.text), asked=asked) for c in segment(casual_first_person(text))]
+    return clauses, language
+
+
 def informative_words(text: str) -> list[str]:
     """Content words that are not vague fillers ('things', 'ok', 'taking care')."""
     return [w for w in content_words(text) if w not in rules.VAGUE_WORDS and not rules.PHATIC.fullmatch(w)]
+
+
+def answer_words(text: str) -> list[str]:
+    """Informative words that say something in a reply: no reactions, greetings, hedges or yes/no."""
+    return [w for w in informative_words(text) if w not in rules.INTERJECTIONS
+            and not (rules.EMOTION.fullmatch(w) or rules.PHATIC.fullmatch(w) or rules.HEDGE.fullmatch(w))]
 
 
 def _quote(m: re.Match[str]) -> str:
@@ -130,7 +158,20 @@ def _reject_late(text: str) -> ClauseVerdict:
 
 
 def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
-    """Admit or reject one clause, naming the rule and quoting the words that decided it."""
+    """Admit or reject one clause, naming the rule and quoting the words that decided it.
+
+    A reply to a question about the speaker is admitted where the only fault was that it named
+    no first-person fact (or too little of one), as long as it carries informative words.
+    """
+    verdict = _judge(clause, language)
+    needed = _ANSWERABLE.get(verdict.kind)
+    if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
+        question = clause.asked.question if len(clause.asked.question) <= 80 else clause.asked.question[:77] + "..."
+        return ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question ('{question}')", "answer")
+    return verdict
+
+
+def _judge(clause: Clause, language: str) -> ClauseVerdict:
     text = clause.text
     if clause.remember and content_words(text):
         return ClauseVerdict(True, "admitted: explicit instruction to remember", "remember")
@@ -148,15 +189,17 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     return criterion or _reject_late(text)
 
 
-def judge_utterance(message: Message) -> tuple[bool, str]:
-    """Admit if any clause is admitted (its reason); else the most telling clause rejection."""
+def judge_utterance(message: Message, prior: Sequence[Message] = ()) -> tuple[bool, str]:
+    """Admit if any clause is admitted (its reason); else the most telling clause rejection.
+
+    ``prior`` are the turns before it, in order (they only say what question it may answer).
+    """
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return False, "rejected: assistant turns are context, not a source of user facts"
-    text = utterance_text(message)
-    if not text:
+    if not utterance_text(message):
         return False, "rejected: empty utterance"
-    language = rules.detect_language(text)
-    verdicts = [judge_clause(c, language) for c in segment(text)]
+    clauses, language = clauses_of(message, prior)
+    verdicts = [judge_clause(c, language) for c in clauses]
     admitted = [v for v in verdicts if v.admit]
     if admitted:
         return True, admitted[0].reason

@@ -94,8 +94,8 @@ class OfflineDecider:
               memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
         def work() -> AdmissionVerdicts:
             verdicts = []
-            for message in exchange:
-                ok, reason = admission.judge_utterance(message)
+            for i, message in enumerate(exchange):
+                ok, reason = admission.judge_utterance(message, [*history, *exchange[:i]])
                 verdicts.append(UtteranceVerdict(turn_id=message.turn_id, reason=reason, admit=ok))
             return AdmissionVerdicts(verdicts=verdicts)
 

@@ -16,12 +16,7 @@ from dataclasses import dataclass
 from dmem.decisions.offline import rules
 from dmem.decisions.offline.rules import wordset
 
-_IRREGULAR_PAST = wordset(
-    "went had got made took saw met ran bought won gave found left began came built wrote read did "
-    "was were felt thought told said knew lost sold kept heard paid sent spent taught brought caught "
-    "fell held put quit set slept spoke stood threw understood woke wore drove ate flew grew became "
-    "chose drew forgot hid hung led lent let lit meant rode rang rose sang sat shot shut swam tore"
-)
+_IRREGULAR_PAST = rules.IRREGULAR_PAST
 _NO_AGREEMENT = wordset(
     "can could will would shall should must might may can't couldn't won't wouldn't shouldn't didn't "
     "wasn't used also and or too myself wanna gonna gotta"

@@ -20,6 +20,13 @@ def words(*items: str) -> str:
     return r"\b(?:" + "|".join(i.replace(" ", r"\s+") for i in items) + r")\b"
 
 
+IRREGULAR_PAST = wordset(
+    "went had got made took saw met ran bought won gave found left began came built wrote read did "
+    "was were felt thought told said knew lost sold kept heard paid sent spent taught brought caught "
+    "fell held put quit set slept spoke stood threw understood woke wore drove ate flew grew became "
+    "chose drew forgot hid hung led lent let lit meant rode rang rose sang sat shot shut swam tore"
+)
+
 # Admission: reject ---------------------------------------------------------------------------
 HEDGE = re.compile(words("might", "maybe", "perhaps", "not sure", "probably", "possibly", "someday", "some day")
                    + r"|\bcould\b(?!n't|\s+not)"
@@ -49,6 +56,10 @@ VAGUE_WORDS = wordset(
     "life things thing stuff ok okay fine good great nice bad well busy much lot lots pretty kind "
     "sort way ways time times day days taking take care doing going getting having making been anyway "
     "everything something nothing same usual"
+)
+INTERJECTIONS = wordset(
+    "sure yes yeah yep yup yea no nope nah hmm hm um uh oh ah aw aww ooh okay ok absolutely definitely totally "
+    "agreed exactly indeed true right cool nice great awesome amazing fun wow omg haha lol yay woohoo damn"
 )
 FIRST_PERSON = re.compile(words("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we",
                                 "we're", "we've", "our", "ours", "us"), _I)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from dmem.decisions.offline import rules
-from dmem.decisions.offline.admission import Clause, judge_clause, segment, utterance_text
+from dmem.decisions.offline.admission import Clause, clauses_of, judge_clause, utterance_text
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
@@ -83,6 +83,16 @@ def _rule_fact(fact: str, condition: tuple[str, str], speaker: str, listener: st
     return _tidy(f"when {who} {agree(verb)} {obj}, {who} should keep in mind that {fact}")
 
 
+def _answer_fact(clause: Clause, speaker: str, known: list[Antecedent]) -> str:
+    """'Theo answered Maya's question "What's Theo's favourite film?": the one with the lighthouse'."""
+    assert clause.asked is not None
+    asker = clause.asked.asker
+    question = rewrite_person(clause.asked.question, asker, speaker)
+    said = resolve_subjects(rewrite_person(_drop_vocative(clause.text, asker), speaker, asker), speaker, known)
+    said = rules.LEADING_FILLER.sub("", " ".join(said.split())).strip(" ,;:-").rstrip(".!?")
+    return _tidy(f'{speaker} answered {asker}\'s question "{question}": {said}')
+
+
 def _main_fact(clause: Clause, speaker: str, listener: str | None,
                known: list[Antecedent], remember: bool) -> tuple[str, list[Category], Provenance]:
     """The clause's own proposition, rewritten to stand alone."""
@@ -103,12 +113,10 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
     """Facts of one utterance; gated=True keeps admitted clauses, False every content clause."""
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return []
-    text = utterance_text(message)
-    language = rules.detect_language(text)
-    clauses = segment(text)
+    prior = [*history, *window[: window.index(message)]] if message in window else history
+    clauses, language = clauses_of(message, prior)
     remember = any(c.remember for c in clauses)
     listener = listener_of(message, [*history, *window])
-    prior = [*history, *window[: window.index(message)]] if message in window else history
     known = [a for h in prior for a in antecedents(utterance_text(h), h.speaker)]
     drafts: list[FactDraft] = []
     for clause in clauses:
@@ -118,6 +126,8 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         pairs: list[tuple[str, list[Category], Provenance]]
         if language != "en":
             pairs = [(_tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
+        elif verdict.kind == "answer":
+            pairs = [(_answer_fact(clause, message.speaker, known), categorize(clause.text), Provenance.STATED)]
         else:
             pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
             pairs += [(t, [Category.PERSONA], p) for t, p in

@@ -1,0 +1,86 @@
+"""Chat-register clauses made explicit before they are judged.
+
+Dropped subjects, casual spellings, and replies that answer a question about the speaker:
+
+- Chat drops the first-person subject: "Been busy with the garden", "Had an audition yesterday",
+  "Still working on the boat", "Love that trail". The subject is restored ("I've been busy ...",
+  "I had ...", "I'm still working ...", "I love ...") so the same rules judge the clause as if it
+  were said in full. Not for questions, imperatives or clauses whose first word is a noun subject
+  ("Painting is my therapy", "Wedding went great").
+- Casual spellings of the first person ("im", "ive") read as "I'm", "I've" (English only).
+- A reply right after another speaker's question to them ("What's your favourite film?" ->
+  "The one with the lighthouse") is about the speaker even without a first-person word:
+  the question resolves what the reply refers to. Only the reply is a source of facts; the
+  question only says what it answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dmem.decisions.offline import rules
+from dmem.state.schemas import Message
+
+_ADVERBS = r"(?:(?:just|still|also|really|finally|recently|actually|never|always|currently|mostly|even|only)\s+)*"
+_NOT_A_SUBJECT = (r"(?!\s+(?:is|are|was|were|has|have|had|went|got|can|could|will|would|does|did|makes?|helps?|"
+                  r"keeps?|looks?|sounds?|seems?|feels?|takes?|means?|gets?)\b)")
+_STATES = ("excited|stoked|thrilled|pumped|glad|happy|nervous|proud|ready|busy|stressed|worried|scared|tired|"
+           "interested|curious|grateful|thankful|hoping|trying|planning|working|looking|heading|going|getting|"
+           "learning|studying|training|reading|watching|playing|saving|preparing|researching|thinking")
+_STANCE = "love|like|need|want|miss|hope|wish|enjoy|think|guess|prefer|hate|plan|feel|wonder"
+_PAST = "|".join(sorted(rules.IRREGULAR_PAST - {"was", "were", "said"}))
+_RESTORE = [  # (pattern on the clause start, the subject it drops)
+    (re.compile(rf"^(?P<adv>{_ADVERBS})been\b", re.I), "I've"),
+    (re.compile(rf"^(?P<adv>{_ADVERBS})(?:{_STATES})\b{_NOT_A_SUBJECT}(?!.*\b(?:is|was)\b)", re.I), "I'm"),
+    (re.compile(rf"^(?P<adv>{_ADVERBS})(?:{_STANCE}|{_PAST}|[a-z]{{3,}}[^e\W]ed)\b{_NOT_A_SUBJECT}", re.I), "I"),
+]
+_CASUAL = [(re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've")]
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
+_QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
+
+
+def restore_subject(clause: str) -> str:
+    """The clause with its dropped first-person subject put back; unchanged when none was dropped."""
+    if clause.rstrip().endswith("?"):
+        return clause
+    filler = rules.LEADING_FILLER.match(clause)
+    head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
+    for pattern, subject in _RESTORE:
+        if pattern.match(body):
+            return f"{head}{subject} {body[:1].lower()}{body[1:]}"
+    return clause
+
+
+def casual_first_person(text: str) -> str:
+    """'im going' -> "I'm going", 'ive got' -> "I've got" (English text only)."""
+    for pattern, replacement in _CASUAL:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The question a reply answers: who asked it and its question sentence, as said."""
+
+    asker: str
+    question: str
+
+
+def question_answered(message: Message, prior: Sequence[Message]) -> Asked | None:
+    """The other speaker's question about the speaker that this message replies to, if any.
+
+    ``prior`` are the turns before it, in order. The turn just before must be the other speaker's
+    and ask something: its last question addressing the listener ('you', 'your') is the one
+    answered, else its last question ("What's on it?" about a photo the speaker shared).
+    """
+    if not prior or prior[-1].speaker == message.speaker:
+        return None
+    asking = prior[-1]
+    questions = [q.strip() for q in _QUESTION_SENTENCE.findall(asking.text or "")]
+    if not questions:
+        return None
+    about_them = [q for q in questions if _SECOND_PERSON.search(q)]
+    text = re.sub(rf"^\s*{re.escape(asking.speaker)}\s*:\s*", "", (about_them or questions)[-1])
+    return Asked(asker=asking.speaker, question=text)
