@@ -16,7 +16,7 @@ from dmem.errors import ConfigError
 from dmem.graphs import served_resources
 from dmem.services import Resources
 from dmem.state.context import Context
-from dmem.state.hnsw import HnswSettings
+from dmem.state.hnsw import HnswSettings, memory_kb
 from dmem.store.postgres import PostgresStore, open_postgres_store
 from dmem.store.postgres.memories import PgVectorIndex
 from dmem.store.postgres.upkeep import build_index
@@ -168,3 +168,15 @@ def test_build_settings_apply_to_new_indexes_only_and_the_threshold_when_a_names
         store.index.hnsw = HnswSettings(threshold=10**6, m=12, ef_construction=40)
         assert store.index.build_index("old")
         assert "m='12'" in index_options(postgres_url, store, "old")
+
+
+def test_build_memory_sizes_agree_with_postgresql(postgres_url: str) -> None:
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        for value in ("1MB", "1024kB", "2GB", "1TB", "2147483647kB"):
+            memory_kb(value)
+            conn.execute("SELECT set_config('maintenance_work_mem', %s, false)", (value,))
+        for value in ("512mb", "1023kB", "2TB"):
+            with pytest.raises(ConfigError):
+                memory_kb(value)
+            with pytest.raises(psycopg.errors.InvalidParameterValue), conn.transaction():
+                conn.execute("SELECT set_config('maintenance_work_mem', %s, false)", (value,))
