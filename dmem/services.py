@@ -107,6 +107,8 @@ class Resources:
         self._deciders: OrderedDict[Hashable, Decider] = OrderedDict()
         self._layered: OrderedDict[Hashable, Context] = OrderedDict()
         self._paths: dict[str, Path] = {}
+        self._index_builds: dict[Hashable, dict[str, int | str]] = {}
+        """The HNSW build settings each PostgreSQL store this owner opened was opened with."""
         if store is not None:
             self._stores[self.settings.store_url or _store_key(getattr(store, "path", None)
                                                               or self.settings.store_dir)] = store
@@ -141,7 +143,7 @@ class Resources:
         ctx = self.settings_for(runtime_context)
         embeddings = self.embeddings_for(ctx)
         store = self.store_for(ctx)
-        return Services(context=ctx, decider=self.decider_for(ctx, embeddings), store=store,
+        return Services(context=ctx, decider=self.decider_for(ctx, embeddings), store=searching(store, ctx),
                         embeddings=embeddings, knowledge=self.knowledge, indexes=self.indexes_for(store))
 
     def embeddings_for(self, ctx: Context) -> CachedEmbeddings:
@@ -158,18 +160,30 @@ class Resources:
             key: Hashable = ctx.store_url or self._paths.get(ctx.store_dir) or self._paths.setdefault(
                 ctx.store_dir, _store_key(ctx.store_dir))
             if key not in self._stores:
-                from dmem import store as stores
-
-                emb = self.embeddings_for(ctx)
-                options: dict[str, Any] = {"dim": embedding_dim(emb), "read_only": self.read_only,
-                                           "embedding": embedding_name(emb), "lock_timeout": ctx.lock_timeout}
-                store = (stores.open_any_store(ctx.store_url, **options) if ctx.store_url
-                         else stores.open_store(cast(Path, key), **options))
-                log.info("dmem opened the store in %s (%s)", getattr(store, "path", key),
-                         "read-only" if self.read_only else "writer")
-                self._stores[key] = store
-                self._opened.append(store)
+                self._stores[key] = self._open_store(ctx, key)
+            elif key in self._index_builds and self._index_builds[key] != ctx.hnsw().build_settings():
+                raise ConfigError(f"hnsw_threshold, hnsw_m, hnsw_ef_construction and hnsw_build_memory are fixed "
+                                  f"when the store opens ({getattr(self._stores[key], 'path', key)}): set them on "
+                                  "its owner (Memory(...), DMEM_HNSW_*), not in a run's context; hnsw_ef_search "
+                                  "may change per run")
             return self._stores[key]
+
+    def _open_store(self, ctx: Context, key: Hashable) -> MemoryStore:
+        """Open the store ``ctx`` names (PostgreSQL with ``ctx``'s HNSW settings); this owner closes it."""
+        from dmem import store as stores
+
+        emb = self.embeddings_for(ctx)
+        options: dict[str, Any] = {"dim": embedding_dim(emb), "read_only": self.read_only,
+                                   "embedding": embedding_name(emb), "lock_timeout": ctx.lock_timeout}
+        if ctx.store_url:
+            store = stores.open_any_store(ctx.store_url, hnsw=ctx.hnsw(), **options)
+            self._index_builds[key] = ctx.hnsw().build_settings()
+        else:
+            store = stores.open_store(cast(Path, key), **options)
+        log.info("dmem opened the store in %s (%s)", getattr(store, "path", key),
+                 "read-only" if self.read_only else "writer")
+        self._opened.append(store)
+        return store
 
     def indexes_for(self, store: MemoryStore) -> EvidenceIndexes:
         """The lexical indexes of one of this owner's stores, kept until ``close()``."""
@@ -224,6 +238,7 @@ class Resources:
             self._deciders.clear()
             self._layered.clear()
             self._paths.clear()
+            self._index_builds.clear()
             self._settings = self._given_settings
         for store in opened:
             store.close()
@@ -234,6 +249,12 @@ class Resources:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def searching(store: MemoryStore, ctx: Context) -> MemoryStore:
+    """The store with the run's ``hnsw_ef_search`` (a PostgreSQL view); a local store searches exactly, as is."""
+    widen = getattr(store, "searching", None)
+    return cast(MemoryStore, widen(ctx.hnsw_ef_search)) if callable(widen) else store
 
 
 def _store_key(store_dir: str | Path) -> Path:

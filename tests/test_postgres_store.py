@@ -121,11 +121,11 @@ def test_hnsw_settings_are_checked_and_a_search_looks_at_least_k_wide() -> None:
     assert HnswSettings(ef_search=40).search_width(30) == 40
     assert HnswSettings(ef_search=20).search_width(30) == 30  # pgvector returns at most ef_search rows
     assert HnswSettings(ef_search=20).search_width(5000) == 1000  # pgvector's ceiling
-    with pytest.raises(StoreError, match="ef_construction must be between 2 \\* m"):
+    with pytest.raises(ConfigError, match="ef_construction' must be between 2 \\* hnsw_m"):
         HnswSettings(m=16, ef_construction=16)
-    with pytest.raises(StoreError, match="m must be between 2 and 100"):
+    with pytest.raises(ConfigError, match="m' must be between 2 and 100"):
         HnswSettings(m=1)
-    with pytest.raises(StoreError, match="ef_search must be between 1 and 1000"):
+    with pytest.raises(ConfigError, match="ef_search' must be between 1 and 1000"):
         HnswSettings(ef_search=0)
 
 

@@ -21,6 +21,7 @@ from dmem.errors import DataError, DmemError, StoreError
 
 if TYPE_CHECKING:
     from dmem.api import Memory
+    from dmem.state.context import Context
     from dmem.store import MemoryStore
 
 console = Console()
@@ -99,12 +100,18 @@ def store_settings(args: argparse.Namespace) -> dict[str, Any]:
     return settings
 
 
+def context_of(args: argparse.Namespace, settings: dict[str, Any]) -> Context:
+    """The command's settings: ``settings`` over ``DMEM_*`` over the ``--config`` file."""
+    from dmem.state.context import build_context
+
+    return build_context(config_file=args.config, **settings)
+
+
 def store_dir(args: argparse.Namespace, settings: dict[str, Any], *, create: bool) -> Path | str:
     """Where the store lives: its postgresql:// URL, or its directory, which unless ``create`` must hold a store."""
-    from dmem.state.context import build_context
     from dmem.store.sqlite import DB_FILE
 
-    ctx = build_context(config_file=args.config, **settings)
+    ctx = context_of(args, settings)
     if ctx.store_url:  # a server: opening it checks it (and its schema) with a clear error
         return ctx.store_url
     directory = Path(ctx.store_dir)
@@ -134,7 +141,9 @@ def open_reader(args: argparse.Namespace) -> Iterator[MemoryStore]:
     """The store alone, read-only, for commands that need no models (``users``)."""
     from dmem.store.opening import open_any_store
 
-    store = open_any_store(store_dir(args, store_settings(args), create=False), dim=None, read_only=True)
+    settings = store_settings(args)
+    store = open_any_store(store_dir(args, settings, create=False), dim=None, read_only=True,
+                           hnsw=context_of(args, settings).hnsw())
     try:
         yield store
     finally:

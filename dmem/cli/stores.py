@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from dmem.cli.base import add_command, console, emit
+from dmem.cli.base import add_command, console, context_of, emit
 
 
 def cmd_store_copy(args: argparse.Namespace) -> int:
@@ -13,10 +13,11 @@ def cmd_store_copy(args: argparse.Namespace) -> int:
     from dmem.store.copying import copy_store
     from dmem.store.opening import open_any_store
 
-    src = open_any_store(args.src, dim=None, read_only=True)
+    hnsw = context_of(args, {}).hnsw()  # a PostgreSQL destination indexes crowded namespaces as it fills
+    src = open_any_store(args.src, dim=None, read_only=True, hnsw=hnsw)
     try:
         embedding = src.info().extra.get("embedding")
-        dst = open_any_store(args.dst, dim=src.dim, embedding=embedding)
+        dst = open_any_store(args.dst, dim=src.dim, embedding=embedding, hnsw=hnsw)
         try:
             report = copy_store(src, dst)
         finally:

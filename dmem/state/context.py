@@ -16,11 +16,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from dmem.errors import ConfigError
 from dmem.models.caps import parse_caps
+from dmem.state.hnsw import HnswSettings
 from dmem.state.sources import API_KEY_ENV, ENV_PREFIX, JUDGE_API_KEY_ENV, api_key_from_env, read_env, read_toml
 
 __all__ = ["ENV_PREFIX", "Context", "GatePolicy", "api_key_from_env", "build_context", "read_env", "read_toml",
            "setting_names"]
 
+_HNSW = HnswSettings()
 RetrievalMode = Literal["hybrid", "dense"]
 DeliberationMode = Literal["focused", "full"]
 GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
@@ -155,6 +157,16 @@ class Context(BaseModel):
     store_url: str | None = None
     """'postgresql://user:pass@host:5432/db': keep memories in PostgreSQL + pgvector, shared by many
     workers and machines (needs ``pip install 'dmem[postgres]'``); None keeps the local store_dir."""
+    hnsw_threshold: int = _HNSW.threshold
+    """PostgreSQL: live memories from which a namespace gets its own HNSW index (built at that write)."""
+    hnsw_m: int = _HNSW.m
+    """PostgreSQL: graph links per vector of a new HNSW index (2-100); an existing index keeps its own."""
+    hnsw_ef_construction: int = _HNSW.ef_construction
+    """PostgreSQL: candidates kept while building a new HNSW index (2 * hnsw_m to 1000)."""
+    hnsw_build_memory: str = _HNSW.build_memory
+    """PostgreSQL: maintenance_work_mem of an index build, e.g. '512MB' or '2GB' (the graph must fit)."""
+    hnsw_ef_search: int = _HNSW.ef_search
+    """PostgreSQL: candidates an HNSW search keeps (1-1000, at least the k asked for); per run."""
 
     # Privacy of enrichment and traces
     enrichment_max_chars: int = 1000
@@ -187,6 +199,11 @@ class Context(BaseModel):
     def _check_ranges(self) -> Context:
         _validate(self)
         return self
+
+    def hnsw(self) -> HnswSettings:
+        """The HNSW settings of a PostgreSQL store opened (and searched) with these settings."""
+        return HnswSettings(threshold=self.hnsw_threshold, m=self.hnsw_m, ef_construction=self.hnsw_ef_construction,
+                            ef_search=self.hnsw_ef_search, build_memory=self.hnsw_build_memory)
 
     def with_overrides(self, **changes: Any) -> Context:
         """A copy with some settings changed, validated like any other input."""
@@ -275,6 +292,7 @@ def _validate(ctx: Context) -> None:
     if ctx.store_url is not None and not ctx.store_url.startswith(("postgresql://", "postgres://")):
         scheme = ctx.store_url.split(":", 1)[0]
         raise ConfigError(f"setting 'store_url' must be a postgresql:// URL; got one starting {scheme!r}:")
+    ctx.hnsw()  # raises ConfigError naming the bad hnsw_* setting
     try:
         parse_caps(ctx.output_caps)
     except ValueError as exc:

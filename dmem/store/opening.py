@@ -19,7 +19,8 @@ def open_any_store(location: str | os.PathLike[str], dim: int | None = 384, *, r
     """Open the store at ``location``: PostgreSQL for a URL, else the local store in that directory.
 
     ``lock_timeout`` bounds waiting for other writers (local) or for a database connection
-    (PostgreSQL); ``options`` go to the PostgreSQL backend (``pool_size``, ``hnsw_threshold``, ``hnsw``).
+    (PostgreSQL); ``options`` go to the PostgreSQL backend (``pool_size``, ``hnsw_threshold``, ``hnsw``:
+    ``Context.hnsw()`` gives the ``hnsw_*`` settings) and are ignored by the local store.
     """
     if is_postgres_url(location):
         try:

@@ -4,7 +4,7 @@ Install it with ``pip install 'dmem[postgres]'``. One database (or one schema of
 store that any number of processes and machines read and write at once.
 """
 
-from dmem.store.postgres.hnsw import HnswSettings
+from dmem.state.hnsw import HnswSettings
 from dmem.store.postgres.store import PostgresStore, is_postgres_url, open_postgres_store
 
 __all__ = ["HnswSettings", "PostgresStore", "is_postgres_url", "open_postgres_store"]

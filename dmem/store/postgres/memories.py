@@ -9,23 +9,25 @@ ranking when metadata filters leave fewer than ``k`` of the HNSW candidates).
 
 from __future__ import annotations
 
+import copy
 import logging
 import time
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from psycopg import sql
 
 from dmem.errors import StoreError
+from dmem.state.hnsw import HnswSettings
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import Hit, SearchFilter
 from dmem.store.dialect import POSTGRES
 from dmem.store.namespaces import validate_namespace
 from dmem.store.postgres.db import PgDatabase, Row
 from dmem.store.postgres.filters import filter_columns, filter_sql
-from dmem.store.postgres.hnsw import HnswSettings
 from dmem.store.postgres.schema import namespace_index_name
 from dmem.store.records import MemoryRows, record_from_row, record_json
 from dmem.store.sql import Sql
@@ -46,7 +48,8 @@ class PgVectorIndex(MemoryRows):
         self._sql = Sql(db, POSTGRES)
         self.dim = dim
         self.hnsw = hnsw
-        """When a namespace gets its HNSW index, how it is built and searched (replace it to change)."""
+        """When a namespace gets its HNSW index, how it is built and searched (replace it to change;
+        ``searching`` gives a handle with another ``ef_search`` instead)."""
         self._indexed: set[str] = set()
         self._indexed_at = -_INDEX_REFRESH_S
 
@@ -129,11 +132,25 @@ class PgVectorIndex(MemoryRows):
                         " AND NOT deleted{cond} ORDER BY embedding <=> %s LIMIT %s").format(
             explain=sql.SQL("EXPLAIN " if explain else ""), cols=sql.SQL(_COLUMNS), ns=sql.Literal(namespace),
             cond=conditions)
+        with self.hnsw_session(conn, k):
+            rows: list[Row] = conn.execute(query, [unit, *params, unit, k]).fetchall()
+        return rows
+
+    @contextmanager
+    def hnsw_session(self, conn: Any, k: int) -> Iterator[None]:
+        """One transaction whose top-``k`` searches walk an HNSW graph ``self.hnsw.search_width(k)`` wide."""
         with conn.pipeline(), conn.transaction():  # one round trip for the settings and the search
             conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(self.hnsw.search_width(k))))
             conn.execute("SET LOCAL enable_sort = off")
-            rows: list[Row] = conn.execute(query, [unit, *params, unit, k]).fetchall()
-        return rows
+            yield
+
+    def searching(self, ef_search: int) -> PgVectorIndex:
+        """A handle on this index whose searches look ``ef_search`` wide: the same database, rows and HNSW indexes."""
+        if ef_search == self.hnsw.ef_search:
+            return self
+        view = copy.copy(self)
+        view.hnsw = replace(self.hnsw, ef_search=ef_search)
+        return view
 
     def explain(self, namespace: str, vector: Sequence[float], k: int = 30) -> str:
         """The plan PostgreSQL runs for a search of one namespace (for operators: which index it uses)."""

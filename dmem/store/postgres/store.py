@@ -7,6 +7,7 @@ other, and readers never wait at all. Nothing is cached that another process cou
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from dmem.errors import StoreError
+from dmem.state.hnsw import HnswSettings
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import HistoryLog, StoreInfo, TranscriptLog, VectorIndex
 from dmem.store.dialect import POSTGRES
@@ -25,7 +27,6 @@ from dmem.store.history import History
 from dmem.store.importing import import_records
 from dmem.store.opening import is_postgres_url
 from dmem.store.postgres.db import PgDatabase, Row, store_error
-from dmem.store.postgres.hnsw import HnswSettings
 from dmem.store.postgres.memories import PgVectorIndex
 from dmem.store.postgres.schema import SCHEMA_VERSION, applied_version, ensure_schema
 from dmem.store.postgres.upkeep import index_crowded_namespaces
@@ -55,6 +56,21 @@ class PostgresStore:
         self.turns = Transcript(sql)
         self.vectors, self.history, self.transcript = self.index, self.log, self.turns
         db.after_commit.append(lambda tx: index_crowded_namespaces(db, self.index, tx.touched))
+        self._views: dict[int, PostgresStore] = {}
+
+    def searching(self, ef_search: int) -> PostgresStore:
+        """A handle on this store whose HNSW searches look ``ef_search`` wide (one run's own), sharing its pool.
+
+        The handle is a view: writes, transactions and indexes are the store's; close the store, not it.
+        """
+        if ef_search == self.index.hnsw.ef_search:
+            return self
+        found = self._views.get(ef_search)
+        if found is None:
+            found = copy.copy(self)
+            found.index = found.vectors = self.index.searching(ef_search)
+            found = self._views.setdefault(ef_search, found)
+        return found
 
     @property
     def path(self) -> str:

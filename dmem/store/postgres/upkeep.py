@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import psycopg
 
 from dmem.errors import StoreError
+from dmem.state.hnsw import HnswSettings
 from dmem.store.postgres.db import PgDatabase, Row
-from dmem.store.postgres.hnsw import HnswSettings
 from dmem.store.postgres.schema import create_namespace_index
 
 if TYPE_CHECKING:
