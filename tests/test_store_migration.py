@@ -1,4 +1,4 @@
-"""Opening a schema-1 or schema-2 store (built here with the old schema SQL) upgrades it in place, once, losing nothing."""
+"""Opening a schema-1 or schema-2 store (built here with the old schema SQL) upgrades it in place, losing nothing."""
 
 from __future__ import annotations
 
