@@ -51,6 +51,11 @@ def decode_labels(text: str | None) -> Labels:
     return labels
 
 
+def _encode(labels: Mapping[str, MetadataValue]) -> str:
+    """The ``labels`` column of a turn (keys sorted, so equal labels are equal text)."""
+    return json.dumps(dict(labels), sort_keys=True, ensure_ascii=False)
+
+
 class TurnStatus:
     """Status, claims and retry queries over the ``messages`` table."""
 
@@ -141,22 +146,31 @@ class TurnStatus:
                      [worker])
 
     def label(self, namespaces: Sequence[str], turns: Sequence[TurnKey], labels: Mapping[str, MetadataValue]) -> int:
-        """Merge ``labels`` into the unformed copies of these turns (new keys win); returns how many changed."""
+        """Merge ``labels`` into the unformed copies of these turns (new keys win); returns how many changed.
+
+        Unlabelled turns (the usual case) take the labels in one statement per conversation; only
+        turns labelled before are read and merged one by one.
+        """
         if not labels:
             return 0
         names = list(dict.fromkeys(namespaces))
+        fresh = _encode(labels)
         changed = 0
         with self._sql.transaction():
             self._sql.lock(names)
             for conv, turn_ids in by_conversation(turns).items():
                 where, params = self._where(names, conv, turn_ids)
-                rows = self._sql.fetch(f"SELECT namespace, turn_id, labels FROM messages WHERE {where}"
-                                       " AND status != 'processed'", params)
+                open_rows = f"{where} AND status != 'processed'"
+                rows = self._sql.fetch(f"SELECT namespace, turn_id, labels FROM messages WHERE {open_rows}"
+                                       " AND labels != '{}'", params)
+                changed += self._sql.execute(f"UPDATE messages SET labels = ? WHERE {open_rows} AND labels = '{{}}'",
+                                             [fresh, *params])
                 for row in rows:
-                    merged = json.dumps({**decode_labels(row["labels"]), **labels}, sort_keys=True, ensure_ascii=False)
-                    changed += self._sql.execute("UPDATE messages SET labels = ? WHERE namespace = ?"
-                                                 " AND conversation_id = ? AND turn_id = ?",
-                                                 (merged, row["namespace"], conv, row["turn_id"]))
+                    merged = _encode({**decode_labels(row["labels"]), **labels})
+                    if merged != row["labels"]:
+                        changed += self._sql.execute("UPDATE messages SET labels = ? WHERE namespace = ?"
+                                                     " AND conversation_id = ? AND turn_id = ?",
+                                                     (merged, row["namespace"], conv, row["turn_id"]))
         return changed
 
     def labels(self, namespaces: Sequence[str], turns: Sequence[TurnKey]) -> dict[tuple[str, str, str], Labels]:
