@@ -25,7 +25,7 @@ from dmem.batches import BatchForming, iter_exchanges, unformed_groups
 from dmem.errors import DataError, NotFoundError
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
 from dmem.messages import MessageLike, to_message, to_messages
-from dmem.metadata import check_metadata, label_formed
+from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
 from dmem.models.endpoints import Endpoints
 from dmem.scopes import scope, scopes
@@ -96,16 +96,16 @@ class Memory(AsyncMethods, TransferMethods):
         All turns are recorded in one transaction before any is formed (bad input stores
         nothing). Turns already formed are skipped; an exchange whose formation fails (malformed
         reply, provider error) is kept as pending, with its reason, and the batch goes on.
-        ``metadata`` labels every memory the call creates or updates (``search`` filters on it).
+        ``metadata`` labels every memory the call's turns create or update (``search`` filters on
+        it): it is kept with the turns and written with their memories, also when they are formed
+        later by ``retry_pending``.
         ``overrides`` change settings for this call only, e.g. ``location="Lisbon"``. ``config``
         (callbacks, tags, metadata, run_name) goes to every graph run, traced as ``trace_redaction`` says.
         """
-        ctx, stored, routing, labels = self._record(messages, scope(user_id, agent_id, run_id), conversation_id,
-                                                    speaker_namespaces, metadata, overrides)
+        ctx, stored, routing = self._record(messages, scope(user_id, agent_id, run_id), conversation_id,
+                                            speaker_namespaces, metadata, overrides)
         started = time.perf_counter()
         exchanges = self._forming.run(stored, routing, ctx, exchange_size, progress, config=config)
-        if labels:
-            label_formed(self.store, exchanges, labels)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
     def retry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
@@ -245,15 +245,15 @@ class Memory(AsyncMethods, TransferMethods):
 
     def _record(self, messages: Any, namespace: str, conversation_id: str | None,
                 speakers: dict[str, str] | None, metadata: Mapping[str, Any] | None,
-                overrides: dict[str, Any]) -> tuple[Context, list[Message], Routing, dict[str, Any]]:
-        """Check an add's inputs and record its turns: (settings, stored turns, routing, metadata)."""
+                overrides: dict[str, Any]) -> tuple[Context, list[Message], Routing]:
+        """Check an add's inputs and record its turns with their labels: (settings, stored turns, routing)."""
         ctx = self._ctx(overrides)
         labels = check_metadata(metadata) if metadata is not None else {}
         routing = Routing.of(namespace, speakers)
         conversation = routing.origin if conversation_id is None else validate_namespace(conversation_id,
                                                                                          "conversation_id")
-        stored = self.store.transcript.append(routing, to_messages(messages, conversation))
-        return ctx, stored, routing, labels
+        stored = self.store.transcript.append(routing, to_messages(messages, conversation), labels)
+        return ctx, stored, routing
 
     def _query(self, question: str, namespaces: list[str], overrides: dict[str, Any],
                config: RunnableConfig | None) -> tuple[Context, QueryInput, RunnableConfig]:

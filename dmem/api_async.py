@@ -17,7 +17,7 @@ from langchain_core.runnables import RunnableConfig
 
 from dmem.batches import unformed_groups
 from dmem.messages import MessageLike
-from dmem.metadata import check_metadata, label_formed
+from dmem.metadata import check_metadata
 from dmem.scopes import scope, scopes
 from dmem.state.results import AddResult, Answer, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord
@@ -37,12 +37,10 @@ class AsyncMethods:
                    config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
         """``add`` with every exchange formed by ``await graph.ainvoke``."""
         mem = cast("Memory", self)
-        ctx, stored, routing, labels = mem._record(messages, scope(user_id, agent_id, run_id), conversation_id,
-                                                   speaker_namespaces, metadata, overrides)
+        ctx, stored, routing = mem._record(messages, scope(user_id, agent_id, run_id), conversation_id,
+                                           speaker_namespaces, metadata, overrides)
         started = time.perf_counter()
         exchanges = await mem._forming.arun(stored, routing, ctx, exchange_size, progress, config=config)
-        if labels:
-            label_formed(mem.store, exchanges, labels)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
     async def aretry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,

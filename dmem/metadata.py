@@ -1,19 +1,17 @@
-"""The caller's metadata on memories: checked on the way in, written to what an ``add`` formed.
+"""The caller's metadata on memories, checked on the way in.
 
-Formation decides which memories an exchange creates or changes; ``add(metadata=...)`` then
-labels exactly those (new keys win over old ones on an updated memory) in one store transaction.
-Values are JSON scalars, so ``search(metadata=...)`` filters compare them exactly.
+``add(metadata=...)`` keeps it with the recorded turns (``TranscriptLog.append``); the run that
+forms them writes it onto the memories they create or update (new keys win over old ones on an
+updated memory) in the commit that writes those memories. Values are JSON scalars, so
+``search(metadata=...)`` filters compare them exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 from dmem.errors import DataError
-from dmem.state.results import ExchangeResult
-from dmem.state.schemas import MetadataValue, Operation
-from dmem.store import MemoryStore
+from dmem.state.schemas import MetadataValue
 from dmem.store.namespaces import check_text
 
 MAX_KEYS = 64
@@ -34,17 +32,3 @@ def check_metadata(metadata: object) -> dict[str, MetadataValue]:
         out[check_text(key, "metadata key")] = check_text(value, f"metadata {key!r}") if isinstance(value, str) \
             else value
     return out
-
-
-def label_formed(store: MemoryStore, exchanges: Iterable[ExchangeResult], metadata: Mapping[str, Any]) -> int:
-    """Add ``metadata`` to every memory these exchanges created or updated; returns how many."""
-    targets = {(op.namespace, op.memory_id) for ex in exchanges for op in ex.operations
-               if op.memory_id and op.operation in (Operation.ADD, Operation.UPDATE)}
-    labelled = 0
-    with store.transaction():
-        for namespace, memory_id in sorted(targets):
-            record = store.vectors.get(namespace, memory_id)
-            if record is not None:  # a later exchange of the same call may have deleted it
-                store.vectors.update(record.model_copy(update={"metadata": {**record.metadata, **metadata}}), None)
-                labelled += 1
-    return labelled

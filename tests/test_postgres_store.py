@@ -12,8 +12,8 @@ from psycopg import sql as pg_sql
 
 from dmem.errors import ConfigError, StoreError
 from dmem.state.context import Context
-from dmem.state.schemas import Category, MemoryRecord
-from dmem.store import SearchFilter, open_any_store
+from dmem.state.schemas import Category, MemoryRecord, Message
+from dmem.store import Routing, SearchFilter, open_any_store
 from dmem.store.postgres import HnswSettings, PostgresStore, open_postgres_store
 from dmem.store.postgres import schema as pg_schema
 
@@ -59,6 +59,25 @@ def test_an_older_schema_is_upgraded_in_place_once(postgres_url: str, monkeypatc
         assert store.info().extra["schema_version"] == newer and store.vectors.get("ana", "kept") is not None
         store.close()
     assert steps == [DIM]
+
+
+def test_a_version_1_database_gains_turn_labels_and_keeps_its_turns(postgres_url: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as old:
+        old.setattr(pg_schema, "SCHEMA_VERSION", 1)
+        store = open_postgres_store(postgres_url, dim=DIM)
+        store.transcript.append(Routing.of("ana"), [Message(conversation_id="c", turn_id="t1", speaker="Ana",
+                                                            text="I sail on Fridays")])
+        store.close()
+    store = open_postgres_store(postgres_url, dim=DIM)
+    try:
+        assert store.info().extra["schema_version"] == pg_schema.SCHEMA_VERSION == 2
+        [turn] = store.transcript.unformed("ana")
+        assert turn.message.text == "I sail on Fridays" and turn.labels == {}
+        store.transcript.append(Routing.of("ana"), [turn.message], {"source": "chat"})
+        assert [u.labels for u in store.transcript.unformed("ana")] == [{"source": "chat"}]
+    finally:
+        store.close()
 
 
 def test_dimension_embedding_and_read_only_are_enforced(postgres_url: str) -> None:

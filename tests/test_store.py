@@ -183,7 +183,7 @@ def test_info_counts_everything(store: LocalStore) -> None:
     assert isinstance(info, StoreInfo)
     assert info.memories == {"ns0": 2, "ns1": 2, "ns2": 2} and info.messages == 2
     assert info.history_rows == 1 and info.pending_turns == 1 and info.extra["dim"] == DIM
-    assert info.extra["schema_version"] == 2
+    assert info.extra["schema_version"] == 3
 
 
 def test_export_and_import_round_trip_between_stores(store: LocalStore, tmp_path: Path) -> None:

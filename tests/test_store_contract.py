@@ -294,6 +294,26 @@ def test_append_is_idempotent_and_refuses_a_changed_turn(store: MemoryStore) -> 
     assert store.transcript.messages(["alice"]) == first
 
 
+def test_labels_join_the_unformed_turns_of_their_namespaces_only(store: MemoryStore) -> None:
+    routing = Routing.of("conv", {"Ann": "conv/Ann"})
+    store.transcript.append(routing, [msg("c", 1), msg("c", 2)], {"source": "chat", "week": 1})
+    store.transcript.append(Routing.of("bob"), [msg("c", 1)])  # the same ids elsewhere: unlabelled
+    store.transcript.mark_processed(routing.namespaces(), [("c", "c:2")])
+    store.transcript.append(routing, [msg("c", 1), msg("c", 2)], {"week": 2, "ok": True})  # merged; c:2 is formed
+    merged, kept = {"source": "chat", "week": 2, "ok": True}, {"source": "chat", "week": 1}
+    assert store.transcript.labels(["conv", "conv/Ann", "bob"], [("c", "c:1"), ("c", "c:2")]) == {
+        ("conv", "c", "c:1"): merged, ("conv/Ann", "c", "c:1"): merged,
+        ("conv", "c", "c:2"): kept, ("conv/Ann", "c", "c:2"): kept}
+    assert [u.labels for u in store.transcript.unformed("conv/Ann")] == [merged]
+    assert [u.labels for u in store.transcript.unformed("bob")] == [{}]
+    with pytest.raises(DataError):
+        store.transcript.append(Routing.of("bob"), [msg("c", 3), msg("c", 1, "changed")], {"x": 1})
+    assert store.transcript.labels(["bob"], [("c", "c:1"), ("c", "c:3")]) == {}  # the failed append labelled nothing
+    assert store.transcript.label(["bob"], [("c", "c:1")], {"x": True}) == 1
+    assert store.transcript.label(["bob"], [("c", "c:1")], {"x": True}) == 0  # nothing new
+    assert store.transcript.labels(["bob"], [("c", "c:1")]) == {("bob", "c", "c:1"): {"x": True}}
+
+
 def test_seq_is_assigned_in_order_and_explicit_collisions_are_refused(store: MemoryStore) -> None:
     store.transcript.append(Routing.of("alice"), [msg("c", 1, seq=5)])
     got = store.transcript.append(Routing.of("alice"), [msg("c", 2), msg("c", 3)])

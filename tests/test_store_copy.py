@@ -20,14 +20,15 @@ TURNS = [{"speaker": "Oskar", "text": "I repaint the blue canoe every April.", "
 
 
 def build_source(path: Path) -> None:
-    """A local store with two users, a speaker map, a deletion and a pending turn."""
+    """A local store with two users, a speaker map, a deletion and a pending turn with labels."""
     with Memory(path, llm=FakeChatModel(script=echo_formation_script()), embeddings="hash") as mem:
         mem.add(TURNS, user_id="lake", conversation_id="dock", speaker_namespaces={"Liv": "lake/Liv"})
         mem.add([{**TURNS[0], "text": "I sail on Sundays."}], user_id="sea", conversation_id="dock")
         gone = mem.get_all(user_id="sea")[0]
         mem.delete(gone.id, user_id="sea")
         mem.store.transcript.append(Routing.of("sea"), mem.store.transcript.messages(["sea"])[:0] + [
-            mem.store.transcript.messages(["sea"])[0].model_copy(update={"turn_id": "t9", "text": "later", "seq": 5})])
+            mem.store.transcript.messages(["sea"])[0].model_copy(update={"turn_id": "t9", "text": "later", "seq": 5})],
+            {"source": "chat"})
         mem.store.transcript.mark_pending(["sea"], [("dock", "t9")], "model timed out")
 
 
@@ -46,6 +47,8 @@ def test_copy_to_postgres_and_back_keeps_everything(tmp_path: Path, postgres_url
         verify_copy(src, back)
         assert [h.operation for h in pg.history.entries("sea")] == [h.operation for h in src.history.entries("sea")]
         assert pg.transcript.pending("sea")[0][1] == "model timed out"
+        assert [u.labels for u in pg.transcript.unformed("sea")] == [{"source": "chat"}]
+        assert [u.labels for u in back.transcript.unformed("sea")] == [{"source": "chat"}]
         assert back.transcript.messages(["lake", "lake/Liv"]) == src.transcript.messages(["lake", "lake/Liv"])
         assert pg.history.admissions("lake") == src.history.admissions("lake")
     finally:

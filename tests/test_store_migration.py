@@ -1,4 +1,4 @@
-"""Opening a schema-1 store (built here with the old schema SQL) upgrades it in place, once, losing nothing."""
+"""Opening a schema-1 or schema-2 store (built here with the old schema SQL) upgrades it in place, losing nothing."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from dmem.store.sqlite import DB_FILE
 
 DIM = 8
 V1_SQL = (Path(__file__).parent / "fixtures" / "schema_v1.sql").read_text(encoding="utf-8")
+V2_SQL = (Path(__file__).parent / "fixtures" / "schema_v2.sql").read_text(encoding="utf-8")
 AT = datetime(2024, 1, 2, 3, 4, tzinfo=UTC).isoformat()
 
 
@@ -65,7 +66,7 @@ def test_a_v1_store_is_upgraded_in_place(tmp_path: Path) -> None:
     directory = tmp_path / "store"
     build_v1(directory)
     with open_store(directory, dim=DIM) as store:
-        assert store.info().extra["schema_version"] == SCHEMA_VERSION == 2
+        assert store.info().extra["schema_version"] == SCHEMA_VERSION == 3
         assert [h.record.id for h in store.vectors.search(["alice"], list(np.eye(DIM)[0]), 5)] == ["m1"]
         assert store.vectors.get("conv/Ann", "m2") is not None and store.vectors.get("alice", "m2") is None
         assert [e.new_text for e in store.history.for_memory("alice", "m1")] == ["Ines grows tomatoes"]
@@ -81,9 +82,45 @@ def test_a_v1_store_is_upgraded_in_place(tmp_path: Path) -> None:
         assert store.transcript.is_processed("conv/Bo", "conv", "D1:1")
         store.transcript.append(Routing.of("alice"), [store.transcript.messages(["alice"])[0]])  # still idempotent
         assert store.transcript.count("alice") == 4
+        assert [u.labels for u in store.transcript.unformed("alice")] == [{}, {}]  # v3: turns keep labels
     assert (directory / f"{DB_FILE}.v1.bak").is_file()
     with open_store(directory, dim=DIM) as store:  # once: a second open finds it current
-        assert store.info().extra["schema_version"] == 2
+        assert store.info().extra["schema_version"] == 3
+
+
+def build_v2(directory: Path) -> None:
+    """A schema-2 store: one memory, a formed turn and a pending one (turns had no labels then)."""
+    directory.mkdir()
+    conn = sqlite3.connect(directory / DB_FILE)
+    conn.executescript(V2_SQL)
+    conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
+                     [("version", "1"), ("schema_version", "2"), ("dim", str(DIM))])
+    conn.execute("INSERT INTO memories (id, namespace, text, json, vector, deleted, rev) VALUES (?, ?, ?, ?, ?, ?, 1)",
+                 memory_row("m1", "alice", "Ines grows tomatoes", "Ines", "chat", 0))
+    conn.executemany(
+        "INSERT INTO messages (namespace, conversation_id, turn_id, seq, speaker, text, timestamp, origin, status,"
+        " pending_reason) VALUES ('alice', 'chat', ?, ?, 'Ines', ?, ?, 'alice', ?, ?)",
+        [("t1", 0, "I grow tomatoes", AT, "processed", None), ("t2", 1, "I sail on Fridays", AT, "pending", "timeout")])
+    conn.commit()
+    conn.close()
+
+
+def test_a_v2_store_is_upgraded_in_place_and_its_unformed_turns_take_labels(tmp_path: Path) -> None:
+    directory = tmp_path / "store"
+    build_v2(directory)
+    with open_store(directory, dim=DIM) as store:
+        assert store.info().extra["schema_version"] == SCHEMA_VERSION
+        assert store.vectors.get("alice", "m1") is not None
+        [pending] = store.transcript.unformed("alice")
+        assert (pending.message.turn_id, pending.reason, pending.labels) == ("t2", "timeout", {})
+        store.transcript.append(Routing.of("alice"), store.transcript.messages(["alice"]), {"source": "chat"})
+        assert [u.labels for u in store.transcript.unformed("alice")] == [{"source": "chat"}]
+        assert store.transcript.labels(["alice"], [("chat", "t1"), ("chat", "t2")]) == {
+            ("alice", "chat", "t2"): {"source": "chat"}}  # a formed turn takes no labels: nothing forms it again
+    assert (directory / f"{DB_FILE}.v2.bak").is_file()
+    with open_store(directory, dim=DIM, read_only=True) as store:
+        assert store.info().extra["schema_version"] == SCHEMA_VERSION
+        assert [u.labels for u in store.transcript.unformed("alice")] == [{"source": "chat"}]
 
 
 def test_a_read_only_open_of_a_v1_store_upgrades_it_first(tmp_path: Path) -> None:
@@ -98,9 +135,9 @@ def test_a_store_from_a_newer_dmem_is_refused(tmp_path: Path) -> None:
     with open_store(directory, dim=DIM):
         pass
     conn = sqlite3.connect(directory / DB_FILE)
-    conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+    conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()
     for read_only in (False, True):
-        with pytest.raises(StoreError, match="schema version 3, but this dmem reads up to version 2; upgrade dmem"):
+        with pytest.raises(StoreError, match="schema version 4, but this dmem reads up to version 3; upgrade dmem"):
             open_store(directory, dim=DIM, read_only=read_only)

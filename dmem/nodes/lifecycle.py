@@ -15,11 +15,18 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dmem.errors import ModelError
-from dmem.nodes.recording import exchange_turns, mark_processed, namespace_for, still_claimed
+from dmem.nodes.recording import (
+    ExchangeLabels,
+    exchange_labels,
+    exchange_turns,
+    mark_processed,
+    namespace_for,
+    still_claimed,
+)
 from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestState, PlannedOperation
-from dmem.state.schemas import AppliedOperation, Fact, MemoryRecord, Operation
+from dmem.state.schemas import AppliedOperation, Fact, MemoryRecord, MetadataValue, Operation
 from dmem.state.verdicts import LifecycleDecision
 
 log = logging.getLogger(__name__)
@@ -82,11 +89,13 @@ def decide_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str
 
 
 def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Write admissions, operations and their history rows together, then mark the turns formed.
+    """Write admissions, labelled operations and their history rows together, then mark the turns formed.
 
     Embeddings are computed before the write transaction (which holds the store's write lock).
     Inside it, the run first checks it still holds its turns' claim: if another worker took them
     over (this run outlived its lease), nothing is written and the other worker's result stands.
+    The labels the caller gave with the turns are read and written in that same commit, so a
+    memory never exists without them, whoever forms the turns and whenever.
     """
     svc = services_for(runtime.context)
     facts = state.get("facts", [])
@@ -105,8 +114,9 @@ def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str,
             conversation = conversations.get(decision.turn_id, "default")
             svc.store.history.record_admission(namespace_for(state, decision.speaker), conversation, decision)
         gone: set[str] = set()
+        labels = exchange_labels(state, runtime)
         for plan, text in zip(plans, texts, strict=True):
-            op = _apply(svc, facts[plan["index"]], plan, text, vectors, gone)
+            op = _apply(svc, facts[plan["index"]], plan, text, vectors, gone, labels)
             if op is not None:
                 applied.append(op)
         mark_processed(state, runtime)
@@ -126,7 +136,7 @@ def _text(fact: Fact, plan: PlannedOperation) -> str:
 
 
 def _apply(svc: Services, fact: Fact, plan: PlannedOperation, text: str, vectors: dict[str, list[float]],
-           gone: set[str]) -> AppliedOperation | None:
+           gone: set[str], labels: ExchangeLabels) -> AppliedOperation | None:
     decision = plan["decision"]
     background = plan["background"]
     target = None
@@ -145,7 +155,7 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, text: str, vectors
                                 namespace=fact.namespace, new_text=fact.text, reason=decision.reason)
     now = datetime.now(UTC)
     if op == Operation.ADD:
-        return _add(svc, fact, text, vectors[text], decision.reason, now)
+        return _add(svc, fact, text, vectors[text], decision.reason, now, labels.of(fact, fact.namespace))
     assert target is not None
     if op == Operation.DELETE:
         svc.store.vectors.delete(target.namespace, target.id)
@@ -159,6 +169,7 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, text: str, vectors
         "source_turn_ids": list(dict.fromkeys([*target.source_turn_ids, *fact.source_turn_ids])),
         "enrichment": {**target.enrichment, **fact.enrichment},
         "enrichment_source": fact.enrichment_source or target.enrichment_source,
+        "metadata": {**target.metadata, **labels.of(fact, target.namespace)},
     })
     svc.store.vectors.update(updated, vectors[text])
     svc.store.history.append(target.namespace, target.id, op, target.text, text, decision.reason, now)
@@ -166,13 +177,14 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, text: str, vectors
                             old_text=target.text, new_text=text, reason=decision.reason)
 
 
-def _add(svc: Services, fact: Fact, text: str, vector: list[float], reason: str, now: datetime) -> AppliedOperation:
+def _add(svc: Services, fact: Fact, text: str, vector: list[float], reason: str, now: datetime,
+         metadata: dict[str, MetadataValue]) -> AppliedOperation:
     record = MemoryRecord(
         id=str(uuid.uuid4()), namespace=fact.namespace, text=text, categories=fact.categories,
         provenance=fact.provenance, scope=fact.scope, source_turn_ids=fact.source_turn_ids,
         speaker=fact.speaker, event_time=fact.event_time, created_at=now, updated_at=now,
         language=fact.language, conversation_id=fact.conversation_id, enrichment=fact.enrichment,
-        enrichment_source=fact.enrichment_source,
+        enrichment_source=fact.enrichment_source, metadata=metadata,
     )
     svc.store.vectors.add(record, vector)
     svc.store.history.append(record.namespace, record.id, Operation.ADD, None, text, reason, now)

@@ -2,12 +2,14 @@
 
 The exchange's turns are recorded in every namespace it feeds (the caller's ``user_id`` and each
 namespace of the speaker map), then claimed: only the worker holding a turn's claim forms it,
-and it marks the turn formed in the same transaction that writes the memories.
+and it marks the turn formed in the same transaction that writes the memories, where it also
+reads the caller's labels kept with the turns (``ExchangeLabels``) to write them onto the memories.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from langgraph.config import get_config
@@ -16,6 +18,7 @@ from langgraph.runtime import Runtime
 from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import IngestState
+from dmem.state.schemas import Fact, MetadataValue
 from dmem.store.claims import new_worker
 from dmem.store.namespaces import Routing, TurnKey, turn_keys
 
@@ -100,3 +103,32 @@ def mark_processed(state: IngestState, runtime: Runtime[Context]) -> None:
     """Flag the exchange's turns as formed (inside the commit that writes their memories)."""
     svc = services_for(runtime.context)
     svc.store.transcript.mark_processed(exchange_namespaces(state), exchange_turns(state))
+
+
+@dataclass(frozen=True)
+class ExchangeLabels:
+    """The caller's labels of an exchange's turns, as recorded in each namespace the exchange feeds."""
+
+    turns: list[TurnKey]
+    """The exchange's turns, in order."""
+    found: dict[tuple[str, str, str], dict[str, MetadataValue]]
+    """Labels per (namespace, conversation_id, turn_id); unlabelled turns are left out."""
+
+    def of(self, fact: Fact, namespace: str) -> dict[str, MetadataValue]:
+        """Labels of a memory of ``namespace`` formed from ``fact``: its source turns', else the exchange's.
+
+        Later turns' keys win, so one ``add``'s labels reach every memory it forms, and an exchange
+        that joins turns of two calls (a retry) labels each memory from the turns it came from.
+        """
+        sources = [t for t in self.turns if t[1] in fact.source_turn_ids] or self.turns
+        out: dict[str, MetadataValue] = {}
+        for conv, turn in sources:
+            out.update(self.found.get((namespace, conv, turn), {}))
+        return out
+
+
+def exchange_labels(state: IngestState, runtime: Runtime[Context]) -> ExchangeLabels:
+    """Read the caller's labels of the exchange's turns (inside the commit that writes their memories)."""
+    svc = services_for(runtime.context)
+    turns = exchange_turns(state)
+    return ExchangeLabels(turns=turns, found=svc.store.transcript.labels(exchange_namespaces(state), turns))

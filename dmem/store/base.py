@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Protocol
 
-from dmem.state.schemas import AdmissionDecision, HistoryEntry, MemoryRecord, Message, Operation
+from dmem.state.schemas import AdmissionDecision, HistoryEntry, MemoryRecord, Message, MetadataValue, Operation
 from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn
 
 
@@ -162,12 +162,15 @@ class HistoryLog(Protocol):
 class TranscriptLog(Protocol):
     """Raw turns per namespace and conversation, in order, with their formation status and claims."""
 
-    def append(self, routing: Routing, messages: Sequence[Message]) -> list[Message]:
+    def append(self, routing: Routing, messages: Sequence[Message],
+               labels: Mapping[str, MetadataValue] | None = None) -> list[Message]:
         """Record turns in every namespace the routing feeds, all or nothing; return them as stored.
 
         Idempotent on (namespace, conversation_id, turn_id). A turn without an explicit ``seq``
         gets the next free one of its conversation. A turn id recorded before with another
         speaker, text or caption is a DataError naming namespace, conversation and turn.
+        ``labels`` (the caller's metadata) are merged into the turns not formed yet, in the same
+        transaction, for whoever forms them to write onto their memories.
         """
         ...
 
@@ -213,8 +216,18 @@ class TranscriptLog(Protocol):
         """Drop ``worker``'s claims on turns it did not finish (they stay unformed)."""
         ...
 
+    def label(self, namespaces: Sequence[str], turns: Sequence[TurnKey], labels: Mapping[str, MetadataValue]) -> int:
+        """Merge ``labels`` into the unformed copies of these turns (new keys win); returns how many changed."""
+        ...
+
+    def labels(
+        self, namespaces: Sequence[str], turns: Sequence[TurnKey]
+    ) -> dict[tuple[str, str, str], dict[str, MetadataValue]]:
+        """The labels of these turns' copies, keyed (namespace, conversation_id, turn_id); unlabelled ones left out."""
+        ...
+
     def unformed(self, namespace: str, conversation_id: str | None = None) -> list[UnformedTurn]:
-        """Turns of the namespace not formed yet (new or pending), by conversation then seq."""
+        """Turns of the namespace not formed yet (new or pending, with their labels), by conversation then seq."""
         ...
 
     def pending(self, namespace: str, conversation_id: str | None = None) -> list[tuple[Message, str]]:

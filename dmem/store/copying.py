@@ -2,7 +2,8 @@
 
 The copy goes through the store protocols only, so any backend pair works. Per namespace it
 copies the live memories with their vectors, the whole history and the admissions, and every
-transcript turn at its position with its formation status (pending turns keep their reason).
+transcript turn at its position with its formation status (pending turns keep their reason,
+unformed ones the caller's labels).
 Then it checks counts per namespace and every vector. The destination must be empty.
 Known losses: deleted memories travel as history only; an admission's time becomes the copy's,
 and a turn not formed yet is retried in the namespace it is recorded in (its speaker map stays behind).
@@ -95,6 +96,8 @@ def _copy_turns(src: MemoryStore, dst: MemoryStore, ns: str) -> int:
     for (conv, turn), left in unformed.items():
         if left.status == "pending":
             dst.transcript.mark_pending([ns], [(conv, turn)], left.reason or "")
+        if left.labels:
+            dst.transcript.label([ns], [(conv, turn)], left.labels)
         if left.routing != Routing.of(ns):
             log.warning("turn %s/%s of %r is not formed yet and was fed by a speaker map; the copy will form it "
                         "in %r only", conv, turn, ns, ns)

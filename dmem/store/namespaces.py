@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from dmem.errors import DataError
-from dmem.state.schemas import Message
+from dmem.state.schemas import Message, MetadataValue
 
 MAX_NAMESPACE = 256
 TurnKey = tuple[str, str]
@@ -110,6 +110,8 @@ class UnformedTurn:
     status: Literal["new", "pending"]
     reason: str | None
     routing: Routing
+    labels: dict[str, MetadataValue] = field(default_factory=dict)
+    """The caller's metadata for the memories formed from the turn (see ``TurnStatus.label``)."""
 
 
 def turn_keys(messages: list[Message]) -> list[TurnKey]:

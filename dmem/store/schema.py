@@ -1,4 +1,4 @@
-"""The SQLite schema (version 2) and the in-place migrations that bring older stores up to it.
+"""The SQLite schema (version 3) and the in-place migrations that bring older stores up to it.
 
 Version 2 puts a namespace on every row: conversations and turn ids are scoped inside a
 namespace, so two users with the same conversation and turn ids never meet. Turns carry their
@@ -6,6 +6,8 @@ formation status, the claim of the worker forming them, and the routing of the c
 them (``origin`` namespace and speaker map), so a retry forms each turn where it was recorded.
 ``memories.rev`` is the store version of a row's last write: a process catches its in-memory
 vector index up with other processes' commits by reading only the rows with a newer ``rev``.
+Version 3 keeps the caller's metadata (``labels``, JSON) on each turn not formed yet, so whoever
+forms it later writes the labels with its memories.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
@@ -69,6 +71,7 @@ CREATE TABLE IF NOT EXISTS messages (
     pending_reason TEXT,
     claimed_by TEXT,
     claim_expires REAL,
+    labels TEXT NOT NULL DEFAULT '{}',
     PRIMARY KEY (namespace, conversation_id, turn_id),
     UNIQUE (namespace, conversation_id, seq)
 );
@@ -162,5 +165,12 @@ def _routing(
     return (unmapped[0] if unmapped else names[0]), routes
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2}
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    """Give every turn the caller's labels (none for turns recorded before: they had no way to keep them)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(messages)")}
+    if "labels" not in columns:  # a v1 store rebuilt by ``_v1_to_v2`` already has it
+        conn.execute("ALTER TABLE messages ADD COLUMN labels TEXT NOT NULL DEFAULT '{}'")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 """Schema version -> the step that upgrades a database of that version by one."""

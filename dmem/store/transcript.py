@@ -10,12 +10,12 @@ and claims live in :mod:`dmem.store.turns`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 
 from dmem.errors import DataError
-from dmem.state.schemas import Message
-from dmem.store.namespaces import Routing
+from dmem.state.schemas import Message, MetadataValue
+from dmem.store.namespaces import Routing, turn_keys
 from dmem.store.sql import Row
 from dmem.store.turns import TurnStatus
 
@@ -94,8 +94,12 @@ def conflict(row: Row, msg: Message) -> str | None:
 class Transcript(TurnStatus):
     """Raw turns per namespace and conversation; tracks which turns formation handled."""
 
-    def append(self, routing: Routing, messages: Sequence[Message]) -> list[Message]:
-        """Record turns in every namespace the routing feeds, all or nothing; return them as stored."""
+    def append(self, routing: Routing, messages: Sequence[Message],
+               labels: Mapping[str, MetadataValue] | None = None) -> list[Message]:
+        """Record turns in every namespace the routing feeds, all or nothing; return them as stored.
+
+        ``labels`` are merged into every unformed turn of the call in the same transaction.
+        """
         stored: dict[tuple[str, str], Message] = {}
         with self._sql.transaction():
             self._sql.lock(routing.namespaces())
@@ -105,6 +109,8 @@ class Transcript(TurnStatus):
                     kept = self._insert(ns, routing, msg, next_seq)
                     if ns == routing.origin:
                         stored.setdefault((msg.conversation_id, msg.turn_id), kept)
+            if labels:
+                self.label(routing.namespaces(), turn_keys(list(messages)), labels)
         return [stored[(m.conversation_id, m.turn_id)] for m in messages]
 
     def _insert(self, ns: str, routing: Routing, msg: Message, next_seq: dict[tuple[str, str], int]) -> Message:

@@ -6,16 +6,20 @@ processed in that same transaction: a turn's memories are written once, even whe
 or processes form it at the same time or a worker dies halfway (see :mod:`dmem.store.claims`).
 Writes hold the write locks of the namespaces they touch (PostgreSQL: advisory locks, so two
 machines claiming the same turns at once are serialised; SQLite: the store-wide write lock).
+An unformed turn also keeps the caller's metadata (``labels``): the run that forms it, whichever
+worker and whenever, writes them onto its memories in the commit that writes the memories.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from dmem.state.schemas import Message
+from dmem.errors import StoreError
+from dmem.state.schemas import Message, MetadataValue
 from dmem.store.claims import is_stale
 from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn
 from dmem.store.sql import Row, Sql
@@ -30,6 +34,26 @@ def by_conversation(turns: Sequence[TurnKey]) -> dict[str, list[str]]:
         if turn not in out.setdefault(conv, []):
             out[conv].append(turn)
     return out
+
+
+Labels = dict[str, MetadataValue]
+"""The caller's metadata for the memories formed from a turn."""
+
+
+def decode_labels(text: str | None) -> Labels:
+    """The ``labels`` column of a turn as a dict (StoreError when the database holds something else)."""
+    try:
+        labels = json.loads(text or "{}")
+    except ValueError as exc:
+        raise StoreError(f"a turn's labels are unreadable in the database: {exc}") from exc
+    if not isinstance(labels, dict):
+        raise StoreError(f"a turn's labels are {type(labels).__name__}, not a JSON object, in the database")
+    return labels
+
+
+def _encode(labels: Mapping[str, MetadataValue]) -> str:
+    """The ``labels`` column of a turn (keys sorted, so equal labels are equal text)."""
+    return json.dumps(dict(labels), sort_keys=True, ensure_ascii=False)
 
 
 class TurnStatus:
@@ -121,13 +145,53 @@ class TurnStatus:
         self._update(namespaces, turns, "claimed_by = NULL, claim_expires = NULL", [], " AND claimed_by = ?",
                      [worker])
 
+    def label(self, namespaces: Sequence[str], turns: Sequence[TurnKey], labels: Mapping[str, MetadataValue]) -> int:
+        """Merge ``labels`` into the unformed copies of these turns (new keys win); returns how many changed.
+
+        Unlabelled turns (the usual case) take the labels in one statement per conversation; only
+        turns labelled before are read and merged one by one.
+        """
+        if not labels:
+            return 0
+        names = list(dict.fromkeys(namespaces))
+        fresh = _encode(labels)
+        changed = 0
+        with self._sql.transaction():
+            self._sql.lock(names)
+            for conv, turn_ids in by_conversation(turns).items():
+                where, params = self._where(names, conv, turn_ids)
+                open_rows = f"{where} AND status != 'processed'"
+                rows = self._sql.fetch(f"SELECT namespace, turn_id, labels FROM messages WHERE {open_rows}"
+                                       " AND labels != '{}'", params)
+                changed += self._sql.execute(f"UPDATE messages SET labels = ? WHERE {open_rows} AND labels = '{{}}'",
+                                             [fresh, *params])
+                for row in rows:
+                    merged = _encode({**decode_labels(row["labels"]), **labels})
+                    if merged != row["labels"]:
+                        changed += self._sql.execute("UPDATE messages SET labels = ? WHERE namespace = ?"
+                                                     " AND conversation_id = ? AND turn_id = ?",
+                                                     (merged, row["namespace"], conv, row["turn_id"]))
+        return changed
+
+    def labels(self, namespaces: Sequence[str], turns: Sequence[TurnKey]) -> dict[tuple[str, str, str], Labels]:
+        """The labels of these turns' copies, keyed (namespace, conversation_id, turn_id); unlabelled ones left out."""
+        out: dict[tuple[str, str, str], Labels] = {}
+        names = list(dict.fromkeys(namespaces))
+        for conv, turn_ids in by_conversation(turns).items():
+            where, params = self._where(names, conv, turn_ids)
+            for row in self._sql.query(f"SELECT namespace, turn_id, labels FROM messages WHERE {where}"
+                                       " AND labels != '{}'", params):
+                out[(row["namespace"], conv, row["turn_id"])] = decode_labels(row["labels"])
+        return out
+
     def unformed(self, namespace: str, conversation_id: str | None = None) -> list[UnformedTurn]:
         """Turns of the namespace not formed yet (new or pending), by conversation then seq."""
         from dmem.store.transcript import message_from_row
 
         rows = self._select(namespace, ("new", "pending"), conversation_id)
         return [UnformedTurn(namespace=namespace, message=message_from_row(r), status=r["status"],
-                             reason=r["pending_reason"], routing=Routing.from_row(r["origin"], r["routes"]))
+                             reason=r["pending_reason"], routing=Routing.from_row(r["origin"], r["routes"]),
+                             labels=decode_labels(r["labels"]))
                 for r in rows]
 
     def pending(self, namespace: str, conversation_id: str | None = None) -> list[tuple[Message, str]]:

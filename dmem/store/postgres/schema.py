@@ -20,7 +20,7 @@ from dmem.store.postgres.db import Row
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _MIGRATION_LOCK = 0x646D656D  # 'dmem': the advisory lock key taken while migrating
 
 _V1 = """
@@ -98,7 +98,12 @@ def _create_v1(conn: psycopg.Connection[Row], dim: int) -> None:
     conn.execute("INSERT INTO dmem_meta (key, value) VALUES ('dim', %s)", (str(dim),))
 
 
-MIGRATIONS: dict[int, Callable[[psycopg.Connection[Row], int], None]] = {1: _create_v1}
+def _turn_labels_v2(conn: psycopg.Connection[Row], dim: int) -> None:
+    """Keep the caller's metadata (``labels``, JSON) on each turn, for whoever forms it later."""
+    conn.execute("ALTER TABLE messages ADD COLUMN labels text NOT NULL DEFAULT '{}'")
+
+
+MIGRATIONS: dict[int, Callable[[psycopg.Connection[Row], int], None]] = {1: _create_v1, 2: _turn_labels_v2}
 """Version -> the step that brings a database from the version before it to this one."""
 
 
