@@ -24,7 +24,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.runtime import Runtime
 
 from dmem import Context, Memory
-from dmem.host import BackgroundIngestion, make_recall_node, make_remember_node, recall_text
+from dmem.host import BackgroundIngestion, HostLabels, make_recall_node, make_remember_node, recall_text
 
 PERSONA = "You are a friendly assistant with long-term memory."
 
@@ -46,13 +46,14 @@ def reply(state: MessagesState, runtime: Runtime[HostContext]) -> dict[str, Any]
     return {"messages": [runtime.context.model.invoke([SystemMessage(PERSONA), *state["messages"]])]}
 
 
-def build_host_graph(memory: Memory, background: BackgroundIngestion | None = None) -> StateGraph[
+def build_host_graph(memory: Memory, background: BackgroundIngestion | None = None,
+                     metadata: HostLabels | None = None) -> StateGraph[
         MessagesState, HostContext, MessagesState, MessagesState]:
-    """Recall → reply → remember over one Memory (``background`` defers remembering)."""
+    """Recall → reply → remember over one Memory (``background`` defers remembering; ``metadata`` labels it)."""
     g = StateGraph(MessagesState, context_schema=HostContext)
     g.add_node("recall", make_recall_node(memory))
     g.add_node("reply", reply)
-    g.add_node("remember", make_remember_node(memory, background=background))
+    g.add_node("remember", make_remember_node(memory, background=background, metadata=metadata))
     g.add_edge(START, "recall")
     g.add_edge("recall", "reply")
     g.add_edge("reply", "remember")

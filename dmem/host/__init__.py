@@ -6,13 +6,16 @@
   (``BackgroundIngestion``) after the host has replied.
 - ``memory_tools``: ``search_memory``, ``ask_memory`` and ``remember`` for LangChain's ``create_agent``.
 
+The remember node and tool take the host developer's ``metadata`` (``HostLabels``: fixed labels, or
+a function of the host's state and runtime context) for the memories they form.
+
 Each piece works over a ``Memory`` (its store and models) or, without one, over the served graphs
 (``dmem.graphs``, settings from ``DMEM_*``). The user is the host's: a ``user_id`` in its state, its
 runtime context or ``config["configurable"]``; dmem settings travel in the host context's ``dmem`` field.
 """
 
 from dmem.host.background import BackgroundIngestion
-from dmem.host.binding import MemoryGraphs, graphs_of, host_user
+from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user
 from dmem.host.recall import RECALL_NAME, make_recall_node, recall_text
 from dmem.host.remember import last_exchange, make_remember_node
 from dmem.host.tools import memory_tools
@@ -20,6 +23,7 @@ from dmem.host.tools import memory_tools
 __all__ = [
     "RECALL_NAME",
     "BackgroundIngestion",
+    "HostLabels",
     "MemoryGraphs",
     "graphs_of",
     "host_user",

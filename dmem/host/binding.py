@@ -1,16 +1,23 @@
-"""Which dmem graphs a host piece drives, and whose memory a host run is about."""
+"""Which dmem graphs a host piece drives, whose memory a host run is about, and the labels it writes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 
+from dmem.metadata import check_metadata
 from dmem.nodes.inputs import DEFAULT_USER, user_of
 from dmem.services import Resources
+from dmem.state.schemas import MetadataValue
+
+HostLabels: TypeAlias = Mapping[str, Any] | Callable[[Mapping[str, Any], Any], Mapping[str, Any] | None]
+"""Labels a host piece writes on the memories it forms: fixed ones, or a function of the host's state
+and runtime context returning them for one run (None: no labels)."""
+LabelsOf: TypeAlias = Callable[[Mapping[str, Any], Any], dict[str, MetadataValue] | None]
 
 
 class MemoryGraphs(Protocol):
@@ -50,3 +57,19 @@ def host_user(state: Mapping[str, Any] | None, runtime_context: Any, config: Run
     if isinstance(found, str) and found:
         return found
     return user_of(runtime_context, config) or DEFAULT_USER
+
+
+def labels_of(metadata: HostLabels | None) -> LabelsOf:
+    """The labels of one host run, checked like ``Memory.add``'s: fixed ones now, computed ones on each run."""
+    if metadata is None:
+        return lambda state, context: None
+    if callable(metadata):
+        compute = metadata
+
+        def computed(state: Mapping[str, Any], context: Any) -> dict[str, MetadataValue] | None:
+            found = compute(state, context)
+            return None if found is None else check_metadata(found)
+
+        return computed
+    fixed = check_metadata(metadata)
+    return lambda state, context: fixed

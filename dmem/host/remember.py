@@ -10,7 +10,7 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from dmem.host.background import BackgroundIngestion
-from dmem.host.binding import MemoryGraphs, graphs_of, host_user
+from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, labels_of
 from dmem.host.recall import RECALL_NAME
 from dmem.services import dmem_context
 
@@ -25,16 +25,20 @@ def last_exchange(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
     return [m for m in messages[start:] if m.name != RECALL_NAME]
 
 
-def make_remember_node(memory: MemoryGraphs | None = None, *,
-                       background: BackgroundIngestion | None = None) -> RememberNode:
+def make_remember_node(memory: MemoryGraphs | None = None, *, background: BackgroundIngestion | None = None,
+                       metadata: HostLabels | None = None) -> RememberNode:
     """A node for a ``MessagesState`` host that runs dmem's ingestion graph on the last exchange.
 
     The conversation is the host's thread (``thread_id``), the user the host's (``host_user``);
     message ids are the turn ids, so an exchange is never formed twice. With ``background``, the
     node returns at once and the exchange is formed in ``background``'s worker; the host must
     ``flush()`` or ``close()`` it before exiting (failures are logged and returned there).
+    ``metadata`` labels every memory the exchange creates or updates, as ``Memory.add(metadata=...)``:
+    a mapping, or a function of the host's state and runtime context (checked on each run, before
+    anything is queued).
     """
     graphs = graphs_of(memory)
+    labels = labels_of(metadata)
 
     def remember(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
         """Hand the last exchange to dmem's ingestion graph."""
@@ -44,7 +48,10 @@ def make_remember_node(memory: MemoryGraphs | None = None, *,
         config = get_config()
         user = host_user(state, runtime.context, config)
         thread = (config.get("configurable") or {}).get("thread_id")
-        payload = {"messages": exchange, "user_id": user, "conversation_id": str(thread or user)}
+        payload: dict[str, Any] = {"messages": exchange, "user_id": user, "conversation_id": str(thread or user)}
+        found = labels(state, runtime.context)
+        if found:
+            payload["metadata"] = found
         settings = dmem_context(runtime.context)
         if background is not None:
             background.submit(graphs.ingestion_graph, payload, context=settings, label=f"{user}/{thread or '-'}")

@@ -2,6 +2,8 @@
 
 The tools read the user from the agent's runtime (``user_id`` in its state, context or configurable)
 and dmem settings from its context's ``dmem`` field; the model only sees the query or the text.
+Labels on what ``remember`` stores are the developer's (``metadata=``), never the model's: search
+filters and host code trust them, so a prompt must not be able to set them.
 """
 
 from __future__ import annotations
@@ -12,17 +14,25 @@ from langchain.tools import ToolRuntime, tool
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 
-from dmem.host.binding import MemoryGraphs, graphs_of, host_user
+from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, labels_of
 from dmem.services import dmem_context
 
 
-def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5) -> list[BaseTool]:
-    """``search_memory``, ``ask_memory`` and ``remember`` over a ``Memory`` (or the served graphs)."""
+def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5,
+                 metadata: HostLabels | None = None) -> list[BaseTool]:
+    """``search_memory``, ``ask_memory`` and ``remember`` over a ``Memory`` (or the served graphs).
+
+    ``metadata`` labels what ``remember`` stores: a mapping, or a function of the agent's state and
+    runtime context; the model cannot see or set it.
+    """
     graphs = graphs_of(memory)
+    labels = labels_of(metadata)
+
+    def _state(runtime: ToolRuntime[Any, Any]) -> dict[str, Any] | None:
+        return runtime.state if isinstance(runtime.state, dict) else None
 
     def _user(runtime: ToolRuntime[Any, Any]) -> str:
-        state = runtime.state if isinstance(runtime.state, dict) else None
-        return host_user(state, runtime.context, runtime.config)
+        return host_user(_state(runtime), runtime.context, runtime.config)
 
     @tool(response_format="content_and_artifact")
     def search_memory(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, list[dict[str, Any]]]:
@@ -46,9 +56,12 @@ def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5) -
         """Store something worth remembering about the user, in the user's own words (first person)."""
         user = _user(runtime)
         thread = (runtime.config.get("configurable") or {}).get("thread_id")
-        out = graphs.ingestion_graph.invoke(
-            {"messages": [HumanMessage(text)], "user_id": user, "conversation_id": str(thread or user)},
-            context=dmem_context(runtime.context))
+        payload: dict[str, Any] = {"messages": [HumanMessage(text)], "user_id": user,
+                                   "conversation_id": str(thread or user)}
+        found = labels(_state(runtime) or {}, runtime.context)
+        if found:
+            payload["metadata"] = found
+        out = graphs.ingestion_graph.invoke(payload, context=dmem_context(runtime.context))
         added = [op.new_text for op in out.get("operations") or [] if op.operation != "NOOP" and op.new_text]
         if added:
             return "Remembered: " + "; ".join(added)

@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 from pydantic import TypeAdapter, ValidationError
 
 from dmem.errors import DataError, InputError
+from dmem.metadata import check_metadata
 from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import DeliberationInput, IngestState
@@ -65,6 +66,8 @@ def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     out: dict[str, Any] = {"turns": exchange, "user_id": user}
     if state.get("speaker_namespaces") is not None:
         out["speaker_namespaces"] = _validate("speaker_namespaces", _SPEAKER_MAP, state["speaker_namespaces"])
+    if state.get("metadata") is not None:
+        out["metadata"] = _labels(state["metadata"])
     return out
 
 
@@ -135,6 +138,14 @@ def _text_field(state: Mapping[str, Any], name: str) -> str | None:
     if not isinstance(value, str):
         raise InputError(f"input field {name!r} must be text; got {value!r}")
     return value
+
+
+def _labels(raw: Any) -> dict[str, Any]:
+    """The input's metadata, checked as ``Memory.add`` checks it; the error names the field."""
+    try:
+        return check_metadata(raw)
+    except DataError as exc:
+        raise InputError(f"input field 'metadata': {exc}") from None
 
 
 def _validate(field: str, adapter: TypeAdapter[Any], value: Any) -> Any:

@@ -49,10 +49,10 @@ def exchange_turns(state: IngestState) -> list[TurnKey]:
 
 
 def record(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Append the raw messages to the transcript before anything else can fail, then claim them."""
+    """Append the raw messages, with the input's labels, before anything else can fail; then claim them."""
     svc = services_for(runtime.context)
     routing = routing_of(state)
-    stored = svc.store.transcript.append(routing, list(state.get("turns") or []))
+    stored = svc.store.transcript.append(routing, list(state.get("turns") or []), state.get("metadata"))
     worker = (get_config().get("configurable") or {}).get(CLAIM_KEY) or new_worker()
     claim = svc.store.transcript.claim(routing.namespaces(), turn_keys(stored), worker,
                                        svc.context.claim_lease_seconds)

@@ -19,6 +19,7 @@ from dmem.state.schemas import (
     Fact,
     MemoryRecord,
     Message,
+    MetadataValue,
     SkippedChunk,
     Usage,
 )
@@ -49,6 +50,9 @@ class IngestInput(TypedDict, total=False):
     """Conversation the chat messages belong to. Default: the config's 'thread_id', else the user id."""
     speaker_namespaces: dict[str, str]
     """Optional speaker -> namespace map (a two-person conversation stores each side apart)."""
+    metadata: dict[str, MetadataValue]
+    """Optional labels (name -> string, number or boolean) for every memory the exchange's turns create
+    or update, as ``Memory.add(metadata=...)``: kept with the turns, written with their memories."""
 
 
 @documented
