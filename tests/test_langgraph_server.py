@@ -181,11 +181,25 @@ def test_concurrent_runs_with_different_contexts_share_one_store(server: Server)
     assert "StoreLockedError" not in text
 
 
+def test_ingestion_input_metadata_labels_the_memories_of_its_namespace_only(server: Server) -> None:
+    labels = {"source": "sdk", "week": 12, "verified": True}
+    out = server.client.runs.wait(None, "ingestion", input={"messages": EXCHANGE, "user_id": "lena",
+                                                             "metadata": labels})
+    assert out["status"] == "formed"
+    server.client.runs.wait(None, "ingestion", input={"messages": EXCHANGE, "user_id": "omar"})
+    for user, expected in [("lena", labels), ("omar", {})]:
+        found = server.client.runs.wait(None, "query", input={"question": "What is my dog's name?",
+                                                                "namespaces": [user]})
+        assert found["memories"] and [m["metadata"] for m in found["memories"]] == [expected] * len(found["memories"])
+
+
 def test_bad_input_and_bad_settings_name_the_field(server: Server) -> None:
     with pytest.raises(Exception, match="InputError: input field 'question'"):
         server.client.runs.wait(None, "query", input={"q": "x"})
     with pytest.raises(Exception, match="'messages'"):
         server.client.runs.wait(None, "ingestion", input={"messages": [{"q": 1}]})
+    with pytest.raises(Exception, match="InputError: input field 'metadata': metadata 'tags' is a list"):
+        server.client.runs.wait(None, "ingestion", input={"messages": EXCHANGE, "metadata": {"tags": ["a"]}})
     with pytest.raises(Exception, match="ConfigError: setting 'gate_policy' must be one of"):
         server.client.runs.wait(None, "query", input={"question": "x"}, context={"gate_policy": "bogus"})
 
