@@ -1,6 +1,7 @@
 """The caller's metadata on memories, checked on the way in.
 
-``add(metadata=...)`` keeps it with the recorded turns (``TranscriptLog.append``); the run that
+``add(metadata=...)``, the ingestion graph's ``metadata`` input and the host pieces of ``dmem.host``
+(which pass it there) keep it with the recorded turns (``TranscriptLog.append``); the run that
 forms them writes it onto the memories they create or update (new keys win over old ones on an
 updated memory) in the commit that writes those memories. Values are JSON scalars, so
 ``search(metadata=...)`` filters compare them exactly.

@@ -90,8 +90,8 @@ class MemoryRecord(BaseModel):
         default=None, description="Where the enrichment came from and about which entity, "
         "e.g. \"external:wiki about 'Tesla Model 3'\"; None without enrichment.")
     metadata: dict[str, MetadataValue] = Field(
-        default_factory=dict, description="The caller's labels from ``add(metadata=...)`` or ``update``; "
-        "search filters match them exactly.")
+        default_factory=dict, description="The caller's labels (``add(metadata=...)``, the ingestion input's "
+        "``metadata``, a host's remember node or tool, ``update``); search filters match them exactly.")
 
     def render(self) -> str:
         """Text with its event time, as the answerer sees it."""
