@@ -16,6 +16,7 @@ from dmem.api import Memory
 from dmem.graphs import served_resources
 from dmem.store.postgres import PostgresStore
 from tests.test_ingestion_graph import *  # noqa: F403
+from tests.test_ingestion_labels import *  # noqa: F403
 from tests.test_isolation import *  # noqa: F403
 from tests.test_metadata_labels import *  # noqa: F403
 from tests.test_query_graph import *  # noqa: F403
