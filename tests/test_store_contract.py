@@ -123,6 +123,8 @@ FILTER_CASES = {
     "provenance": (SearchFilter(provenance="inferred"), {"provenance": Provenance.INFERRED}),
     "speaker": (SearchFilter(speaker="BOB"), {"speaker": "Bob"}),
     "conversation_id": (SearchFilter(conversation_id="c7"), {"conversation_id": "c7"}),
+    "metadata": (SearchFilter.with_metadata({"source": "chat", "week": 12}),
+                 {"metadata": {"source": "chat", "week": 12, "checked": True}}),
 }
 
 
@@ -139,6 +141,22 @@ def test_each_filter_field_returns_k_matches_beyond_the_nearest(store: MemorySto
     assert ids(hits) == ["match0", "match1"] and all(where.matches(h.record) for h in hits)
     assert len(store.vectors.search(["alice"], axis(0), 10, where=where)) == 3
     assert ids(store.vectors.search(["alice"], axis(0), 5, min_score=0.99999)) == ["near0"]
+
+
+def test_metadata_filters_compare_exactly_on_every_backend(store: MemoryStore) -> None:
+    near = [{"week": 12.0}, {"week": "12"}, {"week": True}, {"other": 12}, {}]  # closer to the query, no match
+    with store.transaction():
+        for i, labels in enumerate(near):
+            store.vectors.add(rec(f"near{i}", metadata=labels), [1.0, 0.01 * i] + [0.0] * (DIM - 2))
+        store.vectors.add(rec("int", metadata={"week": 12, "flag": True}), axis(1))
+        store.vectors.add(rec("float", metadata={"week": 2.5, "flag": 1}), axis(2))
+    assert ids(store.vectors.search(["alice"], axis(0), 3, where=SearchFilter.with_metadata({"week": 12}))) == ["int"]
+    assert ids(store.vectors.search(["alice"], axis(0), 3, where=SearchFilter.with_metadata({"week": 12.0}))) \
+        == ["near0"]
+    assert ids(store.vectors.search(["alice"], axis(0), 3, where=SearchFilter.with_metadata({"flag": 1}))) == ["float"]
+    both = SearchFilter.with_metadata({"week": 2.5, "flag": 1})
+    assert ids(store.vectors.search(["alice"], axis(0), 3, where=both)) == ["float"]
+    assert store.vectors.search(["alice"], axis(0), 3, where=SearchFilter.with_metadata({"week": 13})) == []
 
 
 def test_update_and_delete_keep_history_and_hide_the_record(store: MemoryStore) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import math
+from collections.abc import Sequence
 from typing import Any
 
 from psycopg import sql
@@ -17,7 +20,7 @@ def filter_columns(record: MemoryRecord) -> tuple[list[str], str, str, str | Non
 
 
 def filter_sql(where: SearchFilter | None) -> tuple[sql.Composable, list[Any]]:
-    """The WHERE conditions (each starting with AND) and parameters of a metadata filter."""
+    """The WHERE conditions (each starting with AND) and parameters of a search filter."""
     parts: list[sql.Composable] = []
     params: list[Any] = []
     if where is None:
@@ -33,4 +36,29 @@ def filter_sql(where: SearchFilter | None) -> tuple[sql.Composable, list[Any]]:
         if value is not None:
             parts.append(sql.SQL(" AND " + condition))
             params.append(value)
+    if where.metadata is not None:
+        labels, label_params = metadata_sql(where.metadata)
+        parts += labels
+        params += label_params
     return sql.Composed(parts), params
+
+
+def metadata_sql(pairs: Sequence[tuple[str, Any]]) -> tuple[list[sql.Composable], list[Any]]:
+    """Conditions matching ``SearchFilter.matches``'s exact metadata comparison (``True`` is not ``1``).
+
+    jsonb equality keeps strings, booleans and numbers apart; an int and a float of equal value
+    are told apart by the stored JSON text (a float's has a '.' or an exponent).
+    """
+    parts: list[sql.Composable] = []
+    params: list[Any] = []
+    for key, value in pairs:
+        if isinstance(value, float) and not math.isfinite(value):
+            parts.append(sql.SQL(" AND FALSE"))  # stored as null: never equal, as in Python
+            continue
+        parts.append(sql.SQL(" AND (json::jsonb -> 'metadata' -> %s) = %s::jsonb"))
+        params += [key, json.dumps(value)]
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            match = "~" if isinstance(value, float) else "!~"
+            parts.append(sql.SQL(f" AND (json::json -> 'metadata' -> %s)::text {match} '[.eE]'"))
+            params.append(key)
+    return parts, params
