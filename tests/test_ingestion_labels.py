@@ -16,9 +16,11 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 
 from dmem.errors import DataError, InputError
 from dmem.host import BackgroundIngestion, make_remember_node, memory_tools
-from dmem.testing import FakeChatModel
+from dmem.testing import FakeChatModel, echo_formation_script
+from tests.add_worker import turns
 from tests.test_host_agent import load_example
 from tests.test_ingestion_graph import pair
+from tests.test_metadata_labels import failing
 
 LABELS = {"source": "chat", "week": 12, "verified": True}
 
@@ -47,6 +49,16 @@ def test_chat_messages_with_metadata_are_labelled_and_a_rerun_forms_nothing_twic
     again = mem.ingestion_graph.invoke({**payload, "metadata": {"source": "other"}})
     assert again["status"] == "duplicate"
     assert labels_of(mem, "ana") == [{"source": "sdk"}]  # a formed turn keeps the labels it was formed with
+
+
+def test_a_graph_run_kept_for_retry_keeps_its_labels_for_the_worker_that_forms_it(memory_factory: Any) -> None:
+    model = failing()
+    mem = memory_factory(model, max_retries=0, retry_backoff=0)
+    out = mem.ingestion_graph.invoke({"turns": turns(2), "user_id": "ana", "metadata": LABELS})
+    assert out["status"] == "pending_retry" and mem.get_all(user_id="ana") == []
+    other = memory_factory(FakeChatModel(script=echo_formation_script()))  # another worker on the same store
+    assert {ex.status for ex in other.retry_pending(user_id="ana").exchanges} == {"formed"}
+    assert labels_of(other, "ana") == [LABELS, LABELS]
 
 
 @pytest.mark.parametrize(("metadata", "problem"), [
