@@ -59,6 +59,15 @@ def host_user(state: Mapping[str, Any] | None, runtime_context: Any, config: Run
     return user_of(runtime_context, config) or DEFAULT_USER
 
 
+def ingestion_input(messages: list[Any], user: str, thread: object, labels: dict[str, MetadataValue] | None
+                    ) -> dict[str, Any]:
+    """The ingestion graph's input for a host's exchange: its user, its thread (else the user), its labels."""
+    payload: dict[str, Any] = {"messages": messages, "user_id": user, "conversation_id": str(thread or user)}
+    if labels:
+        payload["metadata"] = labels
+    return payload
+
+
 def labels_of(metadata: HostLabels | None) -> LabelsOf:
     """The labels of one host run, checked like ``Memory.add``'s: fixed ones now, computed ones on each run."""
     if metadata is None:

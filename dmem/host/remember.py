@@ -10,7 +10,7 @@ from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from dmem.host.background import BackgroundIngestion
-from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, labels_of
+from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, ingestion_input, labels_of
 from dmem.host.recall import RECALL_NAME
 from dmem.services import dmem_context
 
@@ -48,10 +48,7 @@ def make_remember_node(memory: MemoryGraphs | None = None, *, background: Backgr
         config = get_config()
         user = host_user(state, runtime.context, config)
         thread = (config.get("configurable") or {}).get("thread_id")
-        payload: dict[str, Any] = {"messages": exchange, "user_id": user, "conversation_id": str(thread or user)}
-        found = labels(state, runtime.context)
-        if found:
-            payload["metadata"] = found
+        payload = ingestion_input(exchange, user, thread, labels(state, runtime.context))
         settings = dmem_context(runtime.context)
         if background is not None:
             background.submit(graphs.ingestion_graph, payload, context=settings, label=f"{user}/{thread or '-'}")

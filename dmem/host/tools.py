@@ -14,7 +14,7 @@ from langchain.tools import ToolRuntime, tool
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 
-from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, labels_of
+from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, ingestion_input, labels_of
 from dmem.services import dmem_context
 
 
@@ -54,13 +54,9 @@ def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5,
     @tool
     def remember(text: str, runtime: ToolRuntime[Any, Any]) -> str:
         """Store something worth remembering about the user, in the user's own words (first person)."""
-        user = _user(runtime)
         thread = (runtime.config.get("configurable") or {}).get("thread_id")
-        payload: dict[str, Any] = {"messages": [HumanMessage(text)], "user_id": user,
-                                   "conversation_id": str(thread or user)}
-        found = labels(_state(runtime) or {}, runtime.context)
-        if found:
-            payload["metadata"] = found
+        payload = ingestion_input([HumanMessage(text)], _user(runtime), thread,
+                                  labels(_state(runtime) or {}, runtime.context))
         out = graphs.ingestion_graph.invoke(payload, context=dmem_context(runtime.context))
         added = [op.new_text for op in out.get("operations") or [] if op.operation != "NOOP" and op.new_text]
         if added:
