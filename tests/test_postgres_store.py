@@ -117,7 +117,8 @@ def test_a_crowded_namespace_gets_its_own_hnsw_index_and_searches_through_it(pos
         with store.transaction():
             for i, row in enumerate(big):
                 store.vectors.add(rec(f"b{i}", "big", categories=[Category.PREFERENCE if i % 50 == 0
-                                                                 else Category.EVENT]), row)
+                                                                 else Category.EVENT],
+                                      metadata={"tier": "gold" if i % 40 == 0 else "plain"}), row)
             for i, row in enumerate(small):
                 store.vectors.add(rec(f"s{i}", "small"), row)
         assert store.info().extra["hnsw_namespaces"] == ["big"]
@@ -129,6 +130,8 @@ def test_a_crowded_namespace_gets_its_own_hnsw_index_and_searches_through_it(pos
         assert "memories_hnsw_" not in store.index.explain("small", query, 10)
         rare = store.vectors.search(["big"], query, 10, where=SearchFilter(categories=frozenset({"preference"})))
         assert sorted(h.record.id for h in rare) == ["b0", "b100", "b150", "b50"]  # filters still fill k
+        gold = store.vectors.search(["big"], query, 10, where=SearchFilter.with_metadata({"tier": "gold"}))
+        assert sorted(h.record.id for h in gold) == ["b0", "b120", "b160", "b40", "b80"]  # so do label filters
         both = store.vectors.search(["big", "small"], query, 5)
         assert [h.score for h in both] == sorted((h.score for h in both), reverse=True)
     finally:
