@@ -1,7 +1,8 @@
 """dmem as agent tools: ``search_memory``, ``ask_memory`` and ``remember`` in LangChain's ``create_agent``.
 
 The agent's model decides when to use memory. The tools take the user from the agent's runtime
-context (``user_id``), so the model never sees or chooses whose memory it is. The query graph also
+context (``user_id``), so the model never sees or chooses whose memory it is; the labels on what
+``remember`` stores are the developer's (``metadata=``), never the model's. The query graph also
 works as a plain tool: ``memory.query_graph.as_tool()`` (its arguments are the graph's input).
 
 Run it offline (a scripted tool-calling model, dmem's offline engine, hash embeddings)::
@@ -45,8 +46,8 @@ def scripted_model(messages: list[AnyMessage]) -> AIMessage | str:
 
 
 def build_agent(memory: Memory, model: Any) -> Any:
-    """An agent with dmem's three tools and a checkpointer."""
-    return create_agent(model, tools=memory_tools(memory), context_schema=AgentContext,
+    """An agent with dmem's three tools and a checkpointer; what it remembers is labelled source=agent."""
+    return create_agent(model, tools=memory_tools(memory, metadata={"source": "agent"}), context_schema=AgentContext,
                         checkpointer=InMemorySaver(), system_prompt="You help the user and remember what matters.")
 
 
@@ -60,6 +61,7 @@ def main() -> None:
         for text in ["I adopted a beagle named Rex last week.", "What is the name of my beagle?"]:
             out = agent.invoke({"messages": [HumanMessage(text)]}, config, context=ctx)
             print(f"user: {text}\nagent: {out['messages'][-1].text}")
+        print("labels:", [m.metadata for m in memory.get_all(user_id="alice")])
         search = next(t for t in memory_tools(memory) if t.name == "search_memory")
         print("tools:", [t.name for t in memory_tools(memory)], "| search_memory args:", list(search.args))
         with warnings.catch_warnings():  # Runnable.as_tool is marked beta in langchain-core

@@ -23,6 +23,7 @@ def test_example_runs_offline(example: Any, capsys: pytest.CaptureFixture[str]) 
     assert "agent: [remember] Remembered: " in out and "beagle named Rex" in out
     assert "agent: [ask_memory] Rex" in out and "as_tool: Rex" in out
     assert "search_memory args: ['query']" in out  # the user never appears among the model's arguments
+    assert "labels: [{'source': 'agent'}]" in out  # the developer's labels, on what the model remembered
 
 
 def test_agent_calls_the_tools_for_the_user_of_its_context(example: Any, fake: FakeChatModel,
