@@ -18,6 +18,7 @@ HostLabels: TypeAlias = Mapping[str, Any] | Callable[[Mapping[str, Any], Any], M
 """Labels a host piece writes on the memories it forms: fixed ones, or a function of the host's state
 and runtime context returning them for one run (None: no labels)."""
 LabelsOf: TypeAlias = Callable[[Mapping[str, Any], Any], dict[str, MetadataValue] | None]
+"""A host piece's checked labels for one run, from the host's state and runtime context."""
 
 
 class MemoryGraphs(Protocol):
