@@ -5,6 +5,11 @@ without a first-person fact > a named admit criterion > phatic > emotional react
 first-person content (admit) > nothing personal (reject). So "I might switch to Android next
 year" is rejected as hedged although it names a dated plan, and "I drove a Jeep for the road
 trip that I rented" is rejected as transient although it names a vehicle.
+
+English chat is made explicit before the rules (``replies``): a dropped first-person subject is
+put back ("Had an audition yesterday" is judged as "I had ..."), and a reply to the other speaker's
+question is admitted when its only fault was naming no first-person fact ("Miso soup" after "What's
+your comfort food?"); hedges, transient states, questions and greetings still reject it.
 """
 
 from __future__ import annotations
