@@ -131,3 +131,18 @@ def test_raw_turn_hits_follow_the_topic_not_the_person_addressed(store):
     index = EvidenceIndexes(store).turns(["noor"], chat)
     assert hybrid.nameless_query("What lessons did Noor start at Blue Heron?") == "What lessons did start at ?"
     assert hybrid.turns("What pottery lessons did Noor start?", index, EMB.embed_documents, 3)[0] == 8
+
+
+def test_turns_said_by_the_person_the_question_names_rank_first(store):
+    # Both talk about bread; the question asks what Noor baked, so Noor's own turns are the evidence.
+    chat = [turn(0, "I baked a rye loaf with caraway seeds.", speaker="Sami"),
+            turn(1, "I baked a rye loaf with fennel seeds.", speaker="Noor"),
+            *[turn(2 + i, f"Quick note {i} about the weather.", speaker="Sami") for i in range(6)]]
+    index = EvidenceIndexes(store).turns(["noor"], chat)
+    order = list(range(len(chat)))
+    assert hybrid.spoken_by_named(index, "What loaf did Noor bake?", order) == [1]
+    assert hybrid.spoken_by_named(index, "What loaf did Sami bake?", order) == [0, 2, 3, 4, 5, 6, 7]
+    assert hybrid.spoken_by_named(index, "What did Noor and Sami bake?", order) == []  # everyone: no signal
+    assert hybrid.spoken_by_named(index, "What loaf was baked?", order) == []
+    assert hybrid.turns("What rye loaf did Noor bake?", index, EMB.embed_documents, 2)[0] == 1
+    assert hybrid.turns("What rye loaf did Sami bake?", index, EMB.embed_documents, 2)[0] == 0

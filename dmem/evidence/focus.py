@@ -1,10 +1,11 @@
 """Where Focused Deliberation reads: seed turns from a raw-turn search, then a reading plan.
 
 Seeds are the hybrid raw-turn hits for the question, best first (``hybrid.turns``: dense without
-the question's names, BM25, time cues). Turns naming the question's people and System 1's memories'
-source turns were seeds too; measured, they lowered coverage (README, development data). The
-plan reads the seeds best first with their replies and widens windows within the budget (see
-``windows``); the full scan is the same plan with one window.
+the question's names, BM25, time cues, and the turns said by a speaker the question names).
+Turns naming the question's people and System 1's memories' source turns were seeds too;
+measured, they lowered coverage (README, development data). The plan reads the seeds best first
+with their replies and widens windows within the budget (see ``windows``); the full scan is the
+same plan with one window.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class ReadingPlan:
 
 
 def seed_turns(question: str, index: TurnIndex, embed: Callable[[list[str]], list[list[float]]]) -> list[int]:
-    """Seed positions, best first: the hybrid raw-turn hits for the question (dense, BM25, time cues)."""
+    """Seed positions, best first: the hybrid raw-turn hits for the question (``hybrid.turns``)."""
     return hybrid.turns(question, index, embed, SEED_HITS)
 
 

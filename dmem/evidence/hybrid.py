@@ -89,15 +89,30 @@ def nameless_query(question: str) -> str:
 
 
 def turns(question: str, index: TurnIndex, embed: Embed, k: int) -> list[int]:
-    """Positions of the ``k`` transcript turns with the best fused rank (dense, BM25, time cues).
+    """Positions of the ``k`` transcript turns with the best fused rank (dense, BM25, time cues, speaker).
 
-    Names stay out of both the dense query and the signals: a raw turn rarely names the person it
-    is about (they are speaking), while turns that name someone are mostly addressed to them.
+    Names stay out of the dense query and the text signals: a raw turn rarely names the person it
+    is about (they are speaking), while turns that name someone are mostly addressed to them. Who
+    speaks is the signal instead: the dense order of the turns said by a speaker the question names.
     """
     if not index.messages:
         return []
     query = np.asarray(embed([nameless_query(question)])[0], dtype=np.float32)
     query /= np.linalg.norm(query) + 1e-12
-    sims = index.matrix(embed) @ query
-    dense = np.argsort(-sims, kind="stable")[:POOL].tolist()
-    return [i for i, _ in fuse([dense, index.docs.lexical(question, POOL), index.docs.timed(question, POOL)])[:k]]
+    order = np.argsort(-(index.matrix(embed) @ query), kind="stable").tolist()
+    lists = [order[:POOL], index.docs.lexical(question, POOL), index.docs.timed(question, POOL),
+             spoken_by_named(index, question, order)]
+    return [i for i, _ in fuse(lists)[:k]]
+
+
+def spoken_by_named(index: TurnIndex, question: str, order: Sequence[int]) -> list[int]:
+    """The turns, in ``order``, said by a speaker the question names ('What did Theo cook?': Theo's).
+
+    Empty when it names no speaker or every speaker: then who spoke tells no turn apart.
+    """
+    names = {n.lower() for n in question_names(question)}
+    speakers = {m.speaker for m in index.messages}
+    named = {s for s in speakers if s.lower() in names or s.split()[0].lower() in names} if names else set()
+    if not named or named == speakers:
+        return []
+    return [i for i in order if index.messages[i].speaker in named][:POOL]
