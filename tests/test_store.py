@@ -25,8 +25,8 @@ from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord, Message, Operation
 from dmem.store import LocalStore, Routing, StoreInfo, open_store
 from dmem.store.local import open_handles
-from dmem.store.sqlite import DB_FILE
 from dmem.store.snapshots import LEGACY_SNAPSHOT_FILE, SNAPSHOT_DIR, snapshot_path
+from dmem.store.sqlite import DB_FILE
 
 DIM = 8
 ROOT = Path(__file__).resolve().parents[1]
