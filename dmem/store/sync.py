@@ -101,7 +101,7 @@ class IndexSync:
         for row in rows:
             if row["deleted"]:
                 self._faiss.remove(row["id"])
-            else:  # a no-op for namespaces not loaded
+            elif self._faiss.loaded(row["namespace"]):  # other namespaces are read from SQLite when loaded
                 self._faiss.put(row["id"], row["namespace"], decode(row["vector"], row["id"], self.dim))
         return len(rows)
 
@@ -130,7 +130,10 @@ class IndexSync:
         return "rebuilt"
 
     def _evict(self, keep: str) -> None:
-        """Drop least recently used namespaces (never ``keep``) while more than ``budget`` vectors are loaded."""
+        """Drop least recently used namespaces (never ``keep``) while more than ``budget`` vectors are loaded.
+
+        Checked when a namespace loads: writes to loaded namespaces may exceed the budget until the next load.
+        """
         if self.budget <= 0:
             return
         sizes = {ns: max(1, self._faiss.size(ns)) for ns in self._faiss.namespaces()}
