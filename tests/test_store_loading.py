@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dmem import Memory
+from dmem.errors import ConfigError
 from dmem.state.schemas import MemoryRecord
 from dmem.store import LocalStore, open_store
 from dmem.store.snapshots import snapshot_path
@@ -157,3 +159,13 @@ def test_two_processes_with_a_namespace_loaded_see_each_others_writes(store_dir:
         other.stdin.flush()
         other.communicate(timeout=60)
     assert other.returncode == 0
+
+
+def test_the_vector_cache_setting_reaches_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with Memory(tmp_path / "a", embeddings="hash", vector_cache=7) as mem:
+        assert mem.store._vectors.sync.budget == 7  # type: ignore[attr-defined]
+    monkeypatch.setenv("DMEM_VECTOR_CACHE", "0")
+    with Memory(tmp_path / "b", embeddings="hash") as mem:
+        assert mem.store._vectors.sync.budget == 0  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="vector_cache"):
+        Memory(tmp_path / "c", embeddings="hash", vector_cache=-1)
