@@ -157,11 +157,11 @@ class IndexSync:
     def flush(self) -> None:
         """Save the snapshots of namespaces changed since their last save (called on close)."""
         if self._can_save():
+            self._saved_at = time.monotonic()
             self.save(sorted(self._faiss.changed))
 
     def save(self, namespaces: list[str]) -> None:
         """Write these loaded namespaces' snapshots now (a failure only costs a slower next load)."""
-        self._saved_at = time.monotonic()
         for namespace in namespaces:
             self._faiss.changed.discard(namespace)
             ids, units = self._faiss.export(namespace)
