@@ -28,7 +28,8 @@ from dmem.store.vectors import FaissIndexes
 log = logging.getLogger(__name__)
 
 SNAPSHOT_INTERVAL_S = 30.0
-"""Seconds between vector snapshot saves while writing; close() always saves."""
+"""Seconds between saves of the changed or rebuilt namespaces' snapshots (checked on commits and
+loads); close() always saves."""
 DEFAULT_BUDGET = 250_000
 """Vectors a process keeps loaded before it drops least recently used namespaces (about 0.5 GB at 384 dims)."""
 
@@ -72,11 +73,10 @@ class IndexSync:
         with self._db.reading():
             self.refresh()  # the new namespace joins the others at this read's version
             source = self._load(namespace)
-        if source == "rebuilt":
+        if source == "rebuilt":  # saved by the next flush: a search should not wait for an fsync
             self._faiss.changed.add(namespace)
-            if self._can_save():
-                self.save([namespace])
         self._evict(keep=namespace)
+        self._flush_when_due()
 
     def refresh(self) -> int:
         """Catch up with commits made since our version (by any process); returns the rows read."""
@@ -175,8 +175,11 @@ class IndexSync:
         # snapshot older than the data only costs a catch-up on the next load.
         if tx.rev is not None:
             self.version = tx.rev
-            if time.monotonic() - self._saved_at >= SNAPSHOT_INTERVAL_S:
-                self.flush()
+            self._flush_when_due()
+
+    def _flush_when_due(self) -> None:
+        if time.monotonic() - self._saved_at >= SNAPSHOT_INTERVAL_S:
+            self.flush()
 
     def _after_rollback(self, tx: TxState) -> None:
         """Re-sync the vectors of every memory the failed transaction touched with SQLite."""
