@@ -169,3 +169,14 @@ def test_the_vector_cache_setting_reaches_the_store(tmp_path: Path, monkeypatch:
         assert mem.store._vectors.sync.budget == 0  # type: ignore[attr-defined]
     with pytest.raises(ConfigError, match="vector_cache"):
         Memory(tmp_path / "c", embeddings="hash", vector_cache=-1)
+
+
+def test_a_snapshot_torn_inside_its_vectors_is_detected_and_rebuilt(store_dir: Path) -> None:
+    with open_store(store_dir, dim=DIM) as s:
+        expected = table(s, "ns0")
+    path = snapshot_path(store_dir, "ns0")
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # snapshots are written without fsync: the zip checksum must catch this
+    path.write_bytes(bytes(data))
+    with open_store(store_dir, dim=DIM) as s:
+        assert table(s, "ns0") == expected

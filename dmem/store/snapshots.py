@@ -44,7 +44,12 @@ def snapshot_path(store_dir: Path, namespace: str) -> Path:
 
 
 def save_snapshot(store_dir: Path, snap: Snapshot) -> None:
-    """Write atomically (temp file in the same directory, fsync, ``os.replace``); an empty one is removed."""
+    """Write atomically (temp file in the same directory, then ``os.replace``); an empty one is removed.
+
+    No fsync: a snapshot is only a cache, saved for many namespaces at a time (an fsync each cost
+    7 ms here). A file torn by an operating-system crash fails its zip checksum or the loader's
+    checks and is rebuilt from SQLite; an older one is caught up.
+    """
     path = snapshot_path(store_dir, snap.namespace)
     if not snap.ids:
         path.unlink(missing_ok=True)
@@ -59,10 +64,7 @@ def save_snapshot(store_dir: Path, snap: Snapshot) -> None:
             ids=np.array(snap.ids, dtype=str),
             vectors=snap.vectors,
         )
-        fh.flush()
-        os.fsync(fh.fileno())
     os.replace(tmp, path)
-    _fsync_dir(path.parent)
 
 
 def load_snapshot(store_dir: Path, namespace: str, dim: int) -> Snapshot | None:
@@ -113,17 +115,3 @@ def _alive(pid: int) -> bool:
     except OSError:
         return True
     return True
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Make the rename durable (a no-op where directories cannot be opened, e.g. Windows)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
