@@ -179,7 +179,7 @@ class Resources:
             store = stores.open_any_store(ctx.store_url, hnsw=ctx.hnsw(), **options)
             self._index_builds[key] = ctx.hnsw().build_settings()
         else:
-            store = stores.open_store(cast(Path, key), **options)
+            store = stores.open_store(cast(Path, key), vector_cache=ctx.vector_cache, **options)
         log.info("dmem opened the store in %s (%s)", getattr(store, "path", key),
                  "read-only" if self.read_only else "writer")
         self._opened.append(store)

@@ -6,6 +6,8 @@ Usage: python tests/store_holder.py STORE_DIR hold|idle
 (and the write lock) open until a line arrives on stdin, then commits and prints "released".
 ``idle`` keeps a handle open like a server between runs: each "count NAMESPACE" line prints the
 namespace's searchable memories as JSON (the in-memory index catches up with other processes),
+"add NAMESPACE ID" writes a memory (text "written by ID") and prints "added", "delete NAMESPACE ID"
+prints "deleted", "loaded" prints the namespaces whose vectors this process holds as JSON, and
 "quit" ends it.
 """
 
@@ -37,6 +39,18 @@ def main() -> None:
                 ns = line.split()[1]
                 hits = store.vectors.search([ns], [1.0] * store.dim, 1000)
                 print(json.dumps(sorted(h.record.text for h in hits)), flush=True)
+            elif line.startswith("add"):
+                _, ns, mid = line.split()
+                now = datetime.now(UTC)
+                store.vectors.add(MemoryRecord(id=mid, namespace=ns, text=f"written by {mid}", created_at=now,
+                                               updated_at=now), [1.0] * store.dim)
+                print("added", flush=True)
+            elif line.startswith("delete"):
+                _, ns, mid = line.split()
+                store.vectors.delete(ns, mid)
+                print("deleted", flush=True)
+            elif line.startswith("loaded"):
+                print(json.dumps(store._vectors.loaded_namespaces()), flush=True)
             elif line.startswith("quit"):
                 break
     store.close()

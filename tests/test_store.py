@@ -25,8 +25,8 @@ from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord, Message, Operation
 from dmem.store import LocalStore, Routing, StoreInfo, open_store
 from dmem.store.local import open_handles
+from dmem.store.snapshots import LEGACY_SNAPSHOT_FILE, SNAPSHOT_DIR, snapshot_path
 from dmem.store.sqlite import DB_FILE
-from dmem.store.vectors import SNAPSHOT_FILE
 
 DIM = 8
 ROOT = Path(__file__).resolve().parents[1]
@@ -207,11 +207,13 @@ def test_export_and_import_round_trip_between_stores(store: LocalStore, tmp_path
 def test_store_files_are_private(tmp_path: Path) -> None:
     store_dir = tmp_path / "fresh" / "store"
     with open_store(store_dir, dim=DIM) as s:
+        s.vectors.search(["alice"], axis(0), 1)  # loads alice's index, so closing saves its snapshot
         s.vectors.add(rec("a"), axis(0))
         s.transcript.append(Routing.of("alice"), [msg("c", 1)])
     assert stat.S_IMODE(store_dir.stat().st_mode) == 0o700
-    files = [p for p in store_dir.iterdir() if p.is_file()]
-    assert {p.name for p in files} >= {DB_FILE, SNAPSHOT_FILE}
+    assert stat.S_IMODE((store_dir / SNAPSHOT_DIR).stat().st_mode) == 0o700
+    files = [p for p in store_dir.rglob("*") if p.is_file()]
+    assert {p.name for p in files} >= {DB_FILE, snapshot_path(store_dir, "alice").name}
     assert {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in files} == {p.name: "0o600" for p in files}
 
 
@@ -326,7 +328,8 @@ def test_bad_snapshot_triggers_rebuild_matching_sqlite(
 ) -> None:
     with open_store(store_dir, dim=DIM) as s:
         fill(s, 12)
-    snapshot = store_dir / SNAPSHOT_FILE
+        search_table(s)  # loads every namespace, which saves its snapshot
+    snapshot = snapshot_path(store_dir, "ns0")
     old_copy = store_dir.parent / "old.npz"
     shutil.copy(snapshot, old_copy)
     with open_store(store_dir, dim=DIM) as s:
@@ -345,26 +348,29 @@ def test_bad_snapshot_triggers_rebuild_matching_sqlite(
         raw_conn.close()
         expected = [[row for row in table if row[0] != "late"] for table in expected]
     with caplog.at_level(logging.INFO, logger="dmem.store"), open_store(store_dir, dim=DIM) as s:
+        assert search_table(s) == expected  # the first search loads the namespaces
         if damage == "stale":  # an older snapshot is caught up from the rows written since
             assert "caught up with 1 newer rows" in caplog.text and "rebuilding" not in caplog.text
         else:
-            assert "rebuilding vector index" in caplog.text
-        assert search_table(s) == expected
+            assert "rebuilding vector index of namespace 'ns0'" in caplog.text
         assert s.info().extra["indexed_vectors"] == s.vectors.count()
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="dmem.store"), open_store(store_dir, dim=DIM) as s:
-        assert "rebuilding" not in caplog.text  # the rebuild saved a fresh snapshot
         assert search_table(s) == expected
+        assert "rebuilding" not in caplog.text  # the rebuild saved a fresh snapshot
 
 
-def test_leftover_snapshot_temp_file_is_removed(store_dir: Path) -> None:
+def test_leftover_snapshot_temp_files_and_the_legacy_snapshot_are_removed(store_dir: Path) -> None:
     with open_store(store_dir, dim=DIM) as s:
         fill(s, 3)
-    leftover = store_dir / ".faiss.snapshot.99999.tmp"
-    leftover.write_bytes(b"half written")
+        search_table(s)
+    leftovers = [store_dir / SNAPSHOT_DIR / f".{snapshot_path(store_dir, 'ns0').stem}.99999.tmp",
+                 store_dir / ".faiss.snapshot.99998.tmp", store_dir / LEGACY_SNAPSHOT_FILE]
+    for leftover in leftovers:
+        leftover.write_bytes(b"half written")
     with open_store(store_dir, dim=DIM) as s:
-        assert s.vectors.count() == 3
-    assert not leftover.exists()
+        assert s.vectors.count() == 3 and len(s.vectors.search(["ns0"], vec(1), 5)) == 1
+    assert not any(leftover.exists() for leftover in leftovers)
 
 
 # ---- crash safety ----------------------------------------------------------------------------------------

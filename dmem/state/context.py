@@ -150,6 +150,10 @@ class Context(BaseModel):
     # Store sharing and concurrency (issue #10)
     lock_timeout: float = 10.0
     """Seconds a write waits for another process's write transaction on the store before failing."""
+    vector_cache: int = 250_000
+    """Local store: vectors one process keeps in memory (the FAISS indexes of the namespaces it searched
+    most recently, about 2 KB each at 384 dims); beyond it the least recently searched namespaces are
+    dropped and reloaded from disk when searched again. 0: no bound. Fixed when the store opens."""
     claim_lease_seconds: float = 600.0
     """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
 
@@ -279,7 +283,7 @@ def _validate(ctx: Context) -> None:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
     for name in ("history_messages", "chunk_history", "max_retries", "provider_retries", "retry_backoff",
-                 "endpoint_concurrency"):
+                 "endpoint_concurrency", "vector_cache"):
         if getattr(ctx, name) < 0:
             raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
     if not -1.0 <= ctx.update_min_similarity <= 1.0:

@@ -17,27 +17,28 @@ from dmem.store.importing import import_records
 from dmem.store.memories import LocalVectorIndex
 from dmem.store.migrate import check_schema
 from dmem.store.schema import SCHEMA_VERSION
+from dmem.store.snapshots import remove_stale_files
 from dmem.store.sql import Sql
 from dmem.store.sqlite import DB_FILE, Database
+from dmem.store.sync import DEFAULT_BUDGET
 from dmem.store.transcript import Transcript
-from dmem.store.vectors import SNAPSHOT_FILE, remove_stale_temp_files
 from dmem.store.writelock import HOLDER_FILE, LOCK_FILE
 
 log = logging.getLogger(__name__)
 
-STORE_FILES = [DB_FILE, f"{DB_FILE}-wal", f"{DB_FILE}-shm", SNAPSHOT_FILE, LOCK_FILE, HOLDER_FILE]
+STORE_FILES = [DB_FILE, f"{DB_FILE}-wal", f"{DB_FILE}-shm", LOCK_FILE, HOLDER_FILE]
 
 
 class StoreCore:
     """The shared state behind every handle on one store directory in this process."""
 
-    def __init__(self, path: Path, db: Database, dim: int) -> None:
+    def __init__(self, path: Path, db: Database, dim: int, vector_cache: int = DEFAULT_BUDGET) -> None:
         self.path = path
         self.db = db
         self.dim = dim
         self.pid = os.getpid()
         self.refs = 0
-        self.vectors = LocalVectorIndex(db, dim, path)
+        self.vectors = LocalVectorIndex(db, dim, path, vector_cache)
         sql = Sql(db, SQLITE)
         self.history = History(sql)
         self.transcript = Transcript(sql)
@@ -97,24 +98,25 @@ class StoreCore:
         return import_records(self.vectors, self.history, self.db.transaction(), namespace, records, vectors, reason)
 
     def close(self) -> None:
-        """Save the vector snapshot and close the database; safe to call twice."""
+        """Save the changed vector snapshots and close the database; safe to call twice."""
         if not self.db.closed:
             self.vectors.sync.flush()
         self.db.close()
 
 
-def open_core(directory: Path, read_only: bool, lock_timeout: float, new_dim: int) -> StoreCore:
-    """Open the store in ``directory``: schema current, dimension known, vectors loaded."""
+def open_core(directory: Path, read_only: bool, lock_timeout: float, new_dim: int,
+              vector_cache: int = DEFAULT_BUDGET) -> StoreCore:
+    """Open the store in ``directory``: schema current, dimension known, no namespace's vectors loaded yet."""
     if not read_only:
         private_dir(directory)
     db = _database(directory, read_only, lock_timeout)
     try:
-        core = StoreCore(directory, db, _dimension(db, directory, new_dim))
+        core = StoreCore(directory, db, _dimension(db, directory, new_dim), vector_cache)
         if not read_only:
-            remove_stale_temp_files(directory)
+            remove_stale_files(directory)
             tighten(directory, STORE_FILES)
-        source = core.vectors.sync.load()
-        log.debug("opened store %s (%s; vectors from %s)", directory, "read-only" if read_only else "writer", source)
+        core.vectors.sync.start()
+        log.debug("opened store %s (%s)", directory, "read-only" if read_only else "writer")
         return core
     except BaseException:
         db.close()

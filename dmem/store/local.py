@@ -1,4 +1,4 @@
-"""The default MemoryStore: one directory, one SQLite file, FAISS indexes in memory, many processes.
+"""The default MemoryStore: one directory, one SQLite file, FAISS indexes of the namespaces in use, many processes.
 
 Within a process, ``open_store`` on the same directory (and mode) returns a new handle on one
 shared open store: Memory objects, per-run settings and graph runs all share it. The store is
@@ -21,6 +21,7 @@ from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import HistoryLog, StoreInfo, TranscriptLog, VectorIndex
 from dmem.store.core import StoreCore, open_core
+from dmem.store.sync import DEFAULT_BUDGET
 
 log = logging.getLogger(__name__)
 
@@ -154,6 +155,7 @@ def open_store(
     read_only: bool = False,
     lock_timeout: float = 10.0,
     embedding: str | None = None,
+    vector_cache: int = DEFAULT_BUDGET,
 ) -> LocalStore:
     """Open (creating if needed) the store in directory ``path`` and return a new handle on it.
 
@@ -162,14 +164,18 @@ def open_store(
     transaction waits up to ``lock_timeout`` seconds for other writers, then raises
     StoreLockedError; ``read_only=True`` refuses writes and never waits for writers. Handles on
     the same directory and mode in one process share one open store (the first opener's
-    ``lock_timeout`` applies); close every handle you open.
+    ``lock_timeout`` and ``vector_cache`` apply); close every handle you open.
+
+    A namespace's vectors are loaded into memory on its first search; beyond ``vector_cache``
+    loaded vectors the least recently searched namespaces are dropped (and reloaded from disk
+    when searched again). ``vector_cache=0`` never drops any.
     """
     directory = Path(path).expanduser().resolve()
     key = (str(directory), read_only)
     with _OPEN_LOCK:
         core = _OPEN.get(key)
         if core is None or core.closed or core.pid != os.getpid():
-            core = open_core(directory, read_only, lock_timeout, dim if dim is not None else DEFAULT_DIM)
+            core = open_core(directory, read_only, lock_timeout, dim if dim is not None else DEFAULT_DIM, vector_cache)
             _OPEN[key] = core
         try:
             core.check_dim(dim)

@@ -1,5 +1,8 @@
 """The default VectorIndex: memory rows in SQLite, their vectors mirrored in per-namespace FAISS indexes.
 
+A namespace's index is loaded on its first search (see :mod:`dmem.store.sync`); writes keep the
+loaded ones in step and leave the others to SQLite.
+
 Every by-id read and write names the namespace and filters by it in SQL: an id of another
 namespace is indistinguishable from an unknown one. Ids stay unique over the whole store.
 The reads that need no vectors are shared with PostgreSQL (:mod:`dmem.store.records`).
@@ -22,7 +25,7 @@ from dmem.store.namespaces import validate_namespace
 from dmem.store.records import MemoryRows, record_from_row, record_json
 from dmem.store.sql import Sql
 from dmem.store.sqlite import Database
-from dmem.store.sync import IndexSync, decode
+from dmem.store.sync import DEFAULT_BUDGET, IndexSync, decode
 from dmem.store.vectors import FaissIndexes, normalize
 
 log = logging.getLogger(__name__)
@@ -33,12 +36,12 @@ _FETCH_BATCH = 256
 class LocalVectorIndex(MemoryRows):
     """VectorIndex over the ``memories`` table; deletes are soft (the row stays, flagged deleted)."""
 
-    def __init__(self, db: Database, dim: int, directory: Path) -> None:
+    def __init__(self, db: Database, dim: int, directory: Path, budget: int = DEFAULT_BUDGET) -> None:
         self._db = db
         self._sql = Sql(db, SQLITE)
         self.dim = dim
         self._faiss = FaissIndexes(dim)
-        self.sync = IndexSync(db, self._faiss, dim, directory)
+        self.sync = IndexSync(db, self._faiss, dim, directory, budget)
 
     # ---- writes -------------------------------------------------------------------------------
 
@@ -105,6 +108,7 @@ class LocalVectorIndex(MemoryRows):
 
     def _search_one(self, handle: None, namespace: str, unit: np.ndarray, k: int, where: SearchFilter | None,
                     min_score: float | None) -> list[Hit]:
+        self.sync.use(namespace)
         # With a filter, rank the whole (flat, small) namespace so filtered hits still fill k.
         pairs = self._faiss.search(namespace, unit, None if where else k)
         if min_score is not None:
@@ -127,8 +131,20 @@ class LocalVectorIndex(MemoryRows):
         return {row["id"]: record_from_row(row) for row in self._db.query(sql, [*params, namespace])}
 
     def index_size(self, namespace: str | None = None) -> int:
-        """Vectors in the in-memory FAISS indexes, caught up first (equals ``count`` when consistent)."""
-        with self._db.lock:
+        """Vectors in a namespace's FAISS index, or in every namespace's (equals ``count`` when consistent).
+
+        Loads each namespace it counts, in turn, within the loaded-vector budget.
+        """
+        with self._db.lock, self._db.reading():
             self._db.check_open()
             self.sync.refresh()
-            return self._faiss.size(namespace)
+            total = 0
+            for name in self.namespaces() if namespace is None else [namespace]:
+                self.sync.use(name)
+                total += self._faiss.size(name)
+            return total
+
+    def loaded_namespaces(self) -> list[str]:
+        """Namespaces whose vector index this process holds in memory, least recently used first."""
+        with self._db.lock:
+            return self._faiss.namespaces()

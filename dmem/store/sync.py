@@ -1,11 +1,14 @@
-"""Keep a process's in-memory FAISS indexes equal to SQLite, whoever wrote it.
+"""Keep a process's in-memory FAISS indexes equal to SQLite, whoever wrote it, for the namespaces it uses.
 
 SQLite is authoritative. Every memory row carries ``rev``, the store version of its last write,
-and the store version only grows. An index that reflects version V catches up by reading the
-rows with ``rev > V`` (new, changed or soft-deleted): before each search, and at the start of
-each write transaction (under the write lock, so nothing can slip in between). Opening loads
-the snapshot saved by some process and catches up from its version the same way; a snapshot
-that disagrees with SQLite is discarded and the index rebuilt.
+and the store version only grows. The loaded indexes reflect version V and catch up by reading
+the rows with ``rev > V`` (new, changed or soft-deleted): before each search, and at the start of
+each write transaction (under the write lock, so nothing can slip in between). A namespace is
+loaded on its first search, inside the same read as that catch-up: from its snapshot (saved by
+some process, caught up from the snapshot's version the same way) or, when the snapshot is
+missing or disagrees with SQLite, from its rows. Beyond ``budget`` vectors the least recently
+used namespaces are dropped (their snapshots saved first); dropping loses nothing, since the next
+search loads them again.
 """
 
 from __future__ import annotations
@@ -18,13 +21,17 @@ from pathlib import Path
 import numpy as np
 
 from dmem.errors import StoreError
+from dmem.store.snapshots import Snapshot, load_snapshot, save_snapshot
 from dmem.store.sqlite import Database, TxState
-from dmem.store.vectors import FaissIndexes, Snapshot, load_snapshot, save_snapshot
+from dmem.store.vectors import FaissIndexes
 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_INTERVAL_S = 30.0
-"""Seconds between vector snapshot saves while writing; close() always saves."""
+"""Seconds between saves of the changed or rebuilt namespaces' snapshots (checked on commits and
+loads); close() always saves."""
+DEFAULT_BUDGET = 250_000
+"""Vectors a process keeps loaded before it drops least recently used namespaces (about 0.5 GB at 384 dims)."""
 
 
 def decode(blob: bytes, memory_id: str, dim: int) -> np.ndarray:
@@ -36,41 +43,40 @@ def decode(blob: bytes, memory_id: str, dim: int) -> np.ndarray:
 
 
 class IndexSync:
-    """Loads, refreshes and snapshots one process's FAISS indexes for a store."""
+    """Loads, refreshes, drops and snapshots one process's FAISS indexes for a store."""
 
-    def __init__(self, db: Database, faiss: FaissIndexes, dim: int, directory: Path) -> None:
+    def __init__(self, db: Database, faiss: FaissIndexes, dim: int, directory: Path,
+                 budget: int = DEFAULT_BUDGET) -> None:
         self._db = db
         self._faiss = faiss
         self.dim = dim
         self._directory = directory
+        self.budget = budget
+        """Vectors kept loaded before least recently used namespaces are dropped; 0: no bound."""
         self.version = -1
-        """The store version the indexes reflect."""
-        self._dirty = False
+        """The store version the loaded indexes reflect."""
         self._saved_at = time.monotonic()
         db.on_begin.append(self._before_write)
         db.on_commit.append(self._after_commit)
         db.on_rollback.append(self._after_rollback)
 
-    def load(self) -> str:
-        """Fill the indexes from the snapshot plus newer rows when it matches SQLite, else rebuild."""
+    def start(self) -> None:
+        """Begin at the store's current version with no namespace loaded."""
         with self._db.reading():
-            version = self._db.version()
-            snap = load_snapshot(self._directory, self.dim)
-            if snap is not None and snap.version <= version:
-                self._faiss.reset(snap.ids, snap.namespaces, snap.vectors)
-                changed = self._apply_changes(snap.version)
-                if self._faiss.keys() == self._live_keys():
-                    self.version = version
-                    self._dirty = changed > 0  # close() saves the caught-up snapshot
-                    log.log(logging.INFO if changed else logging.DEBUG, "vector index of %s: snapshot v%d "
-                            "caught up with %d newer rows", self._directory, snap.version, changed)
-                    return "snapshot"
-            why = "missing or unreadable" if snap is None else f"inconsistent with the database (v{snap.version})"
-            log.info("rebuilding vector index of %s from SQLite: snapshot %s", self._directory, why)
-            self._rebuild(version)
-        if not self._db.read_only:
-            self.save()
-        return "rebuilt"
+            self.version = self._db.version()
+
+    def use(self, namespace: str) -> None:
+        """Have the namespace's index loaded and caught up, dropping others beyond the budget."""
+        if self._faiss.loaded(namespace):
+            self._faiss.touch(namespace)
+            return
+        with self._db.reading():
+            self.refresh()  # the new namespace joins the others at this read's version
+            source = self._load(namespace)
+        if source == "rebuilt":  # saved by the next flush: a search should not wait for an fsync
+            self._faiss.changed.add(namespace)
+        self._evict(keep=namespace)
+        self._flush_when_due()
 
     def refresh(self) -> int:
         """Catch up with commits made since our version (by any process); returns the rows read."""
@@ -78,7 +84,7 @@ class IndexSync:
             version = self._db.version()
             if version == self.version:
                 return 0
-            changed = self._apply_changes(self.version)
+            changed = self._apply_changes(self.version) if self._faiss.namespaces() else 0
             self.version = version
         return changed
 
@@ -86,50 +92,94 @@ class IndexSync:
         """At BEGIN, under the write lock: take in other processes' commits before writing."""
         self.refresh()
 
-    def _apply_changes(self, since: int) -> int:
-        rows = self._db.query("SELECT id, namespace, vector, deleted FROM memories WHERE rev > ?", (since,))
+    def _apply_changes(self, since: int, namespace: str | None = None) -> int:
+        sql = "SELECT id, namespace, vector, deleted FROM memories WHERE rev > ?"
+        params: list[object] = [since]
+        if namespace is not None:
+            sql, params = sql + " AND namespace = ?", [since, namespace]
+        rows = self._db.query(sql, params)
         for row in rows:
             if row["deleted"]:
                 self._faiss.remove(row["id"])
-            else:
+            elif self._faiss.loaded(row["namespace"]):  # other namespaces are read from SQLite when loaded
                 self._faiss.put(row["id"], row["namespace"], decode(row["vector"], row["id"], self.dim))
         return len(rows)
 
-    def _live_keys(self) -> set[tuple[str, str]]:
-        rows = self._db.query("SELECT id, namespace FROM memories WHERE deleted = 0")
-        return {(r[0], r[1]) for r in rows}
-
-    def _rebuild(self, version: int) -> None:
-        rows = self._db.query("SELECT id, namespace, vector FROM memories WHERE deleted = 0 ORDER BY rowid")
+    def _load(self, namespace: str) -> str:
+        """Load one namespace at ``self.version``: its snapshot caught up, else its rows."""
+        snap = load_snapshot(self._directory, namespace, self.dim)
+        if snap is not None and snap.version <= self.version:
+            self._faiss.load(namespace, snap.ids, snap.vectors)
+            changed = self._apply_changes(snap.version, namespace)
+            live = {r[0] for r in self._db.query(
+                "SELECT id FROM memories WHERE namespace = ? AND deleted = 0", (namespace,))}
+            if self._faiss.ids(namespace) == live:
+                log.log(logging.INFO if changed else logging.DEBUG, "vector index of namespace %r in %s: "
+                        "snapshot v%d caught up with %d newer rows", namespace, self._directory, snap.version, changed)
+                return "snapshot"
+        rows = self._db.query(
+            "SELECT id, vector FROM memories WHERE namespace = ? AND deleted = 0 ORDER BY rowid", (namespace,))
+        if rows or snap is not None:
+            why = "missing or unreadable" if snap is None else f"inconsistent with the database (v{snap.version})"
+            log.info("rebuilding vector index of namespace %r in %s from SQLite: snapshot %s",
+                     namespace, self._directory, why)
         units = np.zeros((len(rows), self.dim), dtype=np.float32)
         for i, row in enumerate(rows):
             units[i] = decode(row["vector"], row["id"], self.dim)
-        self._faiss.reset([r["id"] for r in rows], [r["namespace"] for r in rows], units)
-        self.version = version
+        self._faiss.load(namespace, [r["id"] for r in rows], units)
+        return "rebuilt"
+
+    def _evict(self, keep: str) -> None:
+        """Drop least recently used namespaces (never ``keep``) while more than ``budget`` vectors are loaded.
+
+        Checked when a namespace loads: writes to loaded namespaces may exceed the budget until the next load.
+        """
+        if self.budget <= 0:
+            return
+        sizes = {ns: max(1, self._faiss.size(ns)) for ns in self._faiss.namespaces()}
+        total = sum(sizes.values())
+        for namespace, size in sizes.items():
+            if total <= self.budget:
+                break
+            if namespace == keep:
+                continue
+            if namespace in self._faiss.changed and self._can_save():
+                self.save([namespace])
+            self._faiss.drop(namespace)
+            total -= size
+            log.debug("dropped the vector index of namespace %r (%d vectors) to stay within %d",
+                      namespace, size, self.budget)
+
+    def _can_save(self) -> bool:
+        # Inside a write transaction the indexes may hold uncommitted vectors: never save those.
+        return not self._db.read_only and not self._db.in_transaction()
 
     def flush(self) -> None:
-        """Save the snapshot if commits happened since the last save (called on close)."""
-        if self._dirty and not self._db.read_only:
-            self.save()
+        """Save the snapshots of namespaces changed since their last save (called on close)."""
+        if self._can_save():
+            self._saved_at = time.monotonic()
+            self.save(sorted(self._faiss.changed))
 
-    def save(self) -> None:
-        """Write the snapshot now (a failure only costs a slower next open)."""
-        self._dirty = False
-        self._saved_at = time.monotonic()
-        ids, namespaces, units = self._faiss.export()
-        try:
-            save_snapshot(self._directory, Snapshot(self.version, ids, namespaces, units))
-        except OSError as exc:  # the snapshot is only a cache: the next open rebuilds from SQLite
-            log.warning("could not save vector snapshot in %s: %s", self._directory, exc)
+    def save(self, namespaces: list[str]) -> None:
+        """Write these loaded namespaces' snapshots now (a failure only costs a slower next load)."""
+        for namespace in namespaces:
+            self._faiss.changed.discard(namespace)
+            ids, units = self._faiss.export(namespace)
+            try:
+                save_snapshot(self._directory, Snapshot(self.version, namespace, ids, units))
+            except OSError as exc:  # the snapshot is only a cache: the next load rebuilds from SQLite
+                log.warning("could not save vector snapshot of %r in %s: %s", namespace, self._directory, exc)
 
     def _after_commit(self, tx: TxState) -> None:
-        # Saving the whole index on every commit is O(N) per write; SQLite is authoritative, so a
-        # snapshot older than the data only costs a catch-up on the next open.
+        # Saving on every commit would rewrite a namespace per write; SQLite is authoritative, so a
+        # snapshot older than the data only costs a catch-up on the next load.
         if tx.rev is not None:
             self.version = tx.rev
-            self._dirty = True
-            if time.monotonic() - self._saved_at >= SNAPSHOT_INTERVAL_S:
-                self.save()
+            self._flush_when_due()
+
+    def _flush_when_due(self) -> None:
+        if time.monotonic() - self._saved_at >= SNAPSHOT_INTERVAL_S:
+            self.flush()
 
     def _after_rollback(self, tx: TxState) -> None:
         """Re-sync the vectors of every memory the failed transaction touched with SQLite."""

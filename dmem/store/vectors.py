@@ -1,30 +1,23 @@
-"""In-memory FAISS indexes, one per namespace, and their atomic on-disk snapshot.
+"""In-memory FAISS indexes of the namespaces a process uses, one flat index per namespace.
 
-The indexes are derived data: SQLite is authoritative. A snapshot only saves the rebuild on open,
-so it is stamped with the database version and ignored when it does not match.
+The indexes are derived data: SQLite is authoritative. A namespace is in memory only once it is
+loaded (:mod:`dmem.store.sync` decides when); writes to a namespace that is not loaded leave no
+trace here, because loading it later reads SQLite.
 """
 
 from __future__ import annotations
 
-import logging
-import os
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import faiss
 import numpy as np
 
 from dmem.errors import StoreError
-from dmem.store.files import FILE_MODE
-
-log = logging.getLogger(__name__)
 
 # Searches are single queries over small flat indexes: OpenMP threads only add overhead
 # (measured: 8.3 ms -> 0.13 ms per top-30 search over 5,000 vectors on 2 cores).
 faiss.omp_set_num_threads(1)
-
-SNAPSHOT_FILE = "faiss.snapshot.npz"
-_TMP_PREFIX = ".faiss.snapshot."
 
 
 def normalize(vector: object, dim: int) -> np.ndarray:
@@ -50,27 +43,68 @@ class _Space:
 
 
 class FaissIndexes:
-    """Cosine search over unit vectors, one FAISS index per namespace (isolation by construction)."""
+    """Cosine search over unit vectors, one FAISS index per loaded namespace (isolation by construction).
+
+    Loaded namespaces are kept in least-recently-used order (``touch`` marks one used), and
+    ``changed`` collects the namespaces whose vectors changed since the caller last cleared it.
+    """
 
     def __init__(self, dim: int) -> None:
         self.dim = dim
-        self._spaces: dict[str, _Space] = {}
+        self._spaces: OrderedDict[str, _Space] = OrderedDict()
         self._namespace_of: dict[str, str] = {}
         self._next_label = 0
+        self.changed: set[str] = set()
+        """Loaded namespaces whose vectors changed since the owner last saved them."""
+
+    def loaded(self, namespace: str) -> bool:
+        """True when the namespace's index is in memory."""
+        return namespace in self._spaces
+
+    def namespaces(self) -> list[str]:
+        """The loaded namespaces, least recently used first."""
+        return list(self._spaces)
+
+    def touch(self, namespace: str) -> None:
+        """Mark a loaded namespace as the most recently used."""
+        self._spaces.move_to_end(namespace)
+
+    def load(self, namespace: str, ids: list[str], units: np.ndarray) -> None:
+        """Make ``namespace`` loaded with exactly these unit vectors (one bulk add), most recently used."""
+        self.drop(namespace)
+        space = self._new_space()
+        labels = np.arange(self._next_label, self._next_label + len(ids), dtype=np.int64)
+        self._next_label += len(ids)
+        if ids:
+            space.index.add_with_ids(np.ascontiguousarray(units, dtype=np.float32), labels)
+        for label, memory_id in zip(labels.tolist(), ids, strict=True):
+            self.remove(memory_id)  # an id is in one namespace only
+            space.id_of[label] = memory_id
+            space.label_of[memory_id] = label
+            self._namespace_of[memory_id] = namespace
+        self._spaces[namespace] = space
+
+    def drop(self, namespace: str) -> None:
+        """Forget a namespace's index (its vectors stay in SQLite); a no-op when it is not loaded."""
+        space = self._spaces.pop(namespace, None)
+        self.changed.discard(namespace)
+        if space is not None:
+            for memory_id in space.label_of:
+                del self._namespace_of[memory_id]
 
     def put(self, memory_id: str, namespace: str, unit: np.ndarray) -> None:
-        """Insert or replace one memory's vector (moving it if its namespace changed)."""
+        """Insert or replace one memory's vector when its namespace is loaded (else only forget it)."""
         self.remove(memory_id)
         space = self._spaces.get(namespace)
         if space is None:
-            space = _Space(faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim)))
-            self._spaces[namespace] = space
+            return
         label = self._next_label
         self._next_label += 1
         space.index.add_with_ids(unit.reshape(1, -1), np.array([label], dtype=np.int64))
         space.id_of[label] = memory_id
         space.label_of[memory_id] = label
         self._namespace_of[memory_id] = namespace
+        self.changed.add(namespace)
 
     def remove(self, memory_id: str) -> None:
         """Drop one memory's vector, if indexed."""
@@ -82,8 +116,7 @@ class FaissIndexes:
         del space.id_of[label]
         # faiss's Python wrapper accepts an id array here, although its stubs only name IDSelector.
         space.index.remove_ids(np.array([label], dtype=np.int64))  # type: ignore[arg-type]
-        if not space.label_of:
-            del self._spaces[namespace]
+        self.changed.add(namespace)
 
     def search(self, namespace: str, unit: np.ndarray, k: int | None = None) -> list[tuple[str, float]]:
         """(memory id, cosine) pairs of one namespace, best first; every vector when k is None."""
@@ -102,131 +135,25 @@ class FaissIndexes:
         ]
 
     def size(self, namespace: str | None = None) -> int:
-        """Count indexed vectors, in one namespace or overall."""
+        """Count indexed vectors, in one namespace or over every loaded one."""
         if namespace is None:
             return len(self._namespace_of)
         space = self._spaces.get(namespace)
         return 0 if space is None else int(space.index.ntotal)
 
-    def keys(self) -> set[tuple[str, str]]:
-        """Every indexed (memory id, namespace) pair."""
-        return set(self._namespace_of.items())
+    def ids(self, namespace: str) -> set[str]:
+        """The memory ids indexed in a namespace."""
+        space = self._spaces.get(namespace)
+        return set() if space is None else set(space.label_of)
 
-    def reset(self, ids: list[str], namespaces: list[str], units: np.ndarray) -> None:
-        """Replace everything with these unit vectors (one bulk add per namespace)."""
-        self._spaces.clear()
-        self._namespace_of.clear()
-        by_namespace: dict[str, list[int]] = {}
-        for row, namespace in enumerate(namespaces):
-            by_namespace.setdefault(namespace, []).append(row)
-        for namespace, rows in by_namespace.items():
-            labels = np.arange(self._next_label, self._next_label + len(rows), dtype=np.int64)
-            self._next_label += len(rows)
-            space = _Space(faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim)))
-            space.index.add_with_ids(np.ascontiguousarray(units[rows], dtype=np.float32), labels)
-            for label, row in zip(labels.tolist(), rows, strict=True):
-                space.id_of[label] = ids[row]
-                space.label_of[ids[row]] = label
-                self._namespace_of[ids[row]] = namespace
-            self._spaces[namespace] = space
+    def export(self, namespace: str) -> tuple[list[str], np.ndarray]:
+        """Ids and unit vectors of one namespace, for its snapshot."""
+        space = self._spaces.get(namespace)
+        if space is None or space.index.ntotal == 0:
+            return [], np.zeros((0, self.dim), dtype=np.float32)
+        labels = faiss.vector_to_array(space.index.id_map)
+        vectors = space.index.index.reconstruct_n(0, space.index.ntotal)
+        return [space.id_of[int(label)] for label in labels], vectors.astype(np.float32, copy=False)
 
-    def export(self) -> tuple[list[str], list[str], np.ndarray]:
-        """Ids, namespaces and unit vectors of everything indexed, for a snapshot."""
-        ids: list[str] = []
-        namespaces: list[str] = []
-        blocks: list[np.ndarray] = []
-        for namespace, space in self._spaces.items():
-            labels = faiss.vector_to_array(space.index.id_map)
-            blocks.append(space.index.index.reconstruct_n(0, space.index.ntotal))
-            ids.extend(space.id_of[int(label)] for label in labels)
-            namespaces.extend([namespace] * len(labels))
-        vectors = np.vstack(blocks) if blocks else np.zeros((0, self.dim), dtype=np.float32)
-        return ids, namespaces, vectors.astype(np.float32, copy=False)
-
-
-@dataclass
-class Snapshot:
-    """A saved copy of every indexed vector, stamped with the database version it matches."""
-
-    version: int
-    ids: list[str]
-    namespaces: list[str]
-    vectors: np.ndarray
-
-
-def save_snapshot(directory: Path, snap: Snapshot) -> None:
-    """Write the snapshot atomically: temp file in the same directory, fsync, then ``os.replace``."""
-    tmp = directory / f"{_TMP_PREFIX}{os.getpid()}.tmp"
-    with os.fdopen(os.open(tmp, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, FILE_MODE), "wb") as fh:
-        np.savez(
-            fh,
-            version=np.array(snap.version, dtype=np.int64),
-            ids=np.array(snap.ids, dtype=str),
-            namespaces=np.array(snap.namespaces, dtype=str),
-            vectors=snap.vectors,
-        )
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, directory / SNAPSHOT_FILE)
-    _fsync_dir(directory)
-
-
-def load_snapshot(directory: Path, dim: int) -> Snapshot | None:
-    """Read the saved snapshot; None when it is missing or unreadable (the caller then rebuilds)."""
-    path = directory / SNAPSHOT_FILE
-    if not path.exists():
-        return None
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            snap = Snapshot(
-                version=int(data["version"]),
-                ids=[str(x) for x in data["ids"].reshape(-1)],
-                namespaces=[str(x) for x in data["namespaces"].reshape(-1)],
-                vectors=np.asarray(data["vectors"], dtype=np.float32),
-            )
-    except Exception as exc:  # any decoding failure just means "rebuild from SQLite"
-        log.info("ignoring unreadable vector snapshot %s: %s", path, exc)
-        return None
-    n = len(snap.ids)
-    if len(snap.namespaces) != n or snap.vectors.shape != (n, dim):
-        log.info("ignoring vector snapshot %s: its shapes do not match a %d-dim store", path, dim)
-        return None
-    return snap
-
-
-def remove_stale_temp_files(directory: Path) -> None:
-    """Delete temp files left by a snapshot save that was killed before its rename (not a live one's)."""
-    for tmp in directory.glob(f"{_TMP_PREFIX}*.tmp"):
-        pid = tmp.name[len(_TMP_PREFIX):-len(".tmp")]
-        if pid.isdigit() and _alive(int(pid)):
-            continue
-        try:
-            tmp.unlink()
-        except OSError as exc:
-            log.warning("could not remove stale snapshot temp file %s: %s", tmp, exc)
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Make the rename durable (a no-op where directories cannot be opened, e.g. Windows)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    def _new_space(self) -> _Space:
+        return _Space(faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim)))
