@@ -7,9 +7,6 @@ namespace that is not loaded, or made by another process, are seen when it is se
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,10 +18,9 @@ from dmem.errors import ConfigError
 from dmem.state.schemas import MemoryRecord
 from dmem.store import LocalStore, open_store
 from dmem.store.snapshots import snapshot_path
+from tests.holders import say, start
 
 DIM = 8
-ROOT = Path(__file__).resolve().parents[1]
-ENV = {**{k: v for k, v in os.environ.items() if not k.startswith("DMEM_")}, "PYTHONPATH": str(ROOT)}
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 NAMESPACES = ["ns0", "ns1", "ns2", "ns3"]
 
@@ -122,22 +118,8 @@ def test_a_snapshot_of_another_namespace_under_the_file_name_is_ignored(store_di
         assert table(s, "ns0") == expected["ns0"] and table(s, "ns1") == expected["ns1"]
 
 
-def start_holder(store_dir: Path) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "store_holder.py"), str(store_dir), "idle"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
-    return proc
-
-
-def say(proc: subprocess.Popen[str], line: str) -> str:
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(line + "\n")
-    proc.stdin.flush()
-    return proc.stdout.readline().strip()
-
-
 def test_two_processes_with_a_namespace_loaded_see_each_others_writes(store_dir: Path) -> None:
-    other = start_holder(store_dir)
+    other = start(store_dir, "idle", ready=("ready",))
     try:
         assert say(other, "loaded") == "[]"
         assert len(json.loads(say(other, "count ns0"))) == 10

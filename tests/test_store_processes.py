@@ -7,7 +7,6 @@ local files; they synchronise on lines printed and read, never on sleeps.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,9 +18,8 @@ import pytest
 from dmem.errors import StoreLockedError
 from dmem.state.schemas import MemoryRecord
 from dmem.store import open_store
+from tests.holders import ENV, say, start
 
-ROOT = Path(__file__).resolve().parents[1]
-ENV = {**{k: v for k, v in os.environ.items() if not k.startswith("DMEM_")}, "PYTHONPATH": str(ROOT)}
 DIM = 384
 CHAT = [{"speaker": "Ines", "text": "I adopted a grey cat named Pixel.", "turn_id": "t0",
          "timestamp": "2024-03-04T09:00:00"},
@@ -40,22 +38,6 @@ def unit(i: int) -> list[float]:
     v = [0.0] * DIM
     v[i] = 1.0
     return v
-
-
-def start(store: Path, mode: str) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "store_holder.py"), str(store), mode],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-    assert proc.stdout is not None
-    line = proc.stdout.readline().strip()
-    assert line in ("holding", "ready"), proc.stderr.read() if proc.stderr else line
-    return proc
-
-
-def say(proc: subprocess.Popen[str], line: str) -> str:
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(line + "\n")
-    proc.stdin.flush()
-    return proc.stdout.readline().strip()
 
 
 def finish(proc: subprocess.Popen[str], line: str = "quit") -> None:
