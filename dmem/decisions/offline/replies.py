@@ -30,7 +30,9 @@ _STATES = ("excited|stoked|thrilled|pumped|glad|happy|nervous|proud|ready|busy|s
            "interested|curious|grateful|thankful|hoping|trying|planning|working|looking|heading|going|getting|"
            "learning|studying|training|reading|watching|playing|saving|preparing|researching|thinking")
 _STANCE = "love|like|need|want|miss|hope|wish|enjoy|think|guess|prefer|hate|plan|feel|wonder"
-_PAST = "|".join(sorted(rules.IRREGULAR_PAST - {"was", "were", "said"}))
+# Past forms that are also the base form open imperatives ("Let me know", "Put it on low heat"): left out.
+_PAST = "|".join(sorted(rules.IRREGULAR_PAST - {"was", "were", "said", "let", "put", "set", "shut", "quit", "read",
+                                                "hit", "cut", "hung", "lit"}))
 _RESTORE = [  # (pattern on the clause start, the subject it drops)
     (re.compile(rf"^(?P<adv>{_ADVERBS})been\b", re.I), "I've"),
     (re.compile(rf"^(?P<adv>{_ADVERBS})(?:{_STATES})\b{_NOT_A_SUBJECT}(?!.*\b(?:is|was)\b)", re.I), "I'm"),
