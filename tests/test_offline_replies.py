@@ -38,7 +38,7 @@ def turn(text: str, speaker: str, seq: int) -> Message:
         # Unchanged: questions, imperatives, a noun or gerund as the subject, a full sentence.
         ("Been there?", "Been there?"),
         ("Make sure the couch is comfy!", "Make sure the couch is comfy!"),
-        ("Let me know how it goes!", "Let me know how it goes!"),  # past and base form alike: imperative
+        ("Let the sourdough rest overnight.", "Let the sourdough rest overnight."),  # past = base form: imperative
         ("Put it on low heat for an hour.", "Put it on low heat for an hour."),
         ("Painting is my therapy.", "Painting is my therapy."),
         ("Wedding went great!", "Wedding went great!"),
