@@ -20,7 +20,13 @@ from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import rules
 from dmem.decisions.offline.lexical import content_words
-from dmem.decisions.offline.replies import Asked, casual_first_person, question_answered, restore_subject
+from dmem.decisions.offline.replies import (
+    Asked,
+    casual_first_person,
+    question_answered,
+    restore_subject,
+    without_speaker,
+)
 from dmem.state.schemas import Message
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
@@ -56,7 +62,7 @@ class ClauseVerdict:
 
 def utterance_text(message: Message) -> str:
     """The message text without a leading 'Speaker:' and with the image caption as a clause."""
-    text = re.sub(rf"^\s*{re.escape(message.speaker)}\s*:\s*", "", message.text or "").replace("\u2019", "'")
+    text = without_speaker(message.text or "", message.speaker).replace("\u2019", "'")
     if message.image_caption:
         caption = re.sub(r"^(?:a|an)\s+(?:photo|picture|image|photograph)\s+of\s+", "", message.image_caption.strip(),
                          flags=re.I)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from dmem.decisions.offline import rules
 from dmem.decisions.offline.rules import wordset
 
-_IRREGULAR_PAST = rules.IRREGULAR_PAST
 _NO_AGREEMENT = wordset(
     "can could will would shall should must might may can't couldn't won't wouldn't shouldn't didn't "
     "wasn't used also and or too myself wanna gonna gotta"
@@ -60,7 +59,7 @@ def agree(verb: str) -> str:
     low = verb.lower()
     if low in _AGREE:
         return _AGREE[low]
-    if low in _NO_AGREEMENT or low in _IRREGULAR_PAST or low.endswith(("ed", "n't")) or "'" in low:
+    if low in _NO_AGREEMENT or low in rules.IRREGULAR_PAST or low.endswith(("ed", "n't")) or "'" in low:
         return verb
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"

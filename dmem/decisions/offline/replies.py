@@ -34,13 +34,18 @@ _STANCE = "love|like|need|want|miss|hope|wish|enjoy|think|guess|prefer|hate|plan
 _PAST = "|".join(sorted(rules.IRREGULAR_PAST - {"was", "were", "said", "let", "put", "set", "shut", "quit", "read",
                                                 "hit", "cut", "hung", "lit"}))
 _RESTORE = [  # (pattern on the clause start, the subject it drops)
-    (re.compile(rf"^(?P<adv>{_ADVERBS})been\b", re.I), "I've"),
-    (re.compile(rf"^(?P<adv>{_ADVERBS})(?:{_STATES})\b{_NOT_A_SUBJECT}(?!.*\b(?:is|was)\b)", re.I), "I'm"),
-    (re.compile(rf"^(?P<adv>{_ADVERBS})(?:{_STANCE}|{_PAST}|[a-z]{{3,}}[^e\W]ed)\b{_NOT_A_SUBJECT}", re.I), "I"),
+    (re.compile(rf"^{_ADVERBS}been\b", re.I), "I've"),
+    (re.compile(rf"^{_ADVERBS}(?:{_STATES})\b{_NOT_A_SUBJECT}(?!.*\b(?:is|was)\b)", re.I), "I'm"),
+    (re.compile(rf"^{_ADVERBS}(?:{_STANCE}|{_PAST}|[a-z]{{3,}}[^e\W]ed)\b{_NOT_A_SUBJECT}", re.I), "I"),
 ]
 _CASUAL = [(re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've")]
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
 _QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
+
+
+def without_speaker(text: str, speaker: str) -> str:
+    """The text without a leading '<speaker>:' label (transcripts often repeat the speaker in the text)."""
+    return re.sub(rf"^\s*{re.escape(speaker)}\s*:\s*", "", text)
 
 
 def restore_subject(clause: str) -> str:
@@ -80,9 +85,8 @@ def question_answered(message: Message, prior: Sequence[Message]) -> Asked | Non
     if not prior or prior[-1].speaker == message.speaker:
         return None
     asking = prior[-1]
-    questions = [q.strip() for q in _QUESTION_SENTENCE.findall(asking.text or "")]
+    questions = [q.strip() for q in _QUESTION_SENTENCE.findall(without_speaker(asking.text or "", asking.speaker))]
     if not questions:
         return None
     about_them = [q for q in questions if _SECOND_PERSON.search(q)]
-    text = re.sub(rf"^\s*{re.escape(asking.speaker)}\s*:\s*", "", (about_them or questions)[-1])
-    return Asked(asker=asking.speaker, question=text)
+    return Asked(asker=asking.speaker, question=(about_them or questions)[-1])

@@ -47,8 +47,13 @@ _CHANGED_TO = re.compile(r"^(?P<subject>.+?)\s+(?:has\s+)?changed,?\s+(?:it's|it
                          r"(?:\s+now)?$", re.I)
 
 
+def _trim(text: str) -> str:
+    """One-spaced, without leading fillers ('yeah, so'), edge punctuation or the final stop."""
+    return rules.LEADING_FILLER.sub("", " ".join(text.split())).strip(" ,;:-").rstrip(".!?")
+
+
 def _tidy(text: str) -> str:
-    text = rules.LEADING_FILLER.sub("", " ".join(text.split())).strip(" ,;:-").rstrip(".!?")
+    text = _trim(text)
     text = _CHANGED_TO.sub(lambda m: f"{m['subject']} is now {m['value']}", text)
     return text[:1].upper() + text[1:]
 
@@ -89,8 +94,7 @@ def _answer_fact(clause: Clause, speaker: str, known: list[Antecedent]) -> str:
     asker = clause.asked.asker
     question = rewrite_person(clause.asked.question, asker, speaker)
     said = resolve_subjects(rewrite_person(_drop_vocative(clause.text, asker), speaker, asker), speaker, known)
-    said = rules.LEADING_FILLER.sub("", " ".join(said.split())).strip(" ,;:-").rstrip(".!?")
-    return _tidy(f'{speaker} answered {asker}\'s question "{question}": {said}')
+    return _tidy(f'{speaker} answered {asker}\'s question "{question}": {_trim(said)}')
 
 
 def _main_fact(clause: Clause, speaker: str, listener: str | None,
