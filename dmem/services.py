@@ -143,8 +143,9 @@ class Resources:
         ctx = self.settings_for(runtime_context)
         embeddings = self.embeddings_for(ctx)
         store = self.store_for(ctx)
-        return Services(context=ctx, decider=self.decider_for(ctx, embeddings), store=searching(store, ctx),
-                        embeddings=embeddings, knowledge=self.knowledge, indexes=self.indexes_for(store))
+        return Services(context=ctx, decider=self.decider_for(ctx, embeddings),
+                        store=store.searching(ctx.hnsw_ef_search), embeddings=embeddings,
+                        knowledge=self.knowledge, indexes=self.indexes_for(store))
 
     def embeddings_for(self, ctx: Context) -> CachedEmbeddings:
         """Embeddings handed in, else one cached instance per embedding model."""
@@ -249,12 +250,6 @@ class Resources:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def searching(store: MemoryStore, ctx: Context) -> MemoryStore:
-    """The store with the run's ``hnsw_ef_search`` (a PostgreSQL view); a local store searches exactly, as is."""
-    widen = getattr(store, "searching", None)
-    return cast(MemoryStore, widen(ctx.hnsw_ef_search)) if callable(widen) else store
 
 
 def _store_key(store_dir: str | Path) -> Path:

@@ -277,6 +277,14 @@ class MemoryStore(Protocol):
         """Group writes so they land together or not at all (nested calls join the outer one)."""
         ...
 
+    def searching(self, ef_search: int) -> MemoryStore:
+        """The store as seen by searches that look ``ef_search`` wide (one run's ``hnsw_ef_search``).
+
+        The result shares the store's rows, writes and transactions; close the store, never it. A
+        backend that searches exactly (the local store) returns the store itself.
+        """
+        ...
+
     def export_records(self, namespace: str) -> list[MemoryRecord]:
         """Live records of one namespace, oldest first."""
         ...

@@ -99,6 +99,10 @@ class LocalStore:
         with self._core.db.transaction():
             yield
 
+    def searching(self, ef_search: int) -> LocalStore:
+        """The handle itself: flat indexes search every vector of a namespace, so no search width applies."""
+        return self
+
     def version(self, namespace: str | None = None) -> int:
         """Return the memories version, bumped by every committed write to memories (of any namespace)."""
         self.check_open()
