@@ -249,6 +249,8 @@ class StoreInfo:
     history_rows: int = 0
     pending_turns: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    """Backend details: dim, schema_version, embedding, read_only, admissions, and each backend's own
+    (local: ``loaded_namespaces`` and ``loaded_vectors`` held by this process; PostgreSQL: ``hnsw_namespaces``)."""
 
 
 class MemoryStore(Protocol):

@@ -109,7 +109,11 @@ class LocalStore:
         return self._core.db.version()
 
     def info(self) -> StoreInfo:
-        """Count memories per namespace, messages, history rows and pending turns."""
+        """Count memories per namespace, messages, history rows and pending turns; loads no vectors.
+
+        ``extra`` tells how many namespaces (``loaded_namespaces``) and vectors (``loaded_vectors``)
+        this process holds in memory now; searches load the others.
+        """
         self.check_open()
         return self._core.info()
 
