@@ -91,6 +91,7 @@ def test_a_run_s_ef_search_reaches_the_search_and_build_settings_stay_the_owner_
         run = mem.resources.services(Context(hnsw_ef_search=250))
         assert search_width_seen(run.store, 5) == "250" and search_width_seen(run.store, 400) == "400"
         assert run.store.index.hnsw.build_settings() == mem.store.index.hnsw.build_settings()
+        assert run.store.searching(100) is mem.store and run.store.searching(250) is run.store  # views of views
         assert search_width_seen(mem.store, 5) == "100"  # the owner's store is unchanged
         widths.clear()
         mem.ask("Which canoe?", user_id="lake", gate_policy="never", hnsw_ef_search=250)

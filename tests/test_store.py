@@ -105,7 +105,7 @@ def test_delete_is_soft_in_sqlite(store: LocalStore, store_dir: Path) -> None:
     store.vectors.add(rec("d", ns="solo", text="old text"), axis(0))
     assert store.vectors.delete("solo", "d") is not None
     assert raw(store_dir, "SELECT deleted, text FROM memories WHERE id = 'd'") == [(1, "old text")]
-    assert store.vectors.namespaces() == [] and store.info().extra["indexed_vectors"] == 0
+    assert store.vectors.namespaces() == [] and store.vectors.index_size("solo") == 0
 
 
 def test_nested_transactions_join_the_outer_one(store: LocalStore, store_dir: Path) -> None:
@@ -142,7 +142,7 @@ def test_failed_nested_scope_is_undone_while_the_outer_one_commits(
     assert store.vectors.get("alice", "a") == rec("a") and len(store.history.entries("alice")) == 1
     top = store.vectors.search(["alice"], axis(0), 5)
     assert ids(top) == ["a"] and top[0].score == pytest.approx(1.0)
-    assert store.vectors.count() == 1 == store.info().extra["indexed_vectors"]
+    assert store.vectors.count() == 1 == store.vectors.index_size()
 
 
 def test_version_bumps_once_per_committed_memory_write_and_stamps_rows(store: LocalStore, store_dir: Path) -> None:
@@ -353,7 +353,7 @@ def test_bad_snapshot_triggers_rebuild_matching_sqlite(
             assert "caught up with 1 newer rows" in caplog.text and "rebuilding" not in caplog.text
         else:
             assert "rebuilding vector index of namespace 'ns0'" in caplog.text
-        assert s.info().extra["indexed_vectors"] == s.vectors.count()
+        assert s.vectors.index_size() == s.vectors.count()
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="dmem.store"), open_store(store_dir, dim=DIM) as s:
         assert search_table(s) == expected
@@ -381,7 +381,7 @@ def check_consistent(store_dir: Path) -> int:
     with open_store(store_dir, dim=DIM) as s:
         rows = raw(store_dir, "SELECT id, namespace, text, deleted, vector FROM memories")
         live = [r for r in rows if r[3] == 0]
-        assert s.vectors.count() == len(live) == s.info().extra["indexed_vectors"]
+        assert s.vectors.count() == len(live) == s.vectors.index_size()
         for mid, ns, text, _, blob in live:
             top = s.vectors.search([ns], np.frombuffer(blob, dtype="<f4").tolist(), 1)[0]
             assert top.record.id == mid and top.score == pytest.approx(1.0, abs=1e-5)

@@ -100,6 +100,24 @@ def test_search_orders_by_cosine_and_reports_true_cosine(store: MemoryStore) -> 
     assert store.vectors.search(["alice"], axis(0), 0) == [] and store.vectors.search([], axis(0), 3) == []
 
 
+@pytest.mark.parametrize("ef_search", [1, 64, 999])
+def test_a_run_s_search_view_finds_what_the_store_finds_and_shares_its_writes(
+        store: MemoryStore, ef_search: int) -> None:
+    with store.transaction():
+        for i in range(12):
+            store.vectors.add(rec(f"m{i}", ns="alice" if i % 3 else "bob"), vec(i))
+    view = store.searching(ef_search)
+    assert view.searching(ef_search) is view and view.dim == store.dim and not view.closed
+    for query in (vec(100), vec(101), axis(3)):
+        expected = [(h.record, h.score) for h in store.vectors.search(["alice", "bob"], query, 5)]
+        assert [(h.record, h.score) for h in view.vectors.search(["alice", "bob"], query, 5)] == expected
+        assert len(expected) == 5
+    with view.transaction():
+        view.vectors.add(rec("through-view", ns="bob"), axis(0))
+    assert store.vectors.get("bob", "through-view") is not None
+    assert ids(view.vectors.search(["bob"], axis(0), 1)) == ids(store.vectors.search(["bob"], axis(0), 1))
+
+
 def test_every_by_id_operation_stays_inside_its_namespace(store: MemoryStore) -> None:
     store.vectors.add(rec("a1", ns="A"), axis(1))
     store.vectors.add(rec("b1", ns="B", text="B's secret"), axis(0))  # identical to the query

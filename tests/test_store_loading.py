@@ -75,8 +75,25 @@ def test_a_dropped_namespace_reloads_with_identical_results(store_dir: Path) -> 
         assert loaded(s) == ["ns2", "ns3"]  # 20 vectors: the two most recently searched
         assert table(s, "ns0") == expected["ns0"]  # reloaded from its snapshot
         assert loaded(s) == ["ns3", "ns0"]
-        assert s.info().extra["indexed_vectors"] == s.vectors.count() == 40  # loads each in turn
+        assert s.vectors.index_size() == s.vectors.count() == 40  # loads each in turn
         assert len(loaded(s)) == 2
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_info_counts_every_namespace_without_loading_one(store_dir: Path, read_only: bool) -> None:
+    with open_store(store_dir, dim=DIM) as writer:
+        writer.vectors.delete("ns3", "m3")
+        writer.vectors.add(rec("extra", "ns4"), vec(99))
+    with open_store(store_dir, dim=DIM, read_only=read_only) as s:  # a fresh handle, as an operator's
+        info = s.info()
+        assert loaded(s) == [] and s._vectors._faiss.size() == 0
+        assert info.memories == {"ns0": 10, "ns1": 10, "ns2": 10, "ns3": 9, "ns4": 1}
+        assert (info.extra["loaded_namespaces"], info.extra["loaded_vectors"]) == (0, 0)
+        table(s, "ns1")
+        table(s, "ns3")
+        info = s.info()
+        assert loaded(s) == ["ns1", "ns3"]
+        assert (info.extra["loaded_namespaces"], info.extra["loaded_vectors"]) == (2, 19)
 
 
 def test_writes_while_a_namespace_is_dropped_are_seen_when_it_reloads(store_dir: Path) -> None:

@@ -249,6 +249,8 @@ class StoreInfo:
     history_rows: int = 0
     pending_turns: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    """Backend details: dim, schema_version, embedding, read_only, admissions, and each backend's own
+    (local: ``loaded_namespaces`` and ``loaded_vectors`` held by this process; PostgreSQL: ``hnsw_namespaces``)."""
 
 
 class MemoryStore(Protocol):
@@ -275,6 +277,14 @@ class MemoryStore(Protocol):
 
     def transaction(self) -> AbstractContextManager[None]:
         """Group writes so they land together or not at all (nested calls join the outer one)."""
+        ...
+
+    def searching(self, ef_search: int) -> MemoryStore:
+        """The store as seen by searches that look ``ef_search`` wide (one run's ``hnsw_ef_search``).
+
+        The result shares the store's rows, writes and transactions; close the store, never it. A
+        backend that searches exactly (the local store) returns the store itself.
+        """
         ...
 
     def export_records(self, namespace: str) -> list[MemoryRecord]:

@@ -72,7 +72,7 @@ class StoreCore:
             )
 
     def info(self) -> StoreInfo:
-        """Counts over every namespace, for operators."""
+        """Counts over every namespace from SQLite, and what this process holds in memory; loads no vectors."""
         with self.db.reading():
             return StoreInfo(
                 path=str(self.path),
@@ -86,7 +86,8 @@ class StoreCore:
                     "schema_version": self.db.schema_version(),
                     "embedding": self.db.meta("embedding"),
                     "read_only": self.db.read_only,
-                    "indexed_vectors": self.vectors.index_size(),
+                    "loaded_namespaces": len(self.vectors.loaded_namespaces()),
+                    "loaded_vectors": self.vectors.loaded_vectors(),
                     "admissions": self.history.admission_count(),
                 },
             )

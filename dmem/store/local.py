@@ -99,13 +99,21 @@ class LocalStore:
         with self._core.db.transaction():
             yield
 
+    def searching(self, ef_search: int) -> LocalStore:
+        """The handle itself: flat indexes search every vector of a namespace, so no search width applies."""
+        return self
+
     def version(self, namespace: str | None = None) -> int:
         """Return the memories version, bumped by every committed write to memories (of any namespace)."""
         self.check_open()
         return self._core.db.version()
 
     def info(self) -> StoreInfo:
-        """Count memories per namespace, messages, history rows and pending turns."""
+        """Count memories per namespace, messages, history rows and pending turns; loads no vectors.
+
+        ``extra`` tells how many namespaces (``loaded_namespaces``) and vectors (``loaded_vectors``)
+        this process holds in memory now; searches load the others.
+        """
         self.check_open()
         return self._core.info()
 

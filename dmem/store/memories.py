@@ -133,7 +133,8 @@ class LocalVectorIndex(MemoryRows):
     def index_size(self, namespace: str | None = None) -> int:
         """Vectors in a namespace's FAISS index, or in every namespace's (equals ``count`` when consistent).
 
-        Loads each namespace it counts, in turn, within the loaded-vector budget.
+        A consistency check: it loads each namespace it counts, in turn, within the loaded-vector
+        budget (``loaded_vectors`` reports what is in memory without loading anything).
         """
         with self._db.lock, self._db.reading():
             self._db.check_open()
@@ -148,3 +149,8 @@ class LocalVectorIndex(MemoryRows):
         """Namespaces whose vector index this process holds in memory, least recently used first."""
         with self._db.lock:
             return self._faiss.namespaces()
+
+    def loaded_vectors(self) -> int:
+        """Vectors this process holds in memory, over its loaded namespaces (loads nothing)."""
+        with self._db.lock:
+            return self._faiss.size()

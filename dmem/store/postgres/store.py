@@ -57,19 +57,22 @@ class PostgresStore:
         self.vectors, self.history, self.transcript = self.index, self.log, self.turns
         db.after_commit.append(lambda tx: index_crowded_namespaces(db, self.index, tx.touched))
         self._views: dict[int, PostgresStore] = {}
+        self._origin = self
+        """The store a view was made from (itself for the store): views of views are views of it."""
 
     def searching(self, ef_search: int) -> PostgresStore:
         """A handle on this store whose HNSW searches look ``ef_search`` wide (one run's own), sharing its pool.
 
         The handle is a view: writes, transactions and indexes are the store's; close the store, not it.
         """
-        if ef_search == self.index.hnsw.ef_search:
-            return self
-        found = self._views.get(ef_search)
+        origin = self._origin
+        if ef_search == origin.index.hnsw.ef_search:
+            return origin
+        found = origin._views.get(ef_search)
         if found is None:
-            found = copy.copy(self)
-            found.index = found.vectors = self.index.searching(ef_search)
-            found = self._views.setdefault(ef_search, found)
+            found = copy.copy(origin)
+            found.index = found.vectors = origin.index.searching(ef_search)
+            found = origin._views.setdefault(ef_search, found)
         return found
 
     @property

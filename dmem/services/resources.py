@@ -1,15 +1,4 @@
-"""What nodes work with (decider, store, embeddings, knowledge, indexes), and the object that owns it all.
-
-``Resources`` owns the live objects that a graph's runs share. ``Memory`` makes one over its store;
-``dmem.graphs`` makes one for the served graphs (``served_resources``, settings from ``DMEM_*``, opened
-on first run). Whoever makes a ``Resources`` closes it; nothing is cached at module level.
-
-A compiled graph is bound to its owner through its config (``bind_resources``), so the binding
-travels with the graph into a host agent or a LangGraph server, and never into a schema. Each run's
-settings are the owner's, changed by the settings its context sets (our ``Context``, or a host
-context carrying one as ``dmem``). Runs with different settings share the owner's store and
-embeddings; settings that only change decisions never reopen anything.
-"""
+"""``Resources``: the owner of the live objects a graph's runs share, opened on first use and closed together."""
 
 from __future__ import annotations
 
@@ -17,14 +6,11 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import RunnableConfig
-from langgraph.config import get_config
 
 from dmem.decisions.base import Decider
 from dmem.decisions.factory import decider_settings, make_decider
@@ -33,47 +19,16 @@ from dmem.evidence.indexes import EvidenceIndexes
 from dmem.models.client import with_request_timeout
 from dmem.models.embeddings import CachedEmbeddings, embedding_dim, embedding_name, make_embeddings
 from dmem.models.endpoints import Endpoints
+from dmem.services.run import Services, dmem_context
 from dmem.state.context import Context, api_key_from_env, build_context
 from dmem.store.base import MemoryStore
 from dmem.store.knowledge import KnowledgeSource
 
 log = logging.getLogger(__name__)
 
-RESOURCES_KEY = "__dmem_resources"
-"""Key of the owning ``Resources`` in a bound graph's ``configurable`` ('__' keeps it out of metadata)."""
 _MAX_DECIDERS = 16
 _MAX_LAYERED = 64
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Services:
-    """Everything a node needs besides its state, for one run's settings."""
-
-    context: Context
-    decider: Decider
-    store: MemoryStore
-    embeddings: CachedEmbeddings
-    knowledge: KnowledgeSource | None
-    indexes: EvidenceIndexes
-    """Lexical indexes of ``store`` (per namespace), owned by the ``Resources`` that owns the store."""
-
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        """Embed documents through the owner's cache."""
-        return self.embeddings.embed_documents(texts)
-
-
-def dmem_context(runtime_context: Any) -> Context | None:
-    """Our settings in a runtime context: ours, a host's ``dmem`` field or key, or None (use the owner's)."""
-    if runtime_context is None or isinstance(runtime_context, Context):
-        return runtime_context
-    inner = runtime_context.get("dmem") if isinstance(runtime_context, dict) else getattr(runtime_context, "dmem", None)
-    if inner is None or isinstance(inner, Context):
-        return inner
-    if isinstance(inner, dict):
-        return Context(**inner)
-    raise ConfigError(f"the host context's 'dmem' field must be a dmem Context or a dict of settings; "
-                      f"got {type(inner).__name__}")
 
 
 class Resources:
@@ -143,8 +98,9 @@ class Resources:
         ctx = self.settings_for(runtime_context)
         embeddings = self.embeddings_for(ctx)
         store = self.store_for(ctx)
-        return Services(context=ctx, decider=self.decider_for(ctx, embeddings), store=searching(store, ctx),
-                        embeddings=embeddings, knowledge=self.knowledge, indexes=self.indexes_for(store))
+        return Services(context=ctx, decider=self.decider_for(ctx, embeddings),
+                        store=store.searching(ctx.hnsw_ef_search), embeddings=embeddings,
+                        knowledge=self.knowledge, indexes=self.indexes_for(store))
 
     def embeddings_for(self, ctx: Context) -> CachedEmbeddings:
         """Embeddings handed in, else one cached instance per embedding model."""
@@ -179,7 +135,7 @@ class Resources:
             store = stores.open_any_store(ctx.store_url, hnsw=ctx.hnsw(), **options)
             self._index_builds[key] = ctx.hnsw().build_settings()
         else:
-            store = stores.open_store(cast(Path, key), vector_cache=ctx.vector_cache, **options)
+            store = stores.open_store(self._paths[ctx.store_dir], vector_cache=ctx.vector_cache, **options)
         log.info("dmem opened the store in %s (%s)", getattr(store, "path", key),
                  "read-only" if self.read_only else "writer")
         self._opened.append(store)
@@ -251,41 +207,5 @@ class Resources:
         self.close()
 
 
-def searching(store: MemoryStore, ctx: Context) -> MemoryStore:
-    """The store with the run's ``hnsw_ef_search`` (a PostgreSQL view); a local store searches exactly, as is."""
-    widen = getattr(store, "searching", None)
-    return cast(MemoryStore, widen(ctx.hnsw_ef_search)) if callable(widen) else store
-
-
 def _store_key(store_dir: str | Path) -> Path:
     return Path(store_dir).expanduser().resolve()
-
-
-def bind_resources(config: RunnableConfig | None, resources: Resources) -> RunnableConfig:
-    """A config that binds a graph to its owner (pass to ``compile(...).with_config``)."""
-    merged: dict[str, Any] = dict(config or {})
-    merged["configurable"] = {**merged.get("configurable", {}), RESOURCES_KEY: resources}
-    return merged  # type: ignore[return-value]
-
-
-def bound_resources() -> Resources:
-    """The owner of the graph running now, from the run's config."""
-    try:
-        configurable = get_config().get("configurable", {})
-    except RuntimeError:
-        raise ConfigError("dmem services are only available inside a run of a dmem graph") from None
-    resources = configurable.get(RESOURCES_KEY)
-    if not isinstance(resources, Resources):
-        raise ConfigError("this dmem graph has no resources: compile it with compile_*_graph(resources=...), "
-                          "or use Memory(...).query_graph / dmem.graphs.query_graph")
-    return resources
-
-
-def services_for(runtime_context: Any) -> Services:
-    """The services of the running graph's owner for this run's context."""
-    return bound_resources().services(runtime_context)
-
-
-def context_of(runtime_context: Any) -> Context:
-    """The running graph's settings for this run (the owner's, changed by the run's context)."""
-    return bound_resources().settings_for(runtime_context)
