@@ -126,6 +126,10 @@ class QueryInput(TypedDict, total=False):
     namespaces: list[str]
     """Whose memories to read (one or more user ids). Default: the host context's or the config's
     'user_id', else 'default'."""
+    metadata: dict[str, MetadataValue]
+    """Optional label filter (name -> string, number or boolean): answer only from memories and
+    transcript turns recorded with every one of these labels (``Memory.ask(metadata=...)``).
+    Unlabelled turns and memories do not match; absent or empty reads everything."""
 
 
 @documented
@@ -198,6 +202,9 @@ class DeliberationInput(TypedDict, total=False):
     namespaces: list[str]
     """Whose transcript to read (one or more user ids). Default: the host context's or the config's
     'user_id', else 'default'."""
+    metadata: dict[str, MetadataValue]
+    """Optional label filter: read only the turns recorded with every one of these labels (the query
+    graph's ``metadata``). Absent or empty reads the whole transcript."""
     memories: list[MemoryRecord]
     """System 1's memories: their source turns seed focused reading (retrieved here when absent)."""
 
