@@ -173,7 +173,8 @@ class QueryOutput(TypedDict, total=False):
     evidence_turn_ids: list[str]
     """Turns behind the answer: the memories' source turns, or the deliberation facts' turns."""
     read_share: float
-    """Share of the full scan's transcript tokens deliberation read (0 when it did not run)."""
+    """Share of the full scan's transcript tokens deliberation read (0 when it did not run); with a
+    label filter, of the filtered transcript's full scan."""
     skipped_chunks: list[SkippedChunk]
     """Chunks deliberation could not read (model call failed after retries): their turns are unread."""
     usage: Annotated[list[Usage], operator.add]
