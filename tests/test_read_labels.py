@@ -16,6 +16,7 @@ import pytest
 
 from dmem.errors import DataError, InputError
 from dmem.evidence.indexes import EvidenceIndexes, build_memory_index
+from dmem.graphs.deliberation import compile_deliberation_graph
 from dmem.state.verdicts import NO_INFO
 from dmem.testing import FakeChatModel
 from tests.conftest import FAIL, PASS
@@ -167,6 +168,10 @@ def test_query_graph_input_and_async_ask_take_the_filter(fake: FakeChatModel, me
     fake._state.calls.clear()
     ans = asyncio.run(mem.aask("What lessons?", user_id="u", metadata={"source": "chat"}, gate_policy="always"))
     assert ans.route == "deliberation" and seen(fake) == {"chat"}
+    fake._state.calls.clear()
+    out = compile_deliberation_graph(resources=mem.resources).invoke(
+        {"question": "Where is the office?", "namespaces": ["u"], "metadata": {"source": "mail"}})
+    assert {t for f in out["facts_used"] for t in f.turn_ids} <= TURNS["mail"] and seen(fake) == {"mail"}
 
 
 def test_filtered_indexes_hold_only_labelled_memories_and_turns(fake: FakeChatModel, memory_factory: Any) -> None:
