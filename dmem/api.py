@@ -168,13 +168,17 @@ class Memory(AsyncMethods, TransferMethods):
 
     # Reading ------------------------------------------------------------------------------
     def ask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
-            agent_id: str | None = None, run_id: str | None = None, config: RunnableConfig | None = None,
-            **overrides: Any) -> Answer:
+            agent_id: str | None = None, run_id: str | None = None, metadata: Mapping[str, Any] | None = None,
+            config: RunnableConfig | None = None, **overrides: Any) -> Answer:
         """Answer from memory; the gate decides whether Full Deliberation reads the transcript.
 
-        ``config`` (callbacks, tags, metadata, run_name) goes to the query graph run.
+        ``metadata`` restricts everything the answer may read, System 1's memories and the
+        transcript turns deliberation reads, to those labelled with every one of these values
+        (unlabelled ones never match). ``config`` (callbacks, tags, metadata, run_name) goes to
+        the query graph run.
         """
-        ctx, state, run_config = self._query(question, scopes(user_ids, user_id, agent_id, run_id), overrides, config)
+        ctx, state, run_config = self._query(question, scopes(user_ids, user_id, agent_id, run_id), metadata,
+                                             overrides, config)
         started = time.perf_counter()
         out = self.query_graph.invoke(state, context=ctx, config=run_config)
         return Answer.from_state(question, out, time.perf_counter() - started, self.services.decider.name)
@@ -255,12 +259,15 @@ class Memory(AsyncMethods, TransferMethods):
         stored = self.store.transcript.append(routing, to_messages(messages, conversation), labels)
         return ctx, stored, routing
 
-    def _query(self, question: str, namespaces: list[str], overrides: dict[str, Any],
-               config: RunnableConfig | None) -> tuple[Context, QueryInput, RunnableConfig]:
-        """Settings, graph input and run config of one ``ask``."""
+    def _query(self, question: str, namespaces: list[str], metadata: Mapping[str, Any] | None,
+               overrides: dict[str, Any], config: RunnableConfig | None) -> tuple[Context, QueryInput, RunnableConfig]:
+        """Settings, graph input (with the checked label filter, when given) and run config of one ``ask``."""
+        state: QueryInput = {"question": question, "namespaces": namespaces}
+        if metadata is not None:
+            state["metadata"] = check_metadata(metadata)
         ctx = self._ctx(overrides)
         run_config = self._config("ask", ",".join(namespaces), ctx.gate_policy, ctx=ctx, config=config)
-        return ctx, {"question": question, "namespaces": namespaces}, run_config
+        return ctx, state, run_config
 
     def _config(self, action: str, namespace: str, policy: str | None = None, *, ctx: Context,
                 config: RunnableConfig | None) -> RunnableConfig:

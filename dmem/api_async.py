@@ -56,11 +56,12 @@ class AsyncMethods:
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
     async def aask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
-                   agent_id: str | None = None, run_id: str | None = None, config: RunnableConfig | None = None,
-                   **overrides: Any) -> Answer:
-        """``ask`` through ``await query_graph.ainvoke``."""
+                   agent_id: str | None = None, run_id: str | None = None, metadata: Mapping[str, Any] | None = None,
+                   config: RunnableConfig | None = None, **overrides: Any) -> Answer:
+        """``ask`` through ``await query_graph.ainvoke`` (``metadata`` filters what it reads, as there)."""
         mem = cast("Memory", self)
-        ctx, state, run_config = mem._query(question, scopes(user_ids, user_id, agent_id, run_id), overrides, config)
+        ctx, state, run_config = mem._query(question, scopes(user_ids, user_id, agent_id, run_id), metadata,
+                                            overrides, config)
         started = time.perf_counter()
         out = await mem.query_graph.ainvoke(state, context=ctx, config=run_config)
         return Answer.from_state(question, out, time.perf_counter() - started, mem.services.decider.name)

@@ -9,7 +9,7 @@ updated memory) in the commit that writes those memories. Values are JSON scalar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 
 from dmem.errors import DataError
 from dmem.state.schemas import MetadataValue
@@ -33,3 +33,8 @@ def check_metadata(metadata: object) -> dict[str, MetadataValue]:
         out[check_text(key, "metadata key")] = check_text(value, f"metadata {key!r}") if isinstance(value, str) \
             else value
     return out
+
+
+def labels_key(labels: Mapping[str, MetadataValue] | None) -> Hashable:
+    """A hashable key of a label filter that keeps ``True``, ``1`` and ``1.0`` apart (None and {} alike)."""
+    return tuple(sorted((k, type(v).__name__, v) for k, v in (labels or {}).items()))

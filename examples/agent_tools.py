@@ -3,7 +3,8 @@
 The agent's model decides when to use memory. The tools take the user from the agent's runtime
 context (``user_id``), so the model never sees or chooses whose memory it is; the labels on what
 ``remember`` stores are the developer's (``metadata=``), never the model's. The query graph also
-works as a plain tool: ``memory.query_graph.as_tool()`` (its arguments are the graph's input).
+works as a plain tool: ``memory.query_graph.as_tool()`` (its arguments are the graph's input; ``arg_types``
+keeps its label filter, ``metadata``, out of the model's hands).
 
 Run it offline (a scripted tool-calling model, dmem's offline engine, hash embeddings)::
 
@@ -66,7 +67,9 @@ def main() -> None:
         print("tools:", [t.name for t in memory_tools(memory)], "| search_memory args:", list(search.args))
         with warnings.catch_warnings():  # Runnable.as_tool is marked beta in langchain-core
             warnings.simplefilter("ignore", LangChainBetaWarning)
-            as_tool = memory.query_graph.as_tool(name="dmem_query", description="Answer from dmem's memory.")
+            # arg_types: the model gets the question and whose memory; the label filter ('metadata') stays ours.
+            as_tool = memory.query_graph.as_tool(name="dmem_query", description="Answer from dmem's memory.",
+                                                 arg_types={"question": str, "namespaces": list[str]})
         print("as_tool:", as_tool.invoke({"question": "What is my beagle's name?", "namespaces": ["alice"]})["answer"])
 
 

@@ -103,6 +103,16 @@ def test_search_with_metadata_filter_then_get_and_history_by_prefix(ingested: Pa
     assert ok(dmem(ingested, "history", rex["id"], "--user-id", "maya")).split("\t")[1] == "ADD"
 
 
+def test_ask_with_metadata_answers_only_from_memories_and_turns_so_labelled(ingested: Path) -> None:
+    ask = ("--json", "ask", "What is the name of Maya's dog?", "--user-id", "maya", "--policy", "always")
+    chat = json.loads(ok(dmem(ingested, *ask, "--metadata", "source=chat")))
+    assert chat["route"] == "deliberation" and chat["retrieved"]
+    assert all(r["memory"]["metadata"] == {"source": "chat"} for r in chat["retrieved"])
+    mail = json.loads(ok(dmem(ingested, *ask, "--metadata", "source=mail")))
+    assert mail["route"] == "no_memory" and mail["retrieved"] == [] and mail["facts_used"] == []
+    assert json_error(dmem(ingested, *ask, "--metadata", "source"))["error"].startswith("--metadata takes KEY=VALUE")
+
+
 def test_ask_an_unknown_namespace_names_the_ones_the_store_holds(ingested: Path) -> None:
     done = dmem(ingested, "--json", "ask", "Where does Maya work?", "--user-id", "Maya")
     assert json.loads(ok(done))["route"] == "no_memory"

@@ -193,6 +193,25 @@ def test_ingestion_input_metadata_labels_the_memories_of_its_namespace_only(serv
         assert found["memories"] and [m["metadata"] for m in found["memories"]] == [expected] * len(found["memories"])
 
 
+def test_query_input_metadata_answers_from_memories_and_turns_of_that_label_only(server: Server) -> None:
+    moved = [{"role": "user", "content": "I moved to Lisbon last spring."},
+             {"role": "assistant", "content": "Lovely city!"}]
+    server.client.runs.wait(None, "ingestion", input={"messages": EXCHANGE, "user_id": "sana",
+                                                      "metadata": {"source": "chat"}})
+    server.client.runs.wait(None, "ingestion", input={"messages": moved, "user_id": "sana",
+                                                      "metadata": {"source": "mail"}})
+    question = {"question": "What is my dog's name?", "namespaces": ["sana"]}
+    both = server.client.runs.wait(None, "query", input=question, context={"gate_policy": "always"})
+    assert both["route"] == "deliberation" and both["answer"] == "Rex"
+    mail = server.client.runs.wait(None, "query", input={**question, "metadata": {"source": "mail"}},
+                                   context={"gate_policy": "always"})
+    assert mail["route"] == "deliberation" and "Rex" not in mail["answer"]
+    assert mail["memories"] and all(m["metadata"] == {"source": "mail"} for m in mail["memories"])
+    assert not any("Rex" in f["fact"] or "beagle" in f["fact"] for f in mail["facts_used"])
+    with pytest.raises(Exception, match="InputError: input field 'metadata': metadata 'tags' is a list"):
+        server.client.runs.wait(None, "query", input={**question, "metadata": {"tags": ["a"]}})
+
+
 def test_bad_input_and_bad_settings_name_the_field(server: Server) -> None:
     with pytest.raises(Exception, match="InputError: input field 'question'"):
         server.client.runs.wait(None, "query", input={"q": "x"})

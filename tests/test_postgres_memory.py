@@ -1,4 +1,4 @@
-"""The Memory API and both graphs on PostgreSQL: the ingestion, query, isolation and labels suites, rerun.
+"""The Memory API and both graphs on PostgreSQL: the ingestion, query, isolation, labels and read-labels suites, rerun.
 
 Importing those modules' tests here runs each of them again with ``memory_factory`` overridden to
 put every store in a fresh schema of the session's real PostgreSQL server.
@@ -20,6 +20,7 @@ from tests.test_ingestion_labels import *  # noqa: F403
 from tests.test_isolation import *  # noqa: F403
 from tests.test_metadata_labels import *  # noqa: F403
 from tests.test_query_graph import *  # noqa: F403
+from tests.test_read_labels import *  # noqa: F403
 
 LOCAL_ONLY = {"test_cli_users_with_the_same_file_name_stay_apart"}
 for _name in LOCAL_ONLY:

@@ -65,7 +65,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     with open_memory(args, read_only=True) as mem:
         names = scopes(args.user_id, "default", args.agent_id, args.run_id)
         hint_unknown(args, mem.store, names)
-        ans = mem.ask(args.question, user_ids=names, **overrides)
+        ans = mem.ask(args.question, user_ids=names, metadata=parse_metadata(args.metadata), **overrides)
     emit(ans.model_dump(mode="json")) if args.json else print_answer(console, ans)
     return 0
 
@@ -151,7 +151,8 @@ def register(sub: Any, common: list[argparse.ArgumentParser]) -> None:
     """Add the reading commands to the ``dmem`` parser."""
     a = add_command(sub, "ask", common, "answer a question from memory (the gate may read the transcript)",
                     ['dmem ask "Where does Maya work?" --user-id maya',
-                     'dmem --json ask "What did Maya adopt?" --user-id maya --policy always'], cmd_ask)
+                     'dmem --json ask "What did Maya adopt?" --user-id maya --policy always',
+                     'dmem ask "What did Maya say about work?" --user-id maya --metadata source=chat'], cmd_ask)
     a.add_argument("question", help="the question, in plain words (quote it)")
     scope_options(a, repeat=True)
     a.add_argument("--policy", choices=POLICIES, help="gate policy for this question: quality (default), majority, "
@@ -159,6 +160,9 @@ def register(sub: Any, common: list[argparse.ArgumentParser]) -> None:
     a.add_argument("--deliberation", choices=["focused", "full"],
                    help="what deliberation reads: windows around the evidence (default) or the whole transcript "
                    "(the papers)")
+    a.add_argument("--metadata", action="append", metavar="KEY=VALUE",
+                   help="answer only from memories and transcript turns labelled with this value (repeatable: "
+                   "all must match; 'ingest --metadata' sets labels)")
 
     s = add_command(sub, "search", common, "list the memories most similar to a query",
                     ['dmem search "dog" --user-id maya', 'dmem --json search "work" --category persona --limit 3'],

@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from dmem.decisions.offline.topics import question_names, strip_names
-from dmem.evidence.indexes import EvidenceIndexes, MemoryIndex, TurnIndex
+from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.search import DocIndex, fuse
 from dmem.state.schemas import MemoryRecord
-from dmem.store.base import MemoryStore
+from dmem.store.base import MemoryStore, SearchFilter
 
 POOL = 100  # candidates each signal ranks before fusion
 Embed = Callable[[list[str]], list[list[float]]]
@@ -65,15 +65,17 @@ def source_ranking(index: MemoryIndex, candidates: Sequence[int], vector: Sequen
 
 
 def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
-             embed: Embed) -> list[tuple[MemoryRecord, float]]:
+             embed: Embed, labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
     """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
 
     Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
-    memory + source-turn text + day, the question's rarer names, and its time cues.
+    memory + source-turn text + day, the question's rarer names, and its time cues. With
+    ``labels``, every signal ranks only the memories (and source turns) carrying them.
     """
-    index = indexes.memories(namespace)
+    index = indexes.memories(namespace, labels)
     vector = embed([focused_query(index.docs, question)])[0]
-    dense = store.vectors.search([namespace], vector, max(POOL, k))
+    where = SearchFilter.with_metadata(labels) if labels else None
+    dense = store.vectors.search([namespace], vector, max(POOL, k), where=where)
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
              *signal_rankings(index.docs, question)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, TypeVar
@@ -22,11 +22,14 @@ import numpy as np
 
 from dmem.evidence.cues import date_words
 from dmem.evidence.search import DocIndex
-from dmem.state.schemas import MemoryRecord, Message
-from dmem.store.base import MemoryStore
+from dmem.metadata import labels_key
+from dmem.state.schemas import MemoryRecord, Message, MetadataValue
+from dmem.store.base import MemoryStore, labels_match
 
 MAX_ENTRIES = 64
 E = TypeVar("E")
+Labels = Mapping[str, MetadataValue]
+"""A label filter: keep what carries every one of these values (see ``dmem.store.base.labels_match``)."""
 
 
 def turn_text(message: Message) -> str:
@@ -85,11 +88,15 @@ def transcript_signature(messages: Sequence[Message]) -> str:
     return digest.hexdigest()
 
 
-def build_memory_index(store: MemoryStore, namespace: str) -> MemoryIndex:
-    """Read a namespace's memories and their source turns, and index them (version read first)."""
+def build_memory_index(store: MemoryStore, namespace: str, labels: Labels | None = None) -> MemoryIndex:
+    """Read a namespace's memories and their source turns, and index them (version read first).
+
+    With ``labels``, only the memories and source turns carrying them: nothing outside the filter
+    is indexed, so it can neither be found nor shift the ranking's statistics.
+    """
     version = store.version(namespace)
-    records = tuple(store.vectors.list(namespace))
-    turns = store.transcript.messages([namespace])
+    records = tuple(r for r in store.vectors.list(namespace) if labels_match(r.metadata, labels or {}))
+    turns = store.transcript.messages([namespace], labels)
     by_turn = {(m.conversation_id, m.turn_id): m for m in turns}
     by_id_only: dict[str, Message] = {}
     for m in turns:
@@ -127,16 +134,23 @@ class EvidenceIndexes:
         self.builds = 0
         """Indexes built so far (tests and benchmarks read it to see reuse)."""
 
-    def memories(self, namespace: str) -> MemoryIndex:
-        """The namespace's memory index, rebuilt only when the store's version moved on."""
+    def memories(self, namespace: str, labels: Labels | None = None) -> MemoryIndex:
+        """The namespace's memory index (of the memories carrying ``labels``), rebuilt when the version moved on."""
         version = self.store.version(namespace)
-        return self._get(("memories", namespace), lambda e: e.version == version,
-                         lambda: build_memory_index(self.store, namespace))
+        key = ("memories", namespace) if not labels else ("memories", namespace, labels_key(labels))
+        return self._get(key, lambda e: e.version == version,
+                         lambda: build_memory_index(self.store, namespace, labels))
 
-    def turns(self, namespaces: Sequence[str], messages: Sequence[Message]) -> TurnIndex:
-        """The index of these namespaces' transcript (``messages``, in time order), reused while unchanged."""
+    def turns(self, namespaces: Sequence[str], messages: Sequence[Message],
+              labels: Labels | None = None) -> TurnIndex:
+        """The index of these namespaces' transcript (``messages``, in time order), reused while unchanged.
+
+        ``labels`` names the filter ``messages`` were read with, so filtered and whole transcripts
+        keep their own entries.
+        """
         signature = transcript_signature(messages)
-        return self._get(("turns", tuple(namespaces)), lambda e: e.signature == signature,
+        key = ("turns", tuple(namespaces)) if not labels else ("turns", tuple(namespaces), labels_key(labels))
+        return self._get(key, lambda e: e.signature == signature,
                          lambda: build_turn_index(messages, signature))
 
     def _get(self, key: Hashable, fresh: Callable[[Any], bool], build: Callable[[], E]) -> E:

@@ -24,11 +24,12 @@ from dmem.tracing.outcome import quiet_routers, reports_outcome
 def route_after_retrieve(
     state: QueryState, runtime: Runtime[Context]
 ) -> Literal["filter_memories", "answer", "vote", "deliberate", "no_memory"]:
-    """Empty store → no_memory; 'always' skips System 1; voting policies sample instead of answering."""
+    """Nothing to read (under the label filter) → no_memory; 'always' skips System 1; voting policies sample."""
     ctx = context_of(runtime.context)
     if not state.get("memories"):
         transcript = services_for(runtime.context).store.transcript
-        if ctx.gate_policy == "never" or not transcript.messages(list(state.get("namespaces") or ["default"])):
+        namespaces = list(state.get("namespaces") or ["default"])
+        if ctx.gate_policy == "never" or not transcript.messages(namespaces, state.get("metadata")):
             return "no_memory"
         return "deliberate"
     if ctx.gate_policy == "always":

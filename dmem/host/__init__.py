@@ -7,7 +7,9 @@
 - ``memory_tools``: ``search_memory``, ``ask_memory`` and ``remember`` for LangChain's ``create_agent``.
 
 The remember node and tool take the host developer's ``metadata`` (``HostLabels``: fixed labels, or
-a function of the host's state and runtime context) for the memories they form.
+a function of the host's state and runtime context) for the memories they form; the recall node and
+the search/ask tools take ``read_metadata`` (the same kinds of value): they read only memories and
+transcript turns carrying every one of those labels.
 
 Each piece works over a ``Memory`` (its store and models) or, without one, over the served graphs
 (``dmem.graphs``, settings from ``DMEM_*``). The user is the host's: a ``user_id`` in its state, its

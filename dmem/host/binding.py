@@ -1,4 +1,4 @@
-"""Which dmem graphs a host piece drives, whose memory a host run is about, and the labels it writes."""
+"""Which dmem graphs a host piece drives, whose memory a host run is about, the labels it writes and reads."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from dmem.services import Resources
 from dmem.state.schemas import MetadataValue
 
 HostLabels: TypeAlias = Mapping[str, Any] | Callable[[Mapping[str, Any], Any], Mapping[str, Any] | None]
-"""Labels a host piece writes on the memories it forms: fixed ones, or a function of the host's state
-and runtime context returning them for one run (None: no labels)."""
+"""Labels bound by the host developer: fixed ones, or a function of the host's state and runtime context
+returning them for one run (None: no labels). As ``metadata=`` they label what a piece stores; as
+``read_metadata=`` they filter what it reads (only memories and turns carrying all of them)."""
 LabelsOf: TypeAlias = Callable[[Mapping[str, Any], Any], dict[str, MetadataValue] | None]
 """A host piece's checked labels for one run, from the host's state and runtime context."""
 
@@ -64,6 +65,14 @@ def ingestion_input(messages: list[Any], user: str, thread: object, labels: dict
                     ) -> dict[str, Any]:
     """The ingestion graph's input for a host's exchange: its user, its thread (else the user), its labels."""
     payload: dict[str, Any] = {"messages": messages, "user_id": user, "conversation_id": str(thread or user)}
+    if labels:
+        payload["metadata"] = labels
+    return payload
+
+
+def query_input(question: str, user: str, labels: dict[str, MetadataValue] | None) -> dict[str, Any]:
+    """The query graph's input for a host's question: its user, and its read filter when it has one."""
+    payload: dict[str, Any] = {"question": question, "namespaces": [user]}
     if labels:
         payload["metadata"] = labels
     return payload

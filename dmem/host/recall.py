@@ -10,7 +10,7 @@ from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage, Remov
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from dmem.host.binding import MemoryGraphs, graphs_of, host_user
+from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, labels_of, query_input
 from dmem.services import dmem_context
 from dmem.state.verdicts import NO_INFO
 
@@ -20,14 +20,17 @@ RECALL_NAME = "dmem_memory"
 RecallNode = Callable[[dict[str, Any], Runtime[Any]], dict[str, Any]]
 
 
-def make_recall_node(memory: MemoryGraphs | None = None) -> RecallNode:
+def make_recall_node(memory: MemoryGraphs | None = None, *, read_metadata: HostLabels | None = None) -> RecallNode:
     """A node for a ``MessagesState`` host: dmem's answer to the last human message, as a system message.
 
     The message (``name='dmem_memory'``) comes right after the user's message and replaces the one
     of the previous turn, so the thread keeps one. Its ``additional_kwargs['dmem']`` holds the route
     and the memory ids. Hosts that need a single leading system prompt read it with ``recall_text``.
+    ``read_metadata`` (fixed labels, or a function of the host's state and runtime context) limits
+    the answer to memories and transcript turns carrying every one of them, as ``ask(metadata=...)``.
     """
     graphs = graphs_of(memory)
+    read_filter = labels_of(read_metadata)
 
     def recall(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
         """Ask dmem's query graph the last human message, for the host's user."""
@@ -36,7 +39,7 @@ def make_recall_node(memory: MemoryGraphs | None = None) -> RecallNode:
         if question is None:
             return {}
         user = host_user(state, runtime.context, get_config())
-        out = graphs.query_graph.invoke({"question": question, "namespaces": [user]},
+        out = graphs.query_graph.invoke(query_input(question, user, read_filter(state, runtime.context)),
                                         context=dmem_context(runtime.context))
         stale = [RemoveMessage(id=m.id) for m in messages if m.name == RECALL_NAME and m.id]
         note = SystemMessage(content=render_recall(out), name=RECALL_NAME, id=f"dmem-recall-{uuid.uuid4().hex}",

@@ -2,8 +2,9 @@
 
 The tools read the user from the agent's runtime (``user_id`` in its state, context or configurable)
 and dmem settings from its context's ``dmem`` field; the model only sees the query or the text.
-Labels on what ``remember`` stores are the developer's (``metadata=``), never the model's: search
-filters and host code trust them, so a prompt must not be able to set them.
+Labels on what ``remember`` stores (``metadata=``) and the label filter on what ``search_memory`` and
+``ask_memory`` read (``read_metadata=``) are the developer's, never the model's: search filters and
+host code trust them, so a prompt must not be able to set or widen them.
 """
 
 from __future__ import annotations
@@ -14,19 +15,22 @@ from langchain.tools import ToolRuntime, tool
 from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 
-from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, ingestion_input, labels_of
+from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, ingestion_input, labels_of, query_input
 from dmem.services import dmem_context
+from dmem.store import SearchFilter
 
 
-def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5,
-                 metadata: HostLabels | None = None) -> list[BaseTool]:
+def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5, metadata: HostLabels | None = None,
+                 read_metadata: HostLabels | None = None) -> list[BaseTool]:
     """``search_memory``, ``ask_memory`` and ``remember`` over a ``Memory`` (or the served graphs).
 
-    ``metadata`` labels what ``remember`` stores: a mapping, or a function of the agent's state and
-    runtime context; the model cannot see or set it.
+    ``metadata`` labels what ``remember`` stores; ``read_metadata`` limits what ``search_memory``
+    and ``ask_memory`` read to memories (and, for ``ask_memory``, transcript turns) carrying every
+    one of its labels. Each is a mapping, or a function of the agent's state and runtime context;
+    the model can neither see nor set them.
     """
     graphs = graphs_of(memory)
-    labels = labels_of(metadata)
+    labels, read_filter = labels_of(metadata), labels_of(read_metadata)
 
     def _state(runtime: ToolRuntime[Any, Any]) -> dict[str, Any] | None:
         return runtime.state if isinstance(runtime.state, dict) else None
@@ -38,7 +42,9 @@ def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5,
     def search_memory(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, list[dict[str, Any]]]:
         """Search the user's long-term memory for stored facts related to the query, best match first."""
         svc = graphs.resources.services(runtime.context)
-        hits = svc.store.vectors.search([_user(runtime)], svc.embed([query])[0], search_limit)
+        wanted = read_filter(_state(runtime) or {}, runtime.context)
+        where = SearchFilter.with_metadata(wanted) if wanted else None
+        hits = svc.store.vectors.search([_user(runtime)], svc.embed([query])[0], search_limit, where=where)
         if not hits:
             return "No stored memory matches.", []
         lines = [f"- {h.record.render()}" for h in hits]
@@ -47,8 +53,8 @@ def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5,
     @tool(response_format="content_and_artifact")
     def ask_memory(question: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, dict[str, Any]]:
         """Answer a question about the user from long-term memory (reads past conversations when needed)."""
-        out = graphs.query_graph.invoke({"question": question, "namespaces": [_user(runtime)]},
-                                        context=dmem_context(runtime.context))
+        payload = query_input(question, _user(runtime), read_filter(_state(runtime) or {}, runtime.context))
+        out = graphs.query_graph.invoke(payload, context=dmem_context(runtime.context))
         return str(out["answer"]), {"route": out.get("route"), "memory_ids": list(out.get("memory_ids") or [])}
 
     @tool

@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 
 from dmem.errors import ModelError, StructuredOutputError
 from dmem.evidence.focus import ReadingPlan, reading_plan, seed_turns
+from dmem.evidence.indexes import Labels
 from dmem.evidence.ledger import best_in_time_order, build_ledger
 from dmem.evidence.windows import Chunk, pack
 from dmem.services import Services, services_for
@@ -34,17 +35,23 @@ def _tasks(question: str, messages: list[Message], chunks: list[Chunk]) -> list[
                       preceding=[messages[p] for p in c.preceding]) for i, c in enumerate(chunks)]
 
 
-def focus_seeds(svc: Services, question: str, namespaces: list[str], messages: list[Message]) -> list[int]:
-    """Focused reading's seed positions in ``messages``, best first."""
-    return seed_turns(question, svc.indexes.turns(namespaces, messages), svc.embed)
+def focus_seeds(svc: Services, question: str, namespaces: list[str], messages: list[Message],
+                labels: Labels | None = None) -> list[int]:
+    """Focused reading's seed positions in ``messages`` (read with the filter ``labels``), best first."""
+    return seed_turns(question, svc.indexes.turns(namespaces, messages, labels), svc.embed)
 
 
-def plan_reading(svc: Services, question: str, namespaces: list[str]) -> tuple[list[Message], ReadingPlan]:
-    """The namespaces' transcript in time order and what to read of it (``deliberation_mode``)."""
+def plan_reading(svc: Services, question: str, namespaces: list[str],
+                 labels: Labels | None = None) -> tuple[list[Message], ReadingPlan]:
+    """The namespaces' transcript in time order and what to read of it (``deliberation_mode``).
+
+    With ``labels`` (the query's label filter) the transcript is only the turns recorded with
+    them: chunks, their read-only history and the plan's share of the full scan all come from it.
+    """
     ctx = svc.context
-    messages = svc.store.transcript.messages(namespaces)
+    messages = svc.store.transcript.messages(namespaces, labels)
     focused = ctx.deliberation_mode == "focused" and messages
-    seeds = focus_seeds(svc, question, namespaces, messages) if focused else None
+    seeds = focus_seeds(svc, question, namespaces, messages, labels) if focused else None
     plan = reading_plan(messages, seeds, ctx.deliberation_budget, ctx.chunk_size, ctx.chunk_history)
     log.debug("deliberation plan: %d chunks, %.0f%% of the full scan, %d seeds",
               len(plan.chunks), 100 * plan.share, plan.seeds)
@@ -55,7 +62,7 @@ def plan_chunks(state: DeliberationState, runtime: Runtime[Context]) -> dict[str
     """Plan the chunks to read: the whole transcript, or focused windows around the evidence."""
     svc = services_for(runtime.context)
     namespaces = list(state.get("namespaces") or ["default"])
-    messages, plan = plan_reading(svc, state["question"], namespaces)
+    messages, plan = plan_reading(svc, state["question"], namespaces, state.get("metadata"))
     return {"chunks": _tasks(state["question"], messages, plan.chunks), "read_share": plan.share}
 
 

@@ -72,7 +72,7 @@ def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def read_question(state: DeliberationInput, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Check the question and resolve whose memories to read (the query and deliberation graphs' entry)."""
+    """Check the question and its label filter, resolve whose memories to read (query and deliberation entry)."""
     question = state.get("question")
     if not isinstance(question, str) or not question.strip():
         got = "nothing" if question is None else repr(question)
@@ -82,7 +82,10 @@ def read_question(state: DeliberationInput, runtime: Runtime[Context]) -> dict[s
         names = _validate("namespaces", _NAMES, namespaces)
     else:
         names = [user_of(runtime.context, get_config()) or DEFAULT_USER]
-    return {"question": question.strip(), "namespaces": names}
+    out: dict[str, Any] = {"question": question.strip(), "namespaces": names}
+    if state.get("metadata") is not None:
+        out["metadata"] = _labels(state["metadata"])
+    return out
 
 
 def from_chat(messages: Sequence[BaseMessage], conversation_id: str,

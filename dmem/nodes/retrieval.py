@@ -9,24 +9,31 @@ from langgraph.runtime import Runtime
 
 from dmem.errors import ModelError
 from dmem.evidence import hybrid
+from dmem.evidence.indexes import Labels
 from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import QueryState
 from dmem.state.schemas import MemoryRecord
+from dmem.store.base import SearchFilter
 
 log = logging.getLogger(__name__)
 
 
-def search_memories(svc: Services, question: str, namespaces: list[str]) -> list[tuple[MemoryRecord, float]]:
-    """Top ``retrieval_top_k`` per namespace, merged best first: fused ranks (hybrid) or cosine (dense)."""
+def search_memories(svc: Services, question: str, namespaces: list[str],
+                    labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+    """Top ``retrieval_top_k`` per namespace, merged best first: fused ranks (hybrid) or cosine (dense).
+
+    With ``labels`` (the query's label filter), only memories carrying every one of them.
+    """
     k = svc.context.retrieval_top_k
+    where = SearchFilter.with_metadata(labels) if labels else None
     hits: list[tuple[MemoryRecord, float]] = []
     for ns in namespaces:
         if svc.context.retrieval_mode == "hybrid":
-            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, k, svc.embed))
+            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, k, svc.embed, labels))
         else:
             vector = svc.embed([question])[0]
-            hits.extend((h.record, h.score) for h in svc.store.vectors.search([ns], vector, k))
+            hits.extend((h.record, h.score) for h in svc.store.vectors.search([ns], vector, k, where=where))
     hits.sort(key=lambda pair: pair[1], reverse=True)
     return hits
 
@@ -39,7 +46,8 @@ def source_turns(memories: list[MemoryRecord]) -> list[str]:
 def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Retrieve the memories System 1 answers from, rendered with event times."""
     svc = services_for(runtime.context)
-    hits = search_memories(svc, state["question"], list(state.get("namespaces") or ["default"]))
+    hits = search_memories(svc, state["question"], list(state.get("namespaces") or ["default"]),
+                           state.get("metadata"))
     memories = [record for record, _ in hits]
     return {
         "memories": memories,

@@ -126,6 +126,10 @@ class QueryInput(TypedDict, total=False):
     namespaces: list[str]
     """Whose memories to read (one or more user ids). Default: the host context's or the config's
     'user_id', else 'default'."""
+    metadata: dict[str, MetadataValue]
+    """Optional label filter (name -> string, number or boolean): answer only from memories and
+    transcript turns recorded with every one of these labels (``Memory.ask(metadata=...)``).
+    Unlabelled turns and memories do not match; absent or empty reads everything."""
 
 
 @documented
@@ -169,7 +173,8 @@ class QueryOutput(TypedDict, total=False):
     evidence_turn_ids: list[str]
     """Turns behind the answer: the memories' source turns, or the deliberation facts' turns."""
     read_share: float
-    """Share of the full scan's transcript tokens deliberation read (0 when it did not run)."""
+    """Share of the full scan's transcript tokens deliberation read (0 when it did not run); with a
+    label filter, of the filtered transcript's full scan."""
     skipped_chunks: list[SkippedChunk]
     """Chunks deliberation could not read (model call failed after retries): their turns are unread."""
     usage: Annotated[list[Usage], operator.add]
@@ -198,6 +203,9 @@ class DeliberationInput(TypedDict, total=False):
     namespaces: list[str]
     """Whose transcript to read (one or more user ids). Default: the host context's or the config's
     'user_id', else 'default'."""
+    metadata: dict[str, MetadataValue]
+    """Optional label filter: read only the turns recorded with every one of these labels (the query
+    graph's ``metadata``). Absent or empty reads the whole transcript."""
     memories: list[MemoryRecord]
     """System 1's memories: their source turns seed focused reading (retrieved here when absent)."""
 

@@ -106,7 +106,8 @@ class Answer(BaseModel):
     evidence_turn_ids: list[str] = Field(default_factory=list, description="Turns behind the answer: the "
                                          "memories' source turns, or the deliberation facts' turns.")
     read_share: float = Field(default=0.0, description="Share of the full scan's transcript tokens "
-                              "deliberation read (0 when it did not run).")
+                              "deliberation read (0 when it did not run); with a label filter, of the "
+                              "filtered transcript's.")
     skipped_chunks: list[SkippedChunk] = Field(default_factory=list, description="Chunks deliberation "
                                                "could not read (model call failed): their turns are unread.")
     usage: dict[str, Usage] = Field(default_factory=dict)

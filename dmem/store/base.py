@@ -53,7 +53,7 @@ class SearchFilter:
             return False
         if self.speaker is not None and (rec.speaker or "").lower() != self.speaker.lower():
             return False
-        if self.metadata is not None and any(not _same(rec.metadata.get(k, _MISSING), v) for k, v in self.metadata):
+        if self.metadata is not None and not labels_match(rec.metadata, dict(self.metadata)):
             return False
         return self.conversation_id is None or rec.conversation_id == self.conversation_id
 
@@ -64,6 +64,11 @@ _MISSING = object()
 def _same(found: Any, wanted: Any) -> bool:
     """Exact metadata match: ``True`` does not equal ``1``, nor ``"1"``."""
     return type(found) is type(wanted) and found == wanted
+
+
+def labels_match(labels: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
+    """True when ``labels`` hold every one of the ``wanted`` values, exactly (nothing wanted: always)."""
+    return all(_same(labels.get(k, _MISSING), v) for k, v in wanted.items())
 
 
 @dataclass(frozen=True)
@@ -174,8 +179,13 @@ class TranscriptLog(Protocol):
         """
         ...
 
-    def messages(self, namespaces: Sequence[str]) -> list[Message]:
-        """Every turn of these namespaces in time order; a turn identical in several appears once."""
+    def messages(self, namespaces: Sequence[str],
+                 labels: Mapping[str, MetadataValue] | None = None) -> list[Message]:
+        """Every turn of these namespaces in time order; a turn identical in several appears once.
+
+        With ``labels``, only the turns recorded with every one of these labels (``labels_match``):
+        an unlabelled turn matches no non-empty filter. None or empty: every turn.
+        """
         ...
 
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:

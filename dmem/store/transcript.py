@@ -15,9 +15,10 @@ from datetime import UTC, datetime
 
 from dmem.errors import DataError
 from dmem.state.schemas import Message, MetadataValue
+from dmem.store.base import labels_match
 from dmem.store.namespaces import Routing, turn_keys
 from dmem.store.sql import Row
-from dmem.store.turns import TurnStatus
+from dmem.store.turns import TurnStatus, decode_labels
 
 log = logging.getLogger(__name__)
 
@@ -152,13 +153,21 @@ class Transcript(TurnStatus):
                 f"which turn {taken[0]['turn_id']!r} already holds; leave seq out to append at the end"
             )
 
-    def messages(self, namespaces: Sequence[str]) -> list[Message]:
-        """Every turn of these namespaces in time order; a turn identical in several appears once."""
+    def messages(self, namespaces: Sequence[str],
+                 labels: Mapping[str, MetadataValue] | None = None) -> list[Message]:
+        """Every turn of these namespaces in time order; a turn identical in several appears once.
+
+        With ``labels``, only turns recorded with every one of them (unlabelled turns never match).
+        """
         names = list(dict.fromkeys(namespaces))
         if not names:
             return []
         in_names, params = self._sql.dialect.in_list("namespace", names)
-        return chronological(self._sql.query(f"SELECT {_COLUMNS} FROM messages WHERE {in_names}", params))
+        if not labels:
+            return chronological(self._sql.query(f"SELECT {_COLUMNS} FROM messages WHERE {in_names}", params))
+        rows = self._sql.query(f"SELECT {_COLUMNS}, labels FROM messages WHERE {in_names} AND labels != '{{}}'",
+                               params)
+        return chronological([r for r in rows if labels_match(decode_labels(r["labels"]), labels)])
 
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
         """The last ``limit`` turns of a conversation with a smaller seq, oldest first."""
