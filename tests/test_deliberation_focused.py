@@ -10,7 +10,8 @@ from rich.console import Console
 
 from dmem.cli.render import print_answer
 from dmem.graphs.deliberation import compile_deliberation_graph
-from dmem.state.schemas import Message
+from dmem.state.schemas import MemoryRecord, Message
+from dmem.store.namespaces import Routing
 from tests.conftest import last_section
 
 T0 = datetime(2024, 4, 2, 19, 0)
@@ -140,3 +141,24 @@ def test_the_deliberation_graph_alone_finds_its_own_seeds(fake, memory_factory):
                                                "namespaces": ["ines"]}, context=mem.context)
     read = [t for c in fake.calls_for("ChunkFacts") for t in chunk_turns(c)]
     assert "t250" in read and out["read_share"] <= 0.2
+
+
+def test_focused_reading_follows_a_memory_to_a_turn_the_question_does_not_resemble(fake, memory_factory):
+    # Turn t250 is small talk as said; the fact formed from it names the workshop. Only the memory
+    # can lead the seeds there.
+    mem = memory_factory(fake, deliberation_budget=0.1)
+    svc = mem.services
+    svc.store.transcript.append(Routing.of("ines"), chat(600))  # recorded, nothing formed yet
+    question = "Where is the glassblowing workshop?"
+
+    def read_turns() -> list[str]:
+        fake._state.calls.clear()
+        mem.ask(question, user_id="ines", gate_policy="always")
+        return [t for c in fake.calls_for("ChunkFacts") for t in chunk_turns(c)]
+
+    assert "t250" not in read_turns()
+    fact = "Ines signed up for a glassblowing workshop on the island"
+    record = MemoryRecord(id="m-glass", namespace="ines", text=fact, source_turn_ids=["t250"],
+                          conversation_id="ines-tomas", created_at=T0, updated_at=T0)
+    svc.store.vectors.add(record, svc.embed([fact])[0])
+    assert "t250" in read_turns()

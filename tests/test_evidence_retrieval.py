@@ -146,3 +146,36 @@ def test_turns_said_by_the_person_the_question_names_rank_first(store):
     assert hybrid.spoken_by_named(index, "What loaf was baked?", order) == []
     assert hybrid.turns("What rye loaf did Noor bake?", index, EMB.embed_documents, 2)[0] == 1
     assert hybrid.turns("What rye loaf did Sami bake?", index, EMB.embed_documents, 2)[0] == 0
+
+
+def test_memories_lead_seeds_to_turns_whose_own_text_the_question_does_not_resemble(store):
+    # The evidence is a long greeting that never says "adopt" or "dog"; the fact formed from it does.
+    chat = [turn(i, f"Quick note {i} about the weather and the traffic.", speaker=("Sami", "Noor")[i % 2],
+                 when=T0 + timedelta(minutes=i)) for i in range(40)]
+    chat[21] = turn(21, "Hey! Long week. The kids had a recital, and we finally brought Juniper home from the "
+                        "shelter.", when=T0 + timedelta(minutes=21))
+    fill(store, [record(1, "Noor adopted a greyhound dog from the shelter", turns=("t21",)),
+                 record(2, "Sami likes the traffic report", ns="noor", turns=("t4",))], chat)
+    index = EvidenceIndexes(store).turns(["noor"], chat)
+    question = "What dog did Noor adopt?"
+    told = hybrid.told_turns(question, store, ["noor"], chat, EMB.embed_documents)
+    assert told[0] == 21 and set(told) == {21, 4}
+    without = hybrid.turns(question, index, EMB.embed_documents, 40)
+    with_told = hybrid.turns(question, index, EMB.embed_documents, 40, told)
+    assert without.index(21) >= 10 and with_told.index(21) < 6  # one more ranking, not a veto over the others
+
+
+def test_memories_lead_to_their_own_conversation_and_labels(store):
+    # Two conversations reuse turn ids; a memory names its conversation, so it leads to its own turn.
+    chat = [turn(i, f"Small talk {i}.") for i in range(3)]
+    trip = [m.model_copy(update={"conversation_id": "trip", "text": f"Trip plans {m.seq}.",
+                                 "timestamp": T0 + timedelta(days=1, minutes=m.seq)}) for m in chat]
+    messages = [*chat, *trip]
+    tagged = record(1, "Noor booked a ferry to the islands", turns=("t1",)).model_copy(
+        update={"conversation_id": "trip", "metadata": {"source": "import"}})
+    untagged = record(2, "Noor booked a table at the noodle bar", turns=("t2",))
+    fill(store, [tagged, untagged], messages)
+    assert sorted(hybrid.told_turns("What did Noor book?", store, ["noor"], messages, EMB.embed_documents)) == [2, 4]
+    assert hybrid.told_turns("What did Noor book?", store, ["noor"], messages, EMB.embed_documents,
+                             {"source": "import"}) == [4]
+    assert hybrid.told_turns("What did Noor book?", store, ["sami"], messages, EMB.embed_documents) == []

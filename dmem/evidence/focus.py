@@ -1,9 +1,10 @@
 """Where Focused Deliberation reads: seed turns from a raw-turn search, then a reading plan.
 
 Seeds are the hybrid raw-turn hits for the question, best first (``hybrid.turns``: dense without
-the question's names, BM25, time cues, and the turns said by a speaker the question names).
-Turns naming the question's people and System 1's memories' source turns were seeds too;
-measured, they lowered coverage (README, development data). The plan reads the seeds best first
+the question's names, BM25, time cues, the turns said by a speaker the question names, and the
+source turns of the memories closest to the whole question). Turns naming the question's people
+and the source turns of System 1's answer (its top K) were seeds too; measured, they lowered
+coverage (README, development data). The plan reads the seeds best first
 with their replies and widens windows within the budget (see ``windows``); the full scan is the
 same plan with one window.
 """
@@ -31,9 +32,13 @@ class ReadingPlan:
     seeds: int
 
 
-def seed_turns(question: str, index: TurnIndex, embed: Callable[[list[str]], list[list[float]]]) -> list[int]:
-    """Seed positions, best first: the hybrid raw-turn hits for the question (``hybrid.turns``)."""
-    return hybrid.turns(question, index, embed, SEED_HITS)
+def seed_turns(question: str, index: TurnIndex, embed: Callable[[list[str]], list[list[float]]],
+               told: Sequence[int] = ()) -> list[int]:
+    """Seed positions, best first: the hybrid raw-turn hits for the question (``hybrid.turns``).
+
+    ``told`` (the turns behind the memories closest to it, ``hybrid.told_turns``) is one more ranking.
+    """
+    return hybrid.turns(question, index, embed, SEED_HITS, told)
 
 
 def budget_tokens(setting: float, full: int, turns: int, size: int) -> int:

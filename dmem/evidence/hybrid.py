@@ -16,7 +16,7 @@ import numpy as np
 from dmem.decisions.offline.topics import question_names, strip_names
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.search import DocIndex, fuse
-from dmem.state.schemas import MemoryRecord
+from dmem.state.schemas import MemoryRecord, Message
 from dmem.store.base import MemoryStore, SearchFilter
 
 POOL = 100  # candidates each signal ranks before fusion
@@ -90,12 +90,14 @@ def nameless_query(question: str) -> str:
     return strip_names(question, question_names(question)) or question
 
 
-def turns(question: str, index: TurnIndex, embed: Embed, k: int) -> list[int]:
+def turns(question: str, index: TurnIndex, embed: Embed, k: int, told: Sequence[int] = ()) -> list[int]:
     """Positions of the ``k`` transcript turns with the best fused rank (dense, BM25, time cues, speaker).
 
     Names stay out of the dense query and the text signals: a raw turn rarely names the person it
     is about (they are speaking), while turns that name someone are mostly addressed to them. Who
     speaks is the signal instead: the dense order of the turns said by a speaker the question names.
+    ``told`` is one more ranking when the caller has it: the turns behind the memories closest to
+    the question (``told_turns``).
     """
     if not index.messages:
         return []
@@ -103,8 +105,28 @@ def turns(question: str, index: TurnIndex, embed: Embed, k: int) -> list[int]:
     query /= np.linalg.norm(query) + 1e-12
     order = np.argsort(-(index.matrix(embed) @ query), kind="stable").tolist()
     lists = [order[:POOL], index.docs.lexical(question, POOL), index.docs.timed(question, POOL),
-             spoken_by_named(index, question, order)]
+             spoken_by_named(index, question, order), list(told)[:POOL]]
     return [i for i, _ in fuse(lists)[:k]]
+
+
+def told_turns(question: str, store: MemoryStore, namespaces: Sequence[str], messages: Sequence[Message],
+               embed: Embed, labels: Labels | None = None) -> list[int]:
+    """Positions in ``messages`` of the source turns of the ``POOL`` memories closest to the whole question.
+
+    A memory restates what its turn said as one third-person fact about a named person ('Theo
+    adopted a puppy'), where the turn itself may be a long greeting about several things. So the
+    memories are matched with the question as asked, names included, and lead to turns whose own
+    text the question does not resemble. Only memories passing ``labels`` are searched.
+    """
+    where = SearchFilter.with_metadata(labels) if labels else None
+    hits = store.vectors.search(list(namespaces), embed([question])[0], POOL, where=where)
+    by_turn = {(m.conversation_id, m.turn_id): i for i, m in enumerate(messages)}
+    by_id_only: dict[str, int] = {}
+    for i, m in enumerate(messages):
+        by_id_only.setdefault(m.turn_id, i)
+    found = ((by_turn.get((h.record.conversation_id, t)) if h.record.conversation_id else by_id_only.get(t))
+             for h in hits for t in h.record.source_turn_ids)
+    return [i for i in dict.fromkeys(found) if i is not None][:POOL]
 
 
 def spoken_by_named(index: TurnIndex, question: str, order: Sequence[int]) -> list[int]:

@@ -13,6 +13,7 @@ from langgraph.runtime import Runtime
 
 from dmem.errors import ModelError, StructuredOutputError
 from dmem.evidence.focus import ReadingPlan, reading_plan, seed_turns
+from dmem.evidence.hybrid import told_turns
 from dmem.evidence.indexes import Labels
 from dmem.evidence.ledger import best_in_time_order, build_ledger
 from dmem.evidence.windows import Chunk, pack
@@ -38,7 +39,8 @@ def _tasks(question: str, messages: list[Message], chunks: list[Chunk]) -> list[
 def focus_seeds(svc: Services, question: str, namespaces: list[str], messages: list[Message],
                 labels: Labels | None = None) -> list[int]:
     """Focused reading's seed positions in ``messages`` (read with the filter ``labels``), best first."""
-    return seed_turns(question, svc.indexes.turns(namespaces, messages, labels), svc.embed)
+    told = told_turns(question, svc.store, namespaces, messages, svc.embed, labels)
+    return seed_turns(question, svc.indexes.turns(namespaces, messages, labels), svc.embed, told)
 
 
 def plan_reading(svc: Services, question: str, namespaces: list[str],
