@@ -158,7 +158,7 @@ def test_memories_lead_seeds_to_turns_whose_own_text_the_question_does_not_resem
                  record(2, "Sami likes the traffic report", ns="noor", turns=("t4",))], chat)
     index = EvidenceIndexes(store).turns(["noor"], chat)
     question = "What dog did Noor adopt?"
-    told = hybrid.told_turns(question, store, ["noor"], chat, EMB.embed_documents)
+    told = hybrid.told_turns(question, store, ["noor"], index, EMB.embed_documents)
     assert told[0] == 21 and set(told) == {21, 4}
     without = hybrid.turns(question, index, EMB.embed_documents, 40)
     with_told = hybrid.turns(question, index, EMB.embed_documents, 40, told)
@@ -175,7 +175,8 @@ def test_memories_lead_to_their_own_conversation_and_labels(store):
         update={"conversation_id": "trip", "metadata": {"source": "import"}})
     untagged = record(2, "Noor booked a table at the noodle bar", turns=("t2",))
     fill(store, [tagged, untagged], messages)
-    assert sorted(hybrid.told_turns("What did Noor book?", store, ["noor"], messages, EMB.embed_documents)) == [2, 4]
-    assert hybrid.told_turns("What did Noor book?", store, ["noor"], messages, EMB.embed_documents,
+    index = EvidenceIndexes(store).turns(["noor"], messages)
+    assert sorted(hybrid.told_turns("What did Noor book?", store, ["noor"], index, EMB.embed_documents)) == [2, 4]
+    assert hybrid.told_turns("What did Noor book?", store, ["noor"], index, EMB.embed_documents,
                              {"source": "import"}) == [4]
-    assert hybrid.told_turns("What did Noor book?", store, ["sami"], messages, EMB.embed_documents) == []
+    assert hybrid.told_turns("What did Noor book?", store, ["sami"], index, EMB.embed_documents) == []

@@ -16,7 +16,7 @@ import numpy as np
 from dmem.decisions.offline.topics import question_names, strip_names
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.search import DocIndex, fuse
-from dmem.state.schemas import MemoryRecord, Message
+from dmem.state.schemas import MemoryRecord
 from dmem.store.base import MemoryStore, SearchFilter
 
 POOL = 100  # candidates each signal ranks before fusion
@@ -109,9 +109,9 @@ def turns(question: str, index: TurnIndex, embed: Embed, k: int, told: Sequence[
     return [i for i, _ in fuse(lists)[:k]]
 
 
-def told_turns(question: str, store: MemoryStore, namespaces: Sequence[str], messages: Sequence[Message],
+def told_turns(question: str, store: MemoryStore, namespaces: Sequence[str], index: TurnIndex,
                embed: Embed, labels: Labels | None = None) -> list[int]:
-    """Positions in ``messages`` of the source turns of the ``POOL`` memories closest to the whole question.
+    """Positions in ``index`` of the source turns of the ``POOL`` memories closest to the whole question.
 
     A memory restates what its turn said as one third-person fact about a named person ('Theo
     adopted a puppy'), where the turn itself may be a long greeting about several things. So the
@@ -120,13 +120,7 @@ def told_turns(question: str, store: MemoryStore, namespaces: Sequence[str], mes
     """
     where = SearchFilter.with_metadata(labels) if labels else None
     hits = store.vectors.search(list(namespaces), embed([question])[0], POOL, where=where)
-    by_turn = {(m.conversation_id, m.turn_id): i for i, m in enumerate(messages)}
-    by_id_only: dict[str, int] = {}
-    for i, m in enumerate(messages):
-        by_id_only.setdefault(m.turn_id, i)
-    found = ((by_turn.get((h.record.conversation_id, t)) if h.record.conversation_id else by_id_only.get(t))
-             for h in hits for t in h.record.source_turn_ids)
-    return [i for i in dict.fromkeys(found) if i is not None][:POOL]
+    return list(dict.fromkeys(i for h in hits for i in index.positions.of(h.record)))[:POOL]
 
 
 def spoken_by_named(index: TurnIndex, question: str, order: Sequence[int]) -> list[int]:

@@ -32,6 +32,26 @@ Labels = Mapping[str, MetadataValue]
 """A label filter: keep what carries every one of these values (see ``dmem.store.base.labels_match``)."""
 
 
+class TurnPositions:
+    """Where a memory's source turns are in a list of turns.
+
+    A turn is found by its conversation and id; a memory that names no conversation names its turns
+    by id alone, and finds the first such turn.
+    """
+
+    def __init__(self, messages: Sequence[Message]) -> None:
+        self._by_turn = {(m.conversation_id, m.turn_id): i for i, m in enumerate(messages)}
+        self._by_id: dict[str, int] = {}
+        for i, m in enumerate(messages):
+            self._by_id.setdefault(m.turn_id, i)
+
+    def of(self, record: MemoryRecord) -> list[int]:
+        """Positions of the record's source turns that are in the list, in the record's order."""
+        found = ((self._by_turn.get((record.conversation_id, t)) if record.conversation_id else self._by_id.get(t))
+                 for t in record.source_turn_ids)
+        return [i for i in found if i is not None]
+
+
 def turn_text(message: Message) -> str:
     """What a turn says, its shared photo's caption included, without speaker or time."""
     caption = f" [shares a photo: {message.image_caption}]" if message.image_caption else ""
@@ -56,6 +76,8 @@ class TurnIndex:
     signature: str
     messages: tuple[Message, ...]
     docs: DocIndex
+    positions: TurnPositions
+    """Where memories' source turns are among ``messages``."""
     _matrix: np.ndarray | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -97,16 +119,10 @@ def build_memory_index(store: MemoryStore, namespace: str, labels: Labels | None
     version = store.version(namespace)
     records = tuple(r for r in store.vectors.list(namespace) if labels_match(r.metadata, labels or {}))
     turns = store.transcript.messages([namespace], labels)
-    by_turn = {(m.conversation_id, m.turn_id): m for m in turns}
-    by_id_only: dict[str, Message] = {}
-    for m in turns:
-        by_id_only.setdefault(m.turn_id, m)
+    positions = TurnPositions(turns)
     texts, days, rendered = [], [], []
     for record in records:
-        # A memory without a conversation id names its turns by id alone: the namespace's first such turn.
-        found = [by_turn.get((record.conversation_id, t)) if record.conversation_id else by_id_only.get(t)
-                 for t in record.source_turn_ids]
-        sources = [m for m in found if m is not None]
+        sources = [turns[i] for i in positions.of(record)]
         text, when = memory_document(record, sources)
         texts.append(text)
         days.append(when)
@@ -119,7 +135,7 @@ def build_turn_index(messages: Sequence[Message], signature: str) -> TurnIndex:
     texts = [f"{m.speaker} {turn_text(m)} {date_words(m.timestamp.date()) if m.timestamp else ''}"
              for m in messages]
     days = [(m.timestamp.date(),) if m.timestamp else () for m in messages]
-    return TurnIndex(signature, tuple(messages), DocIndex.build(texts, days))
+    return TurnIndex(signature, tuple(messages), DocIndex.build(texts, days), TurnPositions(messages))
 
 
 class EvidenceIndexes:

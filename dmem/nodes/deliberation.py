@@ -39,8 +39,9 @@ def _tasks(question: str, messages: list[Message], chunks: list[Chunk]) -> list[
 def focus_seeds(svc: Services, question: str, namespaces: list[str], messages: list[Message],
                 labels: Labels | None = None) -> list[int]:
     """Focused reading's seed positions in ``messages`` (read with the filter ``labels``), best first."""
-    told = told_turns(question, svc.store, namespaces, messages, svc.embed, labels)
-    return seed_turns(question, svc.indexes.turns(namespaces, messages, labels), svc.embed, told)
+    index = svc.indexes.turns(namespaces, messages, labels)
+    told = told_turns(question, svc.store, namespaces, index, svc.embed, labels)
+    return seed_turns(question, index, svc.embed, told)
 
 
 def plan_reading(svc: Services, question: str, namespaces: list[str],
