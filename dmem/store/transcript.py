@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from dmem.errors import DataError
 from dmem.state.schemas import Message, MetadataValue
-from dmem.store.base import labels_match
+from dmem.store.filters import labels_match
 from dmem.store.namespaces import Routing, turn_keys
 from dmem.store.sql import Row
 from dmem.store.turns import TurnStatus, decode_labels
