@@ -218,6 +218,11 @@ class MemoryStore(Protocol):
     transcript: TranscriptLog
 
     @property
+    def path(self) -> str:
+        """Where the store lives, for messages and logs: a local directory, a PostgreSQL URL without its password."""
+        ...
+
+    @property
     def dim(self) -> int:
         """Dimension of the store's vectors (fixed when the store is made)."""
         ...
