@@ -14,7 +14,7 @@ names merges turns that are identical in all of them.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -274,9 +274,3 @@ class MemoryStore(Protocol):
     def close(self) -> None:
         """Release this handle (the last handle of a shared store closes it)."""
         ...
-
-
-def iter_batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
-    """Consecutive slices of at most ``size`` items."""
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
