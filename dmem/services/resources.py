@@ -65,8 +65,7 @@ class Resources:
         self._index_builds: dict[Hashable, dict[str, int | str]] = {}
         """The HNSW build settings each PostgreSQL store this owner opened was opened with."""
         if store is not None:
-            self._stores[self.settings.store_url or _store_key(getattr(store, "path", None)
-                                                              or self.settings.store_dir)] = store
+            self._stores[self.settings.store_url or _store_key(store.path)] = store
 
     # Settings -----------------------------------------------------------------------------
     @property
@@ -119,7 +118,7 @@ class Resources:
                 self._stores[key] = self._open_store(ctx, key)
             elif key in self._index_builds and self._index_builds[key] != ctx.hnsw().build_settings():
                 raise ConfigError(f"hnsw_threshold, hnsw_m, hnsw_ef_construction and hnsw_build_memory are fixed "
-                                  f"when the store opens ({getattr(self._stores[key], 'path', key)}): set them on "
+                                  f"when the store opens ({self._stores[key].path}): set them on "
                                   "its owner (Memory(...), DMEM_HNSW_*), not in a run's context; hnsw_ef_search "
                                   "may change per run")
             return self._stores[key]
@@ -136,7 +135,7 @@ class Resources:
             self._index_builds[key] = ctx.hnsw().build_settings()
         else:
             store = stores.open_store(self._paths[ctx.store_dir], vector_cache=ctx.vector_cache, **options)
-        log.info("dmem opened the store in %s (%s)", getattr(store, "path", key),
+        log.info("dmem opened the store in %s (%s)", store.path,
                  "read-only" if self.read_only else "writer")
         self._opened.append(store)
         return store
@@ -198,7 +197,7 @@ class Resources:
             self._settings = self._given_settings
         for store in opened:
             store.close()
-            log.info("dmem closed the store in %s", getattr(store, "path", store))
+            log.info("dmem closed the store in %s", store.path)
 
     def __enter__(self) -> Resources:
         return self

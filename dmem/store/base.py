@@ -14,69 +14,16 @@ names merges turns that are identical in all of them.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
 from dmem.state.schemas import AdmissionDecision, HistoryEntry, MemoryRecord, Message, MetadataValue, Operation
+from dmem.store.filters import Hit, SearchFilter
+from dmem.store.filters import labels_match as labels_match  # re-exported: callers import it from here
 from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn
-
-
-@dataclass(frozen=True)
-class SearchFilter:
-    """Metadata filters for a vector search; None means 'any'."""
-
-    categories: frozenset[str] | None = None
-    """Keep records carrying at least one of these categories."""
-    scopes: frozenset[str] | None = None
-    provenance: str | None = None
-    speaker: str | None = None
-    conversation_id: str | None = None
-    metadata: tuple[tuple[str, Any], ...] | None = None
-    """Keep records whose metadata has every one of these (key, value) pairs (see ``with_metadata``)."""
-
-    @classmethod
-    def with_metadata(cls, metadata: Mapping[str, Any], base: SearchFilter | None = None) -> SearchFilter:
-        """``base`` (or no other filter) that also requires these metadata values."""
-        pairs = tuple(sorted(metadata.items()))
-        return replace(base, metadata=pairs) if base is not None else cls(metadata=pairs)
-
-    def matches(self, rec: MemoryRecord) -> bool:
-        """True when the record passes every filter that is set."""
-        if self.categories is not None and not self.categories.intersection(str(c) for c in rec.categories):
-            return False
-        if self.scopes is not None and str(rec.scope) not in self.scopes:
-            return False
-        if self.provenance is not None and str(rec.provenance) != self.provenance:
-            return False
-        if self.speaker is not None and (rec.speaker or "").lower() != self.speaker.lower():
-            return False
-        if self.metadata is not None and not labels_match(rec.metadata, dict(self.metadata)):
-            return False
-        return self.conversation_id is None or rec.conversation_id == self.conversation_id
-
-
-_MISSING = object()
-
-
-def _same(found: Any, wanted: Any) -> bool:
-    """Exact metadata match: ``True`` does not equal ``1``, nor ``"1"``."""
-    return type(found) is type(wanted) and found == wanted
-
-
-def labels_match(labels: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
-    """True when ``labels`` hold every one of the ``wanted`` values, exactly (nothing wanted: always)."""
-    return all(_same(labels.get(k, _MISSING), v) for k, v in wanted.items())
-
-
-@dataclass(frozen=True)
-class Hit:
-    """A search result: the record and its cosine similarity to the query."""
-
-    record: MemoryRecord
-    score: float
 
 
 class VectorIndex(Protocol):
@@ -271,6 +218,11 @@ class MemoryStore(Protocol):
     transcript: TranscriptLog
 
     @property
+    def path(self) -> str:
+        """Where the store lives, for messages and logs: a local directory, a PostgreSQL URL without its password."""
+        ...
+
+    @property
     def dim(self) -> int:
         """Dimension of the store's vectors (fixed when the store is made)."""
         ...
@@ -322,9 +274,3 @@ class MemoryStore(Protocol):
     def close(self) -> None:
         """Release this handle (the last handle of a shared store closes it)."""
         ...
-
-
-def iter_batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
-    """Consecutive slices of at most ``size`` items."""
-    for start in range(0, len(items), size):
-        yield items[start:start + size]

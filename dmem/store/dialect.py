@@ -2,14 +2,16 @@
 
 Shared queries use ``?`` placeholders; a dialect turns them into its own and spells the few
 constructs SQLite and PostgreSQL write differently (list membership, conditional counts, byte
-order for text, the insertion-order column, the live-row test).
+order for text, the insertion-order column, the live-row test, a JSON label filter).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from dmem.store.labelsql import LabelQuery, postgres_labels, sqlite_labels
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,10 @@ class Dialect:
         """An aggregate counting the group's rows where ``condition`` holds."""
         return f"sum({condition})"
 
+    def labels_filter(self, column: str, wanted: Mapping[str, Any]) -> LabelQuery:
+        """Rows whose JSON ``column`` holds every wanted label exactly (see ``dmem.store.labelsql``)."""
+        return sqlite_labels(column, wanted)
+
 
 @dataclass(frozen=True)
 class PostgresDialect(Dialect):
@@ -57,6 +63,10 @@ class PostgresDialect(Dialect):
     def count_if(self, condition: str) -> str:
         """``count(*) FILTER (WHERE condition)``."""
         return f"count(*) FILTER (WHERE {condition})"
+
+    def labels_filter(self, column: str, wanted: Mapping[str, Any]) -> LabelQuery:
+        """PostgreSQL: jsonb containment plus the JSON text of numbers (see ``dmem.store.labelsql``)."""
+        return postgres_labels(column, wanted)
 
 
 SQLITE = Dialect()

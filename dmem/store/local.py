@@ -64,9 +64,9 @@ class LocalStore:
         self.transcript = cast(TranscriptLog, _Guarded(core.transcript, self))
 
     @property
-    def path(self) -> Path:
-        """The store directory."""
-        return self._core.path
+    def path(self) -> str:
+        """Where the store lives: its directory (absolute)."""
+        return str(self._core.path)
 
     @property
     def dim(self) -> int:
@@ -154,7 +154,7 @@ class LocalStore:
 
     def __repr__(self) -> str:
         mode = "read-only" if self.read_only else "writer"
-        return f"LocalStore({str(self.path)!r}, dim={self.dim}, {mode}{', closed' if self.closed else ''})"
+        return f"LocalStore({self.path!r}, dim={self.dim}, {mode}{', closed' if self.closed else ''})"
 
 
 def open_store(

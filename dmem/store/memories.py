@@ -19,11 +19,11 @@ import numpy as np
 
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
-from dmem.store.base import Hit, SearchFilter, iter_batches
 from dmem.store.dialect import SQLITE
+from dmem.store.filters import Hit, SearchFilter
 from dmem.store.namespaces import validate_namespace
 from dmem.store.records import MemoryRows, record_from_row, record_json
-from dmem.store.sql import Sql
+from dmem.store.sql import Sql, iter_batches
 from dmem.store.sqlite import Database
 from dmem.store.sync import DEFAULT_BUDGET, IndexSync, decode
 from dmem.store.vectors import FaissIndexes, normalize

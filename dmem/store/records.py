@@ -16,8 +16,8 @@ import numpy as np
 
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
-from dmem.store.base import Hit, SearchFilter, iter_batches
-from dmem.store.sql import Row, Sql
+from dmem.store.filters import Hit, SearchFilter
+from dmem.store.sql import Row, Sql, iter_batches
 from dmem.store.vectors import normalize
 
 RECORD_COLUMNS = "id, namespace, text, json"

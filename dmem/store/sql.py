@@ -8,7 +8,7 @@ the backend's style before handing them over, so every query is written once.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -93,3 +93,9 @@ class Sql:
     def in_transaction(self) -> bool:
         """True while the calling thread has a transaction open."""
         return self.db.in_transaction()
+
+
+def iter_batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    """Consecutive slices of at most ``size`` items."""
+    for start in range(0, len(items), size):
+        yield items[start:start + size]

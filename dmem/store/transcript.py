@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 from dmem.errors import DataError
 from dmem.state.schemas import Message, MetadataValue
-from dmem.store.base import labels_match
+from dmem.store.filters import labels_match
 from dmem.store.namespaces import Routing, turn_keys
 from dmem.store.sql import Row
 from dmem.store.turns import TurnStatus, decode_labels
@@ -157,7 +157,8 @@ class Transcript(TurnStatus):
                  labels: Mapping[str, MetadataValue] | None = None) -> list[Message]:
         """Every turn of these namespaces in time order; a turn identical in several appears once.
 
-        With ``labels``, only turns recorded with every one of them (unlabelled turns never match).
+        With ``labels``, only turns recorded with every one of them (unlabelled turns never match),
+        chosen in SQL; Python re-checks only what SQL cannot judge exactly (``dmem.store.labelsql``).
         """
         names = list(dict.fromkeys(namespaces))
         if not names:
@@ -165,9 +166,11 @@ class Transcript(TurnStatus):
         in_names, params = self._sql.dialect.in_list("namespace", names)
         if not labels:
             return chronological(self._sql.query(f"SELECT {_COLUMNS} FROM messages WHERE {in_names}", params))
-        rows = self._sql.query(f"SELECT {_COLUMNS}, labels FROM messages WHERE {in_names} AND labels != '{{}}'",
-                               params)
-        return chronological([r for r in rows if labels_match(decode_labels(r["labels"]), labels)])
+        found = self._sql.dialect.labels_filter("labels", labels)
+        rows = self._sql.query(f"SELECT {_COLUMNS}, labels, {found.loose} AS loose FROM messages WHERE {in_names}"
+                               f" AND labels != '{{}}' AND {found.condition}", [*params, *found.params])
+        return chronological([r for r in rows
+                              if found.keeps(r["loose"]) or labels_match(decode_labels(r["labels"]), labels)])
 
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
         """The last ``limit`` turns of a conversation with a smaller seq, oldest first."""

@@ -10,7 +10,7 @@ from typing import Any
 from psycopg import sql
 
 from dmem.state.schemas import MemoryRecord
-from dmem.store.base import SearchFilter
+from dmem.store.filters import SearchFilter
 
 
 def filter_columns(record: MemoryRecord) -> tuple[list[str], str, str, str | None, str | None]:

@@ -173,7 +173,7 @@ def open_postgres_store(url: str, dim: int | None = 384, *, read_only: bool = Fa
     if hnsw_threshold is not None:
         settings = replace(settings, threshold=hnsw_threshold)
     if not is_postgres_url(url):
-        raise StoreError(f"store_url must start with postgresql://, got {url[:20]!r}...")
+        raise StoreError(f"store_url must start with postgresql://, got a {url.partition(':')[0][:20]!r} URL")
     db = PgDatabase(url, read_only=read_only, pool_size=pool_size, timeout=timeout)
     try:
         with db.connect() as conn:
