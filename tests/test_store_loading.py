@@ -7,6 +7,7 @@ namespace that is not loaded, or made by another process, are seen when it is se
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 from dmem import Memory
-from dmem.errors import ConfigError
+from dmem.errors import ConfigError, StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store import LocalStore, open_store
 from dmem.store.snapshots import snapshot_path
@@ -179,3 +180,12 @@ def test_a_snapshot_torn_inside_its_vectors_is_detected_and_rebuilt(store_dir: P
     path.write_bytes(bytes(data))
     with open_store(store_dir, dim=DIM) as s:
         assert table(s, "ns0") == expected
+
+
+def test_a_stored_vector_of_the_wrong_size_is_named_when_its_namespace_loads(store_dir: Path) -> None:
+    with sqlite3.connect(store_dir / "dmem.sqlite") as db:  # a torn write made by something else
+        db.execute("UPDATE memories SET vector = ? WHERE id = 'm5'", (np.zeros(DIM + 1, dtype="<f4").tobytes(),))
+    with open_store(store_dir, dim=DIM) as s:
+        assert len(s.vectors.search(["ns0"], vec(0), 3)) == 3  # other namespaces load as usual
+        with pytest.raises(StoreError, match=r"memory m5 has a 9-dim vector in a 8-dim store"):
+            s.vectors.search(["ns1"], vec(0), 3)

@@ -42,6 +42,14 @@ def decode(blob: bytes, memory_id: str, dim: int) -> np.ndarray:
     return unit
 
 
+def decode_all(blobs: list[bytes], memory_ids: list[str], dim: int) -> np.ndarray:
+    """Stored vectors as one (n, dim) float32 matrix, in one pass; a wrong-sized one is named (``decode``)."""
+    if set(map(len, blobs)) - {dim * 4}:
+        for blob, memory_id in zip(blobs, memory_ids, strict=True):
+            decode(blob, memory_id, dim)
+    return np.frombuffer(b"".join(blobs), dtype="<f4").astype(np.float32).reshape(len(blobs), dim)
+
+
 class IndexSync:
     """Loads, refreshes, drops and snapshots one process's FAISS indexes for a store."""
 
@@ -123,10 +131,8 @@ class IndexSync:
             why = "missing or unreadable" if snap is None else f"inconsistent with the database (v{snap.version})"
             log.info("rebuilding vector index of namespace %r in %s from SQLite: snapshot %s",
                      namespace, self._directory, why)
-        units = np.zeros((len(rows), self.dim), dtype=np.float32)
-        for i, row in enumerate(rows):
-            units[i] = decode(row["vector"], row["id"], self.dim)
-        self._faiss.load(namespace, [r["id"] for r in rows], units)
+        ids = [r["id"] for r in rows]
+        self._faiss.load(namespace, ids, decode_all([r["vector"] for r in rows], ids, self.dim))
         return "rebuilt"
 
     def _evict(self, keep: str) -> None:

@@ -77,11 +77,11 @@ class FaissIndexes:
         self._next_label += len(ids)
         if ids:
             space.index.add_with_ids(np.ascontiguousarray(units, dtype=np.float32), labels)
-        for label, memory_id in zip(labels.tolist(), ids, strict=True):
+        for memory_id in [m for m in ids if m in self._namespace_of]:
             self.remove(memory_id)  # an id is in one namespace only
-            space.id_of[label] = memory_id
-            space.label_of[memory_id] = label
-            self._namespace_of[memory_id] = namespace
+        space.id_of = dict(zip(labels.tolist(), ids, strict=True))
+        space.label_of = dict(zip(ids, labels.tolist(), strict=True))
+        self._namespace_of.update(dict.fromkeys(ids, namespace))
         self._spaces[namespace] = space
 
     def drop(self, namespace: str) -> None:
