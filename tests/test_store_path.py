@@ -68,6 +68,29 @@ def test_a_store_handed_in_serves_runs_that_name_its_directory(tmp_path: Path) -
         assert not store.closed  # a store handed in stays the caller's to close
 
 
+def test_a_store_handed_in_must_be_the_one_the_settings_name(tmp_path: Path) -> None:
+    # Else a run naming the settings' store would open another one, and memories would go there.
+    with open_store(tmp_path / "store", dim=DIM) as store:
+        with pytest.raises(ConfigError, match="set store_dir to the store's directory"):
+            Resources(build_context(store_dir=str(tmp_path / "other"), embedding_model="hash"), store=store)
+        with pytest.raises(ConfigError, match="set store_url"):
+            Resources(build_context(store_dir=str(tmp_path / "store"), store_url="postgresql://u:pw@db:5432/x",
+                                    embedding_model="hash"), store=store)
+    assert not (tmp_path / "other").exists()
+
+
+def test_a_postgres_store_handed_in_serves_runs_that_name_its_url(postgres_url: str, tmp_path: Path) -> None:
+    url, secret = with_password(postgres_url)
+    with open_any_store(url, dim=DIM) as store:
+        with pytest.raises(ConfigError, match="set store_url") as refused:  # not a local store beside it
+            Resources(build_context(store_dir=str(tmp_path), embedding_model="hash"), store=store)
+        assert secret not in str(refused.value)
+        owner = Resources(build_context(store_dir=str(tmp_path), store_url=url, embedding_model="hash"), store=store)
+        assert owner.store is store and owner.store_for(build_context(store_url=url)) is store
+        owner.close()
+        assert not store.closed
+
+
 def test_the_cli_never_shows_the_password(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           caplog: pytest.LogCaptureFixture) -> None:
     url, secret = with_password(postgres_url)

@@ -65,7 +65,7 @@ class Resources:
         self._index_builds: dict[Hashable, dict[str, int | str]] = {}
         """The HNSW build settings each PostgreSQL store this owner opened was opened with."""
         if store is not None:
-            self._stores[self.settings.store_url or _store_key(store.path)] = store
+            self._stores[self._handed_key(store)] = store
 
     # Settings -----------------------------------------------------------------------------
     @property
@@ -108,6 +108,29 @@ class Resources:
         key = (ctx.embedding_model, ctx.base_url)
         return self._cached(self._embeddings, key, lambda: make_embeddings(
             ctx.embedding_model, base_url=ctx.base_url, api_key=self.api_key))
+
+    def _handed_key(self, store: MemoryStore) -> Hashable:
+        """Where runs find a store handed in: the place the owner's settings name, which must be it.
+
+        Otherwise a run naming the settings' store would open another one beside it, and memories
+        would go there: a PostgreSQL store needs the settings' ``store_url`` (compared without its
+        password), a local one the settings' ``store_dir``.
+        """
+        from dmem.store.opening import is_postgres_url
+        from dmem.store.postgres.db import redact_url
+
+        settings = self.settings
+        if is_postgres_url(store.path) or settings.store_url:
+            named = redact_url(settings.store_url) if settings.store_url else "no store_url"
+            if named != store.path:
+                raise ConfigError(f"the store handed in is {store.path}, but the settings name {named}: "
+                                  "set store_url to the store's URL")
+            return settings.store_url
+        key = self._paths.setdefault(settings.store_dir, _store_key(settings.store_dir))
+        if key != _store_key(store.path):
+            raise ConfigError(f"the store handed in is in {store.path}, but the settings name store_dir "
+                              f"{settings.store_dir}: set store_dir to the store's directory")
+        return key
 
     def store_for(self, ctx: Context) -> MemoryStore:
         """The store at ``ctx.store_url`` (else in ``ctx.store_dir``): the one handed in, or opened once."""
