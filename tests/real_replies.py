@@ -32,8 +32,12 @@ _LINES = [
 ]
 QUESTION = "What is the name of Ines's dog?"
 SETTINGS: dict[str, Any] = {"embeddings": "hash", "request_timeout": 900.0, "call_deadline": 1800.0,
-                            "enrichment": False}
-"""Same settings when recording and replaying (hash embeddings: retrieval, hence every prompt, is the same)."""
+                            "enrichment": False, "max_concurrency": 1}
+"""Same settings when recording and replaying (hash embeddings: retrieval, hence every prompt, is the same).
+
+One call at a time: a vote's samples are the same request, answered with the recorded replies in the
+order they arrive, so they must arrive in sample order (in parallel, a loaded machine reorders them
+and the grouping prompt lists the answers in another order than was recorded)."""
 
 
 def conversation(mode: str = "auto") -> list[Message]:
