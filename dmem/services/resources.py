@@ -120,12 +120,15 @@ class Resources:
         from dmem.store.postgres.db import redact_url
 
         settings = self.settings
-        if is_postgres_url(store.path) or settings.store_url:
+        if is_postgres_url(store.path):
             named = redact_url(settings.store_url) if settings.store_url else "no store_url"
             if named != store.path:
                 raise ConfigError(f"the store handed in is {store.path}, but the settings name {named}: "
                                   "set store_url to the store's URL")
             return settings.store_url
+        if settings.store_url:
+            raise ConfigError(f"the store handed in is the local store in {store.path}, but the settings name "
+                              f"store_url {redact_url(settings.store_url)}: leave store_url unset")
         key = self._paths.setdefault(settings.store_dir, _store_key(settings.store_dir))
         if key != _store_key(store.path):
             raise ConfigError(f"the store handed in is in {store.path}, but the settings name store_dir "
