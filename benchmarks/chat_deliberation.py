@@ -13,6 +13,7 @@ in file order (indices i * len // quota); they are asked in category order, inte
 Usage (the server as in /work/briefs or ../shared/tools/llm-server.sh, port 8091):
     python benchmarks/chat_deliberation.py [--questions 8] [--conversation conv-26] [--budget 0.3]
         [--server http://127.0.0.1:8091/v1] [--store .bench-stores/locomo/conv-26] [--out rows.jsonl]
+        [--replies raw.jsonl]
 A re-run with the same --out skips the rows it already holds and prints the tables over all of them.
 """
 
@@ -35,7 +36,7 @@ from dmem.eval.datasets import QAItem, load_locomo
 from dmem.eval.judge import lexical_scores
 from dmem.eval.methods import speaker_namespaces
 from dmem.eval.metrics import evidence_recall
-from dmem.testing_http import ChatServer, ServerCount, proxy
+from dmem.testing_http import ChatServer, Recording, ServerCount, proxy
 
 MODEL = "openai-compatible:qwen2.5-coder-0.5b-instruct"
 MODES = ("full", "focused")
@@ -94,7 +95,9 @@ def run(args: argparse.Namespace, todo: list[tuple[int, QAItem]], namespaces: li
         rows: dict[str, dict[str, Any]]) -> None:
     """Ask every question not yet in ``rows`` in both modes, appending each finished row to --out."""
     count = ServerCount()
-    with ChatServer(proxy(args.server, count=count)) as server, tempfile.TemporaryDirectory() as d, \
+    recording = Recording() if args.replies else None
+    responder = proxy(args.server, recording, args.replies, count=count)
+    with ChatServer(responder) as server, tempfile.TemporaryDirectory() as d, \
             Memory(copy_store(Path(args.store), Path(d)), llm=MODEL, base_url=server.url,
                    embeddings="local:all-MiniLM-L6-v2", gate_policy="always",
                    request_timeout=900.0, call_deadline=1800.0) as mem:
@@ -138,6 +141,7 @@ def main() -> None:
     p.add_argument("--server", default="http://127.0.0.1:8091/v1")
     p.add_argument("--store", help="offline-ingested store of the conversation (default .bench-stores/locomo/<id>)")
     p.add_argument("--out", help="JSON lines file: rows are appended as they finish; finished rows are skipped")
+    p.add_argument("--replies", help="JSON lines file: every request's prompt and the server's raw reply, appended")
     args = p.parse_args()
     args.store = args.store or str(ROOT / ".bench-stores" / "locomo" / args.conversation)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
