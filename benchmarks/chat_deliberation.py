@@ -12,6 +12,7 @@ in file order (indices i * len // quota); they are asked in category order, inte
 
 Usage (the server as in /work/briefs or ../shared/tools/llm-server.sh, port 8091):
     python benchmarks/chat_deliberation.py [--questions 8] [--conversation conv-26] [--budget 0.3]
+        [--structured-output auto|prompt|...]
         [--server http://127.0.0.1:8091/v1] [--store .bench-stores/locomo/conv-26] [--out rows.jsonl]
         [--replies raw.jsonl]
 A re-run with the same --out skips the rows it already holds and prints the tables over all of them.
@@ -61,11 +62,12 @@ def copy_store(source: Path, target: Path) -> Path:
 
 
 def ask_row(mem: Memory, count: ServerCount, qa: QAItem, namespaces: list[str], mode: str,
-            budget: float) -> dict[str, Any]:
+            args: argparse.Namespace) -> dict[str, Any]:
     """Ask one question in one mode: the answer, its scores, evidence, cost and the server's count."""
     before = (count.requests, count.input_tokens, count.output_tokens)
     started = time.perf_counter()
-    ans = mem.ask(qa.question, user_ids=namespaces, deliberation_mode=mode, deliberation_budget=budget)
+    ans = mem.ask(qa.question, user_ids=namespaces, deliberation_mode=mode, deliberation_budget=args.budget,
+                  structured_output=args.structured_output)
     seconds = time.perf_counter() - started
     if ans.engine == "offline":
         raise SystemExit("the store answered with the offline engine, not the chat model")
@@ -81,6 +83,11 @@ def ask_row(mem: Memory, count: ServerCount, qa: QAItem, namespaces: list[str], 
             "server_requests": count.requests - before[0], "server_in": count.input_tokens - before[1],
             "server_out": count.output_tokens - before[2], "seconds": round(seconds, 1),
             "skipped_chunks": len(ans.skipped_chunks), "facts": len(ans.facts_used)}
+
+
+def row_key(args: argparse.Namespace, index: int, mode: str) -> str:
+    """What identifies a row in --out: conversation, question, mode, budget, structured-output method."""
+    return f"{args.conversation}:{index}:{mode}:{args.budget}:{args.structured_output}"
 
 
 def load_rows(path: Path | None) -> dict[str, dict[str, Any]]:
@@ -103,10 +110,10 @@ def run(args: argparse.Namespace, todo: list[tuple[int, QAItem]], namespaces: li
                    request_timeout=900.0, call_deadline=1800.0) as mem:
         for index, qa in todo:
             for mode in MODES:
-                key = f"{args.conversation}:{index}:{mode}:{args.budget}"
+                key = row_key(args, index, mode)
                 if key in rows:
                     continue
-                row = {"key": key, "index": index, **ask_row(mem, count, qa, namespaces, mode, args.budget)}
+                row = {"key": key, "index": index, **ask_row(mem, count, qa, namespaces, mode, args)}
                 rows[key] = row
                 if args.out:
                     with Path(args.out).open("a") as f:
@@ -141,6 +148,8 @@ def main() -> None:
     p.add_argument("--server", default="http://127.0.0.1:8091/v1")
     p.add_argument("--store", help="offline-ingested store of the conversation (default .bench-stores/locomo/<id>)")
     p.add_argument("--out", help="JSON lines file: rows are appended as they finish; finished rows are skipped")
+    p.add_argument("--structured-output", default="auto", help="dmem's structured_output method (auto: tools, "
+                   "then JSON in the prompt)")
     p.add_argument("--replies", help="JSON lines file: every request's prompt and the server's raw reply, appended")
     args = p.parse_args()
     args.store = args.store or str(ROOT / ".bench-stores" / "locomo" / args.conversation)
@@ -148,10 +157,11 @@ def main() -> None:
     conv = next(c for c in load_locomo(need_data()).conversations if c.conversation_id == args.conversation)
     todo = pick(conv.qa, args.questions)
     print(f"{args.conversation}: questions {[i for i, _ in todo]} (categories {[q.category for _, q in todo]}); "
-          f"model {MODEL} at {args.server}; budget {args.budget}", flush=True)
+          f"model {MODEL} at {args.server}; budget {args.budget}; structured output {args.structured_output}",
+          flush=True)
     rows = load_rows(Path(args.out) if args.out else None)
     run(args, todo, list(speaker_namespaces(conv).values()), rows)
-    wanted = {f"{args.conversation}:{i}:{m}:{args.budget}" for i, _ in todo for m in MODES}
+    wanted = {row_key(args, i, m) for i, _ in todo for m in MODES}
     show([r for k, r in rows.items() if k in wanted])
 
 
