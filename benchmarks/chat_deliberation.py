@@ -10,7 +10,8 @@ Questions: LoCoMo categories 1-4 with gold evidence, of one conversation. Each c
 N // 4 of them (the first N % 4 categories one more), evenly spaced over that category's questions
 in file order (indices i * len // quota); they are asked in category order, interleaved.
 
-Usage (the server as in /work/briefs or ../shared/tools/llm-server.sh, port 8091):
+Usage (a server such as ../shared/tools/llm-server.sh's; with llama-cpp-python's, use --structured-output
+prompt: its grammar-constrained tool calls returned empty fact lists, see README):
     python benchmarks/chat_deliberation.py [--questions 8] [--conversation conv-26] [--budget 0.3]
         [--structured-output auto|prompt|...]
         [--server http://127.0.0.1:8091/v1] [--store .bench-stores/locomo/conv-26] [--out rows.jsonl]
