@@ -175,6 +175,8 @@ def test_metadata_filters_compare_exactly_on_every_backend(store: MemoryStore) -
     both = SearchFilter.with_metadata({"week": 2.5, "flag": 1})
     assert ids(store.vectors.search(["alice"], axis(0), 3, where=both)) == ["float"]
     assert store.vectors.search(["alice"], axis(0), 3, where=SearchFilter.with_metadata({"week": 13})) == []
+    assert SearchFilter.of_labels(None) is None and SearchFilter.of_labels({}) is None  # no labels: no filter
+    assert SearchFilter.of_labels({"flag": 1}) == SearchFilter.with_metadata({"flag": 1})
 
 
 def test_update_and_delete_keep_history_and_hide_the_record(store: MemoryStore) -> None:

@@ -74,7 +74,7 @@ def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namesp
     """
     index = indexes.memories(namespace, labels)
     vector = embed([focused_query(index.docs, question)])[0]
-    where = SearchFilter.with_metadata(labels) if labels else None
+    where = SearchFilter.of_labels(labels)
     dense = store.vectors.search([namespace], vector, max(POOL, k), where=where)
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
@@ -118,7 +118,7 @@ def told_turns(question: str, store: MemoryStore, namespaces: Sequence[str], ind
     memories are matched with the question as asked, names included, and lead to turns whose own
     text the question does not resemble. Only memories passing ``labels`` are searched.
     """
-    where = SearchFilter.with_metadata(labels) if labels else None
+    where = SearchFilter.of_labels(labels)
     hits = store.vectors.search(list(namespaces), embed([question])[0], POOL, where=where)
     return list(dict.fromkeys(i for h in hits for i in index.positions.of(h.record)))[:POOL]
 

@@ -43,7 +43,7 @@ def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5, m
         """Search the user's long-term memory for stored facts related to the query, best match first."""
         svc = graphs.resources.services(runtime.context)
         wanted = read_filter(_state(runtime) or {}, runtime.context)
-        where = SearchFilter.with_metadata(wanted) if wanted else None
+        where = SearchFilter.of_labels(wanted)
         hits = svc.store.vectors.search([_user(runtime)], svc.embed([query])[0], search_limit, where=where)
         if not hits:
             return "No stored memory matches.", []

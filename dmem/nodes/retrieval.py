@@ -26,7 +26,7 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
     With ``labels`` (the query's label filter), only memories carrying every one of them.
     """
     k = svc.context.retrieval_top_k
-    where = SearchFilter.with_metadata(labels) if labels else None
+    where = SearchFilter.of_labels(labels)
     hits: list[tuple[MemoryRecord, float]] = []
     for ns in namespaces:
         if svc.context.retrieval_mode == "hybrid":

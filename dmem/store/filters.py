@@ -33,6 +33,11 @@ class SearchFilter:
         pairs = tuple(sorted(metadata.items()))
         return replace(base, metadata=pairs) if base is not None else cls(metadata=pairs)
 
+    @classmethod
+    def of_labels(cls, labels: Mapping[str, Any] | None) -> SearchFilter | None:
+        """The search filter of a label filter (every value required), or None for no or empty labels."""
+        return cls.with_metadata(labels) if labels else None
+
     def matches(self, rec: MemoryRecord) -> bool:
         """True when the record passes every filter that is set."""
         if self.categories is not None and not self.categories.intersection(str(c) for c in rec.categories):
