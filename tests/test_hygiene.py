@@ -7,8 +7,8 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# What makes a test slow: the real MiniLM model, the demo, or a notebook kernel.
-SLOW_SIGNS = re.compile(r"\bLOCAL_MINILM\b|\brun_demo\b|\bmain\(\[\"demo\"|\bNotebookClient\b")
+# What makes a test slow: the real MiniLM model, the demo, a notebook kernel, or `dmem` run as a subprocess.
+SLOW_SIGNS = re.compile(r"\bLOCAL_MINILM\b|\brun_demo\b|\bmain\(\[\"demo\"|\bNotebookClient\b|\"-m\", \"dmem")
 # What starts a `langgraph dev` server: the CLI's `dev` command with its options.
 SERVER_SIGNS = re.compile(r'"dev", "--')
 

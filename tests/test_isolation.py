@@ -141,6 +141,7 @@ def cli(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, env=env, timeout=300)
 
 
+@pytest.mark.slow  # drives `python -m dmem.cli` subprocesses
 def test_cli_users_with_the_same_file_name_stay_apart(tmp_path: Path) -> None:
     store = tmp_path / "store"
     for user, turns in (("alice", ALICE), ("bob", BOB)):
