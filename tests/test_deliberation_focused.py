@@ -96,7 +96,7 @@ def test_the_critical_path_is_three_model_calls_whatever_the_length(fake, memory
 
 
 def test_a_chunk_whose_provider_call_fails_is_skipped_and_reported(fake, memory_factory):
-    mem = filled(memory_factory, fake, 130, deliberation_mode="full", max_retries=0)
+    mem = filled(memory_factory, fake, 130, deliberation_mode="full", max_retries=0, retry_backoff=0)
 
     def reply(msgs):
         if "t70" in turns_in(last_section(msgs, "chunk")):

@@ -234,7 +234,7 @@ def test_usage_is_reported_per_step(fake, memory_factory):
 
 def test_provider_error_keeps_turns_pending_and_readd_forms_them(fake, memory_factory):
     fake.set_script("FactDrafts", [ConnectionError("server went away")])
-    mem = memory_factory(fake)
+    mem = memory_factory(fake, retry_backoff=0)  # the provider retries run at once: no backoff sleeps
     res = mem.add(pair("I joined a choir", "wow"), user_id="u1")
     [ex] = res.exchanges  # a provider failure is kept for retry, not raised, and says why
     assert ex.status == "pending_retry" and "split_intents" in (ex.error or "") and "server went away" in ex.error

@@ -80,7 +80,7 @@ def test_by_id_calls_refuse_another_users_memory_like_an_unknown_id(two_users: A
 
 def test_retry_forms_each_users_turns_in_their_own_namespace(fake: Any, memory_factory: Any) -> None:
     fake.set_script("FactDrafts", [ConnectionError("provider down")])
-    mem = memory_factory(fake)
+    mem = memory_factory(fake, retry_backoff=0)  # the provider retries run at once: no backoff sleeps
     mem.add(ALICE, user_id="alice", conversation_id="chat")
     mem.add(BOB, user_id="bob", conversation_id="chat")
     assert len(mem.pending(user_id="alice")) == 2 and len(mem.pending(user_id="bob")) == 2
