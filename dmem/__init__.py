@@ -7,7 +7,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+
+def _installed_version() -> str:
+    """The version in the installed package's metadata (pyproject.toml's), so there is one source."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dmem")
+    except PackageNotFoundError:  # a bare checkout on sys.path, never installed
+        return "unknown (not installed: pip install -e .)"
+
+
+__version__ = _installed_version()
 
 _EXPORTS = {
     "Memory": "dmem.api",

@@ -139,3 +139,12 @@ def postgres_url(postgres_server: Any) -> Iterator[str]:
     url = postgres_server.fresh_url()
     yield url
     postgres_server.drop(url)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test that starts PostgreSQL must say so (``@pytest.mark.postgres``), or the fast lane would run it."""
+    unmarked = [item.nodeid for item in items if "postgres_server" in getattr(item, "fixturenames", ())
+                and item.get_closest_marker("postgres") is None]
+    if unmarked:
+        raise pytest.UsageError("tests that use PostgreSQL (the postgres_server fixture) must be marked "
+                                f"@pytest.mark.postgres: {', '.join(unmarked)}")

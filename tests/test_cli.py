@@ -179,3 +179,14 @@ def test_a_writer_holding_the_lock_makes_ingest_wait_then_fail_in_one_line(
     finally:
         holder.release()
     assert cli("--json", "ingest", str(plain))[0] == 0
+
+
+def test_version_is_the_installed_packages(capsys):
+    from importlib.metadata import version
+
+    import dmem
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"dmem {version('dmem')}" == f"dmem {dmem.__version__}"

@@ -6,6 +6,7 @@ import math
 import re
 from datetime import datetime, timedelta
 
+import pytest
 from rich.console import Console
 
 from dmem.cli.render import print_answer
@@ -80,6 +81,7 @@ def model_steps(graph, question: str, mem) -> list[int]:
     return sorted(steps)
 
 
+@pytest.mark.slow  # fills stores of up to 420 turns three times
 def test_the_critical_path_is_three_model_calls_whatever_the_length(fake, memory_factory):
     fake.set_script("ChunkFacts", lambda msgs: {"facts": [
         {"fact": f"Ines said {turn}", "score": 8, "turn_ids": [str(label)]}
@@ -94,7 +96,7 @@ def test_the_critical_path_is_three_model_calls_whatever_the_length(fake, memory
 
 
 def test_a_chunk_whose_provider_call_fails_is_skipped_and_reported(fake, memory_factory):
-    mem = filled(memory_factory, fake, 130, deliberation_mode="full", max_retries=0)
+    mem = filled(memory_factory, fake, 130, deliberation_mode="full", max_retries=0, retry_backoff=0)
 
     def reply(msgs):
         if "t70" in turns_in(last_section(msgs, "chunk")):

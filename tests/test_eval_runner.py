@@ -459,6 +459,7 @@ def test_main_cli_prints_one_line_on_error(capsys: pytest.CaptureFixture[str]) -
 
 
 # --- End to end on the shared LoCoMo data -------------------------------------------------------
+@pytest.mark.slow  # ingests and answers two whole conversations
 @pytest.mark.data
 @pytest.mark.skipif(not LOCOMO_DEV.exists(), reason="needs ../shared/data/locomo/locomo-dev6.json")
 def test_end_to_end_two_locomo_conversations(tmp_path: Path) -> None:

@@ -144,6 +144,7 @@ def go(proc: subprocess.Popen[str]) -> None:
     proc.stdin.flush()
 
 
+@pytest.mark.slow  # starts worker processes
 def test_processes_adding_the_same_turns_form_each_once(memory_factory: Any, tmp_path: Path) -> None:
     store = tmp_path / "store"
     memory_factory(FakeChatModel(script=echo_formation_script())).close()  # create the store
@@ -160,6 +161,7 @@ def test_processes_adding_the_same_turns_form_each_once(memory_factory: Any, tmp
         assert_each_turn_once(mem, "u", 30)
 
 
+@pytest.mark.slow  # starts and kills worker processes
 def test_a_killed_worker_leaves_no_turn_stuck_or_duplicated(memory_factory: Any, tmp_path: Path) -> None:
     store = tmp_path / "store"
     memory_factory(FakeChatModel(script=echo_formation_script())).close()

@@ -234,7 +234,7 @@ def test_usage_is_reported_per_step(fake, memory_factory):
 
 def test_provider_error_keeps_turns_pending_and_readd_forms_them(fake, memory_factory):
     fake.set_script("FactDrafts", [ConnectionError("server went away")])
-    mem = memory_factory(fake)
+    mem = memory_factory(fake, retry_backoff=0)  # the provider retries run at once: no backoff sleeps
     res = mem.add(pair("I joined a choir", "wow"), user_id="u1")
     [ex] = res.exchanges  # a provider failure is kept for retry, not raised, and says why
     assert ex.status == "pending_retry" and "split_intents" in (ex.error or "") and "server went away" in ex.error
@@ -266,3 +266,15 @@ def test_export_then_import_restores_memories_and_history(fake, memory_factory, 
     assert other.import_(tmp_path / "export.json", user_id="u1") == 2
     assert sorted(m.text for m in other.get_all(user_id="u1")) == sorted(m.text for m in mem.get_all(user_id="u1"))
     assert other.search("joined a choir", user_id="u1")[0].memory.text == "Maya said: I joined a choir"
+
+
+def test_a_failed_enrichment_still_counts_what_it_spent(fake, memory_factory):
+    fake.set_script("ScopeLabels", _scope("EXTERNAL", "Tesla"))
+    fake.set_script("Enrichment", ["no JSON here"])  # every attempt malformed: enrichment is skipped
+    mem = memory_factory(fake, external_knowledge=True)
+    mem.resources.knowledge = StaticKnowledge({"tesla": ["Tesla Model 3: electric vehicle, range 300 miles"]})
+    res = mem.add(pair("I drive a Tesla", "cool"), user_id="u1")
+    assert res.facts and res.facts[0].enrichment in (None, {})
+    attempts = len(fake.calls_for("Enrichment"))
+    assert attempts >= 2 and res.usage()["enrich"].calls == attempts
+    assert res.usage()["total"].calls == len(fake.calls)

@@ -80,7 +80,7 @@ def test_by_id_calls_refuse_another_users_memory_like_an_unknown_id(two_users: A
 
 def test_retry_forms_each_users_turns_in_their_own_namespace(fake: Any, memory_factory: Any) -> None:
     fake.set_script("FactDrafts", [ConnectionError("provider down")])
-    mem = memory_factory(fake)
+    mem = memory_factory(fake, retry_backoff=0)  # the provider retries run at once: no backoff sleeps
     mem.add(ALICE, user_id="alice", conversation_id="chat")
     mem.add(BOB, user_id="bob", conversation_id="chat")
     assert len(mem.pending(user_id="alice")) == 2 and len(mem.pending(user_id="bob")) == 2
@@ -141,6 +141,7 @@ def cli(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, env=env, timeout=300)
 
 
+@pytest.mark.slow  # drives `python -m dmem.cli` subprocesses
 def test_cli_users_with_the_same_file_name_stay_apart(tmp_path: Path) -> None:
     store = tmp_path / "store"
     for user, turns in (("alice", ALICE), ("bob", BOB)):

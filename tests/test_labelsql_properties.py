@@ -65,6 +65,7 @@ def pg(postgres_server: Any) -> Iterator[psycopg.Connection[Any]]:
     postgres_server.drop(url)
 
 
+@pytest.mark.postgres
 @given(rows=st.lists(LABELS, min_size=1, max_size=6), data=st.data())
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_postgres_filter_equals_labels_match(pg: psycopg.Connection[Any], rows: list[dict[str, Any]],

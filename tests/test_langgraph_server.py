@@ -28,6 +28,8 @@ import pytest
 from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 
+pytestmark = pytest.mark.server  # every test here talks to a real `langgraph dev`
+
 ROOT = Path(__file__).resolve().parents[1]
 EXCHANGE = [{"role": "user", "content": "I adopted a beagle named Rex last week."},
             {"role": "assistant", "content": "Congratulations!"}]

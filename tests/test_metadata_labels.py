@@ -102,6 +102,7 @@ def test_an_updated_memory_keeps_old_labels_and_new_keys_win(fake: FakeChatModel
     assert rec.metadata == {"source": "chat", "week": 2}
 
 
+@pytest.mark.slow  # a worker process per case
 @pytest.mark.parametrize(("mode", "survivors"), [("in_apply", 2), ("after_apply", 4)])
 def test_a_worker_killed_at_the_apply_step_leaves_no_memory_without_its_labels(
     memory_factory: Any, mode: str, survivors: int

@@ -23,6 +23,8 @@ from dmem.store.postgres.upkeep import build_index
 from tests.test_postgres_store import DIM, rec, unit_rows
 from tests.test_store_copy import build_source
 
+pytestmark = pytest.mark.postgres  # every test here runs on a real PostgreSQL (pgserver)
+
 SMALL = {"hnsw_threshold": 50, "hnsw_m": 8, "hnsw_ef_construction": 24, "hnsw_build_memory": "64MB"}
 
 

@@ -22,6 +22,8 @@ from tests.test_metadata_labels import *  # noqa: F403
 from tests.test_query_graph import *  # noqa: F403
 from tests.test_read_labels import *  # noqa: F403
 
+pytestmark = pytest.mark.postgres  # every test here runs on a real PostgreSQL (pgserver)
+
 LOCAL_ONLY = {"test_cli_users_with_the_same_file_name_stay_apart"}
 for _name in LOCAL_ONLY:
     globals().pop(_name, None)

@@ -31,6 +31,7 @@ def unit_rows(n: int, seed: int) -> np.ndarray:
     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
+@pytest.mark.postgres
 def test_a_new_database_gets_the_current_schema_and_a_newer_one_is_refused(postgres_url: str) -> None:
     open_postgres_store(postgres_url, dim=DIM).close()
     with psycopg.connect(postgres_url, autocommit=True) as conn:
@@ -41,6 +42,7 @@ def test_a_new_database_gets_the_current_schema_and_a_newer_one_is_refused(postg
         open_postgres_store(postgres_url, dim=DIM)
 
 
+@pytest.mark.postgres
 def test_an_older_schema_is_upgraded_in_place_once(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     store = open_postgres_store(postgres_url, dim=DIM)
     store.vectors.add(rec("kept", "ana"), unit_rows(1, 1)[0])
@@ -61,6 +63,7 @@ def test_an_older_schema_is_upgraded_in_place_once(postgres_url: str, monkeypatc
     assert steps == [DIM]
 
 
+@pytest.mark.postgres
 def test_a_version_1_database_gains_turn_labels_and_keeps_its_turns(postgres_url: str,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as old:
@@ -80,6 +83,7 @@ def test_a_version_1_database_gains_turn_labels_and_keeps_its_turns(postgres_url
         store.close()
 
 
+@pytest.mark.postgres
 def test_dimension_embedding_and_read_only_are_enforced(postgres_url: str) -> None:
     open_postgres_store(postgres_url, dim=DIM, embedding="hash:16").close()
     with pytest.raises(StoreError, match="holds 16-dimensional vectors but dim=8"):
@@ -103,6 +107,7 @@ def test_an_unreachable_server_is_one_actionable_error() -> None:
     assert "secret" not in str(err.value)
 
 
+@pytest.mark.postgres
 def test_store_url_must_be_a_postgres_url_and_never_echoes_it() -> None:
     with pytest.raises(ConfigError, match="store_url.*postgresql://") as err:
         Context(store_url="mysql://root:hunter2@db/x")
@@ -110,6 +115,7 @@ def test_store_url_must_be_a_postgres_url_and_never_echoes_it() -> None:
     assert Context(store_url="postgresql://u@h/db").store_url == "postgresql://u@h/db"
 
 
+@pytest.mark.postgres
 def test_a_crowded_namespace_gets_its_own_hnsw_index_and_searches_through_it(postgres_url: str) -> None:
     store = open_postgres_store(postgres_url, dim=DIM, hnsw_threshold=150)
     big, small = unit_rows(200, 3), unit_rows(20, 4)
@@ -151,6 +157,7 @@ def test_hnsw_settings_are_checked_and_a_search_looks_at_least_k_wide() -> None:
         HnswSettings(ef_search=0)
 
 
+@pytest.mark.postgres
 def test_the_hnsw_settings_given_at_open_build_and_search_the_index(postgres_url: str) -> None:
     settings = HnswSettings(threshold=10**9, m=8, ef_construction=24, ef_search=33)
     store = open_postgres_store(postgres_url, dim=DIM, hnsw=settings, hnsw_threshold=50)

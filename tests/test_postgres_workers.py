@@ -13,10 +13,14 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
+
 from dmem.api import Memory
 from dmem.state.schemas import Message
 from dmem.store import open_any_store
 from dmem.testing import FakeChatModel, echo_formation_script
+
+pytestmark = pytest.mark.postgres  # every test here runs on a real PostgreSQL (pgserver)
 
 T0 = datetime(2024, 6, 3, 8, 0)
 SPEAKERS = {"ana": "Anouk", "bram": "Bastiaan", "cyd": "Cydonie", "dov": "Dovrin"}

@@ -182,3 +182,19 @@ def test_namespace_isolation(fake, memory_factory):
     mem.ask("What is the password hint?", user_id="bob", gate_policy="always")
     prompts = "\n".join(c.prompt for c in fake.calls)
     assert "blue" not in prompts and "tea" in prompts
+
+
+def test_a_failed_deliberation_answer_still_counts_what_it_spent(fake, memory_factory):
+    mem = seeded(memory_factory, fake)
+    fake.set_script("AnswerDraft", ["no JSON here"])  # every attempt malformed: the answer call fails
+    ans = mem.ask("q?", user_id="u1", gate_policy="always")
+    assert ans.answer == NO_INFO and ans.route == "deliberation"
+    attempts = len(fake.calls_for("AnswerDraft"))
+    assert attempts >= 2 and ans.usage["answer"].calls == attempts
+    assert ans.usage["total"].calls == len(fake.calls)
+
+
+def test_deliberation_input_holds_only_what_the_graph_reads():
+    from dmem.state.graphs import DeliberationInput
+
+    assert set(DeliberationInput.__annotations__) == {"question", "namespaces", "metadata"}

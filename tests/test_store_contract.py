@@ -23,7 +23,7 @@ from dmem.store.claims import new_worker
 
 DIM = 8
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
-BACKENDS = ["local", "postgres"]
+BACKENDS = ["local", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
 def make_store(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> MemoryStore:

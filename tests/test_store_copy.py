@@ -32,6 +32,7 @@ def build_source(path: Path) -> None:
         mem.store.transcript.mark_pending(["sea"], [("dock", "t9")], "model timed out")
 
 
+@pytest.mark.postgres
 def test_copy_to_postgres_and_back_keeps_everything(tmp_path: Path, postgres_url: str,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     build_source(tmp_path / "src")
@@ -58,6 +59,7 @@ def test_copy_to_postgres_and_back_keeps_everything(tmp_path: Path, postgres_url
         assert mem.search("canoe", user_id="lake")[0].memory.text == "Oskar said: I repaint the blue canoe every April."
 
 
+@pytest.mark.postgres
 def test_copy_refuses_a_destination_with_data(tmp_path: Path, postgres_url: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     build_source(tmp_path / "src")
@@ -68,6 +70,7 @@ def test_copy_refuses_a_destination_with_data(tmp_path: Path, postgres_url: str,
     assert "already holds data" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.postgres
 def test_cli_reads_a_postgres_store_through_store_url(tmp_path: Path, postgres_url: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     build_source(tmp_path / "src")

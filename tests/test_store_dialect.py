@@ -26,7 +26,7 @@ def test_list_membership_takes_one_slot_per_value_or_one_array() -> None:
     assert POSTGRES.in_list("id", ("x", "y")) == ("id = ANY(?)", [["x", "y"]])
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def engine(request: pytest.FixtureRequest) -> Iterator[tuple[Dialect, Run]]:
     """A table of ``ROWS`` in a real engine, and a function running a shared query on it."""
     if request.param == "sqlite":

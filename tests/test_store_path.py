@@ -34,6 +34,7 @@ def test_a_local_store_s_path_is_its_absolute_directory(tmp_path: Path) -> None:
         assert store.info().path == store.path and repr(store).startswith(f"LocalStore({store.path!r}")
 
 
+@pytest.mark.postgres
 def test_a_postgres_store_s_path_is_its_url_without_the_password(postgres_url: str) -> None:
     url, secret = with_password(postgres_url)
     assert psycopg.conninfo.conninfo_to_dict(url)["password"] == secret
@@ -42,6 +43,7 @@ def test_a_postgres_store_s_path_is_its_url_without_the_password(postgres_url: s
         assert store.info().path == store.path and secret not in repr(store)
 
 
+@pytest.mark.postgres
 def test_resources_log_and_refuse_with_the_path_only(postgres_url: str, tmp_path: Path,
                                                      caplog: pytest.LogCaptureFixture) -> None:
     url, secret = with_password(postgres_url)
@@ -80,6 +82,7 @@ def test_a_store_handed_in_must_be_the_one_the_settings_name(tmp_path: Path) -> 
     assert not (tmp_path / "other").exists()
 
 
+@pytest.mark.postgres
 def test_a_postgres_store_handed_in_serves_runs_that_name_its_url(postgres_url: str, tmp_path: Path) -> None:
     url, secret = with_password(postgres_url)
     with open_any_store(url, dim=DIM) as store:
@@ -92,6 +95,7 @@ def test_a_postgres_store_handed_in_serves_runs_that_name_its_url(postgres_url: 
         assert not store.closed
 
 
+@pytest.mark.postgres
 def test_the_cli_never_shows_the_password(postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           caplog: pytest.LogCaptureFixture) -> None:
     url, secret = with_password(postgres_url)

@@ -20,6 +20,8 @@ from dmem.state.schemas import MemoryRecord
 from dmem.store import open_store
 from tests.holders import ENV, say, start
 
+pytestmark = pytest.mark.slow  # every test starts writer and reader processes
+
 DIM = 384
 CHAT = [{"speaker": "Ines", "text": "I adopted a grey cat named Pixel.", "turn_id": "t0",
          "timestamp": "2024-03-04T09:00:00"},

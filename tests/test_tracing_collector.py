@@ -220,6 +220,7 @@ def stop(server: subprocess.Popen[bytes]) -> None:
             server.wait()
 
 
+@pytest.mark.server
 def test_langgraph_dev_server_sends_redacted_traces(collector: Collector, tmp_path: Path) -> None:
     """A real ``langgraph dev`` serving langgraph.json, traced into the collector, with DMEM_TRACE_REDACTION=pii."""
     from langgraph_sdk import get_sync_client

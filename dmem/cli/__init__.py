@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from dmem import __version__
 from dmem.cli import reading, stores, tools, writing
 from dmem.cli.base import EXIT_ERROR, EXIT_INTERRUPTED, Parser, error_kind, report_error
 from dmem.cli.progress import DEFAULT_INTERVAL
@@ -52,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
                formatter_class=argparse.RawDescriptionHelpFormatter)
     _global_options(p, None)
     p.add_argument("-v", "--verbose", action="store_true", help="log what happens (and show tracebacks)")
+    p.add_argument("--version", action="version", version=f"dmem {__version__}",
+                   help="print dmem's version (the installed package's) and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="<command>")
     # The same options are accepted after the subcommand too ('dmem demo --store X').
     common = argparse.ArgumentParser(add_help=False)

@@ -8,7 +8,7 @@ Nodes call a ``Decider`` and never ask which one they hold.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (
@@ -24,9 +24,6 @@ from dmem.state.verdicts import (
     ScopeLabels,
     ScoredFact,
 )
-
-if TYPE_CHECKING:
-    pass
 
 T = TypeVar("T")
 

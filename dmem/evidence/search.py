@@ -15,12 +15,11 @@ from typing import TypeVar
 
 import numpy as np
 
-from dmem.decisions.offline.topics import question_names
+from dmem.decisions.offline.topics import SHARED_NAME_SHARE, question_names
 from dmem.evidence.bm25 import BM25Index, terms
 from dmem.evidence.cues import name_terms, time_cues, time_distance
 
 RRF_K = 20  # rank offset of reciprocal rank fusion: below the usual 60, a signal's top ranks weigh more (README)
-SHARED_NAME_SHARE = 0.25  # a name found in more documents than this share does not single any out
 TIME_MAX_SHARE = 0.5  # a time cue matching more documents than this share ranks nothing
 
 K = TypeVar("K", bound=Hashable)

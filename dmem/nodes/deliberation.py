@@ -127,6 +127,6 @@ def answer_from_facts(state: DeliberationState, runtime: Runtime[Context]) -> di
         out = svc.decider.answer(state["question"], [f.fact for f in facts])
     except StructuredOutputError as exc:
         log.warning("deliberation answer failed: %s", exc)
-        return {**trace, "deliberation_answer": NO_INFO}
+        return {**trace, "deliberation_answer": NO_INFO, "usage": [exc.usage] if exc.usage is not None else []}
     return {**trace, "deliberation_answer": out.value.answer, "usage": [out.usage]}
 

@@ -175,7 +175,7 @@ def enrich(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
         out = svc.decider.enrich(fact, knowledge)
     except ModelError as exc:
         log.warning("enrichment skipped for %r: %s", fact.text, exc)
-        return {"enriched": []}
+        return {"enriched": [], "usage": [exc.usage] if exc.usage is not None else []}
     if not out.value.attributes:
         return {"enriched": [], "usage": [out.usage]}
     enriched = fact.model_copy(update={"enrichment": dict(out.value.attributes),

@@ -206,8 +206,6 @@ class DeliberationInput(TypedDict, total=False):
     metadata: dict[str, MetadataValue]
     """Optional label filter: read only the turns recorded with every one of these labels (the query
     graph's ``metadata``). Absent or empty reads the whole transcript."""
-    memories: list[MemoryRecord]
-    """System 1's memories: their source turns seed focused reading (retrieved here when absent)."""
 
 
 @documented

@@ -14,9 +14,6 @@ import time
 import uuid
 from functools import cache
 
-DEFAULT_LEASE_S = 600.0
-"""Seconds a claim stays valid without its worker finishing (the ``claim_lease_seconds`` setting)."""
-
 
 @cache
 def _host() -> str:

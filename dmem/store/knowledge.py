@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 
@@ -27,12 +27,3 @@ class StaticKnowledge:
         low = query.lower()
         return [line for key, lines in self.entries.items() if key in low for line in lines]
 
-
-class FunctionKnowledge:
-    """Wraps any callable(query) -> list[str] as a knowledge source."""
-
-    def __init__(self, fn: Callable[[str], list[str]]) -> None:
-        self.fn = fn
-
-    def lookup(self, query: str) -> list[str]:
-        return list(self.fn(query))

@@ -15,7 +15,6 @@ from datetime import date, datetime
 from dmem.decisions.offline import newwords
 from dmem.decisions.offline.lexical import content_stems, stem, tokenize
 from dmem.decisions.offline.pronouns import rewrite_person
-from dmem.decisions.offline.rules import wordset
 from dmem.decisions.offline.topics import in_class_sense, related, shares, topic_stems, topic_terms
 from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
@@ -52,7 +51,6 @@ _NUMBER = re.compile(r"\b(?P<n>\d+(?:[.,]\d+)?|" + "|".join(k for k in NUMBER_WO
                      re.I)
 _NAMED = re.compile(r"\b(?:named|called|name\s+is|name\s+was|name's)\s+(?P<n>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 _TOKEN = re.compile(r"[\w'\u2019-]+|[^\w\s]")
-_LEAD_FILLER = wordset("is are was were has have had did does do be been being the that it")
 
 
 def parse_line(line: str) -> tuple[str, date | None]:

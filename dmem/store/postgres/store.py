@@ -35,10 +35,6 @@ from dmem.store.transcript import Transcript
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HNSW_THRESHOLD = HnswSettings().threshold
-"""Live memories from which a namespace gets (and is searched through) its own HNSW index."""
-
-
 class PostgresStore:
     """A handle on a dmem store in a PostgreSQL database; get one with ``open_postgres_store()``."""
 
