@@ -24,6 +24,7 @@ from dmem.api_transfer import TransferMethods
 from dmem.batches import BatchForming, iter_exchanges, unformed_groups
 from dmem.errors import DataError, NotFoundError
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
+from dmem.langgraph_store import DmemStore, NamespaceRule
 from dmem.messages import MessageLike, to_message, to_messages
 from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
@@ -229,6 +230,15 @@ class Memory(AsyncMethods, TransferMethods):
         ns = scope(user_id, agent_id, run_id)
         return [PendingTurn(conversation_id=m.conversation_id, turn_id=m.turn_id, reason=why)
                 for m, why in self.store.transcript.pending(ns)]
+
+    def as_store(self, rule: NamespaceRule | None = None, *,
+                 reason: str = "through the LangGraph store") -> DmemStore:
+        """The memory as a LangGraph ``BaseStore`` (for ``create_react_agent(store=...)``, LangMem's tools).
+
+        ``rule`` maps namespace tuples to dmem namespaces (default: ``("memories", user_id)``, with
+        optional ``"agent:<id>"`` and ``"run:<id>"`` labels after the user); see ``docs/langgraph-store.md``.
+        """
+        return DmemStore(self.store, self.services.embeddings, rule=rule, reason=reason)
 
     # Plumbing -----------------------------------------------------------------------------
     def close(self) -> None:
