@@ -1,4 +1,4 @@
-"""``Memory.as_store()`` on PostgreSQL: every test of ``tests/test_langgraph_store.py``, rerun on a fresh schema."""
+"""``Memory.as_store()`` and the agents over it on PostgreSQL: the SQLite suites, rerun on a fresh schema."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from dmem.api import Memory
 from dmem.graphs import served_resources
 from dmem.store.postgres import PostgresStore
 from tests.test_langgraph_store import *  # noqa: F403
+from tests.test_langgraph_store_agents import *  # noqa: F403
 
 pytestmark = pytest.mark.postgres
 
