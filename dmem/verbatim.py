@@ -8,13 +8,16 @@ data (a phone number, a card number, a health condition, ...) is USER_PII; any o
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import uuid
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from dmem.privacy.detect import personal_kinds
-from dmem.state.schemas import MemoryRecord, MetadataValue, Operation, Scope
+from dmem.state.results import ExchangeResult
+from dmem.state.schemas import AppliedOperation, MemoryRecord, Message, MetadataValue, Operation, Scope
 from dmem.store.base import MemoryStore
+from dmem.store.namespaces import Routing, turn_keys
 
 
 def verbatim_scope(text: str) -> Scope:
@@ -48,3 +51,28 @@ def write_delete(store: MemoryStore, record: MemoryRecord, reason: str) -> None:
     """Remove a memory from retrieval, with its DELETE row in history (inside a transaction)."""
     store.vectors.delete(record.namespace, record.id)
     store.history.append(record.namespace, record.id, Operation.DELETE, record.text, None, reason)
+
+
+def store_turns(store: MemoryStore, embed: Callable[[list[str]], list[list[float]]], turns: Sequence[Message],
+                routing: Routing, labels: Mapping[str, MetadataValue] | None) -> ExchangeResult:
+    """``add(..., infer=False)``: each recorded turn's text becomes one memory as said, no model call.
+
+    A turn already formed is skipped (adding twice stores once); each memory goes where the
+    routing sends its speaker, carries the call's labels, and its ADD row names this path. The
+    turns are marked formed in the same transaction.
+    """
+    fresh = [t for t in turns if t.text.strip() and not store.transcript.is_processed(routing.origin,
+                                                                                         t.conversation_id, t.turn_id)]
+    vectors = embed([t.text.strip() for t in fresh]) if fresh else []
+    applied: list[AppliedOperation] = []
+    with store.transaction():
+        for turn, vector in zip(fresh, vectors, strict=True):
+            record = write_new(store, str(uuid.uuid4()), routing.namespace_for(turn.speaker), turn.text.strip(),
+                               vector, labels or {}, "stored as given (add with infer=False)", speaker=turn.speaker,
+                               conversation_id=turn.conversation_id, source_turn_ids=[turn.turn_id],
+                               event_time=turn.timestamp)
+            applied.append(AppliedOperation(operation=Operation.ADD, memory_id=record.id, namespace=record.namespace,
+                                            new_text=record.text, reason="stored as given (add with infer=False)"))
+        store.transcript.mark_processed(routing.namespaces(), turn_keys(list(turns)))
+    return ExchangeResult(turn_ids=[t.turn_id for t in turns], conversation_id=turns[0].conversation_id if turns
+                          else None, status="formed" if applied else "duplicate", operations=applied)

@@ -1,4 +1,4 @@
-"""``Memory.as_store()`` and the agents over it on PostgreSQL: the SQLite suites, rerun on a fresh schema."""
+"""Issue 25 on PostgreSQL: as_store(), the agents over it and the mem0 parity suites, rerun on a fresh schema."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from dmem.graphs import served_resources
 from dmem.store.postgres import PostgresStore
 from tests.test_langgraph_store import *  # noqa: F403
 from tests.test_langgraph_store_agents import *  # noqa: F403
+from tests.test_mem0_parity import *  # noqa: F403
 
 pytestmark = pytest.mark.postgres
 
