@@ -1,4 +1,4 @@
-"""Issue 25 on PostgreSQL: as_store(), the agents over it and the mem0 parity suites, rerun on a fresh schema."""
+"""Issue 25 on PostgreSQL: as_store(), the agents over it, mem0 parity and complete exports, rerun on a fresh schema."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from dmem.api import Memory
 from dmem.graphs import served_resources
 from dmem.store.postgres import PostgresStore
+from tests.test_export_complete import *  # noqa: F403
 from tests.test_langgraph_store import *  # noqa: F403
 from tests.test_langgraph_store_agents import *  # noqa: F403
 from tests.test_mem0_parity import *  # noqa: F403
