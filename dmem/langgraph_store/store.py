@@ -56,7 +56,7 @@ class DmemStore(BaseStore):
     ``reason`` says in history how a write was made ("put through the LangGraph store: ...").
     """
 
-    __slots__ = ("_store", "_embeddings", "rule", "reason")
+    __slots__ = ("_store", "_embeddings", "_known", "rule", "reason")
 
     def __init__(self, store: MemoryStore, embeddings: Embeddings, *, rule: NamespaceRule | None = None,
                  reason: str = "through the LangGraph store") -> None:
@@ -66,6 +66,8 @@ class DmemStore(BaseStore):
         """How namespace tuples map to dmem namespaces."""
         self.reason = reason
         """What every history reason this store writes says after 'put' or 'deleted'."""
+        self._known: tuple[int, list[str]] = (-1, [])
+        """The store's namespaces as of a store version (listing them costs a scan; the version is one read)."""
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run the ops: reads first, against the store before this batch's writes; then the writes."""
@@ -133,11 +135,20 @@ class DmemStore(BaseStore):
     def _namespaces(self, prefix: tuple[str, ...]) -> list[str]:
         """The dmem namespaces a search prefix can reach: the user's (and its scopes), or all of them."""
         users = self.rule.user_part(prefix)
-        every = self._store.vectors.namespaces()
+        every = self._every_namespace()
         if not users:
             return every
         return [ns for ns in every if (labels := self.rule.join((), ns)) is not None
                 and labels[:len(users)] == users]
+
+    def _every_namespace(self) -> list[str]:
+        """Namespaces holding live memories, listed again only after a write (read the version first)."""
+        version = self._store.version()
+        known_version, known = self._known
+        if known_version != version:
+            known = self._store.vectors.namespaces()
+            self._known = (version, known)
+        return known
 
     def _place(self, record: MemoryRecord) -> Place | None:
         """The (namespace tuple, key) a memory reads at, or None when it has no tuple under the rule."""
