@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from typing import Any
 
+import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
@@ -48,11 +50,21 @@ def say(agent: Any, text: str, user: str, thread: str) -> str:
     return str(out["messages"][-1].text)
 
 
-def test_langmem_tools_over_dmem_remember_across_threads_and_edit(memory_factory: Any) -> None:
+def react_agent(model: Any, *, tools: list[Any], store: Any, checkpointer: Any) -> Any:
+    """LangGraph's prebuilt ReAct agent (deprecated in favour of create_agent, still in wide use)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from langgraph.prebuilt import create_react_agent
+
+        return create_react_agent(model, tools=tools, store=store, checkpointer=checkpointer)
+
+
+@pytest.mark.parametrize("build", [create_agent, react_agent], ids=["create_agent", "create_react_agent"])
+def test_langmem_tools_over_dmem_remember_across_threads_and_edit(memory_factory: Any, build: Any) -> None:
     mem = memory_factory()
-    agent = create_agent(FakeChatModel(script={"text": scripted}),
-                         tools=[create_manage_memory_tool(NAMESPACE), create_search_memory_tool(NAMESPACE)],
-                         store=mem.as_store(), checkpointer=InMemorySaver())
+    agent = build(FakeChatModel(script={"text": scripted}),
+                  tools=[create_manage_memory_tool(NAMESPACE), create_search_memory_tool(NAMESPACE)],
+                  store=mem.as_store(), checkpointer=InMemorySaver())
     created = say(agent, "remember: Maya keeps bees on the roof", "maya", "t1")
     key = re.search(r"memory ([0-9a-f-]{36})", created).group(1)  # type: ignore[union-attr]
     found = json.loads(say(agent, "recall: bees on the roof", "maya", "t2"))
