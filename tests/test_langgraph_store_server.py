@@ -26,9 +26,14 @@ from tests.test_langgraph_server import EXCHANGE, ROOT, Server, _Recorder, free_
 pytestmark = pytest.mark.server
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Path]]:
+@pytest.fixture(scope="module", params=["local", pytest.param("postgres", marks=pytest.mark.postgres)])
+def served(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, Any]]]:
+    """A langgraph dev serving dmem's ingestion graph and the note agent with dmem as its store, on each backend."""
     tmp = tmp_path_factory.mktemp("store-server")
+    where: dict[str, Any] = {"path": tmp / "store"}
+    if request.param == "postgres":
+        where["store_url"] = request.getfixturevalue("postgres_server").fresh_url()
     config = {"python_version": "3.11", "dependencies": [str(ROOT)],
               "graphs": {"ingestion": "dmem.server:ingestion_graph",
                          "note_agent": f"{ROOT / 'examples' / 'store_agent.py'}:graph"},
@@ -41,12 +46,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, P
     cmd = [str(Path(sys.executable).with_name("langgraph")), "dev", "--config", str(tmp / "langgraph.json"),
            "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--no-reload"]
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=tmp, env=server_env(tmp / "store", f"http://127.0.0.1:{proxy.server_address[1]}"),
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        env = server_env(tmp / "store", f"http://127.0.0.1:{proxy.server_address[1]}")
+        if "store_url" in where:
+            env["DMEM_STORE_URL"] = where["store_url"]
+        proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         url = f"http://127.0.0.1:{port}"
         wait_ready(url, proc, log)
-        yield Server(url=url, client=get_sync_client(url=url), log=log, proxied=_Recorder.seen), tmp / "store"
+        yield Server(url=url, client=get_sync_client(url=url), log=log, proxied=_Recorder.seen), where
     finally:
         stop(proc)
         proxy.shutdown()
@@ -59,8 +66,9 @@ def run(server: Server, graph: str, payload: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def test_a_served_agent_reads_and_writes_dmem_memory_through_runtime_store(served: tuple[Server, Path]) -> None:
-    server, store_dir = served
+def test_a_served_agent_reads_and_writes_dmem_memory_through_runtime_store(served: tuple[Server, dict[str, Any]]
+                                                                          ) -> None:
+    server, where = served
     wrote = run(server, "note_agent", {"user_id": "maya", "note": "Maya keeps bees on the roof", "query": "bees"})
     assert wrote["found"] == ["Maya keeps bees on the roof"]
     again = run(server, "note_agent", {"user_id": "maya", "query": "what does Maya keep on the roof"})
@@ -77,7 +85,7 @@ def test_a_served_agent_reads_and_writes_dmem_memory_through_runtime_store(serve
     assert server.proxied == []
     assert server.log_text().count("dmem opened the store in") == 1  # the graphs and the store share one handle
 
-    with Memory(store_dir, embeddings="hash", read_only=True) as mem:
+    with Memory(where["path"], embeddings="hash", store_url=where.get("store_url"), read_only=True) as mem:
         [record] = mem.get_all(user_id="maya")
         assert record.text == "Maya keeps bees on the roof" and record.metadata["source"] == "note_agent"
         [added] = mem.history(record.id, user_id="maya")
