@@ -20,10 +20,12 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
 from dmem.api_async import AsyncMethods
+from dmem.api_reset import ResetMethods, check_threshold
 from dmem.api_transfer import TransferMethods
 from dmem.batches import BatchForming, iter_exchanges, unformed_groups
 from dmem.errors import DataError, NotFoundError
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
+from dmem.langgraph_store import DmemStore, NamespaceRule
 from dmem.messages import MessageLike, to_message, to_messages
 from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
@@ -37,13 +39,14 @@ from dmem.state.schemas import HistoryEntry, MemoryRecord, Message, Operation
 from dmem.store import MemoryStore, Routing, SearchFilter, validate_namespace
 from dmem.store.knowledge import KnowledgeSource
 from dmem.tracing import TraceClients
+from dmem.verbatim import store_turns
 
 log = logging.getLogger(__name__)
 Progress = Callable[[int, int], None]
 __all__ = ["Memory", "MessageLike", "iter_exchanges", "to_message", "to_messages"]
 
 
-class Memory(AsyncMethods, TransferMethods):
+class Memory(AsyncMethods, TransferMethods, ResetMethods):
     """Long-term memory for an agent: ``add`` conversations, ``ask`` questions, audit everything.
 
     ``llm`` is a 'provider:model' string or a LangChain chat model; without one (and without
@@ -90,7 +93,7 @@ class Memory(AsyncMethods, TransferMethods):
             agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
             speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
             metadata: Mapping[str, Any] | None = None, progress: Progress | None = None,
-            config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
+            config: RunnableConfig | None = None, infer: bool = True, **overrides: Any) -> AddResult:
         """Record every message, then form memories one exchange (default: a message pair) at a time.
 
         All turns are recorded in one transaction before any is formed (bad input stores
@@ -101,10 +104,16 @@ class Memory(AsyncMethods, TransferMethods):
         later by ``retry_pending``.
         ``overrides`` change settings for this call only, e.g. ``location="Lisbon"``. ``config``
         (callbacks, tags, metadata, run_name) goes to every graph run, traced as ``trace_redaction`` says.
+        ``infer=False`` makes no model call: each message's text is stored as one memory, as said
+        (scoped by the privacy detector, recorded in history), and the turns are recorded as usual.
         """
         ctx, stored, routing = self._record(messages, scope(user_id, agent_id, run_id), conversation_id,
                                             speaker_namespaces, metadata, overrides)
         started = time.perf_counter()
+        if not infer:
+            labels = check_metadata(metadata) if metadata is not None else None
+            result = store_turns(self.store, self.services.embed, stored, routing, labels)
+            return AddResult(exchanges=[result], seconds=time.perf_counter() - started)
         exchanges = self._forming.run(stored, routing, ctx, exchange_size, progress, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
@@ -185,13 +194,16 @@ class Memory(AsyncMethods, TransferMethods):
 
     def search(self, query: str, *, user_id: str = "default", agent_id: str | None = None,
                run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
-               metadata: Mapping[str, Any] | None = None) -> list[SearchResult]:
-        """The user's memories most similar to the query, best first; ``metadata`` values must all match."""
+               metadata: Mapping[str, Any] | None = None, threshold: float | None = None) -> list[SearchResult]:
+        """The user's memories most similar to the query, best first; ``metadata`` values must all match.
+
+        ``threshold`` keeps only memories whose cosine similarity to the query is at least this.
+        """
         ns = scope(user_id, agent_id, run_id)
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
         vector = self.services.embed([query])[0]
-        hits = self.store.vectors.search([ns], vector, limit, where=where)
+        hits = self.store.vectors.search([ns], vector, limit, where=where, min_score=check_threshold(threshold))
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
     def get(self, memory_id: str, *, user_id: str = "default", agent_id: str | None = None,
@@ -229,6 +241,15 @@ class Memory(AsyncMethods, TransferMethods):
         ns = scope(user_id, agent_id, run_id)
         return [PendingTurn(conversation_id=m.conversation_id, turn_id=m.turn_id, reason=why)
                 for m, why in self.store.transcript.pending(ns)]
+
+    def as_store(self, rule: NamespaceRule | None = None, *,
+                 reason: str = "through the LangGraph store") -> DmemStore:
+        """The memory as a LangGraph ``BaseStore`` (for ``create_react_agent(store=...)``, LangMem's tools).
+
+        ``rule`` maps namespace tuples to dmem namespaces (default: ``("memories", user_id)``, with
+        optional ``"agent:<id>"`` and ``"run:<id>"`` labels after the user); see ``docs/langgraph-store.md``.
+        """
+        return DmemStore(self.store, self.services.embeddings, rule=rule, reason=reason)
 
     # Plumbing -----------------------------------------------------------------------------
     def close(self) -> None:

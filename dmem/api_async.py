@@ -34,9 +34,13 @@ class AsyncMethods:
                    agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
                    speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
                    metadata: Mapping[str, Any] | None = None, progress: Any = None,
-                   config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
-        """``add`` with every exchange formed by ``await graph.ainvoke``."""
+                   config: RunnableConfig | None = None, infer: bool = True, **overrides: Any) -> AddResult:
+        """``add`` with every exchange formed by ``await graph.ainvoke`` (``infer=False``: in a worker thread)."""
         mem = cast("Memory", self)
+        if not infer:
+            return await asyncio.to_thread(mem.add, messages, user_id=user_id, agent_id=agent_id, run_id=run_id,
+                                           conversation_id=conversation_id, speaker_namespaces=speaker_namespaces,
+                                           metadata=metadata, infer=False, **overrides)
         ctx, stored, routing = mem._record(messages, scope(user_id, agent_id, run_id), conversation_id,
                                            speaker_namespaces, metadata, overrides)
         started = time.perf_counter()
@@ -68,14 +72,16 @@ class AsyncMethods:
 
     async def asearch(self, query: str, *, user_id: str = "default", agent_id: str | None = None,
                       run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
-                      metadata: Mapping[str, Any] | None = None) -> list[SearchResult]:
+                      metadata: Mapping[str, Any] | None = None, threshold: float | None = None) -> list[SearchResult]:
         """``search`` with the query embedded through the embeddings' async API."""
+        from dmem.api_reset import check_threshold
+
         mem = cast("Memory", self)
         ns = scope(user_id, agent_id, run_id)
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
         vector = (await mem.services.embeddings.aembed_documents([query]))[0]
-        hits = mem.store.vectors.search([ns], vector, limit, where=where)
+        hits = mem.store.vectors.search([ns], vector, limit, where=where, min_score=check_threshold(threshold))
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
     async def aget(self, memory_id: str, **kwargs: Any) -> MemoryRecord:
@@ -101,3 +107,7 @@ class AsyncMethods:
     async def adelete_all(self, **kwargs: Any) -> int:
         """Async ``delete_all``."""
         return await asyncio.to_thread(cast("Memory", self).delete_all, **kwargs)
+
+    async def areset(self, **kwargs: Any) -> int:
+        """Async ``reset``."""
+        return await asyncio.to_thread(cast("Memory", self).reset, **kwargs)

@@ -1,12 +1,13 @@
-"""Export and import of ``Memory``: a namespace's memories, vectors and history as a portable JSON file."""
+"""Export and import of ``Memory``: a namespace's memories, vectors, history and transcript as a portable file."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from dmem.export_files import export_format, write_export_file
+from dmem.export_turns import collect_turns, restore_turns
 from dmem.exports import build_export, plan_import, read_export
 from dmem.scopes import scope, scopes
 
@@ -18,16 +19,21 @@ class TransferMethods:
     """``export`` and ``import_`` (mixed into ``Memory``)."""
 
     def export(self, path: str | Path | None = None, *, user_id: str = "default",
-               user_ids: Sequence[str] | None = None) -> dict[str, Any]:
-        """The users' memories, vectors and history as JSON-ready data; written to ``path`` when given."""
+               user_ids: Sequence[str] | None = None, format: str | None = None) -> dict[str, Any]:
+        """The users' memories, vectors, history and transcript as JSON-ready data; written to ``path`` when given.
+
+        The file is created private (0600); ``format`` is 'json' or 'jsonl' (default: JSON Lines for
+        a '.jsonl' path, else JSON). ``import_`` reads both.
+        """
         mem = cast("Memory", self)
         names = scopes(user_ids, user_id)
         records = [r for ns in names for r in mem.store.export_records(ns)]
         vectors = [mem.store.vectors.vector(r.namespace, r.id) or [] for r in records]
         history = [h.model_dump(mode="json") for r in records for h in mem.store.history.for_memory(r.namespace, r.id)]
-        data = build_export(records, vectors, history, mem.embedding, mem.store.dim)
+        data = build_export(records, vectors, history, mem.embedding, mem.store.dim, collect_turns(mem.store, names))
         if path is not None:
-            Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+            target = Path(path)
+            write_export_file(target, data, export_format(target, format))
         return data
 
     def import_(self, source: str | Path | dict[str, Any], *, user_id: str = "default",
@@ -46,4 +52,5 @@ class TransferMethods:
             for ns, records in plan.records.items():
                 vectors = (plan.vectors or {}).get(ns) or mem.services.embed([r.text for r in records])
                 written += mem.store.import_records(ns, records, vectors, "import")
+            restore_turns(mem.store, plan.turns)
         return written

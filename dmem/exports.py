@@ -1,9 +1,11 @@
 """The dmem export format, and the checks an import must pass before anything is written.
 
-Version 2 (written now) records the embedding model and dimension and each memory's vector, so
-an import into a store of the same model copies the vectors exactly; version 1 files (texts
-only) are re-embedded. An import must name where every memory goes: records of the target
-``user_id``, or of namespaces mapped explicitly; anything else is refused whole.
+Version 2 records the embedding model and dimension and each memory's vector, so an import into
+a store of the same model copies the vectors exactly; version 1 files (texts only) are
+re-embedded. Version 3 (written now) adds the transcript: every turn with its labels and whether
+it was formed (``dmem.export_turns``). Files are JSON or JSON Lines (``dmem.export_files``).
+An import must name where every memory and turn goes: records of the target ``user_id``, or of
+namespaces mapped explicitly; anything else is refused whole.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +21,14 @@ import numpy as np
 from pydantic import ValidationError
 
 from dmem.errors import DataError
+from dmem.export_files import is_jsonl, read_jsonl
+from dmem.export_turns import plan_turns
 from dmem.state.schemas import MemoryRecord
 from dmem.store.namespaces import validate_namespace
 
 FORMAT = "dmem-export"
-VERSION = 2
-KNOWN_VERSIONS = (1, 2)
+VERSION = 3
+KNOWN_VERSIONS = (1, 2, 3)
 
 
 def encode_vector(vector: list[float]) -> str:
@@ -33,32 +37,36 @@ def encode_vector(vector: list[float]) -> str:
 
 
 def build_export(records: list[MemoryRecord], vectors: list[list[float]], history: list[dict[str, Any]],
-                 embedding: str | None, dim: int) -> dict[str, Any]:
-    """JSON-ready export data (format version 2)."""
+                 embedding: str | None, dim: int, transcript: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """JSON-ready export data (format version 3: memories with vectors, history, transcript)."""
     memories = [{**r.model_dump(mode="json"), "vector": encode_vector(v)}
                 for r, v in zip(records, vectors, strict=True)]
+    turns = transcript or []
     return {"format": FORMAT, "version": VERSION, "embedding": embedding, "dim": dim,
-            "namespaces": sorted({r.namespace for r in records}), "memories": memories, "history": history}
+            "namespaces": sorted({r.namespace for r in records} | {t["namespace"] for t in turns}),
+            "memories": memories, "history": history, "transcript": turns}
 
 
 @dataclass
 class ImportPlan:
-    """Validated records grouped by target namespace, with their vectors when reusable."""
+    """Validated records grouped by target namespace, with their vectors when reusable, and the turns."""
 
     records: dict[str, list[MemoryRecord]]
     vectors: dict[str, list[list[float]]] | None
     """None when the texts must be embedded again (version 1, or reembed=True)."""
+    turns: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Transcript rows by target namespace (version 3; see ``dmem.export_turns.plan_turns``)."""
 
 
 def read_export(source: object) -> dict[str, Any]:
-    """The export data from a dict or a path to a JSON file."""
+    """The export data from a dict or a path to a JSON or JSON Lines file."""
     if isinstance(source, dict):
         return source
     if not isinstance(source, str | Path):
         raise DataError(f"import_ takes a path to an export file or the export dict, got {type(source).__name__}")
     path = Path(source)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_jsonl(path) if is_jsonl(path) else json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DataError(f"file {str(path)!r} does not exist") from None
     except (UnicodeDecodeError, IsADirectoryError) as exc:
@@ -86,7 +94,7 @@ def plan_import(data: dict[str, Any], *, user_id: str, namespaces: Mapping[str, 
         raise DataError("the export's 'memories' must be a list")
     mapping = {validate_namespace(k, "namespace in the mapping"): validate_namespace(v, f"target of {k!r}")
                for k, v in (namespaces or {}).items()}
-    reuse = version == 2 and not reembed
+    reuse = version != 1 and not reembed  # versions 2 and 3 carry vectors
     if reuse:
         _check_model(data, embedding, dim)
     plan = ImportPlan(records={}, vectors={} if reuse else None)
@@ -107,6 +115,7 @@ def plan_import(data: dict[str, Any], *, user_id: str, namespaces: Mapping[str, 
     if strangers:
         raise DataError(f"the export holds memories of namespace(s) {sorted(strangers)}, not {user_id!r}; "
                         f"import them with user_id=<that namespace>, or map them with namespaces={{old: new}}")
+    plan.turns = plan_turns(data.get("transcript"), mapping, user_id)
     return plan
 
 

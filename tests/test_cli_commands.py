@@ -149,7 +149,7 @@ def test_export_then_import_into_another_store(ingested: Path, tmp_path: Path) -
     other = tmp_path / "other"
     done = dmem(other, "import", str(out), "--map", "maya=maya-archive")
     assert ok(done).strip() == "imported 2 memories (maya -> maya-archive)"
-    assert ok(dmem(other, "users")).splitlines() == ["maya-archive\t2\t0"]
+    assert ok(dmem(other, "users")).splitlines() == ["maya-archive\t2\t4"]  # the transcript came along
     refused = json_error(dmem(ingested, "--json", "import", str(out), "--map", "maya=maya-archive"))
     assert refused["kind"] == "store" and "already belong to another namespace" in refused["error"]
 

@@ -113,7 +113,7 @@ def test_export_import_checks_namespaces_ids_and_versions(two_users: Any, fake: 
                                                           tmp_path: Path) -> None:
     mem = two_users
     data = mem.export(tmp_path / "alice.json", user_id="alice")
-    assert data["version"] == 2 and data["namespaces"] == ["alice"] and data["embedding"] == mem.embedding
+    assert data["version"] == 3 and data["namespaces"] == ["alice"] and data["embedding"] == mem.embedding
     with pytest.raises(DataError, match=r"namespace\(s\) \['alice'\], not 'bob'"):
         mem.import_(tmp_path / "alice.json", user_id="bob")
     with pytest.raises(StoreError, match="belong to another namespace"):  # alice's ids, moved to bob

@@ -10,6 +10,7 @@ from langchain_core.language_models import BaseChatModel
 from dmem.decisions.base import Decider
 from dmem.models.embeddings import CachedEmbeddings
 from dmem.models.endpoints import Endpoints
+from dmem.prompts.instructions import STAGE_SETTING
 from dmem.state.context import Context, api_key_from_env
 
 log = logging.getLogger(__name__)
@@ -22,7 +23,12 @@ def decider_settings(ctx: Context) -> dict[str, Any]:
             "max_concurrency": ctx.max_concurrency, "answer_style": ctx.answer_style,
             "provider_retries": ctx.provider_retries, "retry_backoff": ctx.retry_backoff,
             "call_deadline": ctx.call_deadline, "endpoint_concurrency": ctx.endpoint_concurrency,
-            "output_caps": ctx.output_caps}
+            "output_caps": ctx.output_caps, "instructions": tuple(sorted(stage_instructions(ctx).items()))}
+
+
+def stage_instructions(ctx: Context) -> dict[str, str]:
+    """The deployment's rules per instructions setting, the empty ones left out."""
+    return {name: getattr(ctx, name) for name in set(STAGE_SETTING.values()) if getattr(ctx, name).strip()}
 
 
 def make_decider(ctx: Context, embeddings: CachedEmbeddings, chat_model: BaseChatModel | None,

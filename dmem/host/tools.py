@@ -1,4 +1,4 @@
-"""Agent tools over dmem: ``search_memory``, ``ask_memory`` and ``remember``, for LangChain's ``create_agent``.
+"""Agent tools over dmem: search, ask, remember, update and forget, for LangChain's ``create_agent``.
 
 The tools read the user from the agent's runtime (``user_id`` in its state, context or configurable)
 and dmem settings from its context's ``dmem`` field; the model only sees the query or the text.
@@ -16,13 +16,17 @@ from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 
 from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, ingestion_input, labels_of, query_input
+from dmem.host.editing import editing_tools
 from dmem.services import dmem_context
 from dmem.store import SearchFilter
 
 
 def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5, metadata: HostLabels | None = None,
                  read_metadata: HostLabels | None = None) -> list[BaseTool]:
-    """``search_memory``, ``ask_memory`` and ``remember`` over a ``Memory`` (or the served graphs).
+    """``search_memory``, ``ask_memory``, ``remember``, ``update_memory`` and ``forget_memory`` over a ``Memory``.
+
+    Without a ``Memory`` they drive the served graphs. ``search_memory`` shows each memory's id, which
+    ``update_memory`` and ``forget_memory`` take; all five act for the user of the agent's runtime.
 
     ``metadata`` labels what ``remember`` stores; ``read_metadata`` limits what ``search_memory``
     and ``ask_memory`` read to memories (and, for ``ask_memory``, transcript turns) carrying every
@@ -47,7 +51,7 @@ def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5, m
         hits = svc.store.vectors.search([_user(runtime)], svc.embed([query])[0], search_limit, where=where)
         if not hits:
             return "No stored memory matches.", []
-        lines = [f"- {h.record.render()}" for h in hits]
+        lines = [f"- {h.record.render()} (id {h.record.id})" for h in hits]
         return "\n".join(lines), [{"id": h.record.id, "text": h.record.text, "score": h.score} for h in hits]
 
     @tool(response_format="content_and_artifact")
@@ -69,4 +73,4 @@ def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5, m
             return "Remembered: " + "; ".join(added)
         return f"Nothing new stored ({out.get('status', 'no_facts')})."
 
-    return [search_memory, ask_memory, remember]
+    return [search_memory, ask_memory, remember, *editing_tools(graphs, _user)]

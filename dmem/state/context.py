@@ -172,6 +172,18 @@ class Context(BaseModel):
     hnsw_ef_search: int = _HNSW.ef_search
     """PostgreSQL: candidates an HNSW search keeps (1-1000, at least the k asked for); per run."""
 
+    # A deployment's own rules per stage (issue 25), appended to that stage's system prompt
+    admission_instructions: str = ""
+    """Extra rules for the admission gate (what to keep or drop), e.g. 'Never keep talk about work.'"""
+    extraction_instructions: str = ""
+    """Extra rules for fact extraction (the split into intents, and Mem0* extraction)."""
+    lifecycle_instructions: str = ""
+    """Extra rules for ADD/UPDATE/DELETE/NOOP decisions."""
+    gate_instructions: str = ""
+    """Extra rules for the quality gate that decides whether Full Deliberation runs."""
+    answer_instructions: str = ""
+    """Extra rules for the answer, e.g. 'Answer in Portuguese.' (System 1 and deliberation both)."""
+
     # Privacy of enrichment and traces
     enrichment_max_chars: int = 1000
     """Most characters of knowledge-source reply lines attached to one fact (whole lines, first first)."""

@@ -46,6 +46,7 @@ from dmem.prompts import (
     select_prompt,
     split_prompt,
 )
+from dmem.prompts.instructions import STAGE_SETTING, with_instructions
 from dmem.state.context import Context
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (
@@ -94,8 +95,10 @@ class ModelDecider:
     def __init__(self, model: BaseChatModel, *, method: str = "auto", max_retries: int = 2,
                  max_concurrency: int = 4, answer_style: Literal["short", "sentence"] = "short",
                  temperature: float = 0.0, endpoint: Endpoint | None = None, retry: RetryPolicy | None = None,
-                 caps: dict[str, int] | None = None) -> None:
+                 caps: dict[str, int] | None = None, instructions: dict[str, str] | None = None) -> None:
         self.model = model
+        self.instructions = instructions or {}
+        """The deployment's rules by instructions setting (see ``dmem.prompts.instructions``)."""
         self.caller = StructuredCaller(model, method=method, max_retries=max_retries, endpoint=endpoint,
                                        retry=retry, caps=resolve_caps("") if caps is None else caps,
                                        max_concurrency=max_concurrency)
@@ -112,11 +115,13 @@ class ModelDecider:
         endpoint = (endpoints or Endpoints()).for_model(model, ctx.endpoint_concurrency, ctx.max_concurrency)
         retry = RetryPolicy(retries=ctx.provider_retries, backoff=ctx.retry_backoff, deadline=ctx.call_deadline)
         return cls(model, method=ctx.structured_output, max_retries=ctx.max_retries, answer_style=ctx.answer_style,
-                   temperature=ctx.temperature, endpoint=endpoint, retry=retry, caps=resolve_caps(ctx.output_caps))
+                   temperature=ctx.temperature, endpoint=endpoint, retry=retry, caps=resolve_caps(ctx.output_caps),
+                   instructions={name: getattr(ctx, name) for name in set(STAGE_SETTING.values())})
 
     def _call(self, schema: type[M], messages: list[BaseMessage], stage: str, phase: str,
               temperature: float | None = None) -> tuple[M, Usage]:
         temp = self.temperature if temperature is None else temperature
+        messages = with_instructions(messages, stage, self.instructions)
         return self.caller.call(schema, messages, stage=stage, temperature=temp, tags=[phase, stage])
 
     # Ingestion ---------------------------------------------------------------------------

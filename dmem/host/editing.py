@@ -1,0 +1,53 @@
+"""Agent tools that correct and forget memories: ``update_memory`` and ``forget_memory``.
+
+Both act on the user the developer bound (the agent's state, context or configurable ``user_id``),
+never one the model writes: the model names a memory id (``search_memory`` shows them) and, for
+an update, the new text. An id of another user is answered like an unknown one. Each change is
+recorded in history with the tool as its reason; a forgotten memory leaves retrieval, its history
+stays, and so does the transcript it came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from langchain.tools import ToolRuntime, tool
+from langchain_core.tools import BaseTool
+
+from dmem.host.binding import MemoryGraphs
+from dmem.verbatim import write_delete, write_over
+
+UserOf = Callable[[ToolRuntime[Any, Any]], str]
+
+
+def editing_tools(graphs: MemoryGraphs, user_of: UserOf) -> list[BaseTool]:
+    """``update_memory`` and ``forget_memory`` over the graphs' store, for the user ``user_of`` names."""
+
+    @tool
+    def update_memory(memory_id: str, text: str, runtime: ToolRuntime[Any, Any]) -> str:
+        """Correct one of the user's memories: give its id (from search_memory) and the corrected text."""
+        svc, user = graphs.resources.services(runtime.context), user_of(runtime)
+        if not text.strip():
+            return "Nothing changed: the corrected text is empty."
+        vector = svc.embed([text.strip()])[0]
+        with svc.store.transaction():
+            record = svc.store.vectors.get(user, memory_id)
+            if record is None:
+                return f"No memory {memory_id} for this user."
+            write_over(svc.store, record, text.strip(), vector, record.metadata,
+                       "corrected by the agent (update_memory)")
+        return f"Updated memory {memory_id}: {text.strip()}"
+
+    @tool
+    def forget_memory(memory_id: str, runtime: ToolRuntime[Any, Any]) -> str:
+        """Forget one of the user's memories for good (e.g. when the user asks to): give its id from search_memory."""
+        svc, user = graphs.resources.services(runtime.context), user_of(runtime)
+        with svc.store.transaction():
+            record = svc.store.vectors.get(user, memory_id)
+            if record is None:
+                return f"No memory {memory_id} for this user."
+            write_delete(svc.store, record, "forgotten at the user's request (forget_memory)")
+        return f"Forgot memory {memory_id}: {record.text}"
+
+    return [update_memory, forget_memory]
