@@ -28,6 +28,7 @@ from dmem.messages import MessageLike, to_message, to_messages
 from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
 from dmem.models.endpoints import Endpoints
+from dmem.privacy.custom import of_settings
 from dmem.scopes import scope, scopes
 from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
@@ -75,7 +76,7 @@ class Memory(AsyncMethods, TransferMethods):
         self.embedding = embedding_name(self.services.embeddings)
         self.ingestion_graph = compile_ingestion_graph(resources=self.resources)
         self.query_graph = compile_query_graph(resources=self.resources)
-        self.tracing = TraceClients()
+        self.tracing = TraceClients(of_settings(self.context))
         """Redacting LangSmith clients for this memory's runs (see ``trace_redaction``)."""
         self._forming = BatchForming(self.ingestion_graph, self.store,
                                      lambda ns, ctx, config: self._config("ingest", ns, ctx=ctx, config=config))

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 from dmem.privacy.numbers import DIGIT_WORDS, Clues
 
-Found = tuple[str, int, int]
+Found = tuple[str, int, int, int]
+"""(kind, start, end, value start): the span with its keyword, and where the secret value itself begins."""
 
 _SECRET_KEYS = (r"(?:wi-?fi\s+)?password|passcode|passphrase|passwd|pass\s+code|login|user\s*name|"
                 r"api[\s_-]?key|api\s+token|access\s+token|auth(?:entication)?\s+token|bearer\s+token|"
@@ -21,7 +22,8 @@ _SECRET_KEYS = (r"(?:wi-?fi\s+)?password|passcode|passphrase|passwd|pass\s+code|
 _CODE_KEYS = (r"pin(?:\s+code|\s+number)?|security\s+code|door\s+code|gate\s+code|alarm\s+code|garage\s+code|"
               r"entry\s+code|access\s+code|lock\s+combination|combination|cvv|cvc|one-time\s+code|"
               r"verification\s+code|2fa\s+code|otp")
-_ABOUT = r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|her\s+|his\s+|their\s+|our\s+)?[\w'-]+(?:\s+[\w'-]+)?)?"
+_ABOUT = (r"(?:\s+(?:for|to|of|on|at|in)\s+(?:the\s+|my\s+|her\s+|his\s+|their\s+|our\s+|a\s+)?"
+          r"[\w'-]+(?:\s+[\w'-]+){0,2}){0,2}")
 _CONNECT = r"\s*(?:\b(?:is|was|are|were|now|became|set\s+to|changed\s+to|reset\s+to)\b\s*|[:=]\s*|->\s*)+"
 _QUOTED = r"[\"'\u201c\u2018`](?P<quoted>[^\"'\u201d\u2019`\n]{3,64})[\"'\u201d\u2019`]"
 _VALUE = (rf"(?:{_QUOTED}|(?P<spelled>{DIGIT_WORDS})|(?P<digits>\d(?:[ -]?\d){{2,}})\b"
@@ -60,8 +62,8 @@ _IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b
 _SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
 
 
-def _value_span(m: re.Match[str], *, need_digits: bool) -> tuple[int, int] | None:
-    """Where the secret value is, or None when the 'value' is an ordinary word ('is too short')."""
+def _value_span(m: re.Match[str], *, need_digits: bool) -> tuple[int, int, int] | None:
+    """(start, end, value start), or None when the 'value' is an ordinary word ('is too short')."""
     for group in ("quoted", "spelled", "digits", "token"):
         value = m.group(group)
         if value is None:
@@ -70,8 +72,8 @@ def _value_span(m: re.Match[str], *, need_digits: bool) -> tuple[int, int] | Non
             value = value.rstrip(".!?)")
             if value.lower() in _NOT_VALUES or (need_digits and not re.search(r"\d", value)):
                 return None
-            return m.start(), m.start(group) + len(value)
-        return m.start(), m.end(group)
+            return m.start(), m.start(group) + len(value), m.start(group)
+        return m.start(), m.end(group), m.start(group)
     return None
 
 
@@ -96,11 +98,11 @@ def secrets(c: Clues) -> Iterator[Found]:
         return
     for pattern in _RAW_SECRETS:
         for m in pattern.finditer(c.text):
-            yield "API key or token", m.start(), m.end()
+            yield "API key or token", m.start(), m.end(), m.start()
     for m in _HIGH_ENTROPY.finditer(c.masked):
         token = m.group(0)
         if re.search(r"[a-z]", token) and re.search(r"[A-Z]", token) and sum(c.isdigit() for c in token) >= 3:
-            yield "API key or token", m.start(), m.end()
+            yield "API key or token", m.start(), m.end(), m.start()
 
 
 def numbers(masked: str) -> Iterator[Found]:
@@ -108,15 +110,15 @@ def numbers(masked: str) -> Iterator[Found]:
     for m in _ID.finditer(masked):
         value = m.group("value")
         if sum(c.isdigit() for c in value) >= 4 or re.search(DIGIT_WORDS, value, re.IGNORECASE):
-            yield "account or ID number", m.start(), m.end()
+            yield "account or ID number", m.start(), m.end(), m.start("value")
     for m in _CARD.finditer(masked):
         digits = re.sub(r"\D", "", m.group(0))
         if 13 <= len(digits) <= 19 and _luhn(digits):
-            yield "payment card number", m.start(), m.end()
+            yield "payment card number", m.start(), m.end(), m.start()
     for m in _IBAN.finditer(masked):
-        yield "bank account number", m.start(), m.end()
+        yield "bank account number", m.start(), m.end(), m.start()
     for m in _SSN.finditer(masked):
-        yield "national ID number", m.start(), m.end()
+        yield "national ID number", m.start(), m.end(), m.start()
 
 
 def find(c: Clues) -> Iterator[Found]:

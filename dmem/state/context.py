@@ -178,6 +178,12 @@ class Context(BaseModel):
     trace_redaction: TraceRedaction = "pii"
     """What LangSmith traces may carry: 'off' (everything), 'pii' (no detected personal data and no
     USER_PII memory text in any run), 'all' (no conversation text: inputs and outputs hidden)."""
+    privacy_terms: tuple[str, ...] = ()
+    """A deployment's own personal terms (a clinic, a project name): matched as whole words, any case, by
+    every detection (scope, enrichment rules, trace redaction). A list, or ';'-separated text (DMEM_PRIVACY_TERMS)."""
+    privacy_patterns: tuple[str, ...] = ()
+    """A deployment's own personal-data shapes as regular expressions (an employee number: 'EMP-\\d{6}').
+    A list, or ';'-separated text (DMEM_PRIVACY_PATTERNS)."""
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -268,6 +274,11 @@ def _coerce(name: str, value: Any) -> Any:
         if tp is int and isinstance(value, float) and not value.is_integer():
             raise ConfigError(f"setting {name!r} must be a whole number; got {value!r}")
         return number
+    if origin is tuple:
+        items = value.replace("\n", ";").split(";") if isinstance(value, str) else value
+        if not isinstance(items, list | tuple) or not all(isinstance(i, str) for i in items):
+            raise ConfigError(f"setting {name!r} must be a list of text; got {value!r}")
+        return tuple(i.strip() for i in items if i.strip())
     if tp is str:
         if not isinstance(value, str):
             raise ConfigError(f"setting {name!r} must be text; got {value!r}")
@@ -297,6 +308,9 @@ def _validate(ctx: Context) -> None:
         scheme = ctx.store_url.split(":", 1)[0]
         raise ConfigError(f"setting 'store_url' must be a postgresql:// URL; got one starting {scheme!r}:")
     ctx.hnsw()  # raises ConfigError naming the bad hnsw_* setting
+    from dmem.privacy.custom import vocabulary
+
+    vocabulary(ctx.privacy_terms, ctx.privacy_patterns)  # raises ConfigError naming a bad pattern
     try:
         parse_caps(ctx.output_caps)
     except ValueError as exc:
