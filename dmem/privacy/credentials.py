@@ -26,14 +26,32 @@ _ABOUT = (r"(?:\s+(?:for|to|of|on|at|in)\s+(?:the\s+|my\s+|her\s+|his\s+|their\s
           r"[\w'-]+(?:\s+[\w'-]+){0,2}){0,2}")
 _CONNECT = r"\s*(?:\b(?:is|was|are|were|now|became|set\s+to|changed\s+to|reset\s+to)\b\s*|[:=]\s*|->\s*)+"
 _QUOTED = r"[\"'\u201c\u2018`](?P<quoted>[^\"'\u201d\u2019`\n]{3,64})[\"'\u201d\u2019`]"
-_VALUE = (rf"(?:{_QUOTED}|(?P<spelled>{DIGIT_WORDS})|(?P<digits>\d(?:[ -]?\d){{2,}})\b"
+_VALUE = (rf"(?:{_QUOTED}|(?P<spelled>{DIGIT_WORDS})|(?P<digits>\d(?:(?:[ ./#*-]|\s+dash\s+)?\d){{2,}})\b"
           rf"|(?P<token>[^\s,;\"'\u201d\u2019]{{3,}}))")
 _SECRET = re.compile(rf"\b(?P<key>{_SECRET_KEYS}){_ABOUT}{_CONNECT}{_VALUE}", re.IGNORECASE)
 _CODE = re.compile(rf"\b(?P<key>{_CODE_KEYS}){_ABOUT}(?:{_CONNECT}|\s*#?\s*){_VALUE}", re.IGNORECASE)
+_PUBLIC_CODES = (r"error|status|http|exit|country|area|dialling|dialing|source|promo|promotional|discount|coupon|"
+                 r"voucher|referral|dress|postal|zip|post|qr|bar|morse|colou?r|airport|course|class|product|"
+                 r"style|tax|zone|station|stock|ticker|time|cheat|game|fault|diagnostic|machine|byte")
+_PLAIN_CODE = re.compile(rf"\b(?P<key>(?:codes?|combo)){_ABOUT}{_CONNECT}{_VALUE}", re.IGNORECASE)
+_PUBLIC_BEFORE = re.compile(rf"\b(?:{_PUBLIC_CODES})\s*$", re.IGNORECASE)
+_WITH_SECRET = re.compile(rf"\b(?:with|using|via|by|use|set|typed|entered|chose|picked|changed|reset|enter|type)"
+                          rf"\s+(?:the\s+|my\s+|her\s+|his\s+|their\s+|our\s+|a\s+|an\s+|new\s+|old\s+)*"
+                          rf"(?P<key>{_SECRET_KEYS}|{_CODE_KEYS}|code){_ABOUT}(?:\s+to)?\s+{_VALUE}", re.IGNORECASE)
+_SECURITY = re.compile(
+    r"\b(?P<key>(?:mother'?s|mum'?s|mom'?s)\s+maiden\s+name|maiden\s+name|first\s+pet(?:'s\s+name)?|"
+    r"(?:name\s+of\s+)?(?:my|her|his|their)\s+first\s+(?:pet|school|teacher|street)(?:'s\s+name)?|"
+    r"childhood\s+(?:nickname|best\s+friend|hero|street|pet)|street\s+(?:I|she|he|we|they)\s+grew\s+up\s+on|"
+    r"(?:security|secret)\s+(?:question|answer)|memorable\s+(?:word|place|name|date)|"
+    r"city\s+(?:where\s+)?(?:my\s+)?parents\s+met|father'?s\s+middle\s+name|dad'?s\s+middle\s+name)"
+    r"(?:\s+\w+){0,4}?\s*(?:\b(?:is|was|are|were)\b\s*|[:=]\s*)+[\"'\u201c]?(?P<value>[\w'-]+(?:\s+[A-Z][\w'-]+)?)",
+    re.IGNORECASE)
 _SECRET_HINTS = frozenset({"password", "passcode", "passphrase", "passwd", "pass", "login", "username", "user",
                            "api", "access", "auth", "authentication", "bearer", "secret", "private", "recovery",
                            "seed"})
-_CODE_HINTS = frozenset({"pin", "code", "combination", "cvv", "cvc", "otp"})
+_CODE_HINTS = frozenset({"pin", "code", "combination", "cvv", "cvc", "otp", "codes", "combo"})
+_SECURITY_HINTS = frozenset({"maiden", "first", "childhood", "grew", "security", "secret", "memorable", "parents",
+                             "middle"})
 _NOT_VALUES = frozenset(str.split("""
     the a an too very not easy hard long short weak strong same different wrong correct changed expired required
     needed stored saved in on at for my her his their our your still also now being written somewhere secret
@@ -87,13 +105,25 @@ def _luhn(digits: str) -> bool:
 
 def secrets(c: Clues) -> Iterator[Found]:
     """Passwords, PINs, codes, keys and tokens given with their value, and raw secrets by shape."""
-    keyed = ((_SECRET, "password or key", False, _SECRET_HINTS), (_CODE, "PIN or code", True, _CODE_HINTS))
+    keyed = ((_SECRET, "password or key", False, _SECRET_HINTS), (_CODE, "PIN or code", True, _CODE_HINTS),
+             (_PLAIN_CODE, "PIN or code", True, _CODE_HINTS))
     for pattern, kind, need_digits, hints in keyed:
         if c.words.isdisjoint(hints):
             continue
         for m in pattern.finditer(c.text):
+            if pattern is _PLAIN_CODE and _PUBLIC_BEFORE.search(c.text[:m.start()]):
+                continue  # an error code, a promo code, a dress code
             if (span := _value_span(m, need_digits=need_digits)) is not None:
                 yield kind, *span
+    if not c.words.isdisjoint(_SECRET_HINTS | _CODE_HINTS):
+        for m in _WITH_SECRET.finditer(c.text):
+            code = re.match(rf"(?:{_CODE_KEYS}|code)$", m.group("key"), re.IGNORECASE) is not None
+            if (span := _value_span(m, need_digits=code)) is not None:
+                yield ("PIN or code" if code else "password or key"), m.start("key"), span[1], span[2]
+    if not c.words.isdisjoint(_SECURITY_HINTS):
+        for m in _SECURITY.finditer(c.text):
+            if m.group("value").lower() not in _NOT_VALUES:
+                yield "security answer", m.start(), m.end("value"), m.start("value")
     if not c.long_token and "-----BEGIN" not in c.text:
         return
     for pattern in _RAW_SECRETS:

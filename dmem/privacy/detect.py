@@ -20,7 +20,7 @@ CATEGORY = {
     "e-mail address": "contact", "phone number": "contact", "street address": "contact",
     "password or key": "credential", "PIN or code": "credential", "API key or token": "credential",
     "account or ID number": "credential", "payment card number": "credential",
-    "bank account number": "credential", "national ID number": "credential",
+    "bank account number": "credential", "national ID number": "credential", "security answer": "credential",
     TERM_KIND: "deployment", PATTERN_KIND: "deployment",
 }
 CONTEXT_FREE = frozenset({"special"})

@@ -56,9 +56,22 @@ _LEXICONS: list[tuple[str, re.Pattern[str]]] = [
         r"(?:goes|go|went|attends?|attended) (?:to )?(?:church|mass|mosque|synagogue|temple|gurdwara)",
         "converted to", "rabbi", "imam", "pastor", "priest", "religion", "religious", "faith community")),
      ),
+    ("addiction or recovery", re.compile(_words(
+        "alcoholics anonymous", "narcotics anonymous", "gamblers anonymous", "cocaine anonymous", "al-anon",
+        "alateen", r"(?-i:AA|NA|GA) (?:meetings?|group|sponsor|chip)", "twelve-step", "12-step", "smart recovery",
+        "in recovery", r"relaps\w*", "detox", "methadone", "suboxone", r"opioids?", "heroin", "cocaine",
+        r"meth(?:amphetamine)?", "overdosed?", "sober living", r"(?:days?|weeks?|months?|years?) (?:clean|sober)",
+        r"clean (?:for|since) \w+", "my sponsor", "gambling (?:problem|addiction|habit)", "problem gambling",
+        "drinking problem", "(?:quit|stopped) drinking", "rehab"), re.I)),
     ("finances", re.compile(_words(
         "salary", "income", r"earns? \$?\d[\d,.]*\w*", r"makes \$\d[\d,.]*\w*", "wages?", "paycheck", "debts?",
-        "in debt", "loans?", "mortgage", r"bankrupt\w*", "credit score", "net worth", "savings", "bank balance",
+        "in debt", "loans?", "mortgage",
+        r"ow(?:e|ed|ing)\s+(?:[\w']+\s+){0,3}?(?:[$£€]\s?\d[\d,.]*\w*|\d[\d,.]*\s*(?:k|dollars|euros|pounds|grand|thousand)|money|"
+        r"rent|back taxes)",
+        r"behind on (?:(?:my|the|our|her|his|their) )?(?:rent|payments?|mortgage|bills|car payments?)",
+        "maxed out", "debt collectors?", "collections agency", "sent to collections", "in arrears", "overdue bills",
+        "defaulted on", "repossessed", "payday loan", "evicted", "credit card balance", "borrowed \\$?\\d[\\d,.]*\\w*",
+        r"bankrupt\w*", "credit score", "net worth", "savings", "bank balance",
         "account balance", "owes", "overdraft", "tax returns?", "inheritance", "alimony", "child support",
         r"401\(k\)", "pension", "investments?", "stock portfolio",
         "financial (?:trouble|problems|difficulties|situation)",
