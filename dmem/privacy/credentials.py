@@ -24,7 +24,9 @@ _CODE_KEYS = (r"pin(?:\s+code|\s+number)?|security\s+code|door\s+code|gate\s+cod
               r"verification\s+code|2fa\s+code|otp")
 _ABOUT = (r"(?:\s+(?:for|to|of|on|at|in)\s+(?:the\s+|my\s+|her\s+|his\s+|their\s+|our\s+|a\s+)?"
           r"[\w'-]+(?:\s+[\w'-]+){0,2}){0,2}")
-_CONNECT = r"\s*(?:\b(?:is|was|are|were|now|became|set\s+to|changed\s+to|reset\s+to)\b\s*|[:=]\s*|->\s*)+"
+_CONNECT = (r"(?:\s+(?:that\s+)?(?:I|we|you|they|he|she|it)\s+\w+(?:\s+(?:me|us|him|her|them))?)?"
+            r"\s*(?:\b(?:is|was|are|were|now|became|set\s+to|changed\s+to|reset\s+to|starts\s+with|"
+            r"begins\s+with|ends\s+(?:with|in))\b\s*|[:=]\s*|->\s*)+")
 _QUOTED = r"[\"'\u201c\u2018`](?P<quoted>[^\"'\u201d\u2019`\n]{3,64})[\"'\u201d\u2019`]"
 _VALUE = (rf"(?:{_QUOTED}|(?P<spelled>{DIGIT_WORDS})|(?P<digits>\d(?:(?:[ ./#*-]|\s+dash\s+)?\d){{2,}})\b"
           rf"|(?P<token>[^\s,;\"'\u201d\u2019]{{3,}}))")
@@ -33,9 +35,10 @@ _CODE = re.compile(rf"\b(?P<key>{_CODE_KEYS}){_ABOUT}(?:{_CONNECT}|\s*#?\s*){_VA
 _PUBLIC_CODES = (r"error|status|http|exit|country|area|dialling|dialing|source|promo|promotional|discount|coupon|"
                  r"voucher|referral|dress|postal|zip|post|qr|bar|morse|colou?r|airport|course|class|product|"
                  r"style|tax|zone|station|stock|ticker|time|cheat|game|fault|diagnostic|machine|byte")
-_PLAIN_CODE = re.compile(rf"\b(?P<key>(?:codes?|combo)){_ABOUT}{_CONNECT}{_VALUE}", re.IGNORECASE)
+_PLAIN_CODE = re.compile(rf"\b(?P<key>(?:codes?|combo|padlock|lock|safe)){_ABOUT}{_CONNECT}{_VALUE}", re.IGNORECASE)
 _PUBLIC_BEFORE = re.compile(rf"\b(?:{_PUBLIC_CODES})\s*$", re.IGNORECASE)
-_WITH_SECRET = re.compile(rf"\b(?:with|using|via|by|use|set|typed|entered|chose|picked|changed|reset|enter|type)"
+_WITH_SECRET = re.compile(rf"\b(?:with|using|uses|used|via|by|use|set|typed|entered|chose|picked|changed|reset|"
+                          rf"enter|type)"
                           rf"\s+(?:the\s+|my\s+|her\s+|his\s+|their\s+|our\s+|a\s+|an\s+|new\s+|old\s+)*"
                           rf"(?P<key>{_SECRET_KEYS}|{_CODE_KEYS}|code){_ABOUT}(?:\s+to)?\s+{_VALUE}", re.IGNORECASE)
 _SECURITY = re.compile(
@@ -44,12 +47,14 @@ _SECURITY = re.compile(
     r"childhood\s+(?:nickname|best\s+friend|hero|street|pet)|street\s+(?:I|she|he|we|they)\s+grew\s+up\s+on|"
     r"(?:security|secret)\s+(?:question|answer)|memorable\s+(?:word|place|name|date)|"
     r"city\s+(?:where\s+)?(?:my\s+)?parents\s+met|father'?s\s+middle\s+name|dad'?s\s+middle\s+name)"
-    r"(?:\s+\w+){0,4}?\s*(?:\b(?:is|was|are|were)\b\s*|[:=]\s*)+[\"'\u201c]?(?P<value>[\w'-]+(?:\s+[A-Z][\w'-]+)?)",
+    r"(?:\s+\w+){0,4}?\s*(?:\b(?:is|was|are|were)\b\s*|[:=]\s*)+(?:(?:called|named|a|an|the)\s+)*[\"'\u201c]?"
+    r"(?P<value>[\w'-]+(?:\s+[A-Z][\w'-]+)?)",
     re.IGNORECASE)
 _SECRET_HINTS = frozenset({"password", "passcode", "passphrase", "passwd", "pass", "login", "username", "user",
                            "api", "access", "auth", "authentication", "bearer", "secret", "private", "recovery",
                            "seed"})
-_CODE_HINTS = frozenset({"pin", "code", "combination", "cvv", "cvc", "otp", "codes", "combo"})
+_CODE_HINTS = frozenset({"pin", "code", "combination", "cvv", "cvc", "otp", "codes", "combo", "padlock", "lock",
+                         "safe"})
 _SECURITY_HINTS = frozenset({"maiden", "first", "childhood", "grew", "security", "secret", "memorable", "parents",
                              "middle"})
 _NOT_VALUES = frozenset(str.split("""

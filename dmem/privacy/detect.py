@@ -9,10 +9,12 @@ traces redact what it finds (``dmem.privacy.redact``). ``secret_values`` gives t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from dmem.privacy import contact, credentials, special
 from dmem.privacy.custom import NONE, PATTERN_KIND, TERM_KIND, Vocabulary
+from dmem.privacy.neighbours import MAX_KINDS, content_words, sentence_at
 from dmem.privacy.numbers import clues
 
 MIN_CHARS = 3  # the shortest finding is three characters ('DNA', 'HIV')
@@ -61,14 +63,25 @@ def _raw(text: str, extra: Vocabulary) -> list[Raw]:
     return out
 
 
+_BIRTH_WORDS = re.compile(r"^(?:date of birth|d\.?o\.?b\.?|birth ?date|born|birthday)(?:\s+(?:is|was|on|in|the|:))*\s*",
+                          re.IGNORECASE)
+
+
 def _values(text: str, raw: list[Raw]) -> list[str]:
     values = []
-    for kind, _start, end, value_start in raw:
-        if CATEGORY.get(kind, "special") not in CONTEXT_FREE or kind == "date of birth":
-            value = text[value_start:end].strip().strip("\"'\u201c\u201d\u2018\u2019.,;:!?")
-            if len(value) >= MIN_CHARS:
-                values.append(value)
-    return list(dict.fromkeys(values))
+    special = {(sentence_at(text, start), kind) for kind, start, _e, _v in raw
+               if CATEGORY.get(kind, "special") in CONTEXT_FREE and kind != "date of birth"}
+    for bounds in {b for b, _k in special}:
+        if len({k for b, k in special if b == bounds}) <= MAX_KINDS:
+            values += content_words(text, bounds)  # the words a rewrite keeps when it drops the cue word
+    for kind, start, end, value_start in raw:
+        if kind == "date of birth":
+            values.append(_BIRTH_WORDS.sub("", text[start:end]))
+        elif CATEGORY.get(kind, "special") in CONTEXT_FREE:
+            continue
+        values.append(text[value_start:end])
+    cleaned = (v.strip().strip("\"'\u201c\u201d\u2018\u2019.,;:!?") for v in values)
+    return list(dict.fromkeys(v for v in cleaned if len(v) >= MIN_CHARS))
 
 
 def _merge(text: str, raw: list[Raw]) -> list[Detection]:

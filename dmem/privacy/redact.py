@@ -17,10 +17,12 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, Literal
 
 from dmem.privacy.custom import NONE, Vocabulary
 from dmem.privacy.detect import MIN_CHARS, Detection, detect, scan
+from dmem.privacy.numbers import MARKER
 from dmem.privacy.values import compile_values
 
 RedactionMode = Literal["off", "pii", "all"]
@@ -167,7 +169,7 @@ class TraceRedactor:
             if secret in out:
                 out = out.replace(secret, PERSONAL_MEMORY)
         if (values := self._value_pattern(generation)) is not None:
-            out = values.sub(PERSONAL_VALUE, out)
+            out = _outside_markers(out, lambda part: values.sub(PERSONAL_VALUE, part))
         with self._lock:
             self._cache[text] = (generation, out)
             while len(self._cache) > self.max_cached:
@@ -215,6 +217,15 @@ class TraceRedactor:
             if len(self._keys) < self.max_cached:
                 self._keys[key] = known
         return key if known else f"[redacted key {index}]"
+
+
+def _outside_markers(text: str, change: Callable[[str], str]) -> str:
+    """``change`` applied to the text between our redaction markers (a marker is never redacted again)."""
+    out, at = [], 0
+    for m in MARKER.finditer(text):
+        out += [change(text[at:m.start()]), m.group(0)]
+        at = m.end()
+    return "".join([*out, change(text[at:])])
 
 
 def _structural_only(data: Any) -> Any:

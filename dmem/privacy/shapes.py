@@ -14,7 +14,7 @@ import re
 from dmem.privacy.numbers import NUMBER_WORDS
 
 MIN_PHONE_DIGITS = 7
-_SEPARATED_DIGITS = re.compile(r"\d+(?:[\s./:-]+\d+)+")
+_SEPARATED_DIGITS = re.compile(r"\d+(?:[\s.,/:-]+\d+)+")
 _LONG_NUMBER = re.compile(r"(?<!\d)\d{4,}(?!\d)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _EMAIL_SHAPE = re.compile(r"@|[(\[{<]\s*(?:at|dot)\s*[)\]}>]|\w\s+dot\s+\w", re.IGNORECASE)
@@ -31,6 +31,9 @@ def _credential_like(token: str) -> bool:
         return True
     if letters and digit_runs and _SYMBOL.search(core):
         return True
+    joined = re.split(r"[-_.]", core)
+    if letters and digit_runs and ("_" in core or len(joined) >= 3):
+        return True  # 'heron-lake-31', 'quiet_otter19': a passphrase or a handle
     mixed = re.search(r"[a-z]", core) and re.search(r"[A-Z]", core) and digit_runs
     return bool(mixed and len(core) >= 12)
 

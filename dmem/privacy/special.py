@@ -76,7 +76,9 @@ _LEXICONS: list[tuple[str, re.Pattern[str]]] = [
         r"401\(k\)", "pension", "investments?", "stock portfolio",
         "financial (?:trouble|problems|difficulties|situation)",
         "unemployed", "laid off", "lost (?:her|his|my|their) job", "welfare", "food stamps",
-        r"\$\d[\d,.]*\s*(?:k|K|thousand|million)?\s*(?:a|per|each) (?:year|month|week|hour)"), re.I)),
+        r"\$\d[\d,.]*\s*(?:k|K|thousand|million)?\s*(?:a|per|each) (?:year|month|week|hour)",
+        r"\d[\d,.]*\s*(?:k|thousand|million)?\s*(?:dollars|euros|pounds|francs|kroner|yen|rupees)\s*(?:a|per|each) "
+        r"(?:year|month|week|hour)", "take-home pay", r"(?:my|her|his|their|our) (?:pay|paycheque|pay cheque)"), re.I)),
     ("ethnicity", re.compile(_words(
         "ethnicity", "ethnic (?:background|origin|group|minority)", "racial", "ancestry", r"Hispanic",
         r"Latin[oax]", "African[- ]American",
@@ -102,7 +104,8 @@ _LEXICONS: list[tuple[str, re.Pattern[str]]] = [
         "immigration status", "undocumented", "visa status", "green card", "asylum", "refugee", "deported",
         "work permit", "residence permit"), re.I)),
     ("date of birth", re.compile(
-        rf"\b(?:date of birth|d\.?o\.?b|born (?:on )?(?:the )?{_DATE}(?:,?\s+\d{{4}})?|born in (?:\d{{4}}|{_MONTH})"
+        rf"\b(?:(?:date of birth|d\.?o\.?b\.?|birth ?date)(?:\s*(?:is|was|:)\s*(?:the\s+)?{_DATE}(?:,?\s+\d{{4}})?)?"
+        rf"|born (?:on )?(?:the )?{_DATE}(?:,?\s+\d{{4}})?|born in (?:\d{{4}}|{_MONTH})"
         rf"|birthday is (?:on )?(?:the )?{_DATE}|birth ?date)\b", re.I)),
 ]
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 _DIGIT_OF = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
              "six": "6", "seven": "7", "eight": "8", "nine": "9"}
 _REPEAT = {"double": 2, "triple": 3}
-_SEPARATORS = r"[\s.()/-]{0,2}"
+_SEPARATORS = r"[\s.,()/-]{0,2}"
 MIN_DIGITS = 3  # values with fewer digits are matched as written
 
 
@@ -34,14 +34,37 @@ def spelled_as_digits(value: str) -> str | None:
     return "".join(out)
 
 
+_EMAIL_PART = re.compile(r"[A-Za-z0-9][\w-]{3,}")
+_EMAIL_GLUE = frozenset({"dot", "mail", "email", "com", "org", "net", "info", "example"})
+
+
+def parts(value: str) -> list[str]:
+    """Pieces a rewrite may carry alone: an address's domain, a number's digit groups, spelled groups."""
+    out: list[str] = []
+    domain = re.split(r"@|\s*[(\[{<]?\s*\bat\b\s*[)\]}>]?\s*", value, maxsplit=1, flags=re.IGNORECASE)
+    if len(domain) == 2:  # an address's domain names ('fjordpost'); its local part is often the user's name
+        out += [p for p in _EMAIL_PART.findall(domain[1]) if p.lower() not in _EMAIL_GLUE]
+    groups = re.split(r"[\s,;/]+", value)
+    if len(groups) > 1:
+        out += [g for g in groups if sum(ch.isdigit() for ch in g) >= 4]
+    for group in re.split(r"[,;]", value):
+        if (spelled := spelled_as_digits(group)) and len(spelled) >= 3:
+            out.append(group.strip())
+    return [p for p in out if p != value]
+
+
 def value_patterns(value: str) -> list[str]:
-    """Regular expressions (without boundaries) that find the value again."""
-    digits = re.sub(r"\D", "", value)
-    if len(digits) >= MIN_DIGITS and len(digits) * 2 >= len(re.sub(r"\W", "", value)):
-        return [_SEPARATORS.join(digits)]  # mostly a number: its digits however they are separated
-    patterns = [r"\s+".join(map(re.escape, value.split()))]
-    if spelled := spelled_as_digits(value):
-        patterns.append(_SEPARATORS.join(spelled))
+    """Regular expressions (without boundaries) that find the value, or a piece of it, again."""
+    patterns = []
+    for piece in [value, *parts(value)]:
+        chars = re.sub(r"[\W_]", "", piece)
+        digits = sum(ch.isdigit() for ch in chars)
+        if digits >= MIN_DIGITS and digits * 2 >= len(chars):
+            patterns.append(_SEPARATORS.join(map(re.escape, chars)))  # mostly a number: however it is separated
+            continue
+        patterns.append(r"\s+".join(map(re.escape, piece.split())))
+        if spelled := spelled_as_digits(piece):
+            patterns.append(_SEPARATORS.join(spelled))
     return patterns
 
 
