@@ -19,6 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
+from dmem import validation as check
 from dmem.api_async import AsyncMethods
 from dmem.api_transfer import TransferMethods
 from dmem.batches import BatchForming, iter_exchanges, unformed_groups
@@ -58,6 +59,9 @@ class Memory(AsyncMethods, TransferMethods):
                  embeddings: str | Embeddings | None = None, knowledge: KnowledgeSource | None = None,
                  config_file: str | Path | None = None, read_only: bool = False, api_key: str | None = None,
                  endpoints: Endpoints | None = None, **settings: Any) -> None:
+        check.chat_model(llm)
+        check.embedding_model(embeddings)
+        path = check.store_path(path)
         if path is not None:
             settings["store_dir"] = str(path)
         if isinstance(llm, str):
@@ -103,6 +107,7 @@ class Memory(AsyncMethods, TransferMethods):
         ``overrides`` change settings for this call only, e.g. ``location="Lisbon"``. ``config``
         (callbacks, tags, metadata, run_name) goes to every graph run, traced as ``trace_redaction`` says.
         """
+        check.add_arguments(exchange_size, progress, config)
         ctx, stored, routing = self._record(messages, scope(user_id, agent_id, run_id), conversation_id,
                                             speaker_namespaces, metadata, overrides)
         started = time.perf_counter()
@@ -130,8 +135,8 @@ class Memory(AsyncMethods, TransferMethods):
         ns = scope(user_id, agent_id, run_id)
         if text is None and metadata is None:
             raise DataError("update needs a new text, new metadata, or both")
-        if text is not None and (not isinstance(text, str) or not text.strip()):
-            raise DataError(f"the new text of memory {memory_id!r} must be a non-empty string")
+        if text is not None:
+            check.text_value(text, f"the new text of memory {memory_id!r}")
         labels = check_metadata(metadata) if metadata is not None else {}
         vector = self.services.embed([text.strip()])[0] if text is not None else None
         with self.store.transaction():
@@ -188,6 +193,7 @@ class Memory(AsyncMethods, TransferMethods):
                run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
                metadata: Mapping[str, Any] | None = None) -> list[SearchResult]:
         """The user's memories most similar to the query, best first; ``metadata`` values must all match."""
+        check.search_arguments(query, limit, where)
         ns = scope(user_id, agent_id, run_id)
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
@@ -207,6 +213,7 @@ class Memory(AsyncMethods, TransferMethods):
     def get_all(self, *, user_id: str = "default", agent_id: str | None = None, run_id: str | None = None,
                 where: SearchFilter | None = None) -> list[MemoryRecord]:
         """Every live memory of a namespace (that passes ``where``), oldest first."""
+        check.search_filter(where)
         records = self.store.vectors.list(scope(user_id, agent_id, run_id))
         return records if where is None else [r for r in records if where.matches(r)]
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from langchain_core.runnables import RunnableConfig
 
+from dmem import validation as check
 from dmem.batches import unformed_groups
 from dmem.messages import MessageLike
 from dmem.metadata import check_metadata
@@ -37,6 +38,7 @@ class AsyncMethods:
                    config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
         """``add`` with every exchange formed by ``await graph.ainvoke``."""
         mem = cast("Memory", self)
+        check.add_arguments(exchange_size, progress, config)
         ctx, stored, routing = mem._record(messages, scope(user_id, agent_id, run_id), conversation_id,
                                            speaker_namespaces, metadata, overrides)
         started = time.perf_counter()
@@ -71,6 +73,7 @@ class AsyncMethods:
                       metadata: Mapping[str, Any] | None = None) -> list[SearchResult]:
         """``search`` with the query embedded through the embeddings' async API."""
         mem = cast("Memory", self)
+        check.search_arguments(query, limit, where)
         ns = scope(user_id, agent_id, run_id)
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)

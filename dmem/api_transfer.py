@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from dmem import validation as check
 from dmem.exports import build_export, plan_import, read_export
 from dmem.scopes import scope, scopes
 
@@ -21,13 +22,14 @@ class TransferMethods:
                user_ids: Sequence[str] | None = None) -> dict[str, Any]:
         """The users' memories, vectors and history as JSON-ready data; written to ``path`` when given."""
         mem = cast("Memory", self)
+        target = check.output_file(path) if path is not None else None  # checked before any reading
         names = scopes(user_ids, user_id)
         records = [r for ns in names for r in mem.store.export_records(ns)]
         vectors = [mem.store.vectors.vector(r.namespace, r.id) or [] for r in records]
         history = [h.model_dump(mode="json") for r in records for h in mem.store.history.for_memory(r.namespace, r.id)]
         data = build_export(records, vectors, history, mem.embedding, mem.store.dim)
-        if path is not None:
-            Path(path).write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+        if target is not None:
+            target.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
         return data
 
     def import_(self, source: str | Path | dict[str, Any], *, user_id: str = "default",

@@ -8,11 +8,12 @@
 from __future__ import annotations
 
 import os
+import re
 import types
 import typing
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, model_validator
 
 from dmem.errors import ConfigError
 from dmem.models.caps import parse_caps
@@ -210,6 +211,16 @@ class Context(BaseModel):
         _validate(self)
         return self
 
+    def __repr_args__(self) -> Any:
+        """``repr`` and ``str`` show settings, never the store password."""
+        for name, value in super().__repr_args__():
+            yield name, masked_url(value) if name == "store_url" and isinstance(value, str) else value
+
+    @field_serializer("store_url")
+    def _dump_store_url(self, url: str | None) -> str | None:
+        """``model_dump`` and JSON show the store URL without its password (the setting itself keeps it)."""
+        return masked_url(url) if url else url
+
     def hnsw(self) -> HnswSettings:
         """The HNSW settings of a PostgreSQL store opened (and searched) with these settings."""
         return HnswSettings(threshold=self.hnsw_threshold, m=self.hnsw_m, ef_construction=self.hnsw_ef_construction,
@@ -229,6 +240,16 @@ class Context(BaseModel):
         if not given or all(getattr(base, k) == v for k, v in given.items()):
             return base
         return base.with_overrides(**given)
+
+
+_PASSWORD_IN_URL = re.compile(r"(?P<head>://[^:/@\s]*:)[^@\s]*(?P<tail>@)")
+_PASSWORD_PARAM = re.compile(r"(?P<head>[?&;\s]password=)[^&;\s]*", re.IGNORECASE)
+
+
+def masked_url(url: str) -> str:
+    """A connection URL with any password replaced by '***' ('postgresql://ana:***@db:5432/mem')."""
+    url = _PASSWORD_IN_URL.sub(lambda m: f"{m.group('head')}***{m.group('tail')}", url)
+    return _PASSWORD_PARAM.sub(lambda m: f"{m.group('head')}***", url)
 
 
 def setting_names() -> list[str]:
