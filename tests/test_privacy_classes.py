@@ -110,3 +110,41 @@ def test_redactor_scrubs_a_deployment_pattern_value_everywhere() -> None:
     redactor = TraceRedactor("pii", extra=vocabulary((), (r"EMP-\d{6}",)))
     redactor({"text": "my badge EMP-204481"})
     assert "204481" not in str(redactor({"reply": "badge EMP 204481 noted"}))
+
+
+@pytest.mark.parametrize(("sentence", "value"), [
+    ("The shared drive uses the password copper-kettle-58.", "copper-kettle-58"),
+    ("My seed phrase begins with 'amber lantern delta'.", "amber lantern delta"),
+    ("The login code the bank sent me was 604 117.", "604 117"),
+    ("The bike lock in the garage is set to 9-0-4-4.", "9-0-4-4"),
+    ("My best childhood friend was called Wicket.", "Wicket"),
+    ("My date of birth is 11/02/1983.", "11/02/1983"),
+])
+def test_more_ways_of_giving_a_secret(sentence: str, value: str) -> None:
+    assert detect(sentence), sentence
+    assert value in secret_values(sentence)
+
+
+def test_pay_per_month_is_finances() -> None:
+    assert "finances" in personal_kinds("After tax my pay is 2,750 pounds a month.")
+
+
+def test_a_special_category_sentence_gives_its_content_words_a_list_of_categories_does_not() -> None:
+    values = secret_values("My cardiologist found a PFO murmur during the checkup and started me on medication.")
+    assert "PFO" in values and "murmur" in values
+    listing = "Personal data: health, religion, sexual orientation, ethnicity and criminal records are sensitive."
+    assert detect(listing) and secret_values(listing) == []
+
+
+def test_a_rewrite_of_a_special_category_sentence_is_scrubbed() -> None:
+    redactor = TraceRedactor("pii")
+    redactor({"text": "I was diagnosed with Kallmann syndrome as a teenager."})
+    assert "Kallmann" not in str(redactor({"facts": '[{"text": "Ines noted Kallmann"}]'}))
+
+
+def test_a_value_is_found_again_however_it_is_separated() -> None:
+    redactor = TraceRedactor("pii")
+    redactor({"text": "My passport number is K4471-90218."})
+    assert "90218" not in str(redactor({"reply": "K 4471 90218"}))
+    redactor({"text": "Write to me at ines (at) quillmoor (dot) net."})
+    assert "quillmoor" not in str(redactor({"reply": "the quillmoor domain"}))

@@ -24,7 +24,9 @@ _CODE_KEYS = (r"pin(?:\s+code|\s+number)?|security\s+code|door\s+code|gate\s+cod
               r"verification\s+code|2fa\s+code|otp")
 _ABOUT = (r"(?:\s+(?:for|to|of|on|at|in)\s+(?:the\s+|my\s+|her\s+|his\s+|their\s+|our\s+|a\s+)?"
           r"[\w'-]+(?:\s+[\w'-]+){0,2}){0,2}")
-_CONNECT = (r"(?:\s+(?:that\s+)?(?:I|we|you|they|he|she|it)\s+\w+(?:\s+(?:me|us|him|her|them))?)?"
+_CONNECT = (r"(?:\s+(?:that\s+|which\s+)?(?:I|we|you|they|he|she|it|(?:the\s+|my\s+|our\s+)?[\w'-]+)\s+"
+            r"(?:sent|gave|texted|emailed|e-mailed|mailed|told|set|chose|picked|used|made|wrote|assigned|issued|"
+            r"gets?|got|uses?|have|had)(?:\s+(?:me|us|him|her|them))?)?"
             r"\s*(?:\b(?:is|was|are|were|now|became|set\s+to|changed\s+to|reset\s+to|starts\s+with|"
             r"begins\s+with|ends\s+(?:with|in))\b\s*|[:=]\s*|->\s*)+")
 _QUOTED = r"[\"'\u201c\u2018`](?P<quoted>[^\"'\u201d\u2019`\n]{3,64})[\"'\u201d\u2019`]"
@@ -44,7 +46,7 @@ _WITH_SECRET = re.compile(rf"\b(?:with|using|uses|used|via|by|use|set|typed|ente
 _SECURITY = re.compile(
     r"\b(?P<key>(?:mother'?s|mum'?s|mom'?s)\s+maiden\s+name|maiden\s+name|first\s+pet(?:'s\s+name)?|"
     r"(?:name\s+of\s+)?(?:my|her|his|their)\s+first\s+(?:pet|school|teacher|street)(?:'s\s+name)?|"
-    r"childhood\s+(?:nickname|best\s+friend|hero|street|pet)|street\s+(?:I|she|he|we|they)\s+grew\s+up\s+on|"
+    r"(?:best\s+)?childhood\s+(?:nickname|best\s+friend|friend|hero|street|pet)|street\s+(?:I|she|he|we|they)\s+grew\s+up\s+on|"
     r"(?:security|secret)\s+(?:question|answer)|memorable\s+(?:word|place|name|date)|"
     r"city\s+(?:where\s+)?(?:my\s+)?parents\s+met|father'?s\s+middle\s+name|dad'?s\s+middle\s+name)"
     r"(?:\s+\w+){0,4}?\s*(?:\b(?:is|was|are|were)\b\s*|[:=]\s*)+(?:(?:called|named|a|an|the)\s+)*[\"'\u201c]?"
