@@ -37,6 +37,15 @@ SPEAKER = "Tove"
 MODES = ("off", "pii", "all")
 
 
+_IDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{8}T\d{6,}Z?|"
+                  r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?", re.IGNORECASE)
+
+
+def without_ids(sent: str) -> str:
+    """What was sent, run ids and timestamps blanked: a PIN like 5521 may be a segment of a run's UUID."""
+    return _IDS.sub("#", sent)
+
+
 def appears(haystack: str, secret: str) -> bool:
     """The secret as written (any case), not glued to other letters or digits."""
     return re.search(rf"(?<![0-9A-Za-z]){re.escape(secret)}(?![0-9A-Za-z])", haystack, re.IGNORECASE) is not None
@@ -138,7 +147,7 @@ def run(engine: str, mode: str, personal: list[tuple[str, str]], public: list[tu
             mem.tracing.flush()
             wait_for_all_tracers()
             out.queries = list(knowledge.queries)
-        sent = collector.bodies()
+        sent = without_ids(collector.bodies())
         out.in_traces = {i for i, (_s, secret) in enumerate(personal) if appears(sent, secret)}
     finally:
         collector.close()
@@ -151,6 +160,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=0, help="use only the first N sentences of each list")
     parser.add_argument("--show", action="store_true", help="print the sentences behind each count")
+    parser.add_argument("--modes", default=",".join(MODES), help="trace_redaction modes to run (comma-separated)")
+    parser.add_argument("--engines", default="offline,hostile model", help="engines to run (comma-separated)")
     args = parser.parse_args()
     personal = PERSONAL[: args.limit or None]
     public = PUBLIC[: args.limit or None]
@@ -170,8 +181,8 @@ def main() -> None:
     header = (f"{'engine':<14} {'mode':<4} {'in queries':>10} {'in traces':>10} {'not USER_PII':>12} "
               f"{'public USER_PII':>15} {'public looked up':>16} {'seconds':>8}")
     print(header)
-    for engine in ("offline", "hostile model"):
-        for mode in MODES:
+    for engine in args.engines.split(","):
+        for mode in args.modes.split(","):
             r = run(engine, mode, personal, public)
             n, m = len(personal), len(public)
             print(f"{engine:<14} {mode:<4} {len(r.in_queries):>5}/{n:<4} {len(r.in_traces):>5}/{n:<4} "
