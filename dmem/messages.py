@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from dmem.errors import DataError
+from dmem.errors import DataError, InputError
 from dmem.state.schemas import Message
 from dmem.store.namespaces import check_text, validate_namespace
 from dmem.store.transcript import MAX_SEQ
@@ -71,6 +71,16 @@ def _said(msg: Message, where: str) -> Message:
     if not msg.text.strip() and not (msg.image_caption or "").strip():
         raise DataError(f"{where} is empty (no text and no image caption): nothing to remember")
     return msg
+
+
+def check_turns(turns: Sequence[Message], field: str) -> list[Message]:
+    """A graph input's turns under the same rules as ``Memory.add`` (valid, non-empty text): InputError naming them."""
+    try:
+        return [to_message(t, t.conversation_id, where=f"input field '{field}[{i}]'") for i, t in enumerate(turns)]
+    except InputError:
+        raise
+    except DataError as exc:
+        raise InputError(str(exc)) from None
 
 
 def _field(item: dict[str, Any], where: str, *names: str, required: bool = False) -> str | None:

@@ -298,3 +298,13 @@ def test_fuzz_cli_never_prints_a_traceback(cli: Any, args: list[str]) -> None:
 
 def test_errors_are_one_type_each() -> None:
     assert issubclass(InputError, DataError) and issubclass(ConfigError, DmemError)
+
+
+@pytest.mark.parametrize(("turn", "message"), [({"speaker": "Ines", "text": "  ", "turn_id": "t9"}, "is empty"),
+                                               ({"speaker": "Ines", "text": "a\x00b", "turn_id": "t9"}, "NUL")])
+def test_the_ingestion_graph_checks_turns_like_add(mem: Memory, turn: dict[str, Any], message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        mem.ingestion_graph.invoke({"turns": [turn], "user_id": "ines"})
+    with pytest.raises(InputError, match="NUL"):
+        mem.ingestion_graph.invoke({"messages": [{"role": "user", "content": "a\x00b"}], "user_id": "ines"})
+    assert nothing_recorded(mem)
