@@ -3,7 +3,7 @@
 A model may name a PIN, a password or a phone number as a fact's "public entity". Out of its
 sentence the detector cannot tell ``2580`` or ``Tr0ub4dor&3`` from a product name, so an entity is
 also refused by shape: digits with separators, long numbers, credential-like tokens, e-mail and
-phone shapes, spelled-out numbers. A few public names are refused with them ('Boeing 747-400');
+phone shapes, spelled-out numbers. A few public names are refused with them ('Jet 747-400');
 nothing private is asked about.
 """
 
