@@ -19,6 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
+from dmem import validation as check
 from dmem.api_async import AsyncMethods
 from dmem.api_reset import ResetMethods, check_threshold
 from dmem.api_transfer import TransferMethods
@@ -30,6 +31,7 @@ from dmem.messages import MessageLike, to_message, to_messages
 from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
 from dmem.models.endpoints import Endpoints
+from dmem.privacy.custom import of_settings
 from dmem.scopes import scope, scopes
 from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
@@ -60,6 +62,9 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
                  embeddings: str | Embeddings | None = None, knowledge: KnowledgeSource | None = None,
                  config_file: str | Path | None = None, read_only: bool = False, api_key: str | None = None,
                  endpoints: Endpoints | None = None, **settings: Any) -> None:
+        check.chat_model(llm)
+        check.embedding_model(embeddings)
+        path = check.store_path(path)
         if path is not None:
             settings["store_dir"] = str(path)
         if isinstance(llm, str):
@@ -78,7 +83,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         self.embedding = embedding_name(self.services.embeddings)
         self.ingestion_graph = compile_ingestion_graph(resources=self.resources)
         self.query_graph = compile_query_graph(resources=self.resources)
-        self.tracing = TraceClients()
+        self.tracing = TraceClients(of_settings(self.context))
         """Redacting LangSmith clients for this memory's runs (see ``trace_redaction``)."""
         self._forming = BatchForming(self.ingestion_graph, self.store,
                                      lambda ns, ctx, config: self._config("ingest", ns, ctx=ctx, config=config))
@@ -107,6 +112,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         ``infer=False`` makes no model call: each message's text is stored as one memory, as said
         (scoped by the privacy detector, recorded in history), and the turns are recorded as usual.
         """
+        check.add_arguments(exchange_size, progress, config)
         ctx, stored, routing = self._record(messages, scope(user_id, agent_id, run_id), conversation_id,
                                             speaker_namespaces, metadata, overrides)
         started = time.perf_counter()
@@ -138,8 +144,8 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         ns = scope(user_id, agent_id, run_id)
         if text is None and metadata is None:
             raise DataError("update needs a new text, new metadata, or both")
-        if text is not None and (not isinstance(text, str) or not text.strip()):
-            raise DataError(f"the new text of memory {memory_id!r} must be a non-empty string")
+        if text is not None:
+            check.text_value(text, f"the new text of memory {memory_id!r}")
         labels = check_metadata(metadata) if metadata is not None else {}
         vector = self.services.embed([text.strip()])[0] if text is not None else None
         with self.store.transaction():
@@ -199,6 +205,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
 
         ``threshold`` keeps only memories whose cosine similarity to the query is at least this.
         """
+        check.search_arguments(query, limit, where)
         ns = scope(user_id, agent_id, run_id)
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
@@ -218,6 +225,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
     def get_all(self, *, user_id: str = "default", agent_id: str | None = None, run_id: str | None = None,
                 where: SearchFilter | None = None) -> list[MemoryRecord]:
         """Every live memory of a namespace (that passes ``where``), oldest first."""
+        check.search_filter(where)
         records = self.store.vectors.list(scope(user_id, agent_id, run_id))
         return records if where is None else [r for r in records if where.matches(r)]
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from langchain_core.runnables import RunnableConfig
 
+from dmem import validation as check
 from dmem.batches import unformed_groups
 from dmem.messages import MessageLike
 from dmem.metadata import check_metadata
@@ -37,6 +38,7 @@ class AsyncMethods:
                    config: RunnableConfig | None = None, infer: bool = True, **overrides: Any) -> AddResult:
         """``add`` with every exchange formed by ``await graph.ainvoke`` (``infer=False``: in a worker thread)."""
         mem = cast("Memory", self)
+        check.add_arguments(exchange_size, progress, config)
         if not infer:
             return await asyncio.to_thread(mem.add, messages, user_id=user_id, agent_id=agent_id, run_id=run_id,
                                            conversation_id=conversation_id, speaker_namespaces=speaker_namespaces,
@@ -77,6 +79,7 @@ class AsyncMethods:
         from dmem.api_reset import check_threshold
 
         mem = cast("Memory", self)
+        check.search_arguments(query, limit, where)
         ns = scope(user_id, agent_id, run_id)
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from dmem import validation as check
 from dmem.export_files import export_format, write_export_file
 from dmem.export_turns import collect_turns, restore_turns
 from dmem.exports import build_export, plan_import, read_export
@@ -26,13 +27,13 @@ class TransferMethods:
         a '.jsonl' path, else JSON). ``import_`` reads both.
         """
         mem = cast("Memory", self)
+        target = check.output_file(path) if path is not None else None  # checked before any reading
         names = scopes(user_ids, user_id)
         records = [r for ns in names for r in mem.store.export_records(ns)]
         vectors = [mem.store.vectors.vector(r.namespace, r.id) or [] for r in records]
         history = [h.model_dump(mode="json") for r in records for h in mem.store.history.for_memory(r.namespace, r.id)]
         data = build_export(records, vectors, history, mem.embedding, mem.store.dim, collect_turns(mem.store, names))
-        if path is not None:
-            target = Path(path)
+        if target is not None:
             write_export_file(target, data, export_format(target, format))
         return data
 

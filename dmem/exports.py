@@ -23,8 +23,10 @@ from pydantic import ValidationError
 from dmem.errors import DataError
 from dmem.export_files import is_jsonl, read_jsonl
 from dmem.export_turns import plan_turns
+from dmem.metadata import check_metadata
 from dmem.state.schemas import MemoryRecord
-from dmem.store.namespaces import validate_namespace
+from dmem.store.namespaces import check_text, validate_namespace
+from dmem.validation import text_value
 
 FORMAT = "dmem-export"
 VERSION = 3
@@ -86,7 +88,7 @@ def plan_import(data: dict[str, Any], *, user_id: str, namespaces: Mapping[str, 
     if data.get("format") != FORMAT:
         raise DataError(f"not a dmem export: expected {{'format': '{FORMAT}', ...}}")
     version = data.get("version")
-    if version not in KNOWN_VERSIONS:
+    if type(version) is not int or version not in KNOWN_VERSIONS:  # True == 1 in Python: not a version
         raise DataError(f"unknown dmem export version {version!r}; this dmem reads versions "
                         f"{', '.join(map(str, KNOWN_VERSIONS))}")
     items = data.get("memories")
@@ -138,7 +140,15 @@ def _record(item: object, index: int) -> MemoryRecord:
         raise DataError(f"memory {index} of the export is invalid: {where}: {first['msg']}") from None
     if not record.id.strip():
         raise DataError(f"memory {index} of the export has an empty id")
+    validate_namespace(record.id, f"id of memory {index}")  # printable, at most 256 characters
     validate_namespace(record.namespace, f"namespace of memory {index}")
+    text_value(record.text, f"text of memory {index}")
+    for key, value in record.enrichment.items():
+        text_value(key, f"enrichment key of memory {index}")
+        text_value(value, f"enrichment {key!r} of memory {index}")
+    if record.speaker is not None:
+        check_text(record.speaker, f"speaker of memory {index}")
+    check_metadata(record.metadata)
     return record
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from dmem.errors import DataError
+from dmem.errors import DataError, InputError
 from dmem.state.schemas import Message
 from dmem.store.namespaces import check_text, validate_namespace
 from dmem.store.transcript import MAX_SEQ
@@ -45,9 +45,10 @@ def to_message(item: object, conversation_id: str, where: str = "message") -> Me
         for name in ("conversation_id", "turn_id", "speaker", "text"):
             check_text(getattr(item, name), f"{where}: {name}")
         _check_seq(item.seq, where)
-        return item
+        return _said(item, where)
     if isinstance(item, str):
-        return Message(conversation_id=conversation_id, turn_id="", speaker="user", text=check_text(item, where))
+        return _said(Message(conversation_id=conversation_id, turn_id="", speaker="user", text=check_text(item, where)),
+                     where)
     if not isinstance(item, dict):
         raise DataError(f"{where}: cannot read a message from {type(item).__name__}; use a dict or a string")
     text = _field(item, where, "text", "content", required=True)
@@ -62,7 +63,24 @@ def to_message(item: object, conversation_id: str, where: str = "message") -> Me
     }
     if item.get("seq") is not None:
         fields["seq"] = _check_seq(item["seq"], where)
-    return Message(**fields)
+    return _said(Message(**fields), where)
+
+
+def _said(msg: Message, where: str) -> Message:
+    """A turn says something: text, or at least a shared photo's caption."""
+    if not msg.text.strip() and not (msg.image_caption or "").strip():
+        raise DataError(f"{where} is empty (no text and no image caption): nothing to remember")
+    return msg
+
+
+def check_turns(turns: Sequence[Message], field: str) -> list[Message]:
+    """A graph input's turns under the same rules as ``Memory.add`` (valid, non-empty text): InputError naming them."""
+    try:
+        return [to_message(t, t.conversation_id, where=f"input field '{field}[{i}]'") for i, t in enumerate(turns)]
+    except InputError:
+        raise
+    except DataError as exc:
+        raise InputError(str(exc)) from None
 
 
 def _field(item: dict[str, Any], where: str, *names: str, required: bool = False) -> str | None:

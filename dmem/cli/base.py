@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from dmem.cli.terminal import safe, safe_json
 from dmem.errors import DataError, DmemError, StoreError
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ def open_reader(args: argparse.Namespace) -> Iterator[MemoryStore]:
 
 def emit(data: Any) -> None:
     """Print a result as JSON on stdout."""
-    console.print_json(json.dumps(data, default=str, ensure_ascii=False))
+    console.print_json(safe_json(json.dumps(data, default=str, ensure_ascii=False)))
 
 
 def error_kind(exc: BaseException) -> str:
@@ -166,7 +167,7 @@ def report_error(message: str, kind: str, as_json: bool) -> None:
     if as_json:
         sys.stderr.write(json.dumps({"error": message, "kind": kind}, ensure_ascii=False) + "\n")
     else:
-        err_console.print(f"dmem: error: {message}", markup=False, highlight=False, soft_wrap=True)
+        err_console.print(f"dmem: error: {safe(message)}", markup=False, highlight=False, soft_wrap=True)
 
 
 def note(args: argparse.Namespace, message: str, **data: Any) -> None:
@@ -174,4 +175,4 @@ def note(args: argparse.Namespace, message: str, **data: Any) -> None:
     if getattr(args, "json", False):
         sys.stderr.write(json.dumps({"note": message, **data}, ensure_ascii=False) + "\n")
     else:
-        err_console.print(f"dmem: note: {message}", markup=False, highlight=False, soft_wrap=True)
+        err_console.print(f"dmem: note: {safe(message)}", markup=False, highlight=False, soft_wrap=True)

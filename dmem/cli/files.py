@@ -1,7 +1,9 @@
 """Reading the files ``dmem ingest`` takes, and ingesting them with progress.
 
 A plain file (JSON list, ``{"messages": [...]}`` or JSONL) goes to one namespace; a LoCoMo or
-RealTalk dataset stores each speaker of each conversation in ``[<prefix>/]<conversation>/<speaker>``.
+RealTalk dataset stores each speaker of each conversation in ``<user>/<conversation>/<speaker>``: the
+user is named explicitly (``--user-id``), never taken from the file, so a file cannot write into
+another user's namespace by naming it as a conversation.
 """
 
 from __future__ import annotations
@@ -79,15 +81,14 @@ def ingest_file(mem: Memory, path: Path, *, scope: Mapping[str, Any], progress: 
 
     A plain file goes to the scoped namespace (default 'default') as conversation ``<file stem>``.
     ``scope`` holds the options as given (None when not given).
-    A dataset stores each speaker of each conversation in ``<conversation>/<speaker>``, prefixed
-    by the scoped namespace when a user, agent or run is given.
+    A dataset stores each speaker of each conversation in ``<scope>/<conversation>/<speaker>``; it
+    needs ``--user-id``: a dataset file never chooses a namespace.
     """
     from dmem.eval.datasets import detect_kind, load_dataset
     from dmem.scopes import scope as compose
 
     if not path.is_file():
         raise DataError(f"file {str(path)!r} does not exist")
-    given = any(v is not None for v in scope.values())
     namespace = compose(scope.get("user_id") or "default", scope.get("agent_id"), scope.get("run_id"))
     kind = detect_kind(path) if path.suffix == ".json" else None
     if kind is None:
@@ -99,8 +100,11 @@ def ingest_file(mem: Memory, path: Path, *, scope: Mapping[str, Any], progress: 
         return [mem.add(msgs, user_id=namespace, conversation_id=path.stem, metadata=metadata,
                         progress=lambda done, _total: progress.update("ingest", done))]
     dataset = load_dataset(kind, path)  # type: ignore[arg-type]
+    if scope.get("user_id") is None:
+        raise DataError(f"{path.name} is a {kind} dataset: name the user its conversations go under with --user-id "
+                        "(they are stored as <user>/<conversation>/<speaker>; a file never chooses a namespace)")
     chosen = pick_conversations(dataset.conversations, conversations, path)
-    prefix = f"{namespace}/" if given else ""
+    prefix = f"{namespace}/"
     progress.start("ingest", sum(_exchanges(len(c.messages)) for c in chosen),
                    f"ingesting {len(chosen)} conversation(s) of {path.name}")
     results: list[AddResult] = []

@@ -6,8 +6,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
+from dmem.cli.terminal import cell, safe
 from dmem.state.results import AddResult, Answer
 from dmem.state.schemas import HistoryEntry, MemoryRecord
 
@@ -18,7 +21,7 @@ if TYPE_CHECKING:
 
 def _line(console: Console, *fields: object) -> None:
     """One record as tab-separated fields (tabs and newlines inside a field become spaces)."""
-    text = "\t".join(" ".join(str(f).split()) if f is not None else "" for f in fields)
+    text = "\t".join(" ".join(safe(f).split()) if f is not None else "" for f in fields)
     console.file.write(text + "\n")  # not console.print: rich would expand the tabs
 
 
@@ -36,7 +39,7 @@ def print_ingest(console: Console, results: list[AddResult]) -> None:
     console.print(f"{exchanges} exchanges: {admitted} utterances admitted, {rejected} rejected, "
                   f"{pending} kept for retry" + (f", {busy} being formed by another worker" if busy else ""))
     for turn in [t for r in results for t in r.pending_turns][:5]:
-        console.print(f"  pending {turn.conversation_id}/{turn.turn_id}: {turn.reason}", markup=False,
+        console.print(safe(f"  pending {turn.conversation_id}/{turn.turn_id}: {turn.reason}"), markup=False,
                       highlight=False)
     console.print("operations: " + (", ".join(f"{k} {v}" for k, v in sorted(ops.items())) or "none"))
 
@@ -47,11 +50,11 @@ def print_answer(console: Console, ans: Answer) -> None:
     route = {"system1": "System 1 (memories)", "no_memory": "no memory",
              "deliberation": "Full Deliberation (transcript)" if whole else
              f"Focused Deliberation (read {ans.read_share:.0%} of the transcript)"}.get(ans.route, ans.route)
-    console.print(f"[bold]{ans.answer}[/bold]")
+    console.print(Text(safe(ans.answer), style="bold"))
     console.print(f"  route: {route}{' (unaudited: the gate could not run)' if ans.unaudited else ''}",
                   highlight=False)
     for reason in ans.gate_reasons:
-        console.print(f"  gate: {reason}", markup=False, highlight=False)
+        console.print(f"  gate: {safe(reason)}", markup=False, highlight=False)
     if ans.evidence_turn_ids:
         console.print(f"  evidence: turns {_turn_list(ans.evidence_turn_ids)}", markup=False, highlight=False)
     for skip in ans.skipped_chunks:
@@ -83,8 +86,8 @@ def print_memories(console: Console, records: Sequence[MemoryRecord], total: int
                   "speaker")
     for i, r in enumerate(records):
         score = [f"{scores[i]:.2f}"] if scores is not None else []
-        table.add_row(r.id[:8], *score, r.text, when[i], ", ".join(map(str, r.categories)), str(r.scope),
-                      r.speaker or "")
+        table.add_row(cell(r.id[:8]), *score, cell(r.text), when[i], ", ".join(map(str, r.categories)), str(r.scope),
+                      cell(r.speaker or ""))
     console.print(table)
     if total is not None and total > len(records):
         console.print(f"{len(records)} of {total} memories shown (--limit)", highlight=False)
@@ -95,7 +98,7 @@ def print_memory(console: Console, r: MemoryRecord) -> None:
     for name, value in r.model_dump(mode="json").items():
         if value not in (None, [], {}):
             shown = ", ".join(map(str, value)) if isinstance(value, list) else value
-            console.print(f"{name}: {shown}", markup=False, highlight=False, soft_wrap=True)
+            console.print(f"{name}: {safe(shown)}", markup=False, highlight=False, soft_wrap=True)
 
 
 def print_users(console: Console, rows: Sequence[NamespaceCounts]) -> None:
@@ -106,7 +109,7 @@ def print_users(console: Console, rows: Sequence[NamespaceCounts]) -> None:
         return
     table = Table("namespace", "memories", "turns")
     for row in rows:
-        table.add_row(row.namespace, str(row.memories), str(row.turns))
+        table.add_row(cell(row.namespace), str(row.memories), str(row.turns))
     console.print(table)
     console.print(f"{len(rows)} namespace(s)", highlight=False)
 
@@ -119,7 +122,8 @@ def print_history(console: Console, rows: Sequence[HistoryEntry]) -> None:
         return
     table = Table("when", "operation", "old", "new", "reason")
     for h in rows:
-        table.add_row(f"{h.at:%Y-%m-%d %H:%M:%S}", str(h.operation), h.old_text or "", h.new_text or "", h.reason)
+        table.add_row(f"{h.at:%Y-%m-%d %H:%M:%S}", str(h.operation), cell(h.old_text or ""), cell(h.new_text or ""),
+                      cell(h.reason))
     console.print(table)
 
 
@@ -132,13 +136,13 @@ def print_demo(console: Console, run: DemoRun) -> None:
     console.rule("formation: what was admitted and rejected")
     for d in [d for ex in run.ingest.exchanges for d in ex.admissions]:
         mark = "[green]admit [/green]" if d.admitted else "[red]reject[/red]"
-        console.print(f"{mark} {d.speaker}: {d.utterance}", highlight=False)
-        console.print(f"       {d.reason}", markup=False, highlight=False)
+        console.print(f"{mark} {escape(safe(d.speaker))}: {escape(safe(d.utterance))}", highlight=False)
+        console.print(f"       {safe(d.reason)}", markup=False, highlight=False)
     console.rule("memories formed")
     for f in run.ingest.facts:
         cats = ",".join(map(str, f.categories)) or "-"
-        console.print(f"- {f.text}  [dim]({cats}; {f.scope}; {f.provenance})[/dim]", highlight=False)
+        console.print(f"- {escape(safe(f.text))}  [dim]({cats}; {f.scope}; {f.provenance})[/dim]", highlight=False)
     console.rule("questions")
     for ans in run.answers:
-        console.print(f"[cyan]Q:[/cyan] {ans.question}", highlight=False)
+        console.print(f"[cyan]Q:[/cyan] {escape(safe(ans.question))}", highlight=False)
         print_answer(console, ans)

@@ -125,7 +125,7 @@ def register(sub: Any, common: list[argparse.ArgumentParser]) -> None:
     i.add_argument("file", help="messages as a JSON list, {'messages': [...]} or JSONL; or a benchmark file")
     scope_options(i, what="new memories")
     i.add_argument("--conversations", help="comma list of the conversations of a LoCoMo/RealTalk file to ingest "
-                   "(default: all); per-speaker namespaces are [<scope>/]<conversation>/<speaker>")
+                   "(default: all); per-speaker namespaces are <scope>/<conversation>/<speaker> (--user-id required)")
     i.add_argument("--metadata", action="append", metavar="KEY=VALUE",
                    help="label every memory formed (repeatable); 'search --metadata' filters on it")
 

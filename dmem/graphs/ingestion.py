@@ -18,6 +18,7 @@ from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, g
 from dmem.nodes.inputs import read_input
 from dmem.nodes.lifecycle import apply_operations, decide_operation, decide_operations
 from dmem.nodes.recording import build_window, keep_for_retry, record
+from dmem.privacy.custom import of_settings
 from dmem.privacy.policy import enrichment_query
 from dmem.services import Resources, bind_resources, context_of, services_for
 from dmem.state.context import Context
@@ -59,7 +60,8 @@ def route_after_grounding(state: IngestState, runtime: Runtime[Context]) -> list
     sends = [
         Send("enrich", FactTask(index=i, fact=f))
         for i, f in enumerate(state.get("facts", []))
-        if enrichment_query(f, external_allowed=ctx.external_knowledge, has_external=has_external)
+        if enrichment_query(f, external_allowed=ctx.external_knowledge, has_external=has_external,
+                            extra=of_settings(ctx))
     ]
     return sends or "normalize"
 

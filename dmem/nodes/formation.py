@@ -16,7 +16,8 @@ from dmem.decisions.base import Decided
 from dmem.errors import ModelError
 from dmem.grounding.deixis import ground_place, ground_time
 from dmem.nodes.recording import namespace_for
-from dmem.privacy.detect import personal_kinds
+from dmem.privacy.carry import screen_all
+from dmem.privacy.custom import of_settings
 from dmem.privacy.policy import about_entity, enrichment_query
 from dmem.services import services_for
 from dmem.state.context import Context
@@ -95,19 +96,9 @@ def extract_facts(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
     """Formation layer off: Mem0* extraction from the exchange, top memories and recent messages."""
     decider = services_for(runtime.context).decider
     out = _draft_facts(state, "extract_facts", state["exchange"], decider.extract_facts)
-    if "facts" in out:
-        out["facts"] = [_personal_wins(f) for f in out["facts"]]
+    if "facts" in out:  # personal data in a fact or its utterance wins over what the engine said
+        out["facts"] = screen_all(out["facts"], state["exchange"], of_settings(services_for(runtime.context).context))
     return out
-
-
-def _personal_wins(fact: Fact) -> Fact:
-    """A fact holding detected personal data is USER_PII, whatever the engine said: no lookup, no entity."""
-    kinds = personal_kinds(fact.text)
-    if not kinds:
-        return fact
-    if fact.scope != Scope.USER_PII:
-        log.info("scope %s overridden to USER_PII: the fact holds %s", fact.scope, ", ".join(kinds))
-    return fact.model_copy(update={"scope": Scope.USER_PII, "enrich": False, "entity": None})
 
 
 def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -124,8 +115,9 @@ def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, A
         lab = labels.get(i)
         scope = lab.scope if lab else Scope.USER_PII  # unlabelled: the most restrictive scope
         update = {"scope": scope, "enrich": bool(lab and lab.enrich), "entity": lab.entity if lab else None}
-        labelled.append(_personal_wins(fact.model_copy(update=update)))
-    return {"facts": labelled, "usage": [out.usage]}
+        labelled.append(fact.model_copy(update=update))
+    # Personal data in a fact or its utterance wins over the model; the rules vet each entity.
+    return {"facts": screen_all(labelled, state["exchange"], of_settings(svc.context)), "usage": [out.usage]}
 
 
 def ground_deixis(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -157,7 +149,7 @@ def enrich(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
     svc = services_for(runtime.context)
     fact = task["fact"]
     query = enrichment_query(fact, external_allowed=svc.context.external_knowledge,
-                             has_external=svc.knowledge is not None)
+                             has_external=svc.knowledge is not None, extra=of_settings(svc.context))
     if query is None:  # the router sends only facts with a permitted query; checked again here
         return {"enriched": []}
     source, entity = query

@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 from pydantic import TypeAdapter, ValidationError
 
 from dmem.errors import DataError, InputError
+from dmem.messages import check_turns
 from dmem.metadata import check_metadata
 from dmem.services import services_for
 from dmem.state.context import Context
@@ -63,7 +64,7 @@ def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     else:
         raise InputError("ingestion input needs 'messages' (chat messages, e.g. [{'role': 'user', 'content': "
                          "'...'}]) or 'turns' (dmem transcript turns); neither was given")
-    out: dict[str, Any] = {"turns": exchange, "user_id": user}
+    out: dict[str, Any] = {"turns": check_turns(exchange, "turns" if turns else "messages"), "user_id": user}
     if state.get("speaker_namespaces") is not None:
         out["speaker_namespaces"] = _validate("speaker_namespaces", _SPEAKER_MAP, state["speaker_namespaces"])
     if state.get("metadata") is not None:

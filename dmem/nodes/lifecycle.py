@@ -23,6 +23,7 @@ from dmem.nodes.recording import (
     namespace_for,
     still_claimed,
 )
+from dmem.privacy.policy import stricter_scope
 from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestState, PlannedOperation
@@ -165,6 +166,7 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, text: str, vectors
                                 old_text=target.text, reason=decision.reason)
     updated = target.model_copy(update={
         "text": text, "updated_at": now, "event_time": fact.event_time or target.event_time,
+        "scope": stricter_scope(target.scope, fact.scope),
         "categories": sorted(set(target.categories) | set(fact.categories)),
         "source_turn_ids": list(dict.fromkeys([*target.source_turn_ids, *fact.source_turn_ids])),
         "enrichment": {**target.enrichment, **fact.enrichment},

@@ -2,9 +2,11 @@
 
 USER_PII never reaches any source; INTERNAL only the user's own memories; EXTERNAL the external
 source when one is configured and allowed; GENERIC needs none. A lookup carries only the entity
-the scope step named, checked here: it must be written in the fact, short, free of personal data
-and of the user's or speaker's name. A reply line is attached only when it is about that entity,
-within a size cap.
+the scope step named, checked here: the model proposes, these rules decide. It must be written in
+the fact (and in the utterance the fact came from), short, free of personal data and of anything
+shaped like a personal value, and not the user's or speaker's name; the fact itself must hold no
+personal data. ``entity_refusal`` says why an entity is refused. A reply line is attached only
+when it is about that entity, within a size cap.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from dmem.privacy.detect import detect
+from dmem.privacy.custom import NONE, Vocabulary
+from dmem.privacy.detect import describe, detect
+from dmem.privacy.shapes import personal_shape
 from dmem.state.schemas import Fact, Scope
 
 Source = Literal["external", "internal"]
@@ -35,26 +39,59 @@ def permitted_source(scope: Scope, *, external_allowed: bool, has_external: bool
     return None
 
 
+_STRICTNESS = (Scope.USER_PII, Scope.INTERNAL, Scope.EXTERNAL, Scope.GENERIC)
+
+
+def stricter_scope(a: Scope, b: Scope) -> Scope:
+    """The more restrictive of two scopes: a memory updated by a personal fact becomes personal."""
+    return a if _STRICTNESS.index(Scope(a)) <= _STRICTNESS.index(Scope(b)) else b
+
+
 def _tokens(text: str) -> set[str]:
     words = {w.lower() for w in re.findall(r"[\w]+", text)}
     return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words} - _STOP
 
 
-def query_entity(entity: str | None, *, fact_text: str, private_names: Iterable[str]) -> str | None:
-    """The entity name a lookup may carry, or None (then no lookup is made)."""
-    name = (entity or "").strip().strip("\"'\u201c\u201d\u2018\u2019.,;:!?")
-    if not name or len(name) > MAX_ENTITY_CHARS or len(name.split()) > MAX_ENTITY_WORDS:
-        return None
-    if name.lower() not in fact_text.lower() or name.lower() == fact_text.strip().rstrip(".").lower():
-        return None  # invented, paraphrased, or the whole fact
+def _plain(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def clean_entity(entity: str | None) -> str:
+    """The entity name without surrounding quotes, spaces and punctuation."""
+    return (entity or "").strip().strip("\"'\u201c\u201d\u2018\u2019.,;:!?")
+
+
+def entity_refusal(entity: str | None, *, fact_text: str, private_names: Iterable[str],
+                   sources: Sequence[str] | None = None, extra: Vocabulary = NONE) -> str | None:
+    """Why no lookup may carry this entity, or None when it may (``sources``: the utterances, when known)."""
+    name = clean_entity(entity)
+    if not name:
+        return "no entity named"
+    if len(name) > MAX_ENTITY_CHARS or len(name.split()) > MAX_ENTITY_WORDS:
+        return "the entity is too long to be a name"
+    if _plain(name) not in _plain(fact_text) or _plain(name) == _plain(fact_text.strip().rstrip(".")):
+        return "the entity is not a name written in the fact"  # invented, paraphrased, or the whole fact
+    if sources is not None and not any(_plain(name) in _plain(s) for s in sources):
+        return "the entity is not written in the utterance the fact came from"
     words = _tokens(name)
-    if not words or words & _SELF_WORDS or detect(name):
-        return None
+    if not words or words & _SELF_WORDS:
+        return "the entity refers to the user"
+    if why := describe(name, extra):
+        return f"the entity holds personal data: {why.split(' (')[0]}"
+    if shape := personal_shape(name):
+        return f"the entity looks like a personal value: {shape}"
     if any(_tokens(private) & words for private in private_names if private):
-        return None  # the user's or the speaker's name
+        return "the entity names the user or the speaker"
     if re.search(rf"\b(?:named|called|nicknamed)\s+{re.escape(name)}\b", fact_text, re.IGNORECASE):
-        return None  # a name someone gave (a pet, a child): private, whatever brand it sounds like
-    return name
+        return "the entity is a name someone gave (a pet, a child)"  # private, whatever brand it sounds like
+    return None
+
+
+def query_entity(entity: str | None, *, fact_text: str, private_names: Iterable[str],
+                 sources: Sequence[str] | None = None, extra: Vocabulary = NONE) -> str | None:
+    """The entity name a lookup may carry, or None (then no lookup is made)."""
+    refused = entity_refusal(entity, fact_text=fact_text, private_names=private_names, sources=sources, extra=extra)
+    return None if refused else clean_entity(entity)
 
 
 def private_names(fact: Fact) -> list[str]:
@@ -62,12 +99,13 @@ def private_names(fact: Fact) -> list[str]:
     return [fact.speaker or "", *re.split(r"[/:|,]", fact.namespace)]
 
 
-def enrichment_query(fact: Fact, *, external_allowed: bool, has_external: bool) -> tuple[Source, str] | None:
+def enrichment_query(fact: Fact, *, external_allowed: bool, has_external: bool,
+                     extra: Vocabulary = NONE) -> tuple[Source, str] | None:
     """The source a flagged fact may consult and the entity to ask about, or None: no lookup."""
     source = permitted_source(fact.scope, external_allowed=external_allowed, has_external=has_external)
-    if source is None or not fact.enrich or detect(fact.text):
+    if source is None or not fact.enrich or fact.personal or detect(fact.text, extra):
         return None
-    entity = query_entity(fact.entity, fact_text=fact.text, private_names=private_names(fact))
+    entity = query_entity(fact.entity, fact_text=fact.text, private_names=private_names(fact), extra=extra)
     return (source, entity) if entity else None
 
 

@@ -3,7 +3,11 @@
 ``TraceRedactor`` is a LangSmith anonymizer (``Callable[[dict], dict]`` over a run's JSON inputs,
 outputs, metadata or error). In ``pii`` mode it replaces every sentence or line holding detected
 personal data with a marker, redacts the text of every fact or memory scoped USER_PII, and
-remembers those texts so that later runs (prompts that quote them) are redacted too. In ``all``
+remembers those texts so that later runs (prompts that quote them) are redacted too. It also
+remembers every personal *value* it detects (a PIN's digits, an address, a password) and scrubs it
+from every later string, so that a rewrite or a model reply that carries the value out of its
+sentence ('"entity": "2580"') is redacted too. Each payload is scanned whole before any of it is
+redacted: a value in a run's inputs is scrubbed from its outputs and metadata. In ``all``
 mode LangSmith's own ``hide_inputs``/``hide_outputs`` drop the payloads and the redactor keeps
 only structural metadata keys and the exception type of an error.
 """
@@ -13,12 +17,17 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, Literal
 
-from dmem.privacy.detect import MIN_CHARS, detect
+from dmem.privacy.custom import NONE, Vocabulary
+from dmem.privacy.detect import MIN_CHARS, Detection, detect, scan
+from dmem.privacy.numbers import MARKER
+from dmem.privacy.values import compile_values
 
 RedactionMode = Literal["off", "pii", "all"]
 PERSONAL_MEMORY = "[redacted: personal memory]"
+PERSONAL_VALUE = "[redacted: personal value]"
 MIN_REMEMBERED = 8  # shorter texts ('yes', a name) are not worth a global replacement
 _LINE_BY_LINE = 400  # strings longer than this are redacted (and cached) a line at a time
 _SEGMENT_END = re.compile(r"\n|(?<=[.!?])\s+")
@@ -37,9 +46,12 @@ _SAFE_PREFIXES = ("ls_", "langgraph_", "lc_", "revision")
 _TEXTLIKE_KEY = re.compile(r"[\s\d@]")
 
 
-def redact_text(text: str) -> str:
+def redact_text(text: str, extra: Vocabulary = NONE) -> str:
     """Each sentence or line that holds detected personal data replaced by '[redacted: <kinds>]'."""
-    found = detect(text)
+    return _redact_found(text, detect(text, extra))
+
+
+def _redact_found(text: str, found: list[Detection]) -> str:
     if not found:
         return text
     out: list[str] = []
@@ -61,13 +73,17 @@ def redact_text(text: str) -> str:
 class TraceRedactor:
     """A LangSmith anonymizer for one redaction mode; remembers personal memory texts it has seen."""
 
-    def __init__(self, mode: RedactionMode = "pii", *, max_remembered: int = 2_000,
+    def __init__(self, mode: RedactionMode = "pii", *, extra: Vocabulary = NONE, max_remembered: int = 2_000,
                  max_cached: int = 50_000) -> None:
         self.mode = mode
+        self.extra = extra
         self.max_remembered = max_remembered
         self.max_cached = max_cached
         self._remembered: OrderedDict[str, None] = OrderedDict()
         self._secrets: tuple[str, ...] = ()  # the remembered texts, longest first
+        self._values: OrderedDict[str, None] = OrderedDict()  # personal values seen in any payload
+        self._value_re: tuple[int, re.Pattern[str] | None] = (0, None)  # (generation, pattern of the values)
+        self._detected: dict[str, str] = {}  # line -> the line with detected personal data redacted
         self._generation = 0  # bumped by every new remembered text
         self._cache: dict[str, tuple[int, str]] = {}  # line -> (generation, redacted), oldest first
         self._keys: dict[str, str] = {}  # field name -> itself or its redacted stand-in
@@ -96,6 +112,43 @@ class TraceRedactor:
             self._secrets = tuple(sorted(self._remembered, key=len, reverse=True))
             self._generation += 1
 
+    def remember_value(self, value: str) -> None:
+        """Scrub this personal value from every string from now on, however its digits are separated."""
+        value = value.strip()
+        if len(value) < MIN_CHARS:
+            return
+        with self._lock:
+            if value in self._values:
+                self._values.move_to_end(value)
+                return
+            self._values[value] = None
+            while len(self._values) > self.max_remembered:
+                self._values.popitem(last=False)
+            self._generation += 1
+
+    def _value_pattern(self, generation: int) -> re.Pattern[str] | None:
+        built, pattern = self._value_re
+        if built != generation:
+            with self._lock:
+                pattern = compile_values(list(self._values))
+                self._value_re = (generation, pattern)
+        return pattern
+
+    def _detector_pass(self, line: str) -> str:
+        """The line with detected personal data redacted; the values found are remembered."""
+        done = self._detected.get(line)
+        if done is not None:
+            return done
+        found, values = scan(line, self.extra)
+        for value in values:
+            self.remember_value(value)
+        out = _redact_found(line, found)
+        with self._lock:
+            self._detected[line] = out
+            while len(self._detected) > self.max_cached:
+                del self._detected[next(iter(self._detected))]
+        return out
+
     def redact(self, text: str) -> str:
         """Detected personal data, then remembered personal memories, redacted from one string.
 
@@ -111,10 +164,12 @@ class TraceRedactor:
         secrets, generation = self._secrets, self._generation
         if hit is not None and hit[0] == generation:
             return hit[1]
-        out = hit[1] if hit is not None else redact_text(text)
+        out = self._detector_pass(text)
         for secret in secrets:
             if secret in out:
                 out = out.replace(secret, PERSONAL_MEMORY)
+        if (values := self._value_pattern(generation)) is not None:
+            out = _outside_markers(out, lambda part: values.sub(PERSONAL_VALUE, part))
         with self._lock:
             self._cache[text] = (generation, out)
             while len(self._cache) > self.max_cached:
@@ -122,14 +177,19 @@ class TraceRedactor:
         return out
 
     def _collect(self, data: Any) -> None:
-        """Remember the texts of every fact or memory scoped USER_PII in the payload."""
-        if isinstance(data, dict):
+        """Remember the texts of every fact or memory scoped USER_PII in the payload, and every personal value."""
+        if isinstance(data, str):
+            if len(data) >= MIN_CHARS:
+                for line in data.split("\n") if len(data) > _LINE_BY_LINE else [data]:
+                    self._detector_pass(line)
+        elif isinstance(data, dict):
             if data.get("scope") == "USER_PII":
                 for key, value in data.items():
                     if key not in _STRUCTURAL and isinstance(value, str):
                         self.remember(value)
-            for value in data.values():
-                self._collect(value)
+            for key, value in data.items():
+                if key not in _NEVER_TEXT:
+                    self._collect(value)
         elif isinstance(data, list):
             for item in data:
                 self._collect(item)
@@ -157,6 +217,15 @@ class TraceRedactor:
             if len(self._keys) < self.max_cached:
                 self._keys[key] = known
         return key if known else f"[redacted key {index}]"
+
+
+def _outside_markers(text: str, change: Callable[[str], str]) -> str:
+    """``change`` applied to the text between our redaction markers (a marker is never redacted again)."""
+    out, at = [], 0
+    for m in MARKER.finditer(text):
+        out += [change(text[at:m.start()]), m.group(0)]
+        at = m.end()
+    return "".join([*out, change(text[at:])])
 
 
 def _structural_only(data: Any) -> Any:

@@ -56,14 +56,29 @@ _LEXICONS: list[tuple[str, re.Pattern[str]]] = [
         r"(?:goes|go|went|attends?|attended) (?:to )?(?:church|mass|mosque|synagogue|temple|gurdwara)",
         "converted to", "rabbi", "imam", "pastor", "priest", "religion", "religious", "faith community")),
      ),
+    ("addiction or recovery", re.compile(_words(
+        "alcoholics anonymous", "narcotics anonymous", "gamblers anonymous", "cocaine anonymous", "al-anon",
+        "alateen", r"(?-i:AA|NA|GA) (?:meetings?|group|sponsor|chip)", "twelve-step", "12-step", "smart recovery",
+        "in recovery", r"relaps\w*", "detox", "methadone", "suboxone", r"opioids?", "heroin", "cocaine",
+        r"meth(?:amphetamine)?", "overdosed?", "sober living", r"(?:days?|weeks?|months?|years?) (?:clean|sober)",
+        r"clean (?:for|since) \w+", "my sponsor", "gambling (?:problem|addiction|habit)", "problem gambling",
+        "drinking problem", "(?:quit|stopped) drinking", "rehab"), re.I)),
     ("finances", re.compile(_words(
         "salary", "income", r"earns? \$?\d[\d,.]*\w*", r"makes \$\d[\d,.]*\w*", "wages?", "paycheck", "debts?",
-        "in debt", "loans?", "mortgage", r"bankrupt\w*", "credit score", "net worth", "savings", "bank balance",
+        "in debt", "loans?", "mortgage",
+        r"ow(?:e|ed|ing)\s+(?:[\w']+\s+){0,3}?(?:[$£€]\s?\d[\d,.]*\w*|\d[\d,.]*\s*(?:k|dollars|euros|pounds|grand|thousand)|money|"
+        r"rent|back taxes)",
+        r"behind on (?:(?:my|the|our|her|his|their) )?(?:rent|payments?|mortgage|bills|car payments?)",
+        "maxed out", "debt collectors?", "collections agency", "sent to collections", "in arrears", "overdue bills",
+        "defaulted on", "repossessed", "payday loan", "evicted", "credit card balance", "borrowed \\$?\\d[\\d,.]*\\w*",
+        r"bankrupt\w*", "credit score", "net worth", "savings", "bank balance",
         "account balance", "owes", "overdraft", "tax returns?", "inheritance", "alimony", "child support",
         r"401\(k\)", "pension", "investments?", "stock portfolio",
         "financial (?:trouble|problems|difficulties|situation)",
         "unemployed", "laid off", "lost (?:her|his|my|their) job", "welfare", "food stamps",
-        r"\$\d[\d,.]*\s*(?:k|K|thousand|million)?\s*(?:a|per|each) (?:year|month|week|hour)"), re.I)),
+        r"\$\d[\d,.]*\s*(?:k|K|thousand|million)?\s*(?:a|per|each) (?:year|month|week|hour)",
+        r"\d[\d,.]*\s*(?:k|thousand|million)?\s*(?:dollars|euros|pounds|francs|kroner|yen|rupees)\s*(?:a|per|each) "
+        r"(?:year|month|week|hour)", "take-home pay", r"(?:my|her|his|their|our) (?:pay|paycheque|pay cheque)"), re.I)),
     ("ethnicity", re.compile(_words(
         "ethnicity", "ethnic (?:background|origin|group|minority)", "racial", "ancestry", r"Hispanic",
         r"Latin[oax]", "African[- ]American",
@@ -89,7 +104,8 @@ _LEXICONS: list[tuple[str, re.Pattern[str]]] = [
         "immigration status", "undocumented", "visa status", "green card", "asylum", "refugee", "deported",
         "work permit", "residence permit"), re.I)),
     ("date of birth", re.compile(
-        rf"\b(?:date of birth|d\.?o\.?b|born (?:on )?(?:the )?{_DATE}(?:,?\s+\d{{4}})?|born in (?:\d{{4}}|{_MONTH})"
+        rf"\b(?:(?:date of birth|d\.?o\.?b\.?|birth ?date)(?:\s*(?:is|was|:)\s*(?:the\s+)?{_DATE}(?:,?\s+\d{{4}})?)?"
+        rf"|born (?:on )?(?:the )?{_DATE}(?:,?\s+\d{{4}})?|born in (?:\d{{4}}|{_MONTH})"
         rf"|birthday is (?:on )?(?:the )?{_DATE}|birth ?date)\b", re.I)),
 ]
 

@@ -8,11 +8,12 @@
 from __future__ import annotations
 
 import os
+import re
 import types
 import typing
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, model_validator
 
 from dmem.errors import ConfigError
 from dmem.models.caps import parse_caps
@@ -190,6 +191,12 @@ class Context(BaseModel):
     trace_redaction: TraceRedaction = "pii"
     """What LangSmith traces may carry: 'off' (everything), 'pii' (no detected personal data and no
     USER_PII memory text in any run), 'all' (no conversation text: inputs and outputs hidden)."""
+    privacy_terms: tuple[str, ...] = ()
+    """A deployment's own personal terms (a clinic, a project name): matched as whole words, any case, by
+    every detection (scope, enrichment rules, trace redaction). A list, or ';'-separated text (DMEM_PRIVACY_TERMS)."""
+    privacy_patterns: tuple[str, ...] = ()
+    """A deployment's own personal-data shapes as regular expressions (an employee number: 'EMP-\\d{6}').
+    A list, or ';'-separated text (DMEM_PRIVACY_PATTERNS)."""
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -216,6 +223,16 @@ class Context(BaseModel):
         _validate(self)
         return self
 
+    def __repr_args__(self) -> Any:
+        """``repr`` and ``str`` show settings, never the store password."""
+        for name, value in super().__repr_args__():
+            yield name, masked_url(value) if name == "store_url" and isinstance(value, str) else value
+
+    @field_serializer("store_url")
+    def _dump_store_url(self, url: str | None) -> str | None:
+        """``model_dump`` and JSON show the store URL without its password (the setting itself keeps it)."""
+        return masked_url(url) if url else url
+
     def hnsw(self) -> HnswSettings:
         """The HNSW settings of a PostgreSQL store opened (and searched) with these settings."""
         return HnswSettings(threshold=self.hnsw_threshold, m=self.hnsw_m, ef_construction=self.hnsw_ef_construction,
@@ -235,6 +252,16 @@ class Context(BaseModel):
         if not given or all(getattr(base, k) == v for k, v in given.items()):
             return base
         return base.with_overrides(**given)
+
+
+_PASSWORD_IN_URL = re.compile(r"(?P<head>://[^:/@\s]*:)[^@\s]*(?P<tail>@)")
+_PASSWORD_PARAM = re.compile(r"(?P<head>[?&;\s]password=)[^&;\s]*", re.IGNORECASE)
+
+
+def masked_url(url: str) -> str:
+    """A connection URL with any password replaced by '***' ('postgresql://ana:***@db:5432/mem')."""
+    url = _PASSWORD_IN_URL.sub(lambda m: f"{m.group('head')}***{m.group('tail')}", url)
+    return _PASSWORD_PARAM.sub(lambda m: f"{m.group('head')}***", url)
 
 
 def setting_names() -> list[str]:
@@ -280,6 +307,11 @@ def _coerce(name: str, value: Any) -> Any:
         if tp is int and isinstance(value, float) and not value.is_integer():
             raise ConfigError(f"setting {name!r} must be a whole number; got {value!r}")
         return number
+    if origin is tuple:
+        items = value.replace("\n", ";").split(";") if isinstance(value, str) else value
+        if not isinstance(items, list | tuple) or not all(isinstance(i, str) for i in items):
+            raise ConfigError(f"setting {name!r} must be a list of text; got {value!r}")
+        return tuple(i.strip() for i in items if i.strip())
     if tp is str:
         if not isinstance(value, str):
             raise ConfigError(f"setting {name!r} must be text; got {value!r}")
@@ -309,6 +341,9 @@ def _validate(ctx: Context) -> None:
         scheme = ctx.store_url.split(":", 1)[0]
         raise ConfigError(f"setting 'store_url' must be a postgresql:// URL; got one starting {scheme!r}:")
     ctx.hnsw()  # raises ConfigError naming the bad hnsw_* setting
+    from dmem.privacy.custom import vocabulary
+
+    vocabulary(ctx.privacy_terms, ctx.privacy_patterns)  # raises ConfigError naming a bad pattern
     try:
         parse_caps(ctx.output_caps)
     except ValueError as exc:

@@ -119,6 +119,11 @@ class Fact(BaseModel):
         "text a knowledge lookup may carry; None means no lookup.")
     enrichment_source: str | None = Field(default=None, description="Where the enrichment came from, "
                                           "and about which entity.")
+    personal: list[str] = Field(default_factory=list, description="Kinds of personal data found in the fact or "
+                                "in the utterances it came from; any makes the fact USER_PII, whatever rewriting "
+                                "followed.")
+    not_enriched: str | None = Field(default=None, description="Why a fact the scope step flagged for enrichment "
+                                     "was not looked up (a privacy rule refused it); None otherwise.")
 
 
 class AdmissionDecision(BaseModel):

@@ -35,7 +35,9 @@ def validate_namespace(value: object, what: str = "user_id") -> str:
 
 
 def check_text(value: str, what: str) -> str:
-    """Refuse text that cannot be stored as UTF-8 (lone surrogates from broken JSON escapes)."""
+    """Refuse text that cannot be stored as UTF-8 (lone surrogates from broken JSON escapes) or holds a NUL."""
+    if "\x00" in value:
+        raise DataError(f"{what} holds a NUL character at position {value.index(chr(0))}: PostgreSQL cannot store it")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:

@@ -22,18 +22,23 @@ from langchain_core.tracers.langchain import LangChainTracer
 from langsmith.run_helpers import get_tracing_context
 from langsmith.utils import tracing_is_enabled
 
+from dmem.privacy.custom import NONE, Vocabulary, of_settings
 from dmem.privacy.redact import RedactionMode, TraceRedactor
 
 
-def redacting_client(mode: RedactionMode, *, like: langsmith.Client | None = None) -> langsmith.Client:
-    """A LangSmith client that applies the mode; connection settings from ``like`` or the environment."""
+def redacting_client(mode: RedactionMode, *, like: langsmith.Client | None = None,
+                     extra: Vocabulary = NONE) -> langsmith.Client:
+    """A LangSmith client that applies the mode; connection settings from ``like`` or the environment.
+
+    ``extra``: the deployment's own personal terms and patterns (``privacy_terms``, ``privacy_patterns``).
+    """
     conn: dict[str, Any] = {}
     if like is not None:
         conn = {"api_url": like.api_url, "api_key": like.api_key, "workspace_id": like.workspace_id}
     if mode == "all":
         return langsmith.Client(hide_inputs=True, hide_outputs=True, anonymizer=TraceRedactor("all"), **conn)
     if mode == "pii":
-        return langsmith.Client(anonymizer=TraceRedactor("pii"), **conn)
+        return langsmith.Client(anonymizer=TraceRedactor("pii", extra=extra), **conn)
     return langsmith.Client(**conn)
 
 
@@ -44,13 +49,14 @@ def configure_tracing(mode: RedactionMode | None = None) -> langsmith.Client | N
     default tracers (also those of a LangGraph server) send through it. Returns the client, or
     None when tracing is off in this process or the mode is 'off'.
     """
-    if mode is None:
-        from dmem.state.context import build_context
+    from dmem.state.context import build_context
 
-        mode = build_context().trace_redaction
+    settings = build_context()
+    if mode is None:
+        mode = settings.trace_redaction
     if mode == "off" or not tracing_is_enabled():
         return None
-    client = redacting_client(mode)
+    client = redacting_client(mode, extra=of_settings(settings))
     langsmith.configure(client=client)
     return client
 
@@ -58,7 +64,9 @@ def configure_tracing(mode: RedactionMode | None = None) -> langsmith.Client | N
 class TraceClients:
     """The redacting clients one owner (a ``Memory``, a host app) traces through; flush before exit."""
 
-    def __init__(self) -> None:
+    def __init__(self, extra: Vocabulary = NONE) -> None:
+        self.extra = extra
+        """The deployment's own personal terms and patterns, redacted like built-in detections."""
         self._clients: dict[tuple[str, str | None, str | None], langsmith.Client] = {}
         self._lock = threading.Lock()
 
@@ -67,7 +75,7 @@ class TraceClients:
         key = (mode, like.api_url if like else None, like.api_key if like else None)
         with self._lock:
             if key not in self._clients:
-                self._clients[key] = redacting_client(mode, like=like)
+                self._clients[key] = redacting_client(mode, like=like, extra=self.extra)
             return self._clients[key]
 
     def config(self, mode: RedactionMode, config: RunnableConfig | None = None) -> RunnableConfig:
