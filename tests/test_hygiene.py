@@ -7,8 +7,10 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# What makes a test slow: the real MiniLM model, the demo, or a notebook kernel.
-SLOW_SIGNS = re.compile(r"\bLOCAL_MINILM\b|\brun_demo\b|\bmain\(\[\"demo\"|\bNotebookClient\b")
+# What makes a test slow: the PyTorch MiniLM (the ONNX default loads in a fraction of a second), the demo,
+# or a notebook kernel.
+SLOW_SIGNS = re.compile(r"make_embeddings\([\"']torch|embeddings=[\"']torch|"
+                        r"\brun_demo\b|\bmain\(\[\"demo\"|\bNotebookClient\b")
 
 
 def test_addopts_leave_the_summary_line_alone() -> None:
