@@ -114,6 +114,17 @@ def embedding_name(emb: Embeddings) -> str:
     return f"{type(inner).__name__}:{model}" if model else type(inner).__name__
 
 
+def spec_of_name(name: str | None) -> str | None:
+    """The spec that builds the model a store records as ``name``, or None for a model no spec names."""
+    if name is None:
+        return None
+    if name in _ONNX_SPECS or name in _TORCH_SPECS or re.fullmatch(r"hash:\d+", name):
+        return name
+    if name.startswith("OpenAIEmbeddings:"):
+        return "openai:" + name.split(":", 1)[1]
+    return None
+
+
 def embedding_dim(emb: Embeddings) -> int:
     """Vector size of an embeddings object (asks it once when it does not say)."""
     inner = emb.inner if isinstance(emb, CachedEmbeddings) else emb

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
-from nltk.stem import PorterStemmer
 from rank_bm25 import BM25Okapi
 
 from dmem.decisions.offline.rules import wordset
 from dmem.grounding.deixis import NUMBER_WORDS
+
+if TYPE_CHECKING:
+    from nltk.stem import PorterStemmer
 
 HYBRID_EMBED_WEIGHT = 0.5  # share of embedding cosine in the hybrid score (the rest is BM25)
 IDF_FLOOR = 0.25  # idf given to terms in most documents (BM25Okapi makes them <= 0 on tiny corpora)
@@ -36,7 +39,6 @@ STOPWORDS = wordset(
     "yours yourself yourselves also just really did does do get got gonna wanna yeah yes oh s t"
 )
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
-_STEMMER = PorterStemmer()
 # Irregular past forms, so "went" matches "go" the way "moved" matches "move".
 _IRREGULAR = dict(pair.split(":") for pair in wordset(
     "went:go gone:go did:do had:have made:make took:take saw:see seen:see met:meet bought:buy ran:run "
@@ -59,7 +61,15 @@ def stem(word: str) -> str:
     if word in NUMBER_WORDS and word not in ("a", "an"):
         return str(NUMBER_WORDS[word])
     word = _IRREGULAR.get(word, word)
-    return _STEMMER.stem(word) if word.isalpha() else word
+    return _stemmer().stem(word) if word.isalpha() else word
+
+
+@cache
+def _stemmer() -> PorterStemmer:
+    """NLTK's Porter stemmer, imported on first use: importing nltk takes scipy and sklearn along."""
+    from nltk.stem import PorterStemmer
+
+    return PorterStemmer()
 
 
 def content_words(text: str) -> list[str]:
