@@ -108,3 +108,4 @@ def imported_by(*argv: str) -> list[str]:
 def test_commands_import_only_what_they_use(hash_store: Path) -> None:
     assert imported_by("--store", str(hash_store), "memories", "--user-id", "ines") == []
     assert imported_by("--help") == []
+    assert imported_by("--store", str(hash_store), "ask", "Where are the beehives?", "--user-id", "ines") == []

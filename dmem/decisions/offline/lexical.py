@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from functools import lru_cache
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 from rank_bm25 import BM25Okapi
 
+from dmem.decisions.offline.porter import PorterStemmer
 from dmem.decisions.offline.rules import wordset
 from dmem.grounding.deixis import NUMBER_WORDS
-
-if TYPE_CHECKING:
-    from nltk.stem import PorterStemmer
 
 HYBRID_EMBED_WEIGHT = 0.5  # share of embedding cosine in the hybrid score (the rest is BM25)
 IDF_FLOOR = 0.25  # idf given to terms in most documents (BM25Okapi makes them <= 0 on tiny corpora)
@@ -39,6 +36,7 @@ STOPWORDS = wordset(
     "yours yourself yourselves also just really did does do get got gonna wanna yeah yes oh s t"
 )
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
+_STEMMER = PorterStemmer()  # NLTK's, copied: importing nltk itself costs seconds (scipy, sklearn)
 # Irregular past forms, so "went" matches "go" the way "moved" matches "move".
 _IRREGULAR = dict(pair.split(":") for pair in wordset(
     "went:go gone:go did:do had:have made:make took:take saw:see seen:see met:meet bought:buy ran:run "
@@ -61,15 +59,7 @@ def stem(word: str) -> str:
     if word in NUMBER_WORDS and word not in ("a", "an"):
         return str(NUMBER_WORDS[word])
     word = _IRREGULAR.get(word, word)
-    return _stemmer().stem(word) if word.isalpha() else word
-
-
-@cache
-def _stemmer() -> PorterStemmer:
-    """NLTK's Porter stemmer, imported on first use: importing nltk takes scipy and sklearn along."""
-    from nltk.stem import PorterStemmer
-
-    return PorterStemmer()
+    return _STEMMER.stem(word) if word.isalpha() else word
 
 
 def content_words(text: str) -> list[str]:
