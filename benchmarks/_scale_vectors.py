@@ -76,9 +76,9 @@ CLUSTERS = Clusters()
 
 def minilm(texts: list[str]) -> np.ndarray:
     """MiniLM embeddings of the texts (the offline model dmem ships with)."""
-    from dmem.models.embeddings import LocalMiniLMEmbeddings
+    from dmem.models.embeddings_onnx import OnnxMiniLMEmbeddings
 
-    return np.asarray(LocalMiniLMEmbeddings(batch_size=128).embed_documents(texts), dtype=np.float32)
+    return np.asarray(OnnxMiniLMEmbeddings().embed_documents(texts), dtype=np.float32)
 
 
 def cached_minilm(n: int, seed: int, cache: Path) -> np.ndarray:

@@ -66,3 +66,7 @@ class NotFoundError(DmemError):
 
 class InputError(DataError):
     """The input of a graph run or API call is malformed; the message names the field."""
+
+
+class EmbeddingMismatchError(ConfigError, StoreError):
+    """A store was opened with another embedding model than the one that made its vectors."""

@@ -25,6 +25,7 @@ from dmem.export_files import is_jsonl, read_jsonl
 from dmem.export_turns import plan_turns
 from dmem.metadata import check_metadata
 from dmem.state.schemas import MemoryRecord
+from dmem.store.embedding_meta import recorded_embedding
 from dmem.store.namespaces import check_text, validate_namespace
 from dmem.validation import text_value
 
@@ -122,7 +123,7 @@ def plan_import(data: dict[str, Any], *, user_id: str, namespaces: Mapping[str, 
 
 
 def _check_model(data: dict[str, Any], embedding: str | None, dim: int) -> None:
-    theirs, their_dim = data.get("embedding"), data.get("dim")
+    theirs, their_dim = recorded_embedding(data.get("embedding")), data.get("dim")
     if their_dim != dim or (embedding is not None and theirs != embedding):
         raise DataError(f"the export was made with embedding model {theirs!r} ({their_dim} dimensions) but this "
                         f"store uses {embedding!r} ({dim}); pass reembed=True to embed its texts with this store's "

@@ -10,7 +10,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from langchain_core.messages import BaseMessage
 from rich.console import Console
@@ -23,7 +22,8 @@ from dmem.eval.methods import METHODS, MethodAnswer, QuestionTask, rag_chunks, r
 from dmem.eval.metrics import evidence_recall
 from dmem.eval.report import fallback_split, summarize
 from dmem.eval.runner import ANSWERS_FILE, EvalConfig, EvalError, EvalRunner
-from dmem.models.embeddings import HashEmbeddings, LocalMiniLMEmbeddings, make_embeddings
+from dmem.models.embeddings import HashEmbeddings, make_embeddings
+from dmem.models.embeddings_local import LocalMiniLMEmbeddings
 from dmem.state.context import Context
 from dmem.state.schemas import Message, Usage
 from dmem.testing import FakeChatModel
@@ -409,13 +409,17 @@ def test_each_method_reads_through_its_own_embedding_cache(tmp_path: Path) -> No
 def test_the_embedding_model_loads_before_any_timed_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[list[str]] = []
 
-    class Loaded:  # stands in for the loaded sentence-transformers model
-        def encode(self, texts: list[str], **kwargs: Any) -> Any:
-            calls.append(list(texts))
-            return np.asarray([HashEmbeddings()._vector(t) for t in texts])
+    class Bundled(LocalMiniLMEmbeddings):  # stands in for the bundled model: records what it embeds
+        name = "fake:bundled"
 
-    monkeypatch.setattr(LocalMiniLMEmbeddings, "_model", Loaded())
-    out = EvalRunner(config(tmp_path, fake_model(), "mem0", embeddings=LocalMiniLMEmbeddings(), limit=1)).run()
+        def _load(self) -> Any:
+            return HashEmbeddings()
+
+        def _encode(self, model: Any, texts: list[str]) -> list[list[float]]:
+            calls.append(list(texts))
+            return model.embed_documents(texts)
+
+    out = EvalRunner(config(tmp_path, fake_model(), "mem0", embeddings=Bundled(), limit=1)).run()
     assert len(out.records) == 1 and calls[0] == ["warm-up"] and len(calls) > 1
 
 

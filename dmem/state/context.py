@@ -48,7 +48,7 @@ class Context(BaseModel):
     judge_model: str | None = None
     """Model for the evaluation judge; None falls back to chat_model."""
     embedding_model: str = "local:all-MiniLM-L6-v2"
-    """'local:all-MiniLM-L6-v2' (offline, bundled), 'hash' (tiny, for tests), or 'openai:<model>'."""
+    """'local:all-MiniLM-L6-v2' (bundled int8 ONNX), 'torch:all-MiniLM-L6-v2' (dmem[torch]), 'hash', 'openai:<m>'."""
     base_url: str | None = None
     """Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp)."""
     temperature: float = 0.0

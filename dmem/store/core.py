@@ -11,6 +11,7 @@ from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import StoreInfo
 from dmem.store.dialect import SQLITE
+from dmem.store.embedding_meta import check_embedding, recorded_embedding
 from dmem.store.files import private_dir, tighten
 from dmem.store.history import History
 from dmem.store.importing import import_records
@@ -65,11 +66,7 @@ class StoreCore:
             if not self.db.read_only:
                 self.db.set_meta("embedding", embedding)
             return
-        if stored != embedding:
-            raise StoreError(
-                f"store {self.path} was built with embedding model {stored!r}, not {embedding!r}; "
-                f"use embedding_model={stored!r} with this store, or a new directory"
-            )
+        check_embedding(str(self.path), stored, embedding)
 
     def info(self) -> StoreInfo:
         """Counts over every namespace from SQLite, and what this process holds in memory; loads no vectors."""
@@ -84,7 +81,7 @@ class StoreCore:
                     "dim": self.dim,
                     "version": self.db.version(),
                     "schema_version": self.db.schema_version(),
-                    "embedding": self.db.meta("embedding"),
+                    "embedding": recorded_embedding(self.db.meta("embedding")),
                     "read_only": self.db.read_only,
                     "loaded_namespaces": len(self.vectors.loaded_namespaces()),
                     "loaded_vectors": self.vectors.loaded_vectors(),

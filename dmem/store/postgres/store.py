@@ -23,6 +23,7 @@ from dmem.state.hnsw import HnswSettings
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import HistoryLog, StoreInfo, TranscriptLog, VectorIndex
 from dmem.store.dialect import POSTGRES
+from dmem.store.embedding_meta import check_embedding, recorded_embedding
 from dmem.store.history import History
 from dmem.store.importing import import_records
 from dmem.store.opening import is_postgres_url
@@ -108,7 +109,7 @@ class PostgresStore:
             path=self.path, memories=self.index.counts(), messages=self.turns.count(),
             history_rows=self.log.count(), pending_turns=self.turns.pending_count(),
             extra={"backend": "postgres", "dim": self.dim, "schema_version": version,
-                   "embedding": self.meta("embedding"), "read_only": self.read_only,
+                   "embedding": recorded_embedding(self.meta("embedding")), "read_only": self.read_only,
                    "admissions": self.log.admission_count(), "hnsw_namespaces": self.index.indexed_namespaces()},
         )
 
@@ -210,9 +211,7 @@ def _check_embedding(conn: psycopg.Connection[Row], where: str, embedding: str |
         conn.execute("INSERT INTO dmem_meta (key, value) VALUES ('embedding', %s) ON CONFLICT DO NOTHING",
                      (embedding,))
     row = conn.execute("SELECT value FROM dmem_meta WHERE key = 'embedding'").fetchone()
-    if row is not None and row["value"] != embedding:
-        raise StoreError(f"store {where} was built with embedding model {row['value']!r}, not {embedding!r}; "
-                         f"use embedding_model={row['value']!r} with this store, or another database")
+    check_embedding(where, None if row is None else str(row["value"]), embedding)
 
 
 __all__ = ["SCHEMA_VERSION", "HnswSettings", "PostgresStore", "is_postgres_url", "open_postgres_store"]
