@@ -19,7 +19,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from dmem.errors import StoreError, StoreLockedError
+from dmem.errors import StoreError, StoreLockedError, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -37,18 +37,26 @@ def redact_url(url: str) -> str:
     return f"postgresql://{user}{host}:{port}/{db}"
 
 
-def store_error(exc: BaseException, where: str, doing: str) -> StoreError:
-    """One actionable line for a PostgreSQL failure."""
+def store_error(exc: BaseException, where: str, doing: str, *, reachable: bool = True) -> StoreError:
+    """One actionable line for a PostgreSQL failure.
+
+    ``reachable=False`` says a probe found the server down: a pool that timed out then waited for
+    a connection that could not be made (an outage), not for one that other callers held.
+    """
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, PoolTimeout) and not reachable:
+        return StoreUnavailableError(f"cannot {doing} store {where}: the database server is unreachable ({text}); "
+                                     "check that it is running and reachable, then retry")
     if isinstance(exc, PoolTimeout):
-        return StoreLockedError(f"cannot {doing} store {where}: no database connection became free ({text}); "
-                                "raise the pool size or try again")
+        return StoreLockedError(f"cannot {doing} store {where}: every database connection stayed busy with other "
+                                f"runs ({text}); retry, or raise pool_size if this happens under normal load")
     if isinstance(exc, psycopg.errors.DeadlockDetected | psycopg.errors.LockNotAvailable):
         return StoreLockedError(f"cannot {doing} store {where}: another writer held the same rows ({text}); "
                                 "try again")
     if isinstance(exc, psycopg.OperationalError):
-        return StoreError(f"cannot {doing} store {where}: the server is unreachable or refused us ({text}); "
-                          "check store_url and that the server is running")
+        return StoreUnavailableError(f"cannot {doing} store {where}: the database server is unreachable or "
+                                     f"refused us ({text}); check store_url and that the server is running, "
+                                     "then retry")
     if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction | psycopg.errors.InsufficientPrivilege):
         return StoreError(f"cannot {doing} store {where}: the database refuses writes for this user ({text})")
     return StoreError(f"cannot {doing} store {where}: {text}")
@@ -93,14 +101,26 @@ class PgDatabase:
         except (psycopg.Error, PoolTimeout) as exc:
             if self._pool is not None:
                 self._pool.close()
-            raise store_error(exc, self.where, "open") from exc
+            raise self.error(exc, "open") from exc
 
     def connect(self) -> psycopg.Connection[Row]:
         """A single connection outside the pool (schema setup, index builds); the caller closes it."""
         try:
             return psycopg.connect(self.url, row_factory=dict_row, autocommit=True, connect_timeout=int(self.timeout))
         except psycopg.Error as exc:
-            raise store_error(exc, self.where, "open") from exc
+            raise self.error(exc, "open") from exc
+
+    def error(self, exc: BaseException, doing: str) -> StoreError:
+        """``store_error`` for this store; a pool timeout first probes whether the server is up at all."""
+        return store_error(exc, self.where, doing, reachable=not isinstance(exc, PoolTimeout) or self.reachable())
+
+    def reachable(self) -> bool:
+        """True when a fresh connection to the server can be made now (a short probe outside the pool)."""
+        try:
+            with psycopg.connect(self.url, connect_timeout=max(1, min(int(self.timeout), 5))):
+                return True
+        except psycopg.Error:
+            return False
 
     def check_open(self) -> None:
         """Raise StoreError when the store was closed."""
@@ -158,7 +178,7 @@ class PgDatabase:
                 finally:
                     self._local.tx = None
         except (psycopg.Error, PoolTimeout) as exc:
-            raise store_error(exc, self.where, "write to") from exc
+            raise self.error(exc, "write to") from exc
 
     def lock_namespaces(self, namespaces: Sequence[str]) -> None:
         """Serialise writers of these namespaces until the transaction ends (every process, every host)."""
@@ -189,7 +209,7 @@ class PgDatabase:
             with self._pool.connection() as conn:
                 return conn.execute(sql, params).fetchall()
         except (psycopg.Error, PoolTimeout) as exc:
-            raise store_error(exc, self.where, "read") from exc
+            raise self.error(exc, "read") from exc
 
     @contextmanager
     def reading(self) -> Iterator[psycopg.Connection[Row]]:
@@ -204,7 +224,7 @@ class PgDatabase:
             with self._pool.connection() as conn:
                 yield conn
         except (psycopg.Error, PoolTimeout) as exc:
-            raise store_error(exc, self.where, "read") from exc
+            raise self.error(exc, "read") from exc
 
     def scalar(self, sql: Any, params: Sequence[Any] | None = None) -> Any:
         """Run a read and return the first column of the first row (None when there is none)."""
