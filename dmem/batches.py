@@ -2,7 +2,8 @@
 
 Every exchange of one batch runs under one worker token (the claim on its turns). A model
 failure that escapes the graph still leaves the exchange's turns pending with the reason, and
-the batch goes on; any other failure drops the claim (the turns stay unformed) and propagates.
+the batch goes on; any other failure (the store down, full or locked) also leaves them pending
+with the reason, releasing the claim, and propagates.
 """
 
 from __future__ import annotations
@@ -107,14 +108,18 @@ class BatchForming:
         return state, config
 
     def _failed(self, exchange: list[Message], routing: Routing, worker: str, exc: BaseException) -> ExchangeResult:
-        """Keep the turns pending after a model failure; after any other, drop the claim and re-raise."""
+        """Keep the turns pending with the reason; a model failure is a result, any other failure re-raises.
+
+        The claim is released before the error reaches the caller (also when the store is down:
+        ``TurnStatus.fail`` then writes the release before this process's next claim).
+        """
+        reason = f"{type(exc).__name__}: {exc}"
         if isinstance(exc, ModelError):
-            reason = f"{type(exc).__name__}: {exc}"
             self.store.transcript.mark_pending(routing.namespaces(), turn_keys(exchange), reason, worker=worker)
             log.warning("formation failed, turns kept for retry: %s", reason)
             return exchange_result(exchange, {"status": "pending_retry", "error": reason})
         if not self.store.closed and not self.store.read_only:
-            self.store.transcript.release(routing.namespaces(), turn_keys(exchange), worker)
+            self.store.transcript.fail(worker, reason)
         raise exc
 
 

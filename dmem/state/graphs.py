@@ -7,7 +7,7 @@ LangGraph server and Studio show (``documented``); required input fields are mar
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, Required
+from typing import Annotated, Literal, NotRequired, Required
 
 from langchain_core.messages import AnyMessage
 from pydantic import ConfigDict, with_config
@@ -114,6 +114,8 @@ class FactTask(TypedDict):
     """Position of the fact in ``facts``."""
     fact: Fact
     """The fact to work on."""
+    claim_token: NotRequired[str]
+    """The run's worker token, so a worker that fails releases the run's claimed turns."""
 
 
 # Query --------------------------------------------------------------------------------------

@@ -173,6 +173,10 @@ class TranscriptLog(Protocol):
         """Drop ``worker``'s claims on turns it did not finish (they stay unformed)."""
         ...
 
+    def fail(self, worker: str, reason: str) -> None:
+        """A run failed: its unformed turns become pending with ``reason`` (written later if the store is down)."""
+        ...
+
     def label(self, namespaces: Sequence[str], turns: Sequence[TurnKey], labels: Mapping[str, MetadataValue]) -> int:
         """Merge ``labels`` into the unformed copies of these turns (new keys win); returns how many changed."""
         ...

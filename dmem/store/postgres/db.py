@@ -88,13 +88,16 @@ class PgDatabase:
         self._local = threading.local()
         self._pool: ConnectionPool[psycopg.Connection[Row]] | None = None
         self._pool_size = pool_size
+        self._configure: Any = None
 
     def start_pool(self, configure: Any) -> None:
         """Open the pool; ``configure`` runs on every new connection (e.g. registering the vector type)."""
+        self._configure = configure
         try:
             self._pool = ConnectionPool(
                 self.url, min_size=1, max_size=self._pool_size, timeout=self.timeout, open=False,
                 kwargs={"row_factory": dict_row, "autocommit": True}, configure=configure,
+                check=ConnectionPool.check_connection,  # after a restart, hand out live connections only
                 name=f"dmem {self.where}",
             )
             self._pool.open(wait=True, timeout=self.timeout)
@@ -168,9 +171,8 @@ class PgDatabase:
 
     @contextmanager
     def _outermost(self) -> Iterator[_Tx]:
-        assert self._pool is not None
         try:
-            with self._pool.connection() as conn:
+            with self._connection("write to") as conn:
                 tx = self._local.tx = _Tx(conn)
                 try:
                     with conn.transaction():
@@ -179,6 +181,38 @@ class PgDatabase:
                     self._local.tx = None
         except (psycopg.Error, PoolTimeout) as exc:
             raise self.error(exc, "write to") from exc
+
+    @contextmanager
+    def _connection(self, doing: str) -> Iterator[psycopg.Connection[Row]]:
+        """A pooled connection; right after an outage, while the pool still backs off, a direct one."""
+        assert self._pool is not None
+        pooled = True
+        try:
+            conn = self._pool.getconn()
+        except PoolTimeout as exc:
+            conn, pooled = self._after_outage(exc, doing), False
+        try:
+            yield conn
+        finally:
+            if pooled:
+                self._pool.putconn(conn)
+            else:
+                conn.close()
+
+    def _after_outage(self, exc: PoolTimeout, doing: str) -> psycopg.Connection[Row]:
+        """A direct connection when the pool could grow but did not, and the server is back; else the error.
+
+        After an outage the pool reconnects with an exponential backoff, so it can stay empty for
+        seconds after the server returned; a caller should not wait for that.
+        """
+        assert self._pool is not None
+        if self._pool.get_stats().get("pool_size", 0) >= self._pool_size or not self.reachable():
+            raise self.error(exc, doing) from exc  # every connection is in use (contention), or an outage
+        log.info("the pool of %s is still reconnecting after an outage; using a direct connection", self.where)
+        conn = self.connect()
+        if self._configure is not None:
+            self._configure(conn)
+        return conn
 
     def lock_namespaces(self, namespaces: Sequence[str]) -> None:
         """Serialise writers of these namespaces until the transaction ends (every process, every host)."""
@@ -205,8 +239,7 @@ class PgDatabase:
         try:
             if tx is not None:
                 return tx.conn.execute(sql, params).fetchall()
-            assert self._pool is not None
-            with self._pool.connection() as conn:
+            with self._connection("read") as conn:
                 return conn.execute(sql, params).fetchall()
         except (psycopg.Error, PoolTimeout) as exc:
             raise self.error(exc, "read") from exc
@@ -219,9 +252,8 @@ class PgDatabase:
         if tx is not None:
             yield tx.conn
             return
-        assert self._pool is not None
         try:
-            with self._pool.connection() as conn:
+            with self._connection("read") as conn:
                 yield conn
         except (psycopg.Error, PoolTimeout) as exc:
             raise self.error(exc, "read") from exc
