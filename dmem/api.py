@@ -28,6 +28,7 @@ from dmem.messages import MessageLike, to_message, to_messages
 from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
 from dmem.models.endpoints import Endpoints
+from dmem.resends import keyed, recorded_resend
 from dmem.scopes import scope, scopes
 from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
@@ -90,7 +91,8 @@ class Memory(AsyncMethods, TransferMethods):
             agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
             speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
             metadata: Mapping[str, Any] | None = None, progress: Progress | None = None,
-            config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
+            config: RunnableConfig | None = None, idempotency_key: str | None = None,
+            **overrides: Any) -> AddResult:
         """Record every message, then form memories one exchange (default: a message pair) at a time.
 
         All turns are recorded in one transaction before any is formed (bad input stores
@@ -99,11 +101,14 @@ class Memory(AsyncMethods, TransferMethods):
         ``metadata`` labels every memory the call's turns create or update (``search`` filters on
         it): it is kept with the turns and written with their memories, also when they are formed
         later by ``retry_pending``.
+        ``idempotency_key`` names this send: sending it again (any conversation, any time) records
+        nothing new and forms what is still unformed. Without one, a resend of the same turns within
+        ``resend_window`` seconds is recognised by content when ``conversation_id`` is not given.
         ``overrides`` change settings for this call only, e.g. ``location="Lisbon"``. ``config``
         (callbacks, tags, metadata, run_name) goes to every graph run, traced as ``trace_redaction`` says.
         """
         ctx, stored, routing = self._record(messages, scope(user_id, agent_id, run_id), conversation_id,
-                                            speaker_namespaces, metadata, overrides)
+                                            speaker_namespaces, metadata, overrides, idempotency_key)
         started = time.perf_counter()
         exchanges = self._forming.run(stored, routing, ctx, exchange_size, progress, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
@@ -249,14 +254,22 @@ class Memory(AsyncMethods, TransferMethods):
 
     def _record(self, messages: Any, namespace: str, conversation_id: str | None,
                 speakers: dict[str, str] | None, metadata: Mapping[str, Any] | None,
-                overrides: dict[str, Any]) -> tuple[Context, list[Message], Routing]:
-        """Check an add's inputs and record its turns with their labels: (settings, stored turns, routing)."""
+                overrides: dict[str, Any], key: str | None = None) -> tuple[Context, list[Message], Routing]:
+        """Check an add's inputs and record its turns with their labels: (settings, stored turns, routing).
+
+        A resend (``dmem.resends``) keeps the conversation, time and position its turns were recorded with.
+        """
         ctx = self._ctx(overrides)
         labels = check_metadata(metadata) if metadata is not None else {}
         routing = Routing.of(namespace, speakers)
         conversation = routing.origin if conversation_id is None else validate_namespace(conversation_id,
                                                                                          "conversation_id")
-        stored = self.store.transcript.append(routing, to_messages(messages, conversation), labels)
+        if key is not None and (not isinstance(key, str) or not key.strip()):
+            raise DataError(f"idempotency_key must be non-empty text; got {key!r}")
+        turns = keyed(to_messages(messages, conversation), key)
+        if key or conversation_id is None:
+            turns = recorded_resend(self.store, routing.origin, turns, key=key, window_s=ctx.resend_window) or turns
+        stored = self.store.transcript.append(routing, turns, labels)
         return ctx, stored, routing
 
     def _query(self, question: str, namespaces: list[str], metadata: Mapping[str, Any] | None,

@@ -34,11 +34,12 @@ class AsyncMethods:
                    agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
                    speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
                    metadata: Mapping[str, Any] | None = None, progress: Any = None,
-                   config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
+                   config: RunnableConfig | None = None, idempotency_key: str | None = None,
+                   **overrides: Any) -> AddResult:
         """``add`` with every exchange formed by ``await graph.ainvoke``."""
         mem = cast("Memory", self)
         ctx, stored, routing = mem._record(messages, scope(user_id, agent_id, run_id), conversation_id,
-                                           speaker_namespaces, metadata, overrides)
+                                           speaker_namespaces, metadata, overrides, idempotency_key)
         started = time.perf_counter()
         exchanges = await mem._forming.arun(stored, routing, ctx, exchange_size, progress, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)

@@ -16,7 +16,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
 from dmem.errors import ModelError
-from dmem.nodes.recording import CLAIM_KEY
+from dmem.nodes.recording import CLAIM_KEY, RECORDED_KEY
 from dmem.state.context import Context
 from dmem.state.results import ExchangeResult
 from dmem.state.schemas import Message
@@ -103,7 +103,8 @@ class BatchForming:
 
     def _inputs(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
                 caller: RunnableConfig | None) -> tuple[dict[str, Any], RunnableConfig]:
-        config = merge_configs(self.config(routing.origin, ctx, caller), {"configurable": {CLAIM_KEY: worker}})
+        ours: RunnableConfig = {"configurable": {CLAIM_KEY: worker, RECORDED_KEY: True}}  # recorded by the caller
+        config = merge_configs(self.config(routing.origin, ctx, caller), ours)
         state = {"turns": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
         return state, config
 

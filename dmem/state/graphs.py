@@ -53,6 +53,10 @@ class IngestInput(TypedDict, total=False):
     metadata: dict[str, MetadataValue]
     """Optional labels (name -> string, number or boolean) for every memory the exchange's turns create
     or update, as ``Memory.add(metadata=...)``: kept with the turns, written with their memories."""
+    idempotency_key: str
+    """Optional key naming this send: a resend with the same key (on any thread, at any time) records
+    nothing new and forms what is still unformed. Without one, a resend of the same messages within the
+    resend_window setting is recognised by their content."""
 
 
 @documented
