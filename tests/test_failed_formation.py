@@ -159,3 +159,21 @@ def test_postgres_busy_connections_are_contention_not_an_outage(postgres_url: st
         release.set()
         holder.join()
         store.close()
+
+
+async def test_the_async_path_releases_the_same_way(tmp_path: Path) -> None:
+    down = threading.Event()
+    mem = Memory(tmp_path / "store", llm=FakeChatModel(script=outage_script(down.set)), embeddings="hash")
+    try:
+        inner = mem.store._transcript  # type: ignore[attr-defined]  # under the local store's guard
+        inner._sql = FailingSql(inner._sql, down)
+        turns = conversation(2)
+        with pytest.raises(StoreUnavailableError):
+            await mem.aadd(turns, user_id="maya")
+        down.clear()
+        assert [p.turn_id for p in mem.pending(user_id="maya")] == [t.turn_id for t in turns]
+        retried = await mem.aretry_pending(user_id="maya")
+        assert [ex.status for ex in retried.exchanges] == ["formed"]
+    finally:
+        down.clear()
+        mem.close()

@@ -17,7 +17,8 @@ from langgraph.types import Send
 from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, ground_deixis, normalize, split_intents
 from dmem.nodes.inputs import read_input
 from dmem.nodes.lifecycle import apply_operations, decide_operation, decide_operations
-from dmem.nodes.recording import build_window, keep_for_retry, record, releasing_claims
+from dmem.nodes.recording import build_window, keep_for_retry, record
+from dmem.nodes.releasing import releasing_claims
 from dmem.privacy.policy import enrichment_query
 from dmem.services import Resources, bind_resources, context_of, services_for
 from dmem.state.context import Context

@@ -8,15 +8,11 @@ reads the caller's labels kept with the turns (``ExchangeLabels``) to write them
 
 from __future__ import annotations
 
-import functools
-import inspect
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from langgraph.config import get_config
-from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
 from dmem.services import services_for
@@ -75,44 +71,6 @@ def record(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     status = "formed" if exchange else ("claimed" if claim.held else "duplicate")
     return {"exchange": exchange, "claim_token": worker, "status": status, "admissions": [], "facts": [],
             "operations": [], "error": None if exchange else held}
-
-
-Node = TypeVar("Node", bound=Callable[..., Any])
-
-
-def release_claim(state: Any, runtime: Runtime[Context] | None, exc: BaseException) -> None:
-    """A node of the run raised: its claimed turns become pending with the reason, in this process, now."""
-    worker = state.get("claim_token") if isinstance(state, dict) else None
-    if not worker or runtime is None or isinstance(exc, GraphBubbleUp):
-        return
-    try:
-        transcript = services_for(runtime.context).store.transcript
-    except Exception:  # noqa: BLE001 - the services themselves failed; the claim's lease is the fallback
-        log.warning("could not reach the store to release the failed run's claim", exc_info=True)
-        return
-    transcript.fail(str(worker), f"{type(exc).__name__}: {exc}")
-
-
-def releasing_claims(node: Node) -> Node:
-    """``node``, releasing the run's claim before any exception it raises reaches the caller (sync or async)."""
-    if inspect.iscoroutinefunction(node):
-        @functools.wraps(node)
-        async def arun(state: Any, *args: Any, **kwargs: Any) -> Any:
-            try:
-                return await node(state, *args, **kwargs)
-            except BaseException as exc:
-                release_claim(state, kwargs.get("runtime"), exc)
-                raise
-        return arun  # type: ignore[return-value]
-
-    @functools.wraps(node)
-    def run(state: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return node(state, *args, **kwargs)
-        except BaseException as exc:
-            release_claim(state, kwargs.get("runtime"), exc)
-            raise
-    return run  # type: ignore[return-value]
 
 
 def build_window(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
