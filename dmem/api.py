@@ -267,7 +267,7 @@ class Memory(AsyncMethods, TransferMethods):
         if key is not None and (not isinstance(key, str) or not key.strip()):
             raise DataError(f"idempotency_key must be non-empty text; got {key!r}")
         turns = keyed(to_messages(messages, conversation), key)
-        if key or conversation_id is None:
+        if key or (conversation_id is None and all(t.conversation_id == conversation for t in turns)):
             turns = recorded_resend(self.store, routing.origin, turns, key=key, window_s=ctx.resend_window) or turns
         stored = self.store.transcript.append(routing, turns, labels)
         return ctx, stored, routing

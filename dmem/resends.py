@@ -48,7 +48,8 @@ def recorded_resend(store: MemoryStore, namespace: str, turns: Sequence[Message]
     for msg in store.transcript.with_ids(namespace, [t.turn_id for t in turns]):
         found.setdefault(msg.conversation_id, {})[msg.turn_id] = msg
     cutoff = None if key else (now or datetime.now(UTC)) - timedelta(seconds=window_s)
-    for recorded in found.values():
+    own = turns[0].conversation_id  # the turns' own conversation is tried first
+    for _, recorded in sorted(found.items(), key=lambda item: item[0] != own):
         same = [recorded.get(t.turn_id) for t in turns]
         if all(r is not None and r.speaker == t.speaker and r.text == t.text and _recent(r, cutoff)
                for r, t in zip(same, turns, strict=True)):
