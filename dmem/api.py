@@ -32,6 +32,7 @@ from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
 from dmem.models.endpoints import Endpoints
 from dmem.privacy.custom import of_settings
+from dmem.resends import keyed, recorded_resend
 from dmem.scopes import scope, scopes
 from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
@@ -98,7 +99,8 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
             agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
             speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
             metadata: Mapping[str, Any] | None = None, progress: Progress | None = None,
-            config: RunnableConfig | None = None, infer: bool = True, **overrides: Any) -> AddResult:
+            config: RunnableConfig | None = None, infer: bool = True, idempotency_key: str | None = None,
+            **overrides: Any) -> AddResult:
         """Record every message, then form memories one exchange (default: a message pair) at a time.
 
         All turns are recorded in one transaction before any is formed (bad input stores
@@ -107,6 +109,9 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         ``metadata`` labels every memory the call's turns create or update (``search`` filters on
         it): it is kept with the turns and written with their memories, also when they are formed
         later by ``retry_pending``.
+        ``idempotency_key`` names this send: sending it again (any conversation, any time) records
+        nothing new and forms what is still unformed. Without one, a resend of the same turns within
+        ``resend_window`` seconds is recognised by content when ``conversation_id`` is not given.
         ``overrides`` change settings for this call only, e.g. ``location="Lisbon"``. ``config``
         (callbacks, tags, metadata, run_name) goes to every graph run, traced as ``trace_redaction`` says.
         ``infer=False`` makes no model call: each message's text is stored as one memory, as said
@@ -114,7 +119,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         """
         check.add_arguments(exchange_size, progress, config)
         ctx, stored, routing = self._record(messages, scope(user_id, agent_id, run_id), conversation_id,
-                                            speaker_namespaces, metadata, overrides)
+                                            speaker_namespaces, metadata, overrides, idempotency_key)
         started = time.perf_counter()
         if not infer:
             labels = check_metadata(metadata) if metadata is not None else None
@@ -278,14 +283,22 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
 
     def _record(self, messages: Any, namespace: str, conversation_id: str | None,
                 speakers: dict[str, str] | None, metadata: Mapping[str, Any] | None,
-                overrides: dict[str, Any]) -> tuple[Context, list[Message], Routing]:
-        """Check an add's inputs and record its turns with their labels: (settings, stored turns, routing)."""
+                overrides: dict[str, Any], key: str | None = None) -> tuple[Context, list[Message], Routing]:
+        """Check an add's inputs and record its turns with their labels: (settings, stored turns, routing).
+
+        A resend (``dmem.resends``) keeps the conversation, time and position its turns were recorded with.
+        """
         ctx = self._ctx(overrides)
         labels = check_metadata(metadata) if metadata is not None else {}
         routing = Routing.of(namespace, speakers)
         conversation = routing.origin if conversation_id is None else validate_namespace(conversation_id,
                                                                                          "conversation_id")
-        stored = self.store.transcript.append(routing, to_messages(messages, conversation), labels)
+        if key is not None and (not isinstance(key, str) or not key.strip()):
+            raise DataError(f"idempotency_key must be non-empty text; got {key!r}")
+        turns = keyed(to_messages(messages, conversation), key)
+        if key or (conversation_id is None and all(t.conversation_id == conversation for t in turns)):
+            turns = recorded_resend(self.store, routing.origin, turns, key=key, window_s=ctx.resend_window) or turns
+        stored = self.store.transcript.append(routing, turns, labels)
         return ctx, stored, routing
 
     def _query(self, question: str, namespaces: list[str], metadata: Mapping[str, Any] | None,

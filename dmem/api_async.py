@@ -35,16 +35,18 @@ class AsyncMethods:
                    agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
                    speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
                    metadata: Mapping[str, Any] | None = None, progress: Any = None,
-                   config: RunnableConfig | None = None, infer: bool = True, **overrides: Any) -> AddResult:
+                   config: RunnableConfig | None = None, infer: bool = True, idempotency_key: str | None = None,
+                   **overrides: Any) -> AddResult:
         """``add`` with every exchange formed by ``await graph.ainvoke`` (``infer=False``: in a worker thread)."""
         mem = cast("Memory", self)
         check.add_arguments(exchange_size, progress, config)
         if not infer:
             return await asyncio.to_thread(mem.add, messages, user_id=user_id, agent_id=agent_id, run_id=run_id,
                                            conversation_id=conversation_id, speaker_namespaces=speaker_namespaces,
-                                           metadata=metadata, infer=False, **overrides)
+                                           metadata=metadata, infer=False, idempotency_key=idempotency_key,
+                                           **overrides)
         ctx, stored, routing = mem._record(messages, scope(user_id, agent_id, run_id), conversation_id,
-                                           speaker_namespaces, metadata, overrides)
+                                           speaker_namespaces, metadata, overrides, idempotency_key)
         started = time.perf_counter()
         exchanges = await mem._forming.arun(stored, routing, ctx, exchange_size, progress, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)

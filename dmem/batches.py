@@ -2,7 +2,8 @@
 
 Every exchange of one batch runs under one worker token (the claim on its turns). A model
 failure that escapes the graph still leaves the exchange's turns pending with the reason, and
-the batch goes on; any other failure drops the claim (the turns stay unformed) and propagates.
+the batch goes on; any other failure (the store down, full or locked) also leaves them pending
+with the reason, releasing the claim, and propagates.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
 from dmem.errors import ModelError
-from dmem.nodes.recording import CLAIM_KEY
+from dmem.nodes.recording import CLAIM_KEY, RECORDED_KEY
 from dmem.state.context import Context
 from dmem.state.results import ExchangeResult
 from dmem.state.schemas import Message
@@ -102,19 +103,24 @@ class BatchForming:
 
     def _inputs(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
                 caller: RunnableConfig | None) -> tuple[dict[str, Any], RunnableConfig]:
-        config = merge_configs(self.config(routing.origin, ctx, caller), {"configurable": {CLAIM_KEY: worker}})
+        ours: RunnableConfig = {"configurable": {CLAIM_KEY: worker, RECORDED_KEY: True}}  # recorded by the caller
+        config = merge_configs(self.config(routing.origin, ctx, caller), ours)
         state = {"turns": exchange, "user_id": routing.origin, "speaker_namespaces": dict(routing.speakers)}
         return state, config
 
     def _failed(self, exchange: list[Message], routing: Routing, worker: str, exc: BaseException) -> ExchangeResult:
-        """Keep the turns pending after a model failure; after any other, drop the claim and re-raise."""
+        """Keep the turns pending with the reason; a model failure is a result, any other failure re-raises.
+
+        The claim is released before the error reaches the caller (also when the store is down:
+        ``TurnStatus.fail`` then writes the release before this process's next claim).
+        """
+        reason = f"{type(exc).__name__}: {exc}"
         if isinstance(exc, ModelError):
-            reason = f"{type(exc).__name__}: {exc}"
             self.store.transcript.mark_pending(routing.namespaces(), turn_keys(exchange), reason, worker=worker)
             log.warning("formation failed, turns kept for retry: %s", reason)
             return exchange_result(exchange, {"status": "pending_retry", "error": reason})
         if not self.store.closed and not self.store.read_only:
-            self.store.transcript.release(routing.namespaces(), turn_keys(exchange), worker)
+            self.store.transcript.fail(worker, reason)
         raise exc
 
 

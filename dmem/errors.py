@@ -1,4 +1,11 @@
-"""dmem's exception types: each carries a message a user can act on."""
+"""dmem's exception types: each carries a message a user can act on.
+
+Each type also derives from the built-in exception that says what kind of failure it is
+(``ValueError`` for bad input or settings, ``RuntimeError`` for a store or model that failed
+while running, ``TimeoutError`` for a wait that ran out, ``KeyError`` for an unknown id). Servers
+such as the LangGraph API server pass those kinds' messages through to clients and mask others,
+so a client reads the class name and the one-line message (messages never carry secrets).
+"""
 
 from __future__ import annotations
 
@@ -16,7 +23,7 @@ class ConfigError(DmemError, ValueError):
     """A setting is unknown or has a bad value (a ValueError, so servers show its message)."""
 
 
-class ModelError(DmemError):
+class ModelError(DmemError, RuntimeError):
     """A chat or embedding model could not be built or called.
 
     ``usage`` is what the failed call cost (every attempt sent), when it got as far as sending.
@@ -48,20 +55,27 @@ class StructuredOutputError(ModelError):
         self.raw = raw
 
 
-class StoreError(DmemError):
-    """The memory store is unreadable, inconsistent or misused."""
+class StoreError(DmemError, RuntimeError):
+    """The memory store is unreadable, unwritable (disk full, read-only), inconsistent or misused."""
 
 
-class StoreLockedError(StoreError):
-    """Another writer held the store's write lock longer than ``lock_timeout`` allowed."""
+class StoreLockedError(StoreError, TimeoutError):
+    """Other writers kept the store (its write lock, rows or every connection) longer than allowed."""
+
+
+class StoreUnavailableError(StoreError):
+    """The store's database server cannot be reached (down, restarting, wrong address): retry once it is back."""
 
 
 class DataError(DmemError, ValueError):
     """Input (a message, a file, a dataset, an export) is malformed; the message says where."""
 
 
-class NotFoundError(DmemError):
+class NotFoundError(DmemError, KeyError):
     """No such memory for this user (an id of another namespace gets the same answer)."""
+
+    def __str__(self) -> str:
+        return Exception.__str__(self)  # the message as given, not KeyError's quoted repr
 
 
 class InputError(DataError):

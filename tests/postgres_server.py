@@ -62,3 +62,42 @@ def postgres_server() -> Iterator[PostgresServer]:
     finally:
         server.cleanup()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+class StoppablePostgres:
+    """A private pgserver a test (or the soak) may stop and start again, simulating an outage."""
+
+    def __init__(self, directory: str) -> None:
+        import pgserver
+
+        self.directory = directory
+        self.server = pgserver.get_server(directory, cleanup_mode="stop")
+        self.url = self.server.get_uri()
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+
+    def stop(self) -> None:
+        """Stop the server now (fast shutdown: open connections are cut)."""
+        from pgserver._commands import pg_ctl
+
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.server.pgdata, user=self.server.system_user)
+
+    def start(self) -> None:
+        """Start it again on the same socket; the URL stays valid."""
+        self.server.ensure_postgres_running()
+        assert self.server.get_uri() == self.url
+
+
+@contextmanager
+def stoppable_postgres() -> Iterator[StoppablePostgres]:
+    """A private PostgreSQL + pgvector in a temporary directory, stopped and removed on exit."""
+    directory = tempfile.mkdtemp(prefix="dmem-pg-outage-")
+    server = StoppablePostgres(directory)
+    try:
+        yield server
+    finally:
+        try:
+            server.start()  # cleanup expects a running server
+        finally:
+            server.server.cleanup()
+            shutil.rmtree(directory, ignore_errors=True)

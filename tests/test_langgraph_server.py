@@ -231,3 +231,19 @@ def test_the_store_came_from_the_environment_and_nothing_went_online(server: Ser
     assert store is not None and store.group(1).endswith("/store")
     assert "settings from the environment (DMEM_*)" in text
     assert server.proxied == [], f"the server tried to reach the internet: {server.proxied}"
+
+
+def test_a_stateless_resend_records_nothing_twice(server: Server) -> None:
+    from dmem.store import open_store
+
+    send = {"messages": EXCHANGE, "user_id": "ines"}
+    statuses = [server.client.runs.wait(None, "ingestion", input=send)["status"] for _ in range(2)]
+    assert statuses == ["formed", "duplicate"]  # each stateless run has a new thread
+    keyed = {**send, "idempotency_key": "ines-send-7"}
+    statuses = [server.client.runs.wait(None, "ingestion", input=keyed)["status"] for _ in range(2)]
+    assert statuses == ["formed", "duplicate"]  # a key names a send of its own, recognised when resent
+    store = open_store(server.log.parent / "store", dim=None, read_only=True)
+    try:
+        assert store.transcript.count("ines") == 4
+    finally:
+        store.close()

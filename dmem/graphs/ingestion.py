@@ -18,6 +18,7 @@ from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, g
 from dmem.nodes.inputs import read_input
 from dmem.nodes.lifecycle import apply_operations, decide_operation, decide_operations
 from dmem.nodes.recording import build_window, keep_for_retry, record
+from dmem.nodes.releasing import releasing_claims
 from dmem.privacy.custom import of_settings
 from dmem.privacy.policy import enrichment_query
 from dmem.services import Resources, bind_resources, context_of, services_for
@@ -58,7 +59,7 @@ def route_after_grounding(state: IngestState, runtime: Runtime[Context]) -> list
         return "normalize"
     has_external = svc.knowledge is not None
     sends = [
-        Send("enrich", FactTask(index=i, fact=f))
+        Send("enrich", FactTask(index=i, fact=f, claim_token=state.get("claim_token", "")))
         for i, f in enumerate(state.get("facts", []))
         if enrichment_query(f, external_allowed=ctx.external_knowledge, has_external=has_external,
                             extra=of_settings(ctx))
@@ -77,7 +78,8 @@ def route_to_lifecycle(
         return "apply_operations"
     if context_of(runtime.context).lifecycle_mode == "batch":
         return "decide_operations"
-    return [Send("decide_operation", FactTask(index=i, fact=f)) for i, f in enumerate(facts)]
+    token = state.get("claim_token", "")
+    return [Send("decide_operation", FactTask(index=i, fact=f, claim_token=token)) for i, f in enumerate(facts)]
 
 
 def route_after_decisions(state: IngestState) -> Literal["apply_operations", "keep_for_retry"]:
@@ -91,22 +93,23 @@ def collect_decisions(state: IngestState) -> dict[str, object]:
 
 
 def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput]) -> None:
-    """Every node of the ingestion graph."""
+    """Every node of the ingestion graph; a node after ``record`` that raises releases the run's claim first."""
     g.add_node("read_input", read_input)
     g.add_node("record", record)
-    g.add_node("build_window", build_window)
-    g.add_node("admit", admit)
-    g.add_node("split_intents", split_intents)
-    g.add_node("classify_scope", classify_scope)
-    g.add_node("ground_deixis", ground_deixis)
-    g.add_node("enrich", enrich, input_schema=FactTask)  # type: ignore[call-overload,arg-type]
-    g.add_node("normalize", normalize)
-    g.add_node("extract_facts", extract_facts)
-    g.add_node("decide_operation", decide_operation, input_schema=FactTask)  # type: ignore[call-overload,arg-type]
-    g.add_node("decide_operations", decide_operations)
+    g.add_node("build_window", releasing_claims(build_window))
+    g.add_node("admit", releasing_claims(admit))
+    g.add_node("split_intents", releasing_claims(split_intents))
+    g.add_node("classify_scope", releasing_claims(classify_scope))
+    g.add_node("ground_deixis", releasing_claims(ground_deixis))
+    g.add_node("enrich", releasing_claims(enrich), input_schema=FactTask)  # type: ignore[call-overload,arg-type]
+    g.add_node("normalize", releasing_claims(normalize))
+    g.add_node("extract_facts", releasing_claims(extract_facts))
+    g.add_node("decide_operation", releasing_claims(decide_operation),  # type: ignore[call-overload,arg-type]
+               input_schema=FactTask)
+    g.add_node("decide_operations", releasing_claims(decide_operations))
     g.add_node("collect_decisions", collect_decisions)
-    g.add_node("apply_operations", apply_operations)
-    g.add_node("keep_for_retry", keep_for_retry)
+    g.add_node("apply_operations", releasing_claims(apply_operations))
+    g.add_node("keep_for_retry", releasing_claims(keep_for_retry))
 
 
 def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:

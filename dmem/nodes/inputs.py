@@ -20,6 +20,7 @@ from pydantic import TypeAdapter, ValidationError
 from dmem.errors import DataError, InputError
 from dmem.messages import check_turns
 from dmem.metadata import check_metadata
+from dmem.resends import keyed, recorded_resend
 from dmem.services import services_for
 from dmem.state.context import Context
 from dmem.state.graphs import DeliberationInput, IngestState
@@ -57,10 +58,11 @@ def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     if turns:
         exchange = _validate("turns", _TURNS, turns)
     elif messages:
-        conversation = (_text_field(state, "conversation_id")
-                        or str((config.get("configurable") or {}).get("thread_id") or user))
+        given = _text_field(state, "conversation_id")
+        conversation = given or str((config.get("configurable") or {}).get("thread_id") or user)
         chat = _chat_messages(messages)
         exchange = from_chat(chat, conversation, _recorded(runtime, user, conversation, len(chat)))
+        exchange = _resent_as(runtime, user, exchange, _text_field(state, "idempotency_key"), given is None)
     else:
         raise InputError("ingestion input needs 'messages' (chat messages, e.g. [{'role': 'user', 'content': "
                          "'...'}]) or 'turns' (dmem transcript turns); neither was given")
@@ -133,6 +135,17 @@ def _recorded(runtime: Runtime[Context], namespace: str, conversation_id: str, l
 
     last = services_for(runtime.context).store.transcript.before(namespace, conversation_id, MAX_SEQ, limit)
     return {m.turn_id: m for m in last}
+
+
+def _resent_as(runtime: Runtime[Context], user: str, exchange: list[Message], key: str | None,
+               defaulted: bool) -> list[Message]:
+    """The exchange keyed by the client's idempotency key; as recorded, when it is a resend (any thread)."""
+    exchange = keyed(exchange, key)
+    if not key and not defaulted:
+        return exchange
+    svc = services_for(runtime.context)
+    again = recorded_resend(svc.store, user, exchange, key=key, window_s=svc.context.resend_window)
+    return exchange if again is None else again
 
 
 def _text_field(state: Mapping[str, Any], name: str) -> str | None:

@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 
 CLAIM_KEY = "dmem_worker"
 """``configurable`` key a caller (``Memory.add``) sets to name the worker that claims the turns."""
+RECORDED_KEY = "dmem_recorded"
+"""``configurable`` key a caller sets when it recorded the turns itself (``record`` then only claims them)."""
 
 
 def routing_of(state: IngestState) -> Routing:
@@ -49,11 +51,17 @@ def exchange_turns(state: IngestState) -> list[TurnKey]:
 
 
 def record(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Append the raw messages, with the input's labels, before anything else can fail; then claim them."""
+    """Append the raw messages, with the input's labels, before anything else can fail; then claim them.
+
+    A caller that recorded them already (``Memory.add``, ``retry_pending``) says so, and they are not appended twice.
+    """
     svc = services_for(runtime.context)
     routing = routing_of(state)
-    stored = svc.store.transcript.append(routing, list(state.get("turns") or []), state.get("metadata"))
-    worker = (get_config().get("configurable") or {}).get(CLAIM_KEY) or new_worker()
+    configurable = get_config().get("configurable") or {}
+    turns = list(state.get("turns") or [])
+    recorded = configurable.get(RECORDED_KEY)
+    stored = turns if recorded else svc.store.transcript.append(routing, turns, state.get("metadata"))
+    worker = configurable.get(CLAIM_KEY) or new_worker()
     claim = svc.store.transcript.claim(routing.namespaces(), turn_keys(stored), worker,
                                        svc.context.claim_lease_seconds)
     mine = set(claim.claimed)

@@ -157,6 +157,10 @@ class Context(BaseModel):
     dropped and reloaded from disk when searched again. 0: no bound. Fixed when the store opens."""
     claim_lease_seconds: float = 600.0
     """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
+    resend_window: float = 3600.0
+    """Seconds during which an add without an idempotency key or conversation id whose turns (same ids,
+    speakers and texts) are all recorded already, in any conversation of the user, is taken as a resend
+    and records nothing new. 0: only an idempotency key recognises a resend."""
 
     # Shared PostgreSQL store (issue #13)
     store_url: str | None = None
@@ -327,7 +331,7 @@ def _validate(ctx: Context) -> None:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
     for name in ("history_messages", "chunk_history", "max_retries", "provider_retries", "retry_backoff",
-                 "endpoint_concurrency", "vector_cache"):
+                 "endpoint_concurrency", "vector_cache", "resend_window"):
         if getattr(ctx, name) < 0:
             raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
     if not -1.0 <= ctx.update_min_similarity <= 1.0:

@@ -7,7 +7,7 @@ LangGraph server and Studio show (``documented``); required input fields are mar
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, Required
+from typing import Annotated, Literal, NotRequired, Required
 
 from langchain_core.messages import AnyMessage
 from pydantic import ConfigDict, with_config
@@ -53,6 +53,10 @@ class IngestInput(TypedDict, total=False):
     metadata: dict[str, MetadataValue]
     """Optional labels (name -> string, number or boolean) for every memory the exchange's turns create
     or update, as ``Memory.add(metadata=...)``: kept with the turns, written with their memories."""
+    idempotency_key: str
+    """Optional key naming this send: a resend with the same key (on any thread, at any time) records
+    nothing new and forms what is still unformed. Without one, a resend of the same messages within the
+    resend_window setting is recognised by their content."""
 
 
 @documented
@@ -114,6 +118,8 @@ class FactTask(TypedDict):
     """Position of the fact in ``facts``."""
     fact: Fact
     """The fact to work on."""
+    claim_token: NotRequired[str]
+    """The run's worker token, so a worker that fails releases the run's claimed turns."""
 
 
 # Query --------------------------------------------------------------------------------------

@@ -169,8 +169,16 @@ class TranscriptLog(Protocol):
         """Flag unformed turns as failed with the reason and drop the claims (only ``worker``'s, when given)."""
         ...
 
+    def with_ids(self, namespace: str, turn_ids: Sequence[str]) -> list[Message]:
+        """The namespace's recorded turns with these ids, in any conversation (for recognising a resend)."""
+        ...
+
     def release(self, namespaces: Sequence[str], turns: Sequence[TurnKey], worker: str) -> None:
         """Drop ``worker``'s claims on turns it did not finish (they stay unformed)."""
+        ...
+
+    def fail(self, worker: str, reason: str) -> None:
+        """A run failed: its unformed turns become pending with ``reason`` (written later if the store is down)."""
         ...
 
     def label(self, namespaces: Sequence[str], turns: Sequence[TurnKey], labels: Mapping[str, MetadataValue]) -> int:

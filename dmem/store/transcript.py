@@ -172,6 +172,15 @@ class Transcript(TurnStatus):
         return chronological([r for r in rows
                               if found.keeps(r["loose"]) or labels_match(decode_labels(r["labels"]), labels)])
 
+    def with_ids(self, namespace: str, turn_ids: Sequence[str]) -> list[Message]:
+        """The namespace's recorded turns with these ids, in any conversation (for recognising a resend)."""
+        names = list(dict.fromkeys(turn_ids))
+        if not names:
+            return []
+        in_ids, params = self._sql.dialect.in_list("turn_id", names)
+        rows = self._sql.query(f"SELECT * FROM messages WHERE namespace = ? AND {in_ids}", [namespace, *params])
+        return [message_from_row(row) for row in rows]
+
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
         """The last ``limit`` turns of a conversation with a smaller seq, oldest first."""
         if limit <= 0:

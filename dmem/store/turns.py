@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -61,6 +62,39 @@ class TurnStatus:
 
     def __init__(self, sql: Sql) -> None:
         self._sql = sql
+        self._unsaved: dict[str, str] = {}
+        """Failed workers whose turns could not be marked pending yet (store down): worker -> reason."""
+        self._unsaved_lock = threading.Lock()
+
+    def fail(self, worker: str, reason: str) -> None:
+        """A run failed: its claimed, unformed turns become pending with ``reason``; never raises.
+
+        When the store cannot be written (the database is down), the release is remembered in this
+        process and written before its next claim, ``pending`` or ``unformed`` read: the turns are
+        then pending for everyone, and a resend or ``retry_pending`` of this process forms them.
+        """
+        try:
+            self._pend_worker(worker, reason)
+        except StoreError as exc:
+            with self._unsaved_lock:
+                self._unsaved[worker] = reason
+            log.warning("could not mark the failed run's turns pending yet (%s); will retry before the next claim",
+                        exc)
+
+    def _pend_worker(self, worker: str, reason: str) -> int:
+        with self._sql.transaction():
+            return self._sql.execute("UPDATE messages SET status = 'pending', pending_reason = ?, claimed_by = NULL,"
+                                     " claim_expires = NULL WHERE claimed_by = ? AND status != 'processed'",
+                                     [reason, worker])
+
+    def _flush_unsaved(self) -> None:
+        """Write the releases remembered while the store was down (a failure keeps them and raises)."""
+        with self._unsaved_lock:
+            waiting = list(self._unsaved.items())
+        for worker, reason in waiting:
+            self._pend_worker(worker, reason)
+            with self._unsaved_lock:
+                self._unsaved.pop(worker, None)
 
     def _where(self, names: Sequence[str], conv: str, turn_ids: Sequence[str]) -> tuple[str, list[Any]]:
         in_names, name_params = self._sql.dialect.in_list("namespace", names)
@@ -73,6 +107,7 @@ class TurnStatus:
         held: list[TurnKey] = []
         done: list[TurnKey] = []
         names = list(dict.fromkeys(namespaces))
+        self._flush_unsaved()
         now = time.time()
         with self._sql.transaction():
             self._sql.lock(names)
@@ -188,6 +223,7 @@ class TurnStatus:
         """Turns of the namespace not formed yet (new or pending), by conversation then seq."""
         from dmem.store.transcript import message_from_row
 
+        self._flush_unsaved()
         rows = self._select(namespace, ("new", "pending"), conversation_id)
         return [UnformedTurn(namespace=namespace, message=message_from_row(r), status=r["status"],
                              reason=r["pending_reason"], routing=Routing.from_row(r["origin"], r["routes"]),
@@ -198,6 +234,7 @@ class TurnStatus:
         """Turns of the namespace whose formation failed, with the reason, by conversation then seq."""
         from dmem.store.transcript import message_from_row
 
+        self._flush_unsaved()
         rows = self._select(namespace, ("pending",), conversation_id)
         return [(message_from_row(r), r["pending_reason"] or "") for r in rows]
 
@@ -217,4 +254,5 @@ class TurnStatus:
 
     def pending_count(self) -> int:
         """Turns awaiting retry, over every namespace (for operators)."""
+        self._flush_unsaved()
         return int(self._sql.scalar("SELECT count(*) FROM messages WHERE status = 'pending'"))

@@ -19,7 +19,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from dmem.errors import StoreError, StoreLockedError
+from dmem.errors import StoreError, StoreLockedError, StoreUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -37,18 +37,26 @@ def redact_url(url: str) -> str:
     return f"postgresql://{user}{host}:{port}/{db}"
 
 
-def store_error(exc: BaseException, where: str, doing: str) -> StoreError:
-    """One actionable line for a PostgreSQL failure."""
+def store_error(exc: BaseException, where: str, doing: str, *, reachable: bool = True) -> StoreError:
+    """One actionable line for a PostgreSQL failure.
+
+    ``reachable=False`` says a probe found the server down: a pool that timed out then waited for
+    a connection that could not be made (an outage), not for one that other callers held.
+    """
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, PoolTimeout) and not reachable:
+        return StoreUnavailableError(f"cannot {doing} store {where}: the database server is unreachable ({text}); "
+                                     "check that it is running and reachable, then retry")
     if isinstance(exc, PoolTimeout):
-        return StoreLockedError(f"cannot {doing} store {where}: no database connection became free ({text}); "
-                                "raise the pool size or try again")
+        return StoreLockedError(f"cannot {doing} store {where}: every database connection stayed busy with other "
+                                f"runs ({text}); retry, or raise pool_size if this happens under normal load")
     if isinstance(exc, psycopg.errors.DeadlockDetected | psycopg.errors.LockNotAvailable):
         return StoreLockedError(f"cannot {doing} store {where}: another writer held the same rows ({text}); "
                                 "try again")
     if isinstance(exc, psycopg.OperationalError):
-        return StoreError(f"cannot {doing} store {where}: the server is unreachable or refused us ({text}); "
-                          "check store_url and that the server is running")
+        return StoreUnavailableError(f"cannot {doing} store {where}: the database server is unreachable or "
+                                     f"refused us ({text}); check store_url and that the server is running, "
+                                     "then retry")
     if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction | psycopg.errors.InsufficientPrivilege):
         return StoreError(f"cannot {doing} store {where}: the database refuses writes for this user ({text})")
     return StoreError(f"cannot {doing} store {where}: {text}")
@@ -80,27 +88,42 @@ class PgDatabase:
         self._local = threading.local()
         self._pool: ConnectionPool[psycopg.Connection[Row]] | None = None
         self._pool_size = pool_size
+        self._configure: Any = None
 
     def start_pool(self, configure: Any) -> None:
         """Open the pool; ``configure`` runs on every new connection (e.g. registering the vector type)."""
+        self._configure = configure
         try:
             self._pool = ConnectionPool(
                 self.url, min_size=1, max_size=self._pool_size, timeout=self.timeout, open=False,
                 kwargs={"row_factory": dict_row, "autocommit": True}, configure=configure,
+                check=ConnectionPool.check_connection,  # after a restart, hand out live connections only
                 name=f"dmem {self.where}",
             )
             self._pool.open(wait=True, timeout=self.timeout)
         except (psycopg.Error, PoolTimeout) as exc:
             if self._pool is not None:
                 self._pool.close()
-            raise store_error(exc, self.where, "open") from exc
+            raise self.error(exc, "open") from exc
 
     def connect(self) -> psycopg.Connection[Row]:
         """A single connection outside the pool (schema setup, index builds); the caller closes it."""
         try:
             return psycopg.connect(self.url, row_factory=dict_row, autocommit=True, connect_timeout=int(self.timeout))
         except psycopg.Error as exc:
-            raise store_error(exc, self.where, "open") from exc
+            raise self.error(exc, "open") from exc
+
+    def error(self, exc: BaseException, doing: str) -> StoreError:
+        """``store_error`` for this store; a pool timeout first probes whether the server is up at all."""
+        return store_error(exc, self.where, doing, reachable=not isinstance(exc, PoolTimeout) or self.reachable())
+
+    def reachable(self) -> bool:
+        """True when a fresh connection to the server can be made now (a short probe outside the pool)."""
+        try:
+            with psycopg.connect(self.url, connect_timeout=max(1, min(int(self.timeout), 5))):
+                return True
+        except psycopg.Error:
+            return False
 
     def check_open(self) -> None:
         """Raise StoreError when the store was closed."""
@@ -148,9 +171,8 @@ class PgDatabase:
 
     @contextmanager
     def _outermost(self) -> Iterator[_Tx]:
-        assert self._pool is not None
         try:
-            with self._pool.connection() as conn:
+            with self._connection("write to") as conn:
                 tx = self._local.tx = _Tx(conn)
                 try:
                     with conn.transaction():
@@ -158,7 +180,39 @@ class PgDatabase:
                 finally:
                     self._local.tx = None
         except (psycopg.Error, PoolTimeout) as exc:
-            raise store_error(exc, self.where, "write to") from exc
+            raise self.error(exc, "write to") from exc
+
+    @contextmanager
+    def _connection(self, doing: str) -> Iterator[psycopg.Connection[Row]]:
+        """A pooled connection; right after an outage, while the pool still backs off, a direct one."""
+        assert self._pool is not None
+        pooled = True
+        try:
+            conn = self._pool.getconn()
+        except PoolTimeout as exc:
+            conn, pooled = self._after_outage(exc, doing), False
+        try:
+            yield conn
+        finally:
+            if pooled:
+                self._pool.putconn(conn)
+            else:
+                conn.close()
+
+    def _after_outage(self, exc: PoolTimeout, doing: str) -> psycopg.Connection[Row]:
+        """A direct connection when the pool could grow but did not, and the server is back; else the error.
+
+        After an outage the pool reconnects with an exponential backoff, so it can stay empty for
+        seconds after the server returned; a caller should not wait for that.
+        """
+        assert self._pool is not None
+        if self._pool.get_stats().get("pool_size", 0) >= self._pool_size or not self.reachable():
+            raise self.error(exc, doing) from exc  # every connection is in use (contention), or an outage
+        log.info("the pool of %s is still reconnecting after an outage; using a direct connection", self.where)
+        conn = self.connect()
+        if self._configure is not None:
+            self._configure(conn)
+        return conn
 
     def lock_namespaces(self, namespaces: Sequence[str]) -> None:
         """Serialise writers of these namespaces until the transaction ends (every process, every host)."""
@@ -185,11 +239,10 @@ class PgDatabase:
         try:
             if tx is not None:
                 return tx.conn.execute(sql, params).fetchall()
-            assert self._pool is not None
-            with self._pool.connection() as conn:
+            with self._connection("read") as conn:
                 return conn.execute(sql, params).fetchall()
         except (psycopg.Error, PoolTimeout) as exc:
-            raise store_error(exc, self.where, "read") from exc
+            raise self.error(exc, "read") from exc
 
     @contextmanager
     def reading(self) -> Iterator[psycopg.Connection[Row]]:
@@ -199,12 +252,11 @@ class PgDatabase:
         if tx is not None:
             yield tx.conn
             return
-        assert self._pool is not None
         try:
-            with self._pool.connection() as conn:
+            with self._connection("read") as conn:
                 yield conn
         except (psycopg.Error, PoolTimeout) as exc:
-            raise store_error(exc, self.where, "read") from exc
+            raise self.error(exc, "read") from exc
 
     def scalar(self, sql: Any, params: Sequence[Any] | None = None) -> Any:
         """Run a read and return the first column of the first row (None when there is none)."""

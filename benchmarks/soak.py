@@ -1,0 +1,308 @@
+"""Soak a served graph: ingesting and querying clients on `langgraph dev`, a server kill, a PostgreSQL restart.
+
+Runs ``langgraph dev`` (offline decision engine, hash embeddings) on the local store or on a private
+PostgreSQL (pgserver) for ``--seconds``; ingesting clients send invented two-turn exchanges with an
+idempotency key and resend a failed send with the same key until it succeeds; querying clients ask
+about the users. ``--kill-at`` SIGKILLs the server at those seconds (it is restarted at once);
+``--pg-restart-at`` stops PostgreSQL for ``--pg-down`` seconds. Printed: runs and errors by class,
+p50/p95 per run type, server RSS over time, and at the end turns sent / recorded / formed / pending /
+duplicated / lost, before and after one ``retry_pending()``.
+
+Usage:
+    python benchmarks/soak.py --backend local --seconds 180 --kill-at 60
+    python benchmarks/soak.py --backend postgres --seconds 180 --kill-at 60 --pg-restart-at 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+from langgraph_sdk import get_sync_client
+
+ROOT = Path(__file__).resolve().parents[1]
+FACTS = ["I adopted a beagle named {name}.", "I started a pottery class with my friend {name} on Mondays.",
+         "My sister {name} moved to Porto in May.", "I work as a nurse with my colleague {name}.",
+         "I joined a chess club called {name}."]
+"""Invented first-person facts the offline engine admits; ``{name}`` makes each send's text unique."""
+
+
+@dataclass
+class Tally:
+    """What the clients saw, shared by their threads."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    runs: Counter[str] = field(default_factory=Counter)
+    errors: Counter[tuple[str, str]] = field(default_factory=Counter)
+    seconds: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    statuses: Counter[str] = field(default_factory=Counter)
+    sent: dict[str, list[str]] = field(default_factory=dict)
+    """Idempotency key -> the texts of its turns, for every send a client saw succeed."""
+    unreadable: list[str] = field(default_factory=list)
+    examples: dict[str, str] = field(default_factory=dict)
+
+    def error(self, kind: str, exc: BaseException) -> None:
+        text = str(exc)
+        found = re.match(r"^([A-Za-z_]\w*): ", text) if type(exc) is Exception else None
+        name = found.group(1) if found else type(exc).__name__
+        with self.lock:
+            self.errors[(kind, name)] += 1
+            self.examples.setdefault(name, text[:200])
+            if "An internal error occurred" in text:
+                self.unreadable.append(name)
+
+
+class Served:
+    """A `langgraph dev` process group that can be killed and restarted."""
+
+    def __init__(self, env: dict[str, str], workdir: Path, port: int) -> None:
+        self.env, self.workdir, self.port = env, workdir, port
+        self.url = f"http://127.0.0.1:{port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = workdir / "server.log"
+
+    def start(self) -> float:
+        cli = Path(sys.executable).with_name("langgraph")
+        cmd = [str(cli), "dev", "--config", str(ROOT / "langgraph.json"), "--host", "127.0.0.1", "--port",
+               str(self.port), "--no-browser", "--no-reload", "--n-jobs-per-worker", "4"]
+        started = time.monotonic()
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+        with httpx.Client(timeout=2.0, trust_env=False) as http:
+            while time.monotonic() - started < 300:
+                if self.proc.poll() is not None:
+                    raise SystemExit(f"langgraph dev exited:\n{self.log.read_text()[-3000:]}")
+                try:
+                    if http.get(f"{self.url}/ok").status_code == 200:
+                        return time.monotonic() - started
+                except httpx.TransportError:
+                    pass
+                time.sleep(0.25)
+        raise SystemExit("langgraph dev did not answer in 300 s")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def rss_mb(self) -> float:
+        if self.proc is None or self.proc.poll() is not None:
+            return 0.0
+        try:
+            root = psutil.Process(self.proc.pid)
+            procs = [root, *root.children(recursive=True)]
+            return sum(p.memory_info().rss for p in procs if p.is_running()) / 2**20
+        except psutil.Error:
+            return 0.0
+
+
+class Postgres:
+    """A private pgserver that can be stopped and started again."""
+
+    def __init__(self, directory: str) -> None:
+        import pgserver
+        import psycopg
+
+        self.server = pgserver.get_server(directory, cleanup_mode="stop")
+        self.url = self.server.get_uri()
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+
+    def stop(self) -> None:
+        from pgserver._commands import pg_ctl
+
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.server.pgdata, user=self.server.system_user)
+
+    def start(self) -> None:
+        self.server.ensure_postgres_running()
+
+
+def ingester(name: str, served: Served, tally: Tally, stop: threading.Event, users: list[str]) -> None:
+    """Send exchanges with an idempotency key; resend a failed send (same key) until it succeeds."""
+    client = get_sync_client(url=served.url, timeout=httpx.Timeout(60.0))
+    n = 0
+    while not stop.is_set():
+        n += 1
+        user = users[n % len(users)]
+        key = f"{name}-{n}"
+        texts = [FACTS[n % len(FACTS)].format(name=f"{name.title()}x{n}"), f"Thanks for telling me ({key})."]
+        send = {"messages": [{"role": "user", "content": texts[0]}, {"role": "assistant", "content": texts[1]}],
+                "user_id": user, "idempotency_key": key}
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            started = time.perf_counter()
+            try:
+                out = client.runs.wait(None, "ingestion", input=send, raise_error=True)
+            except Exception as exc:  # noqa: BLE001 - counted by class, then resent
+                tally.error("ingest", exc)
+                time.sleep(1.0)
+                continue
+            with tally.lock:
+                tally.runs["ingest"] += 1
+                tally.seconds["ingest"].append(time.perf_counter() - started)
+                tally.statuses[out.get("status", "?") if isinstance(out, dict) else "?"] += 1
+                tally.sent[key] = texts
+            break
+
+
+def querier(name: str, served: Served, tally: Tally, stop: threading.Event, users: list[str]) -> None:
+    """Ask about the users in turn (a user's first question may come before any memory)."""
+    client = get_sync_client(url=served.url, timeout=httpx.Timeout(60.0))
+    n = 0
+    while not stop.is_set():
+        n += 1
+        user = users[(n * 3 + len(name)) % len(users)]
+        started = time.perf_counter()
+        try:
+            client.runs.wait(None, "query", input={"question": f"What did {user} talk about lately?",
+                                                   "namespaces": [user]}, raise_error=True)
+        except Exception as exc:  # noqa: BLE001 - counted by class
+            tally.error("query", exc)
+            time.sleep(1.0)
+            continue
+        with tally.lock:
+            tally.runs["query"] += 1
+            tally.seconds["query"].append(time.perf_counter() - started)
+
+
+def final_figures(settings: dict[str, Any], users: list[str], tally: Tally) -> dict[str, int]:
+    """Turns sent / recorded / formed / pending / duplicated / lost, before and after one retry_pending()."""
+    from dmem.api import Memory
+
+    figures: dict[str, int] = {"sent": 2 * len(tally.sent)}
+    with Memory(embeddings="hash", **settings) as mem:
+        def count() -> tuple[int, int, int, int, int]:
+            texts = Counter(m.text for u in users for m in mem.transcript(user_id=u))
+            unformed = sum(len(mem.store.transcript.unformed(u)) for u in users)
+            pending = sum(len(mem.pending(user_id=u)) for u in users)
+            sent = {t for pair in tally.sent.values() for t in pair}
+            return (sum(texts.values()), sum(texts.values()) - unformed, pending,
+                    sum(c - 1 for c in texts.values() if c > 1), len(sent - set(texts)))
+        for label, values in (("before", count()),):
+            figures.update(zip([f"{x}_{label}" for x in ("recorded", "formed", "pending", "duplicated", "lost")],
+                               values, strict=True))
+        mem.retry_pending(user_ids=users)
+        figures.update(zip([f"{x}_after_retry" for x in ("recorded", "formed", "pending", "duplicated", "lost")],
+                           count(), strict=True))
+    return figures
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(tally: Tally, rss: list[tuple[float, float]], events: list[str], figures: dict[str, int]) -> None:
+    print("\nruns (successful):", dict(tally.runs), " ingest statuses:", dict(tally.statuses))
+    print("errors by class:")
+    for (kind, name), n in sorted(tally.errors.items()):
+        print(f"  {kind:7s} {name:28s} {n:5d}   e.g. {tally.examples.get(name, '')[:110]}")
+    print(f"unreadable errors ('An internal error occurred'): {dict(Counter(tally.unreadable)) or 0}")
+    for kind, values in sorted(tally.seconds.items()):
+        p50, p95 = pct(values, 0.5) * 1000, pct(values, 0.95) * 1000
+        print(f"{kind:7s} n={len(values):5d}  p50 {p50:7.0f} ms  p95 {p95:7.0f} ms")
+    print("events:", "; ".join(events) or "none")
+    print("server RSS (MB) over time:", " ".join(f"{t:.0f}s:{m:.0f}" for t, m in rss))
+    if rss:
+        third = [m for t, m in rss if t >= rss[-1][0] * 2 / 3]
+        print(f"RSS last third: min {min(third):.0f} MB, max {max(third):.0f} MB, "
+              f"median {statistics.median(third):.0f} MB")
+    print("turns:", " ".join(f"{k}={v}" for k, v in figures.items()))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--backend", choices=["local", "postgres"], default="local")
+    p.add_argument("--seconds", type=float, default=180.0)
+    p.add_argument("--ingesters", type=int, default=2)
+    p.add_argument("--queriers", type=int, default=2)
+    p.add_argument("--users", type=int, default=6)
+    p.add_argument("--kill-at", type=float, action="append", default=[], help="seconds; may repeat")
+    p.add_argument("--pg-restart-at", type=float, action="append", default=[], help="seconds; may repeat")
+    p.add_argument("--pg-down", type=float, default=5.0, help="seconds PostgreSQL stays stopped")
+    p.add_argument("--port", type=int, default=0)
+    args = p.parse_args()
+    if args.pg_restart_at and args.backend != "postgres":
+        p.error("--pg-restart-at needs --backend postgres")
+
+    tmp = Path(tempfile.mkdtemp(prefix="dmem-soak-"))
+    pg = Postgres(str(tmp / "pg")) if args.backend == "postgres" else None
+    settings = {"store_url": pg.url} if pg else {"store_dir": str(tmp / "store")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DMEM_", "LANGSMITH_", "LANGCHAIN_"))}
+    env.update(DMEM_EMBEDDING_MODEL="hash", LANGGRAPH_CLI_NO_ANALYTICS="1", LANGGRAPH_NO_VERSION_CHECK="1",
+               **({"DMEM_STORE_URL": pg.url} if pg else {"DMEM_STORE_DIR": settings["store_dir"]}))
+    port = args.port or _free_port()
+    served = Served(env, tmp, port)
+    events = [f"server ready in {served.start():.1f} s"]
+    users = [f"soak-user-{i}" for i in range(args.users)]
+    tally, stop, rss = Tally(), threading.Event(), []
+    clients = [threading.Thread(target=ingester, args=(f"ing{i}", served, tally, stop, users))
+               for i in range(args.ingesters)]
+    clients += [threading.Thread(target=querier, args=(f"ask{i}", served, tally, stop, users))
+                for i in range(args.queriers)]
+    plan = sorted([(t, "kill") for t in args.kill_at] + [(t, "pg") for t in args.pg_restart_at])
+    t0 = time.monotonic()
+    for c in clients:
+        c.start()
+    try:
+        while (now := time.monotonic() - t0) < args.seconds:
+            if plan and now >= plan[0][0]:
+                _, what = plan.pop(0)
+                if what == "kill":
+                    served.kill()
+                    events.append(f"{now:.0f}s: server SIGKILLed, answered again in {served.start():.1f} s")
+                elif pg is not None:
+                    pg.stop()
+                    time.sleep(args.pg_down)
+                    pg.start()
+                    events.append(f"{now:.0f}s: PostgreSQL stopped for {args.pg_down:.0f} s, started again")
+            rss.append((now, served.rss_mb()))
+            time.sleep(5.0)
+        stop.set()
+        for c in clients:
+            c.join(timeout=180)
+    finally:
+        stop.set()
+        served.stop()
+    figures = final_figures(settings, users, tally)
+    report(tally, rss, events, figures)
+    if pg is not None:
+        pg.server.cleanup()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+if __name__ == "__main__":
+    main()
