@@ -13,7 +13,12 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
 Then the admission rate of invented filler (benchmarks/data/filler.json).
 The offline engine (no chat model) ingests each conversation once into --work, in a folder named
 by a hash of dmem's source, so a code change re-ingests and an unchanged tree reuses the stores.
-Usage: python benchmarks/formation.py [locomo|realtalk|both] [--half tuning|report|both]
+--drafts is the fast mode (seconds, not an hour on a shared machine): the offline engine's admission
+and split over the same exchanges (pairs, 8 turns of history, the node's window), with the 10 drafted
+facts sharing most word stems with the exchange standing in for the embedding-searched background;
+'formed' then counts evidence turns that source a drafted fact and 'mem/turn' is drafted facts per
+turn, before the lifecycle merges duplicates; no System 1 recall (there is no store).
+Usage: python benchmarks/formation.py [locomo|realtalk|both] [--half tuning|report|both] [--drafts]
        [--only ID,ID] [--work DIR] [--data DIR (default ../shared/data)] [--filler-only]
 """
 
@@ -32,18 +37,21 @@ from pathlib import Path
 from _fake_world import ROOT
 
 from dmem.api import Memory
+from dmem.batches import iter_exchanges
 from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.lexical import content_words
 from dmem.eval.datasets import Conversation, QAItem, load_dataset
 from dmem.eval.methods import speaker_namespaces
 from dmem.models.embeddings import HashEmbeddings
 from dmem.nodes.retrieval import search_memories
 from dmem.services import Services
-from dmem.state.schemas import Message
+from dmem.state.schemas import MemoryRecord, Message
 
 TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "Chat_2_", "Chat_3_")}
 """The tuning half, by conversation id (RealTalk ids by prefix); every other conversation is the report half."""
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
 CATEGORIES = (1, 2, 3, 4)
+HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
 
 
 def option(name: str, default: str | None = None) -> str | None:
@@ -108,10 +116,10 @@ class Figures:
         self.unformed.update(other.unformed)
 
     def row(self, name: str) -> str:
-        r = {k: statistics.mean(v) if v else float("nan") for k, v in self.recall.items()}
+        r = {k: f"{statistics.mean(v):.3f}" for k, v in self.recall.items() if v}
         return (f"{name:<22}{self.turns:>6}{self.memories / max(self.turns, 1):>9.3f}{self.evidence:>6}"
-                f"{self.missing:>6}{self.formed / max(self.evidence, 1):>8.3f}{r.get('dense', 0):>8.3f}"
-                f"{r.get('hybrid', 0):>8.3f}{r.get('hybrid+missing', 0):>10.3f}")
+                f"{self.missing:>6}{self.formed / max(self.evidence, 1):>8.3f}{r.get('dense', '-'):>8}"
+                f"{r.get('hybrid', '-'):>8}{r.get('hybrid+missing', '-'):>10}")
 
 
 HEADER = (f"{'conversation':<22}{'turns':>6}{'mem/turn':>9}{'evid':>6}{'miss':>6}{'formed':>8}{'S1 dns':>8}"
@@ -121,6 +129,41 @@ HEADER = (f"{'conversation':<22}{'turns':>6}{'mem/turn':>9}{'evid':>6}{'miss':>6
 def recall(qa: QAItem, found: set[str], count_missing: bool) -> float:
     total = len(qa.evidence) + (len(qa.missing_evidence) if count_missing else 0)
     return sum(e in found for e in qa.evidence) / total
+
+
+def drafted(conv: Conversation) -> tuple[int, set[str], dict[str, tuple[bool, str]]]:
+    """--drafts: facts drafted by offline admission + split; (count, source turns, verdict by turn)."""
+    decider = OfflineDecider(HashEmbeddings())
+    facts: list[tuple[MemoryRecord, set[str]]] = []
+    verdicts: dict[str, tuple[bool, str]] = {}
+    position = {m.turn_id: i for i, m in enumerate(conv.messages)}
+    for exchange in iter_exchanges(conv.messages, 2):
+        start = position[exchange[0].turn_id]
+        history = conv.messages[max(0, start - HISTORY): start]
+        words = set(content_words(" ".join(m.text for m in exchange)))
+        background = [r for r, _ in sorted(facts, key=lambda f: -len(words & f[1]))[:BACKGROUND]]
+        admitted = {v.turn_id: v for v in decider.admit(exchange, history, background).value.verdicts}
+        verdicts.update({t: (v.admit, v.reason) for t, v in admitted.items()})
+        ok = [m for m in exchange if admitted[m.turn_id].admit]
+        asked = [m for m in exchange[: exchange.index(ok[0])]] if ok else []
+        for d in decider.split(ok, [*history, *asked], background).value.facts if ok else []:
+            record = MemoryRecord(id=str(len(facts)), namespace="n", text=d.text, source_turn_ids=d.source_turn_ids,
+                                  created_at=conv.messages[0].timestamp, updated_at=conv.messages[0].timestamp)
+            facts.append((record, set(content_words(d.text))))
+    return len(facts), {t for r, _ in facts for t in r.source_turn_ids}, verdicts
+
+
+def measure_drafts(conv: Conversation) -> Figures:
+    questions = [q for q in conv.qa if q.category in CATEGORIES]
+    evidence = {e for q in questions for e in q.evidence}
+    missing = {e for q in questions for e in q.missing_evidence} - evidence
+    count, sources, verdicts = drafted(conv)
+    fig = Figures(turns=len(conv.messages), memories=count, evidence=len(evidence),
+                  formed=len(evidence & sources), missing=len(missing))
+    for turn in sorted(evidence - sources):
+        admitted, reason = verdicts[turn]
+        fig.unformed["admitted, no fact drafted" if admitted else reason_family(reason)] += 1
+    return fig
 
 
 def measure(kind: str, conv: Conversation) -> Figures:
@@ -167,7 +210,7 @@ def report_dataset(kind: str, wanted_half: str) -> None:
     print(HEADER)
     for conv in convs:
         started = time.perf_counter()
-        fig = measure(kind, conv)
+        fig = measure_drafts(conv) if "--drafts" in sys.argv else measure(kind, conv)
         half = half_of(kind, conv.conversation_id)
         halves.setdefault(half, Figures()).add(fig)
         print(fig.row(f"{conv.conversation_id[:15]} ({half[0]})") + f"  {time.perf_counter() - started:.0f}s",

@@ -78,7 +78,8 @@ class FactDraft(BaseModel):
     )
     provenance: Provenance = Field(
         default=Provenance.STATED,
-        description="'stated' if asserted as the point of the utterance, 'inferred' if implied in passing.",
+        description="'stated' if asserted as the point of the utterance, 'hedged' if said with a hedge "
+        "('probably', 'I think'), 'inferred' if implied in passing.",
     )
     language: str = Field(default="en", description="ISO 639-1 code of the source utterance's language.")
 

@@ -99,6 +99,28 @@ def clean_drafts(out: FactDrafts, sources: Sequence[Message]) -> FactDrafts:
     return FactDrafts(facts=facts)
 
 
+def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequence[Message]) -> FactDrafts:
+    """Name the question a reply answers as a source too, when the fact states it.
+
+    The turn before a fact's source, said by another speaker and asking something, is its question
+    when the fact uses a word of that question that the reply itself does not say ("What's your
+    favourite film?" + "The lighthouse one" -> "Theo's favourite film is the lighthouse one").
+    """
+    turns = [*history, *sources]
+    before = {b.turn_id: a for a, b in zip(turns, turns[1:], strict=False)}
+    by_id = {m.turn_id: m for m in turns}
+    facts = []
+    for draft in out.facts:
+        first = draft.source_turn_ids[0] if draft.source_turn_ids else None
+        asked, reply = before.get(first or ""), by_id.get(first or "")
+        if asked and reply and asked.speaker != reply.speaker and "?" in asked.text:
+            new = set(content_stems(asked.text)) - set(content_stems(reply.text))
+            if new & set(content_stems(draft.text)) and asked.turn_id not in draft.source_turn_ids:
+                draft = draft.model_copy(update={"source_turn_ids": [asked.turn_id, *draft.source_turn_ids]})
+        facts.append(draft)
+    return FactDrafts(facts=facts)
+
+
 _GENERIC = {"user"}
 """Words a fact may use for anyone ('the user'): they anchor nothing."""
 
