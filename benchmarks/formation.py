@@ -24,6 +24,7 @@ Usage: python benchmarks/formation.py [locomo|realtalk|both] [--half tuning|repo
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -66,8 +67,9 @@ def half_of(kind: str, conv_id: str) -> str:
     return "tuning" if any(conv_id == t or conv_id.startswith(t) for t in TUNING[kind]) else "report"
 
 
+@functools.cache
 def source_hash() -> str:
-    """A short hash of dmem's Python source: stores built by other code are never reused."""
+    """A short hash of dmem's Python source at start: stores built by other code are never reused."""
     digest = hashlib.sha1()
     for path in sorted((ROOT / "dmem").rglob("*.py")):
         digest.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
