@@ -198,6 +198,24 @@ def clean_groups(out: AnswerGroups, answers: Sequence[str]) -> AnswerGroups:
     return AnswerGroups(reason=reason, groups=groups, best=best)
 
 
+_STAMP = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})?[ T]?(?P<time>\d{1,2}:\d{2})?")
+
+
+def turn_at_time(raw: str | int, chunk: Sequence[Message]) -> str | None:
+    """The turn a timestamp stands for, when a model wrote the time where a turn id was asked.
+
+    '2024-03-05 14:10' (or its date or time alone, as the prompt shows them) maps to the one chunk
+    message said then; None when no message or several match.
+    """
+    m = _STAMP.fullmatch(str(raw).strip().strip("[]()").strip())
+    if not m or not (m["date"] or m["time"]):
+        return None
+    hits = [msg.turn_id for msg in chunk if msg.timestamp is not None
+            and (not m["date"] or f"{msg.timestamp:%Y-%m-%d}" == m["date"])
+            and (not m["time"] or f"{msg.timestamp:%H:%M}" == f"{m['time']:0>5}")]
+    return hits[0] if len(hits) == 1 else None
+
+
 def clamp_chunk_facts(raw: list[dict[str, Any]], chunk: Sequence[Message]) -> ChunkFacts:
     """Scores rounded and clamped to 0-10, empty facts dropped, labels mapped to the chunk's turn ids."""
     ids = [m.turn_id for m in chunk]
@@ -208,6 +226,7 @@ def clamp_chunk_facts(raw: list[dict[str, Any]], chunk: Sequence[Message]) -> Ch
             continue
         value = float(item["score"])
         score = min(10, max(0, round(value))) if math.isfinite(value) else 0
-        turn_ids = list(dict.fromkeys(t for t in (match_turn(r, ids) for r in item["turn_ids"]) if t))
+        found = (match_turn(r, ids) or turn_at_time(r, chunk) for r in item["turn_ids"])
+        turn_ids = list(dict.fromkeys(t for t in found if t))
         facts.append(ScoredFact(fact=text, score=score, turn_ids=turn_ids))
     return ChunkFacts(facts=facts)
