@@ -9,7 +9,10 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
 - memories per turn;
 - System 1 evidence recall at K = retrieval_top_k per speaker namespace (dense and hybrid; the
   default mode is starred), averaged over questions: over the ids that exist, and counting missing ids;
-- the admission reasons (rule families, quotes cut) of the evidence turns that formed nothing.
+- the admission reasons (rule families, quotes cut) of the evidence turns that formed nothing;
+- the System 1 answer's evidence trace (hybrid retrieval, the offline answer): precision and recall
+  against the gold evidence, for the trace of the memories the answer used and, as before, of every
+  memory retrieved.
 Then the admission rate of invented filler (benchmarks/data/filler.json).
 The offline engine (no chat model) ingests each conversation once into --work, in a folder named
 by a hash of dmem's source, so a code change re-ingests and an unchanged tree reuses the stores.
@@ -20,6 +23,7 @@ facts sharing most word stems with the exchange standing in for the embedding-se
 turn, before the lifecycle merges duplicates; no System 1 recall (there is no store).
 Usage: python benchmarks/formation.py [locomo|realtalk|both] [--half tuning|report|both] [--drafts]
        [--only ID,ID] [--work DIR] [--data DIR (default ../shared/data)] [--filler-only]
+       [--source HASH (reuse stores ingested by another source tree)]
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.lexical import content_words
 from dmem.eval.datasets import Conversation, QAItem, load_dataset
 from dmem.eval.methods import speaker_namespaces
+from dmem.evidence.citations import cited_turns
 from dmem.models.embeddings import HashEmbeddings
 from dmem.nodes.retrieval import search_memories
 from dmem.services import Services
@@ -70,6 +75,8 @@ def half_of(kind: str, conv_id: str) -> str:
 @functools.cache
 def source_hash() -> str:
     """A short hash of dmem's Python source at start: stores built by other code are never reused."""
+    if given := option("--source"):
+        return given
     digest = hashlib.sha1()
     for path in sorted((ROOT / "dmem").rglob("*.py")):
         digest.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
@@ -192,7 +199,21 @@ def measure(kind: str, conv: Conversation) -> Figures:
                 fig.recall[mode].append(recall(qa, found, False))
                 if mode == "hybrid":
                     fig.recall["hybrid+missing"].append(recall(qa, found, True))
+            trace_figures(svc, qa, namespaces, fig)
     return fig
+
+
+def trace_figures(svc: Services, qa: QAItem, namespaces: list[str], fig: Figures) -> None:
+    """Precision and recall of the System 1 answer's trace: memories used, and every memory retrieved."""
+    memories = [r for r, _ in search_memories(svc, qa.question, namespaces)]
+    draft = svc.decider.answer(qa.question, [m.render() for m in memories]).value
+    every = list(dict.fromkeys(t for m in memories for t in m.source_turn_ids))
+    used = cited_turns(draft.used, [m.id for m in memories], memories) or every
+    gold = set(qa.evidence)
+    for name, trace in (("used", used), ("retrieved", every)):
+        hit = len(gold & set(trace))
+        fig.recall.setdefault(f"{name} P", []).append(hit / len(set(trace)) if trace else 0.0)
+        fig.recall.setdefault(f"{name} R", []).append(hit / len(gold))
 
 
 def _mode(svc: Services, mode: str) -> Services:
@@ -219,6 +240,12 @@ def report_dataset(kind: str, wanted_half: str) -> None:
               flush=True)
     for half, fig in halves.items():
         print(fig.row(f"{half} half"))
+    for half, fig in halves.items():
+        if fig.recall.get("used P"):
+            t = {k: statistics.mean(v) for k, v in fig.recall.items()}
+            print(f"{half} half, System 1 answer trace vs gold evidence (existing ids): memories used "
+                  f"P {t['used P']:.3f} R {t['used R']:.3f}; every memory retrieved P {t['retrieved P']:.3f} "
+                  f"R {t['retrieved R']:.3f}")
     for half, fig in halves.items():
         print(f"{half} half, evidence turns that formed nothing ({sum(fig.unformed.values())}): "
               + "; ".join(f"{n} {why}" for why, n in fig.unformed.most_common()))

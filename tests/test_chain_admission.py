@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from dmem.api import Memory
-from dmem.decisions.offline.chains import answer_statement, continued
 from dmem.decisions.model import ModelDecider
+from dmem.decisions.offline.chains import answer_statement, continued
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import MemoryRecord, Message, Provenance

@@ -159,6 +159,8 @@ class AnswerDraft(BaseModel):
     """An answer to the question from the given context."""
 
     reasoning: str = Field(default="", description="Brief working: which items support the answer.")
+    used: list[int] = Field(default_factory=list, description="Numbers (from 1) of the lines the answer rests "
+                            "on; empty when none answers.")
     answer: str = Field(description="The answer alone, as short as the style asks.")
 
 
