@@ -13,8 +13,8 @@ Usage: python benchmarks/paraphrase.py [--embeddings hash|local] [--show tuning|
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
