@@ -62,7 +62,7 @@ def test_satisfies_the_protocol_and_reports_usage(decider: OfflineDecider) -> No
         # The paper's contrast pairs: same triple, different verdicts.
         ("I drove a Jeep for the road trip that I rented.", False, "transient"),
         ("I've had my Jeep Wrangler for three years.", True, "stable ownership ('I've had')"),
-        ("I might switch to Android next year.", False, "hedged plan ('might')"),
+        ("I might switch to Android next year.", True, "hedged ('might'), kept as hedged"),
         ("I'm switching to Android next month.", True, "definitive dated plan"),
         # Phatic, emotional, vague, questions.
         ("Hey Theo! Good to see you!", False, "phatic ('Hey')"),
@@ -72,7 +72,7 @@ def test_satisfies_the_protocol_and_reports_usage(decider: OfflineDecider) -> No
         ("Wow, that's great, so happy for you!", False, "generic emotional reaction"),
         ("Life has been ok, taking care of things", False, "vague content"),
         ("What kind of music do you listen to?", False, "question without a first-person fact"),
-        ("Maybe I'll learn the guitar someday.", False, "hedged"),
+        ("Maybe I'll learn the guitar someday.", True, "hedged ('Maybe'), kept as hedged"),
         ("I'm so tired right now.", False, "transient state"),
         # Admit criteria.
         ("I love hiking in the mountains.", True, "preference ('I love')"),
@@ -190,8 +190,14 @@ def test_split_keeps_the_language(decider: OfflineDecider) -> None:
 
 
 def test_split_drops_rejected_clauses(decider: OfflineDecider) -> None:
-    texts = [f.text for f in split_texts(decider, "I've had my Jeep for years. I might sell it next year.")]
+    texts = [f.text for f in split_texts(decider, "I've had my Jeep for years. I rented a van for the trip.")]
     assert texts == ["Maya has had a Jeep for years"]
+
+
+def test_split_keeps_a_hedged_clause_as_hedged(decider: OfflineDecider) -> None:
+    facts = split_texts(decider, "I've had my Jeep for years. I might sell it next year.")
+    assert [(f.text, f.provenance) for f in facts] == [("Maya has had a Jeep for years", Provenance.STATED),
+                                                       ("Maya might sell it next year", Provenance.HEDGED)]
 
 
 def test_split_remember_when_gives_the_fact_and_the_rule_it_sets(decider: OfflineDecider) -> None:
@@ -230,7 +236,8 @@ def test_extract_facts_has_no_admission_gate(decider: OfflineDecider) -> None:
     exchange = [msg("Thanks!", "Theo", "D1:1"), msg("I might switch to Android next year.", "Maya", "D1:2")]
     facts = decider.extract_facts(exchange, [], []).value.facts
     assert [f.text for f in facts] == ["Maya might switch to Android next year"]
-    assert decider.split(exchange, [], []).value.facts == []
+    gated = decider.split(exchange, [], []).value.facts  # the gate keeps the hedged plan, as hedged
+    assert [(f.text, f.provenance) for f in gated] == [("Maya might switch to Android next year", Provenance.HEDGED)]
 
 
 # Scope and enrichment ------------------------------------------------------------------------------

@@ -80,10 +80,8 @@ def test_a_reply_to_a_question_about_the_speaker_is_admitted(decider: OfflineDec
     verdict = decider.admit([reply], [asked], []).value.verdicts[0]
     assert verdict.admit and "answer to Maya's question ('What's your favourite film these days?')" in verdict.reason
     facts = decider.split([reply], [asked], []).value.facts
-    assert [f.text for f in facts] == [
-        'Theo answered Maya\'s question "What\'s Theo\'s favourite film these days?": The Lighthouse Keeper by '
-        'Ilse Varga']
-    assert facts[0].source_turn_ids == ["D1:2"]  # the question only says what the reply answers
+    assert [f.text for f in facts] == ["Theo's favourite film is The Lighthouse Keeper by Ilse Varga"]
+    assert facts[0].source_turn_ids == ["D1:1", "D1:2"]  # the fact states both: the question is a source too
 
 
 def test_a_reply_without_a_question_before_it_stays_rejected(decider: OfflineDecider) -> None:
@@ -97,7 +95,6 @@ def test_a_reply_without_a_question_before_it_stays_rejected(decider: OfflineDec
     ("reply", "why"),
     [
         ("Which one do you mean?", "question"),  # a question back is not an answer
-        ("Maybe the one with the lighthouse.", "hedged"),  # a hedge stays a hedge
         ("Wow, amazing!", "emotional"),  # nothing informative
         ("Sure!", "vague"),
     ],

@@ -78,7 +78,7 @@ def test_admit_renders_sections_and_returns_verdicts() -> None:
     assert "[2] Theo: Wow" in current
     assert "D1:" not in call.prompt and "2023" not in call.prompt  # short labels, never turn ids
     assert section(call, "reference_history").startswith("Theo: Hey Maya")  # context: no label
-    assert "existing_memories" not in call.prompt  # admission binds references from the history only
+    assert "Maya drives a Jeep" in section(call, "existing_memories")  # chain-aware: what a turn may continue
     assert "transient" in call.messages[0].content.lower()
     assert [(v.turn_id, v.admit) for v in out.value.verdicts] == [("D1:3", True), ("D1:4", False)]
     assert_usage(out.usage, "admit")

@@ -58,6 +58,8 @@ class QAItem(BaseModel):
     answer: str = Field(description="Gold answer as text ('' for adversarial items without one).")
     category: int = Field(description="1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial.")
     evidence: list[str] = Field(default_factory=list, description="Valid turn ids that support the answer.")
+    missing_evidence: list[str] = Field(default_factory=list, description="Well-formed evidence ids that name "
+                                        "no turn of the conversation (they cap any recall that counts them).")
     adversarial_answer: str | None = Field(default=None, description="The trap answer of category 5.")
 
 
@@ -105,11 +107,13 @@ def _parse_qa(items: object, turn_ids: set[str], notes: Notes) -> list[QAItem]:
             notes.add("malformed_qa", f"qa {index}: no question or category; skipped")
             continue
         evidence: list[str] = []
+        missing: list[str] = []
         for part in split_evidence(item.get("evidence", [])):
             if not _TURN_ID.fullmatch(part):
                 notes.add("malformed_evidence", f"qa {index}: evidence {part!r} is malformed")
             elif part not in turn_ids:
                 notes.add("missing_evidence", f"qa {index}: evidence {part!r} points to no turn")
+                missing.append(part)
             else:
                 evidence.append(part)
         answer = item.get("answer")
@@ -122,6 +126,7 @@ def _parse_qa(items: object, turn_ids: set[str], notes: Notes) -> list[QAItem]:
                 answer="" if answer is None else str(answer),
                 category=category,
                 evidence=evidence,
+                missing_evidence=missing,
                 adversarial_answer=None if adversarial is None else str(adversarial),
             )
         )

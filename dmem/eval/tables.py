@@ -65,9 +65,11 @@ def recall_table(summary: Summary) -> list[str]:
     """Evidence recall of retrieval, deliberation's facts and the answer's trace; share of the transcript read.
 
     Retrieval is System 1's memories (RAG: its chunks); the share is of the full scan's transcript tokens.
+    Recall is over the gold evidence ids that name a turn of the conversation: ids naming no turn are
+    not counted (the headers say so; ``benchmarks/formation.py`` shows recall counting them too).
     """
-    heads = ["Method", "System 1 recall", "n", "Deliberation recall", "n", "Answer trace recall", "n",
-             "Transcript read", "n"]
+    heads = ["Method", "System 1 recall (existing ids; missing not counted)", "n", "Deliberation recall", "n",
+             "Answer trace recall", "n", "Transcript read", "n"]
     lines = [_row(heads), _row(["---"] * len(heads))]
     for name, s in summary.items():
         rec, share = s["evidence_recall"], s.get("read_share") or {"mean": None, "n": 0}

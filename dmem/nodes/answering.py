@@ -9,6 +9,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from dmem.errors import ModelError, StructuredOutputError
+from dmem.evidence.citations import cited_turns
 from dmem.services import Services, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import GateVerdict, QueryState
@@ -30,7 +31,11 @@ def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     except StructuredOutputError as exc:
         log.warning("System 1 answer failed: %s", exc)
         return {"system1_answer": NO_INFO, "answer": NO_INFO, "usage": _spent(exc)}
-    return {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage]}
+    result: dict[str, Any] = {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage]}
+    cited = cited_turns(out.value.used, state.get("memory_ids", []), state.get("memories", []))
+    if cited is not None and not is_no_info(out.value.answer):
+        result["evidence_turn_ids"] = cited  # the trace names what the answer used, not all retrieved
+    return result
 
 
 def _spent(exc: ModelError) -> list[Usage]:

@@ -88,7 +88,8 @@ def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, An
             continue
         turn_ids = [t for t in f.turn_ids if t in own]
         facts.append(f.model_copy(update={"score": max(0, min(10, f.score)), "turn_ids": turn_ids}))
-    return {"chunk_facts": facts, "usage": [out.usage]}
+    empty = [task["index"]] if not out.value.facts and any(m.text.strip() for m in task["chunk"]) else []
+    return {"chunk_facts": facts, "empty_chunks": empty, "usage": [out.usage]}
 
 
 def reduce_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -114,13 +115,23 @@ def select_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[st
     return {"kept": chosen or fallback, "usage": [out.usage]}
 
 
+def empty_map(state: DeliberationState) -> bool:
+    """Every chunk read returned no facts although it had content: log it, the answer rests on nothing read."""
+    read = {c["index"] for c in state.get("chunks", [])} - {s.index for s in state.get("failed_chunks", [])}
+    empty = read and read <= set(state.get("empty_chunks", []))
+    if empty:
+        log.warning("deliberation read %d chunk(s) and every one returned no facts: a model replying {} to every "
+                    "chunk reads nothing (try another structured_output method or a larger model)", len(read))
+    return bool(empty)
+
+
 def answer_from_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Answer from the ledger's timeline; no facts means no information, without a model call."""
     svc = services_for(runtime.context)
     facts: list[ScoredFact] = best_in_time_order(state.get("kept", []), svc.context.ledger_limit)
     trace = {"evidence_turn_ids": list(dict.fromkeys(t for f in facts for t in f.turn_ids)),
              "skipped_chunks": sorted(state.get("failed_chunks", []), key=lambda s: s.index),
-             "facts_used": facts}
+             "facts_used": facts, "empty_map": empty_map(state)}
     if not facts:
         return {**trace, "deliberation_answer": NO_INFO}
     try:

@@ -5,6 +5,7 @@ With the formation layer off, ``extract_facts`` replaces the whole layer (Mem0* 
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 from collections.abc import Callable
@@ -61,12 +62,16 @@ def _utterance(msg: Message) -> str:
 
 def _to_facts(state: IngestState, drafts: list[FactDraft], sources: list[Message]) -> list[Fact]:
     by_turn = {m.turn_id: m for m in sources}
+    # A reply's fact may also name the question it answers: a turn of the window, not a source.
+    window = {m.turn_id for m in [*state.get("history", []), *state["exchange"]]}
     facts = []
     for d in drafts:
         if not d.text.strip():
             continue
-        turn_ids = [t for t in d.source_turn_ids if t in by_turn] or [m.turn_id for m in sources]
-        src = by_turn[turn_ids[0]]
+        turn_ids = [t for t in d.source_turn_ids if t in by_turn or t in window]
+        if not any(t in by_turn for t in turn_ids):
+            turn_ids = [m.turn_id for m in sources]
+        src = by_turn[next(t for t in turn_ids if t in by_turn)]
         speaker = d.speaker or src.speaker
         facts.append(Fact(text=d.text.strip(), namespace=namespace_for(state, speaker), speaker=speaker,
                           categories=d.categories, provenance=d.provenance, language=d.language,
@@ -89,7 +94,11 @@ def split_intents(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
     """Split admitted utterances into atomic, categorized, grounded facts."""
     admitted_ids = {d.turn_id for d in state.get("admissions", []) if d.admitted}
     admitted = [m for m in state["exchange"] if m.turn_id in admitted_ids]
-    return _draft_facts(state, "split_intents", admitted, services_for(runtime.context).decider.split)
+    # Rejected turns before the first admitted one (a question it answers) join the reference history.
+    asked = list(itertools.takewhile(lambda m: m.turn_id not in admitted_ids, state["exchange"]))
+    window = {**state, "history": [*state.get("history", []), *asked]}
+    return _draft_facts(window, "split_intents", admitted,  # type: ignore[arg-type]
+                        services_for(runtime.context).decider.split)
 
 
 def extract_facts(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:

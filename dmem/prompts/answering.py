@@ -23,8 +23,8 @@ def answer_system(style: AnswerStyle = "short") -> str:
     """Write the answerer's instructions for one answer style."""
     return system_text(
         "You answer questions about people from what a memory system remembers about them.",
-        "Answer the question in <question> using only the lines in <memories>. Each line starts "
-        "with the date it was recorded or happened.",
+        "Answer the question in <question> using only the numbered lines in <memories>. Each line "
+        "starts with the date it was recorded or happened.",
         [
             "Use only the memories; do not add knowledge of your own and do not guess.",
             "Turn relative times into absolute dates from the line's own date: 'last month' on a "
@@ -33,7 +33,8 @@ def answer_system(style: AnswerStyle = "short") -> str:
             "Names in a memory may be other people than the speakers; keep track of who did what.",
             _LENGTH[style],
             f"If the memories do not contain the answer, answer exactly: {NO_INFO}",
-            "Put your brief working in reasoning and only the answer in answer.",
+            "Put your brief working in reasoning, the numbers of the lines the answer rests on in "
+            "used (only those, none when you cannot answer), and only the answer in answer.",
         ],
     )
 
@@ -53,7 +54,7 @@ FILTER_SYSTEM = system_text(
 def answer_prompt(question: str, context: Sequence[str], style: AnswerStyle = "short") -> list[BaseMessage]:
     """Prompt for an answer from context lines (memories or deliberation facts)."""
     return build(answer_system(style), [
-        ("memories", numbered(list(context), start=None)),
+        ("memories", numbered(list(context))),
         ("question", question),
     ])
 

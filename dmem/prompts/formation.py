@@ -12,18 +12,26 @@ from dmem.state.schemas import Fact, MemoryRecord, Message
 ADMIT_SYSTEM = system_text(
     "You are the admission gate of a long-term memory: you decide which utterances are worth "
     "remembering across future conversations.",
-    "Judge each utterance of <current_exchange> on its own, whole. <reference_history> only tells "
-    "what words like 'he', 'there' or 'that one' point to; never judge it.",
+    "Judge each utterance of <current_exchange> whole, with what it answers and what it continues: "
+    "<reference_history> holds the question it may reply to and tells what words like 'he', 'there' "
+    "or 'that one' point to; <existing_memories> holds what is already stored. Never judge those two "
+    "sections themselves.",
     [
         "Admit a personal relation: a preference, habit, possession, role or lasting affiliation "
         "(owning a car, being vegetarian, working at a clinic).",
         "Admit a semi-stable attribute (health, job, home) or a major life event (a move, a "
         "wedding, a new child, a graduation).",
-        "Admit anything that would still help a reply in a later session.",
+        "Admit a short reply that answers a question in <reference_history>: 'Tidewater' after "
+        "'What's your favourite board game?' states a preference.",
+        "Admit a turn that adds a detail to a topic of <existing_memories> (a new step of a stored "
+        "plan, news about a stored condition or project).",
+        "Admit a question that presupposes a fact: 'did you finish the puzzle book I lent you?' "
+        "tells that a book was lent.",
+        "A hedge is not a reason to reject: 'my favourite is probably the green one' and 'I think "
+        "I'll move next spring' are admitted; the split marks them hedged.",
         "Reject transient states and one-off situations (a car rented for one trip, today's "
-        "traffic), generic reactions ('that's so sweet!'), greetings, small talk, and hedged or "
-        "vague content ('I might try it someday').",
-        "'I'm switching jobs next month' is admitted; 'maybe I'll switch someday' is not.",
+        "traffic), generic reactions ('that's so sweet!'), greetings, thanks, small talk and "
+        "content-free replies ('ok', 'lol', 'sure').",
         "One verdict per utterance, in order: turn_id is its label (the bracketed number starting "
         "its line); the reason names the criterion in one sentence.",
     ],
@@ -32,18 +40,24 @@ ADMIT_SYSTEM = system_text(
 SPLIT_SYSTEM = system_text(
     "You turn admitted utterances into the atomic facts a long-term memory stores.",
     "Split the utterances of <current_exchange> into standalone facts. <reference_history> and "
-    "<existing_memories> only resolve references; no fact may come from them.",
+    "<existing_memories> resolve references and say what a reply answers; a fact states only what "
+    "<current_exchange> adds.",
     [
         "One proposition per fact; 'gift ideas for my son' gives 'the user has a son' and 'the "
         "user looked for gift ideas'.",
         "Name the subject, never a pronoun ('Theo joined a community choir'); speaker = the name of "
         "the person the fact is about, as written.",
+        "A reply that answers a question states both as one fact: 'What's your favourite board "
+        "game?' answered 'Tidewater' gives 'Noor's favourite board game is Tidewater'.",
+        "A question that presupposes a fact gives that fact: Noor asking 'did you finish the "
+        "puzzle book I lent you?' gives 'Noor lent Ivo a puzzle book'.",
         "Categories (one or more): persona = identity, relationships, traits; preference = likes, "
         "dislikes, constraints; event = what happened or will happen, with who and when; "
         "procedural = an action done in a device or app; user_rule = how the assistant should "
         "behave; error_learning = a correction of the assistant.",
         "Provenance: 'stated' when the fact is the utterance's point (or the speaker asks to "
-        "remember it), 'inferred' when only implied in passing.",
+        "remember it), 'hedged' when said with a hedge ('probably', 'I think', 'might'), "
+        "'inferred' when only implied in passing.",
         "Grounding: assert no person, thing or relation the input lacks; without an antecedent use "
         "the most specific accurate generic form ('he is seven' with no named child gives 'the "
         "user's child is seven').",
@@ -93,14 +107,16 @@ ENRICH_SYSTEM = system_text(
 )
 
 
-def admission_prompt(exchange: Sequence[Message], history: Sequence[Message]) -> list[BaseMessage]:
-    """Prompt for the utterance-level admission gate.
+def admission_prompt(exchange: Sequence[Message], history: Sequence[Message],
+                     memories: Sequence[MemoryRecord] = ()) -> list[BaseMessage]:
+    """Prompt for the utterance-level admission gate, chain-aware.
 
-    It shows the current exchange and, only to bind references, the reference history (as in
-    Gated Memory); stored memories come in at the split.
+    It shows the current exchange with the reference history (the question a reply answers, the
+    antecedents of references) and the stored memories it may continue.
     """
     return build(ADMIT_SYSTEM, [
         ("reference_history", messages_block(history, timed=False)),
+        ("existing_memories", memories_block(memories, dated=False)),
         ("current_exchange", messages_block(exchange, labelled=True, timed=False)),
     ])
 

@@ -183,6 +183,9 @@ class QueryOutput(TypedDict, total=False):
     label filter, of the filtered transcript's full scan."""
     skipped_chunks: list[SkippedChunk]
     """Chunks deliberation could not read (model call failed after retries): their turns are unread."""
+    empty_map: bool
+    """True when deliberation read chunks with content and every one returned no facts (a model
+    replying ``{}`` to every chunk reads nothing): the answer rests on nothing read."""
     usage: Annotated[list[Usage], operator.add]
     """Model work per stage."""
 
@@ -228,6 +231,8 @@ class DeliberationOutput(TypedDict, total=False):
     """Share of the full scan's transcript tokens the reading plan sends."""
     skipped_chunks: list[SkippedChunk]
     """Chunks whose worker failed after retries, with their unread turns."""
+    empty_map: bool
+    """True when every chunk read returned no facts although the chunks had content."""
     usage: Annotated[list[Usage], operator.add]
     """Model work per stage."""
 
@@ -243,6 +248,8 @@ class DeliberationState(DeliberationInput, DeliberationOutput, total=False):
     """Facts returned by every chunk worker (scores >= chunk_min_score)."""
     failed_chunks: Annotated[list[SkippedChunk], operator.add]
     """Chunks whose worker failed after retries (written by the workers)."""
+    empty_chunks: Annotated[list[int], operator.add]
+    """Indexes of the chunks whose worker returned no facts at all (before any score cut)."""
     kept: list[ScoredFact]
     """The ledger: facts above fact_min_score, duplicates collapsed, in event-time order."""
 

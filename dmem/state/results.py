@@ -108,6 +108,8 @@ class Answer(BaseModel):
     read_share: float = Field(default=0.0, description="Share of the full scan's transcript tokens "
                               "deliberation read (0 when it did not run); with a label filter, of the "
                               "filtered transcript's.")
+    empty_map: bool = Field(default=False, description="Deliberation read chunks with content and every one "
+                            "returned no facts (a model replying {} to each): the answer rests on nothing read.")
     skipped_chunks: list[SkippedChunk] = Field(default_factory=list, description="Chunks deliberation "
                                                "could not read (model call failed): their turns are unread.")
     usage: dict[str, Usage] = Field(default_factory=dict)
@@ -127,6 +129,7 @@ class Answer(BaseModel):
             evidence_turn_ids=list(out.get("evidence_turn_ids") or []),
             read_share=float(out.get("read_share") or 0.0),
             skipped_chunks=list(out.get("skipped_chunks") or []),
+            empty_map=bool(out.get("empty_map")),
             retrieved=[SearchResult(memory=m, score=sc) for m, sc in
                        zip(out.get("memories") or [], out.get("scores") or [], strict=False)],
             usage=summarize_usage(list(out.get("usage") or [])),

@@ -23,9 +23,10 @@ class Category(StrEnum):
 
 
 class Provenance(StrEnum):
-    """Whether the user asserted a fact or it was implied in passing."""
+    """Whether the user asserted a fact, said it with a hedge ('probably', 'I think'), or implied it in passing."""
 
     STATED = "stated"
+    HEDGED = "hedged"
     INFERRED = "inferred"
 
 
@@ -76,7 +77,8 @@ class MemoryRecord(BaseModel):
     namespace: str = Field(description="Owner of the memory (user or agent id).")
     text: str = Field(description="The fact, one sentence with the speaker named.")
     categories: list[Category] = Field(default_factory=list, description="Formation categories (multi-label).")
-    provenance: Provenance = Field(default=Provenance.STATED, description="Stated by the user, or inferred.")
+    provenance: Provenance = Field(default=Provenance.STATED,
+                                   description="Stated by the user, said with a hedge, or inferred.")
     scope: Scope = Field(default=Scope.GENERIC, description="Entity scope; decides what enrichment may consult.")
     source_turn_ids: list[str] = Field(default_factory=list, description="Transcript turns the fact came from.")
     speaker: str | None = Field(default=None, description="Who said it, when known.")
@@ -106,7 +108,8 @@ class Fact(BaseModel):
     namespace: str = Field(description="Namespace the fact will be stored in.")
     speaker: str | None = Field(default=None, description="Who said it, when known.")
     categories: list[Category] = Field(default_factory=list, description="Formation categories (multi-label).")
-    provenance: Provenance = Field(default=Provenance.STATED, description="Stated by the user, or inferred.")
+    provenance: Provenance = Field(default=Provenance.STATED,
+                                   description="Stated by the user, said with a hedge, or inferred.")
     scope: Scope = Field(default=Scope.GENERIC, description="Entity scope; decides what enrichment may consult.")
     enrich: bool = Field(default=False, description="Whether enrichment would help this fact.")
     language: str = Field(default="en", description="Language of the text (ISO 639-1).")

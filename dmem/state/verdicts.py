@@ -78,7 +78,8 @@ class FactDraft(BaseModel):
     )
     provenance: Provenance = Field(
         default=Provenance.STATED,
-        description="'stated' if asserted as the point of the utterance, 'inferred' if implied in passing.",
+        description="'stated' if asserted as the point of the utterance, 'hedged' if said with a hedge "
+        "('probably', 'I think'), 'inferred' if implied in passing.",
     )
     language: str = Field(default="en", description="ISO 639-1 code of the source utterance's language.")
 
@@ -158,6 +159,8 @@ class AnswerDraft(BaseModel):
     """An answer to the question from the given context."""
 
     reasoning: str = Field(default="", description="Brief working: which items support the answer.")
+    used: list[int] = Field(default_factory=list, description="Numbers (from 1) of the lines the answer rests "
+                            "on; empty when none answers.")
     answer: str = Field(description="The answer alone, as short as the style asks.")
 
 

@@ -99,6 +99,28 @@ def clean_drafts(out: FactDrafts, sources: Sequence[Message]) -> FactDrafts:
     return FactDrafts(facts=facts)
 
 
+def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequence[Message]) -> FactDrafts:
+    """Name the question a reply answers as a source too, when the fact states it.
+
+    The turn before a fact's source, said by another speaker and asking something, is its question
+    when the fact uses a word of that question that the reply itself does not say ("What's your
+    favourite film?" + "The lighthouse one" -> "Theo's favourite film is the lighthouse one").
+    """
+    turns = [*history, *sources]
+    before = {b.turn_id: a for a, b in zip(turns, turns[1:], strict=False)}
+    by_id = {m.turn_id: m for m in turns}
+    facts = []
+    for draft in out.facts:
+        first = draft.source_turn_ids[0] if draft.source_turn_ids else None
+        asked, reply = before.get(first or ""), by_id.get(first or "")
+        if asked and reply and asked.speaker != reply.speaker and "?" in asked.text:
+            new = set(content_stems(asked.text)) - set(content_stems(reply.text))
+            if new & set(content_stems(draft.text)) and asked.turn_id not in draft.source_turn_ids:
+                draft = draft.model_copy(update={"source_turn_ids": [asked.turn_id, *draft.source_turn_ids]})
+        facts.append(draft)
+    return FactDrafts(facts=facts)
+
+
 _GENERIC = {"user"}
 """Words a fact may use for anyone ('the user'): they anchor nothing."""
 
@@ -176,6 +198,24 @@ def clean_groups(out: AnswerGroups, answers: Sequence[str]) -> AnswerGroups:
     return AnswerGroups(reason=reason, groups=groups, best=best)
 
 
+_STAMP = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})?[ T]?(?P<time>\d{1,2}:\d{2})?")
+
+
+def turn_at_time(raw: str | int, chunk: Sequence[Message]) -> str | None:
+    """The turn a timestamp stands for, when a model wrote the time where a turn id was asked.
+
+    '2024-03-05 14:10' (or its date or time alone, as the prompt shows them) maps to the one chunk
+    message said then; None when no message or several match.
+    """
+    m = _STAMP.fullmatch(str(raw).strip().strip("[]()").strip())
+    if not m or not (m["date"] or m["time"]):
+        return None
+    hits = [msg.turn_id for msg in chunk if msg.timestamp is not None
+            and (not m["date"] or f"{msg.timestamp:%Y-%m-%d}" == m["date"])
+            and (not m["time"] or f"{msg.timestamp:%H:%M}" == f"{m['time']:0>5}")]
+    return hits[0] if len(hits) == 1 else None
+
+
 def clamp_chunk_facts(raw: list[dict[str, Any]], chunk: Sequence[Message]) -> ChunkFacts:
     """Scores rounded and clamped to 0-10, empty facts dropped, labels mapped to the chunk's turn ids."""
     ids = [m.turn_id for m in chunk]
@@ -186,6 +226,7 @@ def clamp_chunk_facts(raw: list[dict[str, Any]], chunk: Sequence[Message]) -> Ch
             continue
         value = float(item["score"])
         score = min(10, max(0, round(value))) if math.isfinite(value) else 0
-        turn_ids = list(dict.fromkeys(t for t in (match_turn(r, ids) for r in item["turn_ids"]) if t))
+        found = (match_turn(r, ids) or turn_at_time(r, chunk) for r in item["turn_ids"])
+        turn_ids = list(dict.fromkeys(t for t in found if t))
         facts.append(ScoredFact(fact=text, score=score, turn_ids=turn_ids))
     return ChunkFacts(facts=facts)

@@ -25,6 +25,7 @@ from dmem.decisions.model.checks import (
     complete_labels,
     complete_verdicts,
     is_null_answer,
+    with_questions,
 )
 from dmem.models.caps import resolve_caps
 from dmem.models.endpoints import Endpoint, Endpoints
@@ -127,8 +128,8 @@ class ModelDecider:
     # Ingestion ---------------------------------------------------------------------------
     def admit(self, exchange: list[Message], history: list[Message],
               memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
-        """Judge the exchange's utterances; the history binds references (memories are the split's)."""
-        out, usage = self._call(AdmissionVerdicts, admission_prompt(exchange, history),
+        """Judge the exchange's utterances with the question they answer (history) and the memories they extend."""
+        out, usage = self._call(AdmissionVerdicts, admission_prompt(exchange, history, memories),
                                 "admit", "ingestion")
         return Decided(complete_verdicts(out, exchange), usage)
 
@@ -136,7 +137,7 @@ class ModelDecider:
               memories: list[MemoryRecord]) -> Decided[FactDrafts]:
         out, usage = self._call(FactDrafts, split_prompt(admitted, history, memories),
                                 "split_intents", "ingestion")
-        return Decided(clean_drafts(out, admitted), usage)
+        return Decided(with_questions(clean_drafts(out, admitted), admitted, history), usage)
 
     def classify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
         out, usage = self._call(ScopeLabels, scope_prompt(facts), "classify_scope", "ingestion")

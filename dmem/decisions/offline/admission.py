@@ -1,15 +1,19 @@
 """Offline admission: cut an utterance into clauses and judge each by ordered, quotable rules.
 
-Precedence (first that fires wins): explicit 'remember' > hedge > transient marker > question
-without a first-person fact > a named admit criterion > phatic > emotional reaction > vague >
-first-person content (admit) > nothing personal (reject). So "I might switch to Android next
-year" is rejected as hedged although it names a dated plan, and "I drove a Jeep for the road
-trip that I rented" is rejected as transient although it names a vehicle.
+Precedence (first that fires wins): explicit 'remember' > transient marker > question (admitted
+when it carries a fact) > a named admit criterion > phatic > emotional reaction > vague >
+first-person content (admit) > nothing personal (reject). "I drove a Jeep for the road trip that
+I rented" is rejected as transient although it names a vehicle. A hedge ("probably", "I think",
+"might") never rejects: the clause is judged without it and, when admitted, says it was hedged
+(its facts get the 'hedged' provenance), so "my favourite is probably the blue one" is kept.
 
 English chat is made explicit before the rules (``replies``): a dropped first-person subject is
 put back ("Had an audition yesterday" is judged as "I had ..."), and a reply to the other speaker's
 question is admitted when its only fault was naming no first-person fact ("Miso soup" after "What's
-your comfort food?"); hedges, transient states, questions and greetings still reject it.
+your comfort food?"); transient states, questions and greetings still reject it.
+Chain-aware (``chains``): a clause that extends a stored memory (same topic words) is admitted
+where its only fault was saying little on its own, and a question that presupposes a fact
+("did you finish the game I lent you?") is admitted as carrying it.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import rules
+from dmem.decisions.offline import chains, rules
 from dmem.decisions.offline.lexical import content_words
 from dmem.decisions.offline.replies import (
     Asked,
@@ -31,10 +35,17 @@ from dmem.state.schemas import Message
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
 NON_ENGLISH_MIN_WORDS = 3  # words a non-English clause needs (rules there are only a length check)
-_REJECT_RANK = {"hedged": 6, "transient": 5, "question": 4, "emotional": 3, "vague": 2, "phatic": 1}
+# Answer words a question needs to carry a fact (with a presupposing word); chosen on the tuning half.
+QUESTION_FACT_MIN_WORDS = 5
+_REJECT_RANK = {"transient": 5, "question": 4, "emotional": 3, "vague": 2, "phatic": 1}
 # Rejections a reply to a question about the speaker overrides, with the informative words it needs:
 # "Miso soup" answering "What's your comfort food?" is about the speaker though it says no "I".
 _ANSWERABLE = {"impersonal": 1, "vague": 1, "emotional": 2}
+# Rejections a clause continuing a stored memory overrides (it needs CONTINUE_MIN_SHARED shared words).
+_CONTINUABLE = frozenset({"impersonal", "vague", "emotional", "question"})
+# A question presupposes a fact when it names something definite: "the game I lent you", "your trip".
+_PRESUPPOSES = re.compile(r"\b(?:the|your|my|our|his|her|their|that)\s+\w+|\b(?:i|we)\s+\w+|"
+                          r"\b(?:yesterday|last\s+\w+|ago|tonight|tomorrow|today)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,8 @@ class Clause:
     """(verb, object) of 'remember that when you <verb> <object>': the assistant behaviour it governs."""
     asked: Asked | None = None
     """The other speaker's question about the speaker that this clause's utterance replies to."""
+    continues: str | None = None
+    """The stored memory whose topic this clause extends (shared informative words), if any."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +70,9 @@ class ClauseVerdict:
     admit: bool
     reason: str
     kind: str
-    """Rule family: 'remember', an admit criterion, or a reject family ('hedged', 'phatic', ...)."""
+    """Rule family: 'remember', an admit criterion, or a reject family ('transient', 'phatic', ...)."""
+    hedge: str | None = None
+    """The hedge words of an admitted clause ('probably'): its facts are kept as hedged."""
 
 
 def utterance_text(message: Message) -> str:
@@ -88,7 +103,8 @@ def segment(text: str) -> list[Clause]:
     "<fact>, so remember that when you <verb> <object>" stays one clause carrying its condition.
     """
     out: list[Clause] = []
-    for sentence in rules.SENTENCE_END.split(text):
+    sentences = [part for s in rules.SENTENCE_END.split(text) for part in rules.QUESTION_TAIL.split(s)]
+    for sentence in sentences:
         if m := rules.REMEMBER_WHEN.match(sentence.strip()):
             out.append(Clause(m["fact"].strip(" ,;:-"), remember=True, condition=(m["verb"], m["obj"])))
             continue
@@ -101,18 +117,23 @@ def segment(text: str) -> list[Clause]:
     return out
 
 
-def clauses_of(message: Message, prior: Sequence[Message] = ()) -> tuple[list[Clause], str]:
+def clauses_of(message: Message, prior: Sequence[Message] = (),
+               memories: Sequence[str] = ()) -> tuple[list[Clause], str]:
     """The utterance's clauses as they are judged, and its language.
 
     English chat is made explicit first (``replies``): casual first person, dropped subjects, and
-    the question about the speaker that the utterance answers, when the turn before asks one.
+    the question about the speaker that the utterance answers, when the turns before ask one.
+    Each clause names the stored memory (of ``memories``) whose topic it extends, if any.
     """
     text = utterance_text(message)
     language = rules.detect_language(text)
     if language != "en":
         return segment(text), language
     asked = question_answered(message, prior)
+    names = {message.speaker, *(m.speaker for m in prior)}
     clauses = [replace(c, text=restore_subject(c.text), asked=asked) for c in segment(casual_first_person(text))]
+    if memories:
+        clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
     return clauses, language
 
 
@@ -136,14 +157,17 @@ def _is_question(text: str) -> bool:
 
 
 def _reject_early(text: str) -> ClauseVerdict | None:
-    """Hedges and transient markers veto any admit criterion in the same clause."""
-    if m := rules.HEDGE.search(text):
-        planned = re.search(r"\b(?:next|switch|move|buy|go|start|plan|will|year|month|week)\w*\b", text, re.I)
-        what = "plan" if planned else "statement"
-        return ClauseVerdict(False, f"rejected: hedged {what} ('{_quote(m)}')", "hedged")
+    """Transient markers veto any admit criterion in the same clause."""
     if m := rules.TRANSIENT.search(text):
         return ClauseVerdict(False, f"rejected: transient state ('{_quote(m)}')", "transient")
     return None
+
+
+def _hedged(verdict: ClauseVerdict, text: str) -> ClauseVerdict:
+    """An admitted clause said with a hedge keeps it as a confidence, not as a reason to reject."""
+    if not verdict.admit or not (m := rules.HEDGE.search(text)):
+        return verdict
+    return replace(verdict, reason=f"{verdict.reason}; hedged ('{_quote(m)}'), kept as hedged", hedge=_quote(m))
 
 
 def _admit_criterion(text: str) -> ClauseVerdict | None:
@@ -172,14 +196,24 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     """Admit or reject one clause, naming the rule and quoting the words that decided it.
 
     A reply to a question about the speaker is admitted where the only fault was that it named
-    no first-person fact (or too little of one), as long as it carries informative words.
+    no first-person fact (or too little of one), as long as it carries informative words; so is
+    a clause that extends a stored memory's topic. A hedge is kept on the verdict, never a veto.
     """
     verdict = _judge(clause, language)
     needed = _ANSWERABLE.get(verdict.kind)
     if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
         question = clause.asked.question if len(clause.asked.question) <= 80 else clause.asked.question[:77] + "..."
-        return ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question ('{question}')", "answer")
-    return verdict
+        verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question ('{question}')", "answer")
+    elif (clause.continues and not verdict.admit and verdict.kind in _CONTINUABLE
+          and len(answer_words(clause.text)) >= chains.CONTINUE_MIN_SHARED):
+        memory = clause.continues if len(clause.continues) <= 60 else clause.continues[:57] + "..."
+        verdict = ClauseVerdict(True, f"admitted: continues a stored topic ('{memory}')", "continues")
+    return _hedged(verdict, clause.text)
+
+
+def _carries_fact(text: str) -> bool:
+    """A question that presupposes something definite about someone ('did you finish the game I lent you?')."""
+    return len(answer_words(text)) >= QUESTION_FACT_MIN_WORDS and bool(_PRESUPPOSES.search(text))
 
 
 def _judge(clause: Clause, language: str) -> ClauseVerdict:
@@ -196,20 +230,24 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
     if _is_question(text) and not (criterion and rules.FIRST_PERSON.search(text)):
         if (m := rules.PHATIC.search(text)) and len(informative_words(text)) <= MIN_INFORMATIVE_WORDS:
             return ClauseVerdict(False, f"rejected: phatic ('{_quote(m)}')", "phatic")
+        if _carries_fact(text):
+            return ClauseVerdict(True, "admitted: question carrying a fact", "question_fact")
         return ClauseVerdict(False, "rejected: question without a first-person fact", "question")
     return criterion or _reject_late(text)
 
 
-def judge_utterance(message: Message, prior: Sequence[Message] = ()) -> tuple[bool, str]:
+def judge_utterance(message: Message, prior: Sequence[Message] = (),
+                    memories: Sequence[str] = ()) -> tuple[bool, str]:
     """Admit if any clause is admitted (its reason); else the most telling clause rejection.
 
-    ``prior`` are the turns before it, in order (they only say what question it may answer).
+    ``prior`` are the turns before it, in order (they say what question it may answer);
+    ``memories`` are stored memory texts it may continue.
     """
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return False, "rejected: assistant turns are context, not a source of user facts"
     if not utterance_text(message):
         return False, "rejected: empty utterance"
-    clauses, language = clauses_of(message, prior)
+    clauses, language = clauses_of(message, prior, memories)
     verdicts = [judge_clause(c, language) for c in clauses]
     admitted = [v for v in verdicts if v.admit]
     if admitted:

@@ -93,7 +93,7 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
     best_sentence = next(s for i, s in parts if i == best)
     return AnswerDraft(reasoning=f"line {best + 1} (relevance {dict(ranked)[best]:.2f}, "
                        f"{spans.question_kind(question)} question): {context[best].strip()}",
-                       answer=found or spans.free_span(question, best_sentence))
+                       used=[best + 1], answer=found or spans.free_span(question, best_sentence))
 
 
 def list_answer(embeddings: Embeddings, question: str, lines: list[Line], numbers: list[int]) -> AnswerDraft:
@@ -104,4 +104,4 @@ def list_answer(embeddings: Embeddings, question: str, lines: list[Line], number
         items.append(spans.typed_span(question, best, tag) or spans.free_span(question, best))
     chosen = list(dict.fromkeys(i for i in items if i))[:LIST_MAX_ITEMS]
     return AnswerDraft(reasoning=f"list question: spans of lines {', '.join(str(n + 1) for n in numbers)}",
-                       answer=", ".join(chosen) or NO_INFO)
+                       used=[n + 1 for n in numbers] if chosen else [], answer=", ".join(chosen) or NO_INFO)

@@ -92,10 +92,12 @@ class OfflineDecider:
     # Ingestion -----------------------------------------------------------------------------
     def admit(self, exchange: list[Message], history: list[Message],
               memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
+        texts = [m.text for m in memories]
+
         def work() -> AdmissionVerdicts:
             verdicts = []
             for i, message in enumerate(exchange):
-                ok, reason = admission.judge_utterance(message, [*history, *exchange[:i]])
+                ok, reason = admission.judge_utterance(message, [*history, *exchange[:i]], texts)
                 verdicts.append(UtteranceVerdict(turn_id=message.turn_id, reason=reason, admit=ok))
             return AdmissionVerdicts(verdicts=verdicts)
 
@@ -103,7 +105,9 @@ class OfflineDecider:
 
     def split(self, admitted: list[Message], history: list[Message],
               memories: list[MemoryRecord]) -> Decided[FactDrafts]:
-        return _timed("split", lambda: FactDrafts(facts=splitting.split_messages(admitted, history, gated=True)))
+        texts = [m.text for m in memories]
+        return _timed("split", lambda: FactDrafts(facts=splitting.split_messages(admitted, history, gated=True,
+                                                                                 memories=texts)))
 
     def classify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
         def work() -> ScopeLabels:

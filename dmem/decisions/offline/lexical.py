@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
+import snowballstemmer
 from langchain_core.embeddings import Embeddings
 from rank_bm25 import BM25Okapi
 
-from dmem.decisions.offline.porter import PorterStemmer
 from dmem.decisions.offline.rules import wordset
 from dmem.grounding.deixis import NUMBER_WORDS
 
@@ -36,7 +36,7 @@ STOPWORDS = wordset(
     "yours yourself yourselves also just really did does do get got gonna wanna yeah yes oh s t"
 )
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
-_STEMMER = PorterStemmer()  # NLTK's, copied: importing nltk itself costs seconds (scipy, sklearn)
+_STEMMER = snowballstemmer.stemmer("porter")  # the original Porter algorithm; importing nltk costs seconds
 # Irregular past forms, so "went" matches "go" the way "moved" matches "move".
 _IRREGULAR = dict(pair.split(":") for pair in wordset(
     "went:go gone:go did:do had:have made:make took:take saw:see seen:see met:meet bought:buy ran:run "
@@ -59,7 +59,7 @@ def stem(word: str) -> str:
     if word in NUMBER_WORDS and word not in ("a", "an"):
         return str(NUMBER_WORDS[word])
     word = _IRREGULAR.get(word, word)
-    return _STEMMER.stem(word) if word.isalpha() else word
+    return _STEMMER.stemWord(word) if word.isalpha() else word
 
 
 def content_words(text: str) -> list[str]:

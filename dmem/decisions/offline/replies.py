@@ -40,6 +40,9 @@ _RESTORE = [  # (pattern on the clause start, the subject it drops)
 ]
 _CASUAL = [(re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've")]
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
+# Turns of the other speaker searched for the question a reply answers (3 on the tuning half: +6 % facts, no
+# evidence turn gained, so 1).
+ASKING_TURNS = 1
 _QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
 
 
@@ -73,20 +76,26 @@ class Asked:
 
     asker: str
     question: str
+    turn_id: str = ""
+    """The turn that asked it (a fact stating question and reply names both turns as its sources)."""
 
 
 def question_answered(message: Message, prior: Sequence[Message]) -> Asked | None:
     """The other speaker's question about the speaker that this message replies to, if any.
 
-    ``prior`` are the turns before it, in order. The turn just before must be the other speaker's
-    and ask something: its last question addressing the listener ('you', 'your') is the one
-    answered, else its last question ("What's on it?" about a photo the speaker shared).
+    ``prior`` are the turns before it, in order. The turns just before must be the other speaker's
+    (up to ``ASKING_TURNS`` in a row: chat splits one turn into several messages) and one of them ask
+    something: the latest question addressing the listener ('you', 'your') is the one answered, else
+    the latest question ("What's on it?" about a photo the speaker shared).
     """
-    if not prior or prior[-1].speaker == message.speaker:
-        return None
-    asking = prior[-1]
-    questions = [q.strip() for q in _QUESTION_SENTENCE.findall(without_speaker(asking.text or "", asking.speaker))]
-    if not questions:
-        return None
-    about_them = [q for q in questions if _SECOND_PERSON.search(q)]
-    return Asked(asker=asking.speaker, question=(about_them or questions)[-1])
+    run: list[Message] = []
+    for turn in reversed(prior):
+        if turn.speaker == message.speaker or len(run) == ASKING_TURNS:
+            break
+        run.append(turn)
+    for asking in run:
+        questions = [q.strip() for q in _QUESTION_SENTENCE.findall(without_speaker(asking.text or "", asking.speaker))]
+        if questions:
+            about_them = [q for q in questions if _SECOND_PERSON.search(q)]
+            return Asked(asker=asking.speaker, question=(about_them or questions)[-1], turn_id=asking.turn_id)
+    return None

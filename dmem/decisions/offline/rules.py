@@ -28,7 +28,8 @@ IRREGULAR_PAST = wordset(
 )
 
 # Admission: reject ---------------------------------------------------------------------------
-HEDGE = re.compile(words("might", "maybe", "perhaps", "not sure", "probably", "possibly", "someday", "some day")
+HEDGE = re.compile(words("might", "maybe", "perhaps", "not sure", "probably", "possibly", "someday", "some day",
+                         "i think", "i guess", "i believe", "i suppose")
                    + r"|\bcould\b(?!n't|\s+not)"
                    r"|\b(?:i'm|i\s+am|we're|i've\s+been)\s+(?:\w+\s+)?thinking\s+(?:about|of)\b", _I)
 TRANSIENT = re.compile(
@@ -143,6 +144,9 @@ ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
 LEADING_FILLER = re.compile(r"^(?:(?:yeah|yea|yep|yes|well|so|oh|wow|hey|and|but|btw|anyway|also|plus|haha|lol|"
                             r"ok|okay|right|honestly)\b[,!.]?\s+)+", _I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
+# "Mostly Italian food, have you been there?": a statement and the question tagged onto it.
+QUESTION_TAIL = re.compile(r",\s+(?=(?:and\s+|so\s+)?(?:have|has|did|do|does|are|were|was|is|what|how|where|when|"
+                           r"which|who|would|will|can|could)\s+you\b[^.!?]*\?\s*$)", _I)
 CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)", _I)
 # An instruction to remember opens a clause; "I remember going there" is a recollection, not one.
 REMEMBER = re.compile(r"(?:^|[,;:]\s*|\s+and\s+|\s+but\s+)(?:please\s+)?(?:also\s+)?remember(?:\s+that)?[\s:,]+",

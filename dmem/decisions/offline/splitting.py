@@ -7,8 +7,9 @@ and the listener. Relative time words are kept as said (a later node grounds the
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from dmem.decisions.offline import rules
+from dmem.decisions.offline import chains, rules
 from dmem.decisions.offline.admission import Clause, clauses_of, judge_clause, utterance_text
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.state.schemas import Category, Message, Provenance
@@ -89,12 +90,24 @@ def _rule_fact(fact: str, condition: tuple[str, str], speaker: str, listener: st
 
 
 def _answer_fact(clause: Clause, speaker: str, known: list[Antecedent]) -> str:
-    """'Theo answered Maya's question "What's Theo's favourite film?": the one with the lighthouse'."""
+    """The reply with the question it answers, as one fact.
+
+    "Theo's favourite film is the one with the lighthouse", or for other question shapes
+    'Theo answered Maya's question "What's Theo's favourite film?": the one with the lighthouse'.
+    """
     assert clause.asked is not None
     asker = clause.asked.asker
-    question = rewrite_person(clause.asked.question, asker, speaker)
     said = resolve_subjects(rewrite_person(_drop_vocative(clause.text, asker), speaker, asker), speaker, known)
+    if stated := chains.answer_statement(clause.asked.question, _trim(said), speaker):
+        return _tidy(stated)
+    question = rewrite_person(clause.asked.question, asker, speaker)
     return _tidy(f'{speaker} answered {asker}\'s question "{question}": {_trim(said)}')
+
+
+def _question_fact(clause: Clause, speaker: str, listener: str | None) -> str:
+    """A question that carries a fact, kept as asked with both people named: 'Maya asked Theo: "..."'."""
+    asked = rewrite_person(_drop_vocative(clause.text, listener), speaker, listener)
+    return _tidy(f'{speaker} asked {listener or "someone"}: "{_trim(asked)}?"')
 
 
 def _main_fact(clause: Clause, speaker: str, listener: str | None,
@@ -113,12 +126,15 @@ def _main_fact(clause: Clause, speaker: str, listener: str | None,
 
 
 def facts_from_message(message: Message, window: list[Message], history: list[Message],
-                       *, gated: bool) -> list[FactDraft]:
-    """Facts of one utterance; gated=True keeps admitted clauses, False every content clause."""
+                       *, gated: bool, memories: Sequence[str] = ()) -> list[FactDraft]:
+    """Facts of one utterance; gated=True keeps admitted clauses, False every content clause.
+
+    A reply's facts name the question's turn as a source too; a hedged clause's facts are 'hedged'.
+    """
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return []
     prior = [*history, *window[: window.index(message)]] if message in window else history
-    clauses, language = clauses_of(message, prior)
+    clauses, language = clauses_of(message, prior, memories if gated else ())
     remember = any(c.remember for c in clauses)
     listener = listener_of(message, [*history, *window])
     known = [a for h in prior for a in antecedents(utterance_text(h), h.speaker)]
@@ -128,10 +144,14 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         if (gated and not verdict.admit) or (not gated and verdict.kind in _CONTENTLESS):
             continue
         pairs: list[tuple[str, list[Category], Provenance]]
+        sources = [message.turn_id]
         if language != "en":
             pairs = [(_tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
         elif verdict.kind == "answer":
             pairs = [(_answer_fact(clause, message.speaker, known), categorize(clause.text), Provenance.STATED)]
+            sources = [t for t in (clause.asked.turn_id if clause.asked else "", message.turn_id) if t]
+        elif verdict.kind == "question_fact":
+            pairs = [(_question_fact(clause, message.speaker, listener), categorize(clause.text), Provenance.STATED)]
         else:
             pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
             pairs += [(t, [Category.PERSONA], p) for t, p in
@@ -143,11 +163,14 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         for fact_text, categories, provenance in pairs:
             if any(d.text.lower() == fact_text.lower() for d in drafts):
                 continue
-            drafts.append(FactDraft(text=fact_text, speaker=message.speaker, source_turn_ids=[message.turn_id],
+            if verdict.hedge and provenance == Provenance.STATED:
+                provenance = Provenance.HEDGED
+            drafts.append(FactDraft(text=fact_text, speaker=message.speaker, source_turn_ids=sources,
                                     categories=categories, provenance=provenance, language=language))
     return drafts
 
 
-def split_messages(messages: list[Message], history: list[Message], *, gated: bool) -> list[FactDraft]:
-    """Facts of every message of the current exchange, in order."""
-    return [d for m in messages for d in facts_from_message(m, messages, history, gated=gated)]
+def split_messages(messages: list[Message], history: list[Message], *, gated: bool,
+                   memories: Sequence[str] = ()) -> list[FactDraft]:
+    """Facts of every message of the current exchange, in order (``memories``: stored texts it may continue)."""
+    return [d for m in messages for d in facts_from_message(m, messages, history, gated=gated, memories=memories)]

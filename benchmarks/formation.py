@@ -1,0 +1,281 @@
+"""Formation recall on the dev data: which gold evidence turns become the source of a memory.
+
+Split, fixed up front (rules and constants are tuned on the first half, reported on both):
+  tuning half: LoCoMo conv-26, conv-30, conv-41; RealTalk Chat_1, Chat_2, Chat_3
+  report half: LoCoMo conv-42, conv-43, conv-44; RealTalk Chat_4, Chat_5
+Per dataset, conversation and half, over the gold evidence turns of questions in categories 1-4:
+- formed: the share of the evidence turns that exist in the conversation that are the source of a
+  live memory (evidence ids naming no turn are counted apart, as 'missing');
+- memories per turn;
+- System 1 evidence recall at K = retrieval_top_k per speaker namespace (dense and hybrid; the
+  default mode is starred), averaged over questions: over the ids that exist, and counting missing ids;
+- the admission reasons (rule families, quotes cut) of the evidence turns that formed nothing;
+- the System 1 answer's evidence trace (hybrid retrieval, the offline answer): precision and recall
+  against the gold evidence, for the trace of the memories the answer used and, as before, of every
+  memory retrieved.
+Then the admission rate of invented filler (benchmarks/data/filler.json).
+The offline engine (no chat model) ingests each conversation once into --work, in a folder named
+by a hash of dmem's source, so a code change re-ingests and an unchanged tree reuses the stores.
+--drafts is the fast mode (seconds, not an hour on a shared machine): the offline engine's admission
+and split over the same exchanges (pairs, 8 turns of history, the node's window), with the 10 drafted
+facts sharing most word stems with the exchange standing in for the embedding-searched background;
+'formed' then counts evidence turns that source a drafted fact and 'mem/turn' is drafted facts per
+turn, before the lifecycle merges duplicates; no System 1 recall (there is no store).
+Usage: python benchmarks/formation.py [locomo|realtalk|both] [--half tuning|report|both] [--drafts]
+       [--only ID,ID] [--work DIR] [--data DIR (default ../shared/data)] [--filler-only]
+       [--source HASH (reuse stores ingested by another source tree)]
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from _fake_world import ROOT
+
+from dmem.api import Memory
+from dmem.batches import iter_exchanges
+from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.lexical import content_words
+from dmem.eval.datasets import Conversation, QAItem, load_dataset
+from dmem.eval.methods import speaker_namespaces
+from dmem.evidence.citations import cited_turns
+from dmem.models.embeddings import HashEmbeddings
+from dmem.nodes.retrieval import search_memories
+from dmem.services import Services
+from dmem.state.schemas import MemoryRecord, Message
+
+TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "Chat_2_", "Chat_3_")}
+"""The tuning half, by conversation id (RealTalk ids by prefix); every other conversation is the report half."""
+EMBEDDINGS = "local:all-MiniLM-L6-v2"
+CATEGORIES = (1, 2, 3, 4)
+HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
+
+
+def option(name: str, default: str | None = None) -> str | None:
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+DATA = Path(option("--data", str(ROOT.parent / "shared" / "data")) or "")
+SETS = {"locomo": DATA / "locomo" / "locomo-dev6.json", "realtalk": DATA / "realtalk"}
+
+
+def half_of(kind: str, conv_id: str) -> str:
+    return "tuning" if any(conv_id == t or conv_id.startswith(t) for t in TUNING[kind]) else "report"
+
+
+@functools.cache
+def source_hash() -> str:
+    """A short hash of dmem's Python source at start: stores built by other code are never reused."""
+    if given := option("--source"):
+        return given
+    digest = hashlib.sha1()
+    for path in sorted((ROOT / "dmem").rglob("*.py")):
+        digest.update(path.relative_to(ROOT).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def store_for(kind: str, conv: Conversation) -> Path:
+    """The conversation's store, ingested once by the offline engine for this source tree."""
+    path = Path(option("--work", str(ROOT / ".bench-stores" / "formation")) or "") / source_hash() / kind
+    store, done = path / conv.conversation_id, path / f"{conv.conversation_id}.done"
+    if not done.exists():
+        started = time.perf_counter()
+        with Memory(store, embeddings=EMBEDDINGS) as mem:
+            messages = [m.model_copy(update={"seq": m.seq + 1}) for m in conv.messages]
+            mem.add(messages, user_id=conv.conversation_id, conversation_id=conv.conversation_id,
+                    speaker_namespaces=speaker_namespaces(conv))
+        done.write_text(f"{time.perf_counter() - started:.0f}s")
+    return store
+
+
+def reason_family(reason: str) -> str:
+    """A reason without its quoted words or question: 'rejected: hedged statement'."""
+    return re.sub(r"\s*\(.*$", "", reason).replace("'s question", "").strip()
+
+
+@dataclass
+class Figures:
+    """What one conversation (or a pooled group of them) measured."""
+
+    turns: int = 0
+    memories: int = 0
+    evidence: int = 0
+    formed: int = 0
+    missing: int = 0
+    recall: dict[str, list[float]] = field(default_factory=dict)
+    unformed: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Figures) -> None:
+        self.turns += other.turns
+        self.memories += other.memories
+        self.evidence += other.evidence
+        self.formed += other.formed
+        self.missing += other.missing
+        for key, values in other.recall.items():
+            self.recall.setdefault(key, []).extend(values)
+        self.unformed.update(other.unformed)
+
+    def row(self, name: str) -> str:
+        r = {k: f"{statistics.mean(v):.3f}" for k, v in self.recall.items() if v}
+        return (f"{name:<22}{self.turns:>6}{self.memories / max(self.turns, 1):>9.3f}{self.evidence:>6}"
+                f"{self.missing:>6}{self.formed / max(self.evidence, 1):>8.3f}{r.get('dense', '-'):>8}"
+                f"{r.get('hybrid', '-'):>8}{r.get('hybrid+missing', '-'):>10}")
+
+
+HEADER = (f"{'conversation':<22}{'turns':>6}{'mem/turn':>9}{'evid':>6}{'miss':>6}{'formed':>8}{'S1 dns':>8}"
+          f"{'S1 hyb*':>8}{'hyb+miss':>10}")
+
+
+def recall(qa: QAItem, found: set[str], count_missing: bool) -> float:
+    total = len(qa.evidence) + (len(qa.missing_evidence) if count_missing else 0)
+    return sum(e in found for e in qa.evidence) / total
+
+
+def drafted(conv: Conversation) -> tuple[int, set[str], dict[str, tuple[bool, str]]]:
+    """--drafts: facts drafted by offline admission + split; (count, source turns, verdict by turn)."""
+    decider = OfflineDecider(HashEmbeddings())
+    facts: list[tuple[MemoryRecord, set[str]]] = []
+    verdicts: dict[str, tuple[bool, str]] = {}
+    position = {m.turn_id: i for i, m in enumerate(conv.messages)}
+    for exchange in iter_exchanges(conv.messages, 2):
+        start = position[exchange[0].turn_id]
+        history = conv.messages[max(0, start - HISTORY): start]
+        words = set(content_words(" ".join(m.text for m in exchange)))
+        background = [r for r, _ in sorted(facts, key=lambda f: -len(words & f[1]))[:BACKGROUND]]
+        admitted = {v.turn_id: v for v in decider.admit(exchange, history, background).value.verdicts}
+        verdicts.update({t: (v.admit, v.reason) for t, v in admitted.items()})
+        ok = [m for m in exchange if admitted[m.turn_id].admit]
+        asked = [m for m in exchange[: exchange.index(ok[0])]] if ok else []
+        for d in decider.split(ok, [*history, *asked], background).value.facts if ok else []:
+            record = MemoryRecord(id=str(len(facts)), namespace="n", text=d.text, source_turn_ids=d.source_turn_ids,
+                                  created_at=conv.messages[0].timestamp, updated_at=conv.messages[0].timestamp)
+            facts.append((record, set(content_words(d.text))))
+    return len(facts), {t for r, _ in facts for t in r.source_turn_ids}, verdicts
+
+
+def measure_drafts(conv: Conversation) -> Figures:
+    questions = [q for q in conv.qa if q.category in CATEGORIES]
+    evidence = {e for q in questions for e in q.evidence}
+    missing = {e for q in questions for e in q.missing_evidence} - evidence
+    count, sources, verdicts = drafted(conv)
+    fig = Figures(turns=len(conv.messages), memories=count, evidence=len(evidence),
+                  formed=len(evidence & sources), missing=len(missing))
+    for turn in sorted(evidence - sources):
+        admitted, reason = verdicts[turn]
+        fig.unformed["admitted, no fact drafted" if admitted else reason_family(reason)] += 1
+    return fig
+
+
+def measure(kind: str, conv: Conversation) -> Figures:
+    namespaces = list(speaker_namespaces(conv).values())
+    questions = [q for q in conv.qa if q.category in CATEGORIES]
+    evidence = {e for q in questions for e in q.evidence}
+    missing = {e for q in questions for e in q.missing_evidence} - evidence
+    with Memory(store_for(kind, conv), embeddings=EMBEDDINGS, read_only=True) as mem:
+        svc = mem.services
+        records = [r for ns in namespaces for r in svc.store.vectors.list(ns)]
+        sources = {t for r in records for t in r.source_turn_ids}
+        verdicts = {d.turn_id: d for ns in namespaces for d in svc.store.history.admissions(ns)}
+        fig = Figures(turns=len(conv.messages), memories=len(records), evidence=len(evidence),
+                      formed=len(evidence & sources), missing=len(missing))
+        for turn in sorted(evidence - sources):
+            d = verdicts.get(turn)
+            fig.unformed[reason_family(d.reason) if d and not d.admitted else
+                         "admitted, no live memory" if d else "no admission recorded"] += 1
+        for qa in (q for q in questions if q.evidence):
+            fig.recall.update({k: fig.recall.get(k, []) for k in ("dense", "hybrid", "hybrid+missing")})
+            for mode in ("dense", "hybrid"):
+                found = {t for r, _ in search_memories(_mode(svc, mode), qa.question, namespaces)
+                         for t in r.source_turn_ids}
+                fig.recall[mode].append(recall(qa, found, False))
+                if mode == "hybrid":
+                    fig.recall["hybrid+missing"].append(recall(qa, found, True))
+            trace_figures(svc, qa, namespaces, fig)
+    return fig
+
+
+def trace_figures(svc: Services, qa: QAItem, namespaces: list[str], fig: Figures) -> None:
+    """Precision and recall of the System 1 answer's trace: memories used, and every memory retrieved."""
+    memories = [r for r, _ in search_memories(svc, qa.question, namespaces)]
+    draft = svc.decider.answer(qa.question, [m.render() for m in memories]).value
+    every = list(dict.fromkeys(t for m in memories for t in m.source_turn_ids))
+    used = cited_turns(draft.used, [m.id for m in memories], memories) or every
+    gold = set(qa.evidence)
+    for name, trace in (("used", used), ("retrieved", every)):
+        hit = len(gold & set(trace))
+        fig.recall.setdefault(f"{name} P", []).append(hit / len(set(trace)) if trace else 0.0)
+        fig.recall.setdefault(f"{name} R", []).append(hit / len(gold))
+
+
+def _mode(svc: Services, mode: str) -> Services:
+    import dataclasses
+
+    return dataclasses.replace(svc, context=svc.context.with_overrides(retrieval_mode=mode))
+
+
+def report_dataset(kind: str, wanted_half: str) -> None:
+    dataset = load_dataset(kind, SETS[kind])  # type: ignore[arg-type]
+    only = option("--only")
+    convs = [c for c in dataset.conversations
+             if (wanted_half == "both" or half_of(kind, c.conversation_id) == wanted_half)
+             and (not only or c.conversation_id in only.split(","))]
+    halves: dict[str, Figures] = {}
+    print(f"\n{kind} (source {source_hash()}): formed = share of existing evidence turns that source a memory")
+    print(HEADER)
+    for conv in convs:
+        started = time.perf_counter()
+        fig = measure_drafts(conv) if "--drafts" in sys.argv else measure(kind, conv)
+        half = half_of(kind, conv.conversation_id)
+        halves.setdefault(half, Figures()).add(fig)
+        print(fig.row(f"{conv.conversation_id[:15]} ({half[0]})") + f"  {time.perf_counter() - started:.0f}s",
+              flush=True)
+    for half, fig in halves.items():
+        print(fig.row(f"{half} half"))
+    for half, fig in halves.items():
+        if fig.recall.get("used P"):
+            t = {k: statistics.mean(v) for k, v in fig.recall.items()}
+            print(f"{half} half, System 1 answer trace vs gold evidence (existing ids): memories used "
+                  f"P {t['used P']:.3f} R {t['used R']:.3f}; every memory retrieved P {t['retrieved P']:.3f} "
+                  f"R {t['retrieved R']:.3f}")
+    for half, fig in halves.items():
+        print(f"{half} half, evidence turns that formed nothing ({sum(fig.unformed.values())}): "
+              + "; ".join(f"{n} {why}" for why, n in fig.unformed.most_common()))
+
+
+def filler_rate() -> None:
+    """Admission rate of the invented filler corpus, alone and as a reply to the turn before it."""
+    corpus = json.loads((ROOT / "benchmarks" / "data" / "filler.json").read_text())["turns"]
+    decider = OfflineDecider(HashEmbeddings())
+    admitted = []
+    for i, item in enumerate(corpus):
+        prior = [Message(conversation_id="f", turn_id=f"q{i}", speaker="Ana", text=item["before"], seq=0)] \
+            if item["before"] else []
+        turn = Message(conversation_id="f", turn_id=f"t{i}", speaker="Bo", text=item["text"], seq=1)
+        verdict = decider.admit([turn], prior, []).value.verdicts[0]
+        if verdict.admit:
+            admitted.append(f"{item['text']!r} ({verdict.reason})")
+    print(f"\nfiller admission rate: {len(admitted)}/{len(corpus)} = {len(admitted) / len(corpus):.3f}"
+          + ("" if not admitted else "; admitted: " + ", ".join(admitted)))
+
+
+def main() -> None:
+    if "--filler-only" not in sys.argv and not SETS["locomo"].is_file():
+        print(f"skipped: {DATA} not found (benchmarks read ../shared/data)")
+    elif "--filler-only" not in sys.argv:
+        which = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "both"
+        for kind in ("locomo", "realtalk") if which == "both" else (which,):
+            report_dataset(kind, option("--half", "both") or "both")
+    filler_rate()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Chain-aware admission: what an utterance continues, and the fact a fragment answer states.
+
+An utterance judged alone loses what a later question chains through: "Yes, the green one"
+after "Did you keep the bike your uncle gave you?", a new detail about a plan already stored,
+a question that presupposes a fact. These helpers give admission and splitting that context:
+
+- ``continued``: the stored memory a clause extends (it shares at least ``CONTINUE_MIN_SHARED``
+  informative word stems with it, speakers' names not counted);
+- ``answer_statement``: a reply to a question about the speaker, said as one fact naming the
+  speaker ("What's your favourite film?" + "The one with the lighthouse" -> "Theo's favourite
+  film is the one with the lighthouse"), or None when the question has no simple shape.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.lexical import content_words
+
+# Informative stems a clause shares with one stored memory to continue its topic; chosen on the tuning half.
+CONTINUE_MIN_SHARED = 5
+
+_BE = r"(?:'s|\s+is|\s+are|'re|\s+was|\s+were)"
+_YOUR_THING = re.compile(rf"^(?:so\s+|and\s+|but\s+)?(?:what|who|which\s+one){_BE}\s+(?:your|ur)\s+"
+                         r"(?P<np>[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+(?:these\s+days|now|again))?\s*\?*$", re.I)
+_WHERE = re.compile(r"^(?:so\s+|and\s+)?where\s+(?:do|did)\s+you\s+(?P<verb>live|work|study|grow\s+up|stay|go)"
+                    r"(?P<rest>(?:\s+[\w'-]+){0,3}?)\s*\?*$", re.I)
+_PAST = {"grow up": "grew up", "go": "went", "live": "lived", "work": "worked", "study": "studied", "stay": "stayed"}
+_PRESENT = {"grow up": "grows up", "go": "goes", "live": "lives", "work": "works", "study": "studies",
+            "stay": "stays"}
+_LOWER_OPENERS = frozenset({"a", "an", "the", "my", "our", "some", "this", "that"})  # "The blue one" -> "the blue one"
+_PREPOSITION = re.compile(r"^(?:in|at|on|to|from|near|with|for|by|around|outside)\b", re.I)
+
+
+def _stems(text: str, names: Iterable[str]) -> set[str]:
+    skip = {w for n in names for w in content_words(n)}
+    return {w for w in content_words(text) if w not in rules.VAGUE_WORDS and w not in rules.INTERJECTIONS
+            and not rules.PHATIC.fullmatch(w) and w not in skip}
+
+
+def continued(text: str, memories: Sequence[str], names: Iterable[str] = ()) -> str | None:
+    """The stored memory sharing the most informative stems with ``text`` (at least CONTINUE_MIN_SHARED)."""
+    names = list(names)
+    mine = _stems(text, names)
+    if len(mine) < CONTINUE_MIN_SHARED:
+        return None
+    best, shared = None, CONTINUE_MIN_SHARED - 1
+    for memory in memories:
+        n = len(mine & _stems(memory, names))
+        if n > shared:
+            best, shared = memory, n
+    return best
+
+
+def _answer_body(answer: str) -> str:
+    """The reply without leading fillers, a leading 'it's' / 'that would be', or the final stop."""
+    text = rules.LEADING_FILLER.sub("", " ".join(answer.split())).strip(" ,;:-").rstrip(".!")
+    text = re.sub(r"^(?:it(?:'s|\s+is|\s+was)|that(?:'s|\s+is|\s+would\s+be)|probably|definitely)\s+", "", text,
+                  flags=re.I)
+    words = text.split(maxsplit=2)
+    opener = words[0].lower() in _LOWER_OPENERS or bool(_PREPOSITION.match(words[0])) if words else False
+    lowered = opener and len(words) > 1 and words[1][:1].islower()
+    return text[:1].lower() + text[1:] if lowered else text
+
+
+def answer_statement(question: str, answer: str, speaker: str) -> str | None:
+    """The reply stated as a fact about ``speaker``, for the question shapes we know; else None."""
+    body = _answer_body(answer)
+    if not body or body.endswith("?"):
+        return None
+    q = question.strip()
+    if m := _YOUR_THING.match(q):
+        np = m["np"].lower()
+        verb = "are" if np.endswith("s") and not np.endswith("ss") else "is"
+        return f"{speaker}'s {np} {verb} {body}"
+    if m := _WHERE.match(q):
+        verb = m["verb"].lower()
+        tense = _PAST if re.match(r"^(?:so\s+|and\s+)?where\s+did\b", q, re.I) else _PRESENT
+        rest = m["rest"] or ""
+        link = "" if _PREPOSITION.match(body) else (" to" if verb == "go" else " in")
+        return f"{speaker} {tense[verb]}{rest}{link} {body}"
+    return None

@@ -1,0 +1,66 @@
+"""Small real models, honestly: an all-empty deliberation map is reported, and a timestamp written where
+a turn id is asked is mapped to its turn when unique in the chunk. Fake models, invented transcripts."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dmem.api import Memory
+from dmem.decisions.model.checks import clamp_chunk_facts, turn_at_time
+from dmem.graphs.deliberation import compile_deliberation_graph
+from dmem.state.schemas import Message
+from dmem.store.namespaces import Routing
+from dmem.testing import FakeChatModel
+
+T0 = datetime(2024, 3, 5, 14, 0)
+CHUNK = [Message(conversation_id="c", turn_id=f"D1:{i}", speaker=("Rosa", "Kai")[i % 2], seq=i,
+                 text=f"line {i} about the allotment", timestamp=T0 + timedelta(minutes=10 * i)) for i in range(4)]
+
+
+@pytest.mark.parametrize(
+    ("raw", "turn"),
+    [("2024-03-05 14:10", "D1:1"), ("[2024-03-05 14:20]", "D1:2"), ("14:30", "D1:3"), ("2024-03-05 14:00", "D1:0"),
+     ("2024-03-05", None),  # the date alone names all four turns: not unique
+     ("2024-03-06 14:10", None), ("09:15", None), ("soon", None), ("", None)],
+)
+def test_a_timestamp_maps_to_its_turn_when_unique(raw: str, turn: str | None) -> None:
+    assert turn_at_time(raw, CHUNK) == turn
+
+
+def test_chunk_facts_accept_labels_ids_and_timestamps() -> None:
+    raw = [{"fact": "Rosa planted leeks", "score": 8, "turn_ids": ["2024-03-05 14:20", "2", "D1:3", "12:00"]}]
+    assert clamp_chunk_facts(raw, CHUNK).facts[0].turn_ids == ["D1:2", "D1:1", "D1:3"]
+
+
+def _deliberate(tmp_path: Path, read: Any) -> tuple[dict[str, Any], FakeChatModel]:
+    fake = FakeChatModel(script={
+        "ChunkFacts": read,
+        "MemorySelection": [{"reason": "needed", "keep": [1]}],
+        "AnswerDraft": [{"reasoning": "from the facts", "answer": "leeks"}],
+    })
+    with Memory(tmp_path / "m", llm=fake, embeddings="hash") as mem:
+        lines = [m.model_copy(update={"conversation_id": "c"}) for m in CHUNK * 1]
+        mem.store.transcript.append(Routing.of("u"), lines)
+        graph = compile_deliberation_graph(resources=mem.resources)
+        ctx = mem.context.with_overrides(deliberation_mode="full", chunk_size=2)
+        out = graph.invoke({"question": "What did Rosa plant?", "namespaces": ["u"]}, context=ctx)
+    return out, fake
+
+
+def test_every_chunk_returning_nothing_is_reported(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING):
+        out, fake = _deliberate(tmp_path, lambda msgs: {})
+    assert len(fake.calls_for("ChunkFacts")) == 2  # two chunks of two turns, both read
+    assert out["empty_map"] is True
+    assert any("every one returned no facts" in r.getMessage() for r in caplog.records)
+
+
+def test_one_chunk_with_facts_is_not_an_empty_map(tmp_path: Path) -> None:
+    replies = iter([{"facts": [{"fact": "Rosa planted leeks", "score": 9, "turn_ids": ["1"]}]}, {}])
+    out, _ = _deliberate(tmp_path, lambda msgs: next(replies))
+    assert out["empty_map"] is False and out["deliberation_answer"] == "leeks"
