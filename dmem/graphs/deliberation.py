@@ -14,6 +14,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from dmem.evidence.questions import needs_every_instance
+from dmem.graphs.runs import DELIBERATION_INPUTS, ends_run, starts_run
 from dmem.nodes.deliberation import (
     answer_from_facts,
     deliberate_chunk,
@@ -48,12 +49,13 @@ def build_deliberation_graph() -> StateGraph[DeliberationState, Context, Deliber
     """The uncompiled deliberation builder (full scan or focused, by the deliberation_mode setting)."""
     g = StateGraph(DeliberationState, context_schema=Context, input_schema=DeliberationInput,
                    output_schema=DeliberationOutput)
-    g.add_node("read_question", read_question)
+    g.add_node("read_question", starts_run(read_question, ("usage", "chunk_facts", "failed_chunks")),
+               input_schema=DeliberationState)  # reads what the previous run left, to reset it
     g.add_node("plan_chunks", plan_chunks)
     g.add_node("deliberate_chunk", deliberate_chunk, input_schema=ChunkTask)  # type: ignore[call-overload,arg-type]
     g.add_node("reduce_facts", reduce_facts)
     g.add_node("select_facts", select_facts)
-    g.add_node("answer_from_facts", answer_from_facts)
+    g.add_node("answer_from_facts", ends_run(answer_from_facts, DELIBERATION_INPUTS))
     g.add_edge(START, "read_question")
     g.add_edge("read_question", "plan_chunks")
     g.add_conditional_edges("plan_chunks", route_after_plan, ["deliberate_chunk", "reduce_facts"])

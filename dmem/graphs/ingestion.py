@@ -14,6 +14,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from dmem.graphs.runs import INGEST_INPUTS, ends_run, starts_run
 from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, ground_deixis, normalize, split_intents
 from dmem.nodes.inputs import read_input
 from dmem.nodes.lifecycle import apply_operations, decide_operation, decide_operations
@@ -90,8 +91,10 @@ def collect_decisions(state: IngestState) -> dict[str, object]:
 
 def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput]) -> None:
     """Every node of the ingestion graph."""
-    g.add_node("read_input", read_input)
-    g.add_node("record", record)
+    g.add_node("read_input", starts_run(read_input, ("usage", "enriched", "plans", "failures"), {
+        "error": None, "admissions": [], "facts": [], "operations": [], "exchange": [], "history": [],
+        "background": []}))
+    g.add_node("record", ends_run(record, INGEST_INPUTS, when=lambda update: not update.get("exchange")))
     g.add_node("build_window", build_window)
     g.add_node("admit", admit)
     g.add_node("split_intents", split_intents)
@@ -103,8 +106,8 @@ def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput]) -
     g.add_node("decide_operation", decide_operation, input_schema=FactTask)  # type: ignore[call-overload,arg-type]
     g.add_node("decide_operations", decide_operations)
     g.add_node("collect_decisions", collect_decisions)
-    g.add_node("apply_operations", apply_operations)
-    g.add_node("keep_for_retry", keep_for_retry)
+    g.add_node("apply_operations", ends_run(apply_operations, INGEST_INPUTS))
+    g.add_node("keep_for_retry", ends_run(keep_for_retry, INGEST_INPUTS))
 
 
 def build_ingestion_graph() -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:

@@ -12,10 +12,11 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from dmem.graphs.deliberation import build_deliberation_graph
+from dmem.graphs.runs import QUERY_INPUTS, ends_run, starts_run
 from dmem.nodes.answering import adopt_deliberation, answer, finish, no_memory, quality_gate, vote
 from dmem.nodes.inputs import read_question
 from dmem.nodes.retrieval import filter_memories, retrieve
-from dmem.services import Resources, bind_resources, context_of, services_for
+from dmem.services import Resources, bind_resources, context_of
 from dmem.state.context import Context
 from dmem.state.graphs import QueryInput, QueryOutput, QueryState
 from dmem.tracing.outcome import quiet_routers, reports_outcome
@@ -27,11 +28,7 @@ def route_after_retrieve(
     """Nothing to read (under the label filter) → no_memory; 'always' skips System 1; voting policies sample."""
     ctx = context_of(runtime.context)
     if not state.get("memories"):
-        transcript = services_for(runtime.context).store.transcript
-        namespaces = list(state.get("namespaces") or ["default"])
-        if ctx.gate_policy == "never" or not transcript.messages(namespaces, state.get("metadata")):
-            return "no_memory"
-        return "deliberate"
+        return "deliberate" if ctx.gate_policy != "never" and state.get("has_transcript") else "no_memory"
     if ctx.gate_policy == "always":
         return "deliberate"
     if ctx.use_filter:
@@ -58,16 +55,18 @@ def route_after_gate(state: QueryState) -> Literal["finish", "deliberate"]:
 def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutput]:
     """The uncompiled query graph builder (Full Deliberation is a compiled subgraph node)."""
     g = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
-    g.add_node("read_question", read_question)
+    g.add_node("read_question", starts_run(read_question, ("usage",), {"gate": {}}),
+               input_schema=QueryState)  # reads what the previous run left, to reset it
     g.add_node("retrieve", retrieve)
     g.add_node("filter_memories", filter_memories)
     g.add_node("answer", answer)
     g.add_node("quality_gate", quality_gate)
     g.add_node("vote", vote)
     g.add_node("deliberate", build_deliberation_graph().compile(name="dmem_full_deliberation"))
-    g.add_node("adopt_deliberation", reports_outcome(adopt_deliberation), metadata={"route": "deliberation"})
-    g.add_node("finish", reports_outcome(finish), metadata={"route": "system1"})
-    g.add_node("no_memory", reports_outcome(no_memory), metadata={"route": "no_memory"})
+    g.add_node("adopt_deliberation", ends_run(reports_outcome(adopt_deliberation), QUERY_INPUTS),
+               metadata={"route": "deliberation"})
+    g.add_node("finish", ends_run(reports_outcome(finish), QUERY_INPUTS), metadata={"route": "system1"})
+    g.add_node("no_memory", ends_run(reports_outcome(no_memory), QUERY_INPUTS), metadata={"route": "no_memory"})
     g.add_edge(START, "read_question")
     g.add_edge("read_question", "retrieve")
     g.add_conditional_edges("retrieve", route_after_retrieve, {

@@ -19,7 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from dmem.errors import DataError, InputError
 from dmem.metadata import check_metadata
-from dmem.services import services_for
+from dmem.services import context_of, services_for
 from dmem.state.context import Context
 from dmem.state.graphs import DeliberationInput, IngestState
 from dmem.state.schemas import Message
@@ -42,12 +42,17 @@ def user_of(runtime_context: Any, config: RunnableConfig | None) -> str | None:
     return str(found) if found not in (None, "") else None
 
 
+def run_user(runtime: Runtime[Context], config: RunnableConfig | None) -> str:
+    """Whose memory a run is about when its input names none: its context's (or config's) user, else the owner's."""
+    return user_of(runtime.context, config) or context_of(runtime.context).user_id or DEFAULT_USER
+
+
 def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Check the exchange and turn chat messages into transcript turns; resolve whose memory it is."""
     config = get_config()
     given = state.get("user_id")
     try:
-        user = validate_namespace(given if given is not None else user_of(runtime.context, config) or DEFAULT_USER)
+        user = validate_namespace(given if given is not None else run_user(runtime, config))
     except DataError as exc:
         raise InputError(f"input field 'user_id': {exc}") from None
     turns, messages = state.get("turns"), state.get("messages")
@@ -78,10 +83,7 @@ def read_question(state: DeliberationInput, runtime: Runtime[Context]) -> dict[s
         got = "nothing" if question is None else repr(question)
         raise InputError(f"input field 'question' must be the question as non-empty text; got {got}")
     namespaces = state.get("namespaces")
-    if namespaces:
-        names = _validate("namespaces", _NAMES, namespaces)
-    else:
-        names = [user_of(runtime.context, get_config()) or DEFAULT_USER]
+    names = _validate("namespaces", _NAMES, namespaces) if namespaces else [run_user(runtime, get_config())]
     out: dict[str, Any] = {"question": question.strip(), "namespaces": names}
     if state.get("metadata") is not None:
         out["metadata"] = _labels(state["metadata"])

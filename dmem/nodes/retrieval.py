@@ -44,13 +44,18 @@ def source_turns(memories: list[MemoryRecord]) -> list[str]:
 
 
 def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Retrieve the memories System 1 answers from, rendered with event times."""
+    """Retrieve the memories System 1 answers from, rendered with event times.
+
+    Without a memory, it also looks up whether the (label-filtered) transcript holds a turn, so the
+    router after it reads state only (routers never do I/O: they run on the server's event loop).
+    """
     svc = services_for(runtime.context)
-    hits = search_memories(svc, state["question"], list(state.get("namespaces") or ["default"]),
-                           state.get("metadata"))
+    namespaces = list(state.get("namespaces") or ["default"])
+    hits = search_memories(svc, state["question"], namespaces, state.get("metadata"))
     memories = [record for record, _ in hits]
     return {
         "memories": memories,
+        "has_transcript": bool(memories) or svc.store.transcript.has_turns(namespaces, state.get("metadata")),
         "scores": [score for _, score in hits],
         "context": [m.render() for m in memories],
         "memory_ids": [m.id for m in memories],

@@ -1,0 +1,106 @@
+"""Runs as a LangGraph server makes them, in-process: on an event loop that must never block, with a run
+context, and several runs on one thread (``langgraph dev`` itself: tests/test_langgraph_server.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from dmem.errors import ConfigError
+from dmem.graphs import compile_ingestion_graph, compile_query_graph
+from tests.conftest import conversation
+from tests.loop_guard import server_loop_guard
+
+EXCHANGE = [{"role": "user", "content": "I adopted a beagle named Rex last week."},
+            {"role": "assistant", "content": "Congratulations!"}]
+POLICIES = ["quality", "majority", "consensus", "never", "always"]
+
+
+def rejecting(fake: Any) -> Any:
+    """The fake with admission rejecting every turn: the transcript is recorded, no memory is formed."""
+    fake.set_script("AdmissionVerdicts", lambda messages: {"verdicts": []})
+    return fake
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+async def test_a_new_user_is_answered_without_blocking_the_loop(fake, memory_factory, policy):
+    mem = memory_factory(fake)
+    with server_loop_guard():
+        out = await mem.query_graph.ainvoke({"question": "Anything about me?", "namespaces": ["newcomer"]},
+                                            context={"gate_policy": policy})
+    assert out["route"] == "no_memory"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+async def test_a_transcript_only_user_deliberates_without_blocking_the_loop(fake, memory_factory, policy):
+    mem = memory_factory(rejecting(fake))
+    added = mem.add(conversation(6), user_id="talker")
+    assert added.exchanges and mem.get_all(user_id="talker") == [] and mem.store.transcript.count("talker") == 6
+    with server_loop_guard():
+        out = await mem.query_graph.ainvoke({"question": "What did they talk about?", "namespaces": ["talker"]},
+                                            context={"gate_policy": policy})
+    assert out["route"] == ("no_memory" if policy == "never" else "deliberation")
+
+
+def test_retrieve_records_whether_the_filtered_transcript_has_a_turn(fake, memory_factory):
+    mem = memory_factory(rejecting(fake))
+    mem.add(conversation(4), user_id="talker", metadata={"source": "chat"})
+    seen: dict[str, Any] = {}
+    for labels in (None, {"source": "chat"}, {"source": "mail"}):
+        state = {"question": "What did they talk about?", "namespaces": ["talker"]}
+        if labels:
+            state["metadata"] = labels
+        for part in mem.query_graph.stream(state, stream_mode="updates", context={"gate_policy": "never"}):
+            if "retrieve" in part:
+                seen[str(labels)] = part["retrieve"]["has_transcript"]
+    assert seen == {"None": True, "{'source': 'chat'}": True, "{'source': 'mail'}": False}
+
+
+def test_a_run_context_user_id_is_whose_memory_it_is(fake, memory_factory):
+    mem = memory_factory(fake)
+    out = mem.ingestion_graph.invoke({"messages": EXCHANGE}, context={"user_id": "kim"})
+    assert out["status"] == "formed"
+    assert mem.get_all(user_id="kim") and mem.get_all(user_id="default") == []
+    found = mem.query_graph.invoke({"question": "What is my dog's name?"}, context={"user_id": "kim"})
+    assert found["memories"] and {m.namespace for m in found["memories"]} == {"kim"}
+    assert mem.query_graph.invoke({"question": "What is my dog's name?"})["memories"] == []
+
+
+def test_a_run_context_user_id_must_be_a_namespace(fake, memory_factory):
+    mem = memory_factory(fake)
+    with pytest.raises(ConfigError, match="setting 'user_id': user_id 'a\\\\x01b' contains control characters"):
+        mem.ingestion_graph.invoke({"messages": EXCHANGE}, context={"user_id": "a\x01b"})
+
+
+def test_an_unknown_context_key_is_a_config_error(fake, memory_factory):
+    mem = memory_factory(fake)
+    with pytest.raises(ConfigError, match="unknown setting.*gate_polcy"):
+        mem.query_graph.invoke({"question": "x"}, context={"gate_polcy": "never"})
+
+
+def test_two_ingestion_runs_on_one_thread_do_not_leak_inputs(fake, memory_factory):
+    mem = memory_factory(fake)
+    graph = compile_ingestion_graph(resources=mem.resources, checkpointer=InMemorySaver())
+    fresh = graph.invoke({"messages": EXCHANGE, "user_id": "bo"}, {"configurable": {"thread_id": "t0"}})
+    thread = {"configurable": {"thread_id": "t1"}}
+    first = graph.invoke({"turns": [t.model_dump() for t in conversation(2)], "user_id": "ana"}, thread)
+    assert first["status"] == "formed"
+    second = graph.invoke({"messages": EXCHANGE, "user_id": "ana"}, thread)
+    assert second["status"] == "formed"
+    assert [op.new_text for op in second["operations"]] == [op.new_text for op in fresh["operations"]]
+    assert len(second["usage"]) == len(fresh["usage"])  # this run's model work only
+    state = graph.get_state(thread).values
+    assert state.get("turns") is None and state.get("messages") is None
+
+
+def test_two_query_runs_on_one_thread_report_their_own_gate_and_usage(fake, memory_factory):
+    mem = memory_factory(fake)
+    mem.add(conversation(4), user_id="u1")
+    graph = compile_query_graph(resources=mem.resources, checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "q1"}}
+    first = graph.invoke({"question": "When?", "namespaces": ["u1"]}, thread, context={"gate_policy": "quality"})
+    second = graph.invoke({"question": "When?", "namespaces": ["u1"]}, thread, context={"gate_policy": "never"})
+    assert first["gate"]["policy"] == "quality" and second.get("gate", {}).get("policy") != "quality"
+    assert len(second["usage"]) == 1  # the one answer call of this run
