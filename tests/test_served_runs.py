@@ -104,3 +104,14 @@ def test_two_query_runs_on_one_thread_report_their_own_gate_and_usage(fake, memo
     second = graph.invoke({"question": "When?", "namespaces": ["u1"]}, thread, context={"gate_policy": "never"})
     assert first["gate"]["policy"] == "quality" and second.get("gate", {}).get("policy") != "quality"
     assert len(second["usage"]) == 1  # the one answer call of this run
+
+
+def test_no_private_langgraph_api_and_no_hidden_owner_key() -> None:
+    """Wiring is explicit (nodes closed over their owner) and only LangGraph's public API is used."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "dmem"
+    found = [f"{path.relative_to(root)}: {needle}" for path in root.rglob("*.py")
+             for needle in ("langgraph._internal", ".branches", "spec._replace", "__dmem_resources", "RunnableCallable")
+             if needle in path.read_text(encoding="utf-8")]
+    assert found == []

@@ -6,10 +6,8 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from langgraph.runtime import Runtime
-
 from dmem.errors import ModelError, StructuredOutputError
-from dmem.services import Services, services_for
+from dmem.services import Services
 from dmem.state.context import Context
 from dmem.state.graphs import GateVerdict, QueryState
 from dmem.state.schemas import Usage
@@ -18,13 +16,12 @@ from dmem.state.verdicts import NO_INFO, group_answers, is_no_info
 log = logging.getLogger(__name__)
 
 
-def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+def answer(state: QueryState, svc: Services) -> dict[str, Any]:
     """Answer from the retrieved memories (System 1).
 
     A malformed reply gives no answer; a provider failure after retries propagates (an answer is
     the one call a question cannot do without).
     """
-    svc = services_for(runtime.context)
     try:
         out = svc.decider.answer(state["question"], state.get("context", []))
     except StructuredOutputError as exc:
@@ -45,13 +42,12 @@ def _unaudited(policy: str, why: str, exc: ModelError, **extra: Any) -> GateVerd
                        **extra)  # type: ignore[typeddict-item]
 
 
-def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+def quality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
     """Check the answer on relevance, faithfulness & consistency, completeness; any fail escalates.
 
     A malformed verdict counts as a fail; a gate whose model keeps failing (provider errors) lets
     System 1's answer stand, marked unaudited.
     """
-    svc = services_for(runtime.context)
     draft = state.get("system1_answer", "")
     if is_no_info(draft):
         gate = GateVerdict(policy="quality", passed=False, quality=None,
@@ -73,14 +69,13 @@ def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]
     return {"gate": gate, "usage": [out.usage]}
 
 
-def vote(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+def vote(state: QueryState, svc: Services) -> dict[str, Any]:
     """Majority Voting / Consensus: sample answers at a higher temperature, group the equivalent ones.
 
     Samples whose model keeps failing leave the vote incomplete: the first answer obtained is
     returned unaudited (no sample at all is an error). A grouping reply that is malformed or never
     comes falls back to grouping identical normalised answers.
     """
-    svc = services_for(runtime.context)
     ctx = svc.context
     question = state["question"]
     samples, usage, failure = _sample(svc, question, state.get("context", []))

@@ -9,16 +9,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from langgraph.runtime import Runtime
-
 from dmem.errors import ModelError, StructuredOutputError
 from dmem.evidence.focus import ReadingPlan, reading_plan, seed_turns
 from dmem.evidence.hybrid import told_turns
 from dmem.evidence.indexes import Labels
 from dmem.evidence.ledger import best_in_time_order, build_ledger
 from dmem.evidence.windows import Chunk, pack
-from dmem.services import Services, services_for
-from dmem.state.context import Context
+from dmem.services import Services
 from dmem.state.graphs import ChunkTask, DeliberationState
 from dmem.state.schemas import Message, SkippedChunk
 from dmem.state.verdicts import NO_INFO, ScoredFact
@@ -61,20 +58,18 @@ def plan_reading(svc: Services, question: str, namespaces: list[str],
     return messages, plan
 
 
-def plan_chunks(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
+def plan_chunks(state: DeliberationState, svc: Services) -> dict[str, Any]:
     """Plan the chunks to read: the whole transcript, or focused windows around the evidence."""
-    svc = services_for(runtime.context)
     namespaces = list(state.get("namespaces") or ["default"])
     messages, plan = plan_reading(svc, state["question"], namespaces, state.get("metadata"))
     return {"chunks": _tasks(state["question"], messages, plan.chunks), "read_share": plan.share}
 
 
-def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, Any]:
+def deliberate_chunk(task: ChunkTask, svc: Services) -> dict[str, Any]:
     """Map step: scored, query-relevant facts from one chunk; a failed chunk is skipped, not fatal.
 
     Failed means malformed replies or a provider failing after retries; the spent calls are counted.
     """
-    svc = services_for(runtime.context)
     try:
         out = svc.decider.read_chunk(task["question"], task["chunk"], task["preceding"])
     except ModelError as exc:
@@ -91,18 +86,17 @@ def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, An
     return {"chunk_facts": facts, "usage": [out.usage]}
 
 
-def reduce_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
+def reduce_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
     """Fold every worker's facts into the ledger (dated, duplicates collapsed, time order); keep the strong ones."""
-    ctx = services_for(runtime.context).context
+    ctx = svc.context
     said = {m.turn_id: m.timestamp for c in state.get("chunks", []) for m in c["chunk"] if m.timestamp}
     speakers = {m.turn_id: m.speaker for c in state.get("chunks", []) for m in c["chunk"]}
     ledger = build_ledger(state.get("chunk_facts", []), said, speakers)
     return {"kept": [f for f in ledger if f.score > ctx.fact_min_score]}
 
 
-def select_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
+def select_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
     """More facts than the limit remain: the model picks the ones needed (indexes from 1), kept in time order."""
-    svc = services_for(runtime.context)
     kept = state.get("kept", [])
     fallback = best_in_time_order(kept, svc.context.select_above)
     try:
@@ -114,9 +108,8 @@ def select_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[st
     return {"kept": chosen or fallback, "usage": [out.usage]}
 
 
-def answer_from_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
+def answer_from_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
     """Answer from the ledger's timeline; no facts means no information, without a model call."""
-    svc = services_for(runtime.context)
     facts: list[ScoredFact] = best_in_time_order(state.get("kept", []), svc.context.ledger_limit)
     trace = {"evidence_turn_ids": list(dict.fromkeys(t for f in facts for t in f.turn_ids)),
              "skipped_chunks": sorted(state.get("failed_chunks", []), key=lambda s: s.index),

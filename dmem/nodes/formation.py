@@ -10,16 +10,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from langgraph.runtime import Runtime
-
 from dmem.decisions.base import Decided
 from dmem.errors import ModelError
 from dmem.grounding.deixis import ground_place, ground_time
 from dmem.nodes.recording import namespace_for
 from dmem.privacy.detect import personal_kinds
 from dmem.privacy.policy import about_entity, enrichment_query
-from dmem.services import services_for
-from dmem.state.context import Context
+from dmem.services import Services
 from dmem.state.graphs import FactTask, IngestState
 from dmem.state.schemas import AdmissionDecision, Fact, Message, Scope
 from dmem.state.verdicts import FactDraft, FactDrafts
@@ -35,9 +32,8 @@ def _failed(stage: str, exc: ModelError) -> dict[str, Any]:
     return {"error": f"{stage}: {exc}", "usage": [exc.usage] if exc.usage is not None else []}
 
 
-def admit(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def admit(state: IngestState, svc: Services) -> dict[str, Any]:
     """Judge each utterance of the current exchange, whole, against the admission criteria."""
-    svc = services_for(runtime.context)
     exchange = state["exchange"]
     try:
         out = svc.decider.admit(exchange, state.get("history", []), state.get("background", []))
@@ -84,16 +80,16 @@ def _draft_facts(state: IngestState, stage: str, sources: list[Message],
     return {"facts": _to_facts(state, out.value.facts, sources), "usage": [out.usage]}
 
 
-def split_intents(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def split_intents(state: IngestState, svc: Services) -> dict[str, Any]:
     """Split admitted utterances into atomic, categorized, grounded facts."""
     admitted_ids = {d.turn_id for d in state.get("admissions", []) if d.admitted}
     admitted = [m for m in state["exchange"] if m.turn_id in admitted_ids]
-    return _draft_facts(state, "split_intents", admitted, services_for(runtime.context).decider.split)
+    return _draft_facts(state, "split_intents", admitted, svc.decider.split)
 
 
-def extract_facts(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def extract_facts(state: IngestState, svc: Services) -> dict[str, Any]:
     """Formation layer off: Mem0* extraction from the exchange, top memories and recent messages."""
-    decider = services_for(runtime.context).decider
+    decider = svc.decider
     out = _draft_facts(state, "extract_facts", state["exchange"], decider.extract_facts)
     if "facts" in out:
         out["facts"] = [_personal_wins(f) for f in out["facts"]]
@@ -110,9 +106,8 @@ def _personal_wins(fact: Fact) -> Fact:
     return fact.model_copy(update={"scope": Scope.USER_PII, "enrich": False, "entity": None})
 
 
-def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def classify_scope(state: IngestState, svc: Services) -> dict[str, Any]:
     """Exactly one scope per fact, the entity it names, and whether enrichment would help."""
-    svc = services_for(runtime.context)
     facts = state.get("facts", [])
     try:
         out = svc.decider.classify_scope(facts)
@@ -128,9 +123,9 @@ def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, A
     return {"facts": labelled, "usage": [out.usage]}
 
 
-def ground_deixis(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def ground_deixis(state: IngestState, svc: Services) -> dict[str, Any]:
     """Relative times to absolute dates from each message's timestamp; 'here' from request context."""
-    ctx = services_for(runtime.context).context
+    ctx = svc.context
     by_turn = {m.turn_id: m for m in state["exchange"]}
     grounded = []
     for fact in state.get("facts", []):
@@ -148,13 +143,12 @@ def ground_deixis(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
     return {"facts": grounded}
 
 
-def enrich(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
+def enrich(task: FactTask, svc: Services) -> dict[str, Any]:
     """Add attributes from the one source the fact's scope permits, asked only about the named entity.
 
     The external source receives the entity's name alone; its reply lines are kept only when they
     are about that entity, within ``enrichment_max_chars``; the memory records where they came from.
     """
-    svc = services_for(runtime.context)
     fact = task["fact"]
     query = enrichment_query(fact, external_allowed=svc.context.external_knowledge,
                              has_external=svc.knowledge is not None)

@@ -19,7 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from dmem.errors import DataError, InputError
 from dmem.metadata import check_metadata
-from dmem.services import context_of, services_for
+from dmem.services import Services
 from dmem.state.context import Context
 from dmem.state.graphs import DeliberationInput, IngestState
 from dmem.state.schemas import Message
@@ -42,17 +42,17 @@ def user_of(runtime_context: Any, config: RunnableConfig | None) -> str | None:
     return str(found) if found not in (None, "") else None
 
 
-def run_user(runtime: Runtime[Context], config: RunnableConfig | None) -> str:
+def run_user(svc: Services, runtime: Runtime[Context], config: RunnableConfig | None) -> str:
     """Whose memory a run is about when its input names none: its context's (or config's) user, else the owner's."""
-    return user_of(runtime.context, config) or context_of(runtime.context).user_id or DEFAULT_USER
+    return user_of(runtime.context, config) or svc.context.user_id or DEFAULT_USER
 
 
-def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def read_input(state: IngestState, svc: Services, runtime: Runtime[Context]) -> dict[str, Any]:
     """Check the exchange and turn chat messages into transcript turns; resolve whose memory it is."""
     config = get_config()
     given = state.get("user_id")
     try:
-        user = validate_namespace(given if given is not None else run_user(runtime, config))
+        user = validate_namespace(given if given is not None else run_user(svc, runtime, config))
     except DataError as exc:
         raise InputError(f"input field 'user_id': {exc}") from None
     turns, messages = state.get("turns"), state.get("messages")
@@ -64,7 +64,7 @@ def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
         conversation = (_text_field(state, "conversation_id")
                         or str((config.get("configurable") or {}).get("thread_id") or user))
         chat = _chat_messages(messages)
-        exchange = from_chat(chat, conversation, _recorded(runtime, user, conversation, len(chat)))
+        exchange = from_chat(chat, conversation, _recorded(svc, user, conversation, len(chat)))
     else:
         raise InputError("ingestion input needs 'messages' (chat messages, e.g. [{'role': 'user', 'content': "
                          "'...'}]) or 'turns' (dmem transcript turns); neither was given")
@@ -76,14 +76,14 @@ def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     return out
 
 
-def read_question(state: DeliberationInput, runtime: Runtime[Context]) -> dict[str, Any]:
+def read_question(state: DeliberationInput, svc: Services, runtime: Runtime[Context]) -> dict[str, Any]:
     """Check the question and its label filter, resolve whose memories to read (query and deliberation entry)."""
     question = state.get("question")
     if not isinstance(question, str) or not question.strip():
         got = "nothing" if question is None else repr(question)
         raise InputError(f"input field 'question' must be the question as non-empty text; got {got}")
     namespaces = state.get("namespaces")
-    names = _validate("namespaces", _NAMES, namespaces) if namespaces else [run_user(runtime, get_config())]
+    names = _validate("namespaces", _NAMES, namespaces) if namespaces else [run_user(svc, runtime, get_config())]
     out: dict[str, Any] = {"question": question.strip(), "namespaces": names}
     if state.get("metadata") is not None:
         out["metadata"] = _labels(state["metadata"])
@@ -128,11 +128,11 @@ def _chat_messages(raw: Any) -> list[BaseMessage]:
         raise InputError(f"input field 'messages' holds something that is not a chat message: {detail}") from None
 
 
-def _recorded(runtime: Runtime[Context], namespace: str, conversation_id: str, limit: int) -> dict[str, Message]:
+def _recorded(svc: Services, namespace: str, conversation_id: str, limit: int) -> dict[str, Message]:
     """The conversation's last ``limit`` recorded turns in the user's namespace, by turn id."""
     from dmem.store.transcript import MAX_SEQ
 
-    last = services_for(runtime.context).store.transcript.before(namespace, conversation_id, MAX_SEQ, limit)
+    last = svc.store.transcript.before(namespace, conversation_id, MAX_SEQ, limit)
     return {m.turn_id: m for m in last}
 
 

@@ -12,8 +12,6 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from langgraph.runtime import Runtime
-
 from dmem.errors import ModelError
 from dmem.nodes.recording import (
     ExchangeLabels,
@@ -23,8 +21,7 @@ from dmem.nodes.recording import (
     namespace_for,
     still_claimed,
 )
-from dmem.services import Services, services_for
-from dmem.state.context import Context
+from dmem.services import Services
 from dmem.state.graphs import FactTask, IngestState, PlannedOperation
 from dmem.state.schemas import AppliedOperation, Fact, MemoryRecord, MetadataValue, Operation
 from dmem.state.verdicts import LifecycleDecision
@@ -50,9 +47,8 @@ def _failed(stage: str, exc: ModelError) -> dict[str, Any]:
     return {"failures": [f"{stage}: {exc}"], "usage": [exc.usage] if exc.usage is not None else []}
 
 
-def decide_operation(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
+def decide_operation(task: FactTask, svc: Services) -> dict[str, Any]:
     """One fact: the decider picks the operation against its background (empty background: ADD)."""
-    svc = services_for(runtime.context)
     fact = task["fact"]
     [background] = _backgrounds(svc, [fact])
     if not background:
@@ -65,12 +61,11 @@ def decide_operation(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any
     return {"plans": [plan], "usage": [out.usage]}
 
 
-def decide_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def decide_operations(state: IngestState, svc: Services) -> dict[str, Any]:
     """Every fact of the exchange in one decision, against the union of their backgrounds (as mem0 does).
 
     Facts with an empty background are added without being asked about.
     """
-    svc = services_for(runtime.context)
     facts = state.get("facts", [])
     backgrounds = _backgrounds(svc, facts)
     plans = [PlannedOperation(index=i, decision=_added(f), background=[])
@@ -88,7 +83,7 @@ def decide_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str
     return {"plans": plans, "usage": [out.usage]}
 
 
-def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def apply_operations(state: IngestState, svc: Services) -> dict[str, Any]:
     """Write admissions, labelled operations and their history rows together, then mark the turns formed.
 
     Embeddings are computed before the write transaction (which holds the store's write lock).
@@ -97,7 +92,6 @@ def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str,
     The labels the caller gave with the turns are read and written in that same commit, so a
     memory never exists without them, whoever forms the turns and whenever.
     """
-    svc = services_for(runtime.context)
     facts = state.get("facts", [])
     plans = sorted(state.get("plans", []), key=lambda p: p["index"])
     texts = [_text(facts[p["index"]], p) for p in plans]
@@ -105,7 +99,7 @@ def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str,
     vectors = dict(zip(needed, svc.embed(needed), strict=True)) if needed else {}
     applied: list[AppliedOperation] = []
     with svc.store.transaction():
-        if not still_claimed(state, runtime):
+        if not still_claimed(state, svc):
             log.warning("another worker took over turns %s; this run writes nothing", exchange_turns(state))
             return {"status": "claimed", "operations": [],
                     "error": "another worker took these turns over while this run was forming them"}
@@ -114,12 +108,12 @@ def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str,
             conversation = conversations.get(decision.turn_id, "default")
             svc.store.history.record_admission(namespace_for(state, decision.speaker), conversation, decision)
         gone: set[str] = set()
-        labels = exchange_labels(state, runtime)
+        labels = exchange_labels(state, svc)
         for plan, text in zip(plans, texts, strict=True):
             op = _apply(svc, facts[plan["index"]], plan, text, vectors, gone, labels)
             if op is not None:
                 applied.append(op)
-        mark_processed(state, runtime)
+        mark_processed(state, svc)
     status = state.get("status") or "formed"
     if not any(d.admitted for d in state.get("admissions", [])) and svc.context.formation:
         status = "nothing_admitted"

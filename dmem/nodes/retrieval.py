@@ -5,13 +5,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from langgraph.runtime import Runtime
-
 from dmem.errors import ModelError
 from dmem.evidence import hybrid
 from dmem.evidence.indexes import Labels
-from dmem.services import Services, services_for
-from dmem.state.context import Context
+from dmem.services import Services
 from dmem.state.graphs import QueryState
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import SearchFilter
@@ -43,13 +40,12 @@ def source_turns(memories: list[MemoryRecord]) -> list[str]:
     return list(dict.fromkeys(t for m in memories for t in m.source_turn_ids))
 
 
-def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+def retrieve(state: QueryState, svc: Services) -> dict[str, Any]:
     """Retrieve the memories System 1 answers from, rendered with event times.
 
     Without a memory, it also looks up whether the (label-filtered) transcript holds a turn, so the
     router after it reads state only (routers never do I/O: they run on the server's event loop).
     """
-    svc = services_for(runtime.context)
     namespaces = list(state.get("namespaces") or ["default"])
     hits = search_memories(svc, state["question"], namespaces, state.get("metadata"))
     memories = [record for record, _ in hits]
@@ -68,9 +64,8 @@ def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     }
 
 
-def filter_memories(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+def filter_memories(state: QueryState, svc: Services) -> dict[str, Any]:
     """Keep only the memories strictly needed; an empty selection or a failed call keeps them all."""
-    svc = services_for(runtime.context)
     memories = state.get("memories", [])
     try:
         out = svc.decider.filter_memories(state["question"], memories)
