@@ -115,3 +115,24 @@ def test_no_private_langgraph_api_and_no_hidden_owner_key() -> None:
              for needle in ("langgraph._internal", ".branches", "spec._replace", "__dmem_resources", "RunnableCallable")
              if needle in path.read_text(encoding="utf-8")]
     assert found == []
+
+
+async def test_the_async_api_never_blocks_the_event_loop(fake, memory_factory):
+    mem = memory_factory(fake)
+    mem.store  # noqa: B018  (an owner opens its store once, before its runs)
+    with server_loop_guard():
+        added = await mem.aadd(conversation(4), user_id="u1")
+        found = await mem.asearch("message number 1", user_id="u1")
+        answer = await mem.aask("What about topic 1?", user_id="u1")
+        retried = await mem.aretry_pending(user_id="u1")
+    assert added.exchanges and all(e.status == "formed" for e in added.exchanges)
+    assert found and answer.answer and retried.exchanges == []
+
+
+async def test_a_failed_async_exchange_is_kept_pending_off_the_loop(fake, memory_factory):
+    mem = memory_factory(fake)
+    mem.store  # noqa: B018
+    fake.set_script("AdmissionVerdicts", ["not a verdict"] * 10)
+    with server_loop_guard():
+        added = await mem.aadd(conversation(2), user_id="u2")
+    assert [e.status for e in added.exchanges] == ["pending_retry"]
