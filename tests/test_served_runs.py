@@ -3,6 +3,7 @@ context, and several runs on one thread (``langgraph dev`` itself: tests/test_la
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -136,3 +137,24 @@ async def test_a_failed_async_exchange_is_kept_pending_off_the_loop(fake, memory
     with server_loop_guard():
         added = await mem.aadd(conversation(2), user_id="u2")
     assert [e.status for e in added.exchanges] == ["pending_retry"]
+
+
+async def test_aask_calls_the_model_through_its_async_api_and_ask_through_its_sync_one(fake, memory_factory):
+    mem = memory_factory(fake, use_filter=True)
+    mem.add(conversation(4), user_id="u1")
+    await mem.aask("What about topic 1?", user_id="u1")
+    mem.ask("What about topic 1?", user_id="u1")
+    vias = {schema: [c.via for c in fake.calls_for(schema)] for schema in
+            ("MemorySelection", "AnswerDraft", "QualityGateVerdict")}
+    assert vias == {schema: ["async", "sync"] for schema in vias}
+
+
+async def test_concurrent_aask_overlap_their_model_calls_up_to_the_endpoint_limit(fake, memory_factory):
+    fake.delay = 0.2  # long enough that ten calls started together are all in flight at once
+    mem = memory_factory(fake, endpoint_concurrency=10, gate_policy="never")
+    for i in range(12):
+        mem.add(conversation(2, conv=f"c{i}"), user_id=f"u{i}")
+    fake._state.calls.clear()
+    answers = await asyncio.gather(*(mem.aask("What about topic 1?", user_id=f"u{i}") for i in range(12)))
+    assert all(a.answer for a in answers)
+    assert fake.max_in_flight("AnswerDraft") == 10  # the endpoint's limit, not the thread pool's (6 here)

@@ -114,6 +114,21 @@ class Decider(Protocol):
         """Group candidate answers that mean the same thing (indexes from 1)."""
         ...
 
+    # The async path (System 1 of the query graph): same decisions, awaited on the caller's event loop.
+    async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
+        """``filter_memories`` on the event loop."""
+        ...
+
+    async def aanswer(
+        self, question: str, context: list[str], *, temperature: float | None = None, sample: int = 0
+    ) -> Decided[AnswerDraft]:
+        """``answer`` on the event loop."""
+        ...
+
+    async def aquality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
+        """``quality_gate`` on the event loop."""
+        ...
+
     def read_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
         """Full Deliberation map step: scored, query-relevant facts from one chunk."""
         ...

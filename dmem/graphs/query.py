@@ -14,9 +14,18 @@ from langgraph.graph.state import CompiledStateGraph
 from dmem.graphs.deliberation import build_deliberation_graph
 from dmem.graphs.runs import QUERY_INPUTS, ends_run, starts_run
 from dmem.graphs.wiring import Wiring
-from dmem.nodes.answering import adopt_deliberation, answer, finish, no_memory, quality_gate, vote
+from dmem.nodes.answering import (
+    aanswer,
+    adopt_deliberation,
+    answer,
+    aquality_gate,
+    finish,
+    no_memory,
+    quality_gate,
+    vote,
+)
 from dmem.nodes.inputs import read_question
-from dmem.nodes.retrieval import filter_memories, retrieve
+from dmem.nodes.retrieval import afilter_memories, aretrieve, filter_memories, retrieve
 from dmem.services import Resources
 from dmem.state.context import Context
 from dmem.state.graphs import QueryInput, QueryOutput, QueryState
@@ -58,10 +67,10 @@ def build_query_graph(*, resources: Resources) -> StateGraph[QueryState, Context
     g = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
     g.add_node("read_question", starts_run(w.node(read_question), ("usage",), {"gate": {}}),
                input_schema=QueryState)  # reads what the previous run left, to reset it
-    g.add_node("retrieve", w.node(retrieve))
-    g.add_node("filter_memories", w.node(filter_memories))
-    g.add_node("answer", w.node(answer))
-    g.add_node("quality_gate", w.node(quality_gate))
+    g.add_node("retrieve", w.node(retrieve, aretrieve))
+    g.add_node("filter_memories", w.node(filter_memories, afilter_memories))
+    g.add_node("answer", w.node(answer, aanswer))
+    g.add_node("quality_gate", w.node(quality_gate, aquality_gate))
     g.add_node("vote", w.node(vote))
     g.add_node("deliberate", build_deliberation_graph(resources=resources).compile(name="dmem_full_deliberation"))
     g.add_node("adopt_deliberation", ends_run(reports_outcome(adopt_deliberation), QUERY_INPUTS),

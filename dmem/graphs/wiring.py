@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from langchain_core.runnables.config import ensure_config, set_config_context
 from langgraph.runtime import Runtime, get_runtime
 
@@ -23,6 +23,7 @@ from dmem.services import Resources
 from dmem.state.context import Context
 
 NodeBody = Callable[..., dict[str, Any]]
+AsyncNodeBody = Callable[..., Awaitable[dict[str, Any]]]
 
 
 class Wiring:
@@ -31,9 +32,22 @@ class Wiring:
     def __init__(self, resources: Resources) -> None:
         self.resources = resources
 
-    def node(self, body: NodeBody) -> Callable[..., dict[str, Any]]:
-        """``body(state, svc)`` (or ``body(state, svc, runtime)``) as a LangGraph node over this owner."""
+    def node(self, body: NodeBody, abody: AsyncNodeBody | None = None) -> Any:
+        """``body(state, svc)`` (or ``body(state, svc, runtime)``) as a LangGraph node over this owner.
+
+        With ``abody`` (an ``async def`` twin over the same pure logic), the node has both paths: a
+        ``RunnableLambda`` whose ``invoke`` runs ``body`` and whose ``ainvoke`` awaits ``abody`` on the
+        caller's event loop (LangGraph runs a sync-only node in its thread pool under ``ainvoke``).
+        """
         resources = self.resources
+        if abody is not None:
+            def run_sync(state: Any, config: RunnableConfig) -> dict[str, Any]:
+                return body(state, resources.services(get_runtime().context))
+
+            async def run_async(state: Any, config: RunnableConfig) -> dict[str, Any]:
+                return await abody(state, resources.services(get_runtime().context))
+
+            return RunnableLambda(run_sync, run_async, name=body.__name__)
         wants_runtime = "runtime" in inspect.signature(body).parameters
 
         def run(state: Any, runtime: Runtime[Context]) -> dict[str, Any]:

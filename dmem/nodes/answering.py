@@ -6,12 +6,13 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from dmem.decisions.base import Decided
 from dmem.errors import ModelError, StructuredOutputError
 from dmem.services import Services
 from dmem.state.context import Context
 from dmem.state.graphs import GateVerdict, QueryState
 from dmem.state.schemas import Usage
-from dmem.state.verdicts import NO_INFO, group_answers, is_no_info
+from dmem.state.verdicts import NO_INFO, AnswerDraft, QualityGateVerdict, group_answers, is_no_info
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +26,25 @@ def answer(state: QueryState, svc: Services) -> dict[str, Any]:
     try:
         out = svc.decider.answer(state["question"], state.get("context", []))
     except StructuredOutputError as exc:
-        log.warning("System 1 answer failed: %s", exc)
-        return {"system1_answer": NO_INFO, "answer": NO_INFO, "usage": _spent(exc)}
+        return _no_answer(exc)
+    return _answered(out)
+
+
+async def aanswer(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``answer`` with the decider awaited on the event loop."""
+    try:
+        out = await svc.decider.aanswer(state["question"], state.get("context", []))
+    except StructuredOutputError as exc:
+        return _no_answer(exc)
+    return _answered(out)
+
+
+def _no_answer(exc: StructuredOutputError) -> dict[str, Any]:
+    log.warning("System 1 answer failed: %s", exc)
+    return {"system1_answer": NO_INFO, "answer": NO_INFO, "usage": _spent(exc)}
+
+
+def _answered(out: Decided[AnswerDraft]) -> dict[str, Any]:
     return {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage]}
 
 
@@ -50,17 +68,40 @@ def quality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
     """
     draft = state.get("system1_answer", "")
     if is_no_info(draft):
-        gate = GateVerdict(policy="quality", passed=False, quality=None,
-                           reasons=["System 1 could not answer from memory"])
-        return {"gate": gate}
+        return _nothing_to_gate()
     try:
         out = svc.decider.quality_gate(state["question"], draft, state.get("context", []))
-    except StructuredOutputError as exc:
+    except ModelError as exc:
+        return _gate_failed(exc)
+    return _gated(out)
+
+
+async def aquality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``quality_gate`` with the decider awaited on the event loop."""
+    draft = state.get("system1_answer", "")
+    if is_no_info(draft):
+        return _nothing_to_gate()
+    try:
+        out = await svc.decider.aquality_gate(state["question"], draft, state.get("context", []))
+    except ModelError as exc:
+        return _gate_failed(exc)
+    return _gated(out)
+
+
+def _nothing_to_gate() -> dict[str, Any]:
+    return {"gate": GateVerdict(policy="quality", passed=False, quality=None,
+                                reasons=["System 1 could not answer from memory"])}
+
+
+def _gate_failed(exc: ModelError) -> dict[str, Any]:
+    """A malformed verdict fails the gate; a gate whose model keeps failing leaves the answer unaudited."""
+    if isinstance(exc, StructuredOutputError):
         gate = GateVerdict(policy="quality", passed=False, quality=None, reasons=[f"quality gate unusable: {exc}"])
         return {"gate": gate, "usage": _spent(exc)}
-    except ModelError as exc:
-        return {"gate": _unaudited("quality", "the quality gate could not run", exc, quality=None),
-                "usage": _spent(exc)}
+    return {"gate": _unaudited("quality", "the quality gate could not run", exc, quality=None), "usage": _spent(exc)}
+
+
+def _gated(out: Decided[QualityGateVerdict]) -> dict[str, Any]:
     verdict = out.value
     reasons = [f"{name}: {'pass' if v.passed else 'fail'} - {v.reason}" for name, v in
                (("relevance", verdict.relevance), ("faithfulness", verdict.faithfulness),

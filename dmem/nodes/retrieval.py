@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
+from dmem.decisions.base import Decided
 from dmem.errors import ModelError
 from dmem.evidence import hybrid
 from dmem.evidence.indexes import Labels
 from dmem.services import Services
 from dmem.state.graphs import QueryState
 from dmem.state.schemas import MemoryRecord
+from dmem.state.verdicts import MemorySelection
 from dmem.store.base import SearchFilter
 
 log = logging.getLogger(__name__)
@@ -64,14 +67,37 @@ def retrieve(state: QueryState, svc: Services) -> dict[str, Any]:
     }
 
 
+async def aretrieve(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``retrieve`` in a worker thread: embedding, the vector index and the transcript stay off the event loop."""
+    return await asyncio.to_thread(retrieve, state, svc)
+
+
 def filter_memories(state: QueryState, svc: Services) -> dict[str, Any]:
     """Keep only the memories strictly needed; an empty selection or a failed call keeps them all."""
     memories = state.get("memories", [])
     try:
         out = svc.decider.filter_memories(state["question"], memories)
     except ModelError as exc:  # malformed, or a provider failing after retries: the optional step is skipped
-        log.warning("filter failed, using the unfiltered context: %s", exc)
-        return {"usage": [exc.usage] if exc.usage is not None else []}
+        return _unfiltered(exc)
+    return _filtered(memories, out)
+
+
+async def afilter_memories(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``filter_memories`` with the decider awaited on the event loop."""
+    memories = state.get("memories", [])
+    try:
+        out = await svc.decider.afilter_memories(state["question"], memories)
+    except ModelError as exc:
+        return _unfiltered(exc)
+    return _filtered(memories, out)
+
+
+def _unfiltered(exc: ModelError) -> dict[str, Any]:
+    log.warning("filter failed, using the unfiltered context: %s", exc)
+    return {"usage": [exc.usage] if exc.usage is not None else []}
+
+
+def _filtered(memories: list[MemoryRecord], out: Decided[MemorySelection]) -> dict[str, Any]:
     keep = [memories[i - 1] for i in dict.fromkeys(out.value.keep) if 1 <= i <= len(memories)]
     if not keep:
         return {"usage": [out.usage]}

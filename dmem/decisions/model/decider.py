@@ -119,6 +119,11 @@ class ModelDecider:
         temp = self.temperature if temperature is None else temperature
         return self.caller.call(schema, messages, stage=stage, temperature=temp, tags=[phase, stage])
 
+    async def _acall(self, schema: type[M], messages: list[BaseMessage], stage: str, phase: str,
+                     temperature: float | None = None) -> tuple[M, Usage]:
+        temp = self.temperature if temperature is None else temperature
+        return await self.caller.acall(schema, messages, stage=stage, temperature=temp, tags=[phase, stage])
+
     # Ingestion ---------------------------------------------------------------------------
     def admit(self, exchange: list[Message], history: list[Message],
               memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
@@ -169,24 +174,33 @@ class ModelDecider:
                                 "filter_memories", "query")
         return Decided(clean_selection(out, len(memories)), usage)
 
+    async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
+        out, usage = await self._acall(MemorySelection, filter_prompt(question, memories),
+                                       "filter_memories", "query")
+        return Decided(clean_selection(out, len(memories)), usage)
+
     def answer(self, question: str, context: list[str], *,
                temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
         # The model's own sampling noise at ``temperature`` varies the samples; the index is not needed.
         out, usage = self._call(AnswerDraft, answer_prompt(question, context, self.answer_style),
                                 "answer", "query", temperature)
-        text = out.answer.strip()
-        if is_null_answer(text):
-            text = NO_INFO
-        return Decided(out.model_copy(update={"answer": text}), usage)
+        return _answered(out, usage)
+
+    async def aanswer(self, question: str, context: list[str], *,
+                      temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+        out, usage = await self._acall(AnswerDraft, answer_prompt(question, context, self.answer_style),
+                                       "answer", "query", temperature)
+        return _answered(out, usage)
 
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
-        prompt = quality_gate_prompt(question, answer, context)
-        out, usage = self._call(QualityGateVerdict, prompt, "quality_gate", "query")
-        if is_null_answer(answer) and out.completeness.passed:  # the rubric: no answer is never complete
-            out = out.model_copy(update={"completeness": CriterionVerdict(
-                reason=f"{out.completeness.reason} [overridden: a no-information answer is incomplete]",
-                passed=False)})
-        return Decided(out, usage)
+        out, usage = self._call(QualityGateVerdict, quality_gate_prompt(question, answer, context),
+                                "quality_gate", "query")
+        return _gated(answer, out, usage)
+
+    async def aquality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
+        out, usage = await self._acall(QualityGateVerdict, quality_gate_prompt(question, answer, context),
+                                       "quality_gate", "query")
+        return _gated(answer, out, usage)
 
     def group_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
         out, usage = self._call(AnswerGroups, group_prompt(question, answers), "group_answers", "query")
@@ -201,3 +215,18 @@ class ModelDecider:
         out, usage = self._call(MemorySelection, select_prompt(question, facts),
                                 "select_facts", "deliberation")
         return Decided(clean_selection(out, len(facts)), usage)
+
+
+def _answered(out: AnswerDraft, usage: Usage) -> Decided[AnswerDraft]:
+    """An answer draft with a null answer written as NO_INFO."""
+    text = out.answer.strip()
+    return Decided(out.model_copy(update={"answer": NO_INFO if is_null_answer(text) else text}), usage)
+
+
+def _gated(answer: str, out: QualityGateVerdict, usage: Usage) -> Decided[QualityGateVerdict]:
+    """The gate's verdict, with the rubric applied: a no-information answer is never complete."""
+    if is_null_answer(answer) and out.completeness.passed:
+        out = out.model_copy(update={"completeness": CriterionVerdict(
+            reason=f"{out.completeness.reason} [overridden: a no-information answer is incomplete]",
+            passed=False)})
+    return Decided(out, usage)

@@ -8,6 +8,7 @@ before embedding, concept classes, relative standouts). This class only times th
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -160,6 +161,20 @@ class OfflineDecider:
 
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
         return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, question, answer, context))
+
+    # The async path: the offline engine embeds (CPU work), so it runs in a worker thread.
+    async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
+        """``filter_memories`` in a worker thread."""
+        return await asyncio.to_thread(self.filter_memories, question, memories)
+
+    async def aanswer(self, question: str, context: list[str], *,
+                      temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+        """``answer`` in a worker thread."""
+        return await asyncio.to_thread(self.answer, question, context, temperature=temperature, sample=sample)
+
+    async def aquality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
+        """``quality_gate`` in a worker thread."""
+        return await asyncio.to_thread(self.quality_gate, question, answer, context)
 
     def group_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
         return _timed("group_answers", lambda: gate.group(answers))
