@@ -2,7 +2,7 @@
 
 A fake chat model takes ``--delay`` seconds per call (default 0.5). For each concurrency level (20 and
 100) it prints, side by side for the sync and the async path: wall time, most model calls in flight at
-once, model calls that went through the model's async API (``_agenerate`` / ``ainvoke``), and the worst
+once, model calls that went through the model's async API (``ainvoke``, recorded by the fake), and the worst
 event-loop lag seen by a probe that wakes every 5 ms (async path only). Then it starts a real
 ``langgraph dev`` (without --allow-blocking) and reports p50/p95 of ``--served`` concurrent queries.
 Every person and sentence is invented.
@@ -25,8 +25,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import BaseMessage
-
 from dmem.api import Memory
 from dmem.state.schemas import Message
 from dmem.testing import FakeChatModel
@@ -40,17 +38,6 @@ SCRIPT: dict[str, Any] = {
     "AnswerDraft": [{"reasoning": "memory 1", "answer": "the cello"}],
     "QualityGateVerdict": [{"relevance": PASS, "faithfulness": PASS, "completeness": PASS}],
 }
-
-
-class CountingModel(FakeChatModel):
-    """The fake model, counting calls that came through its async API."""
-
-    async_calls: int = 0
-
-    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                         run_manager: Any = None, **kwargs: Any) -> Any:
-        self.async_calls += 1
-        return await asyncio.to_thread(self._generate, messages, stop, None, **kwargs)
 
 
 class LagProbe:
@@ -103,16 +90,17 @@ async def measure_async(n: int, call: Callable[[int], Awaitable[Any]]) -> tuple[
     return wall, probe.worst
 
 
-def row(kind: str, n: int, path: str, wall: float, model: CountingModel, lag: float | None) -> str:
+def row(kind: str, n: int, path: str, wall: float, model: FakeChatModel, lag: float | None) -> str:
     calls = len(model.calls)
+    via_async = sum(c.via == "async" for c in model.calls)
     lag_text = "-" if lag is None else f"{lag * 1000:.0f} ms"
     return (f"{kind:5} {n:4} {path:5} wall {wall:6.2f} s  in flight {model.max_in_flight():3}  "
-            f"async model calls {model.async_calls:4}/{calls:<4}  loop lag {lag_text}")
+            f"async model calls {via_async:4}/{calls:<4}  loop lag {lag_text}")
 
 
 def one_level(kind: str, n: int, path: str, delay: float, endpoint_concurrency: int) -> str:
     """Run ``n`` concurrent asks or adds on one path over a fresh store; the row of figures."""
-    model = CountingModel(script=SCRIPT, delay=delay)
+    model = FakeChatModel(script=SCRIPT, delay=delay)
     with tempfile.TemporaryDirectory() as tmp:
         store = Path(tmp) / "store"
         if kind == "aask":
