@@ -158,3 +158,12 @@ async def test_concurrent_aask_overlap_their_model_calls_up_to_the_endpoint_limi
     answers = await asyncio.gather(*(mem.aask("What about topic 1?", user_id=f"u{i}") for i in range(12)))
     assert all(a.answer for a in answers)
     assert fake.max_in_flight("AnswerDraft") == 10  # the endpoint's limit, not the thread pool's (6 here)
+
+
+async def test_aadd_forms_through_the_models_async_api_and_add_through_its_sync_one(fake, memory_factory):
+    mem = memory_factory(fake)
+    await mem.aadd(conversation(2), user_id="u1")
+    mem.add(conversation(2, conv="c2"), user_id="u1")
+    vias = {schema: [c.via for c in fake.calls_for(schema)] for schema in
+            ("AdmissionVerdicts", "FactDrafts", "ScopeLabels")}
+    assert vias == {schema: ["async", "sync"] for schema in vias}

@@ -114,7 +114,39 @@ class Decider(Protocol):
         """Group candidate answers that mean the same thing (indexes from 1)."""
         ...
 
-    # The async path (System 1 of the query graph): same decisions, awaited on the caller's event loop.
+    # The async path: same decisions, awaited on the caller's event loop.
+    async def aadmit(
+        self, exchange: list[Message], history: list[Message], memories: list[MemoryRecord]
+    ) -> Decided[AdmissionVerdicts]:
+        """``admit`` on the event loop."""
+        ...
+
+    async def asplit(
+        self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord]
+    ) -> Decided[FactDrafts]:
+        """``split`` on the event loop."""
+        ...
+
+    async def aclassify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
+        """``classify_scope`` on the event loop."""
+        ...
+
+    async def aextract_facts(
+        self, exchange: list[Message], history: list[Message], memories: list[MemoryRecord]
+    ) -> Decided[FactDrafts]:
+        """``extract_facts`` on the event loop."""
+        ...
+
+    async def adecide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
+        """``decide_lifecycle`` on the event loop."""
+        ...
+
+    async def adecide_lifecycle_batch(
+        self, facts: list[Fact], background: list[MemoryRecord]
+    ) -> Decided[list[LifecycleDecision]]:
+        """``decide_lifecycle_batch`` on the event loop."""
+        ...
+
     async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
         """``filter_memories`` on the event loop."""
         ...

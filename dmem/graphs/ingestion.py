@@ -16,9 +16,27 @@ from langgraph.types import Send
 
 from dmem.graphs.runs import INGEST_INPUTS, ends_run, starts_run
 from dmem.graphs.wiring import Wiring
-from dmem.nodes.formation import admit, classify_scope, enrich, extract_facts, ground_deixis, normalize, split_intents
+from dmem.nodes.formation import (
+    aadmit,
+    aclassify_scope,
+    admit,
+    aextract_facts,
+    asplit_intents,
+    classify_scope,
+    enrich,
+    extract_facts,
+    ground_deixis,
+    normalize,
+    split_intents,
+)
 from dmem.nodes.inputs import read_input
-from dmem.nodes.lifecycle import apply_operations, decide_operation, decide_operations
+from dmem.nodes.lifecycle import (
+    adecide_operation,
+    adecide_operations,
+    apply_operations,
+    decide_operation,
+    decide_operations,
+)
 from dmem.nodes.recording import build_window, keep_for_retry, record
 from dmem.privacy.policy import enrichment_query
 from dmem.services import Resources
@@ -98,15 +116,15 @@ def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput], w
         "background": []}))
     g.add_node("record", ends_run(w.node(record), INGEST_INPUTS, when=lambda update: not update.get("exchange")))
     g.add_node("build_window", w.node(build_window))
-    g.add_node("admit", w.node(admit))
-    g.add_node("split_intents", w.node(split_intents))
-    g.add_node("classify_scope", w.node(classify_scope))
+    g.add_node("admit", w.node(admit, aadmit))
+    g.add_node("split_intents", w.node(split_intents, asplit_intents))
+    g.add_node("classify_scope", w.node(classify_scope, aclassify_scope))
     g.add_node("ground_deixis", w.node(ground_deixis))
     g.add_node("enrich", w.node(enrich), input_schema=FactTask)  # type: ignore[call-overload,arg-type]
     g.add_node("normalize", normalize)
-    g.add_node("extract_facts", w.node(extract_facts))
-    g.add_node("decide_operation", w.node(decide_operation), input_schema=FactTask)  # type: ignore[call-overload,arg-type]
-    g.add_node("decide_operations", w.node(decide_operations))
+    g.add_node("extract_facts", w.node(extract_facts, aextract_facts))
+    g.add_node("decide_operation", w.node(decide_operation, adecide_operation), input_schema=FactTask)  # type: ignore[call-overload,arg-type]
+    g.add_node("decide_operations", w.node(decide_operations, adecide_operations))
     g.add_node("collect_decisions", collect_decisions)
     g.add_node("apply_operations", ends_run(w.node(apply_operations), INGEST_INPUTS))
     g.add_node("keep_for_retry", ends_run(w.node(keep_for_retry), INGEST_INPUTS))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from dmem.decisions.base import Decided
@@ -19,7 +19,7 @@ from dmem.privacy.policy import about_entity, enrichment_query
 from dmem.services import Services
 from dmem.state.graphs import FactTask, IngestState
 from dmem.state.schemas import AdmissionDecision, Fact, Message, Scope
-from dmem.state.verdicts import FactDraft, FactDrafts
+from dmem.state.verdicts import AdmissionVerdicts, FactDraft, FactDrafts, ScopeLabels
 
 log = logging.getLogger(__name__)
 _VOLATILE = re.compile(
@@ -34,11 +34,23 @@ def _failed(stage: str, exc: ModelError) -> dict[str, Any]:
 
 def admit(state: IngestState, svc: Services) -> dict[str, Any]:
     """Judge each utterance of the current exchange, whole, against the admission criteria."""
-    exchange = state["exchange"]
     try:
-        out = svc.decider.admit(exchange, state.get("history", []), state.get("background", []))
+        out = svc.decider.admit(state["exchange"], state.get("history", []), state.get("background", []))
     except ModelError as exc:
         return _failed("admit", exc)
+    return _admitted(state["exchange"], out)
+
+
+async def aadmit(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``admit`` with the decider awaited on the event loop."""
+    try:
+        out = await svc.decider.aadmit(state["exchange"], state.get("history", []), state.get("background", []))
+    except ModelError as exc:
+        return _failed("admit", exc)
+    return _admitted(state["exchange"], out)
+
+
+def _admitted(exchange: list[Message], out: Decided[AdmissionVerdicts]) -> dict[str, Any]:
     verdicts = {v.turn_id: v for v in out.value.verdicts}
     decisions = []
     for msg in exchange:
@@ -80,17 +92,42 @@ def _draft_facts(state: IngestState, stage: str, sources: list[Message],
     return {"facts": _to_facts(state, out.value.facts, sources), "usage": [out.usage]}
 
 
+async def _adraft_facts(state: IngestState, stage: str, sources: list[Message],
+                        decide: Callable[..., Awaitable[Decided[FactDrafts]]]) -> dict[str, Any]:
+    """``_draft_facts`` with the decision awaited."""
+    try:
+        out = await decide(sources, state.get("history", []), state.get("background", []))
+    except ModelError as exc:
+        return _failed(stage, exc)
+    return {"facts": _to_facts(state, out.value.facts, sources), "usage": [out.usage]}
+
+
 def split_intents(state: IngestState, svc: Services) -> dict[str, Any]:
     """Split admitted utterances into atomic, categorized, grounded facts."""
+    return _draft_facts(state, "split_intents", _admitted_turns(state), svc.decider.split)
+
+
+async def asplit_intents(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``split_intents`` with the decider awaited on the event loop."""
+    return await _adraft_facts(state, "split_intents", _admitted_turns(state), svc.decider.asplit)
+
+
+def _admitted_turns(state: IngestState) -> list[Message]:
     admitted_ids = {d.turn_id for d in state.get("admissions", []) if d.admitted}
-    admitted = [m for m in state["exchange"] if m.turn_id in admitted_ids]
-    return _draft_facts(state, "split_intents", admitted, svc.decider.split)
+    return [m for m in state["exchange"] if m.turn_id in admitted_ids]
 
 
 def extract_facts(state: IngestState, svc: Services) -> dict[str, Any]:
     """Formation layer off: Mem0* extraction from the exchange, top memories and recent messages."""
-    decider = svc.decider
-    out = _draft_facts(state, "extract_facts", state["exchange"], decider.extract_facts)
+    return _personal_facts(_draft_facts(state, "extract_facts", state["exchange"], svc.decider.extract_facts))
+
+
+async def aextract_facts(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``extract_facts`` with the decider awaited on the event loop."""
+    return _personal_facts(await _adraft_facts(state, "extract_facts", state["exchange"], svc.decider.aextract_facts))
+
+
+def _personal_facts(out: dict[str, Any]) -> dict[str, Any]:
     if "facts" in out:
         out["facts"] = [_personal_wins(f) for f in out["facts"]]
     return out
@@ -108,11 +145,23 @@ def _personal_wins(fact: Fact) -> Fact:
 
 def classify_scope(state: IngestState, svc: Services) -> dict[str, Any]:
     """Exactly one scope per fact, the entity it names, and whether enrichment would help."""
-    facts = state.get("facts", [])
     try:
-        out = svc.decider.classify_scope(facts)
+        out = svc.decider.classify_scope(state.get("facts", []))
     except ModelError as exc:
         return _failed("classify_scope", exc)
+    return _labelled(state.get("facts", []), out)
+
+
+async def aclassify_scope(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``classify_scope`` with the decider awaited on the event loop."""
+    try:
+        out = await svc.decider.aclassify_scope(state.get("facts", []))
+    except ModelError as exc:
+        return _failed("classify_scope", exc)
+    return _labelled(state.get("facts", []), out)
+
+
+def _labelled(facts: list[Fact], out: Decided[ScopeLabels]) -> dict[str, Any]:
     labels = {lab.index: lab for lab in out.value.labels}
     labelled = []
     for i, fact in enumerate(facts, start=1):

@@ -7,11 +7,13 @@ model call.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from dmem.decisions.base import Decided
 from dmem.errors import ModelError
 from dmem.nodes.recording import (
     ExchangeLabels,
@@ -52,11 +54,32 @@ def decide_operation(task: FactTask, svc: Services) -> dict[str, Any]:
     fact = task["fact"]
     [background] = _backgrounds(svc, [fact])
     if not background:
-        return {"plans": [PlannedOperation(index=task["index"], decision=_added(fact), background=[])]}
+        return _unseen(task)
     try:
         out = svc.decider.decide_lifecycle(fact, background)
     except ModelError as exc:
         return _failed("decide_lifecycle", exc)
+    return _planned(task, out, background)
+
+
+async def adecide_operation(task: FactTask, svc: Services) -> dict[str, Any]:
+    """``decide_operation``: the background search in a worker thread, the decision awaited on the loop."""
+    fact = task["fact"]
+    [background] = await asyncio.to_thread(_backgrounds, svc, [fact])
+    if not background:
+        return _unseen(task)
+    try:
+        out = await svc.decider.adecide_lifecycle(fact, background)
+    except ModelError as exc:
+        return _failed("decide_lifecycle", exc)
+    return _planned(task, out, background)
+
+
+def _unseen(task: FactTask) -> dict[str, Any]:
+    return {"plans": [PlannedOperation(index=task["index"], decision=_added(task["fact"]), background=[])]}
+
+
+def _planned(task: FactTask, out: Decided[LifecycleDecision], background: list[MemoryRecord]) -> dict[str, Any]:
     plan = PlannedOperation(index=task["index"], decision=out.value, background=background)
     return {"plans": [plan], "usage": [out.usage]}
 
@@ -67,17 +90,40 @@ def decide_operations(state: IngestState, svc: Services) -> dict[str, Any]:
     Facts with an empty background are added without being asked about.
     """
     facts = state.get("facts", [])
-    backgrounds = _backgrounds(svc, facts)
-    plans = [PlannedOperation(index=i, decision=_added(f), background=[])
-             for i, (f, b) in enumerate(zip(facts, backgrounds, strict=True)) if not b]
-    asked = [i for i, b in enumerate(backgrounds) if b]
+    plans, asked, union = _batch(facts, _backgrounds(svc, facts))
     if not asked:
         return {"plans": plans}
-    union = list({m.id: m for i in asked for m in backgrounds[i]}.values())
     try:
         out = svc.decider.decide_lifecycle_batch([facts[i] for i in asked], union)
     except ModelError as exc:
         return _failed("decide_lifecycle_batch", exc)
+    return _batch_planned(plans, asked, union, out)
+
+
+async def adecide_operations(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``decide_operations``: the background searches in a worker thread, the decision awaited on the loop."""
+    facts = state.get("facts", [])
+    plans, asked, union = _batch(facts, await asyncio.to_thread(_backgrounds, svc, facts))
+    if not asked:
+        return {"plans": plans}
+    try:
+        out = await svc.decider.adecide_lifecycle_batch([facts[i] for i in asked], union)
+    except ModelError as exc:
+        return _failed("decide_lifecycle_batch", exc)
+    return _batch_planned(plans, asked, union, out)
+
+
+def _batch(facts: list[Fact], backgrounds: list[list[MemoryRecord]]
+           ) -> tuple[list[PlannedOperation], list[int], list[MemoryRecord]]:
+    """Plans for the facts added unasked, the positions asked about, and the union of their backgrounds."""
+    plans = [PlannedOperation(index=i, decision=_added(f), background=[])
+             for i, (f, b) in enumerate(zip(facts, backgrounds, strict=True)) if not b]
+    asked = [i for i, b in enumerate(backgrounds) if b]
+    return plans, asked, list({m.id: m for i in asked for m in backgrounds[i]}.values())
+
+
+def _batch_planned(plans: list[PlannedOperation], asked: list[int], union: list[MemoryRecord],
+                   out: Decided[list[LifecycleDecision]]) -> dict[str, Any]:
     plans += [PlannedOperation(index=i, decision=d, background=union)
               for i, d in zip(asked, out.value, strict=True)]
     return {"plans": plans, "usage": [out.usage]}

@@ -142,6 +142,27 @@ class ModelDecider:
         out, usage = self._call(ScopeLabels, scope_prompt(facts), "classify_scope", "ingestion")
         return Decided(complete_labels(out, len(facts)), usage)
 
+    async def aadmit(self, exchange: list[Message], history: list[Message],
+                     memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
+        out, usage = await self._acall(AdmissionVerdicts, admission_prompt(exchange, history), "admit", "ingestion")
+        return Decided(complete_verdicts(out, exchange), usage)
+
+    async def asplit(self, admitted: list[Message], history: list[Message],
+                     memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        out, usage = await self._acall(FactDrafts, split_prompt(admitted, history, memories),
+                                       "split_intents", "ingestion")
+        return Decided(clean_drafts(out, admitted), usage)
+
+    async def aclassify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
+        out, usage = await self._acall(ScopeLabels, scope_prompt(facts), "classify_scope", "ingestion")
+        return Decided(complete_labels(out, len(facts)), usage)
+
+    async def aextract_facts(self, exchange: list[Message], history: list[Message],
+                             memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        out, usage = await self._acall(FactDrafts, extraction_prompt(exchange, history, memories),
+                                       "extract_facts", "ingestion")
+        return Decided(clean_drafts(out, exchange), usage)
+
     def enrich(self, fact: Fact, knowledge: list[str]) -> Decided[Enrichment]:
         """Enrich from the knowledge lines; with none, nothing may be added, so no call is made."""
         lines = [k for k in knowledge if k.strip()]
@@ -166,6 +187,17 @@ class ModelDecider:
                                background: list[MemoryRecord]) -> Decided[list[LifecycleDecision]]:
         out, usage = self._call(LifecycleDecisions, lifecycle_batch_prompt(facts, background),
                                 "decide_lifecycle_batch", "ingestion")
+        return Decided(check_batch(out, facts, len(background)), usage)
+
+    async def adecide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
+        out, usage = await self._acall(LifecycleDecision, lifecycle_prompt(fact, background),
+                                       "decide_lifecycle", "ingestion")
+        return Decided(check_lifecycle(out, fact, len(background)), usage)
+
+    async def adecide_lifecycle_batch(self, facts: list[Fact],
+                                      background: list[MemoryRecord]) -> Decided[list[LifecycleDecision]]:
+        out, usage = await self._acall(LifecycleDecisions, lifecycle_batch_prompt(facts, background),
+                                       "decide_lifecycle_batch", "ingestion")
         return Decided(check_batch(out, facts, len(background)), usage)
 
     # Query -------------------------------------------------------------------------------

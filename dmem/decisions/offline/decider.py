@@ -163,6 +163,34 @@ class OfflineDecider:
         return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, question, answer, context))
 
     # The async path: the offline engine embeds (CPU work), so it runs in a worker thread.
+    async def aadmit(self, exchange: list[Message], history: list[Message],
+                     memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
+        """``admit`` in a worker thread."""
+        return await asyncio.to_thread(self.admit, exchange, history, memories)
+
+    async def asplit(self, admitted: list[Message], history: list[Message],
+                     memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        """``split`` in a worker thread."""
+        return await asyncio.to_thread(self.split, admitted, history, memories)
+
+    async def aclassify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
+        """``classify_scope`` in a worker thread."""
+        return await asyncio.to_thread(self.classify_scope, facts)
+
+    async def aextract_facts(self, exchange: list[Message], history: list[Message],
+                             memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        """``extract_facts`` in a worker thread."""
+        return await asyncio.to_thread(self.extract_facts, exchange, history, memories)
+
+    async def adecide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
+        """``decide_lifecycle`` in a worker thread."""
+        return await asyncio.to_thread(self.decide_lifecycle, fact, background)
+
+    async def adecide_lifecycle_batch(self, facts: list[Fact],
+                                      background: list[MemoryRecord]) -> Decided[list[LifecycleDecision]]:
+        """``decide_lifecycle_batch`` in a worker thread."""
+        return await asyncio.to_thread(self.decide_lifecycle_batch, facts, background)
+
     async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
         """``filter_memories`` in a worker thread."""
         return await asyncio.to_thread(self.filter_memories, question, memories)
