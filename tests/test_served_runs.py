@@ -167,3 +167,14 @@ async def test_aadd_forms_through_the_models_async_api_and_add_through_its_sync_
     vias = {schema: [c.via for c in fake.calls_for(schema)] for schema in
             ("AdmissionVerdicts", "FactDrafts", "ScopeLabels")}
     assert vias == {schema: ["async", "sync"] for schema in vias}
+
+
+async def test_full_deliberation_reads_chunks_through_the_models_async_api(fake, memory_factory):
+    mem = memory_factory(fake, gate_policy="always", deliberation_mode="full", chunk_size=2)
+    mem.add(conversation(6), user_id="u1")
+    with server_loop_guard():
+        answer = await mem.aask("What about topic 1?", user_id="u1")
+    assert answer.route == "deliberation"
+    chunks = fake.calls_for("ChunkFacts")
+    assert len(chunks) == 3 and {c.via for c in chunks} == {"async"}
+    assert fake.max_in_flight("ChunkFacts") >= 1 and fake.calls_for("AnswerDraft")[-1].via == "async"

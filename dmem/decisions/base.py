@@ -147,6 +147,14 @@ class Decider(Protocol):
         """``decide_lifecycle_batch`` on the event loop."""
         ...
 
+    async def aread_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
+        """``read_chunk`` on the event loop."""
+        ...
+
+    async def aselect_facts(self, question: str, facts: list[ScoredFact]) -> Decided[MemorySelection]:
+        """``select_facts`` on the event loop."""
+        ...
+
     async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
         """``filter_memories`` on the event loop."""
         ...

@@ -16,7 +16,11 @@ from dmem.evidence.questions import needs_every_instance
 from dmem.graphs.runs import DELIBERATION_INPUTS, ends_run, starts_run
 from dmem.graphs.wiring import Wiring
 from dmem.nodes.deliberation import (
+    aanswer_from_facts,
+    adeliberate_chunk,
     answer_from_facts,
+    aplan_chunks,
+    aselect_facts,
     deliberate_chunk,
     plan_chunks,
     reduce_facts,
@@ -50,11 +54,11 @@ def build_deliberation_graph(
                    output_schema=DeliberationOutput)
     g.add_node("read_question", starts_run(w.node(read_question), ("usage", "chunk_facts", "failed_chunks")),
                input_schema=DeliberationState)  # reads what the previous run left, to reset it
-    g.add_node("plan_chunks", w.node(plan_chunks))
-    g.add_node("deliberate_chunk", w.node(deliberate_chunk), input_schema=ChunkTask)  # type: ignore[call-overload,arg-type]
+    g.add_node("plan_chunks", w.node(plan_chunks, aplan_chunks))
+    g.add_node("deliberate_chunk", w.node(deliberate_chunk, adeliberate_chunk), input_schema=ChunkTask)  # type: ignore[call-overload,arg-type]
     g.add_node("reduce_facts", w.node(reduce_facts))
-    g.add_node("select_facts", w.node(select_facts))
-    g.add_node("answer_from_facts", ends_run(w.node(answer_from_facts), DELIBERATION_INPUTS))
+    g.add_node("select_facts", w.node(select_facts, aselect_facts))
+    g.add_node("answer_from_facts", ends_run(w.node(answer_from_facts, aanswer_from_facts), DELIBERATION_INPUTS))
     g.add_edge(START, "read_question")
     g.add_edge("read_question", "plan_chunks")
     g.add_conditional_edges("plan_chunks", w.router(route_after_plan), ["deliberate_chunk", "reduce_facts"])

@@ -13,6 +13,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from langchain_core.runnables import Runnable, RunnableLambda
 from langgraph.types import Overwrite
 
 Node = Callable[..., dict[str, Any]]
@@ -39,14 +40,22 @@ def starts_run(node: Node, lists: tuple[str, ...], values: Mapping[str, Any] | N
     return run
 
 
-def ends_run(node: Node, inputs: tuple[str, ...], when: Callable[[dict[str, Any]], bool] | None = None) -> Node:
-    """A terminal ``node``, also clearing the run's input keys (when ``when(update)``, if given)."""
+def ends_run(node: Any, inputs: tuple[str, ...], when: Callable[[dict[str, Any]], bool] | None = None) -> Any:
+    """A terminal ``node``, also clearing the run's input keys (when ``when(update)``, if given).
 
-    @functools.wraps(node)
-    def run(*args: Any, **kwargs: Any) -> dict[str, Any]:
-        update = node(*args, **kwargs)
+    ``node`` is a function, or a runnable with sync and async paths (then the clearing is piped after it).
+    """
+
+    def cleared(update: dict[str, Any]) -> dict[str, Any]:
         if when is not None and not when(update):
             return update
         return {**update, **dict.fromkeys(inputs)}
+
+    if isinstance(node, Runnable):
+        return node | RunnableLambda(cleared, name="ends_run")
+
+    @functools.wraps(node)
+    def run(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        return cleared(node(*args, **kwargs))
 
     return run

@@ -249,6 +249,16 @@ class ModelDecider:
         return Decided(clean_selection(out, len(facts)), usage)
 
 
+    async def aread_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
+        out, usage = await self._acall(_ReplyChunkFacts, read_chunk_prompt(question, chunk, history),
+                                       "read_chunk", "deliberation")
+        return Decided(clamp_chunk_facts(out.model_dump()["facts"], chunk), usage)
+
+    async def aselect_facts(self, question: str, facts: list[ScoredFact]) -> Decided[MemorySelection]:
+        out, usage = await self._acall(MemorySelection, select_prompt(question, facts),
+                                       "select_facts", "deliberation")
+        return Decided(clean_selection(out, len(facts)), usage)
+
 def _answered(out: AnswerDraft, usage: Usage) -> Decided[AnswerDraft]:
     """An answer draft with a null answer written as NO_INFO."""
     text = out.answer.strip()

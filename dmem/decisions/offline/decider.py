@@ -191,6 +191,14 @@ class OfflineDecider:
         """``decide_lifecycle_batch`` in a worker thread."""
         return await asyncio.to_thread(self.decide_lifecycle_batch, facts, background)
 
+    async def aread_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
+        """``read_chunk`` in a worker thread."""
+        return await asyncio.to_thread(self.read_chunk, question, chunk, history)
+
+    async def aselect_facts(self, question: str, facts: list[ScoredFact]) -> Decided[MemorySelection]:
+        """``select_facts`` in a worker thread."""
+        return await asyncio.to_thread(self.select_facts, question, facts)
+
     async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
         """``filter_memories`` in a worker thread."""
         return await asyncio.to_thread(self.filter_memories, question, memories)
