@@ -178,3 +178,13 @@ async def test_full_deliberation_reads_chunks_through_the_models_async_api(fake,
     chunks = fake.calls_for("ChunkFacts")
     assert len(chunks) == 3 and {c.via for c in chunks} == {"async"}
     assert fake.max_in_flight("ChunkFacts") >= 1 and fake.calls_for("AnswerDraft")[-1].via == "async"
+
+
+@pytest.mark.parametrize("policy", ["majority", "consensus"])
+async def test_voting_samples_and_groups_through_the_models_async_api(fake, memory_factory, policy):
+    mem = memory_factory(fake, gate_policy=policy)
+    mem.add(conversation(4), user_id="u1")
+    with server_loop_guard():
+        answer = await mem.aask("What about topic 1?", user_id="u1")
+    assert answer.gate_passed is True and len(fake.calls_for("AnswerDraft")) == 3
+    assert {c.via for c in fake.calls_for("AnswerDraft") + fake.calls_for("AnswerGroups")} == {"async"}

@@ -147,6 +147,10 @@ class Decider(Protocol):
         """``decide_lifecycle_batch`` on the event loop."""
         ...
 
+    async def agroup_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
+        """``group_answers`` on the event loop."""
+        ...
+
     async def aread_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
         """``read_chunk`` on the event loop."""
         ...

@@ -19,6 +19,7 @@ from dmem.nodes.answering import (
     adopt_deliberation,
     answer,
     aquality_gate,
+    avote,
     finish,
     no_memory,
     quality_gate,
@@ -71,7 +72,7 @@ def build_query_graph(*, resources: Resources) -> StateGraph[QueryState, Context
     g.add_node("filter_memories", w.node(filter_memories, afilter_memories))
     g.add_node("answer", w.node(answer, aanswer))
     g.add_node("quality_gate", w.node(quality_gate, aquality_gate))
-    g.add_node("vote", w.node(vote))
+    g.add_node("vote", w.node(vote, avote))
     g.add_node("deliberate", build_deliberation_graph(resources=resources).compile(name="dmem_full_deliberation"))
     g.add_node("adopt_deliberation", ends_run(reports_outcome(adopt_deliberation), QUERY_INPUTS),
                metadata={"route": "deliberation"})

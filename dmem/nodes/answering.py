@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -117,48 +119,98 @@ def vote(state: QueryState, svc: Services) -> dict[str, Any]:
     returned unaudited (no sample at all is an error). A grouping reply that is malformed or never
     comes falls back to grouping identical normalised answers.
     """
-    ctx = svc.context
     question = state["question"]
     samples, usage, failure = _sample(svc, question, state.get("context", []))
     if failure is not None:
-        if not samples:
-            raise failure
-        gate = _unaudited(ctx.gate_policy, f"{ctx.vote_samples - len(samples)} of {ctx.vote_samples} voting "
-                          "samples failed", failure, samples=samples)
-        return {"gate": gate, "answer": samples[0], "system1_answer": samples[0], "usage": usage}
+        return _incomplete(svc.context, samples, usage, failure)
     try:
         grouped = svc.decider.group_answers(question, samples)
-        groups, best, note = grouped.value.groups, grouped.value.best, ""
-        usage.append(grouped.usage)
     except ModelError as exc:
-        log.warning("answer grouping failed, grouping identical answers instead: %s", exc)
-        groups, best, note = [], [], f" (grouping call failed: identical answers grouped; {exc})"
-        usage += _spent(exc)
-    return {**_tally(ctx, samples, groups, best, note), "usage": usage}
+        return _grouped_identically(svc.context, samples, usage, exc)
+    return {**_tally(svc.context, samples, grouped.value.groups, grouped.value.best), "usage": [*usage, grouped.usage]}
 
 
-def _sample(svc: Services, question: str, context: list[str]) -> tuple[list[str], list[Usage], ModelError | None]:
-    """The voting samples obtained, their cost, and the first provider failure if any sample failed.
+async def avote(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``vote`` with the samples and the grouping awaited on the event loop."""
+    question = state["question"]
+    samples, usage, failure = await _asample(svc, question, state.get("context", []))
+    if failure is not None:
+        return _incomplete(svc.context, samples, usage, failure)
+    try:
+        grouped = await svc.decider.agroup_answers(question, samples)
+    except ModelError as exc:
+        return _grouped_identically(svc.context, samples, usage, exc)
+    return {**_tally(svc.context, samples, grouped.value.groups, grouped.value.best), "usage": [*usage, grouped.usage]}
 
-    A malformed sample counts as a no-information answer.
-    """
-    ctx = svc.context
 
-    def one(index: int) -> tuple[str | None, list[Usage], ModelError | None]:
-        try:
-            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index)
-            return out.value.answer, [out.usage], None
-        except StructuredOutputError as exc:
-            log.warning("a voting sample failed: %s", exc)
-            return NO_INFO, _spent(exc), None
-        except ModelError as exc:
-            return None, _spent(exc), exc
+def _incomplete(ctx: Context, samples: list[str], usage: list[Usage], failure: ModelError) -> dict[str, Any]:
+    """Some samples never came: the first answer obtained, unaudited (none at all: the error)."""
+    if not samples:
+        raise failure
+    gate = _unaudited(ctx.gate_policy, f"{ctx.vote_samples - len(samples)} of {ctx.vote_samples} voting "
+                      "samples failed", failure, samples=samples)
+    return {"gate": gate, "answer": samples[0], "system1_answer": samples[0], "usage": usage}
 
-    with ThreadPoolExecutor(max_workers=min(ctx.vote_samples, ctx.max_concurrency)) as pool:
-        results = list(pool.map(one, range(ctx.vote_samples)))
+
+def _grouped_identically(ctx: Context, samples: list[str], usage: list[Usage], exc: ModelError) -> dict[str, Any]:
+    log.warning("answer grouping failed, grouping identical answers instead: %s", exc)
+    note = f" (grouping call failed: identical answers grouped; {exc})"
+    return {**_tally(ctx, samples, [], [], note), "usage": usage + _spent(exc)}
+
+
+Sample = tuple[str | None, list[Usage], ModelError | None]
+
+
+def _sampled(call: Callable[[], Decided[AnswerDraft]]) -> Sample:
+    """One voting sample: its answer (a malformed one counts as no information), cost and provider failure."""
+    try:
+        out = call()
+        return out.value.answer, [out.usage], None
+    except StructuredOutputError as exc:
+        log.warning("a voting sample failed: %s", exc)
+        return NO_INFO, _spent(exc), None
+    except ModelError as exc:
+        return None, _spent(exc), exc
+
+
+def _samples(results: list[Sample]) -> tuple[list[str], list[Usage], ModelError | None]:
     usage = [u for _, spent, _ in results for u in spent]
     failure = next((e for _, _, e in results if e is not None), None)
     return [a for a, _, _ in results if a is not None], usage, failure
+
+
+def _sample(svc: Services, question: str, context: list[str]) -> tuple[list[str], list[Usage], ModelError | None]:
+    """The voting samples obtained, their cost, and the first provider failure if any sample failed."""
+    ctx = svc.context
+
+    def one(index: int) -> Sample:
+        return _sampled(lambda: svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index))
+
+    with ThreadPoolExecutor(max_workers=min(ctx.vote_samples, ctx.max_concurrency)) as pool:
+        return _samples(list(pool.map(one, range(ctx.vote_samples))))
+
+
+async def _asample(svc: Services, question: str, context: list[str]
+                   ) -> tuple[list[str], list[Usage], ModelError | None]:
+    """``_sample`` on the event loop: at most ``max_concurrency`` samples at once (and the endpoint's limit)."""
+    ctx = svc.context
+    slots = asyncio.Semaphore(min(ctx.vote_samples, ctx.max_concurrency))
+
+    async def one(index: int) -> Sample:
+        async with slots:
+            try:
+                out = await svc.decider.aanswer(question, context, temperature=ctx.vote_temperature, sample=index)
+            except ModelError as exc:
+                caught = exc
+            else:
+                return _sampled(lambda: out)
+        return _sampled(lambda: _raise(caught))  # classified as on the sync path
+
+    return _samples(list(await asyncio.gather(*(one(i) for i in range(ctx.vote_samples)))))
+
+
+def _raise(exc: ModelError) -> Decided[AnswerDraft]:
+    raise exc
 
 
 def _tally(ctx: Context, samples: list[str], groups: list[list[int]], best: list[int],

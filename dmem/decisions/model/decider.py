@@ -249,6 +249,10 @@ class ModelDecider:
         return Decided(clean_selection(out, len(facts)), usage)
 
 
+    async def agroup_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
+        out, usage = await self._acall(AnswerGroups, group_prompt(question, answers), "group_answers", "query")
+        return Decided(clean_groups(out, answers), usage)
+
     async def aread_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
         out, usage = await self._acall(_ReplyChunkFacts, read_chunk_prompt(question, chunk, history),
                                        "read_chunk", "deliberation")

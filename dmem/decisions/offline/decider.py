@@ -191,6 +191,10 @@ class OfflineDecider:
         """``decide_lifecycle_batch`` in a worker thread."""
         return await asyncio.to_thread(self.decide_lifecycle_batch, facts, background)
 
+    async def agroup_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
+        """``group_answers`` in a worker thread."""
+        return await asyncio.to_thread(self.group_answers, question, answers)
+
     async def aread_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
         """``read_chunk`` in a worker thread."""
         return await asyncio.to_thread(self.read_chunk, question, chunk, history)
