@@ -188,3 +188,11 @@ async def test_voting_samples_and_groups_through_the_models_async_api(fake, memo
         answer = await mem.aask("What about topic 1?", user_id="u1")
     assert answer.gate_passed is True and len(fake.calls_for("AnswerDraft")) == 3
     assert {c.via for c in fake.calls_for("AnswerDraft") + fake.calls_for("AnswerGroups")} == {"async"}
+
+
+async def test_prompt_mode_answers_through_the_models_agenerate(fake, memory_factory):
+    mem = memory_factory(fake, structured_output="prompt", gate_policy="quality")
+    mem.add(conversation(4), user_id="u1")
+    await mem.aask("What about topic 1?", user_id="u1")
+    calls = fake.calls_for("AnswerDraft") + fake.calls_for("QualityGateVerdict")
+    assert [(c.method, c.via) for c in calls][-2:] == [("prompt", "async"), ("prompt", "async")]  # _agenerate
