@@ -1,9 +1,11 @@
-"""The async half of ``Memory``: the model path runs on the event loop through the graphs' ``ainvoke``.
+"""The async half of ``Memory``: graph runs through the graphs' ``ainvoke``, store work off the event loop.
 
-``aadd``, ``aretry_pending`` and ``aask`` await the compiled graphs (model calls made by nodes go
-through LangGraph's async runner), and ``asearch`` awaits the embeddings' async API. The methods
-that only touch the local store (get, update's bookkeeping, delete, history) are short local I/O
-and run in a worker thread so they never block the loop.
+``aadd``, ``aretry_pending`` and ``aask`` await the compiled graphs (LangGraph runs their nodes,
+which are synchronous today, in its thread pool); what they do to the store themselves (recording
+turns, finding unformed ones, keeping a failed exchange pending) runs in a worker thread, and
+``asearch`` awaits the embeddings' async API and searches in a worker thread. The methods that only
+touch the store (get, update, delete, history) run in a worker thread. None blocks the loop
+(tests/test_served_runs.py runs them under the event-loop guard ``langgraph dev`` uses).
 """
 
 from __future__ import annotations
@@ -45,8 +47,9 @@ class AsyncMethods:
                                            conversation_id=conversation_id, speaker_namespaces=speaker_namespaces,
                                            metadata=metadata, infer=False, idempotency_key=idempotency_key,
                                            **overrides)
-        ctx, stored, routing = mem._record(messages, scope(user_id, agent_id, run_id), conversation_id,
-                                           speaker_namespaces, metadata, overrides, idempotency_key)
+        ctx, stored, routing = await asyncio.to_thread(mem._record, messages, scope(user_id, agent_id, run_id),
+                                                       conversation_id, speaker_namespaces, metadata, overrides,
+                                                       idempotency_key)
         started = time.perf_counter()
         exchanges = await mem._forming.arun(stored, routing, ctx, exchange_size, progress, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
@@ -59,7 +62,9 @@ class AsyncMethods:
         ctx = mem._ctx(overrides)
         started = time.perf_counter()
         exchanges = []
-        for routing, turns in unformed_groups(mem.store, scopes(user_ids, user_id, agent_id, run_id)):
+        groups = await asyncio.to_thread(lambda: list(unformed_groups(mem.store, scopes(user_ids, user_id,
+                                                                                        agent_id, run_id))))
+        for routing, turns in groups:
             exchanges += await mem._forming.arun(turns, routing, ctx, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
@@ -86,7 +91,8 @@ class AsyncMethods:
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
         vector = (await mem.services.embeddings.aembed_documents([query]))[0]
-        hits = mem.store.vectors.search([ns], vector, limit, where=where, min_score=check_threshold(threshold))
+        hits = await asyncio.to_thread(mem.store.vectors.search, [ns], vector, limit, where=where,
+                                       min_score=check_threshold(threshold))
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
     async def aget(self, memory_id: str, **kwargs: Any) -> MemoryRecord:

@@ -8,6 +8,7 @@ with the reason, releasing the claim, and propagates.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -98,7 +99,7 @@ class BatchForming:
         try:
             out = await self.graph.ainvoke(state, context=ctx, config=config)
         except BaseException as exc:
-            return self._failed(exchange, routing, worker, exc)
+            return await asyncio.to_thread(self._failed, exchange, routing, worker, exc)  # store work: off the loop
         return exchange_result(exchange, out)
 
     def _inputs(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,

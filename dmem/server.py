@@ -1,15 +1,57 @@
-"""The graphs as a LangGraph server (``langgraph dev``, see ``langgraph.json``) serves them.
+"""The graph factories a LangGraph server (``langgraph dev``, see ``langgraph.json``) calls.
 
-Importing this module first applies the ``trace_redaction`` setting of the server's environment
+The server calls a factory for every run (and to read schemas): it hands out the process's served
+graph (``dmem.graphs.served``, compiled on first use) after checking the run's context exactly as an
+in-process run would. The server itself keeps only the context keys the schema names, so without
+this check a misspelt setting (``gate_polcy``) would be dropped silently; here it is the same
+``ConfigError`` as in-process.
+
+Importing this module applies the ``trace_redaction`` setting of the server's environment
 (``DMEM_TRACE_REDACTION`` or the ``DMEM_CONFIG`` file; default ``pii``) to the process's LangSmith
-client with ``dmem.tracing.configure_tracing``, so every traced run of the server is redacted;
-then it exposes the compiled graphs.
+client with ``dmem.tracing.configure_tracing``, so every traced run of the server is redacted.
 """
 
-from dmem.graphs import deliberation_graph, ingestion_graph, query_graph
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.graph.state import CompiledStateGraph
+from langgraph_sdk.runtime import ServerRuntime
+
+from dmem.graphs.served import GraphName, served
+from dmem.state.context import Context
 from dmem.tracing import configure_tracing
 
 trace_client = configure_tracing()
 """The redacting LangSmith client installed for this process (None when tracing is off)."""
 
-__all__ = ["deliberation_graph", "ingestion_graph", "query_graph", "trace_client"]
+__all__ = ["check_run_context", "deliberation_graph", "ingestion_graph", "query_graph", "trace_client"]
+
+
+def check_run_context(context: Any) -> None:
+    """Refuse a run context an in-process run would refuse (unknown setting, bad value): ``ConfigError``."""
+    if isinstance(context, Mapping) and context:
+        Context(**dict(context))
+
+
+def _served(name: GraphName, runtime: ServerRuntime) -> CompiledStateGraph[Any, Any, Any, Any]:
+    execution = runtime.execution_runtime
+    if execution is not None:
+        check_run_context(execution.context)
+    return served.graph(name)
+
+
+def ingestion_graph(runtime: ServerRuntime) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The served ingestion graph, for a run whose context is checked."""
+    return _served("ingestion", runtime)
+
+
+def query_graph(runtime: ServerRuntime) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The served query graph, for a run whose context is checked."""
+    return _served("query", runtime)
+
+
+def deliberation_graph(runtime: ServerRuntime) -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The served deliberation graph, for a run whose context is checked."""
+    return _served("deliberation", runtime)

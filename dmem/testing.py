@@ -10,6 +10,7 @@ memory, so lost and duplicated turns can be counted.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import re
@@ -19,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -56,6 +57,8 @@ class FakeCall:
     thread: int = 0
     max_tokens: int | None = None
     """The output-token cap the call was made with."""
+    via: str = "sync"
+    """'async' when the call came through the model's async API (``ainvoke`` / ``_agenerate``)."""
 
     @property
     def prompt(self) -> str:
@@ -133,10 +136,10 @@ class FakeChatModel(BaseChatModel):
                 return entry[min(idx, len(entry) - 1)]
         return entry(messages)  # outside the lock: a script may block (barriers) without stalling other calls
 
-    def _record(self, schema: str, messages: list[BaseMessage], method: str) -> FakeCall:
+    def _record(self, schema: str, messages: list[BaseMessage], method: str, via: str = "sync") -> FakeCall:
         call = FakeCall(schema=schema, messages=list(messages), temperature=self.temperature,
                         method=method, started=time.perf_counter(), thread=threading.get_ident(),
-                        max_tokens=self.max_tokens)
+                        max_tokens=self.max_tokens, via=via)
         with self._state.lock:
             self._state.calls.append(call)
         return call
@@ -146,20 +149,34 @@ class FakeChatModel(BaseChatModel):
         try:
             if self.delay:
                 time.sleep(self.delay)
-            out = self._next(schema, messages)
-            if isinstance(out, BaseException):
-                raise out
-            if isinstance(out, AIMessage):  # a scripted reply with tool calls, for agents
-                return out
-            reply = out if isinstance(out, FakeReply) else FakeReply(out)
-            content = reply.content
-            if isinstance(content, BaseModel):
-                content = content.model_dump_json()
-            elif not isinstance(content, str):
-                content = json.dumps(content, default=str)
-            return dataclasses.replace(reply, content=content)
+            return self._scripted(schema, messages)
         finally:
             call.ended = time.perf_counter()
+
+    async def _aproduce(self, schema: str, messages: list[BaseMessage], method: str) -> FakeReply | AIMessage:
+        """``_produce`` for the async API: the delay is awaited, so calls overlap on one event loop."""
+        call = self._record(schema, messages, method, via="async")
+        try:
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            return self._scripted(schema, messages)
+        finally:
+            call.ended = time.perf_counter()
+
+    def _scripted(self, schema: str, messages: list[BaseMessage]) -> FakeReply | AIMessage:
+        """The next scripted output as a reply (raising a scripted exception)."""
+        out = self._next(schema, messages)
+        if isinstance(out, BaseException):
+            raise out
+        if isinstance(out, AIMessage):  # a scripted reply with tool calls, for agents
+            return out
+        reply = out if isinstance(out, FakeReply) else FakeReply(out)
+        content = reply.content
+        if isinstance(content, BaseModel):
+            content = content.model_dump_json()
+        elif not isinstance(content, str):
+            content = json.dumps(content, default=str)
+        return dataclasses.replace(reply, content=content)
 
     def _message(self, reply: FakeReply, messages: list[BaseMessage]) -> AIMessage:
         usage = None
@@ -181,7 +198,13 @@ class FakeChatModel(BaseChatModel):
 
         def run(messages: Any) -> Any:
             msgs = list(messages) if isinstance(messages, list) else messages.to_messages()
-            produced = self._produce(name, msgs, method)
+            return parse(msgs, self._produce(name, msgs, method))
+
+        async def arun(messages: Any) -> Any:
+            msgs = list(messages) if isinstance(messages, list) else messages.to_messages()
+            return parse(msgs, await self._aproduce(name, msgs, method))
+
+        def parse(msgs: list[BaseMessage], produced: FakeReply | AIMessage) -> Any:
             reply = FakeReply(produced.text) if isinstance(produced, AIMessage) else produced
             raw = self._message(reply, msgs)
             parsed, error = None, None
@@ -193,16 +216,17 @@ class FakeChatModel(BaseChatModel):
                     raise
             return {"raw": raw, "parsed": parsed, "parsing_error": error} if include_raw else parsed
 
-        return RunnableLambda(run, name=f"fake_{name}")
+        return RunnableLambda(run, arun, name=f"fake_{name}")
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
-        joined = "\n".join(str(m.content) for m in messages)
-        marker = '<output_format name="'
-        schema = "text"
-        if marker in joined:
-            schema = joined.split(marker, 1)[1].split('"', 1)[0]
-        out = self._produce(schema, messages, "prompt")
+        out = self._produce(_schema_of(messages), messages, "prompt")
+        message = out if isinstance(out, AIMessage) else self._message(out, messages)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    async def _agenerate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                         run_manager: AsyncCallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        out = await self._aproduce(_schema_of(messages), messages, "prompt")
         message = out if isinstance(out, AIMessage) else self._message(out, messages)
         return ChatResult(generations=[ChatGeneration(message=message)])
 
@@ -312,6 +336,17 @@ class FaultyChatModel(FakeChatModel):
             self._record(schema, messages, method).ended = time.perf_counter()
             return FakeReply("")
         return super()._produce(schema, messages, method)
+
+    async def _aproduce(self, schema: str, messages: list[BaseMessage], method: str) -> FakeReply | AIMessage:
+        """Faults are drawn as on the sync path (in a worker thread: a fault may pause)."""
+        return await asyncio.to_thread(self._produce, schema, messages, method)
+
+
+def _schema_of(messages: list[BaseMessage]) -> str:
+    """The schema a prompt-mode request asks for (its output_format section), else 'text'."""
+    joined = "\n".join(str(m.content) for m in messages)
+    marker = '<output_format name="'
+    return joined.split(marker, 1)[1].split('"', 1)[0] if marker in joined else "text"
 
 
 def echo_formation_script() -> dict[str, Any]:

@@ -158,3 +158,25 @@ def test_ingestion_graph_is_a_node_of_a_messages_state_host(fake: FakeChatModel,
     assert len(texts) == 2 and any("Rex" in t for t in texts) and any("Porto" in t for t in texts)
     assert [m.turn_id for m in memory.transcript(user_ids=["carla"])] == [str(m.id) for m in again["messages"]]
     assert first["messages"][0].id == again["messages"][0].id
+
+
+async def test_host_nodes_run_the_graphs_on_the_hosts_event_loop(fake: FakeChatModel, memory_factory: Any) -> None:
+    from tests.loop_guard import server_loop_guard
+
+    memory = memory_factory(fake)
+    memory.store  # noqa: B018  (the owner opens its store before the host runs)
+    fake.set_script("AnswerDraft", answer_from_memories)
+    g = StateGraph(MessagesState)
+    g.add_node("recall", make_recall_node(memory))
+    g.add_node("remember", make_remember_node(memory))
+    g.add_edge(START, "recall")
+    g.add_edge("recall", "remember")
+    g.add_edge("remember", END)
+    graph = g.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t9", "user_id": "dana"}}
+    with server_loop_guard():
+        await graph.ainvoke({"messages": [HumanMessage("I adopted a beagle named Rex last week.")]}, config)
+        out = await graph.ainvoke({"messages": [HumanMessage("What is my dog's name?")]}, config)
+    assert "answer: Rex" in [m for m in out["messages"] if m.name == RECALL_NAME][-1].text
+    assert {c.via for c in fake.calls_for("AnswerDraft")} == {"async"}
+    assert {c.via for c in fake.calls_for("AdmissionVerdicts")} == {"async"}

@@ -78,3 +78,23 @@ def test_query_graph_as_tool(fake: FakeChatModel, memory_factory: Any) -> None:
     assert set(tool.args) == {"question", "namespaces"}  # the label filter is not the model's to set
     out = tool.invoke({"question": "When?", "namespaces": ["alice"]})
     assert out["route"] == "no_memory"
+
+
+async def test_the_agent_tools_run_the_graphs_on_the_agents_event_loop(example: Any, fake: FakeChatModel,
+                                                                        memory_factory: Any) -> None:
+    from tests.loop_guard import server_loop_guard
+
+    fake.set_script("AnswerDraft", answer_from_memories)
+    memory = memory_factory(fake)
+    memory.store  # noqa: B018  (the owner opens its store before the agent runs)
+    agent = example.build_agent(memory, FakeChatModel(script={"text": example.scripted_model}))
+    alice = example.AgentContext(user_id="alice")
+    with server_loop_guard():
+        await agent.ainvoke({"messages": [HumanMessage("I adopted a beagle named Rex last week.")]},
+                            {"configurable": {"thread_id": "a"}}, context=alice)
+        asked = await agent.ainvoke({"messages": [HumanMessage("What is the name of my beagle?")]},
+                                    {"configurable": {"thread_id": "a"}}, context=alice)
+    tool_msgs = [m for m in asked["messages"] if isinstance(m, ToolMessage)]
+    assert [(m.name, m.text) for m in tool_msgs][-1] == ("ask_memory", "Rex")
+    assert {c.via for c in fake.calls_for("AnswerDraft")} == {"async"}
+    assert {c.via for c in fake.calls_for("AdmissionVerdicts")} == {"async"}

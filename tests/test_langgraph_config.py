@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import json
+import os
+import subprocess
+import sys
+import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langgraph.graph.state import CompiledStateGraph
+
+from dmem.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "langgraph.json"
@@ -44,12 +51,37 @@ def test_config_validates_with_the_langgraph_cli() -> None:
     assert set(validated["graphs"]) == set(EXPECTED)
 
 
+def runtime_for(access: str, context: Any = None) -> Any:
+    """The runtime the server hands a graph factory (as langgraph-api's build_server_runtime makes it)."""
+    from langgraph.store.memory import InMemoryStore
+    from langgraph_sdk.runtime import _ExecutionRuntime, _ReadRuntime
+
+    if access == "threads.create_run":
+        return _ExecutionRuntime(access_context=access, user=None, store=InMemoryStore(), context=context)
+    return _ReadRuntime(access_context=access, user=None, store=InMemoryStore())  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("graph_id", sorted(EXPECTED))
-def test_each_graph_path_is_a_compiled_graph(graph_id: str) -> None:
-    path = graph_paths()[graph_id]
-    target = path.rpartition(":")[0]
-    assert not target.endswith(".py") or (ROOT / target).is_file(), f"{target} does not exist"
-    graph = load(path)
-    assert isinstance(graph, CompiledStateGraph)
-    assert graph.get_name() == EXPECTED[graph_id]
-    assert graph.checkpointer is None, "the server supplies persistence; ship graphs without a checkpointer"
+def test_each_graph_path_is_a_factory_the_server_calls_for_a_compiled_graph(graph_id: str) -> None:
+    from langgraph_sdk.runtime import ServerRuntime
+
+    factory = load(graph_paths()[graph_id])
+    params = list(inspect.signature(factory).parameters)
+    assert len(params) == 1 and typing.get_type_hints(factory)[params[0]] is ServerRuntime, \
+        "langgraph-api 0.16 passes the ServerRuntime to a one-parameter factory annotated with it"
+    for access, context in [("assistants.read", None), ("threads.create_run", {"gate_policy": "never"})]:
+        graph = factory(runtime_for(access, context))
+        assert isinstance(graph, CompiledStateGraph)
+        assert graph.get_name() == EXPECTED[graph_id]
+        assert graph.checkpointer is None, "the server supplies persistence; ship graphs without a checkpointer"
+    with pytest.raises(ConfigError, match=r"unknown setting\(s\) in context: gate_polcy"):
+        factory(runtime_for("threads.create_run", {"gate_polcy": "never"}))
+
+
+def test_importing_dmem_and_its_server_module_opens_and_compiles_nothing() -> None:
+    code = ("import dmem, dmem.graphs, dmem.server, dmem.host; from dmem.graphs import served, served_resources;"
+            "assert served._graphs == {}, served._graphs; assert served_resources._stores == {};"
+            "assert served_resources._settings is None; print('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         env={k: v for k, v in os.environ.items() if not k.startswith("DMEM_")})
+    assert out.stdout.strip() == "ok", out.stderr[-2000:]

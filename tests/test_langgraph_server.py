@@ -33,7 +33,10 @@ pytestmark = pytest.mark.server  # every test here talks to a real `langgraph de
 ROOT = Path(__file__).resolve().parents[1]
 EXCHANGE = [{"role": "user", "content": "I adopted a beagle named Rex last week."},
             {"role": "assistant", "content": "Congratulations!"}]
+GREETING = [{"role": "user", "content": "Hi there!"}, {"role": "assistant", "content": "Hello! How can I help?"}]
+POLICIES = ["quality", "majority", "consensus", "never", "always"]
 READY_SECONDS = 180  # a deadline for start-up on a busy machine, not a timing assertion
+pytestmark = pytest.mark.server
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
@@ -115,7 +118,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port, log = free_port(), tmp / "server.log"
     cli = Path(sys.executable).with_name("langgraph")
     cmd = [str(cli), "dev", "--config", str(ROOT / "langgraph.json"), "--host", "127.0.0.1", "--port", str(port),
-           "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"]
+           "--no-browser", "--no-reload", "--n-jobs-per-worker", "8"]  # never --allow-blocking
     with log.open("wb") as out:
         proc = subprocess.Popen(cmd, cwd=tmp, env=server_env(tmp / "store", f"http://127.0.0.1:{proxy.server_address[1]}"),
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -247,3 +250,86 @@ def test_a_stateless_resend_records_nothing_twice(server: Server) -> None:
         assert store.transcript.count("ines") == 4
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_new_user_is_answered_under_every_gate_policy(server: Server, policy: str) -> None:
+    question = {"question": "Anything about me?", "namespaces": [f"new-{policy}"]}
+    out = server.client.runs.wait(None, "query", input=question, context={"gate_policy": policy})
+    assert out["route"] == "no_memory", out
+    assert "BlockingError" not in server.log_text()
+
+
+def test_a_transcript_only_user_deliberates_under_every_gate_policy(server: Server) -> None:
+    recorded = server.client.runs.wait(None, "ingestion", input={"messages": GREETING, "user_id": "quiet"})
+    assert recorded["status"] == "nothing_admitted"
+    for policy in POLICIES:
+        out = server.client.runs.wait(None, "query", input={"question": "What did I say?", "namespaces": ["quiet"]},
+                                      context={"gate_policy": policy})
+        assert out["route"] == ("no_memory" if policy == "never" else "deliberation"), (policy, out)
+    assert "BlockingError" not in server.log_text()
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_user_with_memories_is_answered_under_every_gate_policy(server: Server, policy: str) -> None:
+    server.client.runs.wait(None, "ingestion", input={"messages": EXCHANGE, "user_id": f"pet-{policy}"})
+    out = server.client.runs.wait(None, "query", input={"question": "What is my dog's name?",
+                                                         "namespaces": [f"pet-{policy}"]},
+                                  context={"gate_policy": policy})
+    expected = {"never": {"system1"}, "always": {"deliberation"}}.get(policy, {"system1", "deliberation"})
+    assert out["answer"] == "Rex" and out["route"] in expected
+    assert policy in ("never", "always") or out["gate"]["policy"] == policy  # the gate ran, and said why
+
+
+def test_a_run_context_user_id_is_whose_memory_it_is(server: Server) -> None:
+    out = server.client.runs.wait(None, "ingestion", input={"messages": EXCHANGE}, context={"user_id": "kim"})
+    assert out["status"] == "formed"
+    kim = server.client.runs.wait(None, "query", input={"question": "What is my dog's name?"},
+                                  context={"user_id": "kim"})
+    assert kim["memories"] and {m["namespace"] for m in kim["memories"]} == {"kim"}
+    default = server.client.runs.wait(None, "query", context={"gate_policy": "never"},
+                                      input={"question": "What is my dog's name?", "namespaces": ["default"]})
+    assert default["memories"] == []
+
+
+def test_an_unknown_context_key_is_the_in_process_config_error(server: Server) -> None:
+    with pytest.raises(Exception, match=r"ConfigError: unknown setting\(s\) in context: gate_polcy"):
+        server.client.runs.wait(None, "query", input={"question": "x"}, context={"gate_polcy": "never"})
+    with pytest.raises(Exception, match="ConfigError: setting 'user_id': .* contains control characters"):
+        server.client.runs.wait(None, "ingestion", input={"messages": EXCHANGE}, context={"user_id": "a\x01b"})
+
+
+def test_two_ingestion_runs_on_one_thread(server: Server) -> None:
+    thread = server.client.threads.create()["thread_id"]
+    turns = [{"conversation_id": "c9", "turn_id": "c9-1", "speaker": "Ivo", "text": "I play the cello."}]
+    first = server.client.runs.wait(thread, "ingestion", input={"turns": turns, "user_id": "ivo",
+                                                                "metadata": {"source": "form"}})
+    assert first["status"] == "formed"
+    second = server.client.runs.wait(thread, "ingestion", input={"messages": EXCHANGE})
+    assert second["status"] == "formed", second
+    third = server.client.runs.wait(thread, "ingestion", input={"messages": EXCHANGE + GREETING})
+    assert third["status"] in ("formed", "nothing_admitted"), third
+    state = server.client.threads.get_state(thread)["values"]
+    assert state.get("turns") is None and state.get("messages") is None and state.get("user_id") is None
+    found = server.client.runs.wait(None, "query", input={"question": "What is my dog's name?", "namespaces": [thread]},
+                                    context={"gate_policy": "never"})
+    ivo = server.client.runs.wait(None, "query", input={"question": "What is my dog's name?", "namespaces": ["ivo"]},
+                                  context={"gate_policy": "never"})
+    assert found["memories"] == [] and all(m["metadata"] == {"source": "form"} for m in ivo["memories"])
+    default = server.client.runs.wait(None, "query", context={"gate_policy": "never"},
+                                      input={"question": "What is my dog's name?", "namespaces": ["default"]})
+    assert any("Rex" in m["text"] for m in default["memories"])  # the second run's user: 'default', not 'ivo'
+    assert all(m["metadata"] == {} for m in default["memories"])  # nor the first run's labels
+
+
+def test_fifty_concurrent_queries(server: Server) -> None:
+    server.client.runs.wait(None, "ingestion", input={"messages": EXCHANGE, "user_id": "many"})
+    question = {"question": "What is my dog's name?", "namespaces": ["many"]}
+    newcomer = {"question": "Anything about me?", "namespaces": ["nobody-yet"]}
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        results = list(pool.map(lambda i: server.client.runs.wait(None, "query", input=newcomer if i % 5 == 0
+                                                                  else question), range(50)))
+    assert [r["route"] == "no_memory" for r in results] == [i % 5 == 0 for i in range(50)]
+    assert all(r["answer"] == "Rex" for i, r in enumerate(results) if i % 5)  # System 1 or after deliberating
+    text = server.log_text()
+    assert "BlockingError" not in text and text.count("dmem opened the store in") == 1

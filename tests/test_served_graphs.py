@@ -25,6 +25,8 @@ from dmem.graphs import (
 )
 from dmem.services import Resources
 from dmem.state.context import Context, build_context
+from dmem.state.schemas import Message
+from dmem.store import Routing
 from dmem.testing import FakeChatModel
 
 SERVED = {"ingestion": ingestion_graph, "query": query_graph, "deliberation": deliberation_graph}
@@ -174,10 +176,18 @@ def test_without_a_dmem_context_the_dmem_settings_apply_and_the_store_is_logged(
     assert out["answer"] == "Rex"  # read from the DMEM_* store, though the host's context has no dmem field
 
 
-def test_a_graph_without_resources_says_how_to_get_them() -> None:
-    bare = build_query_graph().compile()
-    with pytest.raises(ConfigError, match="compile_\\*_graph\\(resources=...\\)"):
-        bare.invoke({"question": "x"})
+def test_a_graph_is_closed_over_the_owner_it_was_built_with(tmp_path: Path) -> None:
+    owners = [Resources(Context(store_dir=str(tmp_path / name), embedding_model="hash")) for name in ("a", "b")]
+    try:
+        graphs = [build_query_graph(resources=r).compile() for r in owners]
+        assert all("configurable" not in (g.config or {}) for g in graphs), "no owner rides in the config"
+        owners[0].store.transcript.append(Routing.of("u"), [Message(conversation_id="c", turn_id="t", speaker="U",
+                                                                    text="I keep bees.")])
+        routes = [g.invoke({"question": "What do I keep?", "namespaces": ["u"]})["route"] for g in graphs]
+        assert routes == ["deliberation", "no_memory"]
+    finally:
+        for r in owners:
+            r.close()
 
 
 def test_runs_with_other_settings_share_the_store_and_embeddings(served_store: Path,

@@ -323,6 +323,17 @@ def test_same_conversation_and_turn_ids_never_meet_across_namespaces(store: Memo
     assert store.transcript.count("alice") == 2 and store.transcript.namespaces() == ["alice", "bob"]
 
 
+def test_has_turns_answers_as_messages_would_under_any_label_filter(store: MemoryStore) -> None:
+    store.transcript.append(Routing.of("alice"), [msg("chat", 1, "alice one")], {"source": "chat", "week": 3})
+    store.transcript.append(Routing.of("bob"), [msg("chat", 1, "bob one")])
+    cases = [(["alice"], None), (["carol"], None), ([], None), (["alice", "carol"], {"source": "chat"}),
+             (["alice"], {"source": "mail"}), (["bob"], {"source": "chat"}), (["alice"], {"week": 3}),
+             (["alice"], {"week": 3.0}), (["alice"], {"week": "3"}), (["bob"], {})]
+    for names, labels in cases:
+        assert store.transcript.has_turns(names, labels) == bool(store.transcript.messages(names, labels)), labels
+    assert store.transcript.has_turns(["alice"], {"week": 3}) and not store.transcript.has_turns(["carol"])
+
+
 def test_append_is_idempotent_and_refuses_a_changed_turn(store: MemoryStore) -> None:
     first = store.transcript.append(Routing.of("alice"), [msg("c", 1, ts=T0, image_caption="a cat")])
     assert store.transcript.append(Routing.of("alice"), [msg("c", 1, ts=T0, image_caption="a cat")]) == first

@@ -229,7 +229,7 @@ def test_langgraph_dev_server_sends_redacted_traces(collector: Collector, tmp_pa
     env = {**os.environ, "DMEM_TRACE_REDACTION": "pii", "LANGGRAPH_CLI_NO_ANALYTICS": "1"}
     log = (tmp_path / "server.log").open("w")
     server = subprocess.Popen([sys.executable, "-m", "langgraph_cli", "dev", "--port", str(port), "--no-browser",
-                               "--no-reload", "--allow-blocking"], cwd=Path(__file__).resolve().parents[1], env=env,
+                               "--no-reload"], cwd=Path(__file__).resolve().parents[1], env=env,
                               stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         client = get_sync_client(url=f"http://127.0.0.1:{port}")

@@ -111,6 +111,65 @@ class Decider(Protocol):
         """Group candidate answers that mean the same thing (indexes from 1)."""
         ...
 
+    # The async path: same decisions, awaited on the caller's event loop.
+    async def aadmit(
+        self, exchange: list[Message], history: list[Message], memories: list[MemoryRecord]
+    ) -> Decided[AdmissionVerdicts]:
+        """``admit`` on the event loop."""
+        ...
+
+    async def asplit(
+        self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord]
+    ) -> Decided[FactDrafts]:
+        """``split`` on the event loop."""
+        ...
+
+    async def aclassify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
+        """``classify_scope`` on the event loop."""
+        ...
+
+    async def aextract_facts(
+        self, exchange: list[Message], history: list[Message], memories: list[MemoryRecord]
+    ) -> Decided[FactDrafts]:
+        """``extract_facts`` on the event loop."""
+        ...
+
+    async def adecide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
+        """``decide_lifecycle`` on the event loop."""
+        ...
+
+    async def adecide_lifecycle_batch(
+        self, facts: list[Fact], background: list[MemoryRecord]
+    ) -> Decided[list[LifecycleDecision]]:
+        """``decide_lifecycle_batch`` on the event loop."""
+        ...
+
+    async def agroup_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
+        """``group_answers`` on the event loop."""
+        ...
+
+    async def aread_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
+        """``read_chunk`` on the event loop."""
+        ...
+
+    async def aselect_facts(self, question: str, facts: list[ScoredFact]) -> Decided[MemorySelection]:
+        """``select_facts`` on the event loop."""
+        ...
+
+    async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
+        """``filter_memories`` on the event loop."""
+        ...
+
+    async def aanswer(
+        self, question: str, context: list[str], *, temperature: float | None = None, sample: int = 0
+    ) -> Decided[AnswerDraft]:
+        """``answer`` on the event loop."""
+        ...
+
+    async def aquality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
+        """``quality_gate`` on the event loop."""
+        ...
+
     def read_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
         """Full Deliberation map step: scored, query-relevant facts from one chunk."""
         ...

@@ -5,33 +5,40 @@ Policies: quality (the quality gate), majority / consensus (vote), never (Mem0* 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.runtime import Runtime
 
 from dmem.graphs.deliberation import build_deliberation_graph
-from dmem.nodes.answering import adopt_deliberation, answer, finish, no_memory, quality_gate, vote
+from dmem.graphs.runs import QUERY_INPUTS, ends_run, starts_run
+from dmem.graphs.wiring import Wiring
+from dmem.nodes.answering import (
+    aanswer,
+    adopt_deliberation,
+    answer,
+    aquality_gate,
+    avote,
+    finish,
+    no_memory,
+    quality_gate,
+    vote,
+)
 from dmem.nodes.inputs import read_question
-from dmem.nodes.retrieval import filter_memories, retrieve
-from dmem.services import Resources, bind_resources, context_of, services_for
+from dmem.nodes.retrieval import afilter_memories, aretrieve, filter_memories, retrieve
+from dmem.services import Resources
 from dmem.state.context import Context
 from dmem.state.graphs import QueryInput, QueryOutput, QueryState
-from dmem.tracing.outcome import quiet_routers, reports_outcome
+from dmem.tracing.outcome import reports_outcome
 
 
 def route_after_retrieve(
-    state: QueryState, runtime: Runtime[Context]
+    state: QueryState, ctx: Context
 ) -> Literal["filter_memories", "answer", "vote", "deliberate", "no_memory"]:
     """Nothing to read (under the label filter) → no_memory; 'always' skips System 1; voting policies sample."""
-    ctx = context_of(runtime.context)
     if not state.get("memories"):
-        transcript = services_for(runtime.context).store.transcript
-        namespaces = list(state.get("namespaces") or ["default"])
-        if ctx.gate_policy == "never" or not transcript.messages(namespaces, state.get("metadata")):
-            return "no_memory"
-        return "deliberate"
+        return "deliberate" if ctx.gate_policy != "never" and state.get("has_transcript") else "no_memory"
     if ctx.gate_policy == "always":
         return "deliberate"
     if ctx.use_filter:
@@ -39,14 +46,14 @@ def route_after_retrieve(
     return "vote" if ctx.gate_policy in ("majority", "consensus") else "answer"
 
 
-def route_after_filter(state: QueryState, runtime: Runtime[Context]) -> Literal["answer", "vote"]:
+def route_after_filter(state: QueryState, ctx: Context) -> Literal["answer", "vote"]:
     """After the filter, voting policies sample; the others answer once."""
-    return "vote" if context_of(runtime.context).gate_policy in ("majority", "consensus") else "answer"
+    return "vote" if ctx.gate_policy in ("majority", "consensus") else "answer"
 
 
-def route_after_answer(state: QueryState, runtime: Runtime[Context]) -> Literal["quality_gate", "finish"]:
+def route_after_answer(state: QueryState, ctx: Context) -> Literal["quality_gate", "finish"]:
     """'never' returns System 1's answer; 'quality' sends it to the quality gate."""
-    return "quality_gate" if context_of(runtime.context).gate_policy == "quality" else "finish"
+    return "quality_gate" if ctx.gate_policy == "quality" else "finish"
 
 
 def route_after_gate(state: QueryState) -> Literal["finish", "deliberate"]:
@@ -55,38 +62,42 @@ def route_after_gate(state: QueryState) -> Literal["finish", "deliberate"]:
     return "finish" if gate.get("passed") or gate.get("unaudited") else "deliberate"
 
 
-def build_query_graph() -> StateGraph[QueryState, Context, QueryInput, QueryOutput]:
-    """The uncompiled query graph builder (Full Deliberation is a compiled subgraph node)."""
+def build_query_graph(*, resources: Resources) -> StateGraph[QueryState, Context, QueryInput, QueryOutput]:
+    """The uncompiled query graph, its nodes closed over ``resources`` (Full Deliberation is a subgraph node)."""
+    w = Wiring(resources)
     g = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
-    g.add_node("read_question", read_question)
-    g.add_node("retrieve", retrieve)
-    g.add_node("filter_memories", filter_memories)
-    g.add_node("answer", answer)
-    g.add_node("quality_gate", quality_gate)
-    g.add_node("vote", vote)
-    g.add_node("deliberate", build_deliberation_graph().compile(name="dmem_full_deliberation"))
-    g.add_node("adopt_deliberation", reports_outcome(adopt_deliberation), metadata={"route": "deliberation"})
-    g.add_node("finish", reports_outcome(finish), metadata={"route": "system1"})
-    g.add_node("no_memory", reports_outcome(no_memory), metadata={"route": "no_memory"})
+    g.add_node("read_question", starts_run(w.node(read_question), ("usage",), {"gate": {}}),
+               input_schema=QueryState)  # reads what the previous run left, to reset it
+    g.add_node("retrieve", w.node(retrieve, aretrieve))
+    g.add_node("filter_memories", w.node(filter_memories, afilter_memories))
+    g.add_node("answer", w.node(answer, aanswer))
+    g.add_node("quality_gate", w.node(quality_gate, aquality_gate))
+    g.add_node("vote", w.node(vote, avote))
+    g.add_node("deliberate", build_deliberation_graph(resources=resources).compile(name="dmem_full_deliberation"))
+    g.add_node("adopt_deliberation", ends_run(reports_outcome(adopt_deliberation), QUERY_INPUTS),
+               metadata={"route": "deliberation"})
+    g.add_node("finish", ends_run(reports_outcome(finish), QUERY_INPUTS), metadata={"route": "system1"})
+    g.add_node("no_memory", ends_run(reports_outcome(no_memory), QUERY_INPUTS), metadata={"route": "no_memory"})
     g.add_edge(START, "read_question")
     g.add_edge("read_question", "retrieve")
-    g.add_conditional_edges("retrieve", route_after_retrieve, {
+    g.add_conditional_edges("retrieve", w.router(route_after_retrieve), {
         "filter_memories": "filter_memories", "answer": "answer", "vote": "vote",
         "deliberate": "deliberate", "no_memory": "no_memory"})
-    g.add_conditional_edges("filter_memories", route_after_filter, {"answer": "answer", "vote": "vote"})
-    g.add_conditional_edges("answer", route_after_answer, {"quality_gate": "quality_gate", "finish": "finish"})
-    g.add_conditional_edges("quality_gate", route_after_gate, {"finish": "finish", "deliberate": "deliberate"})
-    g.add_conditional_edges("vote", route_after_gate, {"finish": "finish", "deliberate": "deliberate"})
+    g.add_conditional_edges("filter_memories", w.router(route_after_filter), {"answer": "answer", "vote": "vote"})
+    g.add_conditional_edges("answer", w.router(route_after_answer),
+                            {"quality_gate": "quality_gate", "finish": "finish"})
+    after_gate: dict[Hashable, str] = {"finish": "finish", "deliberate": "deliberate"}
+    g.add_conditional_edges("quality_gate", w.router(route_after_gate), after_gate)
+    g.add_conditional_edges("vote", w.router(route_after_gate), after_gate)
     g.add_edge("deliberate", "adopt_deliberation")
     g.add_edge("adopt_deliberation", END)
     g.add_edge("finish", END)
     g.add_edge("no_memory", END)
-    return quiet_routers(g)
+    return g
 
 
 def compile_query_graph(
     *, resources: Resources, **kwargs: Any
 ) -> CompiledStateGraph[QueryState, Context, QueryInput, QueryOutput]:
     """Compile, bound to the ``Resources`` that own its store and models (kwargs go to ``compile``)."""
-    graph = build_query_graph().compile(name="dmem_query", **kwargs)
-    return graph.with_config(bind_resources(None, resources))
+    return build_query_graph(resources=resources).compile(name="dmem_query", **kwargs)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage, RemoveMessage, SystemMessage
+from langchain_core.runnables import Runnable, RunnableLambda
 from langgraph.config import get_config
-from langgraph.runtime import Runtime
+from langgraph.runtime import get_runtime
 
 from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, labels_of, query_input
 from dmem.services import dmem_context
@@ -17,7 +18,7 @@ from dmem.state.verdicts import NO_INFO
 RECALL_NAME = "dmem_memory"
 """``name`` of the system message the recall node writes (one per thread: each turn replaces it)."""
 
-RecallNode = Callable[[dict[str, Any], Runtime[Any]], dict[str, Any]]
+RecallNode = Runnable[dict[str, Any], dict[str, Any]]
 
 
 def make_recall_node(memory: MemoryGraphs | None = None, *, read_metadata: HostLabels | None = None) -> RecallNode:
@@ -32,22 +33,36 @@ def make_recall_node(memory: MemoryGraphs | None = None, *, read_metadata: HostL
     graphs = graphs_of(memory)
     read_filter = labels_of(read_metadata)
 
-    def recall(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
-        """Ask dmem's query graph the last human message, for the host's user."""
+    def ask(state: dict[str, Any]) -> tuple[dict[str, Any], Any] | None:
+        """The query graph's input and the run context for the last human message, or None."""
         messages: list[AnyMessage] = list(state.get("messages") or [])
         question = next((m.text for m in reversed(messages) if isinstance(m, HumanMessage) and m.text.strip()), None)
         if question is None:
-            return {}
-        user = host_user(state, runtime.context, get_config())
-        out = graphs.query_graph.invoke(query_input(question, user, read_filter(state, runtime.context)),
-                                        context=dmem_context(runtime.context))
-        stale = [RemoveMessage(id=m.id) for m in messages if m.name == RECALL_NAME and m.id]
-        note = SystemMessage(content=render_recall(out), name=RECALL_NAME, id=f"dmem-recall-{uuid.uuid4().hex}",
-                             additional_kwargs={"dmem": {"route": out.get("route"),
-                                                         "memory_ids": list(out.get("memory_ids") or [])}})
-        return {"messages": [*stale, note]}
+            return None
+        context = get_runtime().context
+        user = host_user(state, context, get_config())
+        return query_input(question, user, read_filter(state, context)), dmem_context(context)
 
-    return recall
+    def recall(state: dict[str, Any]) -> dict[str, Any]:
+        """Ask dmem's query graph the last human message, for the host's user."""
+        found = ask(state)
+        return {} if found is None else _noted(state, graphs.query_graph.invoke(found[0], context=found[1]))
+
+    async def arecall(state: dict[str, Any]) -> dict[str, Any]:
+        """``recall`` through the query graph's ``ainvoke``, on the host's event loop."""
+        found = ask(state)
+        return {} if found is None else _noted(state, await graphs.query_graph.ainvoke(found[0], context=found[1]))
+
+    return RunnableLambda(recall, arecall, name="recall")
+
+
+def _noted(state: dict[str, Any], out: dict[str, Any]) -> dict[str, Any]:
+    """The host's messages update: this turn's recall note, replacing the previous turn's."""
+    stale = [RemoveMessage(id=m.id) for m in state.get("messages") or [] if m.name == RECALL_NAME and m.id]
+    note = SystemMessage(content=render_recall(out), name=RECALL_NAME, id=f"dmem-recall-{uuid.uuid4().hex}",
+                         additional_kwargs={"dmem": {"route": out.get("route"),
+                                                     "memory_ids": list(out.get("memory_ids") or [])}})
+    return {"messages": [*stale, note]}
 
 
 def render_recall(out: dict[str, Any]) -> str:

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AnyMessage, HumanMessage
+from langchain_core.runnables import Runnable, RunnableLambda
 from langgraph.config import get_config
-from langgraph.runtime import Runtime
+from langgraph.runtime import get_runtime
 
 from dmem.host.background import BackgroundIngestion
 from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, ingestion_input, labels_of
 from dmem.host.recall import RECALL_NAME
 from dmem.services import dmem_context
 
-RememberNode = Callable[[dict[str, Any], Runtime[Any]], dict[str, Any]]
+RememberNode = Runnable[dict[str, Any], dict[str, Any]]
 
 
 def last_exchange(messages: Sequence[AnyMessage]) -> list[AnyMessage]:
@@ -40,20 +41,35 @@ def make_remember_node(memory: MemoryGraphs | None = None, *, background: Backgr
     graphs = graphs_of(memory)
     labels = labels_of(metadata)
 
-    def remember(state: dict[str, Any], runtime: Runtime[Any]) -> dict[str, Any]:
-        """Hand the last exchange to dmem's ingestion graph."""
+    def exchange_of(state: dict[str, Any]) -> tuple[dict[str, Any], Any, str] | None:
+        """The ingestion graph's input, the run context and a label for the last exchange, or None."""
         exchange = last_exchange(list(state.get("messages") or []))
         if not exchange:
-            return {}
-        config = get_config()
-        user = host_user(state, runtime.context, config)
+            return None
+        config, context = get_config(), get_runtime().context
+        user = host_user(state, context, config)
         thread = (config.get("configurable") or {}).get("thread_id")
-        payload = ingestion_input(exchange, user, thread, labels(state, runtime.context))
-        settings = dmem_context(runtime.context)
-        if background is not None:
-            background.submit(graphs.ingestion_graph, payload, context=settings, label=f"{user}/{thread or '-'}")
-        else:
-            graphs.ingestion_graph.invoke(payload, context=settings)
+        payload = ingestion_input(exchange, user, thread, labels(state, context))
+        return payload, dmem_context(context), f"{user}/{thread or '-'}"
+
+    def remember(state: dict[str, Any]) -> dict[str, Any]:
+        """Hand the last exchange to dmem's ingestion graph."""
+        found = exchange_of(state)
+        if found is not None:
+            if background is not None:
+                background.submit(graphs.ingestion_graph, found[0], context=found[1], label=found[2])
+            else:
+                graphs.ingestion_graph.invoke(found[0], context=found[1])
         return {}
 
-    return remember
+    async def aremember(state: dict[str, Any]) -> dict[str, Any]:
+        """``remember`` through the ingestion graph's ``ainvoke``, on the host's event loop."""
+        found = exchange_of(state)
+        if found is not None:
+            if background is not None:
+                background.submit(graphs.ingestion_graph, found[0], context=found[1], label=found[2])
+            else:
+                await graphs.ingestion_graph.ainvoke(found[0], context=found[1])
+        return {}
+
+    return RunnableLambda(remember, aremember, name="remember")

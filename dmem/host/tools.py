@@ -9,11 +9,12 @@ host code trust them, so a prompt must not be able to set or widen them.
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import Any, Literal
 
-from langchain.tools import ToolRuntime, tool
+from langchain.tools import ToolRuntime
 from langchain_core.messages import HumanMessage
-from langchain_core.tools import BaseTool
+from langchain_core.tools import BaseTool, StructuredTool
 
 from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, ingestion_input, labels_of, query_input
 from dmem.host.editing import editing_tools
@@ -42,35 +43,63 @@ def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5, m
     def _user(runtime: ToolRuntime[Any, Any]) -> str:
         return host_user(_state(runtime), runtime.context, runtime.config)
 
-    @tool(response_format="content_and_artifact")
     def search_memory(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, list[dict[str, Any]]]:
         """Search the user's long-term memory for stored facts related to the query, best match first."""
         svc = graphs.resources.services(runtime.context)
         wanted = read_filter(_state(runtime) or {}, runtime.context)
-        where = SearchFilter.of_labels(wanted)
-        hits = svc.store.vectors.search([_user(runtime)], svc.embed([query])[0], search_limit, where=where)
+        hits = svc.store.vectors.search([_user(runtime)], svc.embed([query])[0], search_limit,
+                                        where=SearchFilter.of_labels(wanted))
         if not hits:
             return "No stored memory matches.", []
         lines = [f"- {h.record.render()} (id {h.record.id})" for h in hits]
         return "\n".join(lines), [{"id": h.record.id, "text": h.record.text, "score": h.score} for h in hits]
 
-    @tool(response_format="content_and_artifact")
+    async def asearch_memory(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, list[dict[str, Any]]]:
+        """``search_memory`` in a worker thread (embedding and the vector index stay off the loop)."""
+        return await asyncio.to_thread(search_memory, query, runtime)
+
+    def _ask(question: str, runtime: ToolRuntime[Any, Any]) -> tuple[dict[str, Any], Any]:
+        payload = query_input(question, _user(runtime), read_filter(_state(runtime) or {}, runtime.context))
+        return payload, dmem_context(runtime.context)
+
     def ask_memory(question: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, dict[str, Any]]:
         """Answer a question about the user from long-term memory (reads past conversations when needed)."""
-        payload = query_input(question, _user(runtime), read_filter(_state(runtime) or {}, runtime.context))
-        out = graphs.query_graph.invoke(payload, context=dmem_context(runtime.context))
-        return str(out["answer"]), {"route": out.get("route"), "memory_ids": list(out.get("memory_ids") or [])}
+        payload, context = _ask(question, runtime)
+        return _answered(graphs.query_graph.invoke(payload, context=context))
 
-    @tool
-    def remember(text: str, runtime: ToolRuntime[Any, Any]) -> str:
-        """Store something worth remembering about the user, in the user's own words (first person)."""
+    async def aask_memory(question: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, dict[str, Any]]:
+        """``ask_memory`` through the query graph's ``ainvoke``, on the agent's event loop."""
+        payload, context = _ask(question, runtime)
+        return _answered(await graphs.query_graph.ainvoke(payload, context=context))
+
+    def _remember(text: str, runtime: ToolRuntime[Any, Any]) -> tuple[dict[str, Any], Any]:
         thread = (runtime.config.get("configurable") or {}).get("thread_id")
         payload = ingestion_input([HumanMessage(text)], _user(runtime), thread,
                                   labels(_state(runtime) or {}, runtime.context))
-        out = graphs.ingestion_graph.invoke(payload, context=dmem_context(runtime.context))
-        added = [op.new_text for op in out.get("operations") or [] if op.operation != "NOOP" and op.new_text]
-        if added:
-            return "Remembered: " + "; ".join(added)
-        return f"Nothing new stored ({out.get('status', 'no_facts')})."
+        return payload, dmem_context(runtime.context)
 
-    return [search_memory, ask_memory, remember, *editing_tools(graphs, _user)]
+    def remember(text: str, runtime: ToolRuntime[Any, Any]) -> str:
+        """Store something worth remembering about the user, in the user's own words (first person)."""
+        payload, context = _remember(text, runtime)
+        return _stored(graphs.ingestion_graph.invoke(payload, context=context))
+
+    async def aremember(text: str, runtime: ToolRuntime[Any, Any]) -> str:
+        """``remember`` through the ingestion graph's ``ainvoke``, on the agent's event loop."""
+        payload, context = _remember(text, runtime)
+        return _stored(await graphs.ingestion_graph.ainvoke(payload, context=context))
+
+    both: Literal["content_and_artifact"] = "content_and_artifact"
+    return [StructuredTool.from_function(search_memory, coroutine=asearch_memory, response_format=both),
+            StructuredTool.from_function(ask_memory, coroutine=aask_memory, response_format=both),
+            StructuredTool.from_function(remember, coroutine=aremember), *editing_tools(graphs, _user)]
+
+
+def _answered(out: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    return str(out["answer"]), {"route": out.get("route"), "memory_ids": list(out.get("memory_ids") or [])}
+
+
+def _stored(out: dict[str, Any]) -> str:
+    added = [op.new_text for op in out.get("operations") or [] if op.operation != "NOOP" and op.new_text]
+    if added:
+        return "Remembered: " + "; ".join(added)
+    return f"Nothing new stored ({out.get('status', 'no_facts')})."

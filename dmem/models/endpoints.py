@@ -8,8 +8,10 @@ one per ``Memory`` (its services) or per evaluation run, handed to every decider
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
+import weakref
 from urllib.parse import urlparse
 
 from langchain_core.language_models import BaseChatModel
@@ -44,8 +46,24 @@ class Endpoint:
         self.name = name
         self.limit = limit
         self.slots = threading.BoundedSemaphore(limit)
+        """Request slots of threads (the sync path)."""
+        self._async_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+            weakref.WeakKeyDictionary())
         self._rejected: set[str] = set()
         self._lock = threading.Lock()
+
+    def async_slots(self) -> asyncio.Semaphore:
+        """Request slots of the running event loop (the async path): ``limit`` per loop.
+
+        Threads and an event loop each get ``limit`` slots: a process that calls one server both
+        from threads and from a loop may have up to twice ``limit`` requests in flight.
+        """
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            found = self._async_slots.get(loop)
+            if found is None:
+                found = self._async_slots[loop] = asyncio.Semaphore(self.limit)
+            return found
 
     @property
     def where(self) -> str:

@@ -16,6 +16,7 @@ returned (or raised) usage; failed and repeated ones in its ``retry_*`` fields.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -140,83 +141,170 @@ class StructuredCaller:
         for attempt in range(self.max_retries + 1):
             prompt = messages if note is None else [*messages, HumanMessage(content=note)]
             reply = self._send(schema, prompt, method, stage, temperature, tags, spent)
-            if reply.parsed is not None and not reply.cut_off:
-                spent.usage = spent.usage + reply.usage
-                return reply.parsed  # type: ignore[no-any-return]
-            spent.usage = spent.usage + reply.usage.as_retry()
-            spent.raw = reply.text
-            if reply.cut_off:
-                cut_offs += 1
-                cap = self.caps.get(stage)
-                spent.last_error = f"cut off at the output cap ({cap} tokens)"
-                if cut_offs > 1:
-                    spent.give_up = True
-                    return None
-                note = (f"Your previous reply was cut off at the length limit ({cap} tokens) and could not be "
-                        "used. Reply again, much shorter: keep every reason to a few words and write only "
-                        "what the output format asks for.")
-            else:
-                spent.last_error = reply.error
-                note = (f"Your previous reply could not be used: {reply.error[:500]}. "
-                        "Reply again, following the output format exactly.")
-            log.warning("%s: unusable %s reply (attempt %d, %s): %s", stage, schema.__name__, attempt + 1,
-                        method, spent.last_error)
+            outcome = self._judge(reply, schema, method, stage, attempt, spent, cut_offs)
+            if outcome is not _AGAIN:
+                return outcome  # type: ignore[return-value]
+            cut_offs += int(reply.cut_off)
+            note = _note(reply, self.caps.get(stage))
         return None
+
+    def _judge(self, reply: _Reply, schema: type[M], method: str, stage: str, attempt: int, spent: _Spent,
+               cut_offs: int) -> Any:
+        """Count one reply: its parsed value, None (give this method up), or ``_AGAIN`` (ask again)."""
+        if reply.parsed is not None and not reply.cut_off:
+            spent.usage = spent.usage + reply.usage
+            return reply.parsed
+        spent.usage = spent.usage + reply.usage.as_retry()
+        spent.raw = reply.text
+        if reply.cut_off:
+            spent.last_error = f"cut off at the output cap ({self.caps.get(stage)} tokens)"
+            if cut_offs >= 1:
+                spent.give_up = True
+                return None
+        else:
+            spent.last_error = reply.error
+        log.warning("%s: unusable %s reply (attempt %d, %s): %s", stage, schema.__name__, attempt + 1,
+                    method, spent.last_error)
+        return _AGAIN
 
     def _send(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
               temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
         """One request, re-sent after provider errors as the retry policy allows."""
-        policy = self.retry
-        for retry in range(policy.retries + 1):
+        for retry in range(self.retry.retries + 1):
             try:
                 return self._request(schema, prompt, method, stage, temperature, tags, spent)
             except _Failed as failed:
                 spent.usage = spent.usage + failed.usage.as_retry()
-                fault = failed.fault
-            if fault.kind == "rejected_format":
-                raise _Rejected(fault)
-            where = f"{stage}: {self.endpoint.where}"
-            if not fault.retryable or retry == policy.retries:
-                raise ProviderError(describe(fault, where, retry + 1, self.endpoint.url), fault=fault,
-                                    usage=spent.usage)
-            wait = policy.delay(retry, fault.retry_after)
-            assert spent.deadline is not None  # set when the first request was sent
-            if not spent.deadline.allows(wait):
-                raise ProviderError(f"{describe(fault, where, retry + 1)}; no time left for another attempt "
-                                    f"within call_deadline ({policy.deadline:g}s)", fault=fault, usage=spent.usage)
-            log.warning("%s: %s; retrying in %.1fs (%d of %d)", where, fault.cause, wait, retry + 1, policy.retries)
-            policy.sleep(wait)
+                self.retry.sleep(self._wait_after(failed.fault, stage, retry, spent))
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _wait_after(self, fault: Fault, stage: str, retry: int, spent: _Spent) -> float:
+        """Seconds to wait before re-sending after ``fault``; raises when no re-send is allowed."""
+        if fault.kind == "rejected_format":
+            raise _Rejected(fault)
+        policy = self.retry
+        where = f"{stage}: {self.endpoint.where}"
+        if not fault.retryable or retry == policy.retries:
+            raise ProviderError(describe(fault, where, retry + 1, self.endpoint.url), fault=fault, usage=spent.usage)
+        wait = policy.delay(retry, fault.retry_after)
+        assert spent.deadline is not None  # set when the first request was sent
+        if not spent.deadline.allows(wait):
+            raise ProviderError(f"{describe(fault, where, retry + 1)}; no time left for another attempt "
+                                f"within call_deadline ({policy.deadline:g}s)", fault=fault, usage=spent.usage)
+        log.warning("%s: %s; retrying in %.1fs (%d of %d)", where, fault.cause, wait, retry + 1, policy.retries)
+        return wait
 
     def _request(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
                  temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
         """Send one request once a slot of the endpoint is free; classify what goes wrong."""
-        model = with_output_cap(with_temperature(self.model, temperature), self.caps.get(stage) or None)
-        config: RunnableConfig = {"run_name": stage, "tags": ["dmem", *(tags or [])]}
         sent = _append_system(prompt, schema_instructions(schema)) if method in _SCHEMA_IN_PROMPT else prompt
         clock = self.retry.clock
         with self.endpoint.slots:
             if spent.deadline is None:
                 spent.deadline = self.retry.start()
             started = clock()
-            raw: Any
             try:
-                if method == "prompt":
-                    raw, parsed, problem = model.with_config(config).invoke(sent), None, None
-                else:
-                    runnable = model.with_structured_output(schema, method=method, include_raw=True)
-                    out: dict[str, Any] = runnable.with_config(config).invoke(sent)  # type: ignore[assignment]
-                    raw, parsed, problem = out.get("raw"), out.get("parsed"), out.get("parsing_error")
-            except NotImplementedError:
-                raise _Failed(Fault("rejected_format", False, f"{method} is not implemented by this model"),
-                              Usage(stage=stage)) from None
+                out = self._runnable(schema, method, stage, temperature, tags).invoke(sent)
             except Exception as exc:
-                seconds = clock() - started
-                if type(exc).__name__ == "LengthFinishReasonError":  # the client's own cut-off check
-                    return _Reply(None, "cut off", _estimate(sent, stage, seconds), "", cut_off=True)
-                raise _Failed(classify(exc, method), _estimate(sent, stage, seconds)) from exc
+                return _failure(exc, method, sent, stage, clock() - started)
             seconds = clock() - started
-        return _read(schema, raw, parsed, problem, sent, stage, seconds)
+        return _read(schema, *_parts(out, method), sent, stage, seconds)
+
+    def _runnable(self, schema: type[M], method: str, stage: str, temperature: float | None,
+                  tags: list[str] | None) -> Any:
+        """What one request goes through: the model (or its structured-output runnable), traced as the stage."""
+        model = with_output_cap(with_temperature(self.model, temperature), self.caps.get(stage) or None)
+        config: RunnableConfig = {"run_name": stage, "tags": ["dmem", *(tags or [])]}
+        if method == "prompt":
+            return model.with_config(config)
+        return model.with_structured_output(schema, method=method, include_raw=True).with_config(config)
+
+    # The async path: the same loops, awaiting the model's ainvoke and an asyncio slot of the endpoint.
+    async def acall(self, schema: type[M], messages: list[BaseMessage], *, stage: str,
+                    temperature: float | None = None, tags: list[str] | None = None) -> tuple[M, Usage]:
+        """``call`` on the event loop: the model's async API, the endpoint's async slots, asyncio sleeps."""
+        spent = _Spent(Usage(stage=stage))
+        for method in self.methods():
+            try:
+                parsed = await self._aby_method(schema, messages, method, stage, temperature, tags, spent)
+            except _Rejected as exc:
+                self._refused(method, stage, exc.fault, spent)
+                continue
+            if parsed is not None:
+                return parsed, spent.usage
+            if spent.give_up:
+                break
+        raise StructuredOutputError(schema.__name__, spent.last_error, spent.raw, usage=spent.usage)
+
+    async def _aby_method(self, schema: type[M], messages: list[BaseMessage], method: str, stage: str,
+                          temperature: float | None, tags: list[str] | None, spent: _Spent) -> M | None:
+        note: str | None = None
+        cut_offs = 0
+        for attempt in range(self.max_retries + 1):
+            prompt = messages if note is None else [*messages, HumanMessage(content=note)]
+            reply = await self._asend(schema, prompt, method, stage, temperature, tags, spent)
+            outcome = self._judge(reply, schema, method, stage, attempt, spent, cut_offs)
+            if outcome is not _AGAIN:
+                return outcome  # type: ignore[return-value]
+            cut_offs += int(reply.cut_off)
+            note = _note(reply, self.caps.get(stage))
+        return None
+
+    async def _asend(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
+                     temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
+        for retry in range(self.retry.retries + 1):
+            try:
+                return await self._arequest(schema, prompt, method, stage, temperature, tags, spent)
+            except _Failed as failed:
+                spent.usage = spent.usage + failed.usage.as_retry()
+                await asyncio.sleep(self._wait_after(failed.fault, stage, retry, spent))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _arequest(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
+                        temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
+        sent = _append_system(prompt, schema_instructions(schema)) if method in _SCHEMA_IN_PROMPT else prompt
+        clock = self.retry.clock
+        async with self.endpoint.async_slots():
+            if spent.deadline is None:
+                spent.deadline = self.retry.start()
+            started = clock()
+            try:
+                out = await self._runnable(schema, method, stage, temperature, tags).ainvoke(sent)
+            except Exception as exc:
+                return _failure(exc, method, sent, stage, clock() - started)
+            seconds = clock() - started
+        return _read(schema, *_parts(out, method), sent, stage, seconds)
+
+
+_AGAIN = object()
+"""``_judge``'s answer when the method should be asked again."""
+
+
+def _note(reply: _Reply, cap: int | None) -> str:
+    """What the model is told after an unusable reply."""
+    if reply.cut_off:
+        return (f"Your previous reply was cut off at the length limit ({cap} tokens) and could not be "
+                "used. Reply again, much shorter: keep every reason to a few words and write only "
+                "what the output format asks for.")
+    return (f"Your previous reply could not be used: {reply.error[:500]}. "
+            "Reply again, following the output format exactly.")
+
+
+def _parts(out: Any, method: str) -> tuple[Any, Any, Any]:
+    """(raw reply, parsed value, parsing problem) of one request's output."""
+    if method == "prompt":
+        return out, None, None
+    return out.get("raw"), out.get("parsed"), out.get("parsing_error")
+
+
+def _failure(exc: Exception, method: str, sent: list[BaseMessage], stage: str, seconds: float) -> _Reply:
+    """A request that raised: a cut-off reply, or ``_Failed`` with its fault (raised)."""
+    if isinstance(exc, NotImplementedError):
+        raise _Failed(Fault("rejected_format", False, f"{method} is not implemented by this model"),
+                      Usage(stage=stage)) from None
+    if type(exc).__name__ == "LengthFinishReasonError":  # the client's own cut-off check
+        return _Reply(None, "cut off", _estimate(sent, stage, seconds), "", cut_off=True)
+    raise _Failed(classify(exc, method), _estimate(sent, stage, seconds)) from exc
 
 
 def _read(schema: type[M], raw: Any, parsed: Any, problem: Any, sent: list[BaseMessage], stage: str,

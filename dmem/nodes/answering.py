@@ -2,35 +2,52 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from langgraph.runtime import Runtime
-
+from dmem.decisions.base import Decided
 from dmem.errors import ModelError, StructuredOutputError
 from dmem.evidence.citations import cited_turns
-from dmem.services import Services, services_for
+from dmem.services import Services
 from dmem.state.context import Context
 from dmem.state.graphs import GateVerdict, QueryState
 from dmem.state.schemas import Usage
-from dmem.state.verdicts import NO_INFO, group_answers, is_no_info
+from dmem.state.verdicts import NO_INFO, AnswerDraft, QualityGateVerdict, group_answers, is_no_info
 
 log = logging.getLogger(__name__)
 
 
-def answer(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+def answer(state: QueryState, svc: Services) -> dict[str, Any]:
     """Answer from the retrieved memories (System 1).
 
     A malformed reply gives no answer; a provider failure after retries propagates (an answer is
     the one call a question cannot do without).
     """
-    svc = services_for(runtime.context)
     try:
         out = svc.decider.answer(state["question"], state.get("context", []))
     except StructuredOutputError as exc:
-        log.warning("System 1 answer failed: %s", exc)
-        return {"system1_answer": NO_INFO, "answer": NO_INFO, "usage": _spent(exc)}
+        return _no_answer(exc)
+    return _answered(out, state)
+
+
+async def aanswer(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``answer`` with the decider awaited on the event loop."""
+    try:
+        out = await svc.decider.aanswer(state["question"], state.get("context", []))
+    except StructuredOutputError as exc:
+        return _no_answer(exc)
+    return _answered(out, state)
+
+
+def _no_answer(exc: StructuredOutputError) -> dict[str, Any]:
+    log.warning("System 1 answer failed: %s", exc)
+    return {"system1_answer": NO_INFO, "answer": NO_INFO, "usage": _spent(exc)}
+
+
+def _answered(out: Decided[AnswerDraft], state: QueryState) -> dict[str, Any]:
     result: dict[str, Any] = {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage]}
     cited = cited_turns(out.value.used, state.get("memory_ids", []), state.get("memories", []))
     if cited is not None and not is_no_info(out.value.answer):
@@ -50,26 +67,48 @@ def _unaudited(policy: str, why: str, exc: ModelError, **extra: Any) -> GateVerd
                        **extra)  # type: ignore[typeddict-item]
 
 
-def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+def quality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
     """Check the answer on relevance, faithfulness & consistency, completeness; any fail escalates.
 
     A malformed verdict counts as a fail; a gate whose model keeps failing (provider errors) lets
     System 1's answer stand, marked unaudited.
     """
-    svc = services_for(runtime.context)
     draft = state.get("system1_answer", "")
     if is_no_info(draft):
-        gate = GateVerdict(policy="quality", passed=False, quality=None,
-                           reasons=["System 1 could not answer from memory"])
-        return {"gate": gate}
+        return _nothing_to_gate()
     try:
         out = svc.decider.quality_gate(state["question"], draft, state.get("context", []))
-    except StructuredOutputError as exc:
+    except ModelError as exc:
+        return _gate_failed(exc)
+    return _gated(out)
+
+
+async def aquality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``quality_gate`` with the decider awaited on the event loop."""
+    draft = state.get("system1_answer", "")
+    if is_no_info(draft):
+        return _nothing_to_gate()
+    try:
+        out = await svc.decider.aquality_gate(state["question"], draft, state.get("context", []))
+    except ModelError as exc:
+        return _gate_failed(exc)
+    return _gated(out)
+
+
+def _nothing_to_gate() -> dict[str, Any]:
+    return {"gate": GateVerdict(policy="quality", passed=False, quality=None,
+                                reasons=["System 1 could not answer from memory"])}
+
+
+def _gate_failed(exc: ModelError) -> dict[str, Any]:
+    """A malformed verdict fails the gate; a gate whose model keeps failing leaves the answer unaudited."""
+    if isinstance(exc, StructuredOutputError):
         gate = GateVerdict(policy="quality", passed=False, quality=None, reasons=[f"quality gate unusable: {exc}"])
         return {"gate": gate, "usage": _spent(exc)}
-    except ModelError as exc:
-        return {"gate": _unaudited("quality", "the quality gate could not run", exc, quality=None),
-                "usage": _spent(exc)}
+    return {"gate": _unaudited("quality", "the quality gate could not run", exc, quality=None), "usage": _spent(exc)}
+
+
+def _gated(out: Decided[QualityGateVerdict]) -> dict[str, Any]:
     verdict = out.value
     reasons = [f"{name}: {'pass' if v.passed else 'fail'} - {v.reason}" for name, v in
                (("relevance", verdict.relevance), ("faithfulness", verdict.faithfulness),
@@ -78,56 +117,105 @@ def quality_gate(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]
     return {"gate": gate, "usage": [out.usage]}
 
 
-def vote(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+def vote(state: QueryState, svc: Services) -> dict[str, Any]:
     """Majority Voting / Consensus: sample answers at a higher temperature, group the equivalent ones.
 
     Samples whose model keeps failing leave the vote incomplete: the first answer obtained is
     returned unaudited (no sample at all is an error). A grouping reply that is malformed or never
     comes falls back to grouping identical normalised answers.
     """
-    svc = services_for(runtime.context)
-    ctx = svc.context
     question = state["question"]
     samples, usage, failure = _sample(svc, question, state.get("context", []))
     if failure is not None:
-        if not samples:
-            raise failure
-        gate = _unaudited(ctx.gate_policy, f"{ctx.vote_samples - len(samples)} of {ctx.vote_samples} voting "
-                          "samples failed", failure, samples=samples)
-        return {"gate": gate, "answer": samples[0], "system1_answer": samples[0], "usage": usage}
+        return _incomplete(svc.context, samples, usage, failure)
     try:
         grouped = svc.decider.group_answers(question, samples)
-        groups, best, note = grouped.value.groups, grouped.value.best, ""
-        usage.append(grouped.usage)
     except ModelError as exc:
-        log.warning("answer grouping failed, grouping identical answers instead: %s", exc)
-        groups, best, note = [], [], f" (grouping call failed: identical answers grouped; {exc})"
-        usage += _spent(exc)
-    return {**_tally(ctx, samples, groups, best, note), "usage": usage}
+        return _grouped_identically(svc.context, samples, usage, exc)
+    return {**_tally(svc.context, samples, grouped.value.groups, grouped.value.best), "usage": [*usage, grouped.usage]}
 
 
-def _sample(svc: Services, question: str, context: list[str]) -> tuple[list[str], list[Usage], ModelError | None]:
-    """The voting samples obtained, their cost, and the first provider failure if any sample failed.
+async def avote(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``vote`` with the samples and the grouping awaited on the event loop."""
+    question = state["question"]
+    samples, usage, failure = await _asample(svc, question, state.get("context", []))
+    if failure is not None:
+        return _incomplete(svc.context, samples, usage, failure)
+    try:
+        grouped = await svc.decider.agroup_answers(question, samples)
+    except ModelError as exc:
+        return _grouped_identically(svc.context, samples, usage, exc)
+    return {**_tally(svc.context, samples, grouped.value.groups, grouped.value.best), "usage": [*usage, grouped.usage]}
 
-    A malformed sample counts as a no-information answer.
-    """
-    ctx = svc.context
 
-    def one(index: int) -> tuple[str | None, list[Usage], ModelError | None]:
-        try:
-            out = svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index)
-            return out.value.answer, [out.usage], None
-        except StructuredOutputError as exc:
-            log.warning("a voting sample failed: %s", exc)
-            return NO_INFO, _spent(exc), None
-        except ModelError as exc:
-            return None, _spent(exc), exc
+def _incomplete(ctx: Context, samples: list[str], usage: list[Usage], failure: ModelError) -> dict[str, Any]:
+    """Some samples never came: the first answer obtained, unaudited (none at all: the error)."""
+    if not samples:
+        raise failure
+    gate = _unaudited(ctx.gate_policy, f"{ctx.vote_samples - len(samples)} of {ctx.vote_samples} voting "
+                      "samples failed", failure, samples=samples)
+    return {"gate": gate, "answer": samples[0], "system1_answer": samples[0], "usage": usage}
 
-    with ThreadPoolExecutor(max_workers=min(ctx.vote_samples, ctx.max_concurrency)) as pool:
-        results = list(pool.map(one, range(ctx.vote_samples)))
+
+def _grouped_identically(ctx: Context, samples: list[str], usage: list[Usage], exc: ModelError) -> dict[str, Any]:
+    log.warning("answer grouping failed, grouping identical answers instead: %s", exc)
+    note = f" (grouping call failed: identical answers grouped; {exc})"
+    return {**_tally(ctx, samples, [], [], note), "usage": usage + _spent(exc)}
+
+
+Sample = tuple[str | None, list[Usage], ModelError | None]
+
+
+def _sampled(call: Callable[[], Decided[AnswerDraft]]) -> Sample:
+    """One voting sample: its answer (a malformed one counts as no information), cost and provider failure."""
+    try:
+        out = call()
+        return out.value.answer, [out.usage], None
+    except StructuredOutputError as exc:
+        log.warning("a voting sample failed: %s", exc)
+        return NO_INFO, _spent(exc), None
+    except ModelError as exc:
+        return None, _spent(exc), exc
+
+
+def _samples(results: list[Sample]) -> tuple[list[str], list[Usage], ModelError | None]:
     usage = [u for _, spent, _ in results for u in spent]
     failure = next((e for _, _, e in results if e is not None), None)
     return [a for a, _, _ in results if a is not None], usage, failure
+
+
+def _sample(svc: Services, question: str, context: list[str]) -> tuple[list[str], list[Usage], ModelError | None]:
+    """The voting samples obtained, their cost, and the first provider failure if any sample failed."""
+    ctx = svc.context
+
+    def one(index: int) -> Sample:
+        return _sampled(lambda: svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index))
+
+    with ThreadPoolExecutor(max_workers=min(ctx.vote_samples, ctx.max_concurrency)) as pool:
+        return _samples(list(pool.map(one, range(ctx.vote_samples))))
+
+
+async def _asample(svc: Services, question: str, context: list[str]
+                   ) -> tuple[list[str], list[Usage], ModelError | None]:
+    """``_sample`` on the event loop: at most ``max_concurrency`` samples at once (and the endpoint's limit)."""
+    ctx = svc.context
+    slots = asyncio.Semaphore(min(ctx.vote_samples, ctx.max_concurrency))
+
+    async def one(index: int) -> Sample:
+        async with slots:
+            try:
+                out = await svc.decider.aanswer(question, context, temperature=ctx.vote_temperature, sample=index)
+            except ModelError as exc:
+                caught = exc
+            else:
+                return _sampled(lambda: out)
+        return _sampled(lambda: _raise(caught))  # classified as on the sync path
+
+    return _samples(list(await asyncio.gather(*(one(i) for i in range(ctx.vote_samples)))))
+
+
+def _raise(exc: ModelError) -> Decided[AnswerDraft]:
+    raise exc
 
 
 def _tally(ctx: Context, samples: list[str], groups: list[list[int]], best: list[int],

@@ -6,22 +6,21 @@ way each chunk is one worker and the critical path is three model calls (read, s
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
-from langgraph.runtime import Runtime
-
+from dmem.decisions.base import Decided
 from dmem.errors import ModelError, StructuredOutputError
 from dmem.evidence.focus import ReadingPlan, reading_plan, seed_turns
 from dmem.evidence.hybrid import told_turns
 from dmem.evidence.indexes import Labels
 from dmem.evidence.ledger import best_in_time_order, build_ledger
 from dmem.evidence.windows import Chunk, pack
-from dmem.services import Services, services_for
-from dmem.state.context import Context
+from dmem.services import Services
 from dmem.state.graphs import ChunkTask, DeliberationState
 from dmem.state.schemas import Message, SkippedChunk
-from dmem.state.verdicts import NO_INFO, ScoredFact
+from dmem.state.verdicts import NO_INFO, ChunkFacts, MemorySelection, ScoredFact
 
 log = logging.getLogger(__name__)
 
@@ -61,30 +60,50 @@ def plan_reading(svc: Services, question: str, namespaces: list[str],
     return messages, plan
 
 
-def plan_chunks(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
+def plan_chunks(state: DeliberationState, svc: Services) -> dict[str, Any]:
     """Plan the chunks to read: the whole transcript, or focused windows around the evidence."""
-    svc = services_for(runtime.context)
     namespaces = list(state.get("namespaces") or ["default"])
     messages, plan = plan_reading(svc, state["question"], namespaces, state.get("metadata"))
     return {"chunks": _tasks(state["question"], messages, plan.chunks), "read_share": plan.share}
 
 
-def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, Any]:
+def deliberate_chunk(task: ChunkTask, svc: Services) -> dict[str, Any]:
     """Map step: scored, query-relevant facts from one chunk; a failed chunk is skipped, not fatal.
 
     Failed means malformed replies or a provider failing after retries; the spent calls are counted.
     """
-    svc = services_for(runtime.context)
     try:
         out = svc.decider.read_chunk(task["question"], task["chunk"], task["preceding"])
     except ModelError as exc:
-        log.warning("chunk %d skipped after retries: %s", task["index"], exc)
-        skipped = SkippedChunk(index=task["index"], turn_ids=[m.turn_id for m in task["chunk"]], reason=str(exc))
-        return {"failed_chunks": [skipped], "usage": [exc.usage] if exc.usage is not None else []}
+        return _skipped(task, exc)
+    return _chunk_facts(task, out, svc.context.chunk_min_score)
+
+
+async def aplan_chunks(state: DeliberationState, svc: Services) -> dict[str, Any]:
+    """``plan_chunks`` in a worker thread: it reads the transcript and the lexical indexes."""
+    return await asyncio.to_thread(plan_chunks, state, svc)
+
+
+async def adeliberate_chunk(task: ChunkTask, svc: Services) -> dict[str, Any]:
+    """``deliberate_chunk`` with the decider awaited on the event loop."""
+    try:
+        out = await svc.decider.aread_chunk(task["question"], task["chunk"], task["preceding"])
+    except ModelError as exc:
+        return _skipped(task, exc)
+    return _chunk_facts(task, out, svc.context.chunk_min_score)
+
+
+def _skipped(task: ChunkTask, exc: ModelError) -> dict[str, Any]:
+    log.warning("chunk %d skipped after retries: %s", task["index"], exc)
+    skipped = SkippedChunk(index=task["index"], turn_ids=[m.turn_id for m in task["chunk"]], reason=str(exc))
+    return {"failed_chunks": [skipped], "usage": [exc.usage] if exc.usage is not None else []}
+
+
+def _chunk_facts(task: ChunkTask, out: Decided[ChunkFacts], min_score: int) -> dict[str, Any]:
     own = {m.turn_id for m in task["chunk"]}
     facts = []
     for f in out.value.facts:
-        if f.score < svc.context.chunk_min_score:
+        if f.score < min_score:
             continue
         turn_ids = [t for t in f.turn_ids if t in own]
         facts.append(f.model_copy(update={"score": max(0, min(10, f.score)), "turn_ids": turn_ids}))
@@ -92,25 +111,44 @@ def deliberate_chunk(task: ChunkTask, runtime: Runtime[Context]) -> dict[str, An
     return {"chunk_facts": facts, "empty_chunks": empty, "usage": [out.usage]}
 
 
-def reduce_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
+def reduce_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
     """Fold every worker's facts into the ledger (dated, duplicates collapsed, time order); keep the strong ones."""
-    ctx = services_for(runtime.context).context
+    ctx = svc.context
     said = {m.turn_id: m.timestamp for c in state.get("chunks", []) for m in c["chunk"] if m.timestamp}
     speakers = {m.turn_id: m.speaker for c in state.get("chunks", []) for m in c["chunk"]}
     ledger = build_ledger(state.get("chunk_facts", []), said, speakers)
     return {"kept": [f for f in ledger if f.score > ctx.fact_min_score]}
 
 
-def select_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
+def select_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
     """More facts than the limit remain: the model picks the ones needed (indexes from 1), kept in time order."""
-    svc = services_for(runtime.context)
     kept = state.get("kept", [])
     fallback = best_in_time_order(kept, svc.context.select_above)
     try:
         out = svc.decider.select_facts(state["question"], kept)
     except ModelError as exc:
-        log.warning("fact selection failed, keeping the top %d by score: %s", len(fallback), exc)
-        return {"kept": fallback, "usage": [exc.usage] if exc.usage is not None else []}
+        return _unselected(fallback, exc)
+    return _selected(kept, fallback, out)
+
+
+async def aselect_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
+    """``select_facts`` with the decider awaited on the event loop."""
+    kept = state.get("kept", [])
+    fallback = best_in_time_order(kept, svc.context.select_above)
+    try:
+        out = await svc.decider.aselect_facts(state["question"], kept)
+    except ModelError as exc:
+        return _unselected(fallback, exc)
+    return _selected(kept, fallback, out)
+
+
+def _unselected(fallback: list[ScoredFact], exc: ModelError) -> dict[str, Any]:
+    log.warning("fact selection failed, keeping the top %d by score: %s", len(fallback), exc)
+    return {"kept": fallback, "usage": [exc.usage] if exc.usage is not None else []}
+
+
+def _selected(kept: list[ScoredFact], fallback: list[ScoredFact],
+              out: Decided[MemorySelection]) -> dict[str, Any]:
     chosen = [kept[i - 1] for i in sorted(set(out.value.keep)) if 1 <= i <= len(kept)]
     return {"kept": chosen or fallback, "usage": [out.usage]}
 
@@ -125,19 +163,39 @@ def empty_map(state: DeliberationState) -> bool:
     return bool(empty)
 
 
-def answer_from_facts(state: DeliberationState, runtime: Runtime[Context]) -> dict[str, Any]:
+def answer_from_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
     """Answer from the ledger's timeline; no facts means no information, without a model call."""
-    svc = services_for(runtime.context)
-    facts: list[ScoredFact] = best_in_time_order(state.get("kept", []), svc.context.ledger_limit)
-    trace = {"evidence_turn_ids": list(dict.fromkeys(t for f in facts for t in f.turn_ids)),
-             "skipped_chunks": sorted(state.get("failed_chunks", []), key=lambda s: s.index),
-             "facts_used": facts, "empty_map": empty_map(state)}
+    facts, trace = _timeline(state, svc)
     if not facts:
         return {**trace, "deliberation_answer": NO_INFO}
     try:
         out = svc.decider.answer(state["question"], [f.fact for f in facts])
     except StructuredOutputError as exc:
-        log.warning("deliberation answer failed: %s", exc)
-        return {**trace, "deliberation_answer": NO_INFO, "usage": [exc.usage] if exc.usage is not None else []}
+        return _unanswered(trace, exc)
     return {**trace, "deliberation_answer": out.value.answer, "usage": [out.usage]}
+
+
+async def aanswer_from_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
+    """``answer_from_facts`` with the decider awaited on the event loop."""
+    facts, trace = _timeline(state, svc)
+    if not facts:
+        return {**trace, "deliberation_answer": NO_INFO}
+    try:
+        out = await svc.decider.aanswer(state["question"], [f.fact for f in facts])
+    except StructuredOutputError as exc:
+        return _unanswered(trace, exc)
+    return {**trace, "deliberation_answer": out.value.answer, "usage": [out.usage]}
+
+
+def _timeline(state: DeliberationState, svc: Services) -> tuple[list[ScoredFact], dict[str, Any]]:
+    """The facts the answer is drawn from (dated, in time order) and the trace of the deliberation."""
+    facts: list[ScoredFact] = best_in_time_order(state.get("kept", []), svc.context.ledger_limit)
+    return facts, {"evidence_turn_ids": list(dict.fromkeys(t for f in facts for t in f.turn_ids)),
+                   "skipped_chunks": sorted(state.get("failed_chunks", []), key=lambda s: s.index),
+                   "facts_used": facts, "empty_map": empty_map(state)}
+
+
+def _unanswered(trace: dict[str, Any], exc: StructuredOutputError) -> dict[str, Any]:
+    log.warning("deliberation answer failed: %s", exc)
+    return {**trace, "deliberation_answer": NO_INFO, "usage": [exc.usage] if exc.usage is not None else []}
 

@@ -8,10 +8,8 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
-
-from langgraph.runtime import Runtime
 
 from dmem.decisions.base import Decided
 from dmem.errors import ModelError
@@ -20,11 +18,10 @@ from dmem.nodes.recording import namespace_for
 from dmem.privacy.carry import screen_all
 from dmem.privacy.custom import of_settings
 from dmem.privacy.policy import about_entity, enrichment_query
-from dmem.services import services_for
-from dmem.state.context import Context
+from dmem.services import Services
 from dmem.state.graphs import FactTask, IngestState
 from dmem.state.schemas import AdmissionDecision, Fact, Message, Scope
-from dmem.state.verdicts import FactDraft, FactDrafts
+from dmem.state.verdicts import AdmissionVerdicts, FactDraft, FactDrafts, ScopeLabels
 
 log = logging.getLogger(__name__)
 _VOLATILE = re.compile(
@@ -37,14 +34,25 @@ def _failed(stage: str, exc: ModelError) -> dict[str, Any]:
     return {"error": f"{stage}: {exc}", "usage": [exc.usage] if exc.usage is not None else []}
 
 
-def admit(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def admit(state: IngestState, svc: Services) -> dict[str, Any]:
     """Judge each utterance of the current exchange, whole, against the admission criteria."""
-    svc = services_for(runtime.context)
-    exchange = state["exchange"]
     try:
-        out = svc.decider.admit(exchange, state.get("history", []), state.get("background", []))
+        out = svc.decider.admit(state["exchange"], state.get("history", []), state.get("background", []))
     except ModelError as exc:
         return _failed("admit", exc)
+    return _admitted(state["exchange"], out)
+
+
+async def aadmit(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``admit`` with the decider awaited on the event loop."""
+    try:
+        out = await svc.decider.aadmit(state["exchange"], state.get("history", []), state.get("background", []))
+    except ModelError as exc:
+        return _failed("admit", exc)
+    return _admitted(state["exchange"], out)
+
+
+def _admitted(exchange: list[Message], out: Decided[AdmissionVerdicts]) -> dict[str, Any]:
     verdicts = {v.turn_id: v for v in out.value.verdicts}
     decisions = []
     for msg in exchange:
@@ -90,34 +98,76 @@ def _draft_facts(state: IngestState, stage: str, sources: list[Message],
     return {"facts": _to_facts(state, out.value.facts, sources), "usage": [out.usage]}
 
 
-def split_intents(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+async def _adraft_facts(state: IngestState, stage: str, sources: list[Message],
+                        decide: Callable[..., Awaitable[Decided[FactDrafts]]]) -> dict[str, Any]:
+    """``_draft_facts`` with the decision awaited."""
+    try:
+        out = await decide(sources, state.get("history", []), state.get("background", []))
+    except ModelError as exc:
+        return _failed(stage, exc)
+    return {"facts": _to_facts(state, out.value.facts, sources), "usage": [out.usage]}
+
+
+def split_intents(state: IngestState, svc: Services) -> dict[str, Any]:
     """Split admitted utterances into atomic, categorized, grounded facts."""
+    window, admitted = _split_inputs(state)
+    return _draft_facts(window, "split_intents", admitted, svc.decider.split)
+
+
+async def asplit_intents(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``split_intents`` with the decider awaited on the event loop."""
+    window, admitted = _split_inputs(state)
+    return await _adraft_facts(window, "split_intents", admitted, svc.decider.asplit)
+
+
+def _split_inputs(state: IngestState) -> tuple[IngestState, list[Message]]:
+    """The admitted turns, and the state whose history also holds the rejected turns before them."""
     admitted_ids = {d.turn_id for d in state.get("admissions", []) if d.admitted}
     admitted = [m for m in state["exchange"] if m.turn_id in admitted_ids]
     # Rejected turns before the first admitted one (a question it answers) join the reference history.
     asked = list(itertools.takewhile(lambda m: m.turn_id not in admitted_ids, state["exchange"]))
     window = {**state, "history": [*state.get("history", []), *asked]}
-    return _draft_facts(window, "split_intents", admitted,  # type: ignore[arg-type]
-                        services_for(runtime.context).decider.split)
+    return window, admitted  # type: ignore[return-value]
 
 
-def extract_facts(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def extract_facts(state: IngestState, svc: Services) -> dict[str, Any]:
     """Formation layer off: Mem0* extraction from the exchange, top memories and recent messages."""
-    decider = services_for(runtime.context).decider
-    out = _draft_facts(state, "extract_facts", state["exchange"], decider.extract_facts)
+    return _personal_facts(_draft_facts(state, "extract_facts", state["exchange"], svc.decider.extract_facts),
+                           state, svc)
+
+
+async def aextract_facts(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``extract_facts`` with the decider awaited on the event loop."""
+    out = await _adraft_facts(state, "extract_facts", state["exchange"], svc.decider.aextract_facts)
+    return _personal_facts(out, state, svc)
+
+
+def _personal_facts(out: dict[str, Any], state: IngestState, svc: Services) -> dict[str, Any]:
     if "facts" in out:  # personal data in a fact or its utterance wins over what the engine said
-        out["facts"] = screen_all(out["facts"], state["exchange"], of_settings(services_for(runtime.context).context))
+        out["facts"] = screen_all(out["facts"], state["exchange"], of_settings(svc.context))
     return out
 
 
-def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def classify_scope(state: IngestState, svc: Services) -> dict[str, Any]:
     """Exactly one scope per fact, the entity it names, and whether enrichment would help."""
-    svc = services_for(runtime.context)
-    facts = state.get("facts", [])
     try:
-        out = svc.decider.classify_scope(facts)
+        out = svc.decider.classify_scope(state.get("facts", []))
     except ModelError as exc:
         return _failed("classify_scope", exc)
+    return _labelled(state, svc, out)
+
+
+async def aclassify_scope(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``classify_scope`` with the decider awaited on the event loop."""
+    try:
+        out = await svc.decider.aclassify_scope(state.get("facts", []))
+    except ModelError as exc:
+        return _failed("classify_scope", exc)
+    return _labelled(state, svc, out)
+
+
+def _labelled(state: IngestState, svc: Services, out: Decided[ScopeLabels]) -> dict[str, Any]:
+    facts = state.get("facts", [])
     labels = {lab.index: lab for lab in out.value.labels}
     labelled = []
     for i, fact in enumerate(facts, start=1):
@@ -129,9 +179,9 @@ def classify_scope(state: IngestState, runtime: Runtime[Context]) -> dict[str, A
     return {"facts": screen_all(labelled, state["exchange"], of_settings(svc.context)), "usage": [out.usage]}
 
 
-def ground_deixis(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def ground_deixis(state: IngestState, svc: Services) -> dict[str, Any]:
     """Relative times to absolute dates from each message's timestamp; 'here' from request context."""
-    ctx = services_for(runtime.context).context
+    ctx = svc.context
     by_turn = {m.turn_id: m for m in state["exchange"]}
     grounded = []
     for fact in state.get("facts", []):
@@ -149,13 +199,12 @@ def ground_deixis(state: IngestState, runtime: Runtime[Context]) -> dict[str, An
     return {"facts": grounded}
 
 
-def enrich(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
+def enrich(task: FactTask, svc: Services) -> dict[str, Any]:
     """Add attributes from the one source the fact's scope permits, asked only about the named entity.
 
     The external source receives the entity's name alone; its reply lines are kept only when they
     are about that entity, within ``enrichment_max_chars``; the memory records where they came from.
     """
-    svc = services_for(runtime.context)
     fact = task["fact"]
     query = enrichment_query(fact, external_allowed=svc.context.external_knowledge,
                              has_external=svc.knowledge is not None, extra=of_settings(svc.context))

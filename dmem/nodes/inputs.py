@@ -21,7 +21,7 @@ from dmem.errors import DataError, InputError
 from dmem.messages import check_turns
 from dmem.metadata import check_metadata
 from dmem.resends import keyed, recorded_resend
-from dmem.services import services_for
+from dmem.services import Services
 from dmem.state.context import Context
 from dmem.state.graphs import DeliberationInput, IngestState
 from dmem.state.schemas import Message
@@ -44,12 +44,17 @@ def user_of(runtime_context: Any, config: RunnableConfig | None) -> str | None:
     return str(found) if found not in (None, "") else None
 
 
-def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def run_user(svc: Services, runtime: Runtime[Context], config: RunnableConfig | None) -> str:
+    """Whose memory a run is about when its input names none: its context's (or config's) user, else the owner's."""
+    return user_of(runtime.context, config) or svc.context.user_id or DEFAULT_USER
+
+
+def read_input(state: IngestState, svc: Services, runtime: Runtime[Context]) -> dict[str, Any]:
     """Check the exchange and turn chat messages into transcript turns; resolve whose memory it is."""
     config = get_config()
     given = state.get("user_id")
     try:
-        user = validate_namespace(given if given is not None else user_of(runtime.context, config) or DEFAULT_USER)
+        user = validate_namespace(given if given is not None else run_user(svc, runtime, config))
     except DataError as exc:
         raise InputError(f"input field 'user_id': {exc}") from None
     turns, messages = state.get("turns"), state.get("messages")
@@ -61,8 +66,8 @@ def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
         given = _text_field(state, "conversation_id")
         conversation = given or str((config.get("configurable") or {}).get("thread_id") or user)
         chat = _chat_messages(messages)
-        exchange = from_chat(chat, conversation, _recorded(runtime, user, conversation, len(chat)))
-        exchange = _resent_as(runtime, user, exchange, _text_field(state, "idempotency_key"), given is None)
+        exchange = from_chat(chat, conversation, _recorded(svc, user, conversation, len(chat)))
+        exchange = _resent_as(svc, user, exchange, _text_field(state, "idempotency_key"), given is None)
     else:
         raise InputError("ingestion input needs 'messages' (chat messages, e.g. [{'role': 'user', 'content': "
                          "'...'}]) or 'turns' (dmem transcript turns); neither was given")
@@ -74,17 +79,14 @@ def read_input(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
     return out
 
 
-def read_question(state: DeliberationInput, runtime: Runtime[Context]) -> dict[str, Any]:
+def read_question(state: DeliberationInput, svc: Services, runtime: Runtime[Context]) -> dict[str, Any]:
     """Check the question and its label filter, resolve whose memories to read (query and deliberation entry)."""
     question = state.get("question")
     if not isinstance(question, str) or not question.strip():
         got = "nothing" if question is None else repr(question)
         raise InputError(f"input field 'question' must be the question as non-empty text; got {got}")
     namespaces = state.get("namespaces")
-    if namespaces:
-        names = _validate("namespaces", _NAMES, namespaces)
-    else:
-        names = [user_of(runtime.context, get_config()) or DEFAULT_USER]
+    names = _validate("namespaces", _NAMES, namespaces) if namespaces else [run_user(svc, runtime, get_config())]
     out: dict[str, Any] = {"question": question.strip(), "namespaces": names}
     if state.get("metadata") is not None:
         out["metadata"] = _labels(state["metadata"])
@@ -129,21 +131,20 @@ def _chat_messages(raw: Any) -> list[BaseMessage]:
         raise InputError(f"input field 'messages' holds something that is not a chat message: {detail}") from None
 
 
-def _recorded(runtime: Runtime[Context], namespace: str, conversation_id: str, limit: int) -> dict[str, Message]:
+def _recorded(svc: Services, namespace: str, conversation_id: str, limit: int) -> dict[str, Message]:
     """The conversation's last ``limit`` recorded turns in the user's namespace, by turn id."""
     from dmem.store.transcript import MAX_SEQ
 
-    last = services_for(runtime.context).store.transcript.before(namespace, conversation_id, MAX_SEQ, limit)
+    last = svc.store.transcript.before(namespace, conversation_id, MAX_SEQ, limit)
     return {m.turn_id: m for m in last}
 
 
-def _resent_as(runtime: Runtime[Context], user: str, exchange: list[Message], key: str | None,
+def _resent_as(svc: Services, user: str, exchange: list[Message], key: str | None,
                defaulted: bool) -> list[Message]:
     """The exchange keyed by the client's idempotency key; as recorded, when it is a resend (any thread)."""
     exchange = keyed(exchange, key)
     if not key and not defaulted:
         return exchange
-    svc = services_for(runtime.context)
     again = recorded_resend(svc.store, user, exchange, key=key, window_s=svc.context.resend_window)
     return exchange if again is None else again
 

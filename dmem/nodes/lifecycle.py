@@ -7,13 +7,13 @@ model call.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from langgraph.runtime import Runtime
-
+from dmem.decisions.base import Decided
 from dmem.errors import ModelError
 from dmem.nodes.recording import (
     ExchangeLabels,
@@ -24,8 +24,7 @@ from dmem.nodes.recording import (
     still_claimed,
 )
 from dmem.privacy.policy import stricter_scope
-from dmem.services import Services, services_for
-from dmem.state.context import Context
+from dmem.services import Services
 from dmem.state.graphs import FactTask, IngestState, PlannedOperation
 from dmem.state.schemas import AppliedOperation, Fact, MemoryRecord, MetadataValue, Operation
 from dmem.state.verdicts import LifecycleDecision
@@ -51,45 +50,87 @@ def _failed(stage: str, exc: ModelError) -> dict[str, Any]:
     return {"failures": [f"{stage}: {exc}"], "usage": [exc.usage] if exc.usage is not None else []}
 
 
-def decide_operation(task: FactTask, runtime: Runtime[Context]) -> dict[str, Any]:
+def decide_operation(task: FactTask, svc: Services) -> dict[str, Any]:
     """One fact: the decider picks the operation against its background (empty background: ADD)."""
-    svc = services_for(runtime.context)
     fact = task["fact"]
     [background] = _backgrounds(svc, [fact])
     if not background:
-        return {"plans": [PlannedOperation(index=task["index"], decision=_added(fact), background=[])]}
+        return _unseen(task)
     try:
         out = svc.decider.decide_lifecycle(fact, background)
     except ModelError as exc:
         return _failed("decide_lifecycle", exc)
+    return _planned(task, out, background)
+
+
+async def adecide_operation(task: FactTask, svc: Services) -> dict[str, Any]:
+    """``decide_operation``: the background search in a worker thread, the decision awaited on the loop."""
+    fact = task["fact"]
+    [background] = await asyncio.to_thread(_backgrounds, svc, [fact])
+    if not background:
+        return _unseen(task)
+    try:
+        out = await svc.decider.adecide_lifecycle(fact, background)
+    except ModelError as exc:
+        return _failed("decide_lifecycle", exc)
+    return _planned(task, out, background)
+
+
+def _unseen(task: FactTask) -> dict[str, Any]:
+    return {"plans": [PlannedOperation(index=task["index"], decision=_added(task["fact"]), background=[])]}
+
+
+def _planned(task: FactTask, out: Decided[LifecycleDecision], background: list[MemoryRecord]) -> dict[str, Any]:
     plan = PlannedOperation(index=task["index"], decision=out.value, background=background)
     return {"plans": [plan], "usage": [out.usage]}
 
 
-def decide_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def decide_operations(state: IngestState, svc: Services) -> dict[str, Any]:
     """Every fact of the exchange in one decision, against the union of their backgrounds (as mem0 does).
 
     Facts with an empty background are added without being asked about.
     """
-    svc = services_for(runtime.context)
     facts = state.get("facts", [])
-    backgrounds = _backgrounds(svc, facts)
-    plans = [PlannedOperation(index=i, decision=_added(f), background=[])
-             for i, (f, b) in enumerate(zip(facts, backgrounds, strict=True)) if not b]
-    asked = [i for i, b in enumerate(backgrounds) if b]
+    plans, asked, union = _batch(facts, _backgrounds(svc, facts))
     if not asked:
         return {"plans": plans}
-    union = list({m.id: m for i in asked for m in backgrounds[i]}.values())
     try:
         out = svc.decider.decide_lifecycle_batch([facts[i] for i in asked], union)
     except ModelError as exc:
         return _failed("decide_lifecycle_batch", exc)
+    return _batch_planned(plans, asked, union, out)
+
+
+async def adecide_operations(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``decide_operations``: the background searches in a worker thread, the decision awaited on the loop."""
+    facts = state.get("facts", [])
+    plans, asked, union = _batch(facts, await asyncio.to_thread(_backgrounds, svc, facts))
+    if not asked:
+        return {"plans": plans}
+    try:
+        out = await svc.decider.adecide_lifecycle_batch([facts[i] for i in asked], union)
+    except ModelError as exc:
+        return _failed("decide_lifecycle_batch", exc)
+    return _batch_planned(plans, asked, union, out)
+
+
+def _batch(facts: list[Fact], backgrounds: list[list[MemoryRecord]]
+           ) -> tuple[list[PlannedOperation], list[int], list[MemoryRecord]]:
+    """Plans for the facts added unasked, the positions asked about, and the union of their backgrounds."""
+    plans = [PlannedOperation(index=i, decision=_added(f), background=[])
+             for i, (f, b) in enumerate(zip(facts, backgrounds, strict=True)) if not b]
+    asked = [i for i, b in enumerate(backgrounds) if b]
+    return plans, asked, list({m.id: m for i in asked for m in backgrounds[i]}.values())
+
+
+def _batch_planned(plans: list[PlannedOperation], asked: list[int], union: list[MemoryRecord],
+                   out: Decided[list[LifecycleDecision]]) -> dict[str, Any]:
     plans += [PlannedOperation(index=i, decision=d, background=union)
               for i, d in zip(asked, out.value, strict=True)]
     return {"plans": plans, "usage": [out.usage]}
 
 
-def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def apply_operations(state: IngestState, svc: Services) -> dict[str, Any]:
     """Write admissions, labelled operations and their history rows together, then mark the turns formed.
 
     Embeddings are computed before the write transaction (which holds the store's write lock).
@@ -98,7 +139,6 @@ def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str,
     The labels the caller gave with the turns are read and written in that same commit, so a
     memory never exists without them, whoever forms the turns and whenever.
     """
-    svc = services_for(runtime.context)
     facts = state.get("facts", [])
     plans = sorted(state.get("plans", []), key=lambda p: p["index"])
     texts = [_text(facts[p["index"]], p) for p in plans]
@@ -106,7 +146,7 @@ def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str,
     vectors = dict(zip(needed, svc.embed(needed), strict=True)) if needed else {}
     applied: list[AppliedOperation] = []
     with svc.store.transaction():
-        if not still_claimed(state, runtime):
+        if not still_claimed(state, svc):
             log.warning("another worker took over turns %s; this run writes nothing", exchange_turns(state))
             return {"status": "claimed", "operations": [],
                     "error": "another worker took these turns over while this run was forming them"}
@@ -115,12 +155,12 @@ def apply_operations(state: IngestState, runtime: Runtime[Context]) -> dict[str,
             conversation = conversations.get(decision.turn_id, "default")
             svc.store.history.record_admission(namespace_for(state, decision.speaker), conversation, decision)
         gone: set[str] = set()
-        labels = exchange_labels(state, runtime)
+        labels = exchange_labels(state, svc)
         for plan, text in zip(plans, texts, strict=True):
             op = _apply(svc, facts[plan["index"]], plan, text, vectors, gone, labels)
             if op is not None:
                 applied.append(op)
-        mark_processed(state, runtime)
+        mark_processed(state, svc)
     status = state.get("status") or "formed"
     if not any(d.admitted for d in state.get("admissions", [])) and svc.context.formation:
         status = "nothing_admitted"

@@ -13,10 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from langgraph.config import get_config
-from langgraph.runtime import Runtime
 
-from dmem.services import services_for
-from dmem.state.context import Context
+from dmem.services import Services
 from dmem.state.graphs import IngestState
 from dmem.state.schemas import Fact, MetadataValue
 from dmem.store.claims import new_worker
@@ -50,12 +48,11 @@ def exchange_turns(state: IngestState) -> list[TurnKey]:
     return turn_keys(list(state.get("exchange") or []))
 
 
-def record(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def record(state: IngestState, svc: Services) -> dict[str, Any]:
     """Append the raw messages, with the input's labels, before anything else can fail; then claim them.
 
     A caller that recorded them already (``Memory.add``, ``retry_pending``) says so, and they are not appended twice.
     """
-    svc = services_for(runtime.context)
     routing = routing_of(state)
     configurable = get_config().get("configurable") or {}
     turns = list(state.get("turns") or [])
@@ -73,9 +70,8 @@ def record(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
             "operations": [], "error": None if exchange else held}
 
 
-def build_window(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def build_window(state: IngestState, svc: Services) -> dict[str, Any]:
     """Reference history (last N earlier messages) and the top existing memories for the exchange."""
-    svc = services_for(runtime.context)
     ctx = svc.context
     routing = routing_of(state)
     exchange = state["exchange"]
@@ -89,9 +85,8 @@ def build_window(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any
     return {"history": history, "background": [h.record for h in hits]}
 
 
-def keep_for_retry(state: IngestState, runtime: Runtime[Context]) -> dict[str, Any]:
+def keep_for_retry(state: IngestState, svc: Services) -> dict[str, Any]:
     """Formation failed (a malformed reply or a provider error): keep the turns, flagged for retry."""
-    svc = services_for(runtime.context)
     error = state.get("error") or "; ".join(state.get("failures") or []) or "unknown failure"
     svc.store.transcript.mark_pending(exchange_namespaces(state), exchange_turns(state), error,
                                       worker=state.get("claim_token"))
@@ -99,17 +94,15 @@ def keep_for_retry(state: IngestState, runtime: Runtime[Context]) -> dict[str, A
     return {"status": "pending_retry", "error": error, "operations": []}
 
 
-def still_claimed(state: IngestState, runtime: Runtime[Context]) -> bool:
+def still_claimed(state: IngestState, svc: Services) -> bool:
     """Tell, inside the commit, whether this run still holds its turns (no other worker took them over)."""
-    svc = services_for(runtime.context)
     worker = state.get("claim_token")
     return bool(worker) and svc.store.transcript.holds(exchange_namespaces(state), exchange_turns(state),
                                                        str(worker))
 
 
-def mark_processed(state: IngestState, runtime: Runtime[Context]) -> None:
+def mark_processed(state: IngestState, svc: Services) -> None:
     """Flag the exchange's turns as formed (inside the commit that writes their memories)."""
-    svc = services_for(runtime.context)
     svc.store.transcript.mark_processed(exchange_namespaces(state), exchange_turns(state))
 
 
@@ -135,8 +128,7 @@ class ExchangeLabels:
         return out
 
 
-def exchange_labels(state: IngestState, runtime: Runtime[Context]) -> ExchangeLabels:
+def exchange_labels(state: IngestState, svc: Services) -> ExchangeLabels:
     """Read the caller's labels of the exchange's turns (inside the commit that writes their memories)."""
-    svc = services_for(runtime.context)
     turns = exchange_turns(state)
     return ExchangeLabels(turns=turns, found=svc.store.transcript.labels(exchange_namespaces(state), turns))

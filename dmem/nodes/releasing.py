@@ -3,59 +3,62 @@
 Without this, a run that fails after ``record`` claimed its turns (the store full, locked or
 unreachable; a bug) would leave them claimed by a live process until the lease lapses, so a resend
 or ``retry_pending()`` in that process would answer ``claimed`` and form nothing. Per-fact workers
-get the run's worker token in their ``FactTask``.
+get the run's worker token in their ``FactTask``. The wrappers take a node body ``(state, svc, ...)``
+as ``dmem.graphs.wiring.Wiring.node`` does, so the release goes to the store the node worked with.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import inspect
 import logging
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from langgraph.errors import GraphBubbleUp
-from langgraph.runtime import Runtime
 
-from dmem.services import services_for
-from dmem.state.context import Context
+from dmem.services import Services
 
 log = logging.getLogger(__name__)
 
-Node = TypeVar("Node", bound=Callable[..., Any])
+Body = Callable[..., dict[str, Any]]
+AsyncBody = Callable[..., Awaitable[dict[str, Any]]]
 
 
-def release_claim(state: Any, runtime: Runtime[Context] | None, exc: BaseException) -> None:
+def release_claim(state: Any, svc: Services, exc: BaseException) -> None:
     """A node of the run raised: its claimed turns become pending with the reason, in this process, now."""
     worker = state.get("claim_token") if isinstance(state, dict) else None
-    if not worker or runtime is None or isinstance(exc, GraphBubbleUp):
+    if not worker or isinstance(exc, GraphBubbleUp):
         return
     try:
-        transcript = services_for(runtime.context).store.transcript
-    except Exception:  # noqa: BLE001 - the services themselves failed; the claim's lease is the fallback
-        log.warning("could not reach the store to release the failed run's claim", exc_info=True)
-        return
-    transcript.fail(str(worker), f"{type(exc).__name__}: {exc}")
+        svc.store.transcript.fail(str(worker), f"{type(exc).__name__}: {exc}")
+    except Exception:  # noqa: BLE001 - the store itself failed; the transcript replays it on its next claim
+        log.warning("could not release the failed run's claim", exc_info=True)
 
 
-def releasing_claims(node: Node) -> Node:
-    """``node``, releasing the run's claim before any exception it raises reaches the caller (sync or async)."""
-    if inspect.iscoroutinefunction(node):
-        @functools.wraps(node)
-        async def arun(state: Any, *args: Any, **kwargs: Any) -> Any:
-            try:
-                return await node(state, *args, **kwargs)
-            except BaseException as exc:
-                await asyncio.to_thread(release_claim, state, kwargs.get("runtime"), exc)  # store I/O off the loop
-                raise
-        return arun  # type: ignore[return-value]
+def releasing(body: Body) -> Body:
+    """``body``, releasing the run's claim before any exception it raises reaches the caller."""
 
-    @functools.wraps(node)
-    def run(state: Any, *args: Any, **kwargs: Any) -> Any:
+    @functools.wraps(body)
+    def run(state: Any, svc: Services, *args: Any) -> dict[str, Any]:
         try:
-            return node(state, *args, **kwargs)
+            return body(state, svc, *args)
         except BaseException as exc:
-            release_claim(state, kwargs.get("runtime"), exc)
+            release_claim(state, svc, exc)
             raise
-    return run  # type: ignore[return-value]
+
+    return run
+
+
+def areleasing(abody: AsyncBody) -> AsyncBody:
+    """The async ``abody``, releasing the claim off the event loop before its exception propagates."""
+
+    @functools.wraps(abody)
+    async def arun(state: Any, svc: Services, *args: Any) -> dict[str, Any]:
+        try:
+            return await abody(state, svc, *args)
+        except BaseException as exc:
+            await asyncio.to_thread(release_claim, state, svc, exc)  # store I/O off the loop
+            raise
+
+    return arun

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
-from langgraph.runtime import Runtime
-
+from dmem.decisions.base import Decided
 from dmem.errors import ModelError
 from dmem.evidence import hybrid
 from dmem.evidence.indexes import Labels
-from dmem.services import Services, services_for
-from dmem.state.context import Context
+from dmem.services import Services
 from dmem.state.graphs import QueryState
 from dmem.state.schemas import MemoryRecord
+from dmem.state.verdicts import MemorySelection
 from dmem.store.base import SearchFilter
 
 log = logging.getLogger(__name__)
@@ -43,14 +43,18 @@ def source_turns(memories: list[MemoryRecord]) -> list[str]:
     return list(dict.fromkeys(t for m in memories for t in m.source_turn_ids))
 
 
-def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Retrieve the memories System 1 answers from, rendered with event times."""
-    svc = services_for(runtime.context)
-    hits = search_memories(svc, state["question"], list(state.get("namespaces") or ["default"]),
-                           state.get("metadata"))
+def retrieve(state: QueryState, svc: Services) -> dict[str, Any]:
+    """Retrieve the memories System 1 answers from, rendered with event times.
+
+    Without a memory, it also looks up whether the (label-filtered) transcript holds a turn, so the
+    router after it reads state only (routers never do I/O: they run on the server's event loop).
+    """
+    namespaces = list(state.get("namespaces") or ["default"])
+    hits = search_memories(svc, state["question"], namespaces, state.get("metadata"))
     memories = [record for record, _ in hits]
     return {
         "memories": memories,
+        "has_transcript": bool(memories) or svc.store.transcript.has_turns(namespaces, state.get("metadata")),
         "scores": [score for _, score in hits],
         "context": [m.render() for m in memories],
         "memory_ids": [m.id for m in memories],
@@ -63,15 +67,37 @@ def retrieve(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
     }
 
 
-def filter_memories(state: QueryState, runtime: Runtime[Context]) -> dict[str, Any]:
+async def aretrieve(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``retrieve`` in a worker thread: embedding, the vector index and the transcript stay off the event loop."""
+    return await asyncio.to_thread(retrieve, state, svc)
+
+
+def filter_memories(state: QueryState, svc: Services) -> dict[str, Any]:
     """Keep only the memories strictly needed; an empty selection or a failed call keeps them all."""
-    svc = services_for(runtime.context)
     memories = state.get("memories", [])
     try:
         out = svc.decider.filter_memories(state["question"], memories)
     except ModelError as exc:  # malformed, or a provider failing after retries: the optional step is skipped
-        log.warning("filter failed, using the unfiltered context: %s", exc)
-        return {"usage": [exc.usage] if exc.usage is not None else []}
+        return _unfiltered(exc)
+    return _filtered(memories, out)
+
+
+async def afilter_memories(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``filter_memories`` with the decider awaited on the event loop."""
+    memories = state.get("memories", [])
+    try:
+        out = await svc.decider.afilter_memories(state["question"], memories)
+    except ModelError as exc:
+        return _unfiltered(exc)
+    return _filtered(memories, out)
+
+
+def _unfiltered(exc: ModelError) -> dict[str, Any]:
+    log.warning("filter failed, using the unfiltered context: %s", exc)
+    return {"usage": [exc.usage] if exc.usage is not None else []}
+
+
+def _filtered(memories: list[MemoryRecord], out: Decided[MemorySelection]) -> dict[str, Any]:
     keep = [memories[i - 1] for i in dict.fromkeys(out.value.keep) if 1 <= i <= len(memories)]
     if not keep:
         return {"usage": [out.usage]}

@@ -60,6 +60,11 @@ class Context(BaseModel):
     request_timeout: float = 120.0
     """Seconds a model request may take once sent (waiting for a free slot in dmem does not count)."""
 
+    # Whose memory
+    user_id: str | None = None
+    """Whose memory a graph run reads and writes when its input names none (ingestion's user_id, the query's
+    namespaces): a run's context={'user_id': ...} in-process and served alike. None: 'default'."""
+
     # Storage
     store_dir: str = ".dmem"
     """Directory of the memory store (vectors, history, transcript)."""
@@ -344,6 +349,14 @@ def _validate(ctx: Context) -> None:
     if ctx.store_url is not None and not ctx.store_url.startswith(("postgresql://", "postgres://")):
         scheme = ctx.store_url.split(":", 1)[0]
         raise ConfigError(f"setting 'store_url' must be a postgresql:// URL; got one starting {scheme!r}:")
+    if ctx.user_id is not None:
+        from dmem.errors import DataError
+        from dmem.store.namespaces import validate_namespace
+
+        try:
+            validate_namespace(ctx.user_id)
+        except DataError as exc:
+            raise ConfigError(f"setting 'user_id': {exc}") from None
     ctx.hnsw()  # raises ConfigError naming the bad hnsw_* setting
     from dmem.privacy.custom import vocabulary
 

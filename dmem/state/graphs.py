@@ -196,6 +196,9 @@ class QueryState(QueryInput, QueryOutput, total=False):
 
     context: list[str]
     """Rendered memories the answer is generated from (after the optional filter)."""
+    has_transcript: bool
+    """Whether the transcript read (under the label filter) holds a turn: looked up by ``retrieve`` when no
+    memory matched (a memory implies one), so the router after it reads state only."""
     system1_answer: str
     """System 1's initial answer."""
     deliberation_answer: str

@@ -126,6 +126,10 @@ class TranscriptLog(Protocol):
         """
         ...
 
+    def has_turns(self, namespaces: Sequence[str], labels: Mapping[str, MetadataValue] | None = None) -> bool:
+        """Whether ``messages(namespaces, labels)`` holds a turn (an existence query, not a read of the turns)."""
+        ...
+
     def messages(self, namespaces: Sequence[str],
                  labels: Mapping[str, MetadataValue] | None = None) -> list[Message]:
         """Every turn of these namespaces in time order; a turn identical in several appears once.

@@ -181,6 +181,19 @@ class Transcript(TurnStatus):
         rows = self._sql.query(f"SELECT * FROM messages WHERE namespace = ? AND {in_ids}", [namespace, *params])
         return [message_from_row(row) for row in rows]
 
+    def has_turns(self, namespaces: Sequence[str], labels: Mapping[str, MetadataValue] | None = None) -> bool:
+        """Whether ``messages(namespaces, labels)`` would hold a turn, without reading the turns' text."""
+        names = list(dict.fromkeys(namespaces))
+        if not names:
+            return False
+        in_names, params = self._sql.dialect.in_list("namespace", names)
+        if not labels:
+            return bool(self._sql.query(f"SELECT 1 AS found FROM messages WHERE {in_names} LIMIT 1", params))
+        found = self._sql.dialect.labels_filter("labels", labels)
+        rows = self._sql.query(f"SELECT labels, {found.loose} AS loose FROM messages WHERE {in_names}"
+                               f" AND labels != '{{}}' AND {found.condition}", [*params, *found.params])
+        return any(found.keeps(r["loose"]) or labels_match(decode_labels(r["labels"]), labels) for r in rows)
+
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
         """The last ``limit`` turns of a conversation with a smaller seq, oldest first."""
         if limit <= 0:

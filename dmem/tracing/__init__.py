@@ -1,14 +1,13 @@
 """LangSmith tracing for dmem: redaction of what leaves (``trace_redaction``) and readable run trees."""
 
 from dmem.tracing.clients import TraceClients, configure_tracing, redacting_client
-from dmem.tracing.outcome import annotate_graph_run, outcome_metadata, quiet_routers, reports_outcome
+from dmem.tracing.outcome import annotate_graph_run, outcome_metadata, reports_outcome
 
 __all__ = [
     "TraceClients",
     "annotate_graph_run",
     "configure_tracing",
     "outcome_metadata",
-    "quiet_routers",
     "redacting_client",
     "reports_outcome",
 ]

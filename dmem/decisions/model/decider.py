@@ -125,6 +125,11 @@ class ModelDecider:
         messages = with_instructions(messages, stage, self.instructions)
         return self.caller.call(schema, messages, stage=stage, temperature=temp, tags=[phase, stage])
 
+    async def _acall(self, schema: type[M], messages: list[BaseMessage], stage: str, phase: str,
+                     temperature: float | None = None) -> tuple[M, Usage]:
+        temp = self.temperature if temperature is None else temperature
+        return await self.caller.acall(schema, messages, stage=stage, temperature=temp, tags=[phase, stage])
+
     # Ingestion ---------------------------------------------------------------------------
     def admit(self, exchange: list[Message], history: list[Message],
               memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
@@ -142,6 +147,27 @@ class ModelDecider:
     def classify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
         out, usage = self._call(ScopeLabels, scope_prompt(facts), "classify_scope", "ingestion")
         return Decided(complete_labels(out, len(facts)), usage)
+
+    async def aadmit(self, exchange: list[Message], history: list[Message],
+                     memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
+        out, usage = await self._acall(AdmissionVerdicts, admission_prompt(exchange, history), "admit", "ingestion")
+        return Decided(complete_verdicts(out, exchange), usage)
+
+    async def asplit(self, admitted: list[Message], history: list[Message],
+                     memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        out, usage = await self._acall(FactDrafts, split_prompt(admitted, history, memories),
+                                       "split_intents", "ingestion")
+        return Decided(clean_drafts(out, admitted), usage)
+
+    async def aclassify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
+        out, usage = await self._acall(ScopeLabels, scope_prompt(facts), "classify_scope", "ingestion")
+        return Decided(complete_labels(out, len(facts)), usage)
+
+    async def aextract_facts(self, exchange: list[Message], history: list[Message],
+                             memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        out, usage = await self._acall(FactDrafts, extraction_prompt(exchange, history, memories),
+                                       "extract_facts", "ingestion")
+        return Decided(clean_drafts(out, exchange), usage)
 
     def enrich(self, fact: Fact, knowledge: list[str]) -> Decided[Enrichment]:
         """Enrich from the knowledge lines; with none, nothing may be added, so no call is made."""
@@ -169,10 +195,26 @@ class ModelDecider:
                                 "decide_lifecycle_batch", "ingestion")
         return Decided(check_batch(out, facts, len(background)), usage)
 
+    async def adecide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
+        out, usage = await self._acall(LifecycleDecision, lifecycle_prompt(fact, background),
+                                       "decide_lifecycle", "ingestion")
+        return Decided(check_lifecycle(out, fact, len(background)), usage)
+
+    async def adecide_lifecycle_batch(self, facts: list[Fact],
+                                      background: list[MemoryRecord]) -> Decided[list[LifecycleDecision]]:
+        out, usage = await self._acall(LifecycleDecisions, lifecycle_batch_prompt(facts, background),
+                                       "decide_lifecycle_batch", "ingestion")
+        return Decided(check_batch(out, facts, len(background)), usage)
+
     # Query -------------------------------------------------------------------------------
     def filter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
         out, usage = self._call(MemorySelection, filter_prompt(question, memories),
                                 "filter_memories", "query")
+        return Decided(clean_selection(out, len(memories)), usage)
+
+    async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
+        out, usage = await self._acall(MemorySelection, filter_prompt(question, memories),
+                                       "filter_memories", "query")
         return Decided(clean_selection(out, len(memories)), usage)
 
     def answer(self, question: str, context: list[str], *,
@@ -180,19 +222,23 @@ class ModelDecider:
         # The model's own sampling noise at ``temperature`` varies the samples; the index is not needed.
         out, usage = self._call(AnswerDraft, answer_prompt(question, context, self.answer_style),
                                 "answer", "query", temperature)
-        text = out.answer.strip()
-        if is_null_answer(text):
-            text = NO_INFO
-        return Decided(out.model_copy(update={"answer": text}), usage)
+        return _answered(out, usage)
+
+    async def aanswer(self, question: str, context: list[str], *,
+                      temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+        out, usage = await self._acall(AnswerDraft, answer_prompt(question, context, self.answer_style),
+                                       "answer", "query", temperature)
+        return _answered(out, usage)
 
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
-        prompt = quality_gate_prompt(question, answer, context)
-        out, usage = self._call(QualityGateVerdict, prompt, "quality_gate", "query")
-        if is_null_answer(answer) and out.completeness.passed:  # the rubric: no answer is never complete
-            out = out.model_copy(update={"completeness": CriterionVerdict(
-                reason=f"{out.completeness.reason} [overridden: a no-information answer is incomplete]",
-                passed=False)})
-        return Decided(out, usage)
+        out, usage = self._call(QualityGateVerdict, quality_gate_prompt(question, answer, context),
+                                "quality_gate", "query")
+        return _gated(answer, out, usage)
+
+    async def aquality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
+        out, usage = await self._acall(QualityGateVerdict, quality_gate_prompt(question, answer, context),
+                                       "quality_gate", "query")
+        return _gated(answer, out, usage)
 
     def group_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
         out, usage = self._call(AnswerGroups, group_prompt(question, answers), "group_answers", "query")
@@ -207,3 +253,32 @@ class ModelDecider:
         out, usage = self._call(MemorySelection, select_prompt(question, facts),
                                 "select_facts", "deliberation")
         return Decided(clean_selection(out, len(facts)), usage)
+
+
+    async def agroup_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
+        out, usage = await self._acall(AnswerGroups, group_prompt(question, answers), "group_answers", "query")
+        return Decided(clean_groups(out, answers), usage)
+
+    async def aread_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
+        out, usage = await self._acall(_ReplyChunkFacts, read_chunk_prompt(question, chunk, history),
+                                       "read_chunk", "deliberation")
+        return Decided(clamp_chunk_facts(out.model_dump()["facts"], chunk), usage)
+
+    async def aselect_facts(self, question: str, facts: list[ScoredFact]) -> Decided[MemorySelection]:
+        out, usage = await self._acall(MemorySelection, select_prompt(question, facts),
+                                       "select_facts", "deliberation")
+        return Decided(clean_selection(out, len(facts)), usage)
+
+def _answered(out: AnswerDraft, usage: Usage) -> Decided[AnswerDraft]:
+    """An answer draft with a null answer written as NO_INFO."""
+    text = out.answer.strip()
+    return Decided(out.model_copy(update={"answer": NO_INFO if is_null_answer(text) else text}), usage)
+
+
+def _gated(answer: str, out: QualityGateVerdict, usage: Usage) -> Decided[QualityGateVerdict]:
+    """The gate's verdict, with the rubric applied: a no-information answer is never complete."""
+    if is_null_answer(answer) and out.completeness.passed:
+        out = out.model_copy(update={"completeness": CriterionVerdict(
+            reason=f"{out.completeness.reason} [overridden: a no-information answer is incomplete]",
+            passed=False)})
+    return Decided(out, usage)

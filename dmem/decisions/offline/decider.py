@@ -8,6 +8,7 @@ before embedding, concept classes, relative standouts). This class only times th
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -164,6 +165,60 @@ class OfflineDecider:
 
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
         return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, question, answer, context))
+
+    # The async path: the offline engine embeds (CPU work), so it runs in a worker thread.
+    async def aadmit(self, exchange: list[Message], history: list[Message],
+                     memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
+        """``admit`` in a worker thread."""
+        return await asyncio.to_thread(self.admit, exchange, history, memories)
+
+    async def asplit(self, admitted: list[Message], history: list[Message],
+                     memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        """``split`` in a worker thread."""
+        return await asyncio.to_thread(self.split, admitted, history, memories)
+
+    async def aclassify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
+        """``classify_scope`` in a worker thread."""
+        return await asyncio.to_thread(self.classify_scope, facts)
+
+    async def aextract_facts(self, exchange: list[Message], history: list[Message],
+                             memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+        """``extract_facts`` in a worker thread."""
+        return await asyncio.to_thread(self.extract_facts, exchange, history, memories)
+
+    async def adecide_lifecycle(self, fact: Fact, background: list[MemoryRecord]) -> Decided[LifecycleDecision]:
+        """``decide_lifecycle`` in a worker thread."""
+        return await asyncio.to_thread(self.decide_lifecycle, fact, background)
+
+    async def adecide_lifecycle_batch(self, facts: list[Fact],
+                                      background: list[MemoryRecord]) -> Decided[list[LifecycleDecision]]:
+        """``decide_lifecycle_batch`` in a worker thread."""
+        return await asyncio.to_thread(self.decide_lifecycle_batch, facts, background)
+
+    async def agroup_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
+        """``group_answers`` in a worker thread."""
+        return await asyncio.to_thread(self.group_answers, question, answers)
+
+    async def aread_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
+        """``read_chunk`` in a worker thread."""
+        return await asyncio.to_thread(self.read_chunk, question, chunk, history)
+
+    async def aselect_facts(self, question: str, facts: list[ScoredFact]) -> Decided[MemorySelection]:
+        """``select_facts`` in a worker thread."""
+        return await asyncio.to_thread(self.select_facts, question, facts)
+
+    async def afilter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
+        """``filter_memories`` in a worker thread."""
+        return await asyncio.to_thread(self.filter_memories, question, memories)
+
+    async def aanswer(self, question: str, context: list[str], *,
+                      temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+        """``answer`` in a worker thread."""
+        return await asyncio.to_thread(self.answer, question, context, temperature=temperature, sample=sample)
+
+    async def aquality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
+        """``quality_gate`` in a worker thread."""
+        return await asyncio.to_thread(self.quality_gate, question, answer, context)
 
     def group_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
         return _timed("group_answers", lambda: gate.group(answers))
