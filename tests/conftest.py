@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from datetime import datetime
@@ -122,6 +123,15 @@ def _no_dmem_env(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(key, raising=False)
     monkeypatch.delenv("LANGSMITH_TRACING", raising=False)
     monkeypatch.delenv("LANGCHAIN_TRACING_V2", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _dmem_log_level_restored() -> Iterator[None]:
+    """The CLI's ``main`` quiets the ``dmem`` logger for its process; in-process CLI tests must not quiet the next test."""
+    logger = logging.getLogger("dmem")
+    level = logger.level
+    yield
+    logger.setLevel(level)
 
 
 @pytest.fixture(scope="session")

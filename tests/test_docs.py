@@ -63,8 +63,17 @@ def test_every_skipped_block_says_why():
 
 @pytest.mark.parametrize("page", [p for p in PAGES if runnable(p, "python")], ids=lambda p: p.name)
 def test_python_blocks_run(page, in_tmp):
-    for code in runnable(page, "python"):
-        exec(compile(code, str(page.relative_to(ROOT)), "exec"), {"__name__": "docs"})
+    from dmem import Memory
+
+    opened: list[Memory] = []
+    try:
+        for code in runnable(page, "python"):
+            scope: dict[str, object] = {"__name__": "docs"}
+            exec(compile(code, str(page.relative_to(ROOT)), "exec"), scope)
+            opened += [v for v in scope.values() if isinstance(v, Memory)]
+    finally:  # a page's example may leave its Memory open, as a reader's script would until it exits
+        for mem in opened:
+            mem.close()
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if runnable(p, "bash")], ids=lambda p: p.name)

@@ -179,7 +179,7 @@ def test_json_mode_puts_a_compact_schema_in_the_prompt():
         [body] = srv.requests
     assert out.answer == "Lisbon" and body["response_format"] == {"type": "json_object"}
     system = body["messages"][0]["content"]
-    assert '{"reasoning": string, "answer": string}' in system and "$defs" not in system
+    assert '{"reasoning": string, "used": [integer, ...], "answer": string}' in system and "$defs" not in system
 
 
 def test_output_cap_is_sent_both_ways_to_a_compatible_server():

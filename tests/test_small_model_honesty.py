@@ -52,12 +52,28 @@ def _deliberate(tmp_path: Path, read: Any) -> tuple[dict[str, Any], FakeChatMode
     return out, fake
 
 
-def test_every_chunk_returning_nothing_is_reported(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING):
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def test_every_chunk_returning_nothing_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A handler on the node's own logger: other tests (a CLI run, a server's logging set-up) may
+    # reconfigure the root logger or disable existing loggers, which would hide the record from caplog.
+    logger, seen = logging.getLogger("dmem.nodes.deliberation"), _Records()
+    monkeypatch.setattr(logger, "disabled", False)
+    logger.addHandler(seen)
+    try:
         out, fake = _deliberate(tmp_path, lambda msgs: {})
+    finally:
+        logger.removeHandler(seen)
     assert len(fake.calls_for("ChunkFacts")) == 2  # two chunks of two turns, both read
     assert out["empty_map"] is True
-    assert any("every one returned no facts" in r.getMessage() for r in caplog.records)
+    assert any("every one returned no facts" in m for m in seen.messages)
 
 
 def test_one_chunk_with_facts_is_not_an_empty_map(tmp_path: Path) -> None:
