@@ -34,7 +34,7 @@ from typing import Any
 from _fake_world import ROOT, need_data
 
 from dmem.api import Memory
-from dmem.eval.datasets import QAItem, load_locomo
+from dmem.datasets.datasets import QAItem, load_locomo
 from dmem.eval.judge import lexical_scores
 from dmem.eval.methods import speaker_namespaces
 from dmem.eval.metrics import evidence_recall

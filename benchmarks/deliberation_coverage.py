@@ -32,7 +32,7 @@ from pathlib import Path
 from _fake_world import ROOT
 
 from dmem.api import Memory
-from dmem.eval.datasets import Conversation, load_dataset
+from dmem.datasets.datasets import Conversation, load_dataset
 from dmem.eval.methods import speaker_namespaces
 from dmem.evidence.focus import reading_plan
 from dmem.evidence.hybrid import turns as raw_turn_hits

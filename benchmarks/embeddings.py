@@ -23,7 +23,7 @@ from pathlib import Path
 from _fake_world import LOCOMO, ROOT, need_data
 
 from dmem.api import Memory
-from dmem.eval.datasets import Conversation, load_dataset
+from dmem.datasets.datasets import Conversation, load_dataset
 from dmem.eval.methods import speaker_namespaces
 from dmem.models.embeddings import make_embeddings
 from dmem.nodes.retrieval import search_memories

@@ -43,15 +43,15 @@ from _fake_world import ROOT
 
 from dmem.api import Memory
 from dmem.batches import iter_exchanges
+from dmem.datasets.datasets import Conversation, QAItem, load_dataset
 from dmem.decisions.offline.decider import OfflineDecider
-from dmem.decisions.offline.lexical import content_words
-from dmem.eval.datasets import Conversation, QAItem, load_dataset
 from dmem.eval.methods import speaker_namespaces
 from dmem.evidence.citations import cited_turns
 from dmem.models.embeddings import HashEmbeddings
 from dmem.nodes.retrieval import search_memories
 from dmem.services import Services
 from dmem.state.schemas import MemoryRecord, Message
+from dmem.text.lexical import content_words
 
 TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "Chat_2_", "Chat_3_")}
 """The tuning half, by conversation id (RealTalk ids by prefix); every other conversation is the report half."""

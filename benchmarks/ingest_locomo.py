@@ -19,7 +19,7 @@ import time
 from _fake_world import fake_world, need_data
 
 from dmem.api import Memory
-from dmem.eval.datasets import Conversation, load_locomo
+from dmem.datasets.datasets import Conversation, load_locomo
 from dmem.state.results import AddResult
 
 

@@ -14,7 +14,7 @@ import tempfile
 from _fake_world import fake_world, need_data
 
 from dmem.api import Memory
-from dmem.eval.datasets import load_locomo
+from dmem.datasets.datasets import load_locomo
 
 POLICIES = ["never", "quality", "majority", "consensus", "always"]
 

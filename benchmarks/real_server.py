@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from _fake_world import need_data
 
 from dmem.api import Memory, iter_exchanges
-from dmem.eval.datasets import QAItem, load_locomo
+from dmem.datasets.datasets import QAItem, load_locomo
 from dmem.state.schemas import Usage
 from dmem.testing_http import ChatServer, ServerCount, proxy
 

@@ -9,10 +9,7 @@ so a client reads the class name and the one-line message (messages never carry 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from dmem.state.schemas import Usage
+from typing import Any
 
 
 class DmemError(Exception):
@@ -26,10 +23,11 @@ class ConfigError(DmemError, ValueError):
 class ModelError(DmemError, RuntimeError):
     """A chat or embedding model could not be built or called.
 
-    ``usage`` is what the failed call cost (every attempt sent), when it got as far as sending.
+    ``usage`` is what the failed call cost (every attempt sent, a ``dmem.state.schemas.Usage``), when it
+    got as far as sending; typed ``Any`` so the ground floor imports nothing of dmem.
     """
 
-    def __init__(self, message: str = "", *, usage: Usage | None = None) -> None:
+    def __init__(self, message: str = "", *, usage: Any = None) -> None:
         super().__init__(message)
         self.usage = usage
 
@@ -40,7 +38,7 @@ class ProviderError(ModelError):
     The message is one line naming the endpoint and the cause; ``fault`` is the classified cause.
     """
 
-    def __init__(self, message: str, *, fault: Any = None, usage: Usage | None = None) -> None:
+    def __init__(self, message: str, *, fault: Any = None, usage: Any = None) -> None:
         super().__init__(message, usage=usage)
         self.fault = fault
 
@@ -48,7 +46,7 @@ class ProviderError(ModelError):
 class StructuredOutputError(ModelError):
     """A model reply still failed schema validation after every retry and repair."""
 
-    def __init__(self, schema: str, detail: str, raw: str | None = None, *, usage: Usage | None = None) -> None:
+    def __init__(self, schema: str, detail: str, raw: str | None = None, *, usage: Any = None) -> None:
         super().__init__(f"model reply for {schema} failed validation: {detail}", usage=usage)
         self.schema = schema
         self.detail = detail

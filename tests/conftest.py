@@ -127,7 +127,7 @@ def _no_dmem_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def _dmem_log_level_restored() -> Iterator[None]:
-    """The CLI's ``main`` quiets the ``dmem`` logger for its process; in-process CLI tests must not quiet the next test."""
+    """The CLI quiets the ``dmem`` logger for its process; an in-process CLI test must not quiet the next test."""
     logger = logging.getLogger("dmem")
     level = logger.level
     yield

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from dmem import Memory
-from dmem.cli.progress import LineProgress
 from dmem.errors import DataError, NotFoundError
+from dmem.progress import LineProgress
 from dmem.scopes import scope
 from dmem.store import SearchFilter
 

@@ -165,7 +165,7 @@ def test_bad_files_are_one_line_and_store_nothing(cli: Any, tmp_path: Path, name
 
 
 def test_a_full_disk_is_one_store_error_line(cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dmem.store.sqlite import Database
+    from dmem.store.local.sqlite import Database
 
     first = tmp_path / "first.json"
     first.write_text(json.dumps([GOOD]), encoding="utf-8")

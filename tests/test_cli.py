@@ -163,7 +163,7 @@ def test_a_writer_holding_the_lock_makes_ingest_wait_then_fail_in_one_line(
 ) -> None:
     import os
 
-    from dmem.store.writelock import WriteLock
+    from dmem.store.local.writelock import WriteLock
 
     plain, _ = write_inputs(tmp_path)
     assert cli("--json", "ingest", str(plain))[0] == 0

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dmem.errors import DataError
-from dmem.eval.datasets import (
+from dmem.datasets.datasets import (
     IMAGE_MARKER,
     Conversation,
     Dataset,
@@ -17,6 +16,7 @@ from dmem.eval.datasets import (
     load_realtalk,
     parse_datetime,
 )
+from dmem.errors import DataError
 from dmem.state.schemas import Message
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

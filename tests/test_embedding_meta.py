@@ -11,7 +11,7 @@ from dmem.errors import ConfigError, EmbeddingMismatchError, StoreError
 from dmem.models.embeddings_local import ONNX_INT8, TORCH_FP32
 from dmem.store import open_store
 from dmem.store.embedding_meta import check_embedding, recorded_embedding
-from dmem.store.sqlite import Database
+from dmem.store.local.sqlite import Database
 
 
 def test_a_new_store_records_model_and_quantisation(tmp_path: Path) -> None:

@@ -14,9 +14,9 @@ import pytest
 from langchain_core.messages import BaseMessage
 from rich.console import Console
 
+from dmem.datasets.datasets import Conversation, QAItem
 from dmem.errors import ConfigError, DataError
 from dmem.eval.cli import add_eval_parser, execute
-from dmem.eval.datasets import Conversation, QAItem
 from dmem.eval.judge import Judge, build_record, make_judge
 from dmem.eval.methods import METHODS, MethodAnswer, QuestionTask, rag_chunks, rag_retrieve, resolve_methods
 from dmem.eval.metrics import evidence_recall
@@ -387,7 +387,7 @@ def test_offline_engine_asks_one_question_at_a_time(tmp_path: Path, monkeypatch:
 
 
 def test_the_pool_runs_up_to_its_workers_at_once() -> None:
-    from dmem.eval.pool import run_parallel
+    from dmem.pool import run_parallel
 
     three = threading.Barrier(3, timeout=BARRIER_SECONDS)
     assert run_parallel({f"j{i}": three.wait for i in range(3)}, lambda _: None, workers=3) == []

@@ -10,9 +10,9 @@ from langchain_core.messages import HumanMessage
 
 from dmem.decisions.model import ModelDecider
 from dmem.errors import ConfigError, StructuredOutputError
-from dmem.models.caps import DEFAULT_CAPS, resolve_caps
 from dmem.models.endpoints import Endpoint, Endpoints, resolve_concurrency
 from dmem.models.structured import StructuredCaller
+from dmem.state.caps import DEFAULT_CAPS, resolve_caps
 from dmem.state.context import Context, build_context
 from dmem.state.verdicts import AnswerDraft
 from dmem.testing import FakeChatModel, FakeReply

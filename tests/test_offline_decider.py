@@ -523,7 +523,7 @@ def test_select_facts_top_by_score_sorted(decider: OfflineDecider) -> None:
 
 # Question focus: shared names, relative standouts, vocatives -----------------------------------------
 def test_names_most_lines_share_are_stripped_before_embedding() -> None:
-    from dmem.decisions.offline.topics import shared_names, strip_names
+    from dmem.text.names import shared_names, strip_names
 
     lines = ["Maya moved to Lisbon", "Maya adopted a cat named Pixel", "Maya is vegetarian", "Ana visited"]
     assert shared_names("When did Maya adopt Pixel?", lines) == ["Maya"]  # Pixel tells the lines apart

@@ -24,9 +24,9 @@ import pytest
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord, Message, Operation
 from dmem.store import LocalStore, Routing, StoreInfo, open_store
-from dmem.store.local import open_handles
-from dmem.store.snapshots import LEGACY_SNAPSHOT_FILE, SNAPSHOT_DIR, snapshot_path
-from dmem.store.sqlite import DB_FILE
+from dmem.store.local.snapshots import LEGACY_SNAPSHOT_FILE, SNAPSHOT_DIR, snapshot_path
+from dmem.store.local.sqlite import DB_FILE
+from dmem.store.local.store import open_handles
 
 DIM = 8
 ROOT = Path(__file__).resolve().parents[1]

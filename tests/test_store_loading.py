@@ -18,7 +18,7 @@ from dmem import Memory
 from dmem.errors import ConfigError, StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store import LocalStore, open_store
-from dmem.store.snapshots import snapshot_path
+from dmem.store.local.snapshots import snapshot_path
 from tests.holders import say, start
 
 DIM = 8

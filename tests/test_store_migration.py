@@ -12,8 +12,8 @@ import pytest
 
 from dmem.errors import StoreError
 from dmem.store import Routing, open_store
-from dmem.store.schema import SCHEMA_VERSION
-from dmem.store.sqlite import DB_FILE
+from dmem.store.local.schema import SCHEMA_VERSION
+from dmem.store.local.sqlite import DB_FILE
 
 DIM = 8
 V1_SQL = (Path(__file__).parent / "fixtures" / "schema_v1.sql").read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from typing import Any
 from dmem.graphs import ingestion_graph, query_graph, served_resources
 from dmem.state.context import build_context
 from dmem.state.schemas import Message
-from dmem.store.local import open_handles
+from dmem.store.local.store import open_handles
 
 TURNS = [{"speaker": "Ines", "text": "I work as a nurse at the city hospital.", "turn_id": "t0"},
          {"speaker": "assistant", "text": "That sounds demanding.", "turn_id": "t1"}]

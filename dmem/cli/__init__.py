@@ -17,8 +17,8 @@ from typing import Any
 from dmem import __version__
 from dmem.cli import reading, stores, tools, writing
 from dmem.cli.base import EXIT_ERROR, EXIT_INTERRUPTED, Parser, error_kind, report_error
-from dmem.cli.progress import DEFAULT_INTERVAL
 from dmem.errors import DmemError
+from dmem.progress import DEFAULT_INTERVAL
 
 __all__ = ["COMMAND_GROUPS", "build_parser", "main"]
 

@@ -117,7 +117,7 @@ def context_of(args: argparse.Namespace, settings: dict[str, Any]) -> Context:
 
 def store_dir(args: argparse.Namespace, settings: dict[str, Any], *, create: bool) -> Path | str:
     """Where the store lives: its postgresql:// URL, or its directory, which unless ``create`` must hold a store."""
-    from dmem.store.sqlite import DB_FILE
+    from dmem.store.local.sqlite import DB_FILE
 
     ctx = context_of(args, settings)
     if ctx.store_url:  # a server: opening it checks it (and its schema) with a clear error

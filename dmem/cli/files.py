@@ -13,13 +13,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dmem.cli.progress import Phases
 from dmem.errors import DataError
+from dmem.progress import Phases
 from dmem.state.results import AddResult
 
 if TYPE_CHECKING:
     from dmem.api import Memory
-    from dmem.eval.datasets import Conversation
+    from dmem.datasets.datasets import Conversation
 
 
 def read_messages(path: Path) -> list[Any]:
@@ -84,7 +84,7 @@ def ingest_file(mem: Memory, path: Path, *, scope: Mapping[str, Any], progress: 
     A dataset stores each speaker of each conversation in ``<scope>/<conversation>/<speaker>``; it
     needs ``--user-id``: a dataset file never chooses a namespace.
     """
-    from dmem.eval.datasets import detect_kind, load_dataset
+    from dmem.datasets.datasets import detect_kind, load_dataset
     from dmem.scopes import scope as compose
 
     if not path.is_file():

@@ -22,9 +22,9 @@ from dmem.cli.base import (
     scope_of,
     scope_options,
 )
-from dmem.cli.progress import Phases, progress_for
 from dmem.cli.reading import resolve_id
 from dmem.errors import DataError
+from dmem.progress import Phases, progress_for
 from dmem.scopes import scope
 
 

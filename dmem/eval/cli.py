@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
-from dmem.cli.progress import DEFAULT_INTERVAL, progress_for
 from dmem.errors import ConfigError
+from dmem.progress import DEFAULT_INTERVAL, progress_for
 
 if TYPE_CHECKING:  # the runner pulls in nltk and scipy: import it when eval runs, not for every `dmem` command
     from dmem.eval.costs import Cost

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 
 from langchain_core.messages import BaseMessage
 
-from dmem.eval.datasets import Conversation
+from dmem.datasets.datasets import Conversation
 from dmem.eval.ingest import exchange_count, ingest_label
 from dmem.eval.judge import judge_prompt
 from dmem.eval.methods import RAG_TOP_K, RAG_WINDOW, Method

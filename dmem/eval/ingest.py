@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from dmem.api import Memory
+from dmem.datasets.datasets import Conversation
 from dmem.errors import ModelError
-from dmem.eval.datasets import Conversation
 from dmem.eval.engines import Models
 from dmem.eval.methods import Method, QuestionTask, speaker_namespaces
-from dmem.eval.pool import Progress, run_parallel
+from dmem.pool import Progress, run_parallel
 from dmem.state.context import Context, setting_names
 
 log = logging.getLogger(__name__)

@@ -16,17 +16,17 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, Field
 
+from dmem.datasets.datasets import QAItem
 from dmem.errors import ModelError
-from dmem.eval.datasets import QAItem
 from dmem.eval.methods import MethodAnswer, QuestionTask
 from dmem.eval.metrics import bleu1, evidence_recall, f1_locomo, f1_mem0, locomo_adversarial
-from dmem.models.caps import resolve_caps
 from dmem.models.chat import make_chat_model
 from dmem.models.client import OPENAI_URL, endpoint_url
 from dmem.models.endpoints import Endpoints
 from dmem.models.retry import RetryPolicy
 from dmem.models.structured import StructuredCaller
 from dmem.prompts.render import build, system_text
+from dmem.state.caps import resolve_caps
 from dmem.state.context import Context
 from dmem.state.schemas import Usage
 from dmem.state.sources import judge_api_key_from_env

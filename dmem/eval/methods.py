@@ -17,9 +17,9 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from dmem.api import Memory
+from dmem.datasets.datasets import Conversation, Dataset, QAItem
 from dmem.decisions.base import Decider
 from dmem.errors import ConfigError, DataError, StructuredOutputError
-from dmem.eval.datasets import Conversation, Dataset, QAItem
 from dmem.state.schemas import Message, Usage, summarize_usage
 from dmem.state.verdicts import NO_INFO
 

@@ -19,9 +19,9 @@ from typing import Any, Literal
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
+from dmem.datasets.datasets import Conversation, QAItem, load_dataset
 from dmem.errors import DmemError
 from dmem.eval.cache import ANSWERS_FILE, INGEST_KEYS, QUERY_KEYS, AnswerCache, Record, cache_key, fingerprint
-from dmem.eval.datasets import Conversation, QAItem, load_dataset
 from dmem.eval.engines import Models
 from dmem.eval.ingest import Stores
 from dmem.eval.judge import build_record, judge_answer, judge_scores, model_label
@@ -40,7 +40,7 @@ from dmem.eval.methods import (
     select_questions,
     speaker_namespaces,
 )
-from dmem.eval.pool import Progress, run_parallel
+from dmem.pool import Progress, run_parallel
 from dmem.state.context import Context, build_context
 
 __all__ = ["ANSWERS_FILE", "EvalConfig", "EvalError", "EvalRunner", "Progress", "RunOutcome", "RunPlan"]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from dmem.decisions.offline.lexical import content_stems
+from dmem.text.lexical import content_stems
 
 K1 = 1.2  # term-frequency saturation (the usual 1.2-2.0)
 B = 0.75  # length normalisation

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from dmem.decisions.offline.topics import question_names
 from dmem.evidence.bm25 import terms
 from dmem.grounding.deixis import MONTHS
+from dmem.text.names import question_names
 
 DAY_SLACK = 3  # days around a day cue that still match (a fact is often dated by when it was told)
 

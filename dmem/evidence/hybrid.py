@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from dmem.decisions.offline.topics import question_names, strip_names
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.search import DocIndex, fuse
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import MemoryStore, SearchFilter
+from dmem.text.names import question_names, strip_names
 
 POOL = 100  # candidates each signal ranks before fusion
 Embed = Callable[[list[str]], list[list[float]]]

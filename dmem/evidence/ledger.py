@@ -14,9 +14,9 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
-from dmem.decisions.offline.lexical import content_stems
 from dmem.grounding.deixis import absolute_dates
 from dmem.state.verdicts import ScoredFact
+from dmem.text.lexical import content_stems
 
 DUPLICATE_OVERLAP = 0.8  # content-word Jaccard at which two facts of one entity say the same thing
 _TAGGED = re.compile(r"^\[\d{4}-\d{2}-\d{2}\] ")

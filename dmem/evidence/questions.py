@@ -1,25 +1,13 @@
-"""What kind of answer a question wants: several things, a count, or an order of events.
-
-Both the ledger (which facts reach the answer) and the offline answerer (how many spans it joins)
-ask it; the rules are about the question's form, never about a particular conversation.
-"""
+"""Whether a question needs every matching fact (a list, a count or an order of events), for the ledger."""
 
 from __future__ import annotations
 
 import re
 
-_COUNT = re.compile(r"\bhow\s+(?:many|often)\b|\bnumber\s+of\b|\bhow\s+much\s+times\b", re.I)
+from dmem.text.questions import _COUNT, _LIST
+
 _ORDER = re.compile(r"\b(?:first|last|earliest|latest|most\s+recent|before|after|earlier|later|order|"
                     r"sequence|since|until|previous|next)\b", re.I)
-_NOT_PLURAL = r"(?!(?:is|was|does|has|this|its|his|us|yes|always|perhaps)\b)"
-_LIST = re.compile(r"\b(?:list|all|every|each|both|various|several|any\s+other)\b"
-                   r"|^\s*(?:what|which)\s+(?:are|were)\b"
-                   rf"|^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?{_NOT_PLURAL}[a-z]+[^s\W]s\b", re.I)
-
-
-def asks_for_list(question: str) -> bool:
-    """A question whose answer is several things ('What books...', 'Which cities...', 'all', 'both')."""
-    return bool(_LIST.search(question)) and not _COUNT.search(question)
 
 
 def needs_every_instance(question: str) -> bool:

@@ -15,9 +15,9 @@ from typing import TypeVar
 
 import numpy as np
 
-from dmem.decisions.offline.topics import SHARED_NAME_SHARE, question_names
 from dmem.evidence.bm25 import BM25Index, terms
 from dmem.evidence.cues import name_terms, time_cues, time_distance
+from dmem.text.names import SHARED_NAME_SHARE, question_names
 
 RRF_K = 20  # rank offset of reciprocal rank fusion: below the usual 60, a signal's top ranks weigh more (README)
 TIME_MAX_SHARE = 0.5  # a time cue matching more documents than this share ranks nothing

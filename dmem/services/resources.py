@@ -116,8 +116,8 @@ class Resources:
         would go there: a PostgreSQL store needs the settings' ``store_url`` (compared without its
         password), a local one the settings' ``store_dir``.
         """
-        from dmem.store.opening import is_postgres_url
         from dmem.store.postgres.db import redact_url
+        from dmem.store.urls import is_postgres_url
 
         settings = self.settings
         if is_postgres_url(store.path):

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, model_validator
 
 from dmem.errors import ConfigError
-from dmem.models.caps import parse_caps
+from dmem.state.caps import parse_caps
 from dmem.state.hnsw import HnswSettings
 from dmem.state.sources import API_KEY_ENV, ENV_PREFIX, JUDGE_API_KEY_ENV, api_key_from_env, read_env, read_toml
 

@@ -1,9 +1,10 @@
 """dmem.store: the memory store (FAISS vectors + SQLite by default; PostgreSQL + pgvector for a URL)."""
 
 from dmem.store.base import HistoryLog, Hit, MemoryStore, SearchFilter, StoreInfo, TranscriptLog, VectorIndex
-from dmem.store.local import LocalStore, open_store
+from dmem.store.local.store import LocalStore, open_store
 from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn, validate_namespace
-from dmem.store.opening import is_postgres_url, open_any_store
+from dmem.store.opening import open_any_store
+from dmem.store.urls import is_postgres_url
 
 __all__ = [
     "Claim",

@@ -44,7 +44,7 @@ def stored_embedding(location: str | Path) -> str | None:
 
         with open_postgres_store(str(location), dim=None, read_only=True) as store:
             return recorded_embedding(store.meta("embedding"))
-    from dmem.store.sqlite import DB_FILE, Database
+    from dmem.store.local.sqlite import DB_FILE, Database
 
     directory = Path(location)
     if not (directory / DB_FILE).is_file():

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from dmem.state.schemas import AdmissionDecision, HistoryEntry, Operation
+from dmem.store.clock import utc_now
 from dmem.store.sql import Row, Sql
-from dmem.store.sqlite import utc_now
 
 
 def _entry(row: Row) -> HistoryEntry:

@@ -7,11 +7,7 @@ from typing import Any
 
 from dmem.errors import StoreError
 from dmem.store.base import MemoryStore
-
-
-def is_postgres_url(value: object) -> bool:
-    """True for a ``postgresql://`` (or ``postgres://``) URL."""
-    return isinstance(value, str) and value.startswith(("postgresql://", "postgres://"))
+from dmem.store.urls import is_postgres_url
 
 
 def open_any_store(location: str | os.PathLike[str], dim: int | None = 384, *, read_only: bool = False,
@@ -30,6 +26,6 @@ def open_any_store(location: str | os.PathLike[str], dim: int | None = 384, *, r
                              "pip install 'dmem[postgres]'") from None
         return open_postgres_store(str(location), dim, read_only=read_only, embedding=embedding,
                                    timeout=lock_timeout, **options)
-    from dmem.store.local import open_store
+    from dmem.store.local.store import open_store
 
     return open_store(location, dim=dim, read_only=read_only, embedding=embedding, lock_timeout=lock_timeout)

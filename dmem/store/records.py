@@ -18,7 +18,7 @@ from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.filters import Hit, SearchFilter
 from dmem.store.sql import Row, Sql, iter_batches
-from dmem.store.vectors import normalize
+from dmem.store.unit import normalize
 
 RECORD_COLUMNS = "id, namespace, text, json"
 """The columns a record is rebuilt from."""

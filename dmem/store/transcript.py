@@ -18,6 +18,7 @@ from dmem.state.schemas import Message, MetadataValue
 from dmem.store.filters import labels_match
 from dmem.store.namespaces import Routing, turn_keys
 from dmem.store.sql import Row
+from dmem.store.transcript_rows import message_from_row
 from dmem.store.turns import TurnStatus, decode_labels
 
 log = logging.getLogger(__name__)
@@ -27,20 +28,6 @@ _COLUMNS = "rowid, namespace, conversation_id, turn_id, seq, speaker, text, time
 """What ``chronological`` reads of a row."""
 MAX_SEQ = 2**62
 """Exclusive upper bound of a turn's sequence number."""
-
-
-def message_from_row(row: Row) -> Message:
-    """Rebuild a Message from its transcript row."""
-    stamp = row["timestamp"]
-    return Message(
-        conversation_id=row["conversation_id"],
-        turn_id=row["turn_id"],
-        speaker=row["speaker"],
-        text=row["text"],
-        timestamp=datetime.fromisoformat(stamp) if stamp else None,
-        image_caption=row["image_caption"],
-        seq=row["seq"],
-    )
 
 
 def _aware(when: datetime) -> datetime:

@@ -24,6 +24,7 @@ from dmem.state.schemas import Message, MetadataValue
 from dmem.store.claims import is_stale
 from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn
 from dmem.store.sql import Row, Sql
+from dmem.store.transcript_rows import message_from_row
 
 log = logging.getLogger(__name__)
 
@@ -221,8 +222,6 @@ class TurnStatus:
 
     def unformed(self, namespace: str, conversation_id: str | None = None) -> list[UnformedTurn]:
         """Turns of the namespace not formed yet (new or pending), by conversation then seq."""
-        from dmem.store.transcript import message_from_row
-
         self._flush_unsaved()
         rows = self._select(namespace, ("new", "pending"), conversation_id)
         return [UnformedTurn(namespace=namespace, message=message_from_row(r), status=r["status"],
@@ -232,8 +231,6 @@ class TurnStatus:
 
     def pending(self, namespace: str, conversation_id: str | None = None) -> list[tuple[Message, str]]:
         """Turns of the namespace whose formation failed, with the reason, by conversation then seq."""
-        from dmem.store.transcript import message_from_row
-
         self._flush_unsaved()
         rows = self._select(namespace, ("pending",), conversation_id)
         return [(message_from_row(r), r["pending_reason"] or "") for r in rows]

@@ -13,7 +13,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from dmem.decisions.offline.lexical import content_stems
 from dmem.prompts import NO_INFO
 from dmem.state.schemas import Fact, Message, Operation, Scope
 from dmem.state.verdicts import (
@@ -30,6 +29,7 @@ from dmem.state.verdicts import (
     UtteranceVerdict,
     group_answers,
 )
+from dmem.text.lexical import content_stems
 
 log = logging.getLogger(__name__)
 NO_INFO_FORMS = {"", "none", "null", "n/a", NO_INFO.lower().rstrip(".")}

@@ -27,7 +27,6 @@ from dmem.decisions.model.checks import (
     is_null_answer,
     with_questions,
 )
-from dmem.models.caps import resolve_caps
 from dmem.models.endpoints import Endpoint, Endpoints
 from dmem.models.retry import RetryPolicy
 from dmem.models.structured import StructuredCaller
@@ -48,6 +47,7 @@ from dmem.prompts import (
     split_prompt,
 )
 from dmem.prompts.instructions import STAGE_SETTING, with_instructions
+from dmem.state.caps import resolve_caps
 from dmem.state.context import Context
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import chains, rules
-from dmem.decisions.offline.lexical import content_words
 from dmem.decisions.offline.replies import (
     Asked,
     casual_first_person,
@@ -32,6 +31,7 @@ from dmem.decisions.offline.replies import (
     without_speaker,
 )
 from dmem.state.schemas import Message
+from dmem.text.lexical import content_words
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
 NON_ENGLISH_MIN_WORDS = 3  # words a non-English clause needs (rules there are only a length check)

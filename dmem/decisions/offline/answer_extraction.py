@@ -13,13 +13,10 @@ from datetime import date
 from langchain_core.embeddings import Embeddings
 
 from dmem.decisions.offline import spans
-from dmem.decisions.offline.lexical import content_stems
 from dmem.decisions.offline.rules import SENTENCE_END
 from dmem.decisions.offline.spans import NO_INFO
 from dmem.decisions.offline.topics import (
     focused_signals,
-    mentions,
-    question_names,
     relevance,
     shares,
     standouts,
@@ -27,8 +24,10 @@ from dmem.decisions.offline.topics import (
     topic_terms,
     topical_names,
 )
-from dmem.evidence.questions import asks_for_list
 from dmem.state.verdicts import AnswerDraft
+from dmem.text.lexical import content_stems
+from dmem.text.names import mentions, question_names
+from dmem.text.questions import asks_for_list
 
 ANSWER_TYPED_LINES = 5  # lines searched for a typed span (date, place, name, number) before the best line's words
 ANSWER_MARGIN = 0.15  # ...and only lines within this relevance of the best one

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from dmem.decisions.offline import rules
-from dmem.decisions.offline.lexical import content_words
+from dmem.text.lexical import content_words
 
 # Informative stems a clause shares with one stored memory to continue its topic; chosen on the tuning half.
 CONTINUE_MIN_SHARED = 5

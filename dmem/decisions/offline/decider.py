@@ -27,16 +27,8 @@ from dmem.decisions.offline import (
     splitting,
     voting,
 )
-from dmem.decisions.offline.lexical import cosines, hybrid_scores
 from dmem.decisions.offline.spans import NO_INFO
-from dmem.decisions.offline.topics import (
-    focused_signals,
-    mentions,
-    question_names,
-    standouts,
-    strip_vocatives,
-    topical_names,
-)
+from dmem.decisions.offline.topics import focused_signals, standouts, strip_vocatives, topical_names
 from dmem.grounding.deixis import format_day, ground_time
 from dmem.state.schemas import Fact, MemoryRecord, Message, Usage
 from dmem.state.verdicts import (
@@ -54,6 +46,8 @@ from dmem.state.verdicts import (
     ScoredFact,
     UtteranceVerdict,
 )
+from dmem.text.lexical import cosines, hybrid_scores
+from dmem.text.names import mentions, question_names
 
 __all__ = ["NO_INFO", "OfflineDecider"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from dmem.decisions.offline.entities import sort_names
-from dmem.decisions.offline.lexical import stem, tokenize
 from dmem.decisions.offline.scoping import FAMILY_RE
+from dmem.text.lexical import stem, tokenize
 
 _KEY_VALUE = re.compile(r"^\s*(?:[-*\u2022]\s*)?(?P<key>[A-Za-z][\w /()-]{0,40}?)\s*[:=]\s*(?P<val>.+?)\s*$")
 _IS_A = re.compile(r"^\s*(?P<ent>[^,.;]+?)\s+(?:is|are|was)\s+(?P<val>(?:an?|the)\s+[^.;]+?)\s*\.?\s*$")

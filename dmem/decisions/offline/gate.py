@@ -8,7 +8,11 @@ from datetime import date, datetime
 from langchain_core.embeddings import Embeddings
 
 from dmem.decisions.offline import rules
-from dmem.decisions.offline.lexical import (
+from dmem.decisions.offline.spans import adds_information, parse_line, question_kind
+from dmem.decisions.offline.topics import covered, focused_signals, standouts, topic_stems, topic_terms
+from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates, ground_time
+from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityGateVerdict, is_no_info
+from dmem.text.lexical import (
     STOPWORDS,
     content_stems,
     content_words,
@@ -17,10 +21,6 @@ from dmem.decisions.offline.lexical import (
     stem,
     tokenize,
 )
-from dmem.decisions.offline.spans import adds_information, parse_line, question_kind
-from dmem.decisions.offline.topics import covered, focused_signals, standouts, topic_stems, topic_terms
-from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates, ground_time
-from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityGateVerdict, is_no_info
 
 GATE_MIN_SUPPORT = 0.5  # completeness: mean of hybrid evidence and question coverage must reach this
 FAITHFUL_MIN_OVERLAP = 0.75  # faithfulness: share of answer content words that must occur in the context

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from dmem.decisions.offline import rules
-from dmem.decisions.offline.lexical import content_stems, stem, tokenize
 from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates
 from dmem.state.schemas import Category, Fact, MemoryRecord, Operation
 from dmem.state.verdicts import LifecycleDecision
+from dmem.text.lexical import content_stems, stem, tokenize
 
 NOOP_SIMILARITY = 0.95  # cosine at which a new fact only repeats a stored memory
 SAME_FACT_SIMILARITY = 0.8  # similarity at which a fact speaks about what a memory says

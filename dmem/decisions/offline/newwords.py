@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dmem.decisions.offline.lexical import STOPWORDS, stem, tokenize
-from dmem.decisions.offline.rules import PHATIC, wordset
+from dmem.decisions.offline.rules import PHATIC
+from dmem.text.lexical import STOPWORDS, stem, tokenize
+from dmem.text.words import wordset
 
 CONTEXT_TOKENS = 3  # tokens either side of a run that are checked for question words
 _TOKEN = re.compile(r"[\w'\u2019-]+|[^\w\s]")

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from dmem.decisions.offline import rules
-from dmem.decisions.offline.rules import wordset
+from dmem.text.words import wordset
 
 _NO_AGREEMENT = wordset(
     "can could will would shall should must might may can't couldn't won't wouldn't shouldn't didn't "

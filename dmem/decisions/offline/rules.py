@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import re
 
+from dmem.text.words import wordset
+
 _I = re.I
-
-
-def wordset(text: str) -> frozenset[str]:
-    """A set of the whitespace-separated words of a long lexicon string."""
-    return frozenset(text.split())
 
 
 def words(*items: str) -> str:

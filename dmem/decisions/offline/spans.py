@@ -13,11 +13,11 @@ import re
 from datetime import date, datetime
 
 from dmem.decisions.offline import newwords
-from dmem.decisions.offline.lexical import content_stems, stem, tokenize
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.topics import in_class_sense, related, shares, topic_stems, topic_terms
 from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
+from dmem.text.lexical import content_stems, stem, tokenize
 
 PLACE_NEAR_TOKENS = 4  # a place this close after a topic word ("job at Atlas Robotics") answers 'where'
 CONCEPT_SPAN_MAX_TOKENS = 6  # longest run from first to last class member kept whole ("two cats and a dog")

@@ -16,45 +16,17 @@ from statistics import median
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline.lexical import content_stems, cosines, lexical_scores, stem, tokenize
-from dmem.decisions.offline.rules import CONCEPTS, OTHER_SENSES, wordset
-from dmem.grounding.deixis import MONTHS, WEEKDAYS
+from dmem.decisions.offline.rules import CONCEPTS, OTHER_SENSES
+from dmem.text.lexical import content_stems, cosines, lexical_scores, stem, tokenize
+from dmem.text.names import _NAME, question_names, shared_names, strip_names
+from dmem.text.words import wordset
 
 STANDOUT_MARGIN = 0.12  # focused cosine above the median line that makes a line semantically on topic
 STANDOUT_MIN_LINES = 3  # lines a median needs before a standout means anything
-SHARED_NAME_SHARE = 0.25  # a question name in more than this share of the lines is stripped before embedding
 FOCUS_EMBED_WEIGHT = 0.5  # share of the focused cosine in a line's relevance (the rest is BM25)
 PREFIX_MIN = 5  # stems at least this long match a longer stem they open ('friend' ~ 'friendship')
 
 QUESTION_FILLER = wordset("kind type sort thing year date time day month mani much long ago")
-_NOT_NAMES = {m.lower() for m in MONTHS} | set(WEEKDAYS) | {"i", "i'm", "i've", "i'd", "i'll"}
-_NAME = re.compile(r"(?<!^)\b[A-Z][\w-]*")
-
-
-def question_names(question: str) -> list[str]:
-    """Capitalized words of the question after its first word ('Maya', 'Pixel'), without "'s"."""
-    found = [m.group(0) for m in _NAME.finditer(question.strip())]
-    return list(dict.fromkeys(n for n in found if n.lower() not in _NOT_NAMES))
-
-
-def _name_pattern(names: Sequence[str]) -> re.Pattern[str] | None:
-    if not names:
-        return None
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")(?:['\u2019]s)?\b")
-
-
-def mentions(text: str, names: Sequence[str]) -> bool:
-    """True if the text names any of these people."""
-    pattern = _name_pattern(names)
-    return bool(pattern and pattern.search(text))
-
-
-def shared_names(question: str, texts: Sequence[str]) -> list[str]:
-    """Question names found in more than SHARED_NAME_SHARE of the texts: they do not tell lines apart."""
-    if not texts:
-        return []
-    return [n for n in question_names(question)
-            if sum(mentions(t, [n]) for t in texts) > SHARED_NAME_SHARE * len(texts)]
 
 
 def topical_names(question: str, texts: Sequence[str], subjects: Sequence[str]) -> list[str]:
@@ -81,12 +53,6 @@ def strip_vocatives(text: str, names: Sequence[str]) -> str:
         text = re.sub(rf"(^|[.!?]\s+)({_INTERJECTION}[,!]?\s+)?{n}\s*[,!]\s*", r"\1\2", text, flags=re.I)
         text = re.sub(rf",\s*{n}(?=\s*[.!?]|\s*$)", "", text)
     return text
-
-
-def strip_names(text: str, names: Sequence[str]) -> str:
-    """The text without these names (and their possessive 's)."""
-    pattern = _name_pattern(names)
-    return " ".join(pattern.sub(" ", text).split()) if pattern else text
 
 
 def focused_signals(embeddings: Embeddings, question: str, texts: Sequence[str]) -> list[tuple[float, float]]:

@@ -19,8 +19,9 @@ from langchain_core.embeddings import Embeddings
 
 from dmem.decisions.offline import spans
 from dmem.decisions.offline.answer_extraction import answer, ranked_lines, sentences
-from dmem.decisions.offline.topics import question_names, strip_vocatives
+from dmem.decisions.offline.topics import strip_vocatives
 from dmem.state.verdicts import AnswerDraft, is_no_info
+from dmem.text.names import question_names
 
 VOTE_SPREAD = 0.1  # relevance gap that, at temperature 1, makes a candidate e times less likely than the best
 VOTE_CANDIDATES = 5  # lines whose spans a sample may draw from, best first

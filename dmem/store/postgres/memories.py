@@ -31,7 +31,7 @@ from dmem.store.postgres.filters import filter_columns, filter_sql
 from dmem.store.postgres.schema import namespace_index_name
 from dmem.store.records import MemoryRows, record_from_row, record_json
 from dmem.store.sql import Sql
-from dmem.store.vectors import normalize
+from dmem.store.unit import normalize
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from types import TracebackType
@@ -26,15 +26,33 @@ from dmem.store.dialect import POSTGRES
 from dmem.store.embedding_meta import check_embedding, recorded_embedding
 from dmem.store.history import History
 from dmem.store.importing import import_records
-from dmem.store.opening import is_postgres_url
 from dmem.store.postgres.db import PgDatabase, Row, store_error
 from dmem.store.postgres.memories import PgVectorIndex
 from dmem.store.postgres.schema import SCHEMA_VERSION, applied_version, ensure_schema
-from dmem.store.postgres.upkeep import index_crowded_namespaces
+from dmem.store.postgres.upkeep import build_index
 from dmem.store.sql import Sql
 from dmem.store.transcript import Transcript
+from dmem.store.urls import is_postgres_url
 
 log = logging.getLogger(__name__)
+
+
+def index_crowded_namespaces(db: PgDatabase, vectors: PgVectorIndex, namespaces: Iterable[str]) -> None:
+    """After a commit: give each namespace that crossed the HNSW threshold its own index.
+
+    Runs outside any transaction (``CREATE INDEX CONCURRENTLY`` lets other writers go on); a
+    failure is logged, never raised, since the namespace stays searchable exactly meanwhile.
+    """
+    for ns in sorted(namespaces):
+        if vectors.known_indexed(ns) or vectors.count(ns) < vectors.hnsw.threshold:
+            continue
+        try:
+            with db.connect() as conn:
+                if build_index(conn, db, ns, vectors.hnsw):
+                    vectors.mark_indexed(ns)
+        except (psycopg.Error, StoreError) as exc:
+            log.warning("could not build the HNSW index of namespace %r in %s: %s", ns, db.where, exc)
+
 
 class PostgresStore:
     """A handle on a dmem store in a PostgreSQL database; get one with ``open_postgres_store()``."""

@@ -17,7 +17,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from dmem.errors import StoreError, StoreLockedError
-from dmem.store.files import FILE_MODE, write_private
+from dmem.store.local.files import FILE_MODE, write_private
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.progress import Progress as RichBar
 
-from dmem.eval.pool import Progress
+from dmem.pool import Progress
 
 DEFAULT_INTERVAL = 5.0
 """Seconds between two progress lines of one phase when output is piped (``--progress-every``)."""

@@ -1,6 +1,6 @@
 """The default VectorIndex: memory rows in SQLite, their vectors mirrored in per-namespace FAISS indexes.
 
-A namespace's index is loaded on its first search (see :mod:`dmem.store.sync`); writes keep the
+A namespace's index is loaded on its first search (see :mod:`dmem.store.local.sync`); writes keep the
 loaded ones in step and leave the others to SQLite.
 
 Every by-id read and write names the namespace and filters by it in SQL: an id of another
@@ -21,12 +21,13 @@ from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.dialect import SQLITE
 from dmem.store.filters import Hit, SearchFilter
+from dmem.store.local.sqlite import Database
+from dmem.store.local.sync import DEFAULT_BUDGET, IndexSync, decode
+from dmem.store.local.vectors import FaissIndexes
 from dmem.store.namespaces import validate_namespace
 from dmem.store.records import MemoryRows, record_from_row, record_json
 from dmem.store.sql import Sql, iter_batches
-from dmem.store.sqlite import Database
-from dmem.store.sync import DEFAULT_BUDGET, IndexSync, decode
-from dmem.store.vectors import FaissIndexes, normalize
+from dmem.store.unit import normalize
 
 log = logging.getLogger(__name__)
 

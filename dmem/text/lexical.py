@@ -16,8 +16,8 @@ import snowballstemmer
 from langchain_core.embeddings import Embeddings
 from rank_bm25 import BM25Okapi
 
-from dmem.decisions.offline.rules import wordset
 from dmem.grounding.deixis import NUMBER_WORDS
+from dmem.text.words import wordset
 
 HYBRID_EMBED_WEIGHT = 0.5  # share of embedding cosine in the hybrid score (the rest is BM25)
 IDF_FLOOR = 0.25  # idf given to terms in most documents (BM25Okapi makes them <= 0 on tiny corpora)

@@ -12,18 +12,18 @@ from dmem.state.schemas import MemoryRecord
 from dmem.store.base import StoreInfo
 from dmem.store.dialect import SQLITE
 from dmem.store.embedding_meta import check_embedding, recorded_embedding
-from dmem.store.files import private_dir, tighten
 from dmem.store.history import History
 from dmem.store.importing import import_records
-from dmem.store.memories import LocalVectorIndex
-from dmem.store.migrate import check_schema
-from dmem.store.schema import SCHEMA_VERSION
-from dmem.store.snapshots import remove_stale_files
+from dmem.store.local.files import private_dir, tighten
+from dmem.store.local.memories import LocalVectorIndex
+from dmem.store.local.migrate import check_schema
+from dmem.store.local.schema import SCHEMA_VERSION
+from dmem.store.local.snapshots import remove_stale_files
+from dmem.store.local.sqlite import DB_FILE, Database
+from dmem.store.local.sync import DEFAULT_BUDGET
+from dmem.store.local.writelock import HOLDER_FILE, LOCK_FILE
 from dmem.store.sql import Sql
-from dmem.store.sqlite import DB_FILE, Database
-from dmem.store.sync import DEFAULT_BUDGET
 from dmem.store.transcript import Transcript
-from dmem.store.writelock import HOLDER_FILE, LOCK_FILE
 
 log = logging.getLogger(__name__)
 

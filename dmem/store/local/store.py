@@ -3,7 +3,7 @@
 Within a process, ``open_store`` on the same directory (and mode) returns a new handle on one
 shared open store: Memory objects, per-run settings and graph runs all share it. The store is
 closed when its last handle closes; a closed handle refuses use. Across processes, writers take
-turns per write transaction (see :mod:`dmem.store.writelock`) and readers are never blocked.
+turns per write transaction (see :mod:`dmem.store.local.writelock`) and readers are never blocked.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Any, cast
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import HistoryLog, StoreInfo, TranscriptLog, VectorIndex
-from dmem.store.core import StoreCore, open_core
-from dmem.store.sync import DEFAULT_BUDGET
+from dmem.store.local.core import StoreCore, open_core
+from dmem.store.local.sync import DEFAULT_BUDGET
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dmem.store.files import FILE_MODE, private_dir
+from dmem.store.local.files import FILE_MODE, private_dir
 
 log = logging.getLogger(__name__)
 

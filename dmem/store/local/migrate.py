@@ -12,9 +12,9 @@ import sqlite3
 from pathlib import Path
 
 from dmem.errors import StoreError
-from dmem.store.files import private_file
-from dmem.store.schema import MIGRATIONS, SCHEMA_VERSION, create
-from dmem.store.sqlite import Database, store_error
+from dmem.store.local.files import private_file
+from dmem.store.local.schema import MIGRATIONS, SCHEMA_VERSION, create
+from dmem.store.local.sqlite import Database, store_error
 
 log = logging.getLogger(__name__)
 

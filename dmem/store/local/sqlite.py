@@ -14,22 +14,16 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from dmem.errors import StoreError, StoreLockedError
-from dmem.store.files import private_file
-from dmem.store.writelock import WriteLock
+from dmem.store.local.files import private_file
+from dmem.store.local.writelock import WriteLock
 
 log = logging.getLogger(__name__)
 
 DB_FILE = "dmem.sqlite"
-
-
-def utc_now() -> datetime:
-    """Return the current time, timezone-aware in UTC."""
-    return datetime.now(UTC)
 
 
 def store_error(exc: sqlite3.Error, path: Path, doing: str) -> StoreError:

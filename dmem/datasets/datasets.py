@@ -16,8 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from dmem.errors import DataError
-from dmem.eval.formats import (
+from dmem.datasets.formats import (
     IMAGE_MARKER,
     SESSION_KEY,
     Notes,
@@ -33,6 +32,7 @@ from dmem.eval.formats import (
     turn_identity,
     turn_text,
 )
+from dmem.errors import DataError
 from dmem.state.schemas import Message
 from dmem.store.namespaces import check_text
 

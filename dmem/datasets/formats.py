@@ -1,7 +1,7 @@
 """Low-level readers for the LoCoMo and RealTalk file formats: dates, sessions, speakers, turns, evidence.
 
 These helpers repair what they safely can (unparsed dates, speaker case, evidence ids) and record
-every such oddity in a :class:`Notes` collector, which :mod:`dmem.eval.datasets` turns into
+every such oddity in a :class:`Notes` collector, which :mod:`dmem.datasets.datasets` turns into
 ``issues``. What cannot be repaired without losing or inventing a turn (a session that is not a
 list, a turn without its id or speaker, a field that is not text) is a DataError naming the place.
 """

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from dmem.errors import StoreError
-from dmem.store.snapshots import Snapshot, load_snapshot, save_snapshot
-from dmem.store.sqlite import Database, TxState
-from dmem.store.vectors import FaissIndexes
+from dmem.store.local.snapshots import Snapshot, load_snapshot, save_snapshot
+from dmem.store.local.sqlite import Database, TxState
+from dmem.store.local.vectors import FaissIndexes
 
 log = logging.getLogger(__name__)
 

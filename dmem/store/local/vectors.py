@@ -1,7 +1,7 @@
 """In-memory FAISS indexes of the namespaces a process uses, one flat index per namespace.
 
 The indexes are derived data: SQLite is authoritative. A namespace is in memory only once it is
-loaded (:mod:`dmem.store.sync` decides when); writes to a namespace that is not loaded leave no
+loaded (:mod:`dmem.store.local.sync` decides when); writes to a namespace that is not loaded leave no
 trace here, because loading it later reads SQLite.
 """
 
@@ -13,24 +13,9 @@ from dataclasses import dataclass, field
 import faiss
 import numpy as np
 
-from dmem.errors import StoreError
-
 # Searches are single queries over small flat indexes: OpenMP threads only add overhead
 # (measured: 8.3 ms -> 0.13 ms per top-30 search over 5,000 vectors on 2 cores).
 faiss.omp_set_num_threads(1)
-
-
-def normalize(vector: object, dim: int) -> np.ndarray:
-    """Return a float32 unit vector of length ``dim``; raise StoreError saying what is wrong otherwise."""
-    arr = np.asarray(vector, dtype=np.float32).reshape(-1)
-    if arr.shape[0] != dim:
-        raise StoreError(f"vector has {arr.shape[0]} dimensions but the store uses {dim}")
-    if not np.all(np.isfinite(arr)):
-        raise StoreError("vector contains NaN or infinite values; check the embedding model output")
-    norm = float(np.linalg.norm(arr))
-    if norm == 0.0:
-        raise StoreError("vector is all zeros, so it has no direction to compare by cosine")
-    return arr / norm
 
 
 @dataclass

@@ -1,0 +1,20 @@
+"""Unit vectors, as both backends store them (cosine is then a dot product)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dmem.errors import StoreError
+
+
+def normalize(vector: object, dim: int) -> np.ndarray:
+    """Return a float32 unit vector of length ``dim``; raise StoreError saying what is wrong otherwise."""
+    arr = np.asarray(vector, dtype=np.float32).reshape(-1)
+    if arr.shape[0] != dim:
+        raise StoreError(f"vector has {arr.shape[0]} dimensions but the store uses {dim}")
+    if not np.all(np.isfinite(arr)):
+        raise StoreError("vector contains NaN or infinite values; check the embedding model output")
+    norm = float(np.linalg.norm(arr))
+    if norm == 0.0:
+        raise StoreError("vector is all zeros, so it has no direction to compare by cosine")
+    return arr / norm

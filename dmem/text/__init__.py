@@ -1,0 +1,1 @@
+"""Text helpers both decision engines and the evidence layer use: words, stems, names, question shapes."""
