@@ -98,3 +98,33 @@ async def test_the_agent_tools_run_the_graphs_on_the_agents_event_loop(example: 
     assert [(m.name, m.text) for m in tool_msgs][-1] == ("ask_memory", "Rex")
     assert {c.via for c in fake.calls_for("AnswerDraft")} == {"async"}
     assert {c.via for c in fake.calls_for("AdmissionVerdicts")} == {"async"}
+
+
+async def test_the_editing_tools_correct_and_forget_off_the_agents_event_loop(fake: FakeChatModel,
+                                                                              memory_factory: Any) -> None:
+    from langchain.agents import create_agent
+
+    from tests.loop_guard import server_loop_guard
+
+    memory = memory_factory(fake)
+    memory.add(["I adopted a beagle named Rex last week.", "Nice!", "My sister Ana lives in Porto.", "Cool."],
+               user_id="alice")
+    rex, ana = sorted(memory.get_all(user_id="alice"), key=lambda m: "Rex" not in m.text)[:2]
+    calls = iter([("update_memory", {"memory_id": rex.id, "text": "Alice's beagle is named Rex Junior"}),
+                  ("forget_memory", {"memory_id": ana.id})])
+
+    def edit(messages: list[AnyMessage]) -> AIMessage | str:
+        step = next(calls, None)
+        if step is None:
+            return "done"
+        return AIMessage("", tool_calls=[{"name": step[0], "args": step[1], "id": step[0]}])
+
+    agent = create_agent(FakeChatModel(script={"text": edit}), tools=memory_tools(memory))
+    with server_loop_guard():  # sqlite and the embedding model must stay off the loop
+        out = await agent.ainvoke({"messages": [HumanMessage("fix my memories")]},
+                                  {"configurable": {"user_id": "alice"}})
+    done = {m.name: m.text for m in out["messages"] if isinstance(m, ToolMessage)}
+    assert done["update_memory"].startswith(f"Updated memory {rex.id}")
+    assert done["forget_memory"].startswith(f"Forgot memory {ana.id}")
+    live = {m.id: m.text for m in memory.get_all(user_id="alice")}
+    assert live[rex.id] == "Alice's beagle is named Rex Junior" and ana.id not in live

@@ -9,11 +9,12 @@ stays, and so does the transcript it came from.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from langchain.tools import ToolRuntime, tool
-from langchain_core.tools import BaseTool
+from langchain.tools import ToolRuntime
+from langchain_core.tools import BaseTool, StructuredTool
 
 from dmem.host.binding import MemoryGraphs
 from dmem.verbatim import write_delete, write_over
@@ -24,7 +25,6 @@ UserOf = Callable[[ToolRuntime[Any, Any]], str]
 def editing_tools(graphs: MemoryGraphs, user_of: UserOf) -> list[BaseTool]:
     """``update_memory`` and ``forget_memory`` over the graphs' store, for the user ``user_of`` names."""
 
-    @tool
     def update_memory(memory_id: str, text: str, runtime: ToolRuntime[Any, Any]) -> str:
         """Correct one of the user's memories: give its id (from search_memory) and the corrected text."""
         svc, user = graphs.resources.services(runtime.context), user_of(runtime)
@@ -39,7 +39,6 @@ def editing_tools(graphs: MemoryGraphs, user_of: UserOf) -> list[BaseTool]:
                        "corrected by the agent (update_memory)")
         return f"Updated memory {memory_id}: {text.strip()}"
 
-    @tool
     def forget_memory(memory_id: str, runtime: ToolRuntime[Any, Any]) -> str:
         """Forget one of the user's memories for good (e.g. when the user asks to): give its id from search_memory."""
         svc, user = graphs.resources.services(runtime.context), user_of(runtime)
@@ -50,4 +49,13 @@ def editing_tools(graphs: MemoryGraphs, user_of: UserOf) -> list[BaseTool]:
             write_delete(svc.store, record, "forgotten at the user's request (forget_memory)")
         return f"Forgot memory {memory_id}: {record.text}"
 
-    return [update_memory, forget_memory]
+    async def aupdate_memory(memory_id: str, text: str, runtime: ToolRuntime[Any, Any]) -> str:
+        """``update_memory`` in a worker thread: embedding and the store stay off the agent's event loop."""
+        return await asyncio.to_thread(update_memory, memory_id, text, runtime)
+
+    async def aforget_memory(memory_id: str, runtime: ToolRuntime[Any, Any]) -> str:
+        """``forget_memory`` in a worker thread: the store stays off the agent's event loop."""
+        return await asyncio.to_thread(forget_memory, memory_id, runtime)
+
+    return [StructuredTool.from_function(update_memory, coroutine=aupdate_memory),
+            StructuredTool.from_function(forget_memory, coroutine=aforget_memory)]
