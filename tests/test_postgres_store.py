@@ -14,7 +14,7 @@ from dmem.errors import ConfigError, EmbeddingMismatchError, StoreError
 from dmem.state.context import Context
 from dmem.state.schemas import Category, MemoryRecord, Message
 from dmem.store import Routing, SearchFilter, open_any_store
-from dmem.store.embedding_meta import stored_embedding
+from dmem.store.opening import stored_embedding
 from dmem.store.postgres import HnswSettings, PostgresStore, open_postgres_store
 from dmem.store.postgres import schema as pg_schema
 

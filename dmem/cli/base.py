@@ -150,7 +150,7 @@ def adopted_embeddings(ctx: Context, where: Path | str) -> str | None:
     if "embedding_model" in ctx.explicit():  # DMEM_EMBEDDING_MODEL or the --config file
         return None
     from dmem.models.embeddings import spec_of_name
-    from dmem.store.embedding_meta import stored_embedding
+    from dmem.store.opening import stored_embedding
 
     return spec_of_name(stored_embedding(where))
 

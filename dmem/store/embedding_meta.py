@@ -7,8 +7,6 @@ the store's, so opening it with one is an error that names the setting to use.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from dmem.errors import EmbeddingMismatchError
 
 LEGACY_NAMES = {"local:all-MiniLM-L6-v2": "torch:all-MiniLM-L6-v2:fp32"}
@@ -30,27 +28,3 @@ def check_embedding(where: str, raw: str | None, wanted: str) -> None:
         f"store {where} was built with embedding model {stored!r}, not {wanted!r}, and the two do not mix: "
         f"open it with --embeddings {stored}{extra} (setting embedding_model, DMEM_EMBEDDING_MODEL), "
         "or move its memories to a new store with 'dmem export' and 'dmem import --reembed'")
-
-
-def stored_embedding(location: str | Path) -> str | None:
-    """The embedding model the store at ``location`` (directory or postgresql:// URL) records; None if none.
-
-    Opens nothing but its metadata: no vectors are read and a missing local store is not created.
-    """
-    from dmem.store.opening import is_postgres_url
-
-    if is_postgres_url(str(location)):
-        from dmem.store.postgres.store import open_postgres_store
-
-        with open_postgres_store(str(location), dim=None, read_only=True) as store:
-            return recorded_embedding(store.meta("embedding"))
-    from dmem.store.local.sqlite import DB_FILE, Database
-
-    directory = Path(location)
-    if not (directory / DB_FILE).is_file():
-        return None
-    db = Database(directory, read_only=True)
-    try:
-        return recorded_embedding(db.meta("embedding"))
-    finally:
-        db.close()

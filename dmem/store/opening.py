@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from dmem.errors import StoreError
 from dmem.store.base import MemoryStore
+from dmem.store.embedding_meta import recorded_embedding
 from dmem.store.urls import is_postgres_url
 
 
@@ -29,3 +31,25 @@ def open_any_store(location: str | os.PathLike[str], dim: int | None = 384, *, r
     from dmem.store.local.store import open_store
 
     return open_store(location, dim=dim, read_only=read_only, embedding=embedding, lock_timeout=lock_timeout)
+
+
+def stored_embedding(location: str | Path) -> str | None:
+    """The embedding model the store at ``location`` (directory or postgresql:// URL) records; None if none.
+
+    Opens nothing but its metadata: no vectors are read and a missing local store is not created.
+    """
+    if is_postgres_url(str(location)):
+        from dmem.store.postgres.store import open_postgres_store
+
+        with open_postgres_store(str(location), dim=None, read_only=True) as store:
+            return recorded_embedding(store.meta("embedding"))
+    from dmem.store.local.sqlite import DB_FILE, Database
+
+    directory = Path(location)
+    if not (directory / DB_FILE).is_file():
+        return None
+    db = Database(directory, read_only=True)
+    try:
+        return recorded_embedding(db.meta("embedding"))
+    finally:
+        db.close()
