@@ -104,7 +104,8 @@ def test_the_cli_never_shows_the_password(postgres_url: str, tmp_path: Path, cap
     caplog.set_level(logging.INFO, logger="dmem")
     assert main(["--store-url", url, "--embeddings", "hash", "-v", "search", "canoe", "--user-id", "lake"]) == 0
     shown = capsys.readouterr()
-    assert "opened the store in postgresql://" in caplog.text and secret not in shown.out + shown.err + caplog.text
+    logged = shown.err + caplog.text  # the CLI logs to its own stderr handler (-v: INFO)
+    assert "opened the store in postgresql://" in logged and secret not in shown.out + logged
     unreachable = "postgresql://dmem:pw-h28-unreachable@127.0.0.1:1/dmem?connect_timeout=2"
     assert main(["--store-url", unreachable, "--embeddings", "hash", "users"]) == 2
     shown = capsys.readouterr()
