@@ -37,6 +37,10 @@ import psutil
 from langgraph_sdk import get_sync_client
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.postgres_server import StoppablePostgres  # noqa: E402
+
 FACTS = ["I adopted a beagle named {name}.", "I started a pottery class with my friend {name} on Mondays.",
          "My sister {name} moved to Porto in May.", "I work as a nurse with my colleague {name}.",
          "I joined a chess club called {name}."]
@@ -119,27 +123,6 @@ class Served:
             return sum(p.memory_info().rss for p in procs if p.is_running()) / 2**20
         except psutil.Error:
             return 0.0
-
-
-class Postgres:
-    """A private pgserver that can be stopped and started again."""
-
-    def __init__(self, directory: str) -> None:
-        import pgserver
-        import psycopg
-
-        self.server = pgserver.get_server(directory, cleanup_mode="stop")
-        self.url = self.server.get_uri()
-        with psycopg.connect(self.url, autocommit=True) as conn:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-
-    def stop(self) -> None:
-        from pgserver._commands import pg_ctl
-
-        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.server.pgdata, user=self.server.system_user)
-
-    def start(self) -> None:
-        self.server.ensure_postgres_running()
 
 
 def ingester(name: str, served: Served, tally: Tally, stop: threading.Event, users: list[str]) -> None:
@@ -253,7 +236,7 @@ def main() -> None:
         p.error("--pg-restart-at needs --backend postgres")
 
     tmp = Path(tempfile.mkdtemp(prefix="dmem-soak-"))
-    pg = Postgres(str(tmp / "pg")) if args.backend == "postgres" else None
+    pg = StoppablePostgres(str(tmp / "pg")) if args.backend == "postgres" else None
     settings = {"store_url": pg.url} if pg else {"store_dir": str(tmp / "store")}
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DMEM_", "LANGSMITH_", "LANGCHAIN_"))}
     env.update(DMEM_EMBEDDING_MODEL="hash", LANGGRAPH_CLI_NO_ANALYTICS="1", LANGGRAPH_NO_VERSION_CHECK="1",

@@ -153,11 +153,7 @@ class Transcript(TurnStatus):
         in_names, params = self._sql.dialect.in_list("namespace", names)
         if not labels:
             return chronological(self._sql.query(f"SELECT {_COLUMNS} FROM messages WHERE {in_names}", params))
-        found = self._sql.dialect.labels_filter("labels", labels)
-        rows = self._sql.query(f"SELECT {_COLUMNS}, labels, {found.loose} AS loose FROM messages WHERE {in_names}"
-                               f" AND labels != '{{}}' AND {found.condition}", [*params, *found.params])
-        return chronological([r for r in rows
-                              if found.keeps(r["loose"]) or labels_match(decode_labels(r["labels"]), labels)])
+        return chronological(self._labelled(f"{_COLUMNS}, ", in_names, params, labels))
 
     def with_ids(self, namespace: str, turn_ids: Sequence[str]) -> list[Message]:
         """The namespace's recorded turns with these ids, in any conversation (for recognising a resend)."""
@@ -176,10 +172,18 @@ class Transcript(TurnStatus):
         in_names, params = self._sql.dialect.in_list("namespace", names)
         if not labels:
             return bool(self._sql.query(f"SELECT 1 AS found FROM messages WHERE {in_names} LIMIT 1", params))
+        return bool(self._labelled("", in_names, params, labels))
+
+    def _labelled(self, columns: str, in_names: str, params: Sequence[object],
+                  labels: Mapping[str, MetadataValue]) -> list[Row]:
+        """Rows of the namespaces recorded with every label (``columns``, then labels and the SQL verdict).
+
+        SQL chooses; Python re-checks only what SQL cannot judge exactly (``dmem.store.labelsql``).
+        """
         found = self._sql.dialect.labels_filter("labels", labels)
-        rows = self._sql.query(f"SELECT labels, {found.loose} AS loose FROM messages WHERE {in_names}"
+        rows = self._sql.query(f"SELECT {columns}labels, {found.loose} AS loose FROM messages WHERE {in_names}"
                                f" AND labels != '{{}}' AND {found.condition}", [*params, *found.params])
-        return any(found.keeps(r["loose"]) or labels_match(decode_labels(r["labels"]), labels) for r in rows)
+        return [r for r in rows if found.keeps(r["loose"]) or labels_match(decode_labels(r["labels"]), labels)]
 
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
         """The last ``limit`` turns of a conversation with a smaller seq, oldest first."""
