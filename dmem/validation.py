@@ -14,7 +14,8 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
-from dmem.errors import ConfigError, InputError
+from dmem.errors import ConfigError, DataError, InputError
+from dmem.store.namespaces import check_text
 
 MAX_LIMIT = 10_000
 """Most results one search may ask for."""
@@ -26,13 +27,10 @@ def text_value(value: object, what: str, *, max_chars: int | None = None) -> str
         raise InputError(f"{what} must be text, got {type(value).__name__}")
     if not value.strip():
         raise InputError(f"{what} is empty: it must be non-empty text")
-    if "\x00" in value:
-        raise InputError(f"{what} holds a NUL character at position {value.index(chr(0))}")
     try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InputError(f"{what} holds an unpaired surrogate {value[exc.start]!r} at position {exc.start}: "
-                         "not valid Unicode text") from None
+        check_text(value, what)  # the store's own rule: no NUL, valid UTF-8
+    except DataError as exc:
+        raise InputError(str(exc)) from None
     if max_chars is not None and len(value) > max_chars:
         raise InputError(f"{what} has {len(value)} characters; at most {max_chars} are allowed")
     return value
