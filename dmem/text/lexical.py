@@ -8,6 +8,7 @@ query term once would get, with query terms unseen in the corpus weighted as the
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -36,7 +37,8 @@ STOPWORDS = wordset(
     "yours yourself yourselves also just really did does do get got gonna wanna yeah yes oh s t"
 )
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
-_STEMMER = snowballstemmer.stemmer("porter")  # the original Porter algorithm; importing nltk costs seconds
+_STEMMERS = threading.local()
+"""One Porter stemmer per thread: a snowballstemmer object keeps its cursor in itself, so threads must not share one."""
 # Irregular past forms, so "went" matches "go" the way "moved" matches "move".
 _IRREGULAR = dict(pair.split(":") for pair in wordset(
     "went:go gone:go did:do had:have made:make took:take saw:see seen:see met:meet bought:buy ran:run "
@@ -59,7 +61,15 @@ def stem(word: str) -> str:
     if word in NUMBER_WORDS and word not in ("a", "an"):
         return str(NUMBER_WORDS[word])
     word = _IRREGULAR.get(word, word)
-    return _STEMMER.stemWord(word) if word.isalpha() else word
+    return _stemmer().stemWord(word) if word.isalpha() else word
+
+
+def _stemmer() -> snowballstemmer.stemmer:
+    """The Porter stemmer of the calling thread (the original algorithm; importing nltk instead costs seconds)."""
+    found = getattr(_STEMMERS, "porter", None)
+    if found is None:
+        found = _STEMMERS.porter = snowballstemmer.stemmer("porter")
+    return found
 
 
 def content_words(text: str) -> list[str]:
