@@ -52,13 +52,14 @@ def build_deliberation_graph(
     w = Wiring(resources)
     g = StateGraph(DeliberationState, context_schema=Context, input_schema=DeliberationInput,
                    output_schema=DeliberationOutput)
-    g.add_node("read_question", starts_run(w.node(read_question), ("usage", "chunk_facts", "failed_chunks")),
+    g.add_node("read_question", w.pure(starts_run(read_question, ("usage", "chunk_facts", "failed_chunks"))),
                input_schema=DeliberationState)  # reads what the previous run left, to reset it
     g.add_node("plan_chunks", w.node(plan_chunks, aplan_chunks))
     g.add_node("deliberate_chunk", w.node(deliberate_chunk, adeliberate_chunk), input_schema=ChunkTask)  # type: ignore[call-overload,arg-type]
-    g.add_node("reduce_facts", w.node(reduce_facts))
+    g.add_node("reduce_facts", w.pure(reduce_facts))
     g.add_node("select_facts", w.node(select_facts, aselect_facts))
-    g.add_node("answer_from_facts", ends_run(w.node(answer_from_facts, aanswer_from_facts), DELIBERATION_INPUTS))
+    g.add_node("answer_from_facts", w.node(ends_run(answer_from_facts, DELIBERATION_INPUTS),
+                                                  ends_run(aanswer_from_facts, DELIBERATION_INPUTS)))
     g.add_edge(START, "read_question")
     g.add_edge("read_question", "plan_chunks")
     g.add_conditional_edges("plan_chunks", w.router(route_after_plan), ["deliberate_chunk", "reduce_facts"])

@@ -21,6 +21,7 @@ from dmem.nodes.formation import (
     aclassify_scope,
     admit,
     aextract_facts,
+    aground_deixis,
     asplit_intents,
     classify_scope,
     enrich,
@@ -123,23 +124,23 @@ def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput], w
     def claimed(body: Any, abody: Any = None) -> Any:
         return w.node(releasing(body), areleasing(abody) if abody is not None else None)
 
-    g.add_node("read_input", starts_run(w.node(read_input), ("usage", "enriched", "plans", "failures"), {
+    g.add_node("read_input", w.node(starts_run(read_input, ("usage", "enriched", "plans", "failures"), {
         "error": None, "admissions": [], "facts": [], "operations": [], "exchange": [], "history": [],
-        "background": []}))
-    g.add_node("record", ends_run(w.node(record), INGEST_INPUTS, when=lambda update: not update.get("exchange")))
+        "background": []})))
+    g.add_node("record", w.node(ends_run(record, INGEST_INPUTS, when=lambda update: not update.get("exchange"))))
     g.add_node("build_window", claimed(build_window))
     g.add_node("admit", claimed(admit, aadmit))
     g.add_node("split_intents", claimed(split_intents, asplit_intents))
     g.add_node("classify_scope", claimed(classify_scope, aclassify_scope))
-    g.add_node("ground_deixis", claimed(ground_deixis))
+    g.add_node("ground_deixis", claimed(ground_deixis, aground_deixis))
     g.add_node("enrich", claimed(enrich), input_schema=FactTask)  # type: ignore[call-overload,arg-type]
-    g.add_node("normalize", normalize)
+    g.add_node("normalize", w.pure(normalize))
     g.add_node("extract_facts", claimed(extract_facts, aextract_facts))
     g.add_node("decide_operation", claimed(decide_operation, adecide_operation), input_schema=FactTask)  # type: ignore[call-overload,arg-type]
     g.add_node("decide_operations", claimed(decide_operations, adecide_operations))
-    g.add_node("collect_decisions", collect_decisions)
-    g.add_node("apply_operations", ends_run(claimed(apply_operations), INGEST_INPUTS))
-    g.add_node("keep_for_retry", ends_run(claimed(keep_for_retry), INGEST_INPUTS))
+    g.add_node("collect_decisions", w.pure(collect_decisions))
+    g.add_node("apply_operations", claimed(ends_run(apply_operations, INGEST_INPUTS)))
+    g.add_node("keep_for_retry", claimed(ends_run(keep_for_retry, INGEST_INPUTS)))
 
 
 def build_ingestion_graph(*, resources: Resources) -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:

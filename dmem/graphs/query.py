@@ -66,7 +66,7 @@ def build_query_graph(*, resources: Resources) -> StateGraph[QueryState, Context
     """The uncompiled query graph, its nodes closed over ``resources`` (Full Deliberation is a subgraph node)."""
     w = Wiring(resources)
     g = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
-    g.add_node("read_question", starts_run(w.node(read_question), ("usage",), {"gate": {}}),
+    g.add_node("read_question", w.pure(starts_run(read_question, ("usage",), {"gate": {}})),
                input_schema=QueryState)  # reads what the previous run left, to reset it
     g.add_node("retrieve", w.node(retrieve, aretrieve))
     g.add_node("filter_memories", w.node(filter_memories, afilter_memories))
@@ -74,10 +74,11 @@ def build_query_graph(*, resources: Resources) -> StateGraph[QueryState, Context
     g.add_node("quality_gate", w.node(quality_gate, aquality_gate))
     g.add_node("vote", w.node(vote, avote))
     g.add_node("deliberate", build_deliberation_graph(resources=resources).compile(name="dmem_full_deliberation"))
-    g.add_node("adopt_deliberation", ends_run(reports_outcome(adopt_deliberation), QUERY_INPUTS),
+    g.add_node("adopt_deliberation", w.pure(ends_run(reports_outcome(adopt_deliberation), QUERY_INPUTS)),
                metadata={"route": "deliberation"})
-    g.add_node("finish", ends_run(reports_outcome(finish), QUERY_INPUTS), metadata={"route": "system1"})
-    g.add_node("no_memory", ends_run(reports_outcome(no_memory), QUERY_INPUTS), metadata={"route": "no_memory"})
+    g.add_node("finish", w.pure(ends_run(reports_outcome(finish), QUERY_INPUTS)), metadata={"route": "system1"})
+    g.add_node("no_memory", w.pure(ends_run(reports_outcome(no_memory), QUERY_INPUTS)),
+               metadata={"route": "no_memory"})
     g.add_edge(START, "read_question")
     g.add_edge("read_question", "retrieve")
     g.add_conditional_edges("retrieve", w.router(route_after_retrieve), {

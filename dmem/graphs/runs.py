@@ -10,10 +10,10 @@ nodes clear the optional input keys, which the next run may leave out (its ``use
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from langchain_core.runnables import Runnable, RunnableLambda
 from langgraph.types import Overwrite
 
 Node = Callable[..., dict[str, Any]]
@@ -31,7 +31,7 @@ def fresh(state: Mapping[str, Any], lists: tuple[str, ...], values: Mapping[str,
 
 
 def starts_run(node: Node, lists: tuple[str, ...], values: Mapping[str, Any] | None = None) -> Node:
-    """The entry ``node``, also resetting what the previous run on the thread accumulated."""
+    """The entry ``node`` (a body), also resetting what the previous run on the thread accumulated."""
 
     @functools.wraps(node)
     def run(state: Mapping[str, Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -41,18 +41,19 @@ def starts_run(node: Node, lists: tuple[str, ...], values: Mapping[str, Any] | N
 
 
 def ends_run(node: Any, inputs: tuple[str, ...], when: Callable[[dict[str, Any]], bool] | None = None) -> Any:
-    """A terminal ``node``, also clearing the run's input keys (when ``when(update)``, if given).
-
-    ``node`` is a function, or a runnable with sync and async paths (then the clearing is piped after it).
-    """
+    """A terminal ``node`` body (sync or ``async def``), also clearing the run's input keys (when ``when(update)``)."""
 
     def cleared(update: dict[str, Any]) -> dict[str, Any]:
         if when is not None and not when(update):
             return update
         return {**update, **dict.fromkeys(inputs)}
 
-    if isinstance(node, Runnable):
-        return node | RunnableLambda(cleared, name="ends_run")
+    if inspect.iscoroutinefunction(node):
+        @functools.wraps(node)
+        async def arun(*args: Any, **kwargs: Any) -> dict[str, Any]:
+            return cleared(await node(*args, **kwargs))
+
+        return arun
 
     @functools.wraps(node)
     def run(*args: Any, **kwargs: Any) -> dict[str, Any]:

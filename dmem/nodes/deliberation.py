@@ -18,6 +18,7 @@ from dmem.evidence.indexes import Labels
 from dmem.evidence.ledger import best_in_time_order, build_ledger
 from dmem.evidence.windows import Chunk, pack
 from dmem.services import Services
+from dmem.state.context import Context
 from dmem.state.graphs import ChunkTask, DeliberationState
 from dmem.state.schemas import Message, SkippedChunk
 from dmem.state.verdicts import NO_INFO, ChunkFacts, MemorySelection, ScoredFact
@@ -111,9 +112,11 @@ def _chunk_facts(task: ChunkTask, out: Decided[ChunkFacts], min_score: int) -> d
     return {"chunk_facts": facts, "empty_chunks": empty, "usage": [out.usage]}
 
 
-def reduce_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
-    """Fold every worker's facts into the ledger (dated, duplicates collapsed, time order); keep the strong ones."""
-    ctx = svc.context
+def reduce_facts(state: DeliberationState, ctx: Context) -> dict[str, Any]:
+    """Fold every worker's facts into the ledger (dated, duplicates collapsed, time order); keep the strong ones.
+
+    Pure logic over the run's settings ``ctx``: it runs inline on the event loop.
+    """
     said = {m.turn_id: m.timestamp for c in state.get("chunks", []) for m in c["chunk"] if m.timestamp}
     speakers = {m.turn_id: m.speaker for c in state.get("chunks", []) for m in c["chunk"]}
     ledger = build_ledger(state.get("chunk_facts", []), said, speakers)

@@ -199,6 +199,11 @@ def ground_deixis(state: IngestState, svc: Services) -> dict[str, Any]:
     return {"facts": grounded}
 
 
+async def aground_deixis(state: IngestState, svc: Services) -> dict[str, Any]:
+    """``ground_deixis`` inline on the event loop: pure logic, no I/O."""
+    return ground_deixis(state, svc)
+
+
 def enrich(task: FactTask, svc: Services) -> dict[str, Any]:
     """Add attributes from the one source the fact's scope permits, asked only about the named entity.
 

@@ -44,9 +44,9 @@ def user_of(runtime_context: Any, config: RunnableConfig | None) -> str | None:
     return str(found) if found not in (None, "") else None
 
 
-def run_user(svc: Services, runtime: Runtime[Context], config: RunnableConfig | None) -> str:
-    """Whose memory a run is about when its input names none: its context's (or config's) user, else the owner's."""
-    return user_of(runtime.context, config) or svc.context.user_id or DEFAULT_USER
+def run_user(ctx: Context, runtime: Runtime[Context], config: RunnableConfig | None) -> str:
+    """Whose memory a run is about when its input names none: its context's (or config's) user, else the settings'."""
+    return user_of(runtime.context, config) or ctx.user_id or DEFAULT_USER
 
 
 def read_input(state: IngestState, svc: Services, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -54,7 +54,7 @@ def read_input(state: IngestState, svc: Services, runtime: Runtime[Context]) -> 
     config = get_config()
     given = state.get("user_id")
     try:
-        user = validate_namespace(given if given is not None else run_user(svc, runtime, config))
+        user = validate_namespace(given if given is not None else run_user(svc.context, runtime, config))
     except DataError as exc:
         raise InputError(f"input field 'user_id': {exc}") from None
     turns, messages = state.get("turns"), state.get("messages")
@@ -79,14 +79,17 @@ def read_input(state: IngestState, svc: Services, runtime: Runtime[Context]) -> 
     return out
 
 
-def read_question(state: DeliberationInput, svc: Services, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Check the question and its label filter, resolve whose memories to read (query and deliberation entry)."""
+def read_question(state: DeliberationInput, ctx: Context, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Check the question and its label filter, resolve whose memories to read (query and deliberation entry).
+
+    Pure logic over the run's settings ``ctx``: it runs inline on the event loop.
+    """
     question = state.get("question")
     if not isinstance(question, str) or not question.strip():
         got = "nothing" if question is None else repr(question)
         raise InputError(f"input field 'question' must be the question as non-empty text; got {got}")
     namespaces = state.get("namespaces")
-    names = _validate("namespaces", _NAMES, namespaces) if namespaces else [run_user(svc, runtime, get_config())]
+    names = _validate("namespaces", _NAMES, namespaces) if namespaces else [run_user(ctx, runtime, get_config())]
     out: dict[str, Any] = {"question": question.strip(), "namespaces": names}
     if state.get("metadata") is not None:
         out["metadata"] = _labels(state["metadata"])

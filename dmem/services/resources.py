@@ -61,6 +61,8 @@ class Resources:
         self._indexes: dict[int, EvidenceIndexes] = {}
         self._deciders: OrderedDict[Hashable, Decider] = OrderedDict()
         self._layered: OrderedDict[Hashable, Context] = OrderedDict()
+        self._services: OrderedDict[int, tuple[Context, Services]] = OrderedDict()
+        """Services built per run settings (by the settings object's identity), so a node finds them without I/O."""
         self._paths: dict[str, Path] = {}
         self._index_builds: dict[Hashable, dict[str, int | str]] = {}
         """The HNSW build settings each PostgreSQL store this owner opened was opened with."""
@@ -93,13 +95,34 @@ class Resources:
 
     # Live objects -------------------------------------------------------------------------
     def services(self, runtime_context: Any = None) -> Services:
-        """The decider, store, embeddings and knowledge source for one run's settings."""
+        """The decider, store, embeddings and knowledge source for one run's settings (the store opens on first use)."""
         ctx = self.settings_for(runtime_context)
+        found = self._known(ctx)
+        if found is not None:
+            return found
         embeddings = self.embeddings_for(ctx)
         store = self.store_for(ctx)
-        return Services(context=ctx, decider=self.decider_for(ctx, embeddings),
-                        store=store.searching(ctx.hnsw_ef_search), embeddings=embeddings,
-                        knowledge=self.knowledge, indexes=self.indexes_for(store))
+        svc = Services(context=ctx, decider=self.decider_for(ctx, embeddings),
+                       store=store.searching(ctx.hnsw_ef_search), embeddings=embeddings,
+                       knowledge=self.knowledge, indexes=self.indexes_for(store))
+        with self._lock:
+            self._services[id(ctx)] = (ctx, svc)
+            if len(self._services) > _MAX_LAYERED:
+                self._services.popitem(last=False)
+        return svc
+
+    def known_services(self, runtime_context: Any = None) -> Services | None:
+        """``services`` when they were built already for these settings (no I/O: safe on an event loop), else None."""
+        return self._known(self.settings_for(runtime_context))
+
+    def _known(self, ctx: Context) -> Services | None:
+        with self._lock:
+            found = self._services.get(id(ctx))
+        if found is None or found[0] is not ctx:
+            return None
+        svc = found[1]  # still current when a caller set another knowledge source or decider since
+        fresh = svc.knowledge is self.knowledge and (self.decider is None or svc.decider is self.decider)
+        return svc if fresh else None
 
     def embeddings_for(self, ctx: Context) -> CachedEmbeddings:
         """Embeddings handed in, else one cached instance per embedding model."""
@@ -218,6 +241,7 @@ class Resources:
             self._indexes.clear()
             self._deciders.clear()
             self._layered.clear()
+            self._services.clear()
             self._paths.clear()
             self._index_builds.clear()
             self._settings = self._given_settings

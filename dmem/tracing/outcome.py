@@ -8,21 +8,16 @@ each terminal node carries its route in its node metadata (``add_node(..., metad
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from langchain_core.callbacks import BaseCallbackManager
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tracers.base import BaseTracer
+from langgraph.config import get_config
 
 from dmem.state.graphs import QueryState
 
 Node = Callable[[QueryState], dict[str, Any]]
-
-
-class ConfiguredNode(Protocol):
-    """A node LangGraph calls with the state and the run config."""
-
-    def __call__(self, state: QueryState, config: RunnableConfig) -> dict[str, Any]: ...
 
 
 def outcome_metadata(values: dict[str, Any]) -> dict[str, Any]:
@@ -50,12 +45,12 @@ def annotate_graph_run(config: RunnableConfig, metadata: dict[str, Any]) -> None
             graph_run.extra.setdefault("metadata", {}).update(metadata)
 
 
-def reports_outcome(node: Node) -> ConfiguredNode:
-    """A terminal query node that also reports the route and gate verdict on the graph run."""
+def reports_outcome(node: Node) -> Node:
+    """A terminal query node that also reports the route and gate verdict on the graph run (it does no I/O)."""
 
-    def run(state: QueryState, config: RunnableConfig) -> dict[str, Any]:
+    def run(state: QueryState) -> dict[str, Any]:
         update = node(state)
-        annotate_graph_run(config, outcome_metadata({**state, **update}))
+        annotate_graph_run(get_config(), outcome_metadata({**state, **update}))
         return update
 
     run.__name__ = run.__qualname__ = node.__name__
