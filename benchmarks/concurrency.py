@@ -3,22 +3,27 @@
 A fake chat model takes ``--delay`` seconds per call (default 0.5). For each concurrency level (20 and
 100) it prints, side by side for the sync and the async path: wall time, most model calls in flight at
 once, model calls that went through the model's async API (``ainvoke``, recorded by the fake), and the worst
-event-loop lag seen by a probe that wakes every 5 ms (async path only). Then it starts a real
+event-loop lag seen by a probe that wakes every 5 ms (async path only), with the most CPU the loop
+thread spent between two wakes ("loop busy": the lag the work on the loop causes, without the time a
+loaded machine gives other processes; it includes up to the 5 ms the probe sleeps), the longest full
+garbage collection on the loop thread, and the loop thread's CPU per call. Then it starts a real
 ``langgraph dev`` (without --allow-blocking) and reports p50/p95 of ``--served`` concurrent queries.
 Every person and sentence is invented.
 
 Usage: python benchmarks/concurrency.py [--levels 20 100] [--delay 0.5] [--endpoint-concurrency 20]
-                                        [--served 50] [--no-served]
+                                        [--served 50] [--no-served] [--paths sync async] [--freeze-gc]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -41,25 +46,49 @@ SCRIPT: dict[str, Any] = {
 
 
 class LagProbe:
-    """Wakes every 5 ms on the loop and keeps the worst lateness."""
+    """Wakes every 5 ms on the loop; keeps the worst lateness, and the most CPU the loop's thread spent between wakes.
+
+    On a loaded machine the lateness also counts time the OS gave other processes; the CPU the loop
+    thread spent while the probe waited (less the 5 ms) is the part the work on the loop caused. Full
+    (generation 2) garbage collections on the loop's thread are timed apart: they stop the loop
+    whatever library's objects they walk.
+    """
 
     def __init__(self) -> None:
         self.worst = 0.0
+        self.worst_cpu = 0.0
+        self.cpu = 0.0
+        self.gc_worst = 0.0
+        self._gc_started = 0.0
         self._task: asyncio.Task[None] | None = None
 
     async def _run(self) -> None:
         while True:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             await asyncio.sleep(0.005)
             self.worst = max(self.worst, time.perf_counter() - start - 0.005)
+            self.worst_cpu = max(self.worst_cpu, time.thread_time() - cpu)
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if threading.get_ident() != self._thread or info["generation"] != 2:
+            return
+        if phase == "start":  # the collection runs on this thread, inside whatever callback allocated
+            self._gc_started = time.thread_time()
+        else:
+            self.gc_worst = max(self.gc_worst, time.thread_time() - self._gc_started)
 
     def __enter__(self) -> LagProbe:
+        self._thread = threading.get_ident()
+        self._cpu0 = time.thread_time()
+        gc.callbacks.append(self._gc)
         self._task = asyncio.get_running_loop().create_task(self._run())
         return self
 
     def __exit__(self, *exc: object) -> None:
         assert self._task is not None
         self._task.cancel()
+        gc.callbacks.remove(self._gc)
+        self.cpu = time.thread_time() - self._cpu0
 
 
 def seed(store: Path, users: int) -> None:
@@ -82,20 +111,23 @@ def measure_sync(n: int, call: Callable[[int], Any]) -> float:
     return time.perf_counter() - started
 
 
-async def measure_async(n: int, call: Callable[[int], Awaitable[Any]]) -> tuple[float, float]:
+async def measure_async(n: int, call: Callable[[int], Awaitable[Any]]) -> tuple[float, LagProbe]:
     with LagProbe() as probe:
         started = time.perf_counter()
         await asyncio.gather(*(call(i) for i in range(n)))
         wall = time.perf_counter() - started
-    return wall, probe.worst
+    return wall, probe
 
 
-def row(kind: str, n: int, path: str, wall: float, model: FakeChatModel, lag: float | None) -> str:
+def row(kind: str, n: int, path: str, wall: float, model: FakeChatModel, probe: LagProbe | None) -> str:
     calls = len(model.calls)
     via_async = sum(c.via == "async" for c in model.calls)
-    lag_text = "-" if lag is None else f"{lag * 1000:.0f} ms"
-    return (f"{kind:5} {n:4} {path:5} wall {wall:6.2f} s  in flight {model.max_in_flight():3}  "
-            f"async model calls {via_async:4}/{calls:<4}  loop lag {lag_text}")
+    text = (f"{kind:5} {n:4} {path:5} wall {wall:6.2f} s  in flight {model.max_in_flight():3}  "
+            f"async model calls {via_async:4}/{calls:<4}")
+    if probe is None:
+        return text
+    return (f"{text}  loop lag {probe.worst * 1000:4.0f} ms  loop busy {probe.worst_cpu * 1000:3.0f} ms  "
+            f"full gc {probe.gc_worst * 1000:3.0f} ms  loop CPU/call {probe.cpu / n * 1000:4.1f} ms")
 
 
 def one_level(kind: str, n: int, path: str, delay: float, endpoint_concurrency: int) -> str:
@@ -107,7 +139,7 @@ def one_level(kind: str, n: int, path: str, delay: float, endpoint_concurrency: 
             seed(store, n)
         with Memory(store, llm=model, embeddings="hash", endpoint_concurrency=endpoint_concurrency) as mem:
             mem.store  # noqa: B018  (opened before timing)
-            lag: float | None = None
+            lag: LagProbe | None = None
             if kind == "aask":
                 never = {"gate_policy": "never"}  # one model call per question: the answer
                 if path == "sync":
@@ -122,10 +154,10 @@ def one_level(kind: str, n: int, path: str, delay: float, endpoint_concurrency: 
             return row(kind, n, path, wall, model, lag)
 
 
-def in_process(levels: list[int], delay: float, endpoint_concurrency: int) -> None:
+def in_process(levels: list[int], delay: float, endpoint_concurrency: int, paths: list[str]) -> None:
     for n in levels:
         for kind in ("aask", "aadd"):
-            for path in ("sync", "async"):
+            for path in paths:
                 print(one_level(kind, n, path, delay, endpoint_concurrency), flush=True)
 
 
@@ -179,10 +211,16 @@ def main() -> None:
     parser.add_argument("--endpoint-concurrency", type=int, default=20)
     parser.add_argument("--served", type=int, default=50)
     parser.add_argument("--no-served", action="store_true")
+    parser.add_argument("--paths", nargs="+", choices=["sync", "async"], default=["sync", "async"])
+    parser.add_argument("--freeze-gc", action="store_true",
+                        help="gc.freeze() after start-up, as a server may do: full collections skip what was loaded")
     args = parser.parse_args()
     print(f"fake model: {args.delay} s per call; endpoint_concurrency={args.endpoint_concurrency}; "
           f"asyncio default thread pool: {min(32, (os.cpu_count() or 1) + 4)} threads")
-    in_process(args.levels, args.delay, args.endpoint_concurrency)
+    if args.freeze_gc:
+        gc.collect()
+        gc.freeze()
+    in_process(args.levels, args.delay, args.endpoint_concurrency, args.paths)
     if not args.no_served:
         served(args.served)
 

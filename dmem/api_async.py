@@ -1,8 +1,8 @@
 """The async half of ``Memory``: graph runs through the graphs' ``ainvoke``, store work off the event loop.
 
-``aadd``, ``aretry_pending`` and ``aask`` await the compiled graphs (LangGraph runs their nodes,
-which are synchronous today, in its thread pool); what they do to the store themselves (recording
-turns, finding unformed ones, keeping a failed exchange pending) runs in a worker thread, and
+``aadd``, ``aretry_pending`` and ``aask`` await the compiled graphs on the caller's loop (a burst of
+them starts a few per turn of the loop, ``dmem.pacing``); what they do to the store themselves
+(recording turns, finding unformed ones) runs in a worker thread, and
 ``asearch`` awaits the embeddings' async API and searches in a worker thread. The methods that only
 touch the store (get, update, delete, history) run in a worker thread. None blocks the loop
 (tests/test_served_runs.py runs them under the event-loop guard ``langgraph dev`` uses).
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from langchain_core.runnables import RunnableConfig
 
+from dmem import pacing
 from dmem import validation as check
 from dmem.batches import unformed_groups
 from dmem.messages import MessageLike
@@ -73,6 +74,7 @@ class AsyncMethods:
                    config: RunnableConfig | None = None, **overrides: Any) -> Answer:
         """``ask`` through ``await query_graph.ainvoke`` (``metadata`` filters what it reads, as there)."""
         mem = cast("Memory", self)
+        await pacing.start()
         ctx, state, run_config = mem._query(question, scopes(user_ids, user_id, agent_id, run_id), metadata,
                                             overrides, config)
         started = time.perf_counter()

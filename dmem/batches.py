@@ -16,6 +16,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import merge_configs
 
+from dmem import pacing
 from dmem.errors import ModelError
 from dmem.nodes.recording import CLAIM_KEY, RECORDED_KEY
 from dmem.state.context import Context
@@ -94,7 +95,8 @@ class BatchForming:
 
     async def aexchange(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,
                         caller: RunnableConfig | None = None) -> ExchangeResult:
-        """``exchange`` through the graph's ``ainvoke``."""
+        """``exchange`` through the graph's ``ainvoke`` (a burst of runs starts a few per turn of the loop)."""
+        await pacing.start()
         state, config = self._inputs(exchange, routing, ctx, worker, caller)
         try:
             out = await self.graph.ainvoke(state, context=ctx, config=config)
