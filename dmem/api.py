@@ -86,6 +86,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         self.query_graph = compile_query_graph(resources=self.resources)
         self.tracing = TraceClients(of_settings(self.context))
         """Redacting LangSmith clients for this memory's runs (see ``trace_redaction``)."""
+        self._overridden: dict[tuple[int, frozenset[tuple[str, Any]]], tuple[Context, Context]] = {}
         self._forming = BatchForming(self.ingestion_graph, self.store,
                                      lambda ns, ctx, config: self._config("ingest", ns, ctx=ctx, config=config))
 
@@ -277,9 +278,19 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         self.close()
 
     def _ctx(self, overrides: dict[str, Any]) -> Context:
+        """The settings of one call: this memory's, with the call's keyword overrides (built once per combination)."""
         if not overrides:
             return self.context
-        return self.context.with_overrides(**overrides)
+        try:
+            key = (id(self.context), frozenset(overrides.items()))
+            found = self._overridden.get(key)
+        except TypeError:  # an unhashable value: validated afresh
+            return self.context.with_overrides(**overrides)
+        if found is None or found[0] is not self.context:
+            if len(self._overridden) >= 64:
+                self._overridden.clear()
+            found = self._overridden[key] = (self.context, self.context.with_overrides(**overrides))
+        return found[1]
 
     def _record(self, messages: Any, namespace: str, conversation_id: str | None,
                 speakers: dict[str, str] | None, metadata: Mapping[str, Any] | None,

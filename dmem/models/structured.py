@@ -99,6 +99,8 @@ class StructuredCaller:
         self.endpoint = endpoint or Endpoints().for_model(model, max_concurrency, max_concurrency)
         self.retry = retry or RetryPolicy()
         self.caps = dict(caps or {})
+        self._runnables: dict[tuple[Any, ...], Any] = {}
+        """Runnables per (model, schema, method, stage, temperature, tags), built once and reused."""
 
     def methods(self) -> list[str]:
         """Methods to try in order for this model (refused ones skipped in 'auto')."""
@@ -213,6 +215,16 @@ class StructuredCaller:
     def _runnable(self, schema: type[M], method: str, stage: str, temperature: float | None,
                   tags: list[str] | None) -> Any:
         """What one request goes through: the model (or its structured-output runnable), traced as the stage."""
+        key = (id(self.model), schema, method, stage, temperature, tuple(tags or ()))
+        found = self._runnables.get(key)
+        if found is None:
+            if len(self._runnables) >= 256:
+                self._runnables.clear()
+            found = self._runnables[key] = self._build(schema, method, stage, temperature, tags)
+        return found
+
+    def _build(self, schema: type[M], method: str, stage: str, temperature: float | None,
+               tags: list[str] | None) -> Any:
         model = with_output_cap(with_temperature(self.model, temperature), self.caps.get(stage) or None)
         config: RunnableConfig = {"run_name": stage, "tags": ["dmem", *(tags or [])]}
         if method == "prompt":
