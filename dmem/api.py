@@ -86,7 +86,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         self.query_graph = compile_query_graph(resources=self.resources)
         self.tracing = TraceClients(of_settings(self.context))
         """Redacting LangSmith clients for this memory's runs (see ``trace_redaction``)."""
-        self._overridden: dict[tuple[int, frozenset[tuple[str, Any]]], tuple[Context, Context]] = {}
+        self._overridden: dict[tuple[int, frozenset[tuple[str, type, Any]]], tuple[Context, Context]] = {}
         self._forming = BatchForming(self.ingestion_graph, self.store,
                                      lambda ns, ctx, config: self._config("ingest", ns, ctx=ctx, config=config))
 
@@ -282,7 +282,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         if not overrides:
             return self.context
         try:
-            key = (id(self.context), frozenset(overrides.items()))
+            key = (id(self.context), frozenset((k, type(v), v) for k, v in overrides.items()))  # True is not 1
             found = self._overridden.get(key)
         except TypeError:  # an unhashable value: validated afresh
             return self.context.with_overrides(**overrides)

@@ -92,3 +92,30 @@ async def test_pure_nodes_run_on_the_loop_and_store_steps_off_it(fake, memory_fa
     await mem.aask("What did they talk about?", user_id="ivo", gate_policy="never")
     assert threads["read_question"] == threading.get_ident()
     assert threads["record"] != threading.get_ident()
+
+
+def test_a_calls_settings_are_built_once_and_still_checked(memory_factory):
+    import pytest
+
+    from dmem.errors import ConfigError
+
+    mem = memory_factory()
+    assert mem._ctx({"gate_policy": "never"}) is mem._ctx({"gate_policy": "never"})
+    mem._ctx({"retrieval_top_k": 1})
+    with pytest.raises(ConfigError):
+        mem._ctx({"retrieval_top_k": True})  # equal to 1 as a key, but not a valid count
+
+
+def test_services_are_kept_per_run_settings_and_follow_a_new_knowledge_source(memory_factory):
+    from dmem.store.knowledge import StaticKnowledge
+
+    mem = memory_factory()
+    owner = mem.resources
+    run = mem._ctx({"gate_policy": "never"})
+    assert owner.known_services(run) is None  # not built yet: a node builds them off the loop
+    built = owner.services(run)
+    assert owner.known_services(run) is built and owner.services(run) is built
+    owner.knowledge = StaticKnowledge({})
+    assert owner.known_services(run) is None and owner.services(run).knowledge is owner.knowledge
+    owner.close()
+    assert owner.known_services(run) is None
