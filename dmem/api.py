@@ -21,7 +21,7 @@ from langchain_core.runnables.config import merge_configs
 
 from dmem import validation as check
 from dmem.api_async import AsyncMethods
-from dmem.api_reset import ResetMethods, check_threshold
+from dmem.api_reset import ResetMethods
 from dmem.api_transfer import TransferMethods
 from dmem.batches import BatchForming, iter_exchanges, unformed_groups
 from dmem.errors import DataError, NotFoundError
@@ -215,7 +215,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
         vector = self.services.embed([query])[0]
-        hits = self.store.vectors.search([ns], vector, limit, where=where, min_score=check_threshold(threshold))
+        hits = self.store.vectors.search([ns], vector, limit, where=where, min_score=check.threshold(threshold))
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
     def get(self, memory_id: str, *, user_id: str = "default", agent_id: str | None = None,
