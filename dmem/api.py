@@ -31,12 +31,12 @@ from dmem.messages import MessageLike, to_message, to_messages
 from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
 from dmem.models.endpoints import Endpoints
-from dmem.privacy.custom import of_settings
 from dmem.resends import keyed, recorded_resend
 from dmem.scopes import scope, scopes
 from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
 from dmem.state.graphs import QueryInput
+from dmem.state.privacy_terms import of_settings
 from dmem.state.results import AddResult, Answer, PendingTurn, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord, Message, Operation
 from dmem.store import MemoryStore, Routing, SearchFilter, validate_namespace

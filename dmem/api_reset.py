@@ -10,7 +10,7 @@ what System 1 recalls, not what was said.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Protocol
 
 from dmem.api_core import MemoryCore
 from dmem.errors import DataError
@@ -19,6 +19,14 @@ from dmem.state.schemas import Operation
 
 EVERYTHING = "everything"
 """The confirmation of a whole-store reset."""
+
+
+class _Resettable(Protocol):
+    """What ``areset`` needs: the sync ``reset`` (kept out of ``MemoryCore``, whose members are not mixin methods)."""
+
+    def reset(self, *args: Any, **kwargs: Any) -> int:
+        """Clear a namespace's memories, or the store's, once confirmed."""
+        ...
 
 
 class ResetMethods:
@@ -47,6 +55,6 @@ class ResetMethods:
                     removed += 1
         return removed
 
-    async def areset(self, **kwargs: Any) -> int:
+    async def areset(self: _Resettable, **kwargs: Any) -> int:
         """Async ``reset``."""
         return await asyncio.to_thread(self.reset, **kwargs)

@@ -16,7 +16,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from dmem.errors import ConfigError, DataError, InputError
-from dmem.store.namespaces import check_text
+from dmem.state.namespaces import check_text
 
 MAX_LIMIT = 10_000
 """Most results one search may ask for."""

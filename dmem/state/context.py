@@ -15,9 +15,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, model_validator
 
-from dmem.errors import ConfigError
+from dmem.errors import ConfigError, DataError
 from dmem.state.caps import parse_caps
 from dmem.state.hnsw import HnswSettings
+from dmem.state.namespaces import validate_namespace
+from dmem.state.privacy_terms import vocabulary
 from dmem.state.sources import API_KEY_ENV, ENV_PREFIX, JUDGE_API_KEY_ENV, api_key_from_env, read_env, read_toml
 
 __all__ = ["ENV_PREFIX", "Context", "GatePolicy", "api_key_from_env", "build_context", "read_env", "read_toml",
@@ -350,16 +352,11 @@ def _validate(ctx: Context) -> None:
         scheme = ctx.store_url.split(":", 1)[0]
         raise ConfigError(f"setting 'store_url' must be a postgresql:// URL; got one starting {scheme!r}:")
     if ctx.user_id is not None:
-        from dmem.errors import DataError
-        from dmem.store.namespaces import validate_namespace
-
         try:
             validate_namespace(ctx.user_id)
         except DataError as exc:
             raise ConfigError(f"setting 'user_id': {exc}") from None
     ctx.hnsw()  # raises ConfigError naming the bad hnsw_* setting
-    from dmem.privacy.custom import vocabulary
-
     vocabulary(ctx.privacy_terms, ctx.privacy_patterns)  # raises ConfigError naming a bad pattern
     try:
         parse_caps(ctx.output_caps)
