@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, m
 
 from dmem.errors import ConfigError, DataError
 from dmem.state.caps import parse_caps
+from dmem.state.gate_policy import GatePolicy
 from dmem.state.hnsw import HnswSettings
 from dmem.state.namespaces import validate_namespace
 from dmem.state.privacy_terms import vocabulary
@@ -28,7 +29,6 @@ __all__ = ["ENV_PREFIX", "Context", "GatePolicy", "api_key_from_env", "build_con
 _HNSW = HnswSettings()
 RetrievalMode = Literal["hybrid", "dense"]
 DeliberationMode = Literal["focused", "full"]
-GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
 StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"]
 TraceRedaction = Literal["off", "pii", "all"]
 
