@@ -20,7 +20,7 @@ import asyncio
 import logging
 from collections.abc import Generator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
@@ -94,6 +94,26 @@ _Steps = Generator[_Step, Any, _T]
 """A call's retry loops as a generator: it yields the steps, the sync or async driver carries them out."""
 
 
+class _Run(Generic[_T]):
+    """Iterates a call's steps; the driver sets ``outcome`` (a reply, or a failure to throw in) after a request."""
+
+    def __init__(self, steps: _Steps[_T]) -> None:
+        self._steps = steps
+        self.outcome: Reply | _Failed | None = None
+        self.value: _T
+
+    def __iter__(self) -> _Run[_T]:
+        return self
+
+    def __next__(self) -> _Step:
+        outcome, self.outcome = self.outcome, None
+        try:
+            return self._steps.throw(outcome) if isinstance(outcome, _Failed) else self._steps.send(outcome)
+        except StopIteration as done:
+            self.value = done.value
+            raise
+
+
 class _Rejected(Exception):
     def __init__(self, fault: Fault) -> None:
         super().__init__(fault.cause)
@@ -124,41 +144,25 @@ class StructuredCaller:
              temperature: float | None = None, tags: list[str] | None = None) -> tuple[M, Usage]:
         """Return the validated reply and the usage of every attempt."""
         spent = _Spent(Usage(stage=stage))
-        steps = self._steps(schema, messages, stage, spent)
-        outcome: Reply | _Failed | None = None  # what the last step gave back
-        try:
-            while True:
-                step = steps.throw(outcome) if isinstance(outcome, _Failed) else steps.send(outcome)
-                outcome = None
-                if isinstance(step, _Wait):
-                    self.retry.sleep(step.seconds)
-                    continue
-                try:
-                    outcome = self._request(schema, step.prompt, step.method, stage, temperature, tags, spent)
-                except _Failed as failed:
-                    outcome = failed
-        except StopIteration as done:
-            return done.value, spent.usage
+        run = _Run(self._steps(schema, messages, stage, spent))
+        for step in run:
+            if isinstance(step, _Wait):
+                self.retry.sleep(step.seconds)
+            else:
+                run.outcome = self._request(schema, step.prompt, step.method, stage, temperature, tags, spent)
+        return run.value, spent.usage
 
     async def acall(self, schema: type[M], messages: list[BaseMessage], *, stage: str,
                     temperature: float | None = None, tags: list[str] | None = None) -> tuple[M, Usage]:
         """``call`` on the event loop: the model's async API, the endpoint's async slots, asyncio sleeps."""
         spent = _Spent(Usage(stage=stage))
-        steps = self._steps(schema, messages, stage, spent)
-        outcome: Reply | _Failed | None = None  # what the last step gave back
-        try:
-            while True:
-                step = steps.throw(outcome) if isinstance(outcome, _Failed) else steps.send(outcome)
-                outcome = None
-                if isinstance(step, _Wait):
-                    await asyncio.sleep(step.seconds)
-                    continue
-                try:
-                    outcome = await self._arequest(schema, step.prompt, step.method, stage, temperature, tags, spent)
-                except _Failed as failed:
-                    outcome = failed
-        except StopIteration as done:
-            return done.value, spent.usage
+        run = _Run(self._steps(schema, messages, stage, spent))
+        for step in run:
+            if isinstance(step, _Wait):
+                await asyncio.sleep(step.seconds)
+            else:
+                run.outcome = await self._arequest(schema, step.prompt, step.method, stage, temperature, tags, spent)
+        return run.value, spent.usage
 
     def _steps(self, schema: type[M], messages: list[BaseMessage], stage: str, spent: _Spent) -> _Steps[M]:
         """The whole call as steps the sync and async paths both run: each method in turn until one replies."""
@@ -245,7 +249,7 @@ class StructuredCaller:
         return wait
 
     def _request(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
-                 temperature: float | None, tags: list[str] | None, spent: _Spent) -> Reply:
+                 temperature: float | None, tags: list[str] | None, spent: _Spent) -> Reply | _Failed:
         """Send one request once a slot of the endpoint is free; classify what goes wrong."""
         sent = with_system_text(prompt, schema_instructions(schema)) if method in _SCHEMA_IN_PROMPT else prompt
         clock = self.retry.clock
@@ -270,7 +274,7 @@ class StructuredCaller:
         return model.with_structured_output(schema, method=method, include_raw=True).with_config(config)
 
     async def _arequest(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
-                        temperature: float | None, tags: list[str] | None, spent: _Spent) -> Reply:
+                        temperature: float | None, tags: list[str] | None, spent: _Spent) -> Reply | _Failed:
         """``_request`` awaiting an asyncio slot of the endpoint and the model's ``ainvoke``."""
         sent = with_system_text(prompt, schema_instructions(schema)) if method in _SCHEMA_IN_PROMPT else prompt
         clock = self.retry.clock
@@ -290,13 +294,15 @@ _AGAIN = object()
 """``_judge``'s answer when the method should be asked again."""
 
 
-def _failure(exc: Exception, method: str, sent: list[BaseMessage], stage: str, seconds: float) -> Reply:
-    """A request that raised: a cut-off reply, or ``_Failed`` with its fault (raised)."""
+def _failure(exc: Exception, method: str, sent: list[BaseMessage], stage: str, seconds: float) -> Reply | _Failed:
+    """A request that raised: a cut-off reply, or ``_Failed`` with its fault."""
     if isinstance(exc, NotImplementedError):
-        raise _Failed(Fault("rejected_format", False, f"{method} is not implemented by this model"),
-                      Usage(stage=stage)) from None
+        return _Failed(Fault("rejected_format", False, f"{method} is not implemented by this model"),
+                       Usage(stage=stage))
     if type(exc).__name__ == "LengthFinishReasonError":  # the client's own cut-off check
         return Reply(None, "cut off", unanswered_usage(sent, stage, seconds), "", cut_off=True)
-    raise _Failed(classify(exc, method), unanswered_usage(sent, stage, seconds)) from exc
+    failed = _Failed(classify(exc, method), unanswered_usage(sent, stage, seconds))
+    failed.__cause__ = exc
+    return failed
 
 
