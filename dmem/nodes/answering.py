@@ -102,7 +102,7 @@ def _gate_failed(exc: ModelError) -> dict[str, Any]:
     """A malformed verdict fails the gate; a gate whose model keeps failing leaves the answer unaudited."""
     if isinstance(exc, StructuredOutputError):
         return {"gate": gates.quality_failed(f"quality gate unusable: {exc}"), "usage": _spent(exc)}
-    return {"gate": _unaudited("quality", "the quality gate could not run", exc), "usage": _spent(exc)}
+    return {"gate": _unaudited(gates.QUALITY, "the quality gate could not run", exc), "usage": _spent(exc)}
 
 
 def _gated(out: Decided[QualityGateVerdict]) -> dict[str, Any]:

@@ -18,6 +18,8 @@ GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
 """quality (the quality gate), majority / consensus (vote), never (Mem0* only), always (System 2 only)."""
 GATE_POLICIES: tuple[GatePolicy, ...] = get_args(GatePolicy)
 """Every gate policy, in the order the docs and the CLI list them."""
+QUALITY: GatePolicy = "quality"
+"""The policy of the quality gate (the verdicts below that name no policy are its)."""
 NO_MEMORY = "none"
 """The ``policy`` of the verdict when nothing was stored: no gate ran."""
 
@@ -68,12 +70,12 @@ def quality_verdict(verdict: QualityGateVerdict) -> GateVerdict:
     reasons = [f"{name}: {'pass' if v.passed else 'fail'} - {v.reason}" for name, v in
                (("relevance", verdict.relevance), ("faithfulness", verdict.faithfulness),
                 ("completeness", verdict.completeness))]
-    return GateVerdict(policy="quality", passed=verdict.passed, quality=verdict, reasons=reasons)
+    return GateVerdict(policy=QUALITY, passed=verdict.passed, quality=verdict, reasons=reasons)
 
 
 def quality_failed(reason: str) -> GateVerdict:
     """The quality gate failed without a verdict (nothing to check, or a malformed reply)."""
-    return GateVerdict(policy="quality", passed=False, quality=None, reasons=[reason])
+    return GateVerdict(policy=QUALITY, passed=False, quality=None, reasons=[reason])
 
 
 def unaudited(policy: str, why: str, error: Exception, *, samples: list[str] | None = None) -> GateVerdict:
