@@ -21,7 +21,7 @@ from langchain_core.runnables.config import merge_configs
 
 from dmem import validation as check
 from dmem.api_async import AsyncMethods
-from dmem.api_reset import ResetMethods, check_threshold
+from dmem.api_reset import ResetMethods
 from dmem.api_transfer import TransferMethods
 from dmem.batches import BatchForming, iter_exchanges, unformed_groups
 from dmem.errors import DataError, NotFoundError
@@ -31,12 +31,12 @@ from dmem.messages import MessageLike, to_message, to_messages
 from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
 from dmem.models.endpoints import Endpoints
-from dmem.privacy.custom import of_settings
 from dmem.resends import keyed, recorded_resend
 from dmem.scopes import scope, scopes
 from dmem.services import Resources, Services
 from dmem.state.context import Context, build_context
 from dmem.state.graphs import QueryInput
+from dmem.state.privacy_terms import of_settings
 from dmem.state.results import AddResult, Answer, PendingTurn, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord, Message, Operation
 from dmem.store import MemoryStore, Routing, SearchFilter, validate_namespace
@@ -216,7 +216,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
         vector = self.services.embed([query])[0]
-        hits = self.store.vectors.search([ns], vector, limit, where=where, min_score=check_threshold(threshold))
+        hits = self.store.vectors.search([ns], vector, limit, where=where, min_score=check.threshold(threshold))
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
     def get(self, memory_id: str, *, user_id: str = "default", agent_id: str | None = None,

@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
 from dmem import pacing
 from dmem import validation as check
+from dmem.api_core import MemoryCore
 from dmem.batches import unformed_groups
 from dmem.messages import MessageLike
 from dmem.metadata import check_metadata
@@ -27,100 +28,87 @@ from dmem.state.results import AddResult, Answer, SearchResult
 from dmem.state.schemas import HistoryEntry, MemoryRecord
 from dmem.store import SearchFilter
 
-if TYPE_CHECKING:
-    from dmem.api import Memory
-
 
 class AsyncMethods:
     """Async twins of ``Memory``'s methods (mixed into ``Memory``)."""
 
-    async def aadd(self, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
+    async def aadd(self: MemoryCore, messages: MessageLike | Sequence[MessageLike], *, user_id: str = "default",
                    agent_id: str | None = None, run_id: str | None = None, conversation_id: str | None = None,
                    speaker_namespaces: dict[str, str] | None = None, exchange_size: int = 2,
                    metadata: Mapping[str, Any] | None = None, progress: Any = None,
                    config: RunnableConfig | None = None, infer: bool = True, idempotency_key: str | None = None,
                    **overrides: Any) -> AddResult:
         """``add`` with every exchange formed by ``await graph.ainvoke`` (``infer=False``: in a worker thread)."""
-        mem = cast("Memory", self)
         check.add_arguments(exchange_size, progress, config)
         if not infer:
-            return await asyncio.to_thread(mem.add, messages, user_id=user_id, agent_id=agent_id, run_id=run_id,
+            return await asyncio.to_thread(self.add, messages, user_id=user_id, agent_id=agent_id, run_id=run_id,
                                            conversation_id=conversation_id, speaker_namespaces=speaker_namespaces,
                                            metadata=metadata, infer=False, idempotency_key=idempotency_key,
                                            **overrides)
-        ctx, stored, routing = await asyncio.to_thread(mem._record, messages, scope(user_id, agent_id, run_id),
+        ctx, stored, routing = await asyncio.to_thread(self._record, messages, scope(user_id, agent_id, run_id),
                                                        conversation_id, speaker_namespaces, metadata, overrides,
                                                        idempotency_key)
         started = time.perf_counter()
-        exchanges = await mem._forming.arun(stored, routing, ctx, exchange_size, progress, config=config)
+        exchanges = await self._forming.arun(stored, routing, ctx, exchange_size, progress, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
-    async def aretry_pending(self, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
+    async def aretry_pending(self: MemoryCore, *, user_id: str = "default", user_ids: Sequence[str] | None = None,
                              agent_id: str | None = None, run_id: str | None = None,
                              config: RunnableConfig | None = None, **overrides: Any) -> AddResult:
         """``retry_pending`` through ``ainvoke``."""
-        mem = cast("Memory", self)
-        ctx = mem._ctx(overrides)
+        ctx = self._ctx(overrides)
         started = time.perf_counter()
         exchanges = []
-        groups = await asyncio.to_thread(lambda: list(unformed_groups(mem.store, scopes(user_ids, user_id,
+        groups = await asyncio.to_thread(lambda: list(unformed_groups(self.store, scopes(user_ids, user_id,
                                                                                         agent_id, run_id))))
         for routing, turns in groups:
-            exchanges += await mem._forming.arun(turns, routing, ctx, config=config)
+            exchanges += await self._forming.arun(turns, routing, ctx, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
 
-    async def aask(self, question: str, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
+    async def aask(self: MemoryCore, question: str, *, user_ids: Sequence[str] | None = None, user_id: str = "default",
                    agent_id: str | None = None, run_id: str | None = None, metadata: Mapping[str, Any] | None = None,
                    config: RunnableConfig | None = None, **overrides: Any) -> Answer:
         """``ask`` through ``await query_graph.ainvoke`` (``metadata`` filters what it reads, as there)."""
-        mem = cast("Memory", self)
         await pacing.start()
-        ctx, state, run_config = mem._query(question, scopes(user_ids, user_id, agent_id, run_id), metadata,
+        ctx, state, run_config = self._query(question, scopes(user_ids, user_id, agent_id, run_id), metadata,
                                             overrides, config)
         started = time.perf_counter()
-        out = await mem.query_graph.ainvoke(state, context=ctx, config=run_config)
-        return Answer.from_state(question, out, time.perf_counter() - started, mem.services.decider.name)
+        out = await self.query_graph.ainvoke(state, context=ctx, config=run_config)
+        return Answer.from_state(question, out, time.perf_counter() - started, self.services.decider.name)
 
-    async def asearch(self, query: str, *, user_id: str = "default", agent_id: str | None = None,
+    async def asearch(self: MemoryCore, query: str, *, user_id: str = "default", agent_id: str | None = None,
                       run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
                       metadata: Mapping[str, Any] | None = None, threshold: float | None = None) -> list[SearchResult]:
         """``search`` with the query embedded through the embeddings' async API."""
-        from dmem.api_reset import check_threshold
-
-        mem = cast("Memory", self)
         check.search_arguments(query, limit, where)
         ns = scope(user_id, agent_id, run_id)
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
-        vector = (await mem.services.embeddings.aembed_documents([query]))[0]
-        hits = await asyncio.to_thread(mem.store.vectors.search, [ns], vector, limit, where=where,
-                                       min_score=check_threshold(threshold))
+        vector = (await self.services.embeddings.aembed_documents([query]))[0]
+        hits = await asyncio.to_thread(self.store.vectors.search, [ns], vector, limit, where=where,
+                                       min_score=check.threshold(threshold))
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
-    async def aget(self, memory_id: str, **kwargs: Any) -> MemoryRecord:
+    async def aget(self: MemoryCore, memory_id: str, **kwargs: Any) -> MemoryRecord:
         """Async ``get``."""
-        return await asyncio.to_thread(cast("Memory", self).get, memory_id, **kwargs)
+        return await asyncio.to_thread(self.get, memory_id, **kwargs)
 
-    async def aget_all(self, **kwargs: Any) -> list[MemoryRecord]:
+    async def aget_all(self: MemoryCore, **kwargs: Any) -> list[MemoryRecord]:
         """Async ``get_all``."""
-        return await asyncio.to_thread(cast("Memory", self).get_all, **kwargs)
+        return await asyncio.to_thread(self.get_all, **kwargs)
 
-    async def ahistory(self, memory_id: str, **kwargs: Any) -> list[HistoryEntry]:
+    async def ahistory(self: MemoryCore, memory_id: str, **kwargs: Any) -> list[HistoryEntry]:
         """Async ``history``."""
-        return await asyncio.to_thread(cast("Memory", self).history, memory_id, **kwargs)
+        return await asyncio.to_thread(self.history, memory_id, **kwargs)
 
-    async def aupdate(self, memory_id: str, text: str | None = None, **kwargs: Any) -> MemoryRecord:
+    async def aupdate(self: MemoryCore, memory_id: str, text: str | None = None, **kwargs: Any) -> MemoryRecord:
         """Async ``update`` (embedding the new text, then one store transaction)."""
-        return await asyncio.to_thread(cast("Memory", self).update, memory_id, text, **kwargs)
+        return await asyncio.to_thread(self.update, memory_id, text, **kwargs)
 
-    async def adelete(self, memory_id: str, **kwargs: Any) -> MemoryRecord:
+    async def adelete(self: MemoryCore, memory_id: str, **kwargs: Any) -> MemoryRecord:
         """Async ``delete``."""
-        return await asyncio.to_thread(cast("Memory", self).delete, memory_id, **kwargs)
+        return await asyncio.to_thread(self.delete, memory_id, **kwargs)
 
-    async def adelete_all(self, **kwargs: Any) -> int:
+    async def adelete_all(self: MemoryCore, **kwargs: Any) -> int:
         """Async ``delete_all``."""
-        return await asyncio.to_thread(cast("Memory", self).delete_all, **kwargs)
-
-    async def areset(self, **kwargs: Any) -> int:
-        """Async ``reset``."""
-        return await asyncio.to_thread(cast("Memory", self).reset, **kwargs)
+        return await asyncio.to_thread(self.delete_all, **kwargs)

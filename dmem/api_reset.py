@@ -9,31 +9,36 @@ what System 1 recalls, not what was said.
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, cast
+import asyncio
+from typing import Any, Protocol
 
+from dmem.api_core import MemoryCore
 from dmem.errors import DataError
 from dmem.scopes import scope
 from dmem.state.schemas import Operation
-
-if TYPE_CHECKING:
-    from dmem.api import Memory
 
 EVERYTHING = "everything"
 """The confirmation of a whole-store reset."""
 
 
-class ResetMethods:
-    """``reset`` (mixed into ``Memory``)."""
+class _Resettable(Protocol):
+    """What ``areset`` needs: the sync ``reset`` (kept out of ``MemoryCore``, whose members are not mixin methods)."""
 
-    def reset(self, *, confirm: str, user_id: str | None = None, agent_id: str | None = None,
+    def reset(self, *args: Any, **kwargs: Any) -> int:
+        """Clear a namespace's memories, or the store's, once confirmed."""
+        ...
+
+
+class ResetMethods:
+    """``reset`` and ``areset`` (mixed into ``Memory``)."""
+
+    def reset(self: MemoryCore, *, confirm: str, user_id: str | None = None, agent_id: str | None = None,
               run_id: str | None = None, reason: str = "reset") -> int:
         """Remove every live memory of a namespace (``user_id``, scoped as usual) or of every namespace.
 
         ``confirm`` must repeat the namespace (``"maya"``, ``"maya/agent:planner"``) or be
         ``"everything"`` when no user is named. One transaction; returns how many memories went.
         """
-        mem = cast("Memory", self)
         if user_id is None and (agent_id is not None or run_id is not None):
             raise DataError("reset with agent_id or run_id needs the user_id they belong to")
         target = None if user_id is None else scope(user_id, agent_id, run_id)
@@ -42,20 +47,14 @@ class ResetMethods:
             what = "the whole store" if target is None else target
             raise DataError(f"reset needs confirm={wanted!r} to clear {what}; got {confirm!r}")
         removed = 0
-        with mem.store.transaction():
-            for ns in [target] if target is not None else mem.store.vectors.namespaces():
-                for record in mem.store.vectors.list(ns):
-                    mem.store.vectors.delete(ns, record.id)
-                    mem.store.history.append(ns, record.id, Operation.DELETE, record.text, None, reason)
+        with self.store.transaction():
+            for ns in [target] if target is not None else self.store.vectors.namespaces():
+                for record in self.store.vectors.list(ns):
+                    self.store.vectors.delete(ns, record.id)
+                    self.store.history.append(ns, record.id, Operation.DELETE, record.text, None, reason)
                     removed += 1
         return removed
 
-
-def check_threshold(threshold: object) -> float | None:
-    """A search's score threshold: None, or a finite cosine similarity from -1 to 1."""
-    if threshold is None:
-        return None
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not math.isfinite(threshold) \
-            or not -1.0 <= threshold <= 1.0:
-        raise DataError(f"threshold must be a similarity from -1 to 1, got {threshold!r}")
-    return float(threshold)
+    async def areset(self: _Resettable, **kwargs: Any) -> int:
+        """Async ``reset``."""
+        return await asyncio.to_thread(self.reset, **kwargs)

@@ -15,9 +15,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from dmem.errors import DataError
+from dmem.state.namespaces import validate_namespace
 from dmem.state.schemas import Message
 from dmem.store.base import MemoryStore
-from dmem.store.namespaces import Routing, turn_keys, validate_namespace
+from dmem.store.namespaces import Routing, turn_keys
 
 
 def collect_turns(store: MemoryStore, namespaces: Sequence[str]) -> list[dict[str, Any]]:

@@ -24,9 +24,9 @@ from dmem.errors import DataError
 from dmem.export_files import is_jsonl, read_jsonl
 from dmem.export_turns import plan_turns
 from dmem.metadata import check_metadata
+from dmem.state.namespaces import check_text, validate_namespace
 from dmem.state.schemas import MemoryRecord
 from dmem.store.embedding_meta import recorded_embedding
-from dmem.store.namespaces import check_text, validate_namespace
 from dmem.validation import text_value
 
 FORMAT = "dmem-export"

@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from dmem.errors import DataError, InputError
+from dmem.state.namespaces import check_text, validate_namespace
 from dmem.state.schemas import Message
-from dmem.store.namespaces import check_text, validate_namespace
 from dmem.store.transcript import MAX_SEQ
 
 MessageLike = Message | dict[str, Any] | str

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 
 from dmem.errors import DataError
+from dmem.state.namespaces import check_text
 from dmem.state.schemas import MetadataValue
-from dmem.store.namespaces import check_text
 
 MAX_KEYS = 64
 

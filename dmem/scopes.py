@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dmem.errors import DataError
-from dmem.store.namespaces import validate_namespace
+from dmem.state.namespaces import validate_namespace
 
 DEFAULT_NAMESPACE = "default"
 

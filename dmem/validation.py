@@ -6,6 +6,7 @@ string is not a number, a float is not a count, a bool is not an int.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -15,7 +16,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from dmem.errors import ConfigError, DataError, InputError
-from dmem.store.namespaces import check_text
+from dmem.state.namespaces import check_text
 
 MAX_LIMIT = 10_000
 """Most results one search may ask for."""
@@ -120,3 +121,13 @@ def search_arguments(query: object, limit: object, where: object) -> None:
     text_value(query, "the search query")
     count(limit, "limit", maximum=MAX_LIMIT)
     search_filter(where)
+
+
+def threshold(value: object) -> float | None:
+    """A search's score threshold: None, or a finite cosine similarity from -1 to 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+            or not -1.0 <= value <= 1.0:
+        raise DataError(f"threshold must be a similarity from -1 to 1, got {value!r}")
+    return float(value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -13,6 +13,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from dmem.api import Memory
+from dmem.cli import main
 from dmem.graphs import served_resources
 from dmem.state.schemas import Message
 from dmem.testing import FakeChatModel
@@ -101,11 +102,14 @@ def conversation(n: int, conv: str = "c1", speakers: tuple[str, str] = ("Maya", 
             for i in range(n)]
 
 
-@pytest.fixture
-def memory_factory(tmp_path: Path) -> Iterator[Any]:
+def memories(tmp_path: Path, store_url: Callable[[str], str] | None = None) -> Iterator[Any]:
+    """``make(llm, sub, **settings)``: a Memory on hash embeddings in ``tmp_path / sub`` (on PostgreSQL at
+    ``store_url(sub)`` when given); every one made is closed afterwards."""
     opened: list[Memory] = []
 
     def make(llm: Any = None, sub: str = "store", **settings: Any) -> Memory:
+        if store_url is not None:
+            settings["store_url"] = store_url(sub)
         mem = Memory(tmp_path / sub, llm=llm, embeddings="hash", **settings)
         opened.append(mem)
         return mem
@@ -114,6 +118,26 @@ def memory_factory(tmp_path: Path) -> Iterator[Any]:
     for mem in opened:
         mem.close()
     served_resources.close()
+
+
+@pytest.fixture
+def memory_factory(tmp_path: Path) -> Iterator[Any]:
+    yield from memories(tmp_path)
+
+
+@pytest.fixture
+def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Any:
+    """Run ``dmem --store <tmp> --embeddings hash <args>`` in-process; returns (exit code, stdout, stderr)."""
+
+    def run(*args: str) -> tuple[int, str, str]:
+        try:
+            code = main(["--store", str(tmp_path / "store"), "--embeddings", "hash", *args])
+        finally:
+            served_resources.close()
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
 
 
 @pytest.fixture(autouse=True)
@@ -149,6 +173,15 @@ def postgres_url(postgres_server: Any) -> Iterator[str]:
     url = postgres_server.fresh_url()
     yield url
     postgres_server.drop(url)
+
+
+@pytest.fixture
+def postgres_memory_factory(postgres_server: Any, tmp_path: Path) -> Iterator[Any]:
+    """Like ``memory_factory``, but each ``sub`` store is a fresh PostgreSQL schema (dropped afterwards)."""
+    urls: dict[str, str] = {}
+    yield from memories(tmp_path, lambda sub: urls.setdefault(sub, postgres_server.fresh_url()))
+    for url in urls.values():
+        postgres_server.drop(url)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -9,9 +9,7 @@ from typing import Any
 
 import pytest
 
-from dmem.cli import main
 from dmem.errors import DataError, DmemError
-from dmem.graphs import served_resources
 
 GOOD = {"speaker": "Ines", "text": "I planted tomatoes on the balcony.", "turn_id": "t0"}
 
@@ -100,19 +98,6 @@ def test_deixis_at_the_edges_of_the_calendar_stays_as_said(fake: Any, memory_fac
 
 
 # ---- the CLI: one line, exit 2 -----------------------------------------------------------------
-
-
-@pytest.fixture
-def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Any:
-    def run(*args: str) -> tuple[int, str, str]:
-        try:
-            code = main(["--store", str(tmp_path / "store"), "--embeddings", "hash", *args])
-        finally:
-            served_resources.close()
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 def one_line(code: int, err: str) -> str:

@@ -15,9 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dmem.api import Memory
-from dmem.cli import main
 from dmem.errors import ConfigError, DataError, DmemError, InputError
-from dmem.graphs import served_resources
 from dmem.state.context import Context
 from tests.test_bad_input import GOOD, locomo, one_line
 
@@ -186,19 +184,6 @@ def test_settings_never_show_the_store_password() -> None:
 def test_str_of_a_memory_context_hides_the_password(mem: Memory) -> None:
     ctx = mem.context.with_overrides(store_url=SECRET_URL)
     assert "s3cr3t" not in str(ctx) and "s3cr3t" not in repr(ctx.model_dump())
-
-
-@pytest.fixture
-def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Any:
-    def run(*args: str) -> tuple[int, str, str]:
-        try:
-            code = main(["--store", str(tmp_path / "store"), "--embeddings", "hash", *args])
-        finally:
-            served_resources.close()
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
 
 
 def test_a_dataset_needs_an_explicit_user(cli: Any, tmp_path: Path) -> None:

@@ -27,18 +27,6 @@ def _close_stores() -> Any:
     served_resources.close()
 
 
-@pytest.fixture
-def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Any:
-    """Run ``dmem --store <tmp> --embeddings hash <args>``; returns (exit code, stdout, stderr)."""
-
-    def run(*args: str) -> tuple[int, str, str]:
-        code = main(["--store", str(tmp_path / "store"), "--embeddings", "hash", *args])
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
-
-
 def write_inputs(tmp_path: Path) -> tuple[Path, Path]:
     plain = tmp_path / "chat.json"
     plain.write_text(json.dumps(MESSAGES), encoding="utf-8")

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from dmem.api import Memory
-from dmem.graphs import served_resources
-from dmem.store.postgres import PostgresStore
 from tests.test_export_complete import *  # noqa: F403
 from tests.test_langgraph_store import *  # noqa: F403
 from tests.test_langgraph_store_agents import *  # noqa: F403
@@ -20,21 +15,6 @@ pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture
-def memory_factory(postgres_server: Any, tmp_path: Path) -> Iterator[Any]:
-    """Like conftest's, but each ``sub`` store is a fresh PostgreSQL schema."""
-    urls: dict[str, str] = {}
-    opened: list[Memory] = []
-
-    def make(llm: Any = None, sub: str = "store", **settings: Any) -> Memory:
-        url = urls.setdefault(sub, postgres_server.fresh_url())
-        mem = Memory(tmp_path / sub, llm=llm, embeddings="hash", store_url=url, **settings)
-        assert isinstance(mem.store, PostgresStore)
-        opened.append(mem)
-        return mem
-
-    yield make
-    for mem in opened:
-        mem.close()
-    served_resources.close()
-    for url in urls.values():
-        postgres_server.drop(url)
+def memory_factory(postgres_memory_factory: Any) -> Any:
+    """Every ``sub`` store in a fresh PostgreSQL schema (conftest's ``postgres_memory_factory``)."""
+    return postgres_memory_factory

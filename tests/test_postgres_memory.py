@@ -6,15 +6,10 @@ put every store in a fresh schema of the session's real PostgreSQL server.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from dmem.api import Memory
-from dmem.graphs import served_resources
-from dmem.store.postgres import PostgresStore
 from tests.test_ingestion_graph import *  # noqa: F403
 from tests.test_ingestion_labels import *  # noqa: F403
 from tests.test_isolation import *  # noqa: F403
@@ -30,21 +25,6 @@ for _name in LOCAL_ONLY:
 
 
 @pytest.fixture
-def memory_factory(postgres_server: Any, tmp_path: Path) -> Iterator[Any]:
-    """Like conftest's, but each ``sub`` store is a fresh PostgreSQL schema."""
-    urls: dict[str, str] = {}
-    opened: list[Memory] = []
-
-    def make(llm: Any = None, sub: str = "store", **settings: Any) -> Memory:
-        url = urls.setdefault(sub, postgres_server.fresh_url())
-        mem = Memory(tmp_path / sub, llm=llm, embeddings="hash", store_url=url, **settings)
-        assert isinstance(mem.store, PostgresStore)
-        opened.append(mem)
-        return mem
-
-    yield make
-    for mem in opened:
-        mem.close()
-    served_resources.close()
-    for url in urls.values():
-        postgres_server.drop(url)
+def memory_factory(postgres_memory_factory: Any) -> Any:
+    """Every ``sub`` store in a fresh PostgreSQL schema (conftest's ``postgres_memory_factory``)."""
+    return postgres_memory_factory

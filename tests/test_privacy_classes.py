@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from dmem.errors import ConfigError
-from dmem.privacy.custom import vocabulary
 from dmem.privacy.detect import detect, personal_kinds, secret_values
 from dmem.privacy.redact import TraceRedactor
 from dmem.state.context import Context, build_context
+from dmem.state.privacy_terms import vocabulary
 from dmem.state.schemas import Scope
 from dmem.testing import FakeChatModel
 

@@ -11,12 +11,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from dmem.errors import ConfigError
 from dmem.graphs import compile_ingestion_graph, compile_query_graph
+from dmem.state.gate_policy import GATE_POLICIES
 from tests.conftest import conversation
 from tests.loop_guard import server_loop_guard
 
 EXCHANGE = [{"role": "user", "content": "I adopted a beagle named Rex last week."},
             {"role": "assistant", "content": "Congratulations!"}]
-POLICIES = ["quality", "majority", "consensus", "never", "always"]
+POLICIES = list(GATE_POLICIES)
 
 
 def rejecting(fake: Any) -> Any:

@@ -15,46 +15,20 @@ import stat
 import subprocess
 import sys
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from dmem.errors import StoreError
-from dmem.state.schemas import MemoryRecord, Message, Operation
+from dmem.state.schemas import Message, Operation
 from dmem.store import LocalStore, Routing, StoreInfo, open_store
 from dmem.store.local.snapshots import LEGACY_SNAPSHOT_FILE, SNAPSHOT_DIR, snapshot_path
 from dmem.store.local.sqlite import DB_FILE
 from dmem.store.local.store import open_handles
+from tests.test_store_contract import DIM, axis, ids, rec, vec
 
-DIM = 8
 ROOT = Path(__file__).resolve().parents[1]
-T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
-
-
-def vec(seed: int) -> list[float]:
-    return np.random.default_rng(seed).normal(size=DIM).tolist()
-
-
-def axis(i: int, scale: float = 1.0) -> list[float]:
-    v = [0.0] * DIM
-    v[i] = scale
-    return v
-
-
-def rec(
-    mid: str, ns: str = "alice", text: str | None = None, minutes: int = 0, **fields: object
-) -> MemoryRecord:
-    when = T0 + timedelta(minutes=minutes)
-    data: dict[str, object] = {"id": mid, "namespace": ns, "text": text or f"memory {mid}",
-                               "created_at": when, "updated_at": when}
-    data.update(fields)
-    return MemoryRecord.model_validate(data)
-
-
-def ids(hits: list) -> list[str]:
-    return [h.record.id for h in hits]
 
 
 def raw(store_dir: Path, sql: str, params: tuple = ()) -> list[tuple]:

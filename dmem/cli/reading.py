@@ -14,13 +14,11 @@ from dmem.cli.base import add_command, console, emit, open_memory, open_reader, 
 from dmem.cli.namespaces import hint_unknown, namespace_counts
 from dmem.errors import DataError
 from dmem.scopes import scope, scopes
+from dmem.state.gate_policy import GATE_POLICIES
 from dmem.store import SearchFilter
 
 if TYPE_CHECKING:
     from dmem.api import Memory
-
-POLICIES = ["quality", "majority", "consensus", "never", "always"]
-
 
 def resolve_id(mem: Memory, memory_id: str, namespace: str) -> str:
     """The full id of a live memory of the namespace from a unique prefix (an unknown id stays as given)."""
@@ -155,7 +153,8 @@ def register(sub: Any, common: list[argparse.ArgumentParser]) -> None:
                      'dmem ask "What did Maya say about work?" --user-id maya --metadata source=chat'], cmd_ask)
     a.add_argument("question", help="the question, in plain words (quote it)")
     scope_options(a, repeat=True)
-    a.add_argument("--policy", choices=POLICIES, help="gate policy for this question: quality (default), majority, "
+    a.add_argument("--policy", choices=GATE_POLICIES,
+                   help="gate policy for this question: quality (default), majority, "
                    "consensus, never (memories only) or always (always read the transcript)")
     a.add_argument("--deliberation", choices=["focused", "full"],
                    help="what deliberation reads: windows around the evidence (default) or the whole transcript "

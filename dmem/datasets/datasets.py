@@ -33,8 +33,8 @@ from dmem.datasets.formats import (
     turn_text,
 )
 from dmem.errors import DataError
+from dmem.state.namespaces import check_text
 from dmem.state.schemas import Message
-from dmem.store.namespaces import check_text
 
 __all__ = [
     "IMAGE_MARKER",

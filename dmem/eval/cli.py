@@ -44,7 +44,9 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--include-adversarial", action="store_true", help="also ask category 5 questions")
     p.add_argument("--dry-run", action="store_true", help="print the estimated calls and tokens, call nothing")
     p.add_argument("--judge-model", default=argparse.SUPPRESS, help="'provider:model' of the judge "
-                   "(default: judge_model setting, else the model under test, else none; 'none' switches judging off)")
+                   "(default: DMEM_JUDGE_MODEL, else the model under test, else none; 'none' switches judging off)")
+    p.add_argument("--judge-base-url", default=argparse.SUPPRESS, help="the judge's own OpenAI-compatible "
+                   "endpoint (default: DMEM_JUDGE_BASE_URL; its key in DMEM_JUDGE_API_KEY)")
     p.add_argument("--llm", default=argparse.SUPPRESS, help="chat model under test, 'provider:model'")
     p.add_argument("--embeddings", default=argparse.SUPPRESS, help="embedding model")
     p.add_argument("--set", dest="eval_settings", action="append", default=[], metavar="KEY=VALUE",
@@ -68,6 +70,8 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
         if not sep or not key.strip():
             raise ConfigError(f"--set {item!r} must look like KEY=VALUE, e.g. retrieval_top_k=10")
         settings[key.strip()] = value.strip()
+    if getattr(args, "judge_base_url", None):
+        settings["judge_base_url"] = args.judge_base_url
     if getattr(args, "base_url", None):  # the global --base-url option
         settings.setdefault("base_url", args.base_url)
     ids = [c.strip() for c in args.conversations.split(",") if c.strip()] if args.conversations else None
@@ -147,7 +151,7 @@ def print_estimate(console: Console, runner: EvalRunner, plan: RunPlan) -> None:
     from dmem.eval.judge import judge_spec, judging_off, model_label
 
     ctx, cfg = runner.ctx, runner.cfg
-    spec = judge_spec(cfg.judge, ctx)
+    spec = judge_spec(cfg.judge, runner.judge_settings)
     off = judging_off(spec)
     judged = not off and bool(spec or cfg.llm or ctx.chat_model)
     table = _table(f"dry run: {cfg.kind} {cfg.path} (model {runner.model_label}; nothing was called)",

@@ -17,6 +17,7 @@ from langchain_core.language_models import BaseChatModel
 from dmem.decisions.base import Decider
 from dmem.decisions.factory import make_decider
 from dmem.eval.judge import Judge, make_judge
+from dmem.eval.settings import JudgeSettings
 from dmem.models.chat import make_chat_model
 from dmem.models.embeddings import CachedEmbeddings, LocalMiniLMEmbeddings, make_embeddings
 from dmem.models.endpoints import Endpoints
@@ -48,7 +49,7 @@ class Models:
 
     @classmethod
     def build(cls, llm: str | BaseChatModel | None, embeddings: str | Embeddings | None,
-              judge: str | BaseChatModel | None, ctx: Context) -> Models:
+              judge: str | BaseChatModel | None, ctx: Context, judge_settings: JudgeSettings) -> Models:
         """The model under test (None: offline engine), the embeddings and the judge."""
         chat = llm if isinstance(llm, BaseChatModel) else None
         if chat is None and ctx.chat_model is not None:
@@ -57,7 +58,7 @@ class Models:
         spec = embeddings if isinstance(embeddings, Embeddings) else ctx.embedding_model
         emb = make_embeddings(spec, base_url=ctx.base_url, api_key=api_key_from_env())
         endpoints = Endpoints()
-        return cls(chat, emb, make_judge(judge, chat, ctx, endpoints), ctx, endpoints)
+        return cls(chat, emb, make_judge(judge, chat, ctx, endpoints, judge_settings), ctx, endpoints)
 
     def for_method(self, name: str) -> MethodModels:
         """The method's own embedding cache and decider, made on first use."""

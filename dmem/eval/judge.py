@@ -20,6 +20,7 @@ from dmem.datasets.datasets import QAItem
 from dmem.errors import ModelError
 from dmem.eval.methods import MethodAnswer, QuestionTask
 from dmem.eval.metrics import bleu1, evidence_recall, f1_locomo, f1_mem0, locomo_adversarial
+from dmem.eval.settings import JudgeSettings, judge_api_key_from_env
 from dmem.models.chat import make_chat_model
 from dmem.models.client import OPENAI_URL, endpoint_url
 from dmem.models.endpoints import Endpoints
@@ -29,9 +30,10 @@ from dmem.prompts.render import build, system_text
 from dmem.state.caps import resolve_caps
 from dmem.state.context import Context
 from dmem.state.schemas import Usage
-from dmem.state.sources import judge_api_key_from_env
 
 log = logging.getLogger(__name__)
+NO_JUDGE_SETTINGS = JudgeSettings()
+"""No judge model named: the model under test judges."""
 Label = Literal["CORRECT", "WRONG"]
 JUDGE_OFF = ("none", "off")
 """Judge model values that switch judging off."""
@@ -127,9 +129,9 @@ def served_label(label: str, model: BaseChatModel) -> str:
     return f"{label} at {url}" if url and url != OPENAI_URL else label
 
 
-def judge_spec(judge: str | BaseChatModel | None, ctx: Context) -> str | BaseChatModel | None:
+def judge_spec(judge: str | BaseChatModel | None, settings: JudgeSettings) -> str | BaseChatModel | None:
     """The judge model asked for: ``judge``, else the ``judge_model`` setting (None: the model under test)."""
-    return judge or ctx.judge_model
+    return judge or settings.judge_model
 
 
 def judging_off(spec: str | BaseChatModel | None) -> bool:
@@ -138,14 +140,14 @@ def judging_off(spec: str | BaseChatModel | None) -> bool:
 
 
 def make_judge(judge: str | BaseChatModel | None, fallback: BaseChatModel | None, ctx: Context,
-               endpoints: Endpoints | None = None) -> Judge:
-    """The judge on ``judge`` (or ``ctx.judge_model``), else on the model under test, else unavailable.
+               endpoints: Endpoints | None = None, settings: JudgeSettings = NO_JUDGE_SETTINGS) -> Judge:
+    """The judge on ``judge`` (or ``settings.judge_model``), else on the model under test, else unavailable.
 
     A judge model of its own talks to its own endpoint (``judge_base_url``, key from ``DMEM_JUDGE_API_KEY``),
     never to the ``base_url`` of the model under test. ``judge='none'`` switches judging off.
     The judge's name says which model, and which server, really judged.
     """
-    spec = judge_spec(judge, ctx)
+    spec = judge_spec(judge, settings)
     if judging_off(spec):
         log.info("judging switched off: judge scores will be reported as unavailable")
         return Judge(None)
@@ -156,7 +158,7 @@ def make_judge(judge: str | BaseChatModel | None, fallback: BaseChatModel | None
             log.info("no judge model and no chat model: judge scores will be reported as unavailable")
             return Judge(None)
         return Judge(fallback, served_label(model_label(fallback), fallback), **options)
-    model = make_chat_model(spec, base_url=ctx.judge_base_url, api_key=judge_api_key_from_env(), temperature=0.0,
+    model = make_chat_model(spec, base_url=settings.judge_base_url, api_key=judge_api_key_from_env(), temperature=0.0,
                             timeout=ctx.request_timeout)
     return Judge(model, served_label(model_label(spec), model), **options)
 

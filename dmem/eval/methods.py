@@ -11,7 +11,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -20,6 +20,7 @@ from dmem.api import Memory
 from dmem.datasets.datasets import Conversation, Dataset, QAItem
 from dmem.decisions.base import Decider
 from dmem.errors import ConfigError, DataError, StructuredOutputError
+from dmem.state.gate_policy import GatePolicy, route_of
 from dmem.state.schemas import Message, Usage, summarize_usage
 from dmem.state.verdicts import NO_INFO
 
@@ -73,7 +74,8 @@ class Method:
     @property
     def gated(self) -> bool:
         """Methods whose gate may fall back to Full Deliberation (D-Mem Table 2)."""
-        return self.gate_policy in ("quality", "majority", "consensus")
+        policy = self.gate_policy
+        return policy is not None and route_of(cast(GatePolicy, policy)).gated
 
 
 def _build_table() -> dict[str, Method]:

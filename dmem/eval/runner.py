@@ -40,6 +40,7 @@ from dmem.eval.methods import (
     select_questions,
     speaker_namespaces,
 )
+from dmem.eval.settings import split_judge_settings
 from dmem.pool import Progress, run_parallel
 from dmem.state.context import Context, build_context
 
@@ -68,7 +69,8 @@ class EvalConfig:
     judge: str | BaseChatModel | None = None
     embeddings: str | Embeddings | None = None
     settings: dict[str, Any] = field(default_factory=dict)
-    """Any dmem settings; they beat DMEM_* variables and the TOML ``config_file``."""
+    """Any dmem settings, and the judge's (``dmem.eval.settings``); they beat DMEM_* variables and the TOML
+    ``config_file``."""
     config_file: str | Path | None = None
 
 
@@ -106,7 +108,9 @@ class EvalRunner:
             extra["chat_model"] = cfg.llm
         if isinstance(cfg.embeddings, str):
             extra["embedding_model"] = cfg.embeddings
-        self.ctx: Context = build_context(config_file=cfg.config_file, **{**cfg.settings, **extra})
+        self.judge_settings, settings = split_judge_settings(cfg.settings, cfg.config_file)
+        """The judge's model and endpoint: the harness's settings, never the product's ``Context``."""
+        self.ctx: Context = build_context(config_file=cfg.config_file, **{**settings, **extra})
         self.dataset = load_dataset(cfg.kind, cfg.path)
         self.conversations = select_conversations(self.dataset, cfg.conversations)
         self.cache = AnswerCache(cfg.out / ANSWERS_FILE)
@@ -150,7 +154,7 @@ class EvalRunner:
         with self._lock:
             if self._models is None:
                 cfg = self.cfg
-                self._models = Models.build(cfg.llm, cfg.embeddings, cfg.judge, self.ctx)
+                self._models = Models.build(cfg.llm, cfg.embeddings, cfg.judge, self.ctx, self.judge_settings)
             return self._models
 
     # Planning ------------------------------------------------------------------------------

@@ -40,11 +40,11 @@ from dmem.nodes.lifecycle import (
 )
 from dmem.nodes.recording import build_window, keep_for_retry, record
 from dmem.nodes.releasing import areleasing, releasing
-from dmem.privacy.custom import of_settings
 from dmem.privacy.policy import enrichment_query
 from dmem.services import Resources
 from dmem.state.context import Context
 from dmem.state.graphs import FactTask, IngestInput, IngestOutput, IngestState
+from dmem.state.privacy_terms import of_settings
 
 
 def route_after_record(state: IngestState) -> Literal["build_window", "__end__"]:

@@ -1,6 +1,7 @@
 """The query graph: read_question → retrieve → [filter] → answer → gate → (finish | Full Deliberation).
 
-Policies: quality (the quality gate), majority / consensus (vote), never (Mem0* only), always (System 2 only).
+Policies (their values and routes: ``dmem.state.gate_policy``): quality (the quality gate), majority /
+consensus (vote), never (Mem0* only), always (System 2 only).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dmem.nodes.inputs import read_question
 from dmem.nodes.retrieval import afilter_memories, aretrieve, filter_memories, retrieve
 from dmem.services import Resources
 from dmem.state.context import Context
+from dmem.state.gate_policy import route_of, stands
 from dmem.state.graphs import QueryInput, QueryOutput, QueryState
 from dmem.tracing.outcome import reports_outcome
 
@@ -37,29 +39,27 @@ def route_after_retrieve(
     state: QueryState, ctx: Context
 ) -> Literal["filter_memories", "answer", "vote", "deliberate", "no_memory"]:
     """Nothing to read (under the label filter) → no_memory; 'always' skips System 1; voting policies sample."""
+    route = route_of(ctx.gate_policy)
     if not state.get("memories"):
-        return "deliberate" if ctx.gate_policy != "never" and state.get("has_transcript") else "no_memory"
-    if ctx.gate_policy == "always":
-        return "deliberate"
-    if ctx.use_filter:
+        return "deliberate" if route.deliberates_without_memories and state.get("has_transcript") else "no_memory"
+    if route.first != "deliberate" and ctx.use_filter:
         return "filter_memories"
-    return "vote" if ctx.gate_policy in ("majority", "consensus") else "answer"
+    return route.first
 
 
 def route_after_filter(state: QueryState, ctx: Context) -> Literal["answer", "vote"]:
     """After the filter, voting policies sample; the others answer once."""
-    return "vote" if ctx.gate_policy in ("majority", "consensus") else "answer"
+    return "vote" if route_of(ctx.gate_policy).first == "vote" else "answer"
 
 
 def route_after_answer(state: QueryState, ctx: Context) -> Literal["quality_gate", "finish"]:
     """'never' returns System 1's answer; 'quality' sends it to the quality gate."""
-    return "quality_gate" if ctx.gate_policy == "quality" else "finish"
+    return "quality_gate" if route_of(ctx.gate_policy).quality_gate else "finish"
 
 
 def route_after_gate(state: QueryState) -> Literal["finish", "deliberate"]:
     """A passed gate, or one that could not run (unaudited), returns System 1's answer; a fail escalates."""
-    gate = state.get("gate", {})
-    return "finish" if gate.get("passed") or gate.get("unaudited") else "deliberate"
+    return "finish" if stands(state.get("gate", {})) else "deliberate"
 
 
 def build_query_graph(*, resources: Resources) -> StateGraph[QueryState, Context, QueryInput, QueryOutput]:

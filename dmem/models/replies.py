@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from langchain_core.messages import AIMessage, BaseMessage
-from pydantic import BaseModel
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from pydantic import BaseModel, ValidationError
 
 from dmem.state.schemas import Usage
 
@@ -154,3 +155,63 @@ def usage_of(raw: Any, prompt: list[BaseMessage], stage: str, seconds: float) ->
                      output_tokens=int(meta["output_tokens"]), seconds=seconds)
     return Usage(stage=stage, calls=1, input_tokens=estimate_tokens(prompt_text(prompt)),
                  output_tokens=estimate_tokens(reply_text(raw)), seconds=seconds, estimated=True)
+
+
+@dataclass
+class Reply:
+    """One structured reply: the parsed value (None: unusable), what was wrong, its cost, its text."""
+
+    parsed: Any
+    error: str
+    usage: Usage
+    text: str
+    cut_off: bool = False
+
+
+def retry_note(reply: Reply, cap: int | None) -> str:
+    """What the model is told after an unusable reply."""
+    if reply.cut_off:
+        return (f"Your previous reply was cut off at the length limit ({cap} tokens) and could not be "
+                "used. Reply again, much shorter: keep every reason to a few words and write only "
+                "what the output format asks for.")
+    return (f"Your previous reply could not be used: {reply.error[:500]}. "
+            "Reply again, following the output format exactly.")
+
+
+def reply_parts(out: Any, method: str) -> tuple[Any, Any, Any]:
+    """(raw reply, parsed value, parsing problem) of one request's output."""
+    if method == "prompt":
+        return out, None, None
+    return out.get("raw"), out.get("parsed"), out.get("parsing_error")
+
+
+def read_reply(schema: type[M], raw: Any, parsed: Any, problem: Any, sent: list[BaseMessage], stage: str,
+          seconds: float) -> Reply:
+    """Validate a reply (repairing loose JSON) and note whether it was cut off."""
+    text = reply_text(raw)
+    usage = usage_of(raw, sent, stage, seconds)
+    cut_off = finish_reason(raw) == "length"
+    if parsed is not None:
+        return Reply(parsed, "", usage, text, cut_off)
+    try:
+        return Reply(validate_loose(schema, repair_json(text)), "", usage, text, cut_off)
+    except (ValueError, ValidationError) as exc:
+        return Reply(None, _short_error(problem or exc), usage, text, cut_off)
+
+
+def unanswered_usage(sent: list[BaseMessage], stage: str, seconds: float) -> Usage:
+    """Cost of a request that got no reply: its prompt (estimated), no output."""
+    return Usage(stage=stage, calls=1, input_tokens=estimate_tokens(prompt_text(sent)), seconds=seconds,
+                 estimated=True)
+
+
+def _short_error(exc: Any) -> str:
+    text = str(exc)
+    return text if len(text) < 400 else text[:400] + "..."
+
+
+def with_system_text(messages: list[BaseMessage], extra: str) -> list[BaseMessage]:
+    """The messages with ``extra`` appended to their system message (or one added first)."""
+    if messages and isinstance(messages[0], SystemMessage):
+        return [SystemMessage(content=f"{messages[0].content}\n\n{extra}"), *messages[1:]]
+    return [SystemMessage(content=extra), *messages]

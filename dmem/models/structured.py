@@ -18,28 +18,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from dmem.errors import ModelError, ProviderError, StructuredOutputError
 from dmem.models.client import with_output_cap, with_temperature, without_client_retries
 from dmem.models.endpoints import Endpoint, Endpoints
 from dmem.models.faults import Fault, classify, describe
 from dmem.models.replies import (
+    Reply,
     estimate_tokens,
-    finish_reason,
-    prompt_text,
+    read_reply,
     repair_json,
-    reply_text,
+    reply_parts,
+    retry_note,
     schema_instructions,
-    usage_of,
-    validate_loose,
+    unanswered_usage,
+    with_system_text,
 )
 from dmem.models.retry import Deadline, RetryPolicy
 from dmem.state.schemas import Usage
@@ -47,17 +48,9 @@ from dmem.state.schemas import Usage
 __all__ = ["NATIVE_METHODS", "StructuredCaller", "estimate_tokens", "repair_json", "schema_instructions"]
 log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
+_T = TypeVar("_T")
 NATIVE_METHODS = ("function_calling", "json_schema", "json_mode")
 _SCHEMA_IN_PROMPT = ("json_mode", "prompt")
-
-
-@dataclass
-class _Reply:
-    parsed: Any
-    error: str
-    usage: Usage
-    text: str
-    cut_off: bool = False
 
 
 @dataclass
@@ -79,6 +72,46 @@ class _Failed(Exception):
         super().__init__(fault.cause)
         self.fault = fault
         self.usage = usage
+
+
+@dataclass(frozen=True)
+class _Request:
+    """A step of a call: send ``prompt`` once with ``method``; the driver sends the Reply back, or throws _Failed."""
+
+    prompt: list[BaseMessage]
+    method: str
+
+
+@dataclass(frozen=True)
+class _Wait:
+    """A step of a call: wait before re-sending (``time.sleep`` or ``asyncio.sleep``, as the driver runs)."""
+
+    seconds: float
+
+
+_Step = _Request | _Wait
+_Steps = Generator[_Step, Any, _T]
+"""A call's retry loops as a generator: it yields the steps, the sync or async driver carries them out."""
+
+
+class _Run(Generic[_T]):
+    """Iterates a call's steps; the driver sets ``outcome`` (a reply, or a failure to throw in) after a request."""
+
+    def __init__(self, steps: _Steps[_T]) -> None:
+        self._steps = steps
+        self.outcome: Reply | _Failed | None = None
+        self.value: _T
+
+    def __iter__(self) -> _Run[_T]:
+        return self
+
+    def __next__(self) -> _Step:
+        outcome, self.outcome = self.outcome, None
+        try:
+            return self._steps.throw(outcome) if isinstance(outcome, _Failed) else self._steps.send(outcome)
+        except StopIteration as done:
+            self.value = done.value
+            raise
 
 
 class _Rejected(Exception):
@@ -113,14 +146,36 @@ class StructuredCaller:
              temperature: float | None = None, tags: list[str] | None = None) -> tuple[M, Usage]:
         """Return the validated reply and the usage of every attempt."""
         spent = _Spent(Usage(stage=stage))
+        run = _Run(self._steps(schema, messages, stage, spent))
+        for step in run:
+            if isinstance(step, _Wait):
+                self.retry.sleep(step.seconds)
+            else:
+                run.outcome = self._request(schema, step.prompt, step.method, stage, temperature, tags, spent)
+        return run.value, spent.usage
+
+    async def acall(self, schema: type[M], messages: list[BaseMessage], *, stage: str,
+                    temperature: float | None = None, tags: list[str] | None = None) -> tuple[M, Usage]:
+        """``call`` on the event loop: the model's async API, the endpoint's async slots, asyncio sleeps."""
+        spent = _Spent(Usage(stage=stage))
+        run = _Run(self._steps(schema, messages, stage, spent))
+        for step in run:
+            if isinstance(step, _Wait):
+                await asyncio.sleep(step.seconds)
+            else:
+                run.outcome = await self._arequest(schema, step.prompt, step.method, stage, temperature, tags, spent)
+        return run.value, spent.usage
+
+    def _steps(self, schema: type[M], messages: list[BaseMessage], stage: str, spent: _Spent) -> _Steps[M]:
+        """The whole call as steps the sync and async paths both run: each method in turn until one replies."""
         for method in self.methods():
             try:
-                parsed = self._by_method(schema, messages, method, stage, temperature, tags, spent)
+                parsed = yield from self._by_method(schema, messages, method, stage, spent)
             except _Rejected as exc:
                 self._refused(method, stage, exc.fault, spent)
                 continue
             if parsed is not None:
-                return parsed, spent.usage
+                return parsed
             if spent.give_up:
                 break
         raise StructuredOutputError(schema.__name__, spent.last_error, spent.raw, usage=spent.usage)
@@ -136,21 +191,21 @@ class StructuredCaller:
         spent.last_error = f"{method} refused: {fault.cause}"
 
     def _by_method(self, schema: type[M], messages: list[BaseMessage], method: str, stage: str,
-                   temperature: float | None, tags: list[str] | None, spent: _Spent) -> M | None:
+                   spent: _Spent) -> _Steps[M | None]:
         """Ask with one method, again after a malformed reply (once only after a cut-off one)."""
         note: str | None = None
         cut_offs = 0
         for attempt in range(self.max_retries + 1):
             prompt = messages if note is None else [*messages, HumanMessage(content=note)]
-            reply = self._send(schema, prompt, method, stage, temperature, tags, spent)
+            reply = yield from self._send(prompt, method, stage, spent)
             outcome = self._judge(reply, schema, method, stage, attempt, spent, cut_offs)
             if outcome is not _AGAIN:
                 return outcome  # type: ignore[return-value]
             cut_offs += int(reply.cut_off)
-            note = _note(reply, self.caps.get(stage))
+            note = retry_note(reply, self.caps.get(stage))
         return None
 
-    def _judge(self, reply: _Reply, schema: type[M], method: str, stage: str, attempt: int, spent: _Spent,
+    def _judge(self, reply: Reply, schema: type[M], method: str, stage: str, attempt: int, spent: _Spent,
                cut_offs: int) -> Any:
         """Count one reply: its parsed value, None (give this method up), or ``_AGAIN`` (ask again)."""
         if reply.parsed is not None and not reply.cut_off:
@@ -169,15 +224,14 @@ class StructuredCaller:
                     method, spent.last_error)
         return _AGAIN
 
-    def _send(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
-              temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
+    def _send(self, prompt: list[BaseMessage], method: str, stage: str, spent: _Spent) -> _Steps[Reply]:
         """One request, re-sent after provider errors as the retry policy allows."""
         for retry in range(self.retry.retries + 1):
             try:
-                return self._request(schema, prompt, method, stage, temperature, tags, spent)
+                return (yield _Request(prompt, method))
             except _Failed as failed:
                 spent.usage = spent.usage + failed.usage.as_retry()
-                self.retry.sleep(self._wait_after(failed.fault, stage, retry, spent))
+                yield _Wait(self._wait_after(failed.fault, stage, retry, spent))
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _wait_after(self, fault: Fault, stage: str, retry: int, spent: _Spent) -> float:
@@ -197,9 +251,9 @@ class StructuredCaller:
         return wait
 
     def _request(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
-                 temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
+                 temperature: float | None, tags: list[str] | None, spent: _Spent) -> Reply | _Failed:
         """Send one request once a slot of the endpoint is free; classify what goes wrong."""
-        sent = _append_system(prompt, schema_instructions(schema)) if method in _SCHEMA_IN_PROMPT else prompt
+        sent = with_system_text(prompt, schema_instructions(schema)) if method in _SCHEMA_IN_PROMPT else prompt
         clock = self.retry.clock
         with self.endpoint.slots:
             if spent.deadline is None:
@@ -210,7 +264,7 @@ class StructuredCaller:
             except Exception as exc:
                 return _failure(exc, method, sent, stage, clock() - started)
             seconds = clock() - started
-        return _read(schema, *_parts(out, method), sent, stage, seconds)
+        return read_reply(schema, *reply_parts(out, method), sent, stage, seconds)
 
     def _runnable(self, schema: type[M], method: str, stage: str, temperature: float | None,
                   tags: list[str] | None) -> Any:
@@ -231,50 +285,10 @@ class StructuredCaller:
             return model.with_config(config)
         return model.with_structured_output(schema, method=method, include_raw=True).with_config(config)
 
-    # The async path: the same loops, awaiting the model's ainvoke and an asyncio slot of the endpoint.
-    async def acall(self, schema: type[M], messages: list[BaseMessage], *, stage: str,
-                    temperature: float | None = None, tags: list[str] | None = None) -> tuple[M, Usage]:
-        """``call`` on the event loop: the model's async API, the endpoint's async slots, asyncio sleeps."""
-        spent = _Spent(Usage(stage=stage))
-        for method in self.methods():
-            try:
-                parsed = await self._aby_method(schema, messages, method, stage, temperature, tags, spent)
-            except _Rejected as exc:
-                self._refused(method, stage, exc.fault, spent)
-                continue
-            if parsed is not None:
-                return parsed, spent.usage
-            if spent.give_up:
-                break
-        raise StructuredOutputError(schema.__name__, spent.last_error, spent.raw, usage=spent.usage)
-
-    async def _aby_method(self, schema: type[M], messages: list[BaseMessage], method: str, stage: str,
-                          temperature: float | None, tags: list[str] | None, spent: _Spent) -> M | None:
-        note: str | None = None
-        cut_offs = 0
-        for attempt in range(self.max_retries + 1):
-            prompt = messages if note is None else [*messages, HumanMessage(content=note)]
-            reply = await self._asend(schema, prompt, method, stage, temperature, tags, spent)
-            outcome = self._judge(reply, schema, method, stage, attempt, spent, cut_offs)
-            if outcome is not _AGAIN:
-                return outcome  # type: ignore[return-value]
-            cut_offs += int(reply.cut_off)
-            note = _note(reply, self.caps.get(stage))
-        return None
-
-    async def _asend(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
-                     temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
-        for retry in range(self.retry.retries + 1):
-            try:
-                return await self._arequest(schema, prompt, method, stage, temperature, tags, spent)
-            except _Failed as failed:
-                spent.usage = spent.usage + failed.usage.as_retry()
-                await asyncio.sleep(self._wait_after(failed.fault, stage, retry, spent))
-        raise AssertionError("unreachable")  # pragma: no cover
-
     async def _arequest(self, schema: type[M], prompt: list[BaseMessage], method: str, stage: str,
-                        temperature: float | None, tags: list[str] | None, spent: _Spent) -> _Reply:
-        sent = _append_system(prompt, schema_instructions(schema)) if method in _SCHEMA_IN_PROMPT else prompt
+                        temperature: float | None, tags: list[str] | None, spent: _Spent) -> Reply | _Failed:
+        """``_request`` awaiting an asyncio slot of the endpoint and the model's ``ainvoke``."""
+        sent = with_system_text(prompt, schema_instructions(schema)) if method in _SCHEMA_IN_PROMPT else prompt
         clock = self.retry.clock
         async with self.endpoint.async_slots():
             if spent.deadline is None:
@@ -285,66 +299,22 @@ class StructuredCaller:
             except Exception as exc:
                 return _failure(exc, method, sent, stage, clock() - started)
             seconds = clock() - started
-        return _read(schema, *_parts(out, method), sent, stage, seconds)
+        return read_reply(schema, *reply_parts(out, method), sent, stage, seconds)
 
 
 _AGAIN = object()
 """``_judge``'s answer when the method should be asked again."""
 
 
-def _note(reply: _Reply, cap: int | None) -> str:
-    """What the model is told after an unusable reply."""
-    if reply.cut_off:
-        return (f"Your previous reply was cut off at the length limit ({cap} tokens) and could not be "
-                "used. Reply again, much shorter: keep every reason to a few words and write only "
-                "what the output format asks for.")
-    return (f"Your previous reply could not be used: {reply.error[:500]}. "
-            "Reply again, following the output format exactly.")
-
-
-def _parts(out: Any, method: str) -> tuple[Any, Any, Any]:
-    """(raw reply, parsed value, parsing problem) of one request's output."""
-    if method == "prompt":
-        return out, None, None
-    return out.get("raw"), out.get("parsed"), out.get("parsing_error")
-
-
-def _failure(exc: Exception, method: str, sent: list[BaseMessage], stage: str, seconds: float) -> _Reply:
-    """A request that raised: a cut-off reply, or ``_Failed`` with its fault (raised)."""
+def _failure(exc: Exception, method: str, sent: list[BaseMessage], stage: str, seconds: float) -> Reply | _Failed:
+    """A request that raised: a cut-off reply, or ``_Failed`` with its fault."""
     if isinstance(exc, NotImplementedError):
-        raise _Failed(Fault("rejected_format", False, f"{method} is not implemented by this model"),
-                      Usage(stage=stage)) from None
+        return _Failed(Fault("rejected_format", False, f"{method} is not implemented by this model"),
+                       Usage(stage=stage))
     if type(exc).__name__ == "LengthFinishReasonError":  # the client's own cut-off check
-        return _Reply(None, "cut off", _estimate(sent, stage, seconds), "", cut_off=True)
-    raise _Failed(classify(exc, method), _estimate(sent, stage, seconds)) from exc
+        return Reply(None, "cut off", unanswered_usage(sent, stage, seconds), "", cut_off=True)
+    failed = _Failed(classify(exc, method), unanswered_usage(sent, stage, seconds))
+    failed.__cause__ = exc
+    return failed
 
 
-def _read(schema: type[M], raw: Any, parsed: Any, problem: Any, sent: list[BaseMessage], stage: str,
-          seconds: float) -> _Reply:
-    """Validate a reply (repairing loose JSON) and note whether it was cut off."""
-    text = reply_text(raw)
-    usage = usage_of(raw, sent, stage, seconds)
-    cut_off = finish_reason(raw) == "length"
-    if parsed is not None:
-        return _Reply(parsed, "", usage, text, cut_off)
-    try:
-        return _Reply(validate_loose(schema, repair_json(text)), "", usage, text, cut_off)
-    except (ValueError, ValidationError) as exc:
-        return _Reply(None, _short_error(problem or exc), usage, text, cut_off)
-
-
-def _estimate(sent: list[BaseMessage], stage: str, seconds: float) -> Usage:
-    """Cost of a request that got no reply: its prompt (estimated), no output."""
-    return Usage(stage=stage, calls=1, input_tokens=estimate_tokens(prompt_text(sent)), seconds=seconds,
-                 estimated=True)
-
-
-def _short_error(exc: Any) -> str:
-    text = str(exc)
-    return text if len(text) < 400 else text[:400] + "..."
-
-
-def _append_system(messages: list[BaseMessage], extra: str) -> list[BaseMessage]:
-    if messages and isinstance(messages[0], SystemMessage):
-        return [SystemMessage(content=f"{messages[0].content}\n\n{extra}"), *messages[1:]]
-    return [SystemMessage(content=extra), *messages]

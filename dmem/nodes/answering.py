@@ -12,6 +12,7 @@ from dmem.decisions.base import Decided
 from dmem.errors import ModelError, StructuredOutputError
 from dmem.evidence.citations import cited_turns
 from dmem.services import Services
+from dmem.state import gate_policy as gates
 from dmem.state.context import Context
 from dmem.state.graphs import GateVerdict, QueryState
 from dmem.state.schemas import Usage
@@ -60,11 +61,9 @@ def _spent(exc: ModelError) -> list[Usage]:
     return [exc.usage] if exc.usage is not None else []
 
 
-def _unaudited(policy: str, why: str, exc: ModelError, **extra: Any) -> GateVerdict:
+def _unaudited(policy: str, why: str, exc: ModelError, *, samples: list[str] | None = None) -> GateVerdict:
     log.warning("%s gate could not run, answer returned unaudited: %s", policy, exc)
-    return GateVerdict(policy=policy, passed=False, unaudited=True,
-                       reasons=[f"unaudited: {why} ({exc}); System 1's answer returned without the check"],
-                       **extra)  # type: ignore[typeddict-item]
+    return gates.unaudited(policy, why, exc, samples=samples)
 
 
 def quality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
@@ -96,25 +95,18 @@ async def aquality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
 
 
 def _nothing_to_gate() -> dict[str, Any]:
-    return {"gate": GateVerdict(policy="quality", passed=False, quality=None,
-                                reasons=["System 1 could not answer from memory"])}
+    return {"gate": gates.quality_failed("System 1 could not answer from memory")}
 
 
 def _gate_failed(exc: ModelError) -> dict[str, Any]:
     """A malformed verdict fails the gate; a gate whose model keeps failing leaves the answer unaudited."""
     if isinstance(exc, StructuredOutputError):
-        gate = GateVerdict(policy="quality", passed=False, quality=None, reasons=[f"quality gate unusable: {exc}"])
-        return {"gate": gate, "usage": _spent(exc)}
-    return {"gate": _unaudited("quality", "the quality gate could not run", exc, quality=None), "usage": _spent(exc)}
+        return {"gate": gates.quality_failed(f"quality gate unusable: {exc}"), "usage": _spent(exc)}
+    return {"gate": _unaudited(gates.QUALITY, "the quality gate could not run", exc), "usage": _spent(exc)}
 
 
 def _gated(out: Decided[QualityGateVerdict]) -> dict[str, Any]:
-    verdict = out.value
-    reasons = [f"{name}: {'pass' if v.passed else 'fail'} - {v.reason}" for name, v in
-               (("relevance", verdict.relevance), ("faithfulness", verdict.faithfulness),
-                ("completeness", verdict.completeness))]
-    gate = GateVerdict(policy="quality", passed=verdict.passed, quality=verdict, reasons=reasons)
-    return {"gate": gate, "usage": [out.usage]}
+    return {"gate": gates.quality_verdict(out.value), "usage": [out.usage]}
 
 
 def vote(state: QueryState, svc: Services) -> dict[str, Any]:
@@ -220,15 +212,11 @@ def _raise(exc: ModelError) -> Decided[AnswerDraft]:
 
 def _tally(ctx: Context, samples: list[str], groups: list[list[int]], best: list[int],
            note: str = "") -> dict[str, Any]:
-    n = len(samples)
     clean = group_answers(groups, samples)
     top = clean[0] if clean else []
-    need = n if ctx.gate_policy == "consensus" else n // 2 + 1
     pick = next((b for b in best if b in top), top[0] if top else 1)
     chosen = samples[pick - 1] if samples else NO_INFO
-    passed = len(top) >= need and not is_no_info(chosen)
-    reason = f"{len(top)} of {n} answers agree ({'all' if need == n else 'a majority'} needed){note}"
-    gate = GateVerdict(policy=ctx.gate_policy, passed=passed, samples=samples, groups=clean, reasons=[reason])
+    gate = gates.vote_verdict(ctx.gate_policy, samples, top, not is_no_info(chosen), clean, note)
     return {"gate": gate, "answer": chosen, "system1_answer": chosen}
 
 
@@ -240,7 +228,7 @@ def finish(state: QueryState) -> dict[str, Any]:
 def no_memory(state: QueryState) -> dict[str, Any]:
     """Nothing stored for these namespaces: say so, without deliberating over an empty transcript."""
     return {"answer": NO_INFO, "route": "no_memory",
-            "gate": GateVerdict(policy="none", passed=True, reasons=["no memories and no transcript"])}
+            "gate": gates.no_memory_verdict()}
 
 
 def adopt_deliberation(state: QueryState) -> dict[str, Any]:

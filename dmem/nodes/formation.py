@@ -16,10 +16,10 @@ from dmem.errors import ModelError
 from dmem.grounding.deixis import ground_place, ground_time
 from dmem.nodes.recording import namespace_for
 from dmem.privacy.carry import screen_all
-from dmem.privacy.custom import of_settings
 from dmem.privacy.policy import about_entity, enrichment_query
 from dmem.services import Services
 from dmem.state.graphs import FactTask, IngestState
+from dmem.state.privacy_terms import of_settings
 from dmem.state.schemas import AdmissionDecision, Fact, Message, Scope
 from dmem.state.verdicts import AdmissionVerdicts, FactDraft, FactDrafts, ScopeLabels
 

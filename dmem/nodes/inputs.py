@@ -24,8 +24,8 @@ from dmem.resends import keyed, recorded_resend
 from dmem.services import Services
 from dmem.state.context import Context
 from dmem.state.graphs import DeliberationInput, IngestState
+from dmem.state.namespaces import validate_namespace
 from dmem.state.schemas import Message
-from dmem.store.namespaces import validate_namespace
 
 DEFAULT_USER = "default"
 _TURNS = TypeAdapter(list[Message])

@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from dmem.privacy.custom import NONE, Vocabulary
 from dmem.privacy.detect import personal_kinds
 from dmem.privacy.policy import entity_refusal, private_names
+from dmem.state.privacy_terms import NONE, Vocabulary
 from dmem.state.schemas import Fact, Message, Scope
 
 log = logging.getLogger(__name__)

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 
 from dmem.privacy import contact, credentials, special
-from dmem.privacy.custom import NONE, PATTERN_KIND, TERM_KIND, Vocabulary
 from dmem.privacy.neighbours import MAX_KINDS, content_words, sentence_at
 from dmem.privacy.numbers import clues
+from dmem.state.privacy_terms import NONE, PATTERN_KIND, TERM_KIND, Vocabulary
 
 MIN_CHARS = 3  # the shortest finding is three characters ('DNA', 'HIV')
 CATEGORY = {

@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from dmem.privacy.custom import NONE, Vocabulary
 from dmem.privacy.detect import describe, detect
 from dmem.privacy.shapes import personal_shape
+from dmem.state.privacy_terms import NONE, Vocabulary
 from dmem.state.schemas import Fact, Scope
 
 Source = Literal["external", "internal"]

@@ -20,10 +20,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Literal
 
-from dmem.privacy.custom import NONE, Vocabulary
 from dmem.privacy.detect import MIN_CHARS, Detection, detect, scan
 from dmem.privacy.numbers import MARKER
 from dmem.privacy.values import compile_values
+from dmem.state.privacy_terms import NONE, Vocabulary
 
 RedactionMode = Literal["off", "pii", "all"]
 PERSONAL_MEMORY = "[redacted: personal memory]"

@@ -8,25 +8,26 @@
 from __future__ import annotations
 
 import os
-import re
-import types
 import typing
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer, model_validator
 
-from dmem.errors import ConfigError
+from dmem.errors import ConfigError, DataError
 from dmem.state.caps import parse_caps
+from dmem.state.gate_policy import GatePolicy
 from dmem.state.hnsw import HnswSettings
-from dmem.state.sources import API_KEY_ENV, ENV_PREFIX, JUDGE_API_KEY_ENV, api_key_from_env, read_env, read_toml
+from dmem.state.namespaces import validate_namespace
+from dmem.state.privacy_terms import vocabulary
+from dmem.state.setting_values import check_keys, coerce, masked_url
+from dmem.state.sources import ENV_PREFIX, api_key_from_env, product_settings, read_env, read_toml
 
-__all__ = ["ENV_PREFIX", "Context", "GatePolicy", "api_key_from_env", "build_context", "read_env", "read_toml",
+__all__ = ["ENV_PREFIX", "Context", "api_key_from_env", "build_context", "read_env", "read_toml",
            "setting_names"]
 
 _HNSW = HnswSettings()
 RetrievalMode = Literal["hybrid", "dense"]
 DeliberationMode = Literal["focused", "full"]
-GatePolicy = Literal["quality", "majority", "consensus", "never", "always"]
 StructuredMethod = Literal["auto", "json_schema", "function_calling", "json_mode", "prompt"]
 TraceRedaction = Literal["off", "pii", "all"]
 
@@ -34,10 +35,11 @@ TraceRedaction = Literal["off", "pii", "all"]
 class Context(BaseModel):
     """Every setting of dmem. Defaults follow D-Mem (000) and Gated Memory (001).
 
-    Values are checked when a Context is built (directly, from a run's ``context={...}`` or from
-    ``build_context``); a bad value raises ``ConfigError`` naming the setting. A run's context
-    changes only the settings it sets; the others come from the graph's owner (``Memory`` or the
-    ``DMEM_*`` settings of the served graphs), see ``layered_on``.
+    Fields are grouped by the stage they govern: models, formation, lifecycle, retrieval and answer,
+    gate, deliberation, store, privacy, tracing. Values are checked when a Context is built (directly,
+    from a run's ``context={...}`` or from ``build_context``); a bad value raises ``ConfigError``
+    naming the setting. A run's context changes only the settings it sets; the others come from the
+    graph's owner (``Memory`` or the ``DMEM_*`` settings of the served graphs), see ``layered_on``.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
@@ -45,8 +47,6 @@ class Context(BaseModel):
     # Models
     chat_model: str | None = None
     """'provider:model' (e.g. 'openai:gpt-4o-mini'); None runs the offline decision engine."""
-    judge_model: str | None = None
-    """Model for the evaluation judge; None falls back to chat_model."""
     embedding_model: str = "local:all-MiniLM-L6-v2"
     """'local:all-MiniLM-L6-v2' (bundled int8 ONNX), 'torch:all-MiniLM-L6-v2' (dmem[torch]), 'hash', 'openai:<m>'."""
     base_url: str | None = None
@@ -59,83 +59,8 @@ class Context(BaseModel):
     """Retries after a malformed model reply (once only after a reply cut off by its cap), before the typed error."""
     request_timeout: float = 120.0
     """Seconds a model request may take once sent (waiting for a free slot in dmem does not count)."""
-
-    # Whose memory
-    user_id: str | None = None
-    """Whose memory a graph run reads and writes when its input names none (ingestion's user_id, the query's
-    namespaces): a run's context={'user_id': ...} in-process and served alike. None: 'default'."""
-
-    # Storage
-    store_dir: str = ".dmem"
-    """Directory of the memory store (vectors, history, transcript)."""
-
-    # System 1 ingestion (Mem0*)
-    extraction_top_k: int = 10
-    """Existing memories shown to extraction as background (paper: top-10)."""
-    history_messages: int = 8
-    """Previous messages given as reference history (paper: last 8)."""
-    update_top_k: int = 5
-    """Similar memories fetched per new fact in the update phase (paper: top-5)."""
-    update_min_similarity: float = 0.8
-    """Cosine above which a memory joins a fact's update background (paper: 0.8)."""
-
-    # Gated Memory formation
-    formation: bool = True
-    """Run the admission-controlled formation layer; False gives plain Mem0* extraction."""
-    enrichment: bool = True
-    """Enrich flagged facts where the scope allows it."""
-    external_knowledge: bool = False
-    """Allow EXTERNAL facts to consult the pluggable external knowledge source."""
-    location: str | None = None
-    """Request-context location used to ground 'here'/'there' (never sent outside for USER_PII)."""
-
-    # Query (System 1)
-    retrieval_top_k: int = 30
-    """Memories retrieved per namespace asked about (paper: top-30)."""
-    use_filter: bool = False
-    """Run the paper's 'Filter' step: keep only memories strictly needed."""
-    answer_style: Literal["short", "sentence"] = "short"
-    """'short' answers in a few words (benchmark style); 'sentence' in one sentence."""
-
-    # The gate
-    gate_policy: GatePolicy = "quality"
-    """quality | majority | consensus | never (Mem0* only) | always (Full Deliberation only)."""
-    vote_samples: int = 3
-    """Answers sampled by Majority Voting and Consensus."""
-    vote_temperature: float = 0.7
-    """Temperature of the voting samples."""
-
-    # Full Deliberation (System 2)
-    chunk_size: int = 60
-    """Messages per chunk (paper: 60)."""
-    chunk_history: int = 4
-    """Preceding messages shown read-only with each chunk (paper: 4)."""
-    chunk_min_score: int = 5
-    """A chunk worker keeps facts scoring at least this (paper: >= 5)."""
-    fact_min_score: int = 6
-    """The reduce step keeps facts scoring above this (paper: > 6)."""
-    select_above: int = 6
-    """More facts than this left after reduce triggers the selection call (paper: 6)."""
-
-    # Evidence-first retrieval and Focused Deliberation (issue 14)
-    retrieval_mode: RetrievalMode = "hybrid"
-    """'hybrid' fuses dense, BM25 (memory, source-turn text, event day), name and time-cue ranks;
-    'dense' is the papers' embedding-only top-K."""
-    deliberation_mode: DeliberationMode = "focused"
-    """'focused' reads windows around the turns a hybrid raw-turn search points at, within
-    deliberation_budget; 'full' reads the whole transcript (the papers' Full Deliberation)."""
-    deliberation_budget: float = 0.3
-    """What focused deliberation may send: a share of the full scan's transcript tokens (0 < x <= 1),
-    or a number of tokens (x > 1)."""
-    ledger_limit: int = 40
-    """Most facts the answer sees for a list, count or ordering question, which skips the selection
-    call so that no instance is dropped (best-scored kept, shown in time order)."""
-
-    # Execution
     max_concurrency: int = 4
     """Model calls in flight at once (chunk workers, per-fact work)."""
-
-    # Model calls: retries, limits, caps (issue #11)
     provider_retries: int = 4
     """Re-sends after a provider error (timeout, refused connection, HTTP 429 or 5xx), with backoff."""
     retry_backoff: float = 1.0
@@ -147,13 +72,90 @@ class Context(BaseModel):
     machine (localhost), else max_concurrency."""
     output_caps: str = ""
     """Output-token caps per stage over the built-in ones, 'stage=tokens,...' (e.g. 'split_intents=1500'); 0: no cap."""
+
+    # Formation
+    formation: bool = True
+    """Run the admission-controlled formation layer; False gives plain Mem0* extraction."""
+    extraction_top_k: int = 10
+    """Existing memories shown to extraction as background (paper: top-10)."""
+    history_messages: int = 8
+    """Previous messages given as reference history (paper: last 8)."""
+    enrichment: bool = True
+    """Enrich flagged facts where the scope allows it."""
+    external_knowledge: bool = False
+    """Allow EXTERNAL facts to consult the pluggable external knowledge source."""
+    enrichment_max_chars: int = 1000
+    """Most characters of knowledge-source reply lines attached to one fact (whole lines, first first)."""
+    location: str | None = None
+    """Request-context location used to ground 'here'/'there' (never sent outside for USER_PII)."""
+    admission_instructions: str = ""
+    """Extra rules for the admission gate (what to keep or drop), e.g. 'Never keep talk about work.'"""
+    extraction_instructions: str = ""
+    """Extra rules for fact extraction (the split into intents, and Mem0* extraction)."""
+
+    # Lifecycle
+    update_top_k: int = 5
+    """Similar memories fetched per new fact in the update phase (paper: top-5)."""
+    update_min_similarity: float = 0.8
+    """Cosine above which a memory joins a fact's update background (paper: 0.8)."""
     lifecycle_mode: Literal["batch", "per_fact"] = "batch"
     """'batch' decides all new facts of an exchange in one call (as mem0 does); 'per_fact' one call per fact."""
-    judge_base_url: str | None = None
-    """Endpoint of the evaluation judge's model (its own; base_url is the model under test's). Its key, a
-    secret, comes from DMEM_JUDGE_API_KEY (else the provider's usual variable, e.g. OPENAI_API_KEY)."""
+    lifecycle_instructions: str = ""
+    """Extra rules for ADD/UPDATE/DELETE/NOOP decisions."""
 
-    # Store sharing and concurrency (issue #10)
+    # Retrieval and answer
+    retrieval_top_k: int = 30
+    """Memories retrieved per namespace asked about (paper: top-30)."""
+    retrieval_mode: RetrievalMode = "hybrid"
+    """'hybrid' fuses dense, BM25 (memory, source-turn text, event day), name and time-cue ranks;
+    'dense' is the papers' embedding-only top-K."""
+    use_filter: bool = False
+    """Run the paper's 'Filter' step: keep only memories strictly needed."""
+    answer_style: Literal["short", "sentence"] = "short"
+    """'short' answers in a few words (benchmark style); 'sentence' in one sentence."""
+    answer_instructions: str = ""
+    """Extra rules for the answer, e.g. 'Answer in Portuguese.' (System 1 and deliberation both)."""
+
+    # Gate
+    gate_policy: GatePolicy = "quality"
+    """quality | majority | consensus | never (Mem0* only) | always (Full Deliberation only)."""
+    vote_samples: int = 3
+    """Answers sampled by Majority Voting and Consensus."""
+    vote_temperature: float = 0.7
+    """Temperature of the voting samples."""
+    gate_instructions: str = ""
+    """Extra rules for the quality gate that decides whether Full Deliberation runs."""
+
+    # Deliberation
+    deliberation_mode: DeliberationMode = "focused"
+    """'focused' reads windows around the turns a hybrid raw-turn search points at, within
+    deliberation_budget; 'full' reads the whole transcript (the papers' Full Deliberation)."""
+    deliberation_budget: float = 0.3
+    """What focused deliberation may send: a share of the full scan's transcript tokens (0 < x <= 1),
+    or a number of tokens (x > 1)."""
+    chunk_size: int = 60
+    """Messages per chunk (paper: 60)."""
+    chunk_history: int = 4
+    """Preceding messages shown read-only with each chunk (paper: 4)."""
+    chunk_min_score: int = 5
+    """A chunk worker keeps facts scoring at least this (paper: >= 5)."""
+    fact_min_score: int = 6
+    """The reduce step keeps facts scoring above this (paper: > 6)."""
+    select_above: int = 6
+    """More facts than this left after reduce triggers the selection call (paper: 6)."""
+    ledger_limit: int = 40
+    """Most facts the answer sees for a list, count or ordering question, which skips the selection
+    call so that no instance is dropped (best-scored kept, shown in time order)."""
+
+    # Store
+    user_id: str | None = None
+    """Whose memory a graph run reads and writes when its input names none (ingestion's user_id, the query's
+    namespaces): a run's context={'user_id': ...} in-process and served alike. None: 'default'."""
+    store_dir: str = ".dmem"
+    """Directory of the memory store (vectors, history, transcript)."""
+    store_url: str | None = None
+    """'postgresql://user:pass@host:5432/db': keep memories in PostgreSQL + pgvector, shared by many
+    workers and machines (needs ``pip install 'dmem[postgres]'``); None keeps the local store_dir."""
     lock_timeout: float = 10.0
     """Seconds a write waits for another process's write transaction on the store before failing."""
     vector_cache: int = 250_000
@@ -166,11 +168,6 @@ class Context(BaseModel):
     """Seconds during which an add without an idempotency key or conversation id whose turns (same ids,
     speakers and texts) are all recorded already, in any conversation of the user, is taken as a resend
     and records nothing new. 0: only an idempotency key recognises a resend."""
-
-    # Shared PostgreSQL store (issue #13)
-    store_url: str | None = None
-    """'postgresql://user:pass@host:5432/db': keep memories in PostgreSQL + pgvector, shared by many
-    workers and machines (needs ``pip install 'dmem[postgres]'``); None keeps the local store_dir."""
     hnsw_threshold: int = _HNSW.threshold
     """PostgreSQL: live memories from which a namespace gets its own HNSW index (built at that write)."""
     hnsw_m: int = _HNSW.m
@@ -182,24 +179,7 @@ class Context(BaseModel):
     hnsw_ef_search: int = _HNSW.ef_search
     """PostgreSQL: candidates an HNSW search keeps (1-1000, at least the k asked for); per run."""
 
-    # A deployment's own rules per stage (issue 25), appended to that stage's system prompt
-    admission_instructions: str = ""
-    """Extra rules for the admission gate (what to keep or drop), e.g. 'Never keep talk about work.'"""
-    extraction_instructions: str = ""
-    """Extra rules for fact extraction (the split into intents, and Mem0* extraction)."""
-    lifecycle_instructions: str = ""
-    """Extra rules for ADD/UPDATE/DELETE/NOOP decisions."""
-    gate_instructions: str = ""
-    """Extra rules for the quality gate that decides whether Full Deliberation runs."""
-    answer_instructions: str = ""
-    """Extra rules for the answer, e.g. 'Answer in Portuguese.' (System 1 and deliberation both)."""
-
-    # Privacy of enrichment and traces
-    enrichment_max_chars: int = 1000
-    """Most characters of knowledge-source reply lines attached to one fact (whole lines, first first)."""
-    trace_redaction: TraceRedaction = "pii"
-    """What LangSmith traces may carry: 'off' (everything), 'pii' (no detected personal data and no
-    USER_PII memory text in any run), 'all' (no conversation text: inputs and outputs hidden)."""
+    # Privacy
     privacy_terms: tuple[str, ...] = ()
     """A deployment's own personal terms (a clinic, a project name): matched as whole words, any case, by
     every detection (scope, enrichment rules, trace redaction). A list, or ';'-separated text (DMEM_PRIVACY_TERMS)."""
@@ -207,6 +187,10 @@ class Context(BaseModel):
     """A deployment's own personal-data shapes as regular expressions (an employee number: 'EMP-\\d{6}').
     A list, or ';'-separated text (DMEM_PRIVACY_PATTERNS)."""
 
+    # Tracing
+    trace_redaction: TraceRedaction = "pii"
+    """What LangSmith traces may carry: 'off' (everything), 'pii' (no detected personal data and no
+    USER_PII memory text in any run), 'all' (no conversation text: inputs and outputs hidden)."""
     def __init__(self, **data: Any) -> None:
         try:
             super().__init__(**data)
@@ -224,8 +208,8 @@ class Context(BaseModel):
         """Unknown names and bad values are ``ConfigError``s on every path, not only in build_context."""
         if not isinstance(data, dict):
             return data
-        _check_keys("context", data)
-        return {name: _coerce(name, value) for name, value in data.items()}
+        check_keys("context", data, set(Context.model_fields))
+        return {name: coerce(name, value, Context.model_fields[name].annotation) for name, value in data.items()}
 
     @model_validator(mode="after")
     def _check_ranges(self) -> Context:
@@ -263,69 +247,9 @@ class Context(BaseModel):
         return base.with_overrides(**given)
 
 
-_PASSWORD_IN_URL = re.compile(r"(?P<head>://[^:/@\s]*:)[^@\s]*(?P<tail>@)")
-_PASSWORD_PARAM = re.compile(r"(?P<head>[?&;\s]password=)[^&;\s]*", re.IGNORECASE)
-
-
-def masked_url(url: str) -> str:
-    """A connection URL with any password replaced by '***' ('postgresql://ana:***@db:5432/mem')."""
-    url = _PASSWORD_IN_URL.sub(lambda m: f"{m.group('head')}***{m.group('tail')}", url)
-    return _PASSWORD_PARAM.sub(lambda m: f"{m.group('head')}***", url)
-
-
 def setting_names() -> list[str]:
     """Names of every setting, in declaration order."""
     return list(Context.model_fields)
-
-
-def _target_type(name: str) -> Any:
-    return Context.model_fields[name].annotation
-
-
-def _coerce(name: str, value: Any) -> Any:
-    """Convert a raw value (often a string from the environment) to the setting's type."""
-    tp = _target_type(name)
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    optional = origin in (typing.Union, types.UnionType) and type(None) in args
-    if optional:
-        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none", "null")):
-            return None
-        tp = next(a for a in args if a is not type(None))
-        origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is Literal:
-        if value not in args:
-            raise ConfigError(f"setting {name!r} must be one of {', '.join(map(str, args))}; got {value!r}")
-        return value
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise ConfigError(f"setting {name!r} must be true or false; got {value!r}")
-    if tp in (int, float):
-        if isinstance(value, bool):
-            raise ConfigError(f"setting {name!r} must be a number; got {value!r}")
-        try:
-            number = tp(value)
-        except (TypeError, ValueError):
-            raise ConfigError(f"setting {name!r} must be {tp.__name__}; got {value!r}") from None
-        if tp is int and isinstance(value, float) and not value.is_integer():
-            raise ConfigError(f"setting {name!r} must be a whole number; got {value!r}")
-        return number
-    if origin is tuple:
-        items = value.replace("\n", ";").split(";") if isinstance(value, str) else value
-        if not isinstance(items, list | tuple) or not all(isinstance(i, str) for i in items):
-            raise ConfigError(f"setting {name!r} must be a list of text; got {value!r}")
-        return tuple(i.strip() for i in items if i.strip())
-    if tp is str:
-        if not isinstance(value, str):
-            raise ConfigError(f"setting {name!r} must be text; got {value!r}")
-        return value
-    return value
 
 
 def _validate(ctx: Context) -> None:
@@ -350,16 +274,11 @@ def _validate(ctx: Context) -> None:
         scheme = ctx.store_url.split(":", 1)[0]
         raise ConfigError(f"setting 'store_url' must be a postgresql:// URL; got one starting {scheme!r}:")
     if ctx.user_id is not None:
-        from dmem.errors import DataError
-        from dmem.store.namespaces import validate_namespace
-
         try:
             validate_namespace(ctx.user_id)
         except DataError as exc:
             raise ConfigError(f"setting 'user_id': {exc}") from None
     ctx.hnsw()  # raises ConfigError naming the bad hnsw_* setting
-    from dmem.privacy.custom import vocabulary
-
     vocabulary(ctx.privacy_terms, ctx.privacy_patterns)  # raises ConfigError naming a bad pattern
     try:
         parse_caps(ctx.output_caps)
@@ -369,19 +288,6 @@ def _validate(ctx: Context) -> None:
         raise ConfigError(
             f"chat_model {ctx.chat_model!r} must be 'provider:model', e.g. 'openai:gpt-4o-mini'"
         )
-
-
-def _check_keys(source: str, values: dict[str, Any]) -> None:
-    known = set(Context.model_fields)
-    unknown = sorted(set(values) - known)
-    if "api_key" in unknown:
-        raise ConfigError(f"api_key is a secret, not a setting ({source}): set {API_KEY_ENV} in the environment "
-                          "or pass Memory(api_key=...)")
-    if "judge_api_key" in unknown:
-        raise ConfigError(f"judge_api_key is a secret, not a setting ({source}): set {JUDGE_API_KEY_ENV} "
-                          "in the environment")
-    if unknown:
-        raise ConfigError(f"unknown setting(s) in {source}: {', '.join(unknown)}")
 
 
 def build_context(
@@ -401,12 +307,12 @@ def build_context(
     file_path = config_file or (os.environ if environ is None else environ).get("DMEM_CONFIG")
     layers: list[tuple[str, dict[str, Any]]] = []
     if file_path:
-        layers.append((f"config file {file_path}", read_toml(file_path)))
+        layers.append((f"config file {file_path}", product_settings(read_toml(file_path))))
     layers.append(("environment (DMEM_*)", env))
     layers.append(("keyword arguments", {k: v for k, v in overrides.items()}))
     merged: dict[str, Any] = base.explicit() if base else {}
     for source, values in layers:
-        _check_keys(source, values)
+        check_keys(source, values, set(Context.model_fields))
         for name, value in values.items():
-            merged[name] = _coerce(name, value)
+            merged[name] = coerce(name, value, Context.model_fields[name].annotation)
     return Context(**merged)

@@ -13,8 +13,12 @@ from dmem.errors import ConfigError
 ENV_PREFIX = "DMEM_"
 API_KEY_ENV = "DMEM_API_KEY"
 JUDGE_API_KEY_ENV = "DMEM_JUDGE_API_KEY"
-NOT_SETTINGS = frozenset({"DMEM_CONFIG", API_KEY_ENV, JUDGE_API_KEY_ENV})
-"""DMEM_* variables that are not settings: the TOML file's path and the secrets."""
+HARNESS_SETTINGS = frozenset({"judge_model", "judge_base_url"})
+"""Settings of the evaluation harness (``dmem.eval.settings``), not of the product: a config file or
+DMEM_* variable shared with ``dmem eval`` may carry them, and the product leaves them to it."""
+NOT_SETTINGS = frozenset({"DMEM_CONFIG", API_KEY_ENV, JUDGE_API_KEY_ENV,
+                          *(f"{ENV_PREFIX}{name.upper()}" for name in HARNESS_SETTINGS)})
+"""DMEM_* variables that are not settings of the product: the TOML file's path, the secrets, the harness's."""
 
 
 def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -32,14 +36,14 @@ def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
     return dict(table)
 
 
+def product_settings(values: dict[str, Any]) -> dict[str, Any]:
+    """A config file's settings without the evaluation harness's (``HARNESS_SETTINGS``)."""
+    return {k: v for k, v in values.items() if k not in HARNESS_SETTINGS}
+
+
 def api_key_from_env(environ: typing.Mapping[str, str] | None = None) -> str | None:
     """The API key for ``base_url`` servers, from ``DMEM_API_KEY``: a secret, so never a setting."""
     return (os.environ if environ is None else environ).get(API_KEY_ENV) or None
-
-
-def judge_api_key_from_env(environ: typing.Mapping[str, str] | None = None) -> str | None:
-    """The API key for the judge's own endpoint (``judge_base_url``), from ``DMEM_JUDGE_API_KEY``."""
-    return (os.environ if environ is None else environ).get(JUDGE_API_KEY_ENV) or None
 
 
 def read_env(environ: typing.Mapping[str, str] | None = None) -> dict[str, str]:

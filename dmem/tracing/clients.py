@@ -22,8 +22,8 @@ from langchain_core.tracers.langchain import LangChainTracer
 from langsmith.run_helpers import get_tracing_context
 from langsmith.utils import tracing_is_enabled
 
-from dmem.privacy.custom import NONE, Vocabulary, of_settings
 from dmem.privacy.redact import RedactionMode, TraceRedactor
+from dmem.state.privacy_terms import NONE, Vocabulary, of_settings
 
 
 def redacting_client(mode: RedactionMode, *, like: langsmith.Client | None = None,

@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 
 from dmem.errors import StoreError
+from dmem.state.namespaces import validate_namespace
 from dmem.state.schemas import MemoryRecord
 from dmem.store.dialect import SQLITE
 from dmem.store.filters import Hit, SearchFilter
 from dmem.store.local.sqlite import Database
 from dmem.store.local.sync import DEFAULT_BUDGET, IndexSync, decode
 from dmem.store.local.vectors import FaissIndexes
-from dmem.store.namespaces import validate_namespace
 from dmem.store.records import MemoryRows, record_from_row, record_json
 from dmem.store.sql import Sql, iter_batches
 from dmem.store.unit import normalize

@@ -22,10 +22,10 @@ from psycopg import sql
 
 from dmem.errors import StoreError
 from dmem.state.hnsw import HnswSettings
+from dmem.state.namespaces import validate_namespace
 from dmem.state.schemas import MemoryRecord
 from dmem.store.dialect import POSTGRES
 from dmem.store.filters import Hit, SearchFilter
-from dmem.store.namespaces import validate_namespace
 from dmem.store.postgres.db import PgDatabase, Row
 from dmem.store.postgres.filters import filter_columns, filter_sql
 from dmem.store.postgres.schema import namespace_index_name

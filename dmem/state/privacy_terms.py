@@ -2,7 +2,9 @@
 
 Set ``privacy_terms`` (words or phrases, matched whole and case-insensitively: a clinic's name, an
 internal project) and ``privacy_patterns`` (regular expressions: an employee number's shape) in
-the settings; every detection (scope, enrichment rules, trace redaction) then finds them too.
+the settings; every detection (scope, enrichment rules, trace redaction) then finds them too. The
+compiled vocabulary lives beside the settings it is made of, so ``Context`` refuses a bad pattern
+when settings are built.
 """
 
 from __future__ import annotations
