@@ -1,4 +1,7 @@
-"""mem0's API on Memory: ``reset``, ``add(..., infer=False)``, a search ``threshold``, and per-stage instructions."""
+"""mem0's API on Memory: ``add(..., infer=False)``, a search ``threshold``, per-stage instructions.
+
+``reset`` has its own tests (tests/test_reset.py).
+"""
 
 from __future__ import annotations
 
@@ -49,24 +52,6 @@ def test_search_threshold_drops_weak_matches(memory_factory: Any) -> None:
     assert len(asyncio.run(mem.asearch("basil balcony", user_id="maya", threshold=cut))) == 1
     with pytest.raises(DataError, match="threshold"):
         mem.search("basil", user_id="maya", threshold=2)
-
-
-def test_reset_needs_its_confirmation_and_clears_one_namespace_or_all(memory_factory: Any) -> None:
-    mem = memory_factory()
-    mem.add(["Maya sings."], user_id="maya", infer=False)
-    mem.add(["Maya plans."], user_id="maya", agent_id="planner", infer=False)
-    mem.add(["Theo runs."], user_id="theo", infer=False)
-    with pytest.raises(DataError, match="confirm='maya'"):
-        mem.reset(user_id="maya", confirm="yes")
-    with pytest.raises(DataError, match="confirm='everything'"):
-        mem.reset(confirm="maya")
-    gone = mem.get_all(user_id="maya")[0]
-    assert mem.reset(user_id="maya", confirm="maya") == 1
-    assert mem.get_all(user_id="maya") == [] and len(mem.get_all(user_id="maya", agent_id="planner")) == 1
-    assert mem.history(gone.id, user_id="maya")[-1].operation == Operation.DELETE
-    assert mem.reset(confirm="everything") == 2
-    assert mem.get_all(user_id="theo") == [] and mem.get_all(user_id="maya", agent_id="planner") == []
-    assert [m.text for m in mem.transcript(user_id="theo")] == ["Theo runs."]  # what was said stays, for audit
 
 
 def test_instructions_join_their_stage_prompt_per_run(fake: FakeChatModel, memory_factory: Any) -> None:

@@ -1,4 +1,4 @@
-"""Issue 25 on PostgreSQL: as_store(), the agents over it, mem0 parity and complete exports, rerun on a fresh schema."""
+"""Issue 25 on PostgreSQL: as_store(), its agents, mem0 parity, reset and complete exports, on a fresh schema."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from tests.test_export_complete import *  # noqa: F403
 from tests.test_langgraph_store import *  # noqa: F403
 from tests.test_langgraph_store_agents import *  # noqa: F403
 from tests.test_mem0_parity import *  # noqa: F403
+from tests.test_reset import *  # noqa: F403
 
 pytestmark = pytest.mark.postgres
 

@@ -271,6 +271,16 @@ class MemoryStore(Protocol):
         """Add or replace records of one namespace in one transaction; refuse ids of other namespaces."""
         ...
 
+    def purge(self, namespace: str | None) -> int:
+        """Erase a namespace (None: every namespace) for good; returns how many live memories went.
+
+        Unlike ``vectors.delete`` (soft, kept in history) nothing of it stays: memory rows (also
+        soft-deleted ones) with their vectors, history and admission rows, transcript turns with
+        their labels, claims and pending reasons. One transaction of its own (not inside another);
+        cannot be undone. The namespace can be used again afterwards, from nothing.
+        """
+        ...
+
     def info(self) -> StoreInfo:
         """Counts per namespace."""
         ...

@@ -181,6 +181,13 @@ class PgVectorIndex(MemoryRows):
         """Whether this process already knows the namespace has its HNSW index (no query)."""
         return namespace in self._indexed
 
+    def forget_indexed(self, namespace: str | None) -> None:
+        """Note that the namespace's (None: every namespace's) HNSW index is gone (after a reset)."""
+        if namespace is None:
+            self._indexed.clear()
+        else:
+            self._indexed.discard(namespace)
+
     def mark_indexed(self, namespace: str) -> None:
         """Note that the namespace's HNSW index now exists."""
         self._indexed.add(namespace)
