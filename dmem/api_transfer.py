@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from dmem import validation as check
-from dmem.export_files import export_format, write_export_file
-from dmem.export_turns import collect_turns, restore_turns
-from dmem.exports import build_export, plan_import, read_export
+from dmem.export_files import export_format, write_json, write_jsonl
+from dmem.export_stream import collect_export, export_header, export_rows
+from dmem.exports import ImportCheck, export_parts
+from dmem.import_rows import import_rows
 from dmem.scopes import scope, scopes
 
 if TYPE_CHECKING:
@@ -24,17 +25,21 @@ class TransferMethods:
         """The users' memories, vectors, history and transcript as JSON-ready data; written to ``path`` when given.
 
         The file is created private (0600); ``format`` is 'json' or 'jsonl' (default: JSON Lines for
-        a '.jsonl' path, else JSON). ``import_`` reads both.
+        a '.jsonl' path, else JSON). A JSON Lines file is written a row at a time as the store is
+        read, so a large user is never held in memory: it returns the header with the file's
+        ``path`` and ``counts`` per part instead of the rows. ``import_`` reads both formats.
         """
         mem = cast("Memory", self)
         target = check.output_file(path) if path is not None else None  # checked before any reading
+        fmt = export_format(target, format) if target is not None else None
         names = scopes(user_ids, user_id)
-        records = [r for ns in names for r in mem.store.export_records(ns)]
-        vectors = [mem.store.vectors.vector(r.namespace, r.id) or [] for r in records]
-        history = [h.model_dump(mode="json") for r in records for h in mem.store.history.for_memory(r.namespace, r.id)]
-        data = build_export(records, vectors, history, mem.embedding, mem.store.dim, collect_turns(mem.store, names))
+        header = export_header(mem.store, names, mem.embedding)
+        rows = export_rows(mem.store, names)
+        if target is not None and fmt == "jsonl":
+            return {**header, "path": str(target), "counts": write_jsonl(target, header, rows)}
+        data = collect_export(header, rows)
         if target is not None:
-            write_export_file(target, data, export_format(target, format))
+            write_json(target, data)
         return data
 
     def import_(self, source: str | Path | dict[str, Any], *, user_id: str = "default",
@@ -44,14 +49,11 @@ class TransferMethods:
         Refused whole, with the reason: another format or version, another embedding model
         (unless ``reembed=True``), records of namespaces neither ``user_id`` nor mapped, and ids
         that belong to another namespace of this store. Returns how many memories were written.
+        A JSON Lines file is read and written a page of rows at a time, in one transaction.
         """
         mem = cast("Memory", self)
-        plan = plan_import(read_export(source), user_id=scope(user_id), namespaces=namespaces,
-                           embedding=mem.embedding, dim=mem.store.dim, reembed=reembed)
-        written = 0
+        header, rows = export_parts(source)
+        check = ImportCheck(header, user_id=scope(user_id), namespaces=namespaces, embedding=mem.embedding,
+                            dim=mem.store.dim, reembed=reembed)
         with mem.store.transaction():
-            for ns, records in plan.records.items():
-                vectors = (plan.vectors or {}).get(ns) or mem.services.embed([r.text for r in records])
-                written += mem.store.import_records(ns, records, vectors, "import")
-            restore_turns(mem.store, plan.turns)
-        return written
+            return import_rows(mem.store, mem.services.embed, check, rows)

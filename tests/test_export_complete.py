@@ -30,7 +30,9 @@ def mode(path: Path) -> int:
 @pytest.mark.parametrize("name", ["maya.json", "maya.jsonl"])
 def test_an_imported_user_can_be_deliberated_over(source: Any, fake: Any, memory_factory: Any, tmp_path: Path,
                                                   name: str) -> None:
-    data = source.export(tmp_path / name, user_id="maya")
+    data = source.export(user_id="maya")
+    written = source.export(tmp_path / name, user_id="maya")
+    assert written == data if name.endswith(".json") else written["counts"]["memories"] == len(data["memories"])
     assert [t["text"] for t in data["transcript"]] == [m.text for m in source.transcript(user_id="maya")]
     assert [t["labels"] for t in data["transcript"]] == [{"app": "web"}] * 2 + [{}] * 2
     other = memory_factory(fake, sub=f"other-{name}")
@@ -46,7 +48,10 @@ def test_an_imported_user_can_be_deliberated_over(source: Any, fake: Any, memory
 
 
 def test_json_lines_holds_one_record_a_line(source: Any, tmp_path: Path) -> None:
-    data = source.export(tmp_path / "maya.jsonl", user_id="maya")
+    summary = source.export(tmp_path / "maya.jsonl", user_id="maya")
+    data = source.export(user_id="maya")
+    assert summary["counts"] == {part: len(data[part]) for part in ("memories", "history", "transcript")}
+    assert summary["path"] == str(tmp_path / "maya.jsonl") and summary["namespaces"] == ["maya"]
     rows = [json.loads(line) for line in (tmp_path / "maya.jsonl").read_text(encoding="utf-8").splitlines()]
     kinds = [r["kind"] for r in rows]
     assert kinds[0] == "header" and rows[0]["version"] == 3

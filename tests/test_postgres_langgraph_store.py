@@ -12,6 +12,7 @@ from dmem.api import Memory
 from dmem.graphs import served_resources
 from dmem.store.postgres import PostgresStore
 from tests.test_export_complete import *  # noqa: F403
+from tests.test_export_streaming import *  # noqa: F403
 from tests.test_langgraph_store import *  # noqa: F403
 from tests.test_langgraph_store_agents import *  # noqa: F403
 from tests.test_mem0_parity import *  # noqa: F403

@@ -137,8 +137,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         names = scopes(args.user_id, "default", args.agent_id, args.run_id)
         hint_unknown(args, mem.store, names)
         data = mem.export(args.path, user_ids=names)
-    summary: dict[str, Any] = {"path": str(Path(args.path)), "memories": len(data["memories"]),
-                               "namespaces": data["namespaces"]}
+    written = data["counts"]["memories"] if "counts" in data else len(data["memories"])  # JSON Lines: counts only
+    summary: dict[str, Any] = {"path": str(Path(args.path)), "memories": written, "namespaces": data["namespaces"]}
     if args.json:
         emit(summary)
     else:

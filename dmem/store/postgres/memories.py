@@ -103,9 +103,12 @@ class PgVectorIndex(MemoryRows):
         """The stored unit vector of a live record of the namespace, or None."""
         value = self._db.scalar("SELECT embedding FROM memories WHERE id = %s AND namespace = %s AND NOT deleted",
                                 (memory_id, namespace))
-        if value is None:
-            return None
-        return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32).tolist()
+        return None if value is None else self._unit(value, memory_id).tolist()
+
+    _vector_column = "embedding"
+
+    def _unit(self, value: Any, memory_id: str) -> np.ndarray:
+        return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
 
     def _searching(self) -> AbstractContextManager[Any]:
         """A search reads on one pooled connection, for all its namespaces."""
