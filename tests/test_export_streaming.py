@@ -78,3 +78,54 @@ def test_exporting_a_large_user_holds_a_page_not_the_user(memory_factory: Any, t
     # one page of rows at a time (about 6 MB here); collecting the user would hold more than the file
     assert peak < size / 2, f"export peaked at {peak / 1e6:.1f} MB for a {size / 1e6:.1f} MB file"
     assert summary["counts"] == {"memories": 6000, "history": 6000, "transcript": 6000}
+
+
+class CountedLines:
+    """A text file whose lines are counted as they are read (how far the reader got)."""
+
+    def __init__(self, inner: Any, seen: list[int]) -> None:
+        self._inner, self._seen = inner, seen
+
+    def __iter__(self) -> Any:
+        for line in self._inner:
+            self._seen[0] += 1
+            yield line
+
+    def __enter__(self) -> CountedLines:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._inner.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def test_an_import_writes_before_it_has_read_the_whole_file(memory_factory: Any, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    source = memory_factory()
+    source.add([f"Maya noted fact number {i} about her allotment garden." for i in range(600)], user_id="maya",
+               infer=False)
+    path = tmp_path / "maya.jsonl"
+    source.export(path, user_id="maya")
+    total = len(path.read_text(encoding="utf-8").splitlines())
+    read = [0]
+    real_open = Path.open
+
+    def counted_open(self: Path, *args: Any, **kwargs: Any) -> Any:
+        opened = real_open(self, *args, **kwargs)
+        return CountedLines(opened, read) if self == path else opened
+
+    target = memory_factory(sub="target")
+    at_write: list[int] = []
+    real_import = target.store.import_records
+
+    def spied(*args: Any, **kwargs: Any) -> int:
+        at_write.append(read[0])
+        return real_import(*args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", counted_open)
+    monkeypatch.setattr(target.store, "import_records", spied)
+    assert target.import_(path, user_id="maya") == 600
+    assert at_write and at_write[0] < total / 2, (at_write, total)  # the first page went in with most lines unread
+    assert len(target.get_all(user_id="maya")) == 600 and len(target.transcript(user_id="maya")) == 600

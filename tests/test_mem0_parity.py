@@ -71,3 +71,25 @@ def test_instructions_join_their_stage_prompt_per_run(fake: FakeChatModel, memor
     graph_run = mem.query_graph.invoke({"question": "Cat?", "namespaces": ["maya"]},
                                        context={"answer_instructions": "Answer in one word."})
     assert graph_run["answer"] and "Answer in one word." in system("AnswerDraft")[-1]
+
+
+def test_each_stage_gets_its_own_instructions_and_no_other(fake: FakeChatModel, memory_factory: Any) -> None:
+    rules = {"admission": "RULE-ADMIT", "extraction": "RULE-EXTRACT", "lifecycle": "RULE-LIFECYCLE",
+             "gate": "RULE-GATE", "answer": "RULE-ANSWER"}
+    mem = memory_factory(fake, update_min_similarity=0.0,  # every new fact is compared: lifecycle decides
+                         **{f"{stage}_instructions": rule for stage, rule in rules.items()})
+    mem.add(["I adopted a cat named Miso.", "Lovely."], user_id="maya")
+    mem.add(["Miso now sleeps on the piano.", "Cute."], user_id="maya")
+    mem.ask("What is my cat called?", user_id="maya", gate_policy="quality")
+    stage_of = {"AdmissionVerdicts": "admission", "FactDrafts": "extraction", "LifecycleDecisions": "lifecycle",
+                "LifecycleDecision": "lifecycle", "QualityGateVerdict": "gate", "AnswerDraft": "answer"}
+    seen = set()
+    for call in fake.calls:
+        if call.schema not in stage_of:
+            continue
+        system = str(call.messages[0].content)
+        stage = stage_of[call.schema]
+        seen.add(stage)
+        assert f"<deployment_instructions>\n{rules[stage]}\n</deployment_instructions>" in system, call.schema
+        assert not any(rule in system for other, rule in rules.items() if other != stage), call.schema
+    assert seen == set(rules)
