@@ -11,6 +11,7 @@ so the times are only relative):
 
     python benchmarks/export_stream.py                     # 50k memories + 50k turns, local store
     python benchmarks/export_stream.py --memories 5000 --turns 5000
+    python benchmarks/export_stream.py --no-trace --skip-import      # wall times without tracemalloc
     python benchmarks/export_stream.py --store-url postgresql://...   (an empty schema; and a second one
                                                                        for the import: --import-url)
 """
@@ -54,8 +55,12 @@ def fill(mem: Memory, memories: int, turns: int) -> None:
         mem.store.transcript.append(Routing.of(USER), part)
 
 
-def measured(call: Callable[[], Any]) -> tuple[Any, float, float]:
-    """(result, peak MB of Python allocations during the call, seconds)."""
+def measured(call: Callable[[], Any], trace: bool = True) -> tuple[Any, float, float]:
+    """(result, peak MB of Python allocations during the call (nan untraced), seconds)."""
+    if not trace:
+        started = time.perf_counter()
+        result = call()
+        return result, float("nan"), time.perf_counter() - started
     tracemalloc.start()
     started = time.perf_counter()
     try:
@@ -73,7 +78,11 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=50_000)
     parser.add_argument("--store-url", help="a PostgreSQL URL (an empty schema); default: a local store")
     parser.add_argument("--import-url", help="with --store-url: another empty schema to import into")
+    parser.add_argument("--no-trace", action="store_true", help="times only, without tracemalloc (which slows "
+                        "every allocation, the streamed export's JSON encoding most)")
+    parser.add_argument("--skip-import", action="store_true", help="measure the exports only")
     args = parser.parse_args()
+    trace = not args.no_trace
     with tempfile.TemporaryDirectory() as tmp:
         where = {"store_url": args.store_url} if args.store_url else {}
         with Memory(Path(tmp) / "src", embeddings="hash", **where) as mem:
@@ -81,15 +90,17 @@ def main() -> None:
             fill(mem, args.memories, args.turns)
             print(f"filled {args.memories} memories and {args.turns} turns in {time.perf_counter() - started:.1f} s")
             path = Path(tmp) / "bench.jsonl"
-            summary, streamed, s_time = measured(lambda: mem.export(path, user_id=USER))
+            summary, streamed, s_time = measured(lambda: mem.export(path, user_id=USER), trace)
             size = path.stat().st_size / 1e6
             print(f"export to JSON Lines (streamed): peak {streamed:.1f} MB, {s_time:.1f} s, file {size:.1f} MB, "
                   f"rows {summary['counts']}")
-            _, collected, c_time = measured(lambda: mem.export(user_id=USER))
+            _, collected, c_time = measured(lambda: mem.export(user_id=USER), trace)
             print(f"export() collected as one dict:  peak {collected:.1f} MB, {c_time:.1f} s")
+        if args.skip_import:
+            return
         target = {"store_url": args.import_url} if args.import_url else {}
         with Memory(Path(tmp) / "dst", embeddings="hash", **target) as other:
-            written, imported, i_time = measured(lambda: other.import_(path, user_id=USER))
+            written, imported, i_time = measured(lambda: other.import_(path, user_id=USER), trace)
             print(f"import_ of the JSON Lines file:  peak {imported:.1f} MB, {i_time:.1f} s, {written} memories")
 
 

@@ -41,9 +41,9 @@ def test_an_imported_user_can_be_deliberated_over(source: Any, fake: Any, memory
     web = other.store.transcript.messages(["maya"], labels={"app": "web"})
     assert [m.text for m in web] == ["I keep bees on the roof.", "Lovely."]
     assert other.retry_pending(user_id="maya").exchanges == []  # formed turns are never formed again
-    fake.calls.clear()
+    before = len(fake.calls)  # ``calls`` is a copy: count, then read only this question's calls
     other.ask("Where does my sister live?", user_id="maya", gate_policy="always", deliberation_mode="full")
-    read = " ".join(str(m.content) for c in fake.calls_for("ChunkFacts") for m in c.messages)
+    read = " ".join(str(m.content) for c in fake.calls[before:] if c.schema == "ChunkFacts" for m in c.messages)
     assert "My sister lives in Faro." in read and "I keep bees on the roof." in read
 
 
