@@ -177,7 +177,8 @@ class PostgresStore:
                 self._db.lock_namespaces([namespace])
             purged = purge_rows(self._sql, namespace)
             self._db.execute("INSERT INTO dmem_meta (key, value) VALUES (%s, nextval('memory_writes')::text)"
-                             " ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (PURGE_KEY,))
+                             " ON CONFLICT (key) DO UPDATE SET value = greatest(dmem_meta.value::bigint,"
+                             " EXCLUDED.value::bigint)::text", (PURGE_KEY,))  # concurrent resets: never back
             where, params = ("WHERE namespace = %s", [namespace]) if namespace is not None else ("", [])
             indexes = self._db.fetch(f"DELETE FROM namespace_indexes {where} RETURNING index_name", params)
         self.index.forget_indexed(namespace)
