@@ -30,6 +30,10 @@ def export_format(path: Path, wanted: str | None) -> ExportFormat:
     return "jsonl" if wanted == "jsonl" else "json"
 
 
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+"""One row as JSON text (one encoder for every row: ``json.dumps`` with options builds one per call)."""
+
+
 def _private(path: Path) -> TextIO:
     """The file opened for writing, mode 0600 whatever the umask (an existing file is narrowed first)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -47,9 +51,9 @@ def write_jsonl(path: Path, header: dict[str, Any], rows: Iterable[tuple[str, di
     """Write the header line, then each row as it comes (nothing is collected), mode 0600; rows written per part."""
     counts = dict.fromkeys(_PARTS.values(), 0)
     with _private(path) as out:
-        out.write(json.dumps({"kind": "header", **header}, ensure_ascii=False) + "\n")
+        out.write(_encode({"kind": "header", **header}) + "\n")
         for kind, row in rows:
-            out.write(json.dumps({"kind": kind, **row}, ensure_ascii=False) + "\n")
+            out.write(_encode({"kind": kind, **row}) + "\n")
             counts[_PARTS[kind]] += 1
     return counts
 
