@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from dmem.errors import DataError
 from dmem.messages import to_messages
 from dmem.state.schemas import MemoryRecord
 from dmem.store import Routing
@@ -129,3 +130,23 @@ def test_an_import_writes_before_it_has_read_the_whole_file(memory_factory: Any,
     assert target.import_(path, user_id="maya") == 600
     assert at_write and at_write[0] < total / 2, (at_write, total)  # the first page went in with most lines unread
     assert len(target.get_all(user_id="maya")) == 600 and len(target.transcript(user_id="maya")) == 600
+
+
+def test_a_bad_row_after_the_first_pages_leaves_nothing_imported(memory_factory: Any, tmp_path: Path) -> None:
+    source = memory_factory()
+    source.add([f"Maya noted fact number {i} about her allotment garden." for i in range(600)], user_id="maya",
+               infer=False)
+    path = tmp_path / "maya.jsonl"
+    source.export(path, user_id="maya")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join([*lines[:-1], '{"kind": "turn", "namespace": "maya"}']) + "\n", encoding="utf-8")
+    target = memory_factory(sub="target")
+    with pytest.raises(DataError, match="turn 599 of the export is invalid"):
+        target.import_(broken, user_id="maya")
+    assert target.get_all(user_id="maya") == [] and target.transcript(user_id="maya") == []
+    headless = tmp_path / "headless.jsonl"
+    headless.write_text("\n".join(lines[1:]) + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match="line 1: a JSON Lines export starts with its header line"):
+        target.import_(headless, user_id="maya")
+    assert target.import_(path, user_id="maya") == 600 and len(target.transcript(user_id="maya")) == 600

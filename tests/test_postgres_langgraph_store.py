@@ -13,6 +13,7 @@ from dmem.graphs import served_resources
 from dmem.store.postgres import PostgresStore
 from tests.test_export_complete import *  # noqa: F403
 from tests.test_export_streaming import (  # noqa: F401  (the 6,000-memory memory test stays on SQLite: slow here)
+    test_a_bad_row_after_the_first_pages_leaves_nothing_imported,
     test_an_import_writes_before_it_has_read_the_whole_file,
     test_rows_reach_the_file_while_the_store_is_still_being_read,
 )
