@@ -212,3 +212,15 @@ def test_reset_erases_one_namespace_with_its_confirmation(cli: Any, tmp_path: Pa
     assert code == 0 and "cannot be undone" in out
     code, out, _ = cli("--json", "users")
     assert code == 0 and json.loads(out) == []
+
+
+def test_export_to_json_lines_reports_what_it_wrote(cli: Any, tmp_path: Path) -> None:
+    plain, _ = write_inputs(tmp_path)
+    assert cli("ingest", str(plain), "--user-id", "maya")[0] == 0
+    code, out, _ = cli("--json", "memories", "--user-id", "maya")
+    count = len(json.loads(out))
+    code, out, err = cli("--json", "export", str(tmp_path / "maya.jsonl"), "--user-id", "maya")
+    assert code == 0, err
+    assert json.loads(out) == {"path": str(tmp_path / "maya.jsonl"), "memories": count, "namespaces": ["maya"]}
+    kinds = [json.loads(line)["kind"] for line in (tmp_path / "maya.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert kinds.count("memory") == count and kinds[0] == "header" and "turn" in kinds
