@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dmem.api import Memory
+from dmem.errors import StoreError
 from dmem.store.local.snapshots import SNAPSHOT_DIR, snapshot_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,3 +98,55 @@ def test_reset_of_everything_removes_every_snapshot(tmp_path: Path) -> None:
         assert mem.search("canoes", user_id="theo") == []
     with Memory(path, embeddings="hash") as mem:
         assert mem.search("canoes", user_id="theo") == [] and mem.store.info().memories == {}
+
+
+class Announcing:
+    """The store's lock, announcing when the named thread asks for it (so a test knows it is waiting)."""
+
+    def __init__(self, real: Any, thread: str, asked: threading.Event) -> None:
+        self.real, self.thread, self.asked = real, thread, asked
+
+    def __enter__(self) -> Announcing:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.real.release()
+
+    def acquire(self, *args: Any, **kwargs: Any) -> bool:
+        if threading.current_thread().name == self.thread:
+            self.asked.set()
+        return bool(self.real.acquire(*args, **kwargs))
+
+    def release(self) -> None:
+        self.real.release()
+
+
+def test_a_reset_waits_for_another_threads_transaction(tmp_path: Path) -> None:
+    with Memory(tmp_path / "store", embeddings="hash") as mem:
+        mem.add([SECRET], user_id="maya", infer=False)
+        db = mem.store._core.db  # type: ignore[attr-defined]
+        asked = threading.Event()
+        db.lock = Announcing(db.lock, "resetter", asked)
+        inside = threading.Event()
+        done: list[object] = []
+
+        def hold() -> None:
+            with mem.store.transaction():
+                inside.set()
+                asked.wait(10)  # the reset is waiting for this transaction (never set: it did not wait)
+
+        def reset() -> None:
+            try:
+                done.append(mem.reset(user_id="maya", confirm="maya"))
+            except StoreError as exc:
+                done.append(exc)
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        inside.wait(10)
+        resetter = threading.Thread(target=reset, name="resetter")
+        resetter.start()
+        holder.join(20)
+        resetter.join(20)
+        assert done == [1] and mem.get_all(user_id="maya") == []

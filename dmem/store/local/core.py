@@ -103,17 +103,18 @@ class StoreCore:
         is checkpointed after the commit, so the text leaves the database files too. Other processes
         see the purge version and drop the vectors they hold (``IndexSync.refresh``).
         """
-        if self.db.in_transaction():
-            raise StoreError("a reset runs in a transaction of its own; call it outside store.transaction()")
-        with self.db.transaction() as tx:
-            self.db.execute("PRAGMA secure_delete = ON")
-            try:
-                purged = purge_rows(self.sql, namespace)
-                self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                                (PURGE_KEY, str(self.db.next_rev(tx))))
-                self.vectors.sync.drop_loaded(namespace)
-            finally:
-                self.db.execute("PRAGMA secure_delete = OFF")
+        with self.db.lock:  # other threads' transactions end first; one still open is this thread's own
+            if self.db.in_transaction():
+                raise StoreError("a reset runs in a transaction of its own; call it outside store.transaction()")
+            with self.db.transaction() as tx:
+                self.db.execute("PRAGMA secure_delete = ON")
+                try:
+                    purged = purge_rows(self.sql, namespace)
+                    self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                                    (PURGE_KEY, str(self.db.next_rev(tx))))
+                    self.vectors.sync.drop_loaded(namespace)
+                finally:
+                    self.db.execute("PRAGMA secure_delete = OFF")
         remove_snapshots(self.path, namespace)
         self.db.checkpoint()
         log.info("reset %s of store %s: %d memories, rows %s", "everything" if namespace is None else repr(namespace),
