@@ -1,10 +1,12 @@
-"""mem0's ``reset`` on ``Memory``: clear one namespace's memories, or the whole store's, once confirmed.
+"""mem0's ``reset`` on ``Memory``: erase one namespace, or the whole store, for good, once confirmed.
 
-A reset is a deliberate, loud operation, so it takes a confirmation that repeats what it clears:
+A reset is a deliberate, loud operation, so it takes a confirmation that repeats what it erases:
 ``reset(user_id="maya", confirm="maya")`` for one namespace, ``reset(confirm="everything")`` for
-the store. Every memory removed gets a DELETE row in history (reason 'reset'). History and the
-transcript stay, for audit; Full Deliberation can still read the transcript, so a reset clears
-what System 1 recalls, not what was said.
+the store. Unlike ``delete``/``delete_all`` (soft: the memory leaves retrieval, its history keeps
+the text, the transcript stays for Full Deliberation) a reset deletes every row of the namespace:
+memories and their vectors, history, admissions, transcript turns with their labels and claims.
+Nothing of it can be searched, listed, exported or deliberated over afterwards, and it cannot be
+undone (see ``MemoryStore.purge``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from typing import Any, Protocol
 from dmem.api_core import MemoryCore
 from dmem.errors import DataError
 from dmem.scopes import scope
-from dmem.state.schemas import Operation
 
 EVERYTHING = "everything"
 """The confirmation of a whole-store reset."""
@@ -33,11 +34,13 @@ class ResetMethods:
     """``reset`` and ``areset`` (mixed into ``Memory``)."""
 
     def reset(self: MemoryCore, *, confirm: str, user_id: str | None = None, agent_id: str | None = None,
-              run_id: str | None = None, reason: str = "reset") -> int:
-        """Remove every live memory of a namespace (``user_id``, scoped as usual) or of every namespace.
+              run_id: str | None = None) -> int:
+        """Erase a namespace (``user_id``, scoped as usual) or, with no user named, every namespace.
 
         ``confirm`` must repeat the namespace (``"maya"``, ``"maya/agent:planner"``) or be
-        ``"everything"`` when no user is named. One transaction; returns how many memories went.
+        ``"everything"`` when no user is named. Only that exact namespace goes (``"maya"`` leaves
+        ``"maya/agent:planner"``); other namespaces are untouched. One transaction; returns how many
+        live memories went. The namespace can be used again afterwards, from nothing.
         """
         if user_id is None and (agent_id is not None or run_id is not None):
             raise DataError("reset with agent_id or run_id needs the user_id they belong to")
@@ -45,15 +48,8 @@ class ResetMethods:
         wanted = EVERYTHING if target is None else target
         if confirm != wanted:
             what = "the whole store" if target is None else target
-            raise DataError(f"reset needs confirm={wanted!r} to clear {what}; got {confirm!r}")
-        removed = 0
-        with self.store.transaction():
-            for ns in [target] if target is not None else self.store.vectors.namespaces():
-                for record in self.store.vectors.list(ns):
-                    self.store.vectors.delete(ns, record.id)
-                    self.store.history.append(ns, record.id, Operation.DELETE, record.text, None, reason)
-                    removed += 1
-        return removed
+            raise DataError(f"reset needs confirm={wanted!r} to erase {what}; got {confirm!r}")
+        return self.store.purge(target)
 
     async def areset(self: _Resettable, **kwargs: Any) -> int:
         """Async ``reset``."""

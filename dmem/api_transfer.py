@@ -8,9 +8,10 @@ from typing import Any
 
 from dmem import validation as check
 from dmem.api_core import MemoryCore
-from dmem.export_files import export_format, write_export_file
-from dmem.export_turns import collect_turns, restore_turns
-from dmem.exports import build_export, plan_import, read_export
+from dmem.export_files import export_format, write_json, write_jsonl
+from dmem.export_stream import collect_export, export_header, export_rows
+from dmem.exports import ImportCheck, export_parts
+from dmem.import_rows import import_rows
 from dmem.scopes import scope, scopes
 
 
@@ -22,16 +23,20 @@ class TransferMethods:
         """The users' memories, vectors, history and transcript as JSON-ready data; written to ``path`` when given.
 
         The file is created private (0600); ``format`` is 'json' or 'jsonl' (default: JSON Lines for
-        a '.jsonl' path, else JSON). ``import_`` reads both.
+        a '.jsonl' path, else JSON). A JSON Lines file is written a row at a time as the store is
+        read, so a large user is never held in memory: it returns the header with the file's
+        ``path`` and ``counts`` per part instead of the rows. ``import_`` reads both formats.
         """
         target = check.output_file(path) if path is not None else None  # checked before any reading
+        fmt = export_format(target, format) if target is not None else None
         names = scopes(user_ids, user_id)
-        records = [r for ns in names for r in self.store.export_records(ns)]
-        vectors = [self.store.vectors.vector(r.namespace, r.id) or [] for r in records]
-        history = [h.model_dump(mode="json") for r in records for h in self.store.history.for_memory(r.namespace, r.id)]
-        data = build_export(records, vectors, history, self.embedding, self.store.dim, collect_turns(self.store, names))
+        header = export_header(self.store, names, self.embedding)
+        rows = export_rows(self.store, names)
+        if target is not None and fmt == "jsonl":
+            return {**header, "path": str(target), "counts": write_jsonl(target, header, rows)}
+        data = collect_export(header, rows)
         if target is not None:
-            write_export_file(target, data, export_format(target, format))
+            write_json(target, data)
         return data
 
     def import_(self: MemoryCore, source: str | Path | dict[str, Any], *, user_id: str = "default",
@@ -41,13 +46,10 @@ class TransferMethods:
         Refused whole, with the reason: another format or version, another embedding model
         (unless ``reembed=True``), records of namespaces neither ``user_id`` nor mapped, and ids
         that belong to another namespace of this store. Returns how many memories were written.
+        A JSON Lines file is read and written a page of rows at a time, in one transaction.
         """
-        plan = plan_import(read_export(source), user_id=scope(user_id), namespaces=namespaces,
-                           embedding=self.embedding, dim=self.store.dim, reembed=reembed)
-        written = 0
+        header, rows = export_parts(source)
+        check = ImportCheck(header, user_id=scope(user_id), namespaces=namespaces, embedding=self.embedding,
+                            dim=self.store.dim, reembed=reembed)
         with self.store.transaction():
-            for ns, records in plan.records.items():
-                vectors = (plan.vectors or {}).get(ns) or self.services.embed([r.text for r in records])
-                written += self.store.import_records(ns, records, vectors, "import")
-            restore_turns(self.store, plan.turns)
-        return written
+            return import_rows(self.store, self.services.embed, check, rows)

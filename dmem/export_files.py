@@ -4,16 +4,16 @@ An export holds every memory, personal data included, so its file gets the store
 whatever the process's umask: created 0600, and an existing file is chmod-ed to 0600 before it
 is written. JSON Lines (``.jsonl``, or ``format="jsonl"``) writes a header line, then one line per
 memory, history row and turn (``{"kind": "memory" | "history" | "turn", ...}``); large exports can
-be streamed, split and read a line at a time. ``read_export_file`` reads either.
+be split, and are written and imported a row at a time (``write_jsonl``, ``jsonl_parts``).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TextIO
 
 from dmem.errors import DataError
 
@@ -30,33 +30,52 @@ def export_format(path: Path, wanted: str | None) -> ExportFormat:
     return "jsonl" if wanted == "jsonl" else "json"
 
 
-def write_export_file(path: Path, data: dict[str, Any], fmt: ExportFormat) -> None:
-    """Write the export, mode 0600 whatever the umask."""
+_encode = json.JSONEncoder(ensure_ascii=False).encode
+"""One row as JSON text (one encoder for every row: ``json.dumps`` with options builds one per call)."""
+
+
+def _private(path: Path) -> TextIO:
+    """The file opened for writing, mode 0600 whatever the umask (an existing file is narrowed first)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.fchmod(fd, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        if fmt == "json":
-            json.dump(data, out, indent=2, ensure_ascii=False)
-            return
-        header = {k: v for k, v in data.items() if k not in _PARTS.values()}
-        out.write(json.dumps({"kind": "header", **header}, ensure_ascii=False) + "\n")
-        for kind, part in _PARTS.items():
-            for row in data.get(part) or []:
-                out.write(json.dumps({"kind": kind, **row}, ensure_ascii=False) + "\n")
+    return os.fdopen(fd, "w", encoding="utf-8")
 
 
-def read_jsonl(path: Path) -> dict[str, Any]:
-    """A JSON Lines export back as the export dict; a DataError naming the bad line."""
-    data: dict[str, Any] = {part: [] for part in _PARTS.values()}
-    for number, row in _rows(path):
-        kind = row.pop("kind", None)
-        if kind == "header":
-            data.update(row)
-        elif kind in _PARTS:
-            data[_PARTS[kind]].append(row)
-        else:
-            raise DataError(f"file {str(path)!r} line {number}: unknown kind {kind!r} (header, memory, history, turn)")
-    return data
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write the export as one JSON object, mode 0600."""
+    with _private(path) as out:
+        json.dump(data, out, indent=2, ensure_ascii=False)
+
+
+def write_jsonl(path: Path, header: dict[str, Any], rows: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, int]:
+    """Write the header line, then each row as it comes (nothing is collected), mode 0600; rows written per part."""
+    counts = dict.fromkeys(_PARTS.values(), 0)
+    with _private(path) as out:
+        out.write(_encode({"kind": "header", **header}) + "\n")
+        for kind, row in rows:
+            out.write(_encode({"kind": kind, **row}) + "\n")
+            counts[_PARTS[kind]] += 1
+    return counts
+
+
+def jsonl_parts(path: Path) -> tuple[dict[str, Any], Iterator[tuple[str, dict[str, Any]]]]:
+    """A JSON Lines export's header (its first line), and its rows ``(kind, row)`` read a line at a time."""
+    lines = _rows(path)
+    first = next(lines, None)
+    if first is None or first[1].get("kind") != "header":
+        raise DataError(f"file {str(path)!r} line {first[0] if first else 1}: a JSON Lines export starts with its "
+                        "header line ({\"kind\": \"header\", ...})")
+    header = {k: v for k, v in first[1].items() if k != "kind"}
+
+    def rows() -> Iterator[tuple[str, dict[str, Any]]]:
+        for number, row in lines:
+            kind = row.pop("kind", None)
+            if kind not in _PARTS:
+                raise DataError(f"file {str(path)!r} line {number}: unknown kind {kind!r} (memory, history, turn "
+                                "after the header)")
+            yield kind, row
+
+    return header, rows()
 
 
 def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -9,7 +9,7 @@ again).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -21,45 +21,23 @@ from dmem.store.base import MemoryStore
 from dmem.store.namespaces import Routing, turn_keys
 
 
-def collect_turns(store: MemoryStore, namespaces: Sequence[str]) -> list[dict[str, Any]]:
-    """Every turn of these namespaces, in time order per namespace, as JSON-ready export rows."""
-    rows: list[dict[str, Any]] = []
-    for ns in namespaces:
-        messages = store.transcript.messages([ns])
-        labels = store.transcript.labels([ns], turn_keys(messages))
-        unformed = {(t.message.conversation_id, t.message.turn_id) for t in store.transcript.unformed(ns)}
-        for m in messages:
-            key = (m.conversation_id, m.turn_id)
-            rows.append({"namespace": ns, **m.model_dump(mode="json"), "labels": labels.get((ns, *key), {}),
-                         "formed": key not in unformed})
-    return rows
-
-
-def plan_turns(items: object, mapping: Mapping[str, str], user_id: str) -> dict[str, list[dict[str, Any]]]:
-    """Export turn rows grouped by target namespace (as the memories are); a DataError naming a bad row."""
-    if items is None:
-        return {}
-    if not isinstance(items, list):
-        raise DataError("the export's 'transcript' must be a list")
-    out: dict[str, list[dict[str, Any]]] = {}
-    for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise DataError(f"turn {index} of the export is {type(item).__name__}, not an object")
-        ns = validate_namespace(item.get("namespace"), f"namespace of turn {index}")
-        target = mapping.get(ns) or (user_id if ns == user_id else None)
-        if target is None:
-            raise DataError(f"the export holds turns of namespace {ns!r}, not {user_id!r}; import them with "
-                            f"user_id=<that namespace>, or map them with namespaces={{old: new}}")
-        try:
-            message = Message.model_validate({k: v for k, v in item.items()
-                                              if k not in ("namespace", "labels", "formed")})
-        except ValidationError as exc:
-            raise DataError(f"turn {index} of the export is invalid: {exc.errors()[0]['msg']}") from None
-        labels = item.get("labels") or {}
-        if not isinstance(labels, dict):
-            raise DataError(f"turn {index} of the export has labels that are not an object")
-        out.setdefault(target, []).append({"message": message, "labels": labels, "formed": item.get("formed", True)})
-    return out
+def plan_turn(item: object, index: int, mapping: Mapping[str, str], user_id: str) -> tuple[str, dict[str, Any]]:
+    """One export turn row checked: (target namespace, planned row); a DataError naming a bad row."""
+    if not isinstance(item, dict):
+        raise DataError(f"turn {index} of the export is {type(item).__name__}, not an object")
+    ns = validate_namespace(item.get("namespace"), f"namespace of turn {index}")
+    target = mapping.get(ns) or (user_id if ns == user_id else None)
+    if target is None:
+        raise DataError(f"the export holds turns of namespace {ns!r}, not {user_id!r}; import them with "
+                        f"user_id=<that namespace>, or map them with namespaces={{old: new}}")
+    try:
+        message = Message.model_validate({k: v for k, v in item.items() if k not in ("namespace", "labels", "formed")})
+    except ValidationError as exc:
+        raise DataError(f"turn {index} of the export is invalid: {exc.errors()[0]['msg']}") from None
+    labels = item.get("labels") or {}
+    if not isinstance(labels, dict):
+        raise DataError(f"turn {index} of the export has labels that are not an object")
+    return target, {"message": message, "labels": labels, "formed": item.get("formed", True)}
 
 
 def restore_turns(store: MemoryStore, planned: Mapping[str, list[dict[str, Any]]]) -> int:

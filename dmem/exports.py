@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +20,8 @@ import numpy as np
 from pydantic import ValidationError
 
 from dmem.errors import DataError
-from dmem.export_files import is_jsonl, read_jsonl
-from dmem.export_turns import plan_turns
+from dmem.export_files import is_jsonl, jsonl_parts
+from dmem.export_turns import plan_turn
 from dmem.metadata import check_metadata
 from dmem.state.namespaces import check_text, validate_namespace
 from dmem.state.schemas import MemoryRecord
@@ -34,42 +33,26 @@ VERSION = 3
 KNOWN_VERSIONS = (1, 2, 3)
 
 
-def encode_vector(vector: list[float]) -> str:
+def encode_vector(vector: Sequence[float] | np.ndarray) -> str:
     """A vector as base64 of little-endian float32."""
     return base64.b64encode(np.asarray(vector, dtype="<f4").tobytes()).decode("ascii")
 
 
-def build_export(records: list[MemoryRecord], vectors: list[list[float]], history: list[dict[str, Any]],
-                 embedding: str | None, dim: int, transcript: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """JSON-ready export data (format version 3: memories with vectors, history, transcript)."""
-    memories = [{**r.model_dump(mode="json"), "vector": encode_vector(v)}
-                for r, v in zip(records, vectors, strict=True)]
-    turns = transcript or []
-    return {"format": FORMAT, "version": VERSION, "embedding": embedding, "dim": dim,
-            "namespaces": sorted({r.namespace for r in records} | {t["namespace"] for t in turns}),
-            "memories": memories, "history": history, "transcript": turns}
+Row = tuple[str, Any]
+"""(kind, item) of an export: 'memory', 'history' or 'turn'."""
 
 
-@dataclass
-class ImportPlan:
-    """Validated records grouped by target namespace, with their vectors when reusable, and the turns."""
-
-    records: dict[str, list[MemoryRecord]]
-    vectors: dict[str, list[list[float]]] | None
-    """None when the texts must be embedded again (version 1, or reembed=True)."""
-    turns: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    """Transcript rows by target namespace (version 3; see ``dmem.export_turns.plan_turns``)."""
-
-
-def read_export(source: object) -> dict[str, Any]:
-    """The export data from a dict or a path to a JSON or JSON Lines file."""
+def export_parts(source: object) -> tuple[dict[str, Any], Iterator[Row]]:
+    """An export's header and its rows, from a dict or a JSON or JSON Lines file (read a line at a time)."""
     if isinstance(source, dict):
-        return source
+        return _dict_parts(source)
     if not isinstance(source, str | Path):
         raise DataError(f"import_ takes a path to an export file or the export dict, got {type(source).__name__}")
     path = Path(source)
     try:
-        data = read_jsonl(path) if is_jsonl(path) else json.loads(path.read_text(encoding="utf-8"))
+        if is_jsonl(path):
+            return jsonl_parts(path)
+        data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DataError(f"file {str(path)!r} does not exist") from None
     except (UnicodeDecodeError, IsADirectoryError) as exc:
@@ -80,46 +63,78 @@ def read_export(source: object) -> dict[str, Any]:
         raise DataError(f"file {str(path)!r} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     if not isinstance(data, dict):
         raise DataError(f"file {str(path)!r} must hold a JSON object (a dmem export)")
-    return data
+    return _dict_parts(data)
 
 
-def plan_import(data: dict[str, Any], *, user_id: str, namespaces: Mapping[str, str] | None, embedding: str | None,
-                dim: int, reembed: bool) -> ImportPlan:
-    """Check format, version, model, namespaces and ids; raise DataError saying what to change."""
-    if data.get("format") != FORMAT:
-        raise DataError(f"not a dmem export: expected {{'format': '{FORMAT}', ...}}")
-    version = data.get("version")
-    if type(version) is not int or version not in KNOWN_VERSIONS:  # True == 1 in Python: not a version
-        raise DataError(f"unknown dmem export version {version!r}; this dmem reads versions "
-                        f"{', '.join(map(str, KNOWN_VERSIONS))}")
-    items = data.get("memories")
-    if not isinstance(items, list):
-        raise DataError("the export's 'memories' must be a list")
-    mapping = {validate_namespace(k, "namespace in the mapping"): validate_namespace(v, f"target of {k!r}")
-               for k, v in (namespaces or {}).items()}
-    reuse = version != 1 and not reembed  # versions 2 and 3 carry vectors
-    if reuse:
-        _check_model(data, embedding, dim)
-    plan = ImportPlan(records={}, vectors={} if reuse else None)
-    seen: set[str] = set()
-    strangers: set[str] = set()
-    for index, item in enumerate(items):
+def _dict_parts(data: dict[str, Any]) -> tuple[dict[str, Any], Iterator[Row]]:
+    header = {k: v for k, v in data.items() if k not in ("memories", "history", "transcript")}
+
+    def rows() -> Iterator[Row]:
+        memories, turns = data.get("memories"), data.get("transcript")
+        if not isinstance(memories, list):
+            raise DataError("the export's 'memories' must be a list")
+        if turns is not None and not isinstance(turns, list):
+            raise DataError("the export's 'transcript' must be a list")
+        yield from (("memory", item) for item in memories)
+        yield from (("turn", item) for item in turns or [])
+
+    return header, rows()
+
+
+class ImportCheck:
+    """The checks of an import, row by row: format, version and model first, then every memory and turn.
+
+    Memory rows come before turn rows; ``memories_done`` (at the first turn, and at the end) refuses
+    memories of namespaces neither ``user_id`` nor mapped, all named at once.
+    """
+
+    def __init__(self, header: dict[str, Any], *, user_id: str, namespaces: Mapping[str, str] | None,
+                 embedding: str | None, dim: int, reembed: bool) -> None:
+        if header.get("format") != FORMAT:
+            raise DataError(f"not a dmem export: expected {{'format': '{FORMAT}', ...}}")
+        version = header.get("version")
+        if type(version) is not int or version not in KNOWN_VERSIONS:  # True == 1 in Python: not a version
+            raise DataError(f"unknown dmem export version {version!r}; this dmem reads versions "
+                            f"{', '.join(map(str, KNOWN_VERSIONS))}")
+        self.mapping = {validate_namespace(k, "namespace in the mapping"): validate_namespace(v, f"target of {k!r}")
+                        for k, v in (namespaces or {}).items()}
+        self.reuse = version != 1 and not reembed  # versions 2 and 3 carry vectors
+        """False when the texts must be embedded again (version 1, or reembed=True)."""
+        if self.reuse:
+            _check_model(header, embedding, dim)
+        self.user_id, self.dim = user_id, dim
+        self._seen: set[str] = set()
+        self._strangers: set[str] = set()
+        self._memories = self._turns = 0
+
+    def memory(self, item: object) -> tuple[MemoryRecord, list[float] | None] | None:
+        """The memory row as a record of its target namespace, with its vector when reused; None if refused later."""
+        index = self._memories
+        self._memories += 1
         record = _record(item, index)
-        if record.id in seen:
+        if record.id in self._seen:
             raise DataError(f"the export holds memory id {record.id!r} twice (memory {index})")
-        seen.add(record.id)
-        target = mapping.get(record.namespace) or (user_id if record.namespace == user_id else None)
+        self._seen.add(record.id)
+        target = self.mapping.get(record.namespace) or (self.user_id if record.namespace == self.user_id else None)
         if target is None:
-            strangers.add(record.namespace)
-            continue
-        plan.records.setdefault(target, []).append(record.model_copy(update={"namespace": target}))
-        if plan.vectors is not None:
-            plan.vectors.setdefault(target, []).append(_vector(item, index, dim))
-    if strangers:
-        raise DataError(f"the export holds memories of namespace(s) {sorted(strangers)}, not {user_id!r}; "
-                        f"import them with user_id=<that namespace>, or map them with namespaces={{old: new}}")
-    plan.turns = plan_turns(data.get("transcript"), mapping, user_id)
-    return plan
+            self._strangers.add(record.namespace)
+            return None
+        assert isinstance(item, dict)
+        vector = _vector(item, index, self.dim) if self.reuse else None
+        return record.model_copy(update={"namespace": target}), vector
+
+    def memories_done(self) -> None:
+        """Refuse the import when memories of unmapped namespaces were seen."""
+        if self._strangers:
+            raise DataError(f"the export holds memories of namespace(s) {sorted(self._strangers)}, not "
+                            f"{self.user_id!r}; import them with user_id=<that namespace>, or map them with "
+                            "namespaces={old: new}")
+
+    def turn(self, item: object) -> tuple[str, dict[str, Any]]:
+        """The turn row checked: (target namespace, planned row)."""
+        self.memories_done()
+        self._turns += 1
+        return plan_turn(item, self._turns - 1, self.mapping, self.user_id)
 
 
 def _check_model(data: dict[str, Any], embedding: str | None, dim: int) -> None:

@@ -178,3 +178,37 @@ def test_version_is_the_installed_packages(capsys):
         main(["--version"])
     assert exit_.value.code == 0
     assert capsys.readouterr().out.strip() == f"dmem {version('dmem')}" == f"dmem {dmem.__version__}"
+
+
+def test_reset_erases_one_namespace_with_its_confirmation(cli: Any, tmp_path: Path) -> None:
+    plain, _ = write_inputs(tmp_path)
+    for user in ("maya", "theo"):
+        assert cli("ingest", str(plain), "--user-id", user)[0] == 0
+    code, _, err = cli("reset", "--user-id", "maya", "--confirm", "yes")
+    assert code == 2 and "confirm='maya'" in err
+    code, _, err = cli("reset", "--confirm", "everything")
+    assert code == 2 and "--user-id" in err and "--everything" in err
+    code, out, err = cli("--json", "reset", "--user-id", "maya", "--confirm", "maya")
+    assert code == 0, err
+    erased = json.loads(out)
+    assert erased["erased"] == "maya" and erased["memories"] >= 1
+    code, out, _ = cli("--json", "memories", "--user-id", "maya")
+    assert code == 0 and json.loads(out) == []
+    code, out, _ = cli("--json", "memories", "--user-id", "theo")
+    assert code == 0 and len(json.loads(out)) == erased["memories"]
+    code, out, err = cli("reset", "--everything", "--confirm", "everything")
+    assert code == 0 and "cannot be undone" in out
+    code, out, _ = cli("--json", "users")
+    assert code == 0 and json.loads(out) == []
+
+
+def test_export_to_json_lines_reports_what_it_wrote(cli: Any, tmp_path: Path) -> None:
+    plain, _ = write_inputs(tmp_path)
+    assert cli("ingest", str(plain), "--user-id", "maya")[0] == 0
+    code, out, _ = cli("--json", "memories", "--user-id", "maya")
+    count = len(json.loads(out))
+    code, out, err = cli("--json", "export", str(tmp_path / "maya.jsonl"), "--user-id", "maya")
+    assert code == 0, err
+    assert json.loads(out) == {"path": str(tmp_path / "maya.jsonl"), "memories": count, "namespaces": ["maya"]}
+    kinds = [json.loads(line)["kind"] for line in (tmp_path / "maya.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert kinds.count("memory") == count and kinds[0] == "header" and "turn" in kinds

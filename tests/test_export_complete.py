@@ -30,7 +30,9 @@ def mode(path: Path) -> int:
 @pytest.mark.parametrize("name", ["maya.json", "maya.jsonl"])
 def test_an_imported_user_can_be_deliberated_over(source: Any, fake: Any, memory_factory: Any, tmp_path: Path,
                                                   name: str) -> None:
-    data = source.export(tmp_path / name, user_id="maya")
+    data = source.export(user_id="maya")
+    written = source.export(tmp_path / name, user_id="maya")
+    assert written == data if name.endswith(".json") else written["counts"]["memories"] == len(data["memories"])
     assert [t["text"] for t in data["transcript"]] == [m.text for m in source.transcript(user_id="maya")]
     assert [t["labels"] for t in data["transcript"]] == [{"app": "web"}] * 2 + [{}] * 2
     other = memory_factory(fake, sub=f"other-{name}")
@@ -39,14 +41,17 @@ def test_an_imported_user_can_be_deliberated_over(source: Any, fake: Any, memory
     web = other.store.transcript.messages(["maya"], labels={"app": "web"})
     assert [m.text for m in web] == ["I keep bees on the roof.", "Lovely."]
     assert other.retry_pending(user_id="maya").exchanges == []  # formed turns are never formed again
-    fake.calls.clear()
+    before = len(fake.calls)  # ``calls`` is a copy: count, then read only this question's calls
     other.ask("Where does my sister live?", user_id="maya", gate_policy="always", deliberation_mode="full")
-    read = " ".join(str(m.content) for c in fake.calls_for("ChunkFacts") for m in c.messages)
+    read = " ".join(str(m.content) for c in fake.calls[before:] if c.schema == "ChunkFacts" for m in c.messages)
     assert "My sister lives in Faro." in read and "I keep bees on the roof." in read
 
 
 def test_json_lines_holds_one_record_a_line(source: Any, tmp_path: Path) -> None:
-    data = source.export(tmp_path / "maya.jsonl", user_id="maya")
+    summary = source.export(tmp_path / "maya.jsonl", user_id="maya")
+    data = source.export(user_id="maya")
+    assert summary["counts"] == {part: len(data[part]) for part in ("memories", "history", "transcript")}
+    assert summary["path"] == str(tmp_path / "maya.jsonl") and summary["namespaces"] == ["maya"]
     rows = [json.loads(line) for line in (tmp_path / "maya.jsonl").read_text(encoding="utf-8").splitlines()]
     kinds = [r["kind"] for r in rows]
     assert kinds[0] == "header" and rows[0]["version"] == 3

@@ -1,4 +1,7 @@
-"""mem0's API on Memory: ``reset``, ``add(..., infer=False)``, a search ``threshold``, and per-stage instructions."""
+"""mem0's API on Memory: ``add(..., infer=False)``, a search ``threshold``, per-stage instructions.
+
+``reset`` has its own tests (tests/test_reset.py).
+"""
 
 from __future__ import annotations
 
@@ -51,24 +54,6 @@ def test_search_threshold_drops_weak_matches(memory_factory: Any) -> None:
         mem.search("basil", user_id="maya", threshold=2)
 
 
-def test_reset_needs_its_confirmation_and_clears_one_namespace_or_all(memory_factory: Any) -> None:
-    mem = memory_factory()
-    mem.add(["Maya sings."], user_id="maya", infer=False)
-    mem.add(["Maya plans."], user_id="maya", agent_id="planner", infer=False)
-    mem.add(["Theo runs."], user_id="theo", infer=False)
-    with pytest.raises(DataError, match="confirm='maya'"):
-        mem.reset(user_id="maya", confirm="yes")
-    with pytest.raises(DataError, match="confirm='everything'"):
-        mem.reset(confirm="maya")
-    gone = mem.get_all(user_id="maya")[0]
-    assert mem.reset(user_id="maya", confirm="maya") == 1
-    assert mem.get_all(user_id="maya") == [] and len(mem.get_all(user_id="maya", agent_id="planner")) == 1
-    assert mem.history(gone.id, user_id="maya")[-1].operation == Operation.DELETE
-    assert mem.reset(confirm="everything") == 2
-    assert mem.get_all(user_id="theo") == [] and mem.get_all(user_id="maya", agent_id="planner") == []
-    assert [m.text for m in mem.transcript(user_id="theo")] == ["Theo runs."]  # what was said stays, for audit
-
-
 def test_instructions_join_their_stage_prompt_per_run(fake: FakeChatModel, memory_factory: Any) -> None:
     mem = memory_factory(fake, admission_instructions="Never keep anything about the user's employer.")
     mem.add(["I adopted a cat named Miso.", "Lovely."], user_id="maya")
@@ -86,3 +71,25 @@ def test_instructions_join_their_stage_prompt_per_run(fake: FakeChatModel, memor
     graph_run = mem.query_graph.invoke({"question": "Cat?", "namespaces": ["maya"]},
                                        context={"answer_instructions": "Answer in one word."})
     assert graph_run["answer"] and "Answer in one word." in system("AnswerDraft")[-1]
+
+
+def test_each_stage_gets_its_own_instructions_and_no_other(fake: FakeChatModel, memory_factory: Any) -> None:
+    rules = {"admission": "RULE-ADMIT", "extraction": "RULE-EXTRACT", "lifecycle": "RULE-LIFECYCLE",
+             "gate": "RULE-GATE", "answer": "RULE-ANSWER"}
+    mem = memory_factory(fake, update_min_similarity=0.0,  # every new fact is compared: lifecycle decides
+                         **{f"{stage}_instructions": rule for stage, rule in rules.items()})
+    mem.add(["I adopted a cat named Miso.", "Lovely."], user_id="maya")
+    mem.add(["Miso now sleeps on the piano.", "Cute."], user_id="maya")
+    mem.ask("What is my cat called?", user_id="maya", gate_policy="quality")
+    stage_of = {"AdmissionVerdicts": "admission", "FactDrafts": "extraction", "LifecycleDecisions": "lifecycle",
+                "LifecycleDecision": "lifecycle", "QualityGateVerdict": "gate", "AnswerDraft": "answer"}
+    seen = set()
+    for call in fake.calls:
+        if call.schema not in stage_of:
+            continue
+        system = str(call.messages[0].content)
+        stage = stage_of[call.schema]
+        seen.add(stage)
+        assert f"<deployment_instructions>\n{rules[stage]}\n</deployment_instructions>" in system, call.schema
+        assert not any(rule in system for other, rule in rules.items() if other != stage), call.schema
+    assert seen == set(rules)

@@ -130,13 +130,13 @@ def cmd_users(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    """Write namespaces' memories, vectors and history to a JSON file."""
+    """Write namespaces' memories, vectors, history and transcript to a JSON or JSON Lines file."""
     with open_memory(args, read_only=True) as mem:
         names = scopes(args.user_id, "default", args.agent_id, args.run_id)
         hint_unknown(args, mem.store, names)
         data = mem.export(args.path, user_ids=names)
-    summary: dict[str, Any] = {"path": str(Path(args.path)), "memories": len(data["memories"]),
-                               "namespaces": data["namespaces"]}
+    written = data["counts"]["memories"] if "counts" in data else len(data["memories"])  # JSON Lines: counts only
+    summary: dict[str, Any] = {"path": str(Path(args.path)), "memories": written, "namespaces": data["namespaces"]}
     if args.json:
         emit(summary)
     else:
@@ -193,8 +193,9 @@ def register(sub: Any, common: list[argparse.ArgumentParser]) -> None:
                     ["dmem users", "dmem --json users --prefix conv-1/"], cmd_users)
     u.add_argument("--prefix", help="only namespaces starting with this text")
 
-    e = add_command(sub, "export", common, "write namespaces' memories, vectors and history to a JSON file",
-                    ["dmem export maya.json --user-id maya", "dmem export team.json --user-id maya --user-id oskar"],
+    e = add_command(sub, "export", common, "write namespaces' memories, vectors, history and transcript to a file",
+                    ["dmem export maya.json --user-id maya", "dmem export team.jsonl --user-id maya --user-id oskar"],
                     cmd_export)
-    e.add_argument("path", help="JSON file to write (overwritten)")
+    e.add_argument("path", help="file to write (overwritten, mode 0600): JSON, or JSON Lines written row by row "
+                   "for a .jsonl path")
     scope_options(e, repeat=True)

@@ -1,4 +1,4 @@
-"""Commands that write a store: ingest, retry, update, delete, import.
+"""Commands that write a store: ingest, retry, update, delete, reset, import.
 
 Only ``ingest`` and ``import`` create a store; the others edit one that exists.
 """
@@ -98,6 +98,21 @@ def cmd_delete(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reset(args: argparse.Namespace) -> int:
+    """Erase a namespace, or with --everything the whole store, for good (``Memory.reset``)."""
+    given = given_scope(args)
+    if args.everything == (given["user_id"] is not None):
+        raise DataError("name the namespace to erase with --user-id (and --agent-id, --run-id), or give "
+                        "--everything for the whole store; not both")
+    what = "everything" if args.everything else scope(**scope_of(args))
+    with open_memory(args) as mem:
+        count = mem.reset(confirm=args.confirm, **({} if args.everything else given))
+    data = {"erased": what, "memories": count}
+    text = f"erased {what}: {count} memories with their history and transcript (this cannot be undone)"
+    emit(data) if args.json else console.print(text, markup=False, highlight=False, soft_wrap=True)
+    return 0
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     """Load an export file into a namespace, all or nothing."""
     mapping: dict[str, str] = {}
@@ -146,9 +161,20 @@ def register(sub: Any, common: list[argparse.ArgumentParser]) -> None:
                     ["dmem delete 3f2a9c1e --user-id maya", "dmem delete --all --yes --user-id maya"], cmd_delete)
     d.add_argument("memory_id", nargs="?", help="id of the memory, or a unique prefix")
     scope_options(d)
-    d.add_argument("--all", action="store_true", help="delete every memory of the namespace (the transcript stays)")
+    d.add_argument("--all", action="store_true", help="delete every memory of the namespace (history and the "
+                   "transcript stay; 'dmem reset' erases them)")
     d.add_argument("--yes", action="store_true", help="confirm --all")
     d.add_argument("--reason", default="deleted by the user", help="why, kept in the memory's history")
+
+    z = add_command(sub, "reset", common, "erase a namespace, or the whole store, for good: memories, history, "
+                    "transcript", ["dmem reset --user-id maya --confirm maya",
+                                   "dmem reset --everything --confirm everything"], cmd_reset)
+    z.add_argument("--user-id", help="user whose namespace to erase (required unless --everything)")
+    z.add_argument("--agent-id", help="erase only the agent scope '<user>/agent:<id>'")
+    z.add_argument("--run-id", help="erase only the run scope '.../run:<id>'")
+    z.add_argument("--everything", action="store_true", help="erase every namespace of the store")
+    z.add_argument("--confirm", required=True, help="repeat what is erased: the namespace (maya, "
+                   "maya/agent:planner) or 'everything'")
 
     m = add_command(sub, "import", common, "load an export file into a namespace, all or nothing",
                     ["dmem import maya.json --user-id maya", "dmem import team.json --map maya=maya-archive --reembed"],

@@ -14,16 +14,18 @@ names merges turns that are identical in all of them.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+import numpy as np
+
 from dmem.state.schemas import AdmissionDecision, HistoryEntry, MemoryRecord, Message, MetadataValue, Operation
 from dmem.store.filters import Hit, SearchFilter
 from dmem.store.filters import labels_match as labels_match  # re-exported: callers import it from here
-from dmem.store.namespaces import Claim, Routing, TurnKey, UnformedTurn
+from dmem.store.namespaces import Claim, Routing, StoredTurn, TurnKey, UnformedTurn
 
 
 class VectorIndex(Protocol):
@@ -63,6 +65,10 @@ class VectorIndex(Protocol):
 
     def list(self, namespace: str) -> builtins.list[MemoryRecord]:
         """Every live record of a namespace, oldest first."""
+        ...
+
+    def pages(self, namespace: str, size: int = ...) -> Iterator[builtins.list[tuple[MemoryRecord, np.ndarray]]]:
+        """Every live record of a namespace with its unit vector, ``size`` at a time (one query each)."""
         ...
 
     def namespaces(self) -> builtins.list[str]:
@@ -110,6 +116,10 @@ class HistoryLog(Protocol):
         """Namespaces holding at least one operation or admission row, sorted (for operators and copies)."""
         ...
 
+    def live_pages(self, namespace: str, size: int = ...) -> Iterator[list[HistoryEntry]]:
+        """The operations on the namespace's live memories, oldest first, ``size`` at a time (one query each)."""
+        ...
+
 
 class TranscriptLog(Protocol):
     """Raw turns per namespace and conversation, in order, with their formation status and claims."""
@@ -137,6 +147,10 @@ class TranscriptLog(Protocol):
         With ``labels``, only the turns recorded with every one of these labels (``labels_match``):
         an unlabelled turn matches no non-empty filter. None or empty: every turn.
         """
+        ...
+
+    def pages(self, namespace: str, size: int = ...) -> Iterator[list[StoredTurn]]:
+        """Every turn of the namespace with its labels and status, in recording order, ``size`` at a time."""
         ...
 
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
@@ -269,6 +283,16 @@ class MemoryStore(Protocol):
         self, namespace: str, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]], reason: str
     ) -> int:
         """Add or replace records of one namespace in one transaction; refuse ids of other namespaces."""
+        ...
+
+    def purge(self, namespace: str | None) -> int:
+        """Erase a namespace (None: every namespace) for good; returns how many live memories went.
+
+        Unlike ``vectors.delete`` (soft, kept in history) nothing of it stays: memory rows (also
+        soft-deleted ones) with their vectors, history and admission rows, transcript turns with
+        their labels, claims and pending reasons. One transaction of its own (not inside another);
+        cannot be undone. The namespace can be used again afterwards, from nothing.
+        """
         ...
 
     def info(self) -> StoreInfo:

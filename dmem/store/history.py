@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 
 from dmem.state.schemas import AdmissionDecision, HistoryEntry, Operation
@@ -52,6 +53,20 @@ class History:
         """Every operation in a namespace, oldest first."""
         return [_entry(row) for row in self._sql.query(f"SELECT * FROM history WHERE namespace = ? {self._order}",
                                                        (namespace,))]
+
+    def live_pages(self, namespace: str, size: int = 500) -> Iterator[list[HistoryEntry]]:
+        """The operations on the namespace's live memories, oldest first, ``size`` at a time (one query each)."""
+        order = self._sql.dialect.insertion
+        after = -1
+        while True:
+            rows = self._sql.query(
+                f"SELECT {order} AS pos, * FROM history AS h WHERE namespace = ? AND {order} > ? AND EXISTS"
+                f" (SELECT 1 FROM memories AS m WHERE m.id = h.memory_id AND m.namespace = h.namespace"
+                f" AND {self._sql.dialect.live}) ORDER BY {order} LIMIT ?", (namespace, after, size))
+            if not rows:
+                return
+            yield [_entry(row) for row in rows]
+            after = rows[-1]["pos"]
 
     def count(self) -> int:
         """Operation rows over every namespace (for operators)."""

@@ -90,6 +90,16 @@ class UnformedTurn:
     """The caller's metadata for the memories formed from the turn (see ``TurnStatus.label``)."""
 
 
+@dataclass(frozen=True)
+class StoredTurn:
+    """A recorded turn as an export carries it: the message, the caller's labels, and whether it was formed."""
+
+    namespace: str
+    message: Message
+    labels: dict[str, MetadataValue]
+    formed: bool
+
+
 def turn_keys(messages: list[Message]) -> list[TurnKey]:
     """The (conversation_id, turn_id) keys of messages, in order, without repeats."""
     return list(dict.fromkeys((m.conversation_id, m.turn_id) for m in messages))

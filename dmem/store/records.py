@@ -7,7 +7,7 @@ indistinguishable from an unknown one. Ids stay unique over the whole store.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any
@@ -117,6 +117,30 @@ class MemoryRows:
         rows = self._sql.query(f"SELECT namespace, count(*) AS n FROM memories WHERE {self._sql.dialect.live}"
                                f" GROUP BY namespace ORDER BY namespace{self._sql.dialect.collate}")
         return {row["namespace"]: int(row["n"]) for row in rows}
+
+    def pages(self, namespace: str, size: int = ID_BATCH) -> Iterator[list[tuple[MemoryRecord, np.ndarray]]]:
+        """Every live record of a namespace with its unit vector (float32), ``size`` at a time, in insertion order.
+
+        Each page is its own query (keyset on the insertion column), so a caller writing a large
+        namespace out holds one page at a time, never the namespace.
+        """
+        order = self._sql.dialect.insertion
+        after = -1
+        while True:
+            rows = self._sql.query(f"SELECT {order} AS pos, {RECORD_COLUMNS}, {self._vector_column} AS vector"
+                                   f" FROM memories WHERE namespace = ? AND {self._sql.dialect.live} AND {order} > ?"
+                                   f" ORDER BY {order} LIMIT ?", (namespace, after, size))
+            if not rows:
+                return
+            yield [(record_from_row(row), self._unit(row["vector"], row["id"])) for row in rows]
+            after = rows[-1]["pos"]
+
+    _vector_column = "vector"
+    """The column holding a memory's vector."""
+
+    def _unit(self, value: Any, memory_id: str) -> np.ndarray:
+        """A stored vector as float32 (each backend decodes its column)."""
+        raise NotImplementedError
 
     # Defined last: inside the class body, a method named ``list`` would shadow the builtin in annotations.
     def list(self, namespace: str) -> list[MemoryRecord]:

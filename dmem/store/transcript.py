@@ -10,13 +10,13 @@ and claims live in :mod:`dmem.store.turns`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 
 from dmem.errors import DataError
 from dmem.state.schemas import Message, MetadataValue
 from dmem.store.filters import labels_match
-from dmem.store.namespaces import Routing, turn_keys
+from dmem.store.namespaces import Routing, StoredTurn, turn_keys
 from dmem.store.sql import Row
 from dmem.store.transcript_rows import message_from_row
 from dmem.store.turns import TurnStatus, decode_labels
@@ -184,6 +184,23 @@ class Transcript(TurnStatus):
         rows = self._sql.query(f"SELECT {columns}labels, {found.loose} AS loose FROM messages WHERE {in_names}"
                                f" AND labels != '{{}}' AND {found.condition}", [*params, *found.params])
         return [r for r in rows if found.keeps(r["loose"]) or labels_match(decode_labels(r["labels"]), labels)]
+
+    def pages(self, namespace: str, size: int = 500) -> Iterator[list[StoredTurn]]:
+        """Every turn of the namespace with its labels and status, by conversation then seq, ``size`` at a time.
+
+        Each page is one query, a keyset on the (namespace, conversation_id, seq) unique index (the
+        comparison and the order use the database's own collation, as the index does).
+        """
+        after: tuple[str, int] = ("", -1)
+        while True:
+            rows = self._sql.query("SELECT * FROM messages WHERE namespace = ? AND (conversation_id, seq) > (?, ?)"
+                                   " ORDER BY conversation_id, seq LIMIT ?",
+                                   (namespace, *after, size))
+            if not rows:
+                return
+            yield [StoredTurn(namespace=namespace, message=message_from_row(r), labels=decode_labels(r["labels"]),
+                              formed=r["status"] == "processed") for r in rows]
+            after = (rows[-1]["conversation_id"], rows[-1]["seq"])
 
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:
         """The last ``limit`` turns of a conversation with a smaller seq, oldest first."""

@@ -18,10 +18,11 @@ from dmem.store.local.files import private_dir, tighten
 from dmem.store.local.memories import LocalVectorIndex
 from dmem.store.local.migrate import check_schema
 from dmem.store.local.schema import SCHEMA_VERSION
-from dmem.store.local.snapshots import remove_stale_files
+from dmem.store.local.snapshots import remove_snapshots, remove_stale_files
 from dmem.store.local.sqlite import DB_FILE, Database
 from dmem.store.local.sync import DEFAULT_BUDGET
 from dmem.store.local.writelock import HOLDER_FILE, LOCK_FILE
+from dmem.store.purging import PURGE_KEY, purge_rows
 from dmem.store.sql import Sql
 from dmem.store.transcript import Transcript
 
@@ -40,9 +41,9 @@ class StoreCore:
         self.pid = os.getpid()
         self.refs = 0
         self.vectors = LocalVectorIndex(db, dim, path, vector_cache)
-        sql = Sql(db, SQLITE)
-        self.history = History(sql)
-        self.transcript = Transcript(sql)
+        self.sql = Sql(db, SQLITE)
+        self.history = History(self.sql)
+        self.transcript = Transcript(self.sql)
 
     @property
     def closed(self) -> bool:
@@ -94,6 +95,31 @@ class StoreCore:
     ) -> int:
         """Add or replace records of ``namespace`` with history rows, in one transaction (see ``importing``)."""
         return import_records(self.vectors, self.history, self.db.transaction(), namespace, records, vectors, reason)
+
+    def purge(self, namespace: str | None) -> int:
+        """Erase a namespace (None: all) for good: its rows, its loaded vectors and its snapshot file.
+
+        Deleted rows are overwritten with zeros (SQLite's ``secure_delete``) and the write-ahead log
+        is checkpointed after the commit, so the text leaves the database files too. Other processes
+        see the purge version and drop the vectors they hold (``IndexSync.refresh``).
+        """
+        with self.db.lock:  # other threads' transactions end first; one still open is this thread's own
+            if self.db.in_transaction():
+                raise StoreError("a reset runs in a transaction of its own; call it outside store.transaction()")
+            with self.db.transaction() as tx:
+                self.db.execute("PRAGMA secure_delete = ON")
+                try:
+                    purged = purge_rows(self.sql, namespace)
+                    self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                                    (PURGE_KEY, str(self.db.next_rev(tx))))
+                    self.vectors.sync.drop_loaded(namespace)
+                finally:
+                    self.db.execute("PRAGMA secure_delete = OFF")
+        remove_snapshots(self.path, namespace)
+        self.db.checkpoint()
+        log.info("reset %s of store %s: %d memories, rows %s", "everything" if namespace is None else repr(namespace),
+                 self.path, purged.memories, purged.rows)
+        return purged.memories
 
     def close(self) -> None:
         """Save the changed vector snapshots and close the database; safe to call twice."""

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -124,6 +125,9 @@ class LocalVectorIndex(MemoryRows):
                     if len(hits) >= k:
                         return hits
         return hits
+
+    def _unit(self, value: Any, memory_id: str) -> np.ndarray:
+        return decode(value, memory_id, self.dim)
 
     def _fetch(self, namespace: str, ids: list[str]) -> dict[str, MemoryRecord]:
         # '+namespace' keeps SQLite on the primary key: the (namespace, deleted) index would scan the namespace.

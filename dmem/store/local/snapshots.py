@@ -89,6 +89,17 @@ def load_snapshot(store_dir: Path, namespace: str, dim: int) -> Snapshot | None:
     return snap
 
 
+def remove_snapshots(store_dir: Path, namespace: str | None) -> None:
+    """Delete a namespace's snapshot file (None: every namespace's), e.g. after a reset erased its vectors."""
+    paths = [snapshot_path(store_dir, namespace)] if namespace is not None else \
+        list((store_dir / SNAPSHOT_DIR).glob("*.npz"))
+    for path in paths:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as exc:
+            log.warning("could not remove vector snapshot %s: %s", path, exc)
+
+
 def remove_stale_files(store_dir: Path) -> None:
     """Delete the legacy whole-store snapshot and temp files of saves killed before their rename."""
     legacy = store_dir / LEGACY_SNAPSHOT_FILE

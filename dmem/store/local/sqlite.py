@@ -262,6 +262,14 @@ class Database:
         """Return the memories version, bumped by every committed write to memories."""
         return int(self.meta("version") or 0)
 
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file and empty it (best effort: readers may hold it)."""
+        with self.lock:
+            try:
+                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                log.info("could not checkpoint %s: %s", self.path, exc)
+
     def close(self) -> None:
         """Close the connection; safe to call twice."""
         with self.lock:

@@ -130,6 +130,14 @@ class LocalStore:
         self.check_open()
         return self._core.import_records(namespace, records, vectors, reason)
 
+    def purge(self, namespace: str | None) -> int:
+        """Erase a namespace (None: every namespace) for good; returns how many live memories went.
+
+        Rows, loaded vectors and the snapshot file go; deleted rows are zeroed in the database file.
+        """
+        self.check_open()
+        return self._core.purge(namespace)
+
     def close(self) -> None:
         """Release this handle; the last handle of the store saves the vector snapshot and closes it."""
         with _OPEN_LOCK:

@@ -21,9 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from dmem.errors import StoreError
-from dmem.store.local.snapshots import Snapshot, load_snapshot, save_snapshot
+from dmem.store.local.snapshots import Snapshot, load_snapshot, remove_snapshots, save_snapshot
 from dmem.store.local.sqlite import Database, TxState
 from dmem.store.local.vectors import FaissIndexes
+from dmem.store.purging import PURGE_KEY
 
 log = logging.getLogger(__name__)
 
@@ -92,9 +93,20 @@ class IndexSync:
             version = self._db.version()
             if version == self.version:
                 return 0
+            if self._faiss.namespaces() and self._purged_since(self.version):
+                self.drop_loaded(None)  # a reset deleted rows: no ``rev`` tells which, so reload when used
             changed = self._apply_changes(self.version) if self._faiss.namespaces() else 0
             self.version = version
         return changed
+
+    def drop_loaded(self, namespace: str | None) -> None:
+        """Forget a loaded namespace's vectors (None: every namespace's), unsaved changes included."""
+        for name in self._faiss.namespaces() if namespace is None else [namespace]:
+            self._faiss.drop(name)
+
+    def _purged_since(self, version: int) -> bool:
+        """Whether a reset committed after store version ``version`` (see ``dmem.store.purging``)."""
+        return int(self._db.meta(PURGE_KEY) or 0) > version
 
     def _before_write(self, tx: TxState) -> None:
         """At BEGIN, under the write lock: take in other processes' commits before writing."""
@@ -173,6 +185,8 @@ class IndexSync:
             ids, units = self._faiss.export(namespace)
             try:
                 save_snapshot(self._directory, Snapshot(self.version, namespace, ids, units))
+                if self._purged_since(self.version):  # a reset committed meanwhile may have erased these vectors
+                    remove_snapshots(self._directory, namespace)
             except OSError as exc:  # the snapshot is only a cache: the next load rebuilds from SQLite
                 log.warning("could not save vector snapshot of %r in %s: %s", namespace, self._directory, exc)
 

@@ -103,9 +103,12 @@ class PgVectorIndex(MemoryRows):
         """The stored unit vector of a live record of the namespace, or None."""
         value = self._db.scalar("SELECT embedding FROM memories WHERE id = %s AND namespace = %s AND NOT deleted",
                                 (memory_id, namespace))
-        if value is None:
-            return None
-        return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32).tolist()
+        return None if value is None else self._unit(value, memory_id).tolist()
+
+    _vector_column = "embedding"
+
+    def _unit(self, value: Any, memory_id: str) -> np.ndarray:
+        return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
 
     def _searching(self) -> AbstractContextManager[Any]:
         """A search reads on one pooled connection, for all its namespaces."""
@@ -180,6 +183,13 @@ class PgVectorIndex(MemoryRows):
     def known_indexed(self, namespace: str) -> bool:
         """Whether this process already knows the namespace has its HNSW index (no query)."""
         return namespace in self._indexed
+
+    def forget_indexed(self, namespace: str | None) -> None:
+        """Note that the namespace's (None: every namespace's) HNSW index is gone (after a reset)."""
+        if namespace is None:
+            self._indexed.clear()
+        else:
+            self._indexed.discard(namespace)
 
     def mark_indexed(self, namespace: str) -> None:
         """Note that the namespace's HNSW index now exists."""

@@ -29,7 +29,8 @@ from dmem.store.importing import import_records
 from dmem.store.postgres.db import PgDatabase, Row, store_error
 from dmem.store.postgres.memories import PgVectorIndex
 from dmem.store.postgres.schema import SCHEMA_VERSION, applied_version, ensure_schema
-from dmem.store.postgres.upkeep import build_index
+from dmem.store.postgres.upkeep import build_index, drop_indexes
+from dmem.store.purging import PURGE_KEY, purge_rows
 from dmem.store.sql import Sql
 from dmem.store.transcript import Transcript
 from dmem.store.urls import is_postgres_url
@@ -66,9 +67,9 @@ class PostgresStore:
         self.dim = dim
         self.index = PgVectorIndex(db, dim, hnsw)
         """The vector index with its PostgreSQL-only extras (counts, HNSW namespaces)."""
-        sql = Sql(db, POSTGRES)
-        self.log = History(sql)
-        self.turns = Transcript(sql)
+        self._sql = Sql(db, POSTGRES)
+        self.log = History(self._sql)
+        self.turns = Transcript(self._sql)
         self.vectors, self.history, self.transcript = self.index, self.log, self.turns
         db.after_commit.append(lambda tx: index_crowded_namespaces(db, self.index, tx.touched))
         self._views: dict[int, PostgresStore] = {}
@@ -136,12 +137,14 @@ class PostgresStore:
 
         A write's number is drawn under its namespace's advisory lock, so within a namespace a
         later commit always has a higher number: a namespace's cache is never older than its rows.
+        A reset draws a number too (``dmem.store.purging``): an emptied namespace never reads as older.
         """
+        purged = f"(SELECT value::bigint FROM dmem_meta WHERE key = '{PURGE_KEY}')"
         if namespace is None:
-            value = self._db.scalar("SELECT coalesce(max(written), 0) FROM memories")
+            value = self._db.scalar(f"SELECT greatest(coalesce(max(written), 0), {purged}) FROM memories")
         else:
-            value = self._db.scalar("SELECT coalesce(max(written), 0) FROM memories WHERE namespace = %s",
-                                    (namespace,))
+            value = self._db.scalar(f"SELECT greatest(coalesce(max(written), 0), {purged}) FROM memories"
+                                    " WHERE namespace = %s", (namespace,))
         return int(value or 0)
 
     def meta(self, key: str) -> str | None:
@@ -157,6 +160,32 @@ class PostgresStore:
                        reason: str = "import") -> int:
         """Add or replace records of one namespace in one transaction; refuse ids of other namespaces."""
         return import_records(self.index, self.log, self.transaction(), namespace, records, vectors, reason)
+
+    def purge(self, namespace: str | None) -> int:
+        """Erase a namespace (None: every namespace) for good; returns how many live memories went.
+
+        Its rows go in one transaction, under the namespace's lock (a whole-store reset locks the
+        tables against writers); its HNSW index is dropped after the commit. PostgreSQL frees the
+        deleted rows' space when (auto)vacuum runs: until then their bytes stay in the data files.
+        """
+        if self._db.in_transaction():
+            raise StoreError("a reset runs in a transaction of its own; call it outside store.transaction()")
+        with self._db.transaction():
+            if namespace is None:
+                self._db.execute("LOCK TABLE memories, history, admissions, messages IN EXCLUSIVE MODE")
+            else:
+                self._db.lock_namespaces([namespace])
+            purged = purge_rows(self._sql, namespace)
+            self._db.execute("INSERT INTO dmem_meta (key, value) VALUES (%s, nextval('memory_writes')::text)"
+                             " ON CONFLICT (key) DO UPDATE SET value = greatest(dmem_meta.value::bigint,"
+                             " EXCLUDED.value::bigint)::text", (PURGE_KEY,))  # concurrent resets: never back
+            where, params = ("WHERE namespace = %s", [namespace]) if namespace is not None else ("", [])
+            indexes = self._db.fetch(f"DELETE FROM namespace_indexes {where} RETURNING index_name", params)
+        self.index.forget_indexed(namespace)
+        drop_indexes(self._db, [row["index_name"] for row in indexes])
+        log.info("reset %s of store %s: %d memories, rows %s", "everything" if namespace is None else repr(namespace),
+                 self.path, purged.memories, purged.rows)
+        return purged.memories
 
     def close(self) -> None:
         """Close the connection pool; safe to call twice."""

@@ -1,11 +1,13 @@
-"""Work on a PostgreSQL store beyond single rows: HNSW indexes for crowded namespaces."""
+"""Work on a PostgreSQL store beyond single rows: HNSW indexes for crowded namespaces, built and dropped."""
 
 from __future__ import annotations
 
 import logging
 
 import psycopg
+from psycopg import sql
 
+from dmem.errors import StoreError
 from dmem.state.hnsw import HnswSettings
 from dmem.store.postgres.db import PgDatabase, Row
 from dmem.store.postgres.schema import create_namespace_index
@@ -29,3 +31,15 @@ def build_index(conn: psycopg.Connection[Row], db: PgDatabase, namespace: str, h
         return True
     finally:
         conn.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", (_INDEX_LOCK, namespace))
+
+
+def drop_indexes(db: PgDatabase, names: list[str]) -> None:
+    """Drop these HNSW indexes without blocking searches or writers (after a reset); a failure is logged."""
+    if not names:
+        return
+    try:
+        with db.connect() as conn:
+            for name in names:
+                conn.execute(sql.SQL("DROP INDEX CONCURRENTLY IF EXISTS {}").format(sql.Identifier(name)))
+    except (psycopg.Error, StoreError) as exc:
+        log.warning("could not drop HNSW index(es) %s in %s: %s; drop them by hand", names, db.where, exc)
