@@ -45,7 +45,7 @@ def ranked_lines(embeddings: Embeddings, question: str, lines: list[Line],
                  context: list[str]) -> list[tuple[int, float]]:
     """(index, relevance) of the lines that can answer, best first; a line that only asks cannot."""
     texts = [text for text, _ in lines]
-    signals = focused_signals(embeddings, question, texts)
+    signals = focused_signals(embeddings, question, texts, families=True)
     stand = standouts([c for c, _ in signals])
     people = [n for n in question_names(question) if any(mentions(t, [n]) for t in context)]
     topical = topical_names(question, texts, [s for s in map(spans.line_subject, context) if s])
@@ -63,7 +63,7 @@ def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:
     parts = [s.strip() for s in SENTENCE_END.split(text) if s.strip(" .!?,") and not s.rstrip().endswith("?")]
     if len(parts) < 2:
         return parts or [text]
-    scores = [relevance(c, lex) for c, lex in focused_signals(embeddings, question, parts)]
+    scores = [relevance(c, lex) for c, lex in focused_signals(embeddings, question, parts, families=True)]
     order = sorted(range(len(parts)), key=lambda i: -scores[i])
     topic = topic_terms(question)
     return [parts[i] for i in order if i == order[0] or shares(topic, content_stems(parts[i]))]

@@ -48,6 +48,7 @@ from dmem.state.verdicts import (
 )
 from dmem.text.lexical import cosines, hybrid_scores
 from dmem.text.names import mentions, question_names
+from dmem.text.questions import restate
 
 __all__ = ["NO_INFO", "OfflineDecider"]
 
@@ -140,6 +141,8 @@ class OfflineDecider:
 
     # Query ---------------------------------------------------------------------------------
     def filter_memories(self, question: str, memories: list[MemoryRecord]) -> Decided[MemorySelection]:
+        question = restate(question)
+
         def work() -> MemorySelection:
             if not memories:
                 return MemorySelection(reason="no memories to filter", keep=[])
@@ -154,11 +157,12 @@ class OfflineDecider:
     def answer(self, question: str, context: list[str], *,
                temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
         # Sample 0 (or temperature 0) is the extractive answer; a vote's later samples draw alternatives.
+        question = restate(question)
         return _timed("answer", lambda: voting.sample_answer(self.embeddings, question, context, sample=sample,
                                                              temperature=temperature or 0.0))
 
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
-        return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, question, answer, context))
+        return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, restate(question), answer, context))
 
     # The async path: the offline engine embeds (CPU work), so it runs in a worker thread.
     async def aadmit(self, exchange: list[Message], history: list[Message],
@@ -218,6 +222,8 @@ class OfflineDecider:
         return _timed("group_answers", lambda: gate.group(answers))
 
     def read_chunk(self, question: str, chunk: list[Message], history: list[Message]) -> Decided[ChunkFacts]:
+        question = restate(question)
+
         def work() -> ChunkFacts:
             names = question_names(question)
             docs = [f"{m.speaker}: {strip_vocatives(admission.utterance_text(m), names)}" for m in chunk]
@@ -236,6 +242,8 @@ class OfflineDecider:
         return _timed("read_chunk", work)
 
     def select_facts(self, question: str, facts: list[ScoredFact]) -> Decided[MemorySelection]:
+        question = restate(question)
+
         def work() -> MemorySelection:
             scores = hybrid_scores(self.embeddings, question, [f.fact for f in facts])
             order = sorted(range(len(facts)), key=lambda i: (-scores[i], -facts[i].score, i))

@@ -172,8 +172,6 @@ PETS = ("dog", "cat", "puppy", "kitten", "pet", "pets", "dogs", "cats")
 CONCEPTS: dict[str, str] = {
     "vehicle": "vehicle vehicles car cars scooter vespa jeep bike bicycle motorbike motorcycle truck van suv "
                "sedan convertible minivan tesla bmw toyota honda ford audi volvo subaru",
-    "work": "work job jobs employer company career office profession occupation workplace employed hired "
-            "internship",
     "diet": "diet food vegetarian vegan pescatarian eat eats allergic allergy gluten dairy meat",
     "pet": "pet pets dog dogs cat cats puppy puppies kitten kittens hamster rabbit bunny parrot bird "
            "goldfish turtle guinea pig horse",
@@ -183,6 +181,24 @@ CONCEPTS: dict[str, str] = {
              "cycling climbing skiing snowboarding yoga running hockey",
     "home": "home house apartment flat condo",
 }
+# Topic families: the words a fact uses for what a question asks in other words ("Where does Maya
+# live?" <- "Maya moved to Lisbon"; "What is Kai studying?" <- "Kai started a diploma in design").
+# They widen a question's topic like a concept class, but their words are not answers themselves,
+# so a 'what <word>' question never answers with a family word.
+TOPIC_FAMILIES: dict[str, str] = {
+    "residence": "live lives living lived reside resides resident based move moves moved moving relocate "
+                 "relocated settle settled home hometown",
+    "occupation": "work works worked working job jobs career employer company office profession occupation "
+                  "workplace employed hired internship teach teaches taught",
+    "study": "study studies studying studied student course courses class classes lesson lessons diploma degree "
+             "master masters bachelor phd doctorate university college enrol enroll enrolled major",
+    "preference": "like likes love loves enjoy enjoys prefer prefers favourite favorite fan adore adores keen fond "
+                  "hobby hobbies pastime",
+    "contact": "contact email e-mail mail phone call ring text reach mobile",
+}
+# A role stated with an agent noun ("is a dentist", "works as a translator") is about work, whatever the job.
+ROLE = re.compile(r"\b(?:i'm|i\s+am|is|was|became|works?\s+as|worked\s+as|working\s+as|job\s+as)\s+(?:an?\s+)?"
+                  r"(?:[a-z]+\s+)?[a-z]+(?:ist|er|or|ian|ant|eer)\b", _I)
 # Phrases where a class member has another sense ('running late', 'a flat tire', 'a great job'):
 # they are masked before a line is matched against a class, so they never stand for a member.
 OTHER_SENSES = re.compile(
@@ -198,7 +214,8 @@ OTHER_SENSES = re.compile(
     r"|\bearly\s+bird\b|\bdrum(?:s|med|ming)?\s+up\b|\bharp(?:s|ed|ing)?\s+on\b"
     r"|\bhors(?:e|es|ed|ing)\s+around\b|\bpig(?:s|ged|ging)?\s+out\b"
     r"|\bconvertible\s+(?:sofa|couch|bed|crib|table|desk|car\s+seat)s?\b"
-    r"|\bhouse\s+(?:music|party|parties|plants?)\b|\bon\s+the\s+house\b|\bbox\s+office\b",
+    r"|\bhouse\s+(?:music|party|parties|plants?)\b|\bon\s+the\s+house\b|\bbox\s+office\b"
+    r"|\b(?:is|are|was|were|be|been)\s+called\b|\b(?:a|an|the|one)(?:\s+[\w-]+){1,3}\s+called\b",
     _I,
 )
 

@@ -14,7 +14,7 @@ from datetime import date, datetime
 
 from dmem.decisions.offline import newwords
 from dmem.decisions.offline.pronouns import rewrite_person
-from dmem.decisions.offline.topics import in_class_sense, related, shares, topic_stems, topic_terms
+from dmem.decisions.offline.topics import class_stems, in_class_sense, related, shares, topic_stems, topic_terms
 from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
 from dmem.text.lexical import content_stems, stem, tokenize
@@ -88,7 +88,7 @@ def adds_information(question: str, text: str, tag: date | None = None) -> bool:
 def on_topic(question: str, text: str, standout: bool) -> bool:
     """A line can answer if it shares a topic word (or a member of its class, in that sense), or stands out."""
     return (shares(topic_stems(question), content_stems(text))
-            or shares(topic_terms(question), content_stems(in_class_sense(text))) or standout)
+            or shares(topic_terms(question), class_stems(text)) or standout)
 
 
 def question_kind(question: str) -> str:
@@ -166,9 +166,10 @@ def concept_span(question: str, text: str) -> str | None:
     whole when short ("two cats and a dog"), and a capitalized name grows to its full run ("Jeep Wrangler").
     """
     m = _ASKED.match(question)
-    if not m or len(related(stem(m["noun"].lower()))) < 2:
+    members = related(stem(m["noun"].lower()), instances_only=True) if m else frozenset()
+    if len(members) < 2:
         return None
-    members = related(stem(m["noun"].lower())) - set(content_stems(question))
+    members -= set(content_stems(question))
     tokens = _TOKEN.findall(in_class_sense(text))
     hits = [i for i, t in enumerate(tokens) if t[0].isalnum() and stem(t.lower()) in members]
     if not hits:
@@ -181,6 +182,24 @@ def concept_span(question: str, text: str) -> str | None:
     while last + 1 < len(tokens) and tokens[last][:1].isupper() and tokens[last + 1][:1].isupper():
         last += 1
     return " ".join(tokens[first : last + 1])
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(r"\+?\d[\d ().-]{5,}\d")
+_ASKS_EMAIL = re.compile(r"\be-?mail", re.I)
+_ASKS_PHONE = re.compile(r"\b(?:phone|call|ring|text|mobile|cell|dial)\b", re.I)
+_ASKS_CONTACT = re.compile(r"\b(?:reach|contact|get\s+in\s+touch)\b", re.I)
+
+
+def contact_span(question: str, text: str) -> str | None:
+    """The e-mail address or phone number a contact question ('How can I email Maya?') asks for."""
+    email, phone = _EMAIL.search(text), _PHONE.search(_DATE_PHRASE.sub(" ", text))
+    if _ASKS_EMAIL.search(question):
+        return email.group(0) if email else None
+    if _ASKS_PHONE.search(question):
+        return phone.group(0).strip() if phone else None
+    found = email or phone if _ASKS_CONTACT.search(question) else None
+    return found.group(0).strip() if found else None
 
 
 def name_span(text: str) -> str | None:
@@ -209,6 +228,8 @@ def ago_span(text: str, tag: date | None) -> str | None:
 def typed_span(question: str, text: str, tag: date | None) -> str | None:
     """The span a when/where/who/how-many/name question asks for, if this line has one."""
     kind = question_kind(question)
+    if kind in ("other", "where") and (contact := contact_span(question, text)):
+        return contact
     if kind == "when" and _AGO.search(question):
         return ago_span(text, tag)
     if kind == "when":

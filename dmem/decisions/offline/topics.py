@@ -16,7 +16,7 @@ from statistics import median
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline.rules import CONCEPTS, OTHER_SENSES
+from dmem.decisions.offline.rules import CONCEPTS, OTHER_SENSES, ROLE, TOPIC_FAMILIES
 from dmem.text.lexical import content_stems, cosines, lexical_scores, stem, tokenize
 from dmem.text.names import _NAME, question_names, shared_names, strip_names
 from dmem.text.words import wordset
@@ -55,13 +55,27 @@ def strip_vocatives(text: str, names: Sequence[str]) -> str:
     return text
 
 
-def focused_signals(embeddings: Embeddings, question: str, texts: Sequence[str]) -> list[tuple[float, float]]:
-    """(cosine, absolute BM25) of each text against the question, shared names stripped from both."""
+def focused_signals(embeddings: Embeddings, question: str, texts: Sequence[str], *,
+                    families: bool = False) -> list[tuple[float, float]]:
+    """(cosine, absolute BM25) of each text against the question, shared names stripped from both.
+
+    ``families``: a text naming a word of a topic word's family or class counts, for BM25, as naming
+    the topic word itself ("diploma" for 'studying', "moved" for 'live').
+    """
     if not texts:
         return []
     names = shared_names(question, texts)
     q, docs = strip_names(question, names), [strip_names(t, names) for t in texts]
-    return list(zip(cosines(embeddings, q, docs), lexical_scores(q, docs), strict=True))
+    lexical = [f"{d} {' '.join(kin_words(q, d))}" for d in docs] if families else docs
+    return list(zip(cosines(embeddings, q, docs), lexical_scores(q, lexical), strict=True))
+
+
+def kin_words(question: str, text: str) -> list[str]:
+    """Topic words of the question the text lacks but names a word of the same family or class for."""
+    found = class_stems(text)
+    topic = topic_stems(question)
+    return [w for w in dict.fromkeys(tokenize(question)) if (s := stem(w)) in topic and s not in found
+            and len(related(s)) > 1 and related(s) & found]
 
 
 def relevance(cos: float, lex: float) -> float:
@@ -77,25 +91,34 @@ def standouts(cos: Sequence[float]) -> list[bool]:
     return [c - middle >= STANDOUT_MARGIN for c in cos]
 
 
-@lru_cache(maxsize=1)
-def _concept_index() -> dict[str, frozenset[str]]:
-    """Stem -> the stems of every concept class it belongs to."""
+@lru_cache(maxsize=2)
+def _concept_index(instances_only: bool = False) -> dict[str, frozenset[str]]:
+    """Stem -> the stems of every concept class (and, unless ``instances_only``, topic family) it belongs to."""
     index: dict[str, set[str]] = {}
-    for members in CONCEPTS.values():
+    groups = [*CONCEPTS.values(), *(() if instances_only else TOPIC_FAMILIES.values())]
+    for members in groups:
         stems = {stem(w) for w in members.split()}
         for s in stems:
             index.setdefault(s, set()).update(stems)
     return {s: frozenset(group) for s, group in index.items()}
 
 
-def related(word_stem: str) -> frozenset[str]:
-    """The stem and every stem sharing a concept class with it ('car' -> vespa, jeep, bike, ...)."""
-    return _concept_index().get(word_stem, frozenset()) | {word_stem}
+def related(word_stem: str, *, instances_only: bool = False) -> frozenset[str]:
+    """The stem and every stem sharing a concept class or topic family with it ('car' -> vespa, jeep, ...).
+
+    ``instances_only``: concept classes only, whose members can be answers ('What vehicle' -> 'Vespa').
+    """
+    return _concept_index(instances_only).get(word_stem, frozenset()) | {word_stem}
 
 
 def in_class_sense(text: str) -> str:
     """The text with phrases where a class member has another sense masked ('running late', 'flat tire')."""
     return OTHER_SENSES.sub(" ", text)
+
+
+def class_stems(text: str) -> set[str]:
+    """Stems of the text in their class sense, and 'work' when it states a role ("is a dentist")."""
+    return set(content_stems(in_class_sense(text))) | ({"work"} if ROLE.search(text) else set())
 
 
 def topic_stems(question: str) -> set[str]:
