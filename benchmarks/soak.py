@@ -202,6 +202,27 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def slope_mb_per_min(rss: list[tuple[float, float]]) -> float:
+    """Least-squares slope of RSS over the last third of the run (MB per minute; 0 with fewer than 2 samples)."""
+    third = [(t, m) for t, m in rss if t >= rss[-1][0] * 2 / 3 and m > 0]
+    if len(third) < 2:
+        return 0.0
+    mt, mm = statistics.fmean(t for t, _ in third), statistics.fmean(m for _, m in third)
+    var = sum((t - mt) ** 2 for t, _ in third)
+    return 60 * sum((t - mt) * (m - mm) for t, m in third) / var if var else 0.0
+
+
+def kept_by_server(served: Served) -> str:
+    """Threads and runs the server's in-memory runtime still holds (stateless runs should leave none)."""
+    client = get_sync_client(url=served.url, timeout=httpx.Timeout(30.0))
+    try:
+        threads = client.threads.search(limit=10_000)
+        runs = sum(len(client.runs.list(t["thread_id"], limit=10_000)) for t in threads)
+    except Exception as exc:  # noqa: BLE001 - a figure, not a failure
+        return f"unknown ({type(exc).__name__})"
+    return f"{len(threads)} threads, {runs} runs"
+
+
 def report(tally: Tally, rss: list[tuple[float, float]], events: list[str], figures: dict[str, int]) -> None:
     print("\nruns (successful):", dict(tally.runs), " ingest statuses:", dict(tally.statuses))
     print("errors by class:")
@@ -216,7 +237,7 @@ def report(tally: Tally, rss: list[tuple[float, float]], events: list[str], figu
     if rss:
         third = [m for t, m in rss if t >= rss[-1][0] * 2 / 3]
         print(f"RSS last third: min {min(third):.0f} MB, max {max(third):.0f} MB, "
-              f"median {statistics.median(third):.0f} MB")
+              f"median {statistics.median(third):.0f} MB, slope {slope_mb_per_min(rss):+.2f} MB/min")
     print("turns:", " ".join(f"{k}={v}" for k, v in figures.items()))
 
 
@@ -271,6 +292,7 @@ def main() -> None:
         stop.set()
         for c in clients:
             c.join(timeout=180)
+        events.append(f"kept by the server at the end: {kept_by_server(served)}")
     finally:
         stop.set()
         served.stop()
