@@ -125,12 +125,20 @@ class Served:
             return 0.0
 
 
-def ingester(name: str, served: Served, tally: Tally, stop: threading.Event, users: list[str]) -> None:
-    """Send exchanges with an idempotency key; resend a failed send (same key) until it succeeds."""
+def ingester(name: str, served: Served, tally: Tally, stop: threading.Event, users: list[str],
+             new_until: float | None = None) -> None:
+    """Send exchanges with an idempotency key; resend a failed send (same key) until it succeeds.
+
+    After ``new_until`` seconds (monotonic clock), send the earlier exchanges again in turn (same keys):
+    the runs go on, the stored data stops growing.
+    """
     client = get_sync_client(url=served.url, timeout=httpx.Timeout(60.0))
-    n = 0
+    count, fresh = 0, 0
     while not stop.is_set():
-        n += 1
+        count += 1
+        if new_until is None or time.monotonic() < new_until or not fresh:
+            fresh = count
+        n = count if fresh == count else count % fresh + 1
         user = users[n % len(users)]
         key = f"{name}-{n}"
         texts = [FACTS[n % len(FACTS)].format(name=f"{name.title()}x{n}"), f"Thanks for telling me ({key})."]
@@ -216,8 +224,8 @@ def kept_by_server(served: Served) -> str:
     """Threads and runs the server's in-memory runtime still holds (stateless runs should leave none)."""
     client = get_sync_client(url=served.url, timeout=httpx.Timeout(30.0))
     try:
-        threads = client.threads.search(limit=10_000)
-        runs = sum(len(client.runs.list(t["thread_id"], limit=10_000)) for t in threads)
+        threads = client.threads.search(limit=1000)
+        runs = sum(len(client.runs.list(t["thread_id"], limit=1000)) for t in threads)
     except Exception as exc:  # noqa: BLE001 - a figure, not a failure
         return f"unknown ({type(exc).__name__})"
     return f"{len(threads)} threads, {runs} runs"
@@ -252,6 +260,8 @@ def main() -> None:
     p.add_argument("--pg-restart-at", type=float, action="append", default=[], help="seconds; may repeat")
     p.add_argument("--pg-down", type=float, default=5.0, help="seconds PostgreSQL stays stopped")
     p.add_argument("--port", type=int, default=0)
+    p.add_argument("--new-data-until", type=float, default=None,
+                   help="seconds; after it ingesters resend earlier exchanges (same keys), so the data stops growing")
     args = p.parse_args()
     if args.pg_restart_at and args.backend != "postgres":
         p.error("--pg-restart-at needs --backend postgres")
@@ -267,12 +277,13 @@ def main() -> None:
     events = [f"server ready in {served.start():.1f} s"]
     users = [f"soak-user-{i}" for i in range(args.users)]
     tally, stop, rss = Tally(), threading.Event(), []
-    clients = [threading.Thread(target=ingester, args=(f"ing{i}", served, tally, stop, users))
+    t0 = time.monotonic()
+    new_until = t0 + args.new_data_until if args.new_data_until is not None else None
+    clients = [threading.Thread(target=ingester, args=(f"ing{i}", served, tally, stop, users, new_until))
                for i in range(args.ingesters)]
     clients += [threading.Thread(target=querier, args=(f"ask{i}", served, tally, stop, users))
                 for i in range(args.queriers)]
     plan = sorted([(t, "kill") for t in args.kill_at] + [(t, "pg") for t in args.pg_restart_at])
-    t0 = time.monotonic()
     for c in clients:
         c.start()
     try:
