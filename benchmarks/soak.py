@@ -125,12 +125,20 @@ class Served:
             return 0.0
 
 
-def ingester(name: str, served: Served, tally: Tally, stop: threading.Event, users: list[str]) -> None:
-    """Send exchanges with an idempotency key; resend a failed send (same key) until it succeeds."""
+def ingester(name: str, served: Served, tally: Tally, stop: threading.Event, users: list[str],
+             new_until: float | None = None) -> None:
+    """Send exchanges with an idempotency key; resend a failed send (same key) until it succeeds.
+
+    After ``new_until`` seconds (monotonic clock), send the earlier exchanges again in turn (same keys):
+    the runs go on, the stored data stops growing.
+    """
     client = get_sync_client(url=served.url, timeout=httpx.Timeout(60.0))
-    n = 0
+    count, fresh = 0, 0
     while not stop.is_set():
-        n += 1
+        count += 1
+        if new_until is None or time.monotonic() < new_until or not fresh:
+            fresh = count
+        n = count if fresh == count else count % fresh + 1
         user = users[n % len(users)]
         key = f"{name}-{n}"
         texts = [FACTS[n % len(FACTS)].format(name=f"{name.title()}x{n}"), f"Thanks for telling me ({key})."]
@@ -202,6 +210,27 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def slope_mb_per_min(rss: list[tuple[float, float]]) -> float:
+    """Least-squares slope of RSS over the last third of the run (MB per minute; 0 with fewer than 2 samples)."""
+    third = [(t, m) for t, m in rss if t >= rss[-1][0] * 2 / 3 and m > 0]
+    if len(third) < 2:
+        return 0.0
+    mt, mm = statistics.fmean(t for t, _ in third), statistics.fmean(m for _, m in third)
+    var = sum((t - mt) ** 2 for t, _ in third)
+    return 60 * sum((t - mt) * (m - mm) for t, m in third) / var if var else 0.0
+
+
+def kept_by_server(served: Served) -> str:
+    """Threads and runs the server's in-memory runtime still holds (stateless runs should leave none)."""
+    client = get_sync_client(url=served.url, timeout=httpx.Timeout(30.0))
+    try:
+        threads = client.threads.search(limit=1000)
+        runs = sum(len(client.runs.list(t["thread_id"], limit=1000)) for t in threads)
+    except Exception as exc:  # noqa: BLE001 - a figure, not a failure
+        return f"unknown ({type(exc).__name__})"
+    return f"{len(threads)} threads, {runs} runs"
+
+
 def report(tally: Tally, rss: list[tuple[float, float]], events: list[str], figures: dict[str, int]) -> None:
     print("\nruns (successful):", dict(tally.runs), " ingest statuses:", dict(tally.statuses))
     print("errors by class:")
@@ -216,7 +245,7 @@ def report(tally: Tally, rss: list[tuple[float, float]], events: list[str], figu
     if rss:
         third = [m for t, m in rss if t >= rss[-1][0] * 2 / 3]
         print(f"RSS last third: min {min(third):.0f} MB, max {max(third):.0f} MB, "
-              f"median {statistics.median(third):.0f} MB")
+              f"median {statistics.median(third):.0f} MB, slope {slope_mb_per_min(rss):+.2f} MB/min")
     print("turns:", " ".join(f"{k}={v}" for k, v in figures.items()))
 
 
@@ -231,6 +260,8 @@ def main() -> None:
     p.add_argument("--pg-restart-at", type=float, action="append", default=[], help="seconds; may repeat")
     p.add_argument("--pg-down", type=float, default=5.0, help="seconds PostgreSQL stays stopped")
     p.add_argument("--port", type=int, default=0)
+    p.add_argument("--new-data-until", type=float, default=None,
+                   help="seconds; after it ingesters resend earlier exchanges (same keys), so the data stops growing")
     args = p.parse_args()
     if args.pg_restart_at and args.backend != "postgres":
         p.error("--pg-restart-at needs --backend postgres")
@@ -246,12 +277,13 @@ def main() -> None:
     events = [f"server ready in {served.start():.1f} s"]
     users = [f"soak-user-{i}" for i in range(args.users)]
     tally, stop, rss = Tally(), threading.Event(), []
-    clients = [threading.Thread(target=ingester, args=(f"ing{i}", served, tally, stop, users))
+    t0 = time.monotonic()
+    new_until = t0 + args.new_data_until if args.new_data_until is not None else None
+    clients = [threading.Thread(target=ingester, args=(f"ing{i}", served, tally, stop, users, new_until))
                for i in range(args.ingesters)]
     clients += [threading.Thread(target=querier, args=(f"ask{i}", served, tally, stop, users))
                 for i in range(args.queriers)]
     plan = sorted([(t, "kill") for t in args.kill_at] + [(t, "pg") for t in args.pg_restart_at])
-    t0 = time.monotonic()
     for c in clients:
         c.start()
     try:
@@ -271,6 +303,7 @@ def main() -> None:
         stop.set()
         for c in clients:
             c.join(timeout=180)
+        events.append(f"kept by the server at the end: {kept_by_server(served)}")
     finally:
         stop.set()
         served.stop()

@@ -23,6 +23,10 @@ from dmem.models.embeddings import CachedEmbeddings, LocalMiniLMEmbeddings, make
 from dmem.models.endpoints import Endpoints
 from dmem.state.context import Context, api_key_from_env
 
+EVAL_CACHE_ITEMS = 100_000
+"""Texts each of an evaluation's embedding caches keeps: a batch run re-reads whole transcripts per question,
+so it keeps far more than a server's ``embedding_cache`` (about 3 KB a text at 384 dims)."""
+
 
 @dataclass(frozen=True)
 class MethodModels:
@@ -56,7 +60,7 @@ class Models:
             chat = make_chat_model(ctx.chat_model, base_url=ctx.base_url, api_key=api_key_from_env(),
                                    temperature=ctx.temperature, timeout=ctx.request_timeout)
         spec = embeddings if isinstance(embeddings, Embeddings) else ctx.embedding_model
-        emb = make_embeddings(spec, base_url=ctx.base_url, api_key=api_key_from_env())
+        emb = make_embeddings(spec, base_url=ctx.base_url, api_key=api_key_from_env(), cache_items=EVAL_CACHE_ITEMS)
         endpoints = Endpoints()
         return cls(chat, emb, make_judge(judge, chat, ctx, endpoints, judge_settings), ctx, endpoints)
 
@@ -64,7 +68,7 @@ class Models:
         """The method's own embedding cache and decider, made on first use."""
         with self._lock:
             if name not in self._methods:
-                emb = CachedEmbeddings(self.embeddings.inner)
+                emb = CachedEmbeddings(self.embeddings.inner, max_items=EVAL_CACHE_ITEMS)
                 decider = make_decider(self.context, emb, self.chat, endpoints=self.endpoints)
                 self._methods[name] = MethodModels(emb, decider)
             return self._methods[name]

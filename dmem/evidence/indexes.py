@@ -145,7 +145,7 @@ class EvidenceIndexes:
         self.store = store
         self.max_entries = max_entries
         self._entries: OrderedDict[Hashable, Any] = OrderedDict()
-        self._building: dict[Hashable, threading.Lock] = {}
+        self._building: dict[Hashable, _Gate] = {}
         self._lock = threading.Lock()
         self.builds = 0
         """Indexes built so far (tests and benchmarks read it to see reuse)."""
@@ -175,17 +175,33 @@ class EvidenceIndexes:
             if entry is not None and fresh(entry):
                 self._entries.move_to_end(key)
                 return entry  # type: ignore[no-any-return]
-            gate = self._building.setdefault(key, threading.Lock())
-        with gate:  # one build per key at a time; other keys build in parallel
+            gate = self._building.get(key) or _Gate()
+            self._building[key] = gate
+            gate.users += 1
+        try:
+            with gate.lock:  # one build per key at a time; other keys build in parallel
+                with self._lock:
+                    entry = self._entries.get(key)
+                    if entry is not None and fresh(entry):
+                        return entry  # type: ignore[no-any-return]
+                built = build()
+                with self._lock:
+                    self.builds += 1
+                    self._entries[key] = built
+                    self._entries.move_to_end(key)
+                    while len(self._entries) > self.max_entries:
+                        self._entries.popitem(last=False)
+                return built
+        finally:
             with self._lock:
-                entry = self._entries.get(key)
-                if entry is not None and fresh(entry):
-                    return entry  # type: ignore[no-any-return]
-            built = build()
-            with self._lock:
-                self.builds += 1
-                self._entries[key] = built
-                self._entries.move_to_end(key)
-                while len(self._entries) > self.max_entries:
-                    self._entries.popitem(last=False)
-            return built
+                gate.users -= 1
+                if not gate.users:  # the last one out drops the gate: one per key being built, not per key ever
+                    del self._building[key]
+
+
+@dataclass
+class _Gate:
+    """Serialises the builds of one key, and counts the threads using it."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    users: int = 0

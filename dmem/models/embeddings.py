@@ -24,6 +24,8 @@ LOCAL_MINILM = "local:all-MiniLM-L6-v2"
 _ONNX_SPECS = {LOCAL_MINILM, "local", "minilm", "local:minilm", "onnx", f"onnx:{MODEL}", ONNX_INT8}
 _TORCH_SPECS = {"torch", f"torch:{MODEL}", TORCH_FP32}
 _TOKEN = re.compile(r"[\w']+", re.UNICODE)
+DEFAULT_CACHE_ITEMS = 2_048
+"""Texts whose vectors a ``CachedEmbeddings`` keeps by default (about 3 KB each at 384 dims: about 7 MB)."""
 
 
 class HashEmbeddings(Embeddings):
@@ -55,14 +57,16 @@ class HashEmbeddings(Embeddings):
 
 
 class CachedEmbeddings(Embeddings):
-    """Wraps any embeddings so one text is embedded once per run (LRU, thread-safe).
+    """Wraps any embeddings so one text is embedded once per call, and recent texts once (LRU, thread-safe).
 
+    At most ``max_items`` texts are kept, least recently used dropped first (0: none kept after the
+    call that embedded them), so a long-running server's cache stops growing at that bound.
     Threads asking for a text another thread is embedding wait for it instead of embedding it again.
     Vectors are kept as packed doubles (about 3 KB at 384 dims instead of 12 KB as a list of floats),
     exactly as embedded; each caller gets a list of its own.
     """
 
-    def __init__(self, inner: Embeddings, max_items: int = 100_000) -> None:
+    def __init__(self, inner: Embeddings, max_items: int = DEFAULT_CACHE_ITEMS) -> None:
         self.inner = inner
         self.max_items = max_items
         self._cache: OrderedDict[str, array[float]] = OrderedDict()
@@ -79,7 +83,10 @@ class CachedEmbeddings(Embeddings):
             done = threading.Event()
             for t in mine:
                 self._inflight[t] = done
-            found.update((t, self._cache[t].tolist()) for t in texts if t in self._cache)
+            for t in dict.fromkeys(texts):
+                if t in self._cache:
+                    self._cache.move_to_end(t)  # least recently used goes first, not oldest
+                    found[t] = self._cache[t].tolist()
             self.misses += len(mine)
             self.hits += len(texts) - len(mine)
         if mine:
@@ -137,28 +144,34 @@ def embedding_dim(emb: Embeddings) -> int:
     return len(emb.embed_query("dimension probe"))
 
 
-def make_embeddings(spec: str | Embeddings, *, base_url: str | None = None,
-                    api_key: str | None = None) -> CachedEmbeddings:
-    """Embeddings from a spec or an instance.
+def make_embeddings(spec: str | Embeddings, *, base_url: str | None = None, api_key: str | None = None,
+                    cache_items: int = DEFAULT_CACHE_ITEMS) -> CachedEmbeddings:
+    """Embeddings from a spec or an instance, caching at most ``cache_items`` texts.
 
     Specs: 'local:all-MiniLM-L6-v2' (the default: 'onnx:all-MiniLM-L6-v2:int8'), 'torch:all-MiniLM-L6-v2'
     (fp32 on PyTorch, the ``dmem[torch]`` extra), 'hash' or 'hash:<dim>', 'openai:<model>'.
     """
     if isinstance(spec, CachedEmbeddings):
         return spec
+    inner = _inner_embeddings(spec, base_url, api_key)
+    return CachedEmbeddings(inner, max_items=cache_items)
+
+
+def _inner_embeddings(spec: str | Embeddings, base_url: str | None, api_key: str | None) -> Embeddings:
+    """The uncached embeddings a spec names (an instance is used as given)."""
     if isinstance(spec, Embeddings):
-        return CachedEmbeddings(spec)
+        return spec
     if spec in _ONNX_SPECS:
         from dmem.models.embeddings_onnx import OnnxMiniLMEmbeddings
 
-        return CachedEmbeddings(OnnxMiniLMEmbeddings())
+        return OnnxMiniLMEmbeddings()
     if spec in _TORCH_SPECS:
         from dmem.models.embeddings_torch import TorchMiniLMEmbeddings
 
-        return CachedEmbeddings(TorchMiniLMEmbeddings())
+        return TorchMiniLMEmbeddings()
     if spec == "hash" or spec.startswith("hash:"):
         dim = int(spec.split(":", 1)[1]) if ":" in spec else 384
-        return CachedEmbeddings(HashEmbeddings(dim))
+        return HashEmbeddings(dim)
     provider, _, model = spec.partition(":")
     if provider == "openai" and model:
         from langchain_openai import OpenAIEmbeddings
@@ -168,7 +181,7 @@ def make_embeddings(spec: str | Embeddings, *, base_url: str | None = None,
             kwargs["base_url"] = base_url
         if api_key:
             kwargs["api_key"] = api_key
-        return CachedEmbeddings(OpenAIEmbeddings(**kwargs))
+        return OpenAIEmbeddings(**kwargs)
     raise ConfigError(
         f"embedding_model {spec!r} is not known: use 'local:all-MiniLM-L6-v2' (ONNX int8, the default), "
         "'torch:all-MiniLM-L6-v2' (needs dmem[torch]), 'hash', 'openai:<model>', or pass a LangChain "

@@ -17,7 +17,13 @@ from dmem.decisions.factory import decider_settings, make_decider
 from dmem.errors import ConfigError
 from dmem.evidence.indexes import EvidenceIndexes
 from dmem.models.client import with_request_timeout
-from dmem.models.embeddings import CachedEmbeddings, embedding_dim, embedding_name, make_embeddings
+from dmem.models.embeddings import (
+    DEFAULT_CACHE_ITEMS,
+    CachedEmbeddings,
+    embedding_dim,
+    embedding_name,
+    make_embeddings,
+)
 from dmem.models.endpoints import Endpoints
 from dmem.services.run import Services, dmem_context
 from dmem.state.context import Context, api_key_from_env, build_context
@@ -53,7 +59,8 @@ class Resources:
         self.endpoints = endpoints or Endpoints()
         """Model endpoints of this owner: every decider talking to one server shares its slots and learnt formats."""
         self._api_key = api_key
-        self._given_embeddings = make_embeddings(embeddings) if embeddings is not None else None
+        self._given_embeddings = None if embeddings is None else make_embeddings(
+            embeddings, cache_items=settings.embedding_cache if settings is not None else DEFAULT_CACHE_ITEMS)
         self._lock = threading.RLock()
         self._stores: dict[Hashable, MemoryStore] = {}
         self._opened: list[MemoryStore] = []
@@ -128,9 +135,9 @@ class Resources:
         """Embeddings handed in, else one cached instance per embedding model."""
         if self._given_embeddings is not None:
             return self._given_embeddings
-        key = (ctx.embedding_model, ctx.base_url)
+        key = (ctx.embedding_model, ctx.base_url, ctx.embedding_cache)
         return self._cached(self._embeddings, key, lambda: make_embeddings(
-            ctx.embedding_model, base_url=ctx.base_url, api_key=self.api_key))
+            ctx.embedding_model, base_url=ctx.base_url, api_key=self.api_key, cache_items=ctx.embedding_cache))
 
     def _handed_key(self, store: MemoryStore) -> Hashable:
         """Where runs find a store handed in: the place the owner's settings name, which must be it.

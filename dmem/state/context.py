@@ -162,6 +162,10 @@ class Context(BaseModel):
     """Local store: vectors one process keeps in memory (the FAISS indexes of the namespaces it searched
     most recently, about 2 KB each at 384 dims); beyond it the least recently searched namespaces are
     dropped and reloaded from disk when searched again. 0: no bound. Fixed when the store opens."""
+    embedding_cache: int = 2_048
+    """Texts whose embeddings one process keeps for reuse (about 3 KB each at 384 dims: about 7 MB at the
+    default); beyond it the least recently used are dropped and embedded again when needed. 0: none kept
+    (a call still embeds each of its texts once)."""
     claim_lease_seconds: float = 600.0
     """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
     resend_window: float = 3600.0
@@ -260,7 +264,7 @@ def _validate(ctx: Context) -> None:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
     for name in ("history_messages", "chunk_history", "max_retries", "provider_retries", "retry_backoff",
-                 "endpoint_concurrency", "vector_cache", "resend_window"):
+                 "endpoint_concurrency", "vector_cache", "embedding_cache", "resend_window"):
         if getattr(ctx, name) < 0:
             raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
     if not -1.0 <= ctx.update_min_similarity <= 1.0:

@@ -1,0 +1,96 @@
+"""What a served process keeps per run: the served graphs in-process, with growing data, then with steady data.
+
+Runs dmem's served graphs (``dmem.graphs.served``: offline engine, hash embeddings, no LangGraph server)
+in a loop of one ingestion run and one query run, as ``benchmarks/soak.py``'s clients send them. For
+``--grow`` rounds each ingestion sends a new invented exchange; after that it resends earlier ones
+with their idempotency keys (recorded once, nothing new), so the stored data stops growing while the
+runs go on. Printed every ``--every`` rounds: process RSS and the sizes of the caches a run fills.
+RSS that keeps growing in the steady phase is kept per run; growth in the first phase follows the data.
+
+Usage:
+    python benchmarks/memory_growth.py --backend local --rounds 1300 --grow 300
+    python benchmarks/memory_growth.py --backend postgres --rounds 1300 --grow 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+FACTS = ["I adopted a beagle named {name}.", "I started a pottery class with my friend {name} on Mondays.",
+         "My sister {name} moved to Porto in May.", "I work as a nurse with my colleague {name}.",
+         "I joined a chess club called {name}."]
+"""Invented first-person facts (the soak's); ``{name}`` makes each exchange unique."""
+
+
+async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> None:
+    from dmem.graphs.served import ServedGraphs
+
+    assert isinstance(served, ServedGraphs)
+    ingestion, query = served.graph("ingestion"), served.graph("query")
+    proc, started = psutil.Process(), time.perf_counter()
+    for n in range(1, args.rounds + 1):
+        m = n if n <= args.grow else n % args.grow + 1
+        key = f"send-{m}"
+        send = {"messages": [{"role": "user", "content": FACTS[m % len(FACTS)].format(name=f"Ingx{m}")},
+                             {"role": "assistant", "content": f"Thanks for telling me ({key})."}],
+                "user_id": users[m % len(users)], "idempotency_key": key}
+        await ingestion.ainvoke(send, config={"configurable": {"thread_id": str(uuid.uuid4())}})
+        asked = users[(n * 3 + 4) % len(users)]
+        await query.ainvoke({"question": f"What did {asked} talk about lately?", "namespaces": [asked]},
+                            config={"configurable": {"thread_id": str(uuid.uuid4())}})
+        if n % args.every == 0:
+            gc.collect()
+            resources = served.resources
+            cache = resources.embeddings_for(resources.settings)
+            phase = "growing" if n <= args.grow else "steady"
+            print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB  "
+                  f"embedding cache {len(cache._cache):5d}/{cache.max_items}  "
+                  f"{time.perf_counter() - started:5.0f} s", flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--backend", choices=["local", "postgres"], default="local")
+    p.add_argument("--rounds", type=int, default=1300)
+    p.add_argument("--grow", type=int, default=300, help="rounds that send new exchanges; later rounds resend")
+    p.add_argument("--every", type=int, default=100)
+    p.add_argument("--users", type=int, default=6)
+    args = p.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="dmem-growth-"))
+    pg = None
+    os.environ["DMEM_EMBEDDING_MODEL"] = "hash"
+    if args.backend == "postgres":
+        from tests.postgres_server import StoppablePostgres
+
+        pg = StoppablePostgres(str(tmp / "pg"))
+        os.environ["DMEM_STORE_URL"] = pg.url
+    else:
+        os.environ["DMEM_STORE_DIR"] = str(tmp / "store")
+    from dmem.graphs.served import ServedGraphs
+
+    served = ServedGraphs()
+    try:
+        asyncio.run(rounds(args, served, [f"soak-user-{i}" for i in range(args.users)]))
+    finally:
+        served.resources.close()
+        if pg is not None:
+            pg.server.cleanup()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

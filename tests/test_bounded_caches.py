@@ -1,0 +1,164 @@
+"""What a long-running process keeps between runs stays within a bound, however many runs and users.
+
+A served graph's process (``langgraph dev``) lives for days: every cache it keeps across runs must stop
+growing at a documented bound. Before these bounds, the embedding cache kept every text a run embedded
+(100,000 of them, about 330 MB at 384 dims) in first-in first-out order, and the lexical indexes kept
+one build lock for every key ever asked about.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dmem.errors import ConfigError
+from dmem.evidence.indexes import EvidenceIndexes
+from dmem.graphs.served import ServedGraphs
+from dmem.models.embeddings import DEFAULT_CACHE_ITEMS, CachedEmbeddings, HashEmbeddings
+from dmem.services import Resources
+from dmem.state.context import Context, build_context
+
+FACTS = ["I adopted a beagle named {name}.", "My sister {name} moved to Porto in May.",
+         "I joined a chess club called {name}."]
+
+
+class Counting(HashEmbeddings):
+    """Hash embeddings that count the texts they embed."""
+
+    def __init__(self) -> None:
+        super().__init__(dim=16)
+        self.embedded: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.embedded.extend(texts)
+        return super().embed_documents(texts)
+
+
+def test_served_runs_over_many_users_leave_the_embedding_cache_at_its_bound(tmp_path: Path) -> None:
+    settings = build_context(store_dir=str(tmp_path / "store"), embedding_model="hash", embedding_cache=12)
+    served = ServedGraphs(Resources(settings))
+    ingestion, query = served.graph("ingestion"), served.graph("query")
+    users = [f"user-{i}" for i in range(4)]
+
+    async def runs() -> None:
+        for n in range(12):
+            user = users[n % len(users)]
+            send = {"messages": [{"role": "user", "content": FACTS[n % len(FACTS)].format(name=f"Nel{n}")},
+                                 {"role": "assistant", "content": f"Noted ({n})."}],
+                    "user_id": user, "idempotency_key": f"send-{n}"}
+            await ingestion.ainvoke(send, config={"configurable": {"thread_id": str(uuid.uuid4())}})
+            await query.ainvoke({"question": f"What did {user} say lately?", "namespaces": [user]},
+                                config={"configurable": {"thread_id": str(uuid.uuid4())}})
+    try:
+        asyncio.run(runs())
+        cache = served.resources.embeddings_for(served.resources.settings)
+        assert cache.max_items == 12
+        assert cache.misses > 3 * 12  # the runs embedded far more texts than the bound...
+        assert len(cache._cache) <= 12  # ...and the cache kept at most the bound
+    finally:
+        served.resources.close()
+
+
+def test_a_text_used_again_is_kept_before_older_ones() -> None:
+    inner = Counting()
+    emb = CachedEmbeddings(inner, max_items=2)
+    emb.embed_documents(["first", "second"])
+    emb.embed_query("first")  # used again: now the most recently used
+    emb.embed_query("third")  # drops the least recently used, "second"
+    inner.embedded.clear()
+    emb.embed_documents(["first", "third"])
+    assert inner.embedded == []
+    emb.embed_query("second")
+    assert inner.embedded == ["second"]
+
+
+def test_no_cache_still_embeds_each_text_of_a_call_once() -> None:
+    inner = Counting()
+    emb = CachedEmbeddings(inner, max_items=0)
+    first = emb.embed_documents(["same", "same", "other"])
+    assert inner.embedded == ["same", "other"] and first[0] == first[1]
+    assert len(emb._cache) == 0
+    emb.embed_query("same")
+    assert inner.embedded == ["same", "other", "same"]
+
+
+def test_the_default_bound_is_the_setting_and_a_few_megabytes() -> None:
+    assert Context().embedding_cache == DEFAULT_CACHE_ITEMS
+    emb = CachedEmbeddings(HashEmbeddings())  # 384 dims, as the bundled MiniLM
+    emb.embed_documents([f"text number {i}" for i in range(DEFAULT_CACHE_ITEMS + 300)])
+    assert len(emb._cache) == DEFAULT_CACHE_ITEMS
+    held = sum(sys.getsizeof(k) + sys.getsizeof(v) for k, v in emb._cache.items())
+    assert held < 8 * 2**20
+
+
+def test_a_negative_embedding_cache_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="embedding_cache"):
+        build_context(embedding_cache=-1)
+
+
+def test_the_embedding_cache_setting_reaches_a_memory_and_given_embeddings(tmp_path: Path) -> None:
+    from dmem.api import Memory
+
+    with Memory(tmp_path / "a", embeddings="hash", embedding_cache=5) as mem:
+        assert mem.services.embeddings.max_items == 5
+    with Memory(tmp_path / "b", embeddings=HashEmbeddings(), embedding_cache=7) as mem:
+        assert mem.services.embeddings.max_items == 7
+
+
+class _Store:
+    """Just enough of a store for the memory index: one version, no memories, no turns."""
+
+    def __init__(self) -> None:
+        self.vectors = self
+        self.transcript = self
+
+    def version(self, namespace: str) -> int:
+        return 1
+
+    def list(self, namespace: str) -> list[Any]:
+        return []
+
+    def messages(self, namespaces: Any, labels: Any = None) -> list[Any]:
+        return []
+
+
+def test_lexical_indexes_keep_no_build_lock_per_user_ever_asked_about() -> None:
+    indexes = EvidenceIndexes(_Store(), max_entries=3)  # type: ignore[arg-type]
+    for i in range(50):
+        indexes.memories(f"user-{i}")
+    assert len(indexes._entries) == 3 and indexes._building == {}
+
+
+def test_builds_of_one_key_still_wait_for_each_other() -> None:
+    started, release = threading.Event(), threading.Event()
+    builds: list[int] = []
+    indexes = EvidenceIndexes(_Store())  # type: ignore[arg-type]
+
+    def slow_build() -> Any:
+        builds.append(1)
+        started.set()
+        release.wait(10)
+        return "built"
+
+    first = threading.Thread(target=lambda: indexes._get("k", lambda e: True, slow_build))
+    first.start()
+    assert started.wait(10)
+    second_result: list[Any] = []
+    second = threading.Thread(target=lambda: second_result.append(indexes._get("k", lambda e: True, slow_build)))
+    second.start()
+    for _ in range(1000):  # until the second thread waits on the key's gate (a deadline, not a timing)
+        gate = indexes._building.get("k")
+        if gate is not None and gate.users == 2:
+            break
+        threading.Event().wait(0.01)
+    assert indexes._building["k"].users == 2
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert builds == [1] and second_result == ["built"] and indexes._building == {}
