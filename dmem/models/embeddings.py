@@ -12,9 +12,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.embeddings import Embeddings
-
 from dmem.errors import ConfigError
+from dmem.models.embeddings_base import EmbeddingsBase as Embeddings
+from dmem.models.embeddings_base import langchain_embeddings
 from dmem.models.embeddings_local import MODEL, ONNX_INT8, TORCH_FP32, LocalMiniLMEmbeddings
 
 log = logging.getLogger(__name__)
@@ -146,8 +146,11 @@ def make_embeddings(spec: str | Embeddings, *, base_url: str | None = None,
     """
     if isinstance(spec, CachedEmbeddings):
         return spec
-    if isinstance(spec, Embeddings):
-        return CachedEmbeddings(spec)
+    if not isinstance(spec, str):
+        if isinstance(spec, langchain_embeddings()):
+            return CachedEmbeddings(spec)
+        raise ConfigError(f"embeddings must be a spec string or a LangChain Embeddings instance, "
+                          f"not {type(spec).__name__}")
     if spec in _ONNX_SPECS:
         from dmem.models.embeddings_onnx import OnnxMiniLMEmbeddings
 

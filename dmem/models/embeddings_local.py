@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from langchain_core.embeddings import Embeddings
+from dmem.models.embeddings_base import EmbeddingsBase
 
 MODEL = "all-MiniLM-L6-v2"
 ONNX_INT8 = f"onnx:{MODEL}:int8"
@@ -24,7 +24,7 @@ def length_sorted_batches(lengths: Sequence[int], batch_size: int) -> list[list[
     return [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
 
 
-class LocalMiniLMEmbeddings(Embeddings, ABC):
+class LocalMiniLMEmbeddings(EmbeddingsBase, ABC):
     """all-MiniLM-L6-v2 on this machine: loads on first use (or ``load()``), never downloads.
 
     ``name`` is what a store records about the vectors: the model and its quantisation.

@@ -18,6 +18,7 @@ from dmem.errors import ConfigError
 from dmem.evidence.indexes import EvidenceIndexes
 from dmem.models.client import with_request_timeout
 from dmem.models.embeddings import CachedEmbeddings, embedding_dim, embedding_name, make_embeddings
+from dmem.models.embeddings_base import langchain_embeddings
 from dmem.models.endpoints import Endpoints
 from dmem.services.run import Services, dmem_context
 from dmem.state.context import Context, api_key_from_env, build_context
@@ -25,6 +26,7 @@ from dmem.store.base import MemoryStore
 from dmem.store.knowledge import KnowledgeSource
 
 log = logging.getLogger(__name__)
+langchain_embeddings()  # dmem's embedding classes are LangChain Embeddings from here on, whatever came first
 
 _MAX_DECIDERS = 16
 _MAX_LAYERED = 64
