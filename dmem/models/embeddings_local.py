@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from dmem.models.embeddings_base import EmbeddingsBase
@@ -62,11 +62,18 @@ class LocalMiniLMEmbeddings(EmbeddingsBase, ABC):
         return self.embed_documents([text])[0]
 
 
-def in_batches(lengths: Sequence[int], batch_size: int,
-               encode: Callable[[list[int]], list[list[float]]]) -> list[list[float]]:
-    """Encode texts batch by batch in length order (``encode`` gets indexes) and return them in input order."""
+Encode = Callable[[list[int]], list[list[float]]]
+
+
+def in_batches(lengths: Sequence[int], batch_size: int, encode: Encode,
+               mapper: Callable[[Encode, list[list[int]]], Iterable[list[list[float]]]] = map) -> list[list[float]]:
+    """Encode texts batch by batch in length order (``encode`` gets indexes) and return them in input order.
+
+    ``mapper`` applies ``encode`` to the batches, in order: ``map``, or an executor's ``map`` to run them at once.
+    """
     out: list[list[float]] = [[] for _ in lengths]
-    for batch in length_sorted_batches(lengths, batch_size):
-        for i, vec in zip(batch, encode(batch), strict=True):
+    batches = length_sorted_batches(lengths, batch_size)
+    for batch, vectors in zip(batches, mapper(encode, batches), strict=True):
+        for i, vec in zip(batch, vectors, strict=True):
             out[i] = vec
     return out
