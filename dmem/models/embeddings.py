@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dmem.errors import ConfigError
-from dmem.models.embeddings_base import EmbeddingsBase as Embeddings
+from dmem.models.embeddings_base import EmbeddingsBase as Embeddings  # LangChain's interface, without LangChain
 from dmem.models.embeddings_base import langchain_embeddings
 from dmem.models.embeddings_local import MODEL, ONNX_INT8, TORCH_FP32, LocalMiniLMEmbeddings
 
