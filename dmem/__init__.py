@@ -18,8 +18,6 @@ def _installed_version() -> str:
         return "unknown (not installed: pip install -e .)"
 
 
-__version__ = _installed_version()
-
 _EXPORTS = {
     "Memory": "dmem.api",
     "Context": "dmem.state.context",
@@ -35,6 +33,7 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
+    __version__: str
     from dmem.api import Memory
     from dmem.errors import DmemError
     from dmem.graphs import build_deliberation_graph, build_ingestion_graph, build_query_graph
@@ -58,6 +57,9 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # read on first use: the metadata lookup costs ~50 ms, every command would pay it
+        globals()["__version__"] = found = _installed_version()
+        return found
     if name in _EXPORTS:
         import importlib
 

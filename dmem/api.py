@@ -30,6 +30,7 @@ from dmem.langgraph_store import DmemStore, NamespaceRule
 from dmem.messages import MessageLike, to_message, to_messages
 from dmem.metadata import check_metadata
 from dmem.models.embeddings import embedding_name
+from dmem.models.embeddings_base import langchain_embeddings
 from dmem.models.endpoints import Endpoints
 from dmem.resends import keyed, recorded_resend
 from dmem.scopes import scope, scopes
@@ -75,7 +76,7 @@ class Memory(AsyncMethods, TransferMethods, ResetMethods):
         self.context = build_context(config_file=config_file, **settings)
         """This memory's settings; ``ask``/``add`` keyword overrides change them per call."""
         self.resources = Resources(self.context, chat_model=llm if isinstance(llm, BaseChatModel) else None,
-                                   embeddings=embeddings if isinstance(embeddings, Embeddings) else None,
+                                   embeddings=embeddings if isinstance(embeddings, langchain_embeddings()) else None,
                                    knowledge=knowledge, api_key=api_key, read_only=read_only,
                                    endpoints=endpoints)
         """Owner of the open store and the models; ``close()`` releases them."""

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from dmem import __version__
+import dmem
 from dmem.cli import reading, stores, tools, writing
 from dmem.cli.base import EXIT_ERROR, EXIT_INTERRUPTED, Parser, error_kind, report_error
 from dmem.errors import DmemError
@@ -48,6 +48,15 @@ def _global_options(p: argparse.ArgumentParser, default: Any) -> None:
                    help=f"when output is piped, a progress line at most this often (default: {DEFAULT_INTERVAL:g})")
 
 
+class _Version(argparse.Action):
+    """``--version``: argparse's own action would read the version (package metadata) on every command."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(f"dmem {dmem.__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = Parser(prog="dmem", description="Dual-process long-term memory for LLM agents.",
@@ -56,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                formatter_class=argparse.RawDescriptionHelpFormatter)
     _global_options(p, None)
     p.add_argument("-v", "--verbose", action="store_true", help="log what happens (and show tracebacks)")
-    p.add_argument("--version", action="version", version=f"dmem {__version__}",
+    p.add_argument("--version", action=_Version, nargs=0,
                    help="print dmem's version (the installed package's) and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="<command>")
     # The same options are accepted after the subcommand too ('dmem demo --store X').

@@ -20,6 +20,7 @@ from dmem.eval.judge import Judge, make_judge
 from dmem.eval.settings import JudgeSettings
 from dmem.models.chat import make_chat_model
 from dmem.models.embeddings import CachedEmbeddings, LocalMiniLMEmbeddings, make_embeddings
+from dmem.models.embeddings_base import langchain_embeddings
 from dmem.models.endpoints import Endpoints
 from dmem.state.context import Context, api_key_from_env
 
@@ -59,7 +60,7 @@ class Models:
         if chat is None and ctx.chat_model is not None:
             chat = make_chat_model(ctx.chat_model, base_url=ctx.base_url, api_key=api_key_from_env(),
                                    temperature=ctx.temperature, timeout=ctx.request_timeout)
-        spec = embeddings if isinstance(embeddings, Embeddings) else ctx.embedding_model
+        spec = embeddings if isinstance(embeddings, langchain_embeddings()) else ctx.embedding_model
         emb = make_embeddings(spec, base_url=ctx.base_url, api_key=api_key_from_env(), cache_items=EVAL_CACHE_ITEMS)
         endpoints = Endpoints()
         return cls(chat, emb, make_judge(judge, chat, ctx, endpoints, judge_settings), ctx, endpoints)

@@ -41,6 +41,7 @@ from dmem.eval.methods import (
     speaker_namespaces,
 )
 from dmem.eval.settings import split_judge_settings
+from dmem.models.embeddings_base import langchain_embeddings
 from dmem.pool import Progress, run_parallel
 from dmem.state.context import Context, build_context
 
@@ -127,7 +128,7 @@ class EvalRunner:
 
     def _embedding_label(self) -> str:
         emb = self.cfg.embeddings
-        return type(emb).__name__ if isinstance(emb, Embeddings) else self.ctx.embedding_model
+        return type(emb).__name__ if isinstance(emb, langchain_embeddings()) else self.ctx.embedding_model
 
     def ingest_key(self, formation: bool) -> str:
         """Fingerprint of an ingestion configuration (its stores' folder name)."""

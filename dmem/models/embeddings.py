@@ -12,9 +12,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.embeddings import Embeddings
-
 from dmem.errors import ConfigError
+from dmem.models.embeddings_base import EmbeddingsBase as Embeddings  # LangChain's interface, without LangChain
+from dmem.models.embeddings_base import langchain_embeddings
 from dmem.models.embeddings_local import MODEL, ONNX_INT8, TORCH_FP32, LocalMiniLMEmbeddings
 
 log = logging.getLogger(__name__)
@@ -159,8 +159,11 @@ def make_embeddings(spec: str | Embeddings, *, base_url: str | None = None, api_
 
 def _inner_embeddings(spec: str | Embeddings, base_url: str | None, api_key: str | None) -> Embeddings:
     """The uncached embeddings a spec names (an instance is used as given)."""
-    if isinstance(spec, Embeddings):
-        return spec
+    if not isinstance(spec, str):
+        if isinstance(spec, langchain_embeddings()):
+            return spec
+        raise ConfigError(f"embeddings must be a spec string or a LangChain Embeddings instance, "
+                          f"not {type(spec).__name__}")
     if spec in _ONNX_SPECS:
         from dmem.models.embeddings_onnx import OnnxMiniLMEmbeddings
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from langchain_core.embeddings import Embeddings
+from dmem.models.embeddings_base import EmbeddingsBase
 
 MODEL = "all-MiniLM-L6-v2"
 ONNX_INT8 = f"onnx:{MODEL}:int8"
@@ -24,7 +24,7 @@ def length_sorted_batches(lengths: Sequence[int], batch_size: int) -> list[list[
     return [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
 
 
-class LocalMiniLMEmbeddings(Embeddings, ABC):
+class LocalMiniLMEmbeddings(EmbeddingsBase, ABC):
     """all-MiniLM-L6-v2 on this machine: loads on first use (or ``load()``), never downloads.
 
     ``name`` is what a store records about the vectors: the model and its quantisation.
@@ -62,11 +62,18 @@ class LocalMiniLMEmbeddings(Embeddings, ABC):
         return self.embed_documents([text])[0]
 
 
-def in_batches(lengths: Sequence[int], batch_size: int,
-               encode: Callable[[list[int]], list[list[float]]]) -> list[list[float]]:
-    """Encode texts batch by batch in length order (``encode`` gets indexes) and return them in input order."""
+Encode = Callable[[list[int]], list[list[float]]]
+
+
+def in_batches(lengths: Sequence[int], batch_size: int, encode: Encode,
+               mapper: Callable[[Encode, list[list[int]]], Iterable[list[list[float]]]] = map) -> list[list[float]]:
+    """Encode texts batch by batch in length order (``encode`` gets indexes) and return them in input order.
+
+    ``mapper`` applies ``encode`` to the batches, in order: ``map``, or an executor's ``map`` to run them at once.
+    """
     out: list[list[float]] = [[] for _ in lengths]
-    for batch in length_sorted_batches(lengths, batch_size):
-        for i, vec in zip(batch, encode(batch), strict=True):
+    batches = length_sorted_batches(lengths, batch_size)
+    for batch, vectors in zip(batches, mapper(encode, batches), strict=True):
+        for i, vec in zip(batch, vectors, strict=True):
             out[i] = vec
     return out

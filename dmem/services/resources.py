@@ -24,6 +24,7 @@ from dmem.models.embeddings import (
     embedding_name,
     make_embeddings,
 )
+from dmem.models.embeddings_base import langchain_embeddings
 from dmem.models.endpoints import Endpoints
 from dmem.services.run import Services, dmem_context
 from dmem.state.context import Context, api_key_from_env, build_context
@@ -31,6 +32,7 @@ from dmem.store.base import MemoryStore
 from dmem.store.knowledge import KnowledgeSource
 
 log = logging.getLogger(__name__)
+langchain_embeddings()  # dmem's embedding classes are LangChain Embeddings from here on, whatever came first
 
 _MAX_DECIDERS = 16
 _MAX_LAYERED = 64

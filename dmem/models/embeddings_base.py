@@ -1,0 +1,56 @@
+"""The base of dmem's embedding classes: LangChain's ``Embeddings`` interface, defined without importing it.
+
+Importing ``langchain_core.embeddings.Embeddings`` imports LangChain's callbacks and runnables: about
+0.3 s on a quiet 2-core machine, as long as the default model takes to load. A process that only
+embeds (or a command that needs no graph) does not need them, so ``EmbeddingsBase`` has the same
+methods and LangChain's class is imported only where it is used.
+
+``EmbeddingsBase`` is registered as a virtual subclass of LangChain's ``Embeddings``, so that
+``isinstance(dmem_embeddings, Embeddings)`` holds (LangGraph's store index checks it): as soon as this
+module is imported after LangChain's, and whenever ``langchain_embeddings()`` runs (dmem's own
+``isinstance`` checks get the class from it). For type checkers it *is* LangChain's class.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING, Any
+
+_LANGCHAIN = "langchain_core.embeddings.embeddings"
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings as EmbeddingsBase
+else:
+
+    class EmbeddingsBase(ABC):
+        """LangChain's ``Embeddings`` interface: the async methods run the sync ones in a worker thread."""
+
+        @abstractmethod
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            """Embed search documents."""
+
+        @abstractmethod
+        def embed_query(self, text: str) -> list[float]:
+            """Embed a query text."""
+
+        async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+            return await asyncio.to_thread(self.embed_documents, texts)
+
+        async def aembed_query(self, text: str) -> list[float]:
+            return await asyncio.to_thread(self.embed_query, text)
+
+
+def langchain_embeddings() -> type[Any]:
+    """LangChain's ``Embeddings`` class, with dmem's embedding classes registered as its subclasses."""
+    from langchain_core.embeddings import Embeddings
+
+    base: type = EmbeddingsBase  # LangChain's own class for type checkers, ours at run time
+    if not issubclass(base, Embeddings):
+        Embeddings.register(base)
+    return Embeddings
+
+
+if _LANGCHAIN in sys.modules:
+    langchain_embeddings()
