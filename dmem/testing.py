@@ -288,6 +288,8 @@ class FaultyChatModel(FakeChatModel):
     faults: FaultRates = FaultRates()
     _rng: Any = PrivateAttr()
     _injected: dict[str, int] = PrivateAttr()
+    _healed: list[bool] = PrivateAttr()
+    """Shared with the copies dmem makes (another temperature, an output cap), so ``heal()`` reaches them."""
 
     def model_post_init(self, context: Any) -> None:
         super().model_post_init(context)
@@ -295,6 +297,7 @@ class FaultyChatModel(FakeChatModel):
 
         self._rng = random.Random(self.faults.seed)
         self._injected = dict.fromkeys(FAULT_KINDS, 0)
+        self._healed = [False]
 
     @property
     def injected(self) -> dict[str, int]:
@@ -306,9 +309,10 @@ class FaultyChatModel(FakeChatModel):
         """Stop injecting faults from now on."""
         with self._state.lock:
             self.faults = FaultRates(seed=self.faults.seed)
+            self._healed[0] = True
 
     def _draw(self) -> tuple[str | None, float]:
-        f = self.faults
+        f = FaultRates(seed=self.faults.seed) if self._healed[0] else self.faults
         with self._state.lock:
             roll, pause = self._rng.random(), self._rng.random() * f.latency
             kind = None

@@ -22,7 +22,7 @@ def asks_for_list(question: str) -> bool:
 
 # Idioms whose words are not the words of the fact that answers them, restated in those words:
 # "What does Maya do for a living?" is answered by "Maya works as a nurse"; the 'living' of the idiom
-# would otherwise match "Maya is living in Basel".
+# would otherwise match "Maya is living in Graz".
 _IDIOMS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(?P<aux>do|does|did)\s+(?P<who>.+?)\s+do\s+(?:for\s+(?:a\s+)?(?:living|work|money)|"
                 r"professionally)\b", re.I), r"\g<aux> \g<who> do for work"),
