@@ -84,7 +84,10 @@ class AsyncMethods:
     async def asearch(self, query: str, *, user_id: str = "default", agent_id: str | None = None,
                       run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
                       metadata: Mapping[str, Any] | None = None, threshold: float | None = None) -> list[SearchResult]:
-        """``search`` with the query embedded through the embeddings' async API."""
+        """``search`` with the query embedded through the embeddings' async API and the search awaited.
+
+        On PostgreSQL the search runs on the caller's loop (async pool), on the local store in a worker thread.
+        """
         from dmem.api_reset import check_threshold
 
         mem = cast("Memory", self)
@@ -93,8 +96,7 @@ class AsyncMethods:
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
         vector = (await mem.services.embeddings.aembed_documents([query]))[0]
-        hits = await asyncio.to_thread(mem.store.vectors.search, [ns], vector, limit, where=where,
-                                       min_score=check_threshold(threshold))
+        hits = await mem.store.vectors.asearch([ns], vector, limit, where=where, min_score=check_threshold(threshold))
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
     async def aget(self, memory_id: str, **kwargs: Any) -> MemoryRecord:
