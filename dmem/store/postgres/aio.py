@@ -70,7 +70,7 @@ class AsyncPools:
             if found is not None:
                 return found[0]  # type: ignore[no-any-return]
             pool: AsyncConnectionPool[AsyncConn] = AsyncConnectionPool(
-                self.url, min_size=1, max_size=self.pool_size, timeout=self.timeout, open=False,
+                self.url, min_size=0, max_size=self.pool_size, timeout=self.timeout, open=False,
                 kwargs={"row_factory": dict_row, "autocommit": True}, configure=_configure,
                 check=AsyncConnectionPool.check_connection, name=f"dmem async {self.where}",
             )
