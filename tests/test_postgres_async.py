@@ -116,12 +116,17 @@ def test_a_down_server_is_an_outage_and_busy_connections_are_contention(store: P
 
 def test_a_query_reads_postgres_on_the_loop_under_the_server_guard(
         fake: Any, postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """aask / asearch under the ``langgraph dev`` guard: the same answers as ask / search, and no sync store read."""
-    mem = Memory(tmp_path / "m", llm=fake, embeddings="hash", store_url=postgres_url, retrieval_mode="dense")
+    """aask (System 1, a new user, Full Deliberation) and asearch under the ``langgraph dev`` guard.
+
+    The same answers as ask / search, and no store read through the sync pool from a worker thread.
+    """
+    mem = Memory(tmp_path / "m", llm=fake, embeddings="hash", store_url=postgres_url, retrieval_mode="dense",
+                 deliberation_mode="full")
     try:
         mem.add(conversation(4), user_id="ivo")
         question = "What did they talk about?"
-        expected = [mem.ask(question, user_id="ivo"), mem.ask(question, user_id="newcomer")]
+        expected = [mem.ask(question, user_id="ivo"), mem.ask(question, user_id="newcomer"),
+                    mem.ask(question, user_id="ivo", gate_policy="always")]  # Full Deliberation reads the transcript
         found = [(r.memory.id, r.score) for r in mem.search("topic", user_id="ivo")]
         sync_reads: list[str] = []
         loop_reads: list[bool] = []
@@ -140,16 +145,18 @@ def test_a_query_reads_postgres_on_the_loop_under_the_server_guard(
 
         async def run() -> tuple[list[Any], list[tuple[str, float]]]:
             with server_loop_guard():
-                answers = [await mem.aask(question, user_id="ivo"), await mem.aask(question, user_id="newcomer")]
+                answers = [await mem.aask(question, user_id="ivo"), await mem.aask(question, user_id="newcomer"),
+                           await mem.aask(question, user_id="ivo", gate_policy="always")]
                 hits = [(r.memory.id, r.score) for r in await mem.asearch("topic", user_id="ivo")]
             return answers, hits
 
         answers, hits = asyncio.run(run())
-        assert [(a.answer, a.route, a.memory_ids) for a in answers] == [
-            (a.answer, a.route, a.memory_ids) for a in expected]
+        assert [(a.answer, a.route, a.memory_ids, a.evidence_turn_ids) for a in answers] == [
+            (a.answer, a.route, a.memory_ids, a.evidence_turn_ids) for a in expected]
+        assert expected[2].route == "deliberation" and expected[2].read_share == answers[2].read_share == 1.0
         assert answers[0].memory_ids and answers[1].route == expected[1].route
         assert hits == found and hits
         assert sync_reads == []  # no store read in a worker thread through the sync pool
-        assert len(loop_reads) >= 3 and all(loop_reads)  # every read awaited on the loop thread
+        assert len(loop_reads) >= 5 and all(loop_reads)  # every read awaited on the loop thread
     finally:
         mem.close()
