@@ -160,3 +160,25 @@ def test_a_query_reads_postgres_on_the_loop_under_the_server_guard(
         assert len(loop_reads) >= 5 and all(loop_reads)  # every read awaited on the loop thread
     finally:
         mem.close()
+
+
+@pytest.mark.slow
+def test_an_async_read_in_an_outage_is_unavailable_and_the_next_one_after_it_works() -> None:
+    """A stopped server: StoreUnavailableError (as on the sync path); restarted: the next read works at once."""
+    from tests.postgres_server import stoppable_postgres
+
+    with stoppable_postgres() as server:
+        store = open_postgres_store(server.url, dim=DIM, timeout=2.0)
+
+        async def reads() -> None:
+            assert await store.transcript.ahas_turns(["ana"]) is False  # the loop's pool holds a live connection
+            server.stop()
+            with pytest.raises(StoreUnavailableError, match="unreachable"):
+                await store.transcript.ahas_turns(["ana"])
+            server.start()
+            assert await store.vectors.asearch(["ana"], [1.0] * DIM, 3) == []
+
+        try:
+            asyncio.run(reads())
+        finally:
+            store.close()
