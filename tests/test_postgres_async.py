@@ -114,8 +114,27 @@ def test_a_down_server_is_an_outage_and_busy_connections_are_contention(store: P
     asyncio.run(contention())
 
 
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
+    """Every store read from here on: ``sync`` (through the sync pool: its thread) and ``loop`` (awaited: on main?)."""
+    seen: dict[str, list[Any]] = {"sync": [], "loop": []}
+    connection, reading = PgDatabase._connection, AsyncPools.reading
+
+    def counted_connection(self: PgDatabase, doing: str) -> Any:
+        seen["sync"].append(threading.current_thread().name)
+        return connection(self, doing)
+
+    def counted_reading(self: AsyncPools) -> Any:
+        seen["loop"].append(threading.current_thread() is threading.main_thread())
+        return reading(self)
+
+    monkeypatch.setattr(PgDatabase, "_connection", counted_connection)
+    monkeypatch.setattr(AsyncPools, "reading", counted_reading)
+    return seen
+
+
 def test_a_query_reads_postgres_on_the_loop_under_the_server_guard(
-        fake: Any, postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        fake: Any, postgres_url: str, tmp_path: Path, reads: dict[str, list[Any]]) -> None:
     """aask (System 1, a new user, Full Deliberation) and asearch under the ``langgraph dev`` guard.
 
     The same answers as ask / search, and no store read through the sync pool from a worker thread.
@@ -128,20 +147,7 @@ def test_a_query_reads_postgres_on_the_loop_under_the_server_guard(
         expected = [mem.ask(question, user_id="ivo"), mem.ask(question, user_id="newcomer"),
                     mem.ask(question, user_id="ivo", gate_policy="always")]  # Full Deliberation reads the transcript
         found = [(r.memory.id, r.score) for r in mem.search("topic", user_id="ivo")]
-        sync_reads: list[str] = []
-        loop_reads: list[bool] = []
-        connection, reading = PgDatabase._connection, AsyncPools.reading
-
-        def counted_connection(self: PgDatabase, doing: str) -> Any:
-            sync_reads.append(threading.current_thread().name)
-            return connection(self, doing)
-
-        def counted_reading(self: AsyncPools) -> Any:
-            loop_reads.append(threading.current_thread() is threading.main_thread())
-            return reading(self)
-
-        monkeypatch.setattr(PgDatabase, "_connection", counted_connection)
-        monkeypatch.setattr(AsyncPools, "reading", counted_reading)
+        reads["sync"].clear()
 
         async def run() -> tuple[list[Any], list[tuple[str, float]]]:
             with server_loop_guard():
@@ -156,8 +162,42 @@ def test_a_query_reads_postgres_on_the_loop_under_the_server_guard(
         assert expected[2].route == "deliberation" and expected[2].read_share == answers[2].read_share == 1.0
         assert answers[0].memory_ids and answers[1].route == expected[1].route
         assert hits == found and hits
-        assert sync_reads == []  # no store read in a worker thread through the sync pool
-        assert len(loop_reads) >= 5 and all(loop_reads)  # every read awaited on the loop thread
+        assert reads["sync"] == []  # no store read in a worker thread through the sync pool
+        assert len(reads["loop"]) >= 5 and all(reads["loop"])  # every read awaited on the loop thread
+    finally:
+        mem.close()
+
+
+def test_the_search_tool_reads_postgres_on_the_agents_loop(
+        fake: Any, postgres_url: str, tmp_path: Path, reads: dict[str, list[Any]]) -> None:
+    from langchain.agents import create_agent
+    from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolMessage
+
+    from dmem.host import memory_tools
+    from dmem.testing import FakeChatModel
+
+    mem = Memory(tmp_path / "m", llm=fake, embeddings="hash", store_url=postgres_url)
+    try:
+        mem.add(conversation(4), user_id="ivo")
+
+        def search(messages: list[AnyMessage]) -> AIMessage | str:
+            if any(isinstance(m, ToolMessage) for m in messages):
+                return "done"
+            return AIMessage("", tool_calls=[{"name": "search_memory", "args": {"query": "topic"}, "id": "s1"}])
+
+        agent = create_agent(FakeChatModel(script={"text": search}), tools=memory_tools(mem))
+        ask = {"messages": [HumanMessage("What do you know about me?")]}
+        config: Any = {"configurable": {"user_id": "ivo"}}
+        expected = [m.text for m in agent.invoke(ask, config)["messages"] if isinstance(m, ToolMessage)]
+        reads["sync"].clear()
+
+        async def run() -> list[str]:
+            with server_loop_guard():
+                out = await agent.ainvoke(ask, config)
+            return [m.text for m in out["messages"] if isinstance(m, ToolMessage)]
+
+        assert asyncio.run(run()) == expected and expected[0].startswith("- ")
+        assert reads["sync"] == [] and reads["loop"] and all(reads["loop"])
     finally:
         mem.close()
 
