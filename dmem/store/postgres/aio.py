@@ -57,32 +57,40 @@ class AsyncPools:
             weakref.WeakKeyDictionary())
         self._lock = threading.Lock()
         self._closing: set[asyncio.Future[Any]] = set()
+        self._busy: dict[int, int] = {}
+        """Connections each pool (by id) has handed out now: all of them busy is contention, not an outage."""
 
     def __len__(self) -> int:
         """How many loops have an open pool."""
         return len(self._pools)
 
     async def _pool(self) -> AsyncConnectionPool[AsyncConn]:
-        """The running loop's pool, opened on first use (connections are made in the background)."""
+        """The running loop's pool, opened and filled (``pool_size`` connections) on first use."""
         loop = asyncio.get_running_loop()
         with self._lock:
             found = self._pools.get(loop)
             if found is not None:
                 return found[0]  # type: ignore[no-any-return]
             pool: AsyncConnectionPool[AsyncConn] = AsyncConnectionPool(
-                self.url, min_size=0, max_size=self.pool_size, timeout=self.timeout, open=False,
+                self.url, min_size=self.pool_size, max_size=self.pool_size, timeout=self.timeout, open=False,
                 kwargs={"row_factory": dict_row, "autocommit": True}, configure=_configure,
                 check=AsyncConnectionPool.check_connection, name=f"dmem async {self.where}",
             )
             keeper = _closed_with_loop(self, loop, pool)
             self._pools[loop] = (pool, keeper)
-        await pool.open(wait=False)
+        try:  # filled now, never grown later: a connect in flight when the loop ends would hang its shutdown
+            await pool.open(wait=True, timeout=self.timeout)
+        except BaseException:
+            self.forget(loop, pool)
+            await pool.close()
+            raise
         await keeper.asend(None)  # registers it with the loop, which closes it at shutdown
         return pool
 
     def forget(self, loop: asyncio.AbstractEventLoop, pool: AsyncConnectionPool[AsyncConn]) -> None:
         """Drop the loop's pool from the table (it is being closed)."""
         with self._lock:
+            self._busy.pop(id(pool), None)
             if self._pools.get(loop, (None,))[0] is pool:
                 del self._pools[loop]
 
@@ -122,7 +130,7 @@ class AsyncPools:
         try:
             conn = await pool.getconn()
         except PoolTimeout:
-            if pool.get_stats().get("pool_size", 0) >= self.pool_size or not await self.reachable():
+            if self._busy.get(id(pool), 0) >= self.pool_size or not await self.reachable():
                 raise  # every connection is in use (contention), or an outage: mapped by the caller
             log.info("the async pool of %s is still reconnecting after an outage; using a direct connection",
                      self.where)
@@ -134,9 +142,11 @@ class AsyncPools:
             finally:
                 await direct.close()
             return
+        self._busy[id(pool)] = self._busy.get(id(pool), 0) + 1
         try:
             yield conn
         finally:
+            self._busy[id(pool)] -= 1
             await pool.putconn(conn)
 
     def close(self) -> None:
