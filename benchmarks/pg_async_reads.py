@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -30,7 +29,7 @@ from benchmarks.concurrency import LagProbe  # noqa: E402
 from dmem.state.schemas import MemoryRecord  # noqa: E402
 from dmem.store.postgres import PostgresStore, open_postgres_store  # noqa: E402
 from dmem.store.postgres.db import PgDatabase  # noqa: E402
-from tests.postgres_server import StoppablePostgres  # noqa: E402
+from tests.postgres_server import stoppable_postgres  # noqa: E402
 
 DIM = 384
 NOW = "2024-05-01T12:00:00+00:00"
@@ -62,8 +61,12 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    server = StoppablePostgres(tempfile.mkdtemp(prefix="dmem-pg-async-"))
-    store = open_postgres_store(server.url, dim=DIM)
+    with stoppable_postgres() as server:
+        run(args, open_postgres_store(server.url, dim=DIM))
+
+
+def run(args: argparse.Namespace, store: PostgresStore) -> None:
+    """Fill the store, then each level both ways."""
     threads: set[str] = set()
     connection = PgDatabase._connection
 
@@ -87,8 +90,8 @@ def main() -> None:
                 print(f"{n:4} concurrent  {name:10}  wall median {statistics.median(walls) * 1000:6.0f} ms  "
                       f"worst loop lag {lag * 1000:4.0f} ms  sync-pool threads {len(threads):2}", flush=True)
     finally:
+        PgDatabase._connection = connection  # type: ignore[method-assign]
         store.close()
-        server.stop()
 
 
 if __name__ == "__main__":
