@@ -79,14 +79,16 @@ class AsyncMethods:
     async def asearch(self: MemoryCore, query: str, *, user_id: str = "default", agent_id: str | None = None,
                       run_id: str | None = None, limit: int = 10, where: SearchFilter | None = None,
                       metadata: Mapping[str, Any] | None = None, threshold: float | None = None) -> list[SearchResult]:
-        """``search`` with the query embedded through the embeddings' async API."""
+        """``search`` with the query embedded through the embeddings' async API and the search awaited.
+
+        On PostgreSQL the search runs on the caller's loop (async pool), on the local store in a worker thread.
+        """
         check.search_arguments(query, limit, where)
         ns = scope(user_id, agent_id, run_id)
         if metadata is not None:
             where = SearchFilter.with_metadata(check_metadata(metadata), where)
         vector = (await self.services.embeddings.aembed_documents([query]))[0]
-        hits = await asyncio.to_thread(self.store.vectors.search, [ns], vector, limit, where=where,
-                                       min_score=check.threshold(threshold))
+        hits = await self.store.vectors.asearch([ns], vector, limit, where=where, min_score=check.threshold(threshold))
         return [SearchResult(memory=h.record, score=h.score) for h in hits]
 
     async def aget(self: MemoryCore, memory_id: str, **kwargs: Any) -> MemoryRecord:

@@ -6,6 +6,7 @@ branch to ``make_store``. Nothing here reaches into a backend's internals.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import threading
@@ -332,6 +333,35 @@ def test_has_turns_answers_as_messages_would_under_any_label_filter(store: Memor
     for names, labels in cases:
         assert store.transcript.has_turns(names, labels) == bool(store.transcript.messages(names, labels)), labels
     assert store.transcript.has_turns(["alice"], {"week": 3}) and not store.transcript.has_turns(["carol"])
+
+
+def test_async_reads_answer_exactly_as_the_sync_ones(store: MemoryStore) -> None:
+    """asearch / ahas_turns / amessages (on the loop's async pool on PostgreSQL, a thread locally) == sync."""
+    for i in range(12):
+        ns = "alice" if i % 3 else "bob"
+        store.vectors.add(rec(f"m{i}", ns=ns, categories=[Category.EVENT if i % 2 else Category.PREFERENCE],
+                              metadata={"tier": "gold" if i % 4 == 0 else "plain"}), vec(i))
+    store.transcript.append(Routing.of("alice"), [msg("chat", 1, "alice one", ts=T0), msg("chat", 2)],
+                            {"source": "chat", "week": 3})
+    store.transcript.append(Routing.of("bob"), [msg("mail", 1, "bob one")])
+    searches = [(["alice"], {}), (["alice", "bob"], {}), (["bob", "carol"], {"min_score": 0.1}),
+                (["alice", "bob"], {"where": SearchFilter.with_metadata({"tier": "gold"})}),
+                (["alice"], {"where": SearchFilter(categories=frozenset({"preference"}))}), ([], {})]
+    reads = [(["alice"], None), (["carol"], None), ([], None), (["alice", "bob"], {"source": "chat"}),
+             (["alice"], {"week": 3.0}), (["bob"], {"source": "chat"}), (["alice", "bob"], {})]
+
+    async def both() -> None:
+        for q in range(3):
+            for names, options in searches:
+                sync = [(h.record, h.score) for h in store.vectors.search(names, vec(100 + q), 5, **options)]
+                awaited = await store.vectors.asearch(names, vec(100 + q), 5, **options)
+                assert [(h.record, h.score) for h in awaited] == sync, (names, options)
+        for names, labels in reads:
+            assert await store.transcript.amessages(names, labels) == store.transcript.messages(names, labels)
+            assert await store.transcript.ahas_turns(names, labels) == store.transcript.has_turns(names, labels)
+        assert len(await store.transcript.amessages(["alice", "bob"])) == 3
+
+    asyncio.run(both())
 
 
 def test_append_is_idempotent_and_refuses_a_changed_turn(store: MemoryStore) -> None:

@@ -9,6 +9,7 @@ source turns, so K memories point at as much evidence as they can.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -17,6 +18,7 @@ from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnInde
 from dmem.evidence.search import DocIndex, fuse
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import MemoryStore, SearchFilter
+from dmem.store.filters import Hit
 from dmem.text.names import question_names, strip_names
 
 POOL = 100  # candidates each signal ranks before fusion
@@ -72,10 +74,33 @@ def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namesp
     memory + source-turn text + day, the question's rarer names, and its time cues. With
     ``labels``, every signal ranks only the memories (and source turns) carrying them.
     """
+    index, vector = memory_query(question, indexes, namespace, embed, labels)
+    dense = store.vectors.search([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
+    return fused_memories(question, index, vector, dense, k, embed)
+
+
+async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
+                    embed: Embed, labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+    """``memories`` on the async path, with the dense search awaited (on the loop itself on PostgreSQL).
+
+    The lexical index refresh (a cache of the namespace's rows, rebuilt when its version moved),
+    embedding and fusion are CPU work or sync reads: they run in worker threads.
+    """
+    index, vector = await asyncio.to_thread(memory_query, question, indexes, namespace, embed, labels)
+    dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
+    return await asyncio.to_thread(fused_memories, question, index, vector, dense, k, embed)
+
+
+def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed: Embed,
+                 labels: Labels | None) -> tuple[MemoryIndex, list[float]]:
+    """The namespace's lexical index (refreshed when its rows changed) and the focused query's vector."""
     index = indexes.memories(namespace, labels)
-    vector = embed([focused_query(index.docs, question)])[0]
-    where = SearchFilter.of_labels(labels)
-    dense = store.vectors.search([namespace], vector, max(POOL, k), where=where)
+    return index, embed([focused_query(index.docs, question)])[0]
+
+
+def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit], k: int,
+                   embed: Embed) -> list[tuple[MemoryRecord, float]]:
+    """Fuse the dense hits with the lexical, name, time-cue and source-turn rankings; keep ``k``."""
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
              *signal_rankings(index.docs, question)]

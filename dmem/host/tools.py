@@ -18,8 +18,9 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from dmem.host.binding import HostLabels, MemoryGraphs, graphs_of, host_user, ingestion_input, labels_of, query_input
 from dmem.host.editing import editing_tools
-from dmem.services import dmem_context
+from dmem.services import Services, dmem_context
 from dmem.store import SearchFilter
+from dmem.store.filters import Hit
 
 
 def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5, metadata: HostLabels | None = None,
@@ -43,20 +44,20 @@ def memory_tools(memory: MemoryGraphs | None = None, *, search_limit: int = 5, m
     def _user(runtime: ToolRuntime[Any, Any]) -> str:
         return host_user(_state(runtime), runtime.context, runtime.config)
 
-    def search_memory(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, list[dict[str, Any]]]:
-        """Search the user's long-term memory for stored facts related to the query, best match first."""
+    def _searching(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[Services, list[float], SearchFilter | None]:
         svc = graphs.resources.services(runtime.context)
         wanted = read_filter(_state(runtime) or {}, runtime.context)
-        hits = svc.store.vectors.search([_user(runtime)], svc.embed([query])[0], search_limit,
-                                        where=SearchFilter.of_labels(wanted))
-        if not hits:
-            return "No stored memory matches.", []
-        lines = [f"- {h.record.render()} (id {h.record.id})" for h in hits]
-        return "\n".join(lines), [{"id": h.record.id, "text": h.record.text, "score": h.score} for h in hits]
+        return svc, svc.embed([query])[0], SearchFilter.of_labels(wanted)
+
+    def search_memory(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, list[dict[str, Any]]]:
+        """Search the user's long-term memory for stored facts related to the query, best match first."""
+        svc, vector, where = _searching(query, runtime)
+        return _found(svc.store.vectors.search([_user(runtime)], vector, search_limit, where=where))
 
     async def asearch_memory(query: str, runtime: ToolRuntime[Any, Any]) -> tuple[str, list[dict[str, Any]]]:
-        """``search_memory`` in a worker thread (embedding and the vector index stay off the loop)."""
-        return await asyncio.to_thread(search_memory, query, runtime)
+        """``search_memory`` with the search awaited (on the loop on PostgreSQL); services and embedding in a thread."""
+        svc, vector, where = await asyncio.to_thread(_searching, query, runtime)
+        return _found(await svc.store.vectors.asearch([_user(runtime)], vector, search_limit, where=where))
 
     def _ask(question: str, runtime: ToolRuntime[Any, Any]) -> tuple[dict[str, Any], Any]:
         payload = query_input(question, _user(runtime), read_filter(_state(runtime) or {}, runtime.context))
@@ -103,3 +104,11 @@ def _stored(out: dict[str, Any]) -> str:
     if added:
         return "Remembered: " + "; ".join(added)
     return f"Nothing new stored ({out.get('status', 'no_facts')})."
+
+
+def _found(hits: list[Hit]) -> tuple[str, list[dict[str, Any]]]:
+    """The search tool's reply: one line per memory for the model, and the hits as an artifact."""
+    if not hits:
+        return "No stored memory matches.", []
+    lines = [f"- {h.record.render()} (id {h.record.id})" for h in hits]
+    return "\n".join(lines), [{"id": h.record.id, "text": h.record.text, "score": h.score} for h in hits]

@@ -51,14 +51,20 @@ def plan_reading(svc: Services, question: str, namespaces: list[str],
     With ``labels`` (the query's label filter) the transcript is only the turns recorded with
     them: chunks, their read-only history and the plan's share of the full scan all come from it.
     """
-    ctx = svc.context
     messages = svc.store.transcript.messages(namespaces, labels)
+    return messages, plan_for(svc, question, namespaces, messages, labels)
+
+
+def plan_for(svc: Services, question: str, namespaces: list[str], messages: list[Message],
+             labels: Labels | None = None) -> ReadingPlan:
+    """What to read of ``messages`` (the transcript as read): all of it, or Focused Deliberation's windows."""
+    ctx = svc.context
     focused = ctx.deliberation_mode == "focused" and messages
     seeds = focus_seeds(svc, question, namespaces, messages, labels) if focused else None
     plan = reading_plan(messages, seeds, ctx.deliberation_budget, ctx.chunk_size, ctx.chunk_history)
     log.debug("deliberation plan: %d chunks, %.0f%% of the full scan, %d seeds",
               len(plan.chunks), 100 * plan.share, plan.seeds)
-    return messages, plan
+    return plan
 
 
 def plan_chunks(state: DeliberationState, svc: Services) -> dict[str, Any]:
@@ -81,8 +87,15 @@ def deliberate_chunk(task: ChunkTask, svc: Services) -> dict[str, Any]:
 
 
 async def aplan_chunks(state: DeliberationState, svc: Services) -> dict[str, Any]:
-    """``plan_chunks`` in a worker thread: it reads the transcript and the lexical indexes."""
-    return await asyncio.to_thread(plan_chunks, state, svc)
+    """``plan_chunks`` with the transcript read awaited (on the loop's async pool on PostgreSQL).
+
+    The plan itself runs in a worker thread: Focused Deliberation's seeds embed turns and build lexical
+    indexes (and search the memories through the sync store).
+    """
+    namespaces = list(state.get("namespaces") or ["default"])
+    messages = await svc.store.transcript.amessages(namespaces, state.get("metadata"))
+    plan = await asyncio.to_thread(plan_for, svc, state["question"], namespaces, messages, state.get("metadata"))
+    return {"chunks": _tasks(state["question"], messages, plan.chunks), "read_share": plan.share}
 
 
 async def adeliberate_chunk(task: ChunkTask, svc: Services) -> dict[str, Any]:

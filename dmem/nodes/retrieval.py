@@ -26,14 +26,33 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
     With ``labels`` (the query's label filter), only memories carrying every one of them.
     """
     k = svc.context.retrieval_top_k
-    where = SearchFilter.of_labels(labels)
     hits: list[tuple[MemoryRecord, float]] = []
     for ns in namespaces:
         if svc.context.retrieval_mode == "hybrid":
             hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, k, svc.embed, labels))
         else:
             vector = svc.embed([question])[0]
-            hits.extend((h.record, h.score) for h in svc.store.vectors.search([ns], vector, k, where=where))
+            found = svc.store.vectors.search([ns], vector, k, where=SearchFilter.of_labels(labels))
+            hits.extend((h.record, h.score) for h in found)
+    return _best_first(hits)
+
+
+async def asearch_memories(svc: Services, question: str, namespaces: list[str],
+                           labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+    """``search_memories`` with the vector searches awaited (on the loop on PostgreSQL), embedding in a thread."""
+    k = svc.context.retrieval_top_k
+    hits: list[tuple[MemoryRecord, float]] = []
+    for ns in namespaces:
+        if svc.context.retrieval_mode == "hybrid":
+            hits.extend(await hybrid.amemories(question, svc.store, svc.indexes, ns, k, svc.embed, labels))
+        else:
+            vector = (await asyncio.to_thread(svc.embed, [question]))[0]
+            found = await svc.store.vectors.asearch([ns], vector, k, where=SearchFilter.of_labels(labels))
+            hits.extend((h.record, h.score) for h in found)
+    return _best_first(hits)
+
+
+def _best_first(hits: list[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRecord, float]]:
     hits.sort(key=lambda pair: pair[1], reverse=True)
     return hits
 
@@ -51,10 +70,23 @@ def retrieve(state: QueryState, svc: Services) -> dict[str, Any]:
     """
     namespaces = list(state.get("namespaces") or ["default"])
     hits = search_memories(svc, state["question"], namespaces, state.get("metadata"))
+    found = bool(hits) or svc.store.transcript.has_turns(namespaces, state.get("metadata"))
+    return _retrieved(hits, found)
+
+
+async def aretrieve(state: QueryState, svc: Services) -> dict[str, Any]:
+    """``retrieve`` on the async path: store reads awaited (on the loop's async pool on PostgreSQL)."""
+    namespaces = list(state.get("namespaces") or ["default"])
+    hits = await asearch_memories(svc, state["question"], namespaces, state.get("metadata"))
+    found = bool(hits) or await svc.store.transcript.ahas_turns(namespaces, state.get("metadata"))
+    return _retrieved(hits, found)
+
+
+def _retrieved(hits: list[tuple[MemoryRecord, float]], has_transcript: bool) -> dict[str, Any]:
     memories = [record for record, _ in hits]
     return {
         "memories": memories,
-        "has_transcript": bool(memories) or svc.store.transcript.has_turns(namespaces, state.get("metadata")),
+        "has_transcript": has_transcript,
         "scores": [score for _, score in hits],
         "context": [m.render() for m in memories],
         "memory_ids": [m.id for m in memories],
@@ -65,11 +97,6 @@ def retrieve(state: QueryState, svc: Services) -> dict[str, Any]:
         "read_share": 0.0,
         "skipped_chunks": [],
     }
-
-
-async def aretrieve(state: QueryState, svc: Services) -> dict[str, Any]:
-    """``retrieve`` in a worker thread: embedding, the vector index and the transcript stay off the event loop."""
-    return await asyncio.to_thread(retrieve, state, svc)
 
 
 def filter_memories(state: QueryState, svc: Services) -> dict[str, Any]:

@@ -63,6 +63,18 @@ class VectorIndex(Protocol):
         """Top-k records of the given namespaces only, best first."""
         ...
 
+    async def asearch(
+        self,
+        namespaces: Sequence[str],
+        vector: Sequence[float],
+        k: int,
+        *,
+        where: SearchFilter | None = None,
+        min_score: float | None = None,
+    ) -> builtins.list[Hit]:
+        """``search`` awaited: on the running loop's async pool (PostgreSQL), in a worker thread (local store)."""
+        ...
+
     def list(self, namespace: str) -> builtins.list[MemoryRecord]:
         """Every live record of a namespace, oldest first."""
         ...
@@ -138,6 +150,15 @@ class TranscriptLog(Protocol):
 
     def has_turns(self, namespaces: Sequence[str], labels: Mapping[str, MetadataValue] | None = None) -> bool:
         """Whether ``messages(namespaces, labels)`` holds a turn (an existence query, not a read of the turns)."""
+        ...
+
+    async def ahas_turns(self, namespaces: Sequence[str], labels: Mapping[str, MetadataValue] | None = None) -> bool:
+        """``has_turns`` awaited (on the loop's async pool on PostgreSQL, in a worker thread on SQLite)."""
+        ...
+
+    async def amessages(self, namespaces: Sequence[str],
+                        labels: Mapping[str, MetadataValue] | None = None) -> list[Message]:
+        """``messages`` awaited (on the loop's async pool on PostgreSQL, in a worker thread on SQLite)."""
         ...
 
     def messages(self, namespaces: Sequence[str],

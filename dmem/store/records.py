@@ -6,6 +6,7 @@ indistinguishable from an unknown one. Ids stay unique over the whole store.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -48,6 +49,12 @@ def sort_time(rec: MemoryRecord) -> datetime:
     return rec.created_at if rec.created_at.tzinfo else rec.created_at.replace(tzinfo=UTC)
 
 
+def best_hits(hits: list[Hit], k: int) -> list[Hit]:
+    """The ``k`` best of several namespaces' hits, best first (ties by id, so both paths agree)."""
+    hits.sort(key=lambda hit: (-hit.score, hit.record.id))
+    return hits[:k]
+
+
 class MemoryRows:
     """The reads of the ``memories`` table both backends share, and the shape of a search.
 
@@ -74,8 +81,19 @@ class MemoryRows:
         with self._searching() as handle:
             hits = [hit for namespace in dict.fromkeys(namespaces)
                     for hit in self._search_one(handle, namespace, unit, k, where, min_score)]
-        hits.sort(key=lambda hit: (-hit.score, hit.record.id))
-        return hits[:k]
+        return best_hits(hits, k)
+
+    async def asearch(
+        self,
+        namespaces: Sequence[str],
+        vector: Sequence[float],
+        k: int,
+        *,
+        where: SearchFilter | None = None,
+        min_score: float | None = None,
+    ) -> list[Hit]:
+        """``search`` awaited: in a worker thread here; a backend with an async pool searches on the loop."""
+        return await asyncio.to_thread(self.search, namespaces, vector, k, where=where, min_score=min_score)
 
     def _searching(self) -> AbstractContextManager[Any]:
         raise NotImplementedError

@@ -7,6 +7,7 @@ the backend's style before handing them over, so every query is written once.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -69,6 +70,13 @@ class Sql:
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a read."""
         return list(self.db.query(self.dialect.sql(sql), params))
+
+    async def aquery(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """Every row of a read, awaited: on the loop's async pool (PostgreSQL), else in a worker thread (SQLite)."""
+        native = getattr(self.db, "aquery", None)
+        if native is None:
+            return await asyncio.to_thread(self.query, sql, params)
+        return list(await native(self.dialect.sql(sql), params))
 
     def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """Every row of a read inside the open write transaction."""

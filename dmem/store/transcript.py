@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from dmem.errors import DataError
 from dmem.state.schemas import Message, MetadataValue
 from dmem.store.filters import labels_match
+from dmem.store.labelsql import LabelQuery
 from dmem.store.namespaces import Routing, StoredTurn, turn_keys
 from dmem.store.sql import Row
 from dmem.store.transcript_rows import message_from_row
@@ -77,6 +79,23 @@ def conflict(row: Row, msg: Message) -> str | None:
     if row["timestamp"] and stamp and row["timestamp"] != stamp:
         return f"timestamp {row['timestamp']} (now {stamp})"
     return None
+
+
+@dataclass(frozen=True)
+class TurnRead:
+    """One read of the transcript, built once and run on either path: its SQL, and what Python re-checks."""
+
+    sql: str
+    params: Sequence[object]
+    found: LabelQuery | None = None
+    labels: Mapping[str, MetadataValue] | None = None
+
+    def keep(self, rows: Sequence[Row]) -> list[Row]:
+        """The rows that pass the label filter exactly (all of them when there is none)."""
+        if self.found is None or not self.labels:
+            return list(rows)
+        found, labels = self.found, self.labels
+        return [r for r in rows if found.keeps(r["loose"]) or labels_match(decode_labels(r["labels"]), labels)]
 
 
 class Transcript(TurnStatus):
@@ -147,13 +166,14 @@ class Transcript(TurnStatus):
         With ``labels``, only turns recorded with every one of them (unlabelled turns never match),
         chosen in SQL; Python re-checks only what SQL cannot judge exactly (``dmem.store.labelsql``).
         """
-        names = list(dict.fromkeys(namespaces))
-        if not names:
-            return []
-        in_names, params = self._sql.dialect.in_list("namespace", names)
-        if not labels:
-            return chronological(self._sql.query(f"SELECT {_COLUMNS} FROM messages WHERE {in_names}", params))
-        return chronological(self._labelled(f"{_COLUMNS}, ", in_names, params, labels))
+        read = self._read(_COLUMNS, namespaces, labels)
+        return chronological(read.keep(self._sql.query(read.sql, read.params))) if read else []
+
+    async def amessages(self, namespaces: Sequence[str],
+                        labels: Mapping[str, MetadataValue] | None = None) -> list[Message]:
+        """``messages`` awaited (on the loop's async pool on PostgreSQL, in a worker thread on SQLite)."""
+        read = self._read(_COLUMNS, namespaces, labels)
+        return chronological(read.keep(await self._sql.aquery(read.sql, read.params))) if read else []
 
     def with_ids(self, namespace: str, turn_ids: Sequence[str]) -> list[Message]:
         """The namespace's recorded turns with these ids, in any conversation (for recognising a resend)."""
@@ -166,24 +186,33 @@ class Transcript(TurnStatus):
 
     def has_turns(self, namespaces: Sequence[str], labels: Mapping[str, MetadataValue] | None = None) -> bool:
         """Whether ``messages(namespaces, labels)`` would hold a turn, without reading the turns' text."""
+        read = self._read("", namespaces, labels, exists=True)
+        return bool(read.keep(self._sql.query(read.sql, read.params))) if read else False
+
+    async def ahas_turns(self, namespaces: Sequence[str], labels: Mapping[str, MetadataValue] | None = None) -> bool:
+        """``has_turns`` awaited (on the loop's async pool on PostgreSQL, in a worker thread on SQLite)."""
+        read = self._read("", namespaces, labels, exists=True)
+        return bool(read.keep(await self._sql.aquery(read.sql, read.params))) if read else False
+
+    def _read(self, columns: str, namespaces: Sequence[str], labels: Mapping[str, MetadataValue] | None,
+              exists: bool = False) -> TurnRead | None:
+        """The one query behind ``messages`` and ``has_turns`` (both paths): None when no namespace is asked.
+
+        Without labels it reads ``columns`` (``exists``: just whether one row is there); with labels,
+        also the labels and SQL's verdict, and ``keep`` re-checks only what SQL cannot judge exactly.
+        """
         names = list(dict.fromkeys(namespaces))
         if not names:
-            return False
+            return None
         in_names, params = self._sql.dialect.in_list("namespace", names)
         if not labels:
-            return bool(self._sql.query(f"SELECT 1 AS found FROM messages WHERE {in_names} LIMIT 1", params))
-        return bool(self._labelled("", in_names, params, labels))
-
-    def _labelled(self, columns: str, in_names: str, params: Sequence[object],
-                  labels: Mapping[str, MetadataValue]) -> list[Row]:
-        """Rows of the namespaces recorded with every label (``columns``, then labels and the SQL verdict).
-
-        SQL chooses; Python re-checks only what SQL cannot judge exactly (``dmem.store.labelsql``).
-        """
+            if exists:
+                return TurnRead(f"SELECT 1 AS found FROM messages WHERE {in_names} LIMIT 1", params)
+            return TurnRead(f"SELECT {columns} FROM messages WHERE {in_names}", params)
         found = self._sql.dialect.labels_filter("labels", labels)
-        rows = self._sql.query(f"SELECT {columns}labels, {found.loose} AS loose FROM messages WHERE {in_names}"
-                               f" AND labels != '{{}}' AND {found.condition}", [*params, *found.params])
-        return [r for r in rows if found.keeps(r["loose"]) or labels_match(decode_labels(r["labels"]), labels)]
+        lead = f"{columns}, " if columns else ""
+        return TurnRead(f"SELECT {lead}labels, {found.loose} AS loose FROM messages WHERE {in_names}"
+                        f" AND labels != '{{}}' AND {found.condition}", [*params, *found.params], found, labels)
 
     def pages(self, namespace: str, size: int = 500) -> Iterator[list[StoredTurn]]:
         """Every turn of the namespace with its labels and status, by conversation then seq, ``size`` at a time.

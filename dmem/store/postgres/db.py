@@ -1,4 +1,4 @@
-"""The PostgreSQL connection pool, per-thread transactions, namespace locks and error messages.
+"""The PostgreSQL connection pool, per-thread transactions and namespace locks (async reads: ``aio``).
 
 Each thread's outermost ``transaction()`` borrows one pooled connection until it ends; nested
 calls join it as savepoints. Lifecycle writes of one namespace are serialised across every
@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,47 +19,13 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from dmem.errors import StoreError, StoreLockedError, StoreUnavailableError
+from dmem.errors import StoreError
+from dmem.store.postgres.aio import AsyncPools
+from dmem.store.postgres.failures import redact_url, store_error
 
 log = logging.getLogger(__name__)
 
 Row = dict[str, Any]
-
-
-def redact_url(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    try:
-        info = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.ProgrammingError:
-        return "postgresql://(unparsable url)"
-    host, port, db = info.get("host", "localhost"), info.get("port", "5432"), info.get("dbname", "")
-    user = f"{info['user']}@" if info.get("user") else ""
-    return f"postgresql://{user}{host}:{port}/{db}"
-
-
-def store_error(exc: BaseException, where: str, doing: str, *, reachable: bool = True) -> StoreError:
-    """One actionable line for a PostgreSQL failure.
-
-    ``reachable=False`` says a probe found the server down: a pool that timed out then waited for
-    a connection that could not be made (an outage), not for one that other callers held.
-    """
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if isinstance(exc, PoolTimeout) and not reachable:
-        return StoreUnavailableError(f"cannot {doing} store {where}: the database server is unreachable ({text}); "
-                                     "check that it is running and reachable, then retry")
-    if isinstance(exc, PoolTimeout):
-        return StoreLockedError(f"cannot {doing} store {where}: every database connection stayed busy with other "
-                                f"runs ({text}); retry, or raise pool_size if this happens under normal load")
-    if isinstance(exc, psycopg.errors.DeadlockDetected | psycopg.errors.LockNotAvailable):
-        return StoreLockedError(f"cannot {doing} store {where}: another writer held the same rows ({text}); "
-                                "try again")
-    if isinstance(exc, psycopg.OperationalError):
-        return StoreUnavailableError(f"cannot {doing} store {where}: the database server is unreachable or "
-                                     f"refused us ({text}); check store_url and that the server is running, "
-                                     "then retry")
-    if isinstance(exc, psycopg.errors.ReadOnlySqlTransaction | psycopg.errors.InsufficientPrivilege):
-        return StoreError(f"cannot {doing} store {where}: the database refuses writes for this user ({text})")
-    return StoreError(f"cannot {doing} store {where}: {text}")
 
 
 @dataclass
@@ -89,6 +55,8 @@ class PgDatabase:
         self._pool: ConnectionPool[psycopg.Connection[Row]] | None = None
         self._pool_size = pool_size
         self._configure: Any = None
+        self.aio = AsyncPools(url, self.where, pool_size=pool_size, timeout=timeout)
+        """The async pools (one per event loop) that async reads await on the caller's loop."""
 
     def start_pool(self, configure: Any) -> None:
         """Open the pool; ``configure`` runs on every new connection (e.g. registering the vector type)."""
@@ -258,6 +226,16 @@ class PgDatabase:
         except (psycopg.Error, PoolTimeout) as exc:
             raise self.error(exc, "read") from exc
 
+    async def aquery(self, sql: Any, params: Sequence[Any] | None = None) -> list[Row]:
+        """``query`` awaited on the running loop's async pool (never inside a thread's transaction)."""
+        self.check_open()
+        return await self.aio.query(sql, params)
+
+    def areading(self) -> AbstractAsyncContextManager[psycopg.AsyncConnection[Row]]:
+        """An async connection of the running loop's pool for several reads."""
+        self.check_open()
+        return self.aio.reading()
+
     def scalar(self, sql: Any, params: Sequence[Any] | None = None) -> Any:
         """Run a read and return the first column of the first row (None when there is none)."""
         rows = self.query(sql, params)
@@ -268,5 +246,6 @@ class PgDatabase:
         if self.closed:
             return
         self.closed = True
+        self.aio.close()
         if self._pool is not None:
             self._pool.close()

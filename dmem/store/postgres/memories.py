@@ -29,13 +29,14 @@ from dmem.store.filters import Hit, SearchFilter
 from dmem.store.postgres.db import PgDatabase, Row
 from dmem.store.postgres.filters import filter_columns, filter_sql
 from dmem.store.postgres.schema import namespace_index_name
-from dmem.store.records import MemoryRows, record_from_row, record_json
+from dmem.store.records import MemoryRows, best_hits, record_from_row, record_json
 from dmem.store.sql import Sql
 from dmem.store.unit import normalize
 
 log = logging.getLogger(__name__)
 
 _COLUMNS = "id, namespace, text, json"
+_INDEXED = "SELECT namespace FROM namespace_indexes"
 _INDEX_REFRESH_S = 2.0
 """Seconds a process trusts its list of HNSW-indexed namespaces (another one may have added one)."""
 
@@ -116,10 +117,7 @@ class PgVectorIndex(MemoryRows):
 
     def _search_one(self, conn: Any, namespace: str, unit: np.ndarray, k: int, where: SearchFilter | None,
                     min_score: float | None) -> list[Hit]:
-        conditions, params = filter_sql(where)
-        if min_score is not None:
-            conditions = sql.Composed([conditions, sql.SQL(" AND (embedding <=> %s) <= %s")])
-            params += [unit, 1.0 - min_score]
+        conditions, params = self._conditions(unit, where, min_score)
         if self._has_index(conn, namespace):
             rows = self._search_hnsw(conn, namespace, unit, k, conditions, params)
             if len(rows) >= k or (where is None and min_score is None):
@@ -127,24 +125,71 @@ class PgVectorIndex(MemoryRows):
         rows = conn.execute(self._exact_sql(conditions), [unit, namespace, *params, k]).fetchall()
         return [self._hit(row) for row in rows]
 
+    async def asearch(self, namespaces: Sequence[str], vector: Sequence[float], k: int, *,
+                      where: SearchFilter | None = None, min_score: float | None = None) -> list[Hit]:
+        """``search`` awaited on the running loop's async pool: the same queries, settings and order."""
+        if k <= 0 or not namespaces:
+            return []
+        unit = normalize(vector, self.dim)
+        async with self._db.areading() as conn:
+            hits = [hit for namespace in dict.fromkeys(namespaces)
+                    for hit in await self._asearch_one(conn, namespace, unit, k, where, min_score)]
+        return best_hits(hits, k)
+
+    async def _asearch_one(self, conn: Any, namespace: str, unit: np.ndarray, k: int, where: SearchFilter | None,
+                           min_score: float | None) -> list[Hit]:
+        conditions, params = self._conditions(unit, where, min_score)
+        if self._index_stale(namespace):
+            self._note_indexed(await (await conn.execute(_INDEXED)).fetchall())
+        if namespace in self._indexed:
+            async with conn.pipeline(), conn.transaction():
+                for setting in self._hnsw_settings(k):
+                    await conn.execute(setting)
+                rows = await (await conn.execute(*self._hnsw_query(namespace, unit, k, conditions, params))).fetchall()
+            if len(rows) >= k or (where is None and min_score is None):
+                return [self._hit(row) for row in rows]
+        cursor = await conn.execute(self._exact_sql(conditions), [unit, namespace, *params, k])
+        return [self._hit(row) for row in await cursor.fetchall()]
+
+    @staticmethod
+    def _conditions(unit: np.ndarray, where: SearchFilter | None,
+                    min_score: float | None) -> tuple[sql.Composable, list[Any]]:
+        """The WHERE conditions and parameters of a search's metadata filter and score floor."""
+        conditions, params = filter_sql(where)
+        if min_score is not None:
+            conditions = sql.Composed([conditions, sql.SQL(" AND (embedding <=> %s) <= %s")])
+            params += [unit, 1.0 - min_score]
+        return conditions, params
+
     def _search_hnsw(self, conn: Any, namespace: str, unit: np.ndarray, k: int, conditions: sql.Composable,
                      params: list[Any], explain: bool = False) -> list[Row]:
+        with self.hnsw_session(conn, k):
+            query, values = self._hnsw_query(namespace, unit, k, conditions, params, explain)
+            rows: list[Row] = conn.execute(query, values).fetchall()
+        return rows
+
+    @staticmethod
+    def _hnsw_query(namespace: str, unit: np.ndarray, k: int, conditions: sql.Composable, params: list[Any],
+                    explain: bool = False) -> tuple[sql.Composable, list[Any]]:
         # The namespace is a literal so the planner can match the partial index's predicate; sorting
-        # is disabled so it walks the HNSW graph instead of ranking the namespace's rows itself.
+        # is disabled (``_hnsw_settings``) so it walks the HNSW graph instead of ranking the rows itself.
         query = sql.SQL("{explain}SELECT {cols}, embedding <=> %s AS distance FROM memories WHERE namespace = {ns}"
                         " AND NOT deleted{cond} ORDER BY embedding <=> %s LIMIT %s").format(
             explain=sql.SQL("EXPLAIN " if explain else ""), cols=sql.SQL(_COLUMNS), ns=sql.Literal(namespace),
             cond=conditions)
-        with self.hnsw_session(conn, k):
-            rows: list[Row] = conn.execute(query, [unit, *params, unit, k]).fetchall()
-        return rows
+        return query, [unit, *params, unit, k]
+
+    def _hnsw_settings(self, k: int) -> list[sql.Composable]:
+        """What an HNSW search sets for its own transaction: the search width for top-``k``, no sorting."""
+        return [sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(self.hnsw.search_width(k))),
+                sql.SQL("SET LOCAL enable_sort = off")]
 
     @contextmanager
     def hnsw_session(self, conn: Any, k: int) -> Iterator[None]:
         """One transaction whose top-``k`` searches walk an HNSW graph ``self.hnsw.search_width(k)`` wide."""
         with conn.pipeline(), conn.transaction():  # one round trip for the settings and the search
-            conn.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(self.hnsw.search_width(k))))
-            conn.execute("SET LOCAL enable_sort = off")
+            for setting in self._hnsw_settings(k):
+                conn.execute(setting)
             yield
 
     def searching(self, ef_search: int) -> PgVectorIndex:
@@ -174,11 +219,16 @@ class PgVectorIndex(MemoryRows):
 
     def _has_index(self, conn: Any, namespace: str) -> bool:
         """Whether the namespace has its HNSW index (the list is re-read at most every few seconds)."""
-        now = time.monotonic()
-        if namespace not in self._indexed and now - self._indexed_at > _INDEX_REFRESH_S:
-            rows = conn.execute("SELECT namespace FROM namespace_indexes").fetchall()
-            self._indexed, self._indexed_at = {row["namespace"] for row in rows}, now
+        if self._index_stale(namespace):
+            self._note_indexed(conn.execute(_INDEXED).fetchall())
         return namespace in self._indexed
+
+    def _index_stale(self, namespace: str) -> bool:
+        """True when the namespace is not known indexed and the list is older than ``_INDEX_REFRESH_S``."""
+        return namespace not in self._indexed and time.monotonic() - self._indexed_at > _INDEX_REFRESH_S
+
+    def _note_indexed(self, rows: Sequence[Row]) -> None:
+        self._indexed, self._indexed_at = {row["namespace"] for row in rows}, time.monotonic()
 
     def known_indexed(self, namespace: str) -> bool:
         """Whether this process already knows the namespace has its HNSW index (no query)."""
