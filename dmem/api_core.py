@@ -15,6 +15,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from dmem.batches import BatchForming
 from dmem.services import Services
+from dmem.services.resources import Resources
 from dmem.state.context import Context
 from dmem.state.graphs import QueryInput, QueryOutput, QueryState
 from dmem.state.results import AddResult
@@ -27,6 +28,8 @@ class MemoryCore(Protocol):
 
     store: MemoryStore
     """The open store."""
+    resources: Resources
+    """What the memory opened and built (stores, embeddings, indexes), closed with it."""
     embedding: str
     """The name of the embeddings the store was filled with."""
     query_graph: CompiledStateGraph[QueryState, Context, QueryInput, QueryOutput]

@@ -49,7 +49,9 @@ class ResetMethods:
         if confirm != wanted:
             what = "the whole store" if target is None else target
             raise DataError(f"reset needs confirm={wanted!r} to erase {what}; got {confirm!r}")
-        return self.store.purge(target)
+        removed = self.store.purge(target)
+        self.resources.forget(target)  # nor may this process's caches keep what was erased
+        return removed
 
     async def areset(self: _Resettable, **kwargs: Any) -> int:
         """Async ``reset``."""

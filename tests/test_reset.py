@@ -149,3 +149,19 @@ def test_a_read_only_memory_refuses_to_reset(memory_factory: Any, tmp_path: Path
     with pytest.raises(StoreError, match="read-only"):
         reader.reset(user_id="maya", confirm="maya")
     assert len(mem.get_all(user_id="maya")) == 1
+
+
+def test_a_reset_leaves_no_text_of_the_namespace_in_process_caches(fake: FakeChatModel, memory_factory: Any) -> None:
+    mem = memory_factory(fake)
+    fill(mem)
+    mem.ask("Who keeps bees?", user_id="maya")  # builds maya's lexical indexes and embeds her texts
+    mem.ask("Who restores canoes?", user_id="theo")
+    svc = mem.services
+    held = [k for k in svc.indexes._entries]
+    assert any("maya" in str(k) for k in held) and any("theo" in str(k) for k in held)
+    assert any("bees" in text for text in svc.embeddings._cache)
+    mem.reset(user_id="maya", confirm="maya")
+    assert not any("bees" in text for text in svc.embeddings._cache)  # cached by text: the whole cache goes
+    kept = [str(k) for k in svc.indexes._entries]
+    assert kept and not any("maya" in k for k in kept) and any("theo" in k for k in kept)
+    assert mem.search("canoes", user_id="theo") and mem.ask("Who restores canoes?", user_id="theo").answer

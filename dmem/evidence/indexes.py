@@ -169,6 +169,18 @@ class EvidenceIndexes:
         return self._get(key, lambda e: e.signature == signature,
                          lambda: build_turn_index(messages, signature))
 
+    def forget(self, namespace: str | None = None) -> int:
+        """Drop the indexes that hold ``namespace`` (every index when None); returns how many went.
+
+        A reset calls it: an index holds the namespace's memories and turns as text, which must not
+        outlive their erasure in the store.
+        """
+        with self._lock:
+            gone = [k for k in self._entries if namespace is None or _holds(k, namespace)]
+            for key in gone:
+                del self._entries[key]
+            return len(gone)
+
     def _get(self, key: Hashable, fresh: Callable[[Any], bool], build: Callable[[], E]) -> E:
         with self._lock:
             entry = self._entries.get(key)
@@ -205,3 +217,11 @@ class _Gate:
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     users: int = 0
+
+
+def _holds(key: Hashable, namespace: str) -> bool:
+    """Whether an entry's key names ``namespace``: ("memories", ns, ...) or ("turns", (ns, ...), ...)."""
+    if not isinstance(key, tuple) or len(key) < 2:
+        return False
+    named = key[1]
+    return named == namespace or (isinstance(named, tuple) and namespace in named)

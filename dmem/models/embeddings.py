@@ -112,6 +112,11 @@ class CachedEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]
 
+    def clear(self) -> None:
+        """Forget every kept text and its vector (a reset erased them from the store: none stays here)."""
+        with self._lock:
+            self._cache.clear()
+
 
 def embedding_name(emb: Embeddings) -> str:
     """A stable name for an embeddings object, recorded in the store it fills."""

@@ -240,6 +240,20 @@ class Resources:
                 cache[key] = make()
             return cache[key]
 
+    def forget(self, namespace: str | None = None) -> None:
+        """Drop what this owner keeps in memory of ``namespace`` (of every namespace when None).
+
+        After a reset: the lexical indexes holding it, and every embedding cache (a cache is keyed by
+        text, not by namespace, so all of it goes; texts are embedded again when next needed).
+        """
+        with self._lock:
+            caches = [*self._embeddings.values(), *([self._given_embeddings] if self._given_embeddings else [])]
+            indexes = list(self._indexes.values())
+        for cache in caches:
+            cache.clear()
+        for index in indexes:
+            index.forget(namespace)
+
     # Lifetime -----------------------------------------------------------------------------
     def close(self) -> None:
         """Close the stores this owner opened and forget what it built; safe to call twice."""
