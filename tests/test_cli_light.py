@@ -105,6 +105,7 @@ def imported_by(*argv: str) -> list[str]:
     return json.loads(next(ln for ln in done.stdout.splitlines() if ln.startswith("HEAVY="))[6:])
 
 
+@pytest.mark.slow
 def test_commands_import_only_what_they_use(hash_store: Path) -> None:
     assert imported_by("--store", str(hash_store), "memories", "--user-id", "ines") == []
     assert imported_by("--help") == []

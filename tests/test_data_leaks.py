@@ -26,6 +26,7 @@ def test_the_lists_hold_what_the_data_says(dev: DevData) -> None:
     assert len(ngrams(dev.texts)) > 10_000
 
 
+@pytest.mark.slow
 def test_no_dev_name_or_line_in_our_files(dev: DevData) -> None:
     hits = scan(dev)
     assert not hits, "\n".join(f"{h.path}:{h.line}: {h.found}" for h in hits[:50])

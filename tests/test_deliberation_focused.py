@@ -46,6 +46,7 @@ def filled(memory_factory, fake, n: int, needle_at: int | None = None, **setting
     return mem
 
 
+@pytest.mark.slow
 def test_focused_reads_windows_around_the_evidence_within_its_budget(fake, memory_factory):
     mem = filled(memory_factory, fake, 300, needle_at=210, deliberation_budget=0.25)
     ans = mem.ask("Where is the glassblowing workshop?", user_id="ines", gate_policy="always")
@@ -137,6 +138,7 @@ def test_system1_answers_carry_their_memories_source_turns(fake, memory_factory)
     assert ans.evidence_turn_ids and set(ans.evidence_turn_ids) == sources
 
 
+@pytest.mark.slow
 def test_the_deliberation_graph_alone_finds_its_own_seeds(fake, memory_factory):
     mem = filled(memory_factory, fake, 300, needle_at=250, deliberation_budget=0.2)
     out = compile_deliberation_graph(resources=mem.resources).invoke({"question": "Where is the glassblowing workshop?",

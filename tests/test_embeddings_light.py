@@ -7,6 +7,7 @@ import asyncio
 import subprocess
 import sys
 
+import pytest
 from langchain_core.embeddings import Embeddings
 
 from dmem.models.embeddings import CachedEmbeddings, HashEmbeddings, make_embeddings
@@ -27,6 +28,7 @@ def test_loading_the_default_model_imports_no_langchain_and_reads_no_metadata() 
     assert _run(code) == "[]"
 
 
+@pytest.mark.slow
 def test_dmem_embeddings_made_before_langchain_was_imported_are_langchain_embeddings() -> None:
     code = ("import sys; from dmem.models.embeddings import make_embeddings; e = make_embeddings('hash'); "
             "assert 'langchain_core' not in sys.modules; "

@@ -78,6 +78,7 @@ def test_each_graph_path_is_a_factory_the_server_calls_for_a_compiled_graph(grap
         factory(runtime_for("threads.create_run", {"gate_polcy": "never"}))
 
 
+@pytest.mark.slow
 def test_importing_dmem_and_its_server_module_opens_and_compiles_nothing() -> None:
     code = ("import dmem, dmem.graphs, dmem.server, dmem.host; from dmem.graphs import served, served_resources;"
             "assert served._graphs == {}, served._graphs; assert served_resources._stores == {};"

@@ -162,6 +162,7 @@ def test_usage_summed_across_stages_and_workers(fake, memory_factory):
     assert ans.usage["total"].input_tokens == sum(u.input_tokens for k, u in ans.usage.items() if k != "total")
 
 
+@pytest.mark.slow
 def test_chunk_workers_run_concurrently(fake, memory_factory):
     mem = seeded(memory_factory, fake, n_messages=240, max_concurrency=4)
     fake.delay = 0.2

@@ -150,6 +150,7 @@ async def test_aask_calls_the_model_through_its_async_api_and_ask_through_its_sy
     assert vias == {schema: ["async", "sync"] for schema in vias}
 
 
+@pytest.mark.slow
 async def test_concurrent_aask_overlap_their_model_calls_up_to_the_endpoint_limit(fake, memory_factory):
     fake.delay = 0.2  # long enough that ten calls started together are all in flight at once
     mem = memory_factory(fake, endpoint_concurrency=10, gate_policy="never")

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from dmem.text.lexical import stem
 
 WORDS = ["generously", "relational", "hopping", "agreed", "skies", "conditional", "happiness", "organization"]
 
 
+@pytest.mark.slow
 def test_threads_stem_alike_and_never_fail() -> None:
     alone = {w: stem.__wrapped__(w) for w in WORDS}  # bypass the cache: every call stems
     failures: list[BaseException] = []

@@ -371,6 +371,7 @@ def check_consistent(store_dir: Path) -> int:
         return len(live)
 
 
+@pytest.mark.slow
 def test_write_killed_midway_leaves_a_consistent_store(store_dir: Path) -> None:
     rng = random.Random(7)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
