@@ -22,6 +22,7 @@ import shutil
 import sys
 import tempfile
 import time
+import tracemalloc
 import uuid
 from pathlib import Path
 
@@ -42,6 +43,7 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
     assert isinstance(served, ServedGraphs)
     ingestion, query = served.graph("ingestion"), served.graph("query")
     proc, started = psutil.Process(), time.perf_counter()
+    base: tracemalloc.Snapshot | None = None
     for n in range(1, args.rounds + 1):
         m = n if n <= args.grow else n % args.grow + 1
         key = f"send-{m}"
@@ -57,9 +59,21 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
             resources = served.resources
             cache = resources.embeddings_for(resources.settings)
             phase = "growing" if n <= args.grow else "steady"
-            print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB  "
-                  f"embedding cache {len(cache._cache):5d}/{cache.max_items}  "
+            heap = f"  Python heap {tracemalloc.get_traced_memory()[0] / 2**20:6.1f} MB" if args.trace else ""
+            docs = sum(i.documents for i in resources._indexes.values())
+            print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB{heap}  "
+                  f"embedding cache {len(cache._cache):5d}/{cache.max_items}  index documents {docs:6d}  "
                   f"{time.perf_counter() - started:5.0f} s", flush=True)
+            if args.trace and base is None:
+                base = tracemalloc.take_snapshot()
+    if args.trace and base is not None:
+        gc.collect()
+        diff = tracemalloc.take_snapshot().compare_to(base, "traceback")
+        print(f"\nPython heap growth since round {args.every}, by allocation site (top {args.top}):")
+        for stat in diff[:args.top]:
+            print(f"{stat.size_diff / 2**10:+10.1f} KB {stat.count_diff:+7d} blocks")
+            for line in stat.traceback.format(limit=args.trace)[-2 * min(args.trace, 4):]:
+                print(f"      {line.strip()}")
 
 
 def main() -> None:
@@ -69,7 +83,12 @@ def main() -> None:
     p.add_argument("--grow", type=int, default=300, help="rounds that send new exchanges; later rounds resend")
     p.add_argument("--every", type=int, default=100)
     p.add_argument("--users", type=int, default=6)
+    p.add_argument("--trace", type=int, default=0,
+                   help="frames per allocation site: trace the Python heap (tracemalloc) and print its growth by site")
+    p.add_argument("--top", type=int, default=12, help="allocation sites printed with --trace")
     args = p.parse_args()
+    if args.trace:
+        tracemalloc.start(args.trace)
     tmp = Path(tempfile.mkdtemp(prefix="dmem-growth-"))
     pg = None
     os.environ["DMEM_EMBEDDING_MODEL"] = "hash"
