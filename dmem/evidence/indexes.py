@@ -6,8 +6,8 @@ reused while the transcript it was built from is unchanged (same turns, same tex
 ``max_entries`` indexes holding at most ``max_documents`` documents in all are kept, least recently
 used dropped first, so a store with many namespaces or long transcripts holds only the ones being
 asked about, and a long-running process's memory is bounded by these settings, not by the data.
-An index larger than the whole budget serves its question and is not kept. The owner is ``Services``: indexes live and die
-with the store they were read from; nothing is cached at module level.
+An index larger than the whole budget serves its question and is not kept. The owner is
+``Services``: indexes live and die with the store they were read from; nothing is cached at module level.
 """
 
 from __future__ import annotations
