@@ -168,8 +168,8 @@ class Context(BaseModel):
     (a call still embeds each of its texts once)."""
     index_documents: int = 100_000
     """Documents (memories and transcript turns) one process keeps in the lexical indexes of the
-    namespaces asked about most recently (about 5 KB each with a turn's embedding at 384 dims: about
-    500 MB at the default); beyond it the least recently asked are dropped and rebuilt when asked
+    namespaces asked about most recently (about 3 KB each, a turn with its embedding at 384 dims: about
+    300 MB at the default); beyond it the least recently asked are dropped and rebuilt when asked
     again. 0: no bound (at most 64 indexes, each as large as its namespace's data)."""
     claim_lease_seconds: float = 600.0
     """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
