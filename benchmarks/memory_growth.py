@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
+import ctypes.util
 import gc
 import os
 import shutil
@@ -35,6 +37,27 @@ FACTS = ["I adopted a beagle named {name}.", "I started a pottery class with my 
          "My sister {name} moved to Porto in May.", "I work as a nurse with my colleague {name}.",
          "I joined a chess club called {name}."]
 """Invented first-person facts (the soak's); ``{name}`` makes each exchange unique."""
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+def malloc_in_use() -> float | None:
+    """MB the C allocator has handed out and not got back (glibc's mallinfo2; None elsewhere).
+
+    Python objects over 512 bytes, NumPy arrays, SQLite's page cache and FAISS's vectors are all in it;
+    RSS above it is the allocator's free pages, pymalloc's arenas and the loaded libraries.
+    """
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+        info = libc.mallinfo2()
+    except (OSError, AttributeError):
+        return None
+    return float(info.uordblks + info.hblkhd) / 2**20
 
 
 async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> None:
@@ -60,6 +83,7 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
             cache = resources.embeddings_for(resources.settings)
             phase = "growing" if n <= args.grow else "steady"
             heap = f"  Python heap {tracemalloc.get_traced_memory()[0] / 2**20:6.1f} MB" if args.trace else ""
+            heap += f"  malloc {used:6.1f} MB" if (used := malloc_in_use()) is not None else ""
             docs = sum(i.documents for i in resources._indexes.values())
             print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB{heap}  "
                   f"embedding cache {len(cache._cache):5d}/{cache.max_items}  index documents {docs:6d}  "
