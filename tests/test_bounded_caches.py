@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from dmem.errors import ConfigError
-from dmem.evidence.indexes import MAX_DOCUMENTS, EvidenceIndexes
+from dmem.evidence.indexes import EvidenceIndexes
 from dmem.graphs.served import ServedGraphs
 from dmem.models.embeddings import DEFAULT_CACHE_ITEMS, CachedEmbeddings, HashEmbeddings
 from dmem.services import Resources
@@ -224,6 +224,7 @@ def test_served_runs_over_many_users_keep_the_indexes_within_their_budget(tmp_pa
 
 def test_the_index_budget_setting_reaches_a_memory_and_must_not_be_negative(tmp_path: Path) -> None:
     from dmem.api import Memory
+    from dmem.evidence.indexes import MAX_DOCUMENTS
 
     with Memory(tmp_path / "a", embeddings="hash", index_documents=7) as mem:
         assert mem.services.indexes.max_documents == 7
