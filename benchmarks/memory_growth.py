@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
+import ctypes.util
 import gc
 import os
 import shutil
 import sys
 import tempfile
 import time
+import tracemalloc
 import uuid
 from pathlib import Path
 
@@ -36,12 +39,34 @@ FACTS = ["I adopted a beagle named {name}.", "I started a pottery class with my 
 """Invented first-person facts (the soak's); ``{name}`` makes each exchange unique."""
 
 
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+def malloc_in_use() -> float | None:
+    """MB the C allocator has handed out and not got back (glibc's mallinfo2; None elsewhere).
+
+    Python objects over 512 bytes, NumPy arrays, SQLite's page cache and FAISS's vectors are all in it;
+    RSS above it is the allocator's free pages, pymalloc's arenas and the loaded libraries.
+    """
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+        info = libc.mallinfo2()
+    except (OSError, AttributeError):
+        return None
+    return float(info.uordblks + info.hblkhd) / 2**20
+
+
 async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> None:
     from dmem.graphs.served import ServedGraphs
 
     assert isinstance(served, ServedGraphs)
     ingestion, query = served.graph("ingestion"), served.graph("query")
     proc, started = psutil.Process(), time.perf_counter()
+    base: tracemalloc.Snapshot | None = None
     for n in range(1, args.rounds + 1):
         m = n if n <= args.grow else n % args.grow + 1
         key = f"send-{m}"
@@ -57,9 +82,22 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
             resources = served.resources
             cache = resources.embeddings_for(resources.settings)
             phase = "growing" if n <= args.grow else "steady"
-            print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB  "
-                  f"embedding cache {len(cache._cache):5d}/{cache.max_items}  "
+            heap = f"  Python heap {tracemalloc.get_traced_memory()[0] / 2**20:6.1f} MB" if args.trace else ""
+            heap += f"  malloc {used:6.1f} MB" if (used := malloc_in_use()) is not None else ""
+            docs = sum(i.documents for i in resources._indexes.values())
+            print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB{heap}  "
+                  f"embedding cache {len(cache._cache):5d}/{cache.max_items}  index documents {docs:6d}  "
                   f"{time.perf_counter() - started:5.0f} s", flush=True)
+            if args.trace and base is None:
+                base = tracemalloc.take_snapshot()
+    if args.trace and base is not None:
+        gc.collect()
+        diff = tracemalloc.take_snapshot().compare_to(base, "traceback")
+        print(f"\nPython heap growth since round {args.every}, by allocation site (top {args.top}):")
+        for stat in diff[:args.top]:
+            print(f"{stat.size_diff / 2**10:+10.1f} KB {stat.count_diff:+7d} blocks")
+            for line in stat.traceback.format(limit=args.trace)[-2 * min(args.trace, 4):]:
+                print(f"      {line.strip()}")
 
 
 def main() -> None:
@@ -69,7 +107,12 @@ def main() -> None:
     p.add_argument("--grow", type=int, default=300, help="rounds that send new exchanges; later rounds resend")
     p.add_argument("--every", type=int, default=100)
     p.add_argument("--users", type=int, default=6)
+    p.add_argument("--trace", type=int, default=0,
+                   help="frames per allocation site: trace the Python heap (tracemalloc) and print its growth by site")
+    p.add_argument("--top", type=int, default=12, help="allocation sites printed with --trace")
     args = p.parse_args()
+    if args.trace:
+        tracemalloc.start(args.trace)
     tmp = Path(tempfile.mkdtemp(prefix="dmem-growth-"))
     pg = None
     os.environ["DMEM_EMBEDDING_MODEL"] = "hash"

@@ -262,7 +262,11 @@ def main() -> None:
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--new-data-until", type=float, default=None,
                    help="seconds; after it ingesters resend earlier exchanges (same keys), so the data stops growing")
+    p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
+                   help="a dmem setting for the server (as DMEM_NAME); may repeat, e.g. index_documents=2000")
     args = p.parse_args()
+    if any("=" not in s for s in args.setting):
+        p.error("--setting takes NAME=VALUE")
     if args.pg_restart_at and args.backend != "postgres":
         p.error("--pg-restart-at needs --backend postgres")
 
@@ -272,6 +276,7 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DMEM_", "LANGSMITH_", "LANGCHAIN_"))}
     env.update(DMEM_EMBEDDING_MODEL="hash", LANGGRAPH_CLI_NO_ANALYTICS="1", LANGGRAPH_NO_VERSION_CHECK="1",
                **({"DMEM_STORE_URL": pg.url} if pg else {"DMEM_STORE_DIR": settings["store_dir"]}))
+    env.update({f"DMEM_{name.strip().upper()}": value for name, _, value in (s.partition("=") for s in args.setting)})
     port = args.port or _free_port()
     served = Served(env, tmp, port)
     events = [f"server ready in {served.start():.1f} s"]

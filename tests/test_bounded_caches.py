@@ -23,6 +23,7 @@ from dmem.graphs.served import ServedGraphs
 from dmem.models.embeddings import DEFAULT_CACHE_ITEMS, CachedEmbeddings, HashEmbeddings
 from dmem.services import Resources
 from dmem.state.context import Context, build_context
+from dmem.state.schemas import Message
 
 FACTS = ["I adopted a beagle named {name}.", "My sister {name} moved to Porto in May.",
          "I joined a chess club called {name}."]
@@ -162,3 +163,71 @@ def test_builds_of_one_key_still_wait_for_each_other() -> None:
     first.join(10)
     second.join(10)
     assert builds == [1] and second_result == ["built"] and indexes._building == {}
+
+
+def _turns(namespace: str, n: int) -> list[Message]:
+    return [Message(conversation_id=namespace, turn_id=f"t{i}", speaker="user", text=f"turn {i} of {namespace}")
+            for i in range(n)]
+
+
+def test_lexical_indexes_keep_at_most_their_document_budget() -> None:
+    indexes = EvidenceIndexes(_Store(), max_documents=100)  # type: ignore[arg-type]
+    for user in range(20):
+        for length in (10, 20, 30):  # a growing transcript replaces the user's index each time
+            indexes.turns([f"user-{user}"], _turns(f"user-{user}", length))
+            assert indexes.documents <= 100
+    assert indexes.documents == sum(e.documents for e in indexes._entries.values())
+    assert list(indexes._entries) == [("turns", (f"user-{u}",)) for u in (17, 18, 19)]  # the most recent kept
+
+
+def test_an_index_larger_than_the_budget_serves_its_question_and_is_not_kept() -> None:
+    indexes = EvidenceIndexes(_Store(), max_documents=100)  # type: ignore[arg-type]
+    indexes.turns(["small"], _turns("small", 40))
+    big = indexes.turns(["big"], _turns("big", 150))
+    assert big.documents == 150 and len(big.messages) == 150
+    assert list(indexes._entries) == [("turns", ("small",))] and indexes.documents == 40
+
+
+def test_no_document_budget_keeps_the_entry_bound_only() -> None:
+    indexes = EvidenceIndexes(_Store(), max_entries=3, max_documents=0)  # type: ignore[arg-type]
+    for user in range(5):
+        indexes.turns([f"user-{user}"], _turns(f"user-{user}", 500))
+    assert len(indexes) == 3 and indexes.documents == 1500
+
+
+def test_served_runs_over_many_users_keep_the_indexes_within_their_budget(tmp_path: Path) -> None:
+    settings = build_context(store_dir=str(tmp_path / "store"), embedding_model="hash", index_documents=30)
+    served = ServedGraphs(Resources(settings))
+    ingestion, query = served.graph("ingestion"), served.graph("query")
+    users = [f"user-{i}" for i in range(3)]
+    kept: list[int] = []
+
+    async def runs() -> None:
+        for n in range(24):
+            user = users[n % len(users)]
+            send = {"messages": [{"role": "user", "content": FACTS[n % len(FACTS)].format(name=f"Nel{n}")},
+                                 {"role": "assistant", "content": f"Noted ({n})."}],
+                    "user_id": user, "idempotency_key": f"send-{n}"}
+            await ingestion.ainvoke(send, config={"configurable": {"thread_id": str(uuid.uuid4())}})
+            await query.ainvoke({"question": f"What did {user} say lately?", "namespaces": [user]},
+                                config={"configurable": {"thread_id": str(uuid.uuid4())}})
+            kept.append(sum(i.documents for i in served.resources._indexes.values()))
+    try:
+        asyncio.run(runs())
+        (indexes,) = served.resources._indexes.values()
+        assert indexes.max_documents == 30
+        assert indexes.builds > 24  # the runs built far more than the budget holds...
+        assert max(kept) <= 30 and kept[-1] > 0  # ...and the indexes kept at most the budget
+    finally:
+        served.resources.close()
+
+
+def test_the_index_budget_setting_reaches_a_memory_and_must_not_be_negative(tmp_path: Path) -> None:
+    from dmem.api import Memory
+    from dmem.evidence.indexes import MAX_DOCUMENTS
+
+    with Memory(tmp_path / "a", embeddings="hash", index_documents=7) as mem:
+        assert mem.services.indexes.max_documents == 7
+    assert Context().index_documents == MAX_DOCUMENTS
+    with pytest.raises(ConfigError, match="index_documents"):
+        build_context(index_documents=-1)

@@ -3,9 +3,11 @@
 A memory index is built on a namespace's first question and reused until the store's version
 moves on (a memory was written, updated or deleted anywhere in the store); a transcript index is
 reused while the transcript it was built from is unchanged (same turns, same texts). At most
-``max_entries`` indexes are kept, least recently used dropped first, so a store with many
-namespaces holds only the ones being asked about. The owner is ``Services``: indexes live and die
-with the store they were read from; nothing is cached at module level.
+``max_entries`` indexes holding at most ``max_documents`` documents in all are kept, least recently
+used dropped first, so a store with many namespaces or long transcripts holds only the ones being
+asked about, and a long-running process's memory is bounded by these settings, not by the data.
+An index larger than the whole budget serves its question and is not kept. The owner is
+``Services``: indexes live and die with the store they were read from; nothing is cached at module level.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from dmem.state.schemas import MemoryRecord, Message, MetadataValue
 from dmem.store.base import MemoryStore, labels_match
 
 MAX_ENTRIES = 64
+MAX_DOCUMENTS = 100_000
+"""Default document budget (setting ``index_documents``): a kept document costs about 3 KB (its terms,
+its days, its turn or memory, and a turn's embedding row at 384 dims: 3.1 KB measured for a turn)."""
 E = TypeVar("E")
 Labels = Mapping[str, MetadataValue]
 """A label filter: keep what carries every one of these values (see ``dmem.store.base.labels_match``)."""
@@ -68,6 +73,11 @@ class MemoryIndex:
     sources: tuple[tuple[str, ...], ...]
     """Each memory's source turns as rendered for embedding (``Message.render``)."""
 
+    @property
+    def documents(self) -> int:
+        """Documents indexed: the index's weight against the budget."""
+        return self.docs.bm25.size
+
 
 @dataclass
 class TurnIndex:
@@ -80,6 +90,11 @@ class TurnIndex:
     """Where memories' source turns are among ``messages``."""
     _matrix: np.ndarray | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def documents(self) -> int:
+        """Documents indexed: the index's weight against the budget."""
+        return self.docs.bm25.size
 
     def matrix(self, embed: Callable[[list[str]], list[list[float]]]) -> np.ndarray:
         """Unit-length embeddings of every turn (rows in transcript order), computed once."""
@@ -141,14 +156,28 @@ def build_turn_index(messages: Sequence[Message], signature: str) -> TurnIndex:
 class EvidenceIndexes:
     """The lexical indexes of one store, per namespace (memories) or set of namespaces (transcript)."""
 
-    def __init__(self, store: MemoryStore, max_entries: int = MAX_ENTRIES) -> None:
+    def __init__(self, store: MemoryStore, max_entries: int = MAX_ENTRIES,
+                 max_documents: int = MAX_DOCUMENTS) -> None:
         self.store = store
         self.max_entries = max_entries
+        self.max_documents = max_documents
+        """Most documents kept in all the indexes together; 0: no bound."""
         self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self._documents = 0
         self._building: dict[Hashable, _Gate] = {}
         self._lock = threading.Lock()
         self.builds = 0
         """Indexes built so far (tests and benchmarks read it to see reuse)."""
+
+    @property
+    def documents(self) -> int:
+        """Documents held by the kept indexes, at most ``max_documents`` (when it is not 0)."""
+        with self._lock:
+            return self._documents
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
 
     def memories(self, namespace: str, labels: Labels | None = None) -> MemoryIndex:
         """The namespace's memory index (of the memories carrying ``labels``), rebuilt when the version moved on."""
@@ -199,16 +228,32 @@ class EvidenceIndexes:
                 built = build()
                 with self._lock:
                     self.builds += 1
-                    self._entries[key] = built
-                    self._entries.move_to_end(key)
-                    while len(self._entries) > self.max_entries:
-                        self._entries.popitem(last=False)
+                    self._keep(key, built)
                 return built
         finally:
             with self._lock:
                 gate.users -= 1
                 if not gate.users:  # the last one out drops the gate: one per key being built, not per key ever
                     del self._building[key]
+
+
+    def _keep(self, key: Hashable, built: Any) -> None:
+        """Keep a new index in place of the key's old one, then drop the least recently used beyond the bounds."""
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self._documents -= _weight(old)
+        if self.max_documents and _weight(built) > self.max_documents:
+            return  # larger than the whole budget: serves this question only
+        self._entries[key] = built
+        self._documents += _weight(built)
+        while len(self._entries) > self.max_entries or (self.max_documents and self._documents > self.max_documents):
+            _, dropped = self._entries.popitem(last=False)
+            self._documents -= _weight(dropped)
+
+
+def _weight(entry: object) -> int:
+    """An index's documents (what the budget counts)."""
+    return int(getattr(entry, "documents", 0))
 
 
 @dataclass

@@ -15,7 +15,7 @@ from langchain_core.language_models import BaseChatModel
 from dmem.decisions.base import Decider
 from dmem.decisions.factory import decider_settings, make_decider
 from dmem.errors import ConfigError
-from dmem.evidence.indexes import EvidenceIndexes
+from dmem.evidence.indexes import MAX_DOCUMENTS, EvidenceIndexes
 from dmem.models.client import with_request_timeout
 from dmem.models.embeddings import (
     DEFAULT_CACHE_ITEMS,
@@ -113,7 +113,7 @@ class Resources:
         store = self.store_for(ctx)
         svc = Services(context=ctx, decider=self.decider_for(ctx, embeddings),
                        store=store.searching(ctx.hnsw_ef_search), embeddings=embeddings,
-                       knowledge=self.knowledge, indexes=self.indexes_for(store))
+                       knowledge=self.knowledge, indexes=self.indexes_for(store, ctx.index_documents))
         with self._lock:
             self._services[id(ctx)] = (ctx, svc)
             if len(self._services) > _MAX_LAYERED:
@@ -198,12 +198,15 @@ class Resources:
         self._opened.append(store)
         return store
 
-    def indexes_for(self, store: MemoryStore) -> EvidenceIndexes:
-        """The lexical indexes of one of this owner's stores, kept until ``close()``."""
+    def indexes_for(self, store: MemoryStore, max_documents: int = MAX_DOCUMENTS) -> EvidenceIndexes:
+        """The lexical indexes of one of this owner's stores, kept until ``close()``.
+
+        ``max_documents`` (setting ``index_documents``) is fixed by the first run that asks.
+        """
         with self._lock:
             found = self._indexes.get(id(store))
             if found is None or found.store is not store:  # a closed store's id may be reused
-                found = self._indexes[id(store)] = EvidenceIndexes(store)
+                found = self._indexes[id(store)] = EvidenceIndexes(store, max_documents=max_documents)
             return found
 
     def decider_for(self, ctx: Context, embeddings: CachedEmbeddings) -> Decider:

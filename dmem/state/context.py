@@ -166,6 +166,11 @@ class Context(BaseModel):
     """Texts whose embeddings one process keeps for reuse (about 3 KB each at 384 dims: about 7 MB at the
     default); beyond it the least recently used are dropped and embedded again when needed. 0: none kept
     (a call still embeds each of its texts once)."""
+    index_documents: int = 100_000
+    """Documents (memories and transcript turns) one process keeps in the lexical indexes of the
+    namespaces asked about most recently (about 3 KB each, a turn with its embedding at 384 dims: about
+    300 MB at the default); beyond it the least recently asked are dropped and rebuilt when asked
+    again. 0: no bound (at most 64 indexes, each as large as its namespace's data)."""
     claim_lease_seconds: float = 600.0
     """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
     resend_window: float = 3600.0
@@ -264,7 +269,8 @@ def _validate(ctx: Context) -> None:
         if getattr(ctx, name) <= 0:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
     for name in ("history_messages", "chunk_history", "max_retries", "provider_retries", "retry_backoff",
-                 "endpoint_concurrency", "vector_cache", "embedding_cache", "resend_window"):
+                 "endpoint_concurrency", "vector_cache", "embedding_cache", "index_documents",
+                 "resend_window"):
         if getattr(ctx, name) < 0:
             raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
     if not -1.0 <= ctx.update_min_similarity <= 1.0:
