@@ -1,0 +1,39 @@
+"""The PostgreSQL pool checks a connection before handing it out only when it has been idle a while.
+
+The check is a round trip; a busy process handed back its connections a moment ago, so checking each
+checkout doubled the round trips of every query. A connection idle for ``TRUSTED_SECONDS`` (an
+outage, a restart) is still checked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dmem.store.postgres import db
+
+
+class _Conn:
+    """Stands in for a pooled connection: the check runs ``execute('')`` on it."""
+
+    def __init__(self) -> None:
+        self.autocommit = True
+        self.checks = 0
+
+    def execute(self, sql: str) -> None:
+        assert sql == ""
+        self.checks += 1
+
+
+def test_a_connection_handed_back_a_moment_ago_is_not_checked_an_idle_one_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    database = db.PgDatabase("postgresql://u@localhost/x", read_only=False, pool_size=2, timeout=1.0)
+    now = [1000.0]
+    monkeypatch.setattr(db.time, "monotonic", lambda: now[0])
+    fresh, idle, unknown = _Conn(), _Conn(), _Conn()
+    database._returned[id(fresh)] = now[0] - 0.1
+    database._returned[id(idle)] = now[0] - db.TRUSTED_SECONDS - 0.1
+    conn: Any
+    for conn in (fresh, idle, unknown):
+        database._check(conn)
+    assert (fresh.checks, idle.checks, unknown.checks) == (0, 1, 1)
