@@ -164,4 +164,5 @@ def test_a_reset_leaves_no_text_of_the_namespace_in_process_caches(fake: FakeCha
     assert not any("bees" in text for text in svc.embeddings._cache)  # cached by text: the whole cache goes
     kept = [str(k) for k in svc.indexes._entries]
     assert kept and not any("maya" in k for k in kept) and any("theo" in k for k in kept)
+    assert svc.indexes.documents == sum(e.documents for e in svc.indexes._entries.values())  # the budget's count too
     assert mem.search("canoes", user_id="theo") and mem.ask("Who restores canoes?", user_id="theo").answer

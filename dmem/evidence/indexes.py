@@ -207,7 +207,7 @@ class EvidenceIndexes:
         with self._lock:
             gone = [k for k in self._entries if namespace is None or _holds(k, namespace)]
             for key in gone:
-                del self._entries[key]
+                self._documents -= _weight(self._entries.pop(key))
             return len(gone)
 
     def _get(self, key: Hashable, fresh: Callable[[Any], bool], build: Callable[[], E]) -> E:
@@ -235,7 +235,6 @@ class EvidenceIndexes:
                 gate.users -= 1
                 if not gate.users:  # the last one out drops the gate: one per key being built, not per key ever
                     del self._building[key]
-
 
     def _keep(self, key: Hashable, built: Any) -> None:
         """Keep a new index in place of the key's old one, then drop the least recently used beyond the bounds."""
