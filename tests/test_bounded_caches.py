@@ -41,21 +41,24 @@ class Counting(HashEmbeddings):
         return super().embed_documents(texts)
 
 
+async def exchange_and_question(served: ServedGraphs, n: int, user: str) -> None:
+    """The n-th served run pair, as a stateless client sends them: one exchange for ``user``, then a question."""
+    send = {"messages": [{"role": "user", "content": FACTS[n % len(FACTS)].format(name=f"Nel{n}")},
+                         {"role": "assistant", "content": f"Noted ({n})."}],
+            "user_id": user, "idempotency_key": f"send-{n}"}
+    await served.graph("ingestion").ainvoke(send, config={"configurable": {"thread_id": str(uuid.uuid4())}})
+    await served.graph("query").ainvoke({"question": f"What did {user} say lately?", "namespaces": [user]},
+                                        config={"configurable": {"thread_id": str(uuid.uuid4())}})
+
+
 def test_served_runs_over_many_users_leave_the_embedding_cache_at_its_bound(tmp_path: Path) -> None:
     settings = build_context(store_dir=str(tmp_path / "store"), embedding_model="hash", embedding_cache=12)
     served = ServedGraphs(Resources(settings))
-    ingestion, query = served.graph("ingestion"), served.graph("query")
     users = [f"user-{i}" for i in range(4)]
 
     async def runs() -> None:
         for n in range(12):
-            user = users[n % len(users)]
-            send = {"messages": [{"role": "user", "content": FACTS[n % len(FACTS)].format(name=f"Nel{n}")},
-                                 {"role": "assistant", "content": f"Noted ({n})."}],
-                    "user_id": user, "idempotency_key": f"send-{n}"}
-            await ingestion.ainvoke(send, config={"configurable": {"thread_id": str(uuid.uuid4())}})
-            await query.ainvoke({"question": f"What did {user} say lately?", "namespaces": [user]},
-                                config={"configurable": {"thread_id": str(uuid.uuid4())}})
+            await exchange_and_question(served, n, users[n % len(users)])
     try:
         asyncio.run(runs())
         cache = served.resources.embeddings_for(served.resources.settings)
@@ -198,19 +201,12 @@ def test_no_document_budget_keeps_the_entry_bound_only() -> None:
 def test_served_runs_over_many_users_keep_the_indexes_within_their_budget(tmp_path: Path) -> None:
     settings = build_context(store_dir=str(tmp_path / "store"), embedding_model="hash", index_documents=30)
     served = ServedGraphs(Resources(settings))
-    ingestion, query = served.graph("ingestion"), served.graph("query")
     users = [f"user-{i}" for i in range(3)]
     kept: list[int] = []
 
     async def runs() -> None:
         for n in range(24):
-            user = users[n % len(users)]
-            send = {"messages": [{"role": "user", "content": FACTS[n % len(FACTS)].format(name=f"Nel{n}")},
-                                 {"role": "assistant", "content": f"Noted ({n})."}],
-                    "user_id": user, "idempotency_key": f"send-{n}"}
-            await ingestion.ainvoke(send, config={"configurable": {"thread_id": str(uuid.uuid4())}})
-            await query.ainvoke({"question": f"What did {user} say lately?", "namespaces": [user]},
-                                config={"configurable": {"thread_id": str(uuid.uuid4())}})
+            await exchange_and_question(served, n, users[n % len(users)])
             kept.append(sum(i.documents for i in served.resources._indexes.values()))
     try:
         asyncio.run(runs())
