@@ -3,8 +3,8 @@
 An async pool belongs to the loop that opened it (its connections wait on that loop's selector),
 so each loop that reads gets its own, opened lazily on first use. A pool ends with its loop:
 ``asyncio.run`` (and every runner that calls ``loop.shutdown_asyncgens()``) closes it on that loop;
-``close()`` of the store closes the pools of loops still alive from any thread. Reads only: async
-reads run in autocommit on a pooled connection, never inside a sync thread's transaction.
+``close()`` of the store closes the pools of loops still alive from any thread. Connections are in
+autocommit; a write transaction of a bridged store body (``bridge``) opens its own on one of them.
 """
 
 from __future__ import annotations
@@ -117,6 +117,12 @@ class AsyncPools:
                 yield conn
         except (psycopg.Error, PoolTimeout) as exc:
             raise await self.error(exc, "read") from exc
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[AsyncConn]:
+        """A pooled connection of the running loop, errors unmapped (the caller maps them, as ``PgDatabase`` does)."""
+        async with self._connection(await self._pool()) as conn:
+            yield conn
 
     async def query(self, sql: Any, params: Sequence[Any] | None = None) -> list[Row]:
         """Run one read on the running loop's pool and return every row."""
