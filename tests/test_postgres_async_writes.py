@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +16,9 @@ import pytest
 
 from dmem.api import Memory
 from dmem.errors import StoreError, StoreUnavailableError
-from dmem.testing import FakeChatModel
 from dmem.store.postgres.aio import AsyncPools
 from dmem.store.postgres.db import PgDatabase
+from dmem.testing import FakeChatModel
 from tests.conftest import conversation, default_script, scope_all
 from tests.loop_guard import server_loop_guard
 
@@ -155,7 +154,7 @@ def editing_agent(mem: Memory, ids: list[str]) -> Any:
     return create_agent(FakeChatModel(script={"text": edit_then_forget}), tools=memory_tools(mem))
 
 
-def test_the_async_edits_and_the_editing_tools_write_on_the_loop(
+def test_the_async_edits_write_on_the_loop_as_the_sync_edits_do(
         fake: Any, postgres_url: str, tmp_path: Path, checkouts: dict[str, list[Any]]) -> None:
     mem = Memory(tmp_path / "m", llm=fake, embeddings="hash", store_url=postgres_url)
     try:
@@ -243,7 +242,8 @@ def test_an_error_in_the_commit_releases_the_claims_on_the_loop_before_aadd_rais
 
 
 @pytest.mark.slow
-def test_postgres_stopped_mid_aadd_is_unavailable_and_aretry_pending_forms_the_turns_once_it_is_back() -> None:
+def test_postgres_stopped_mid_aadd_is_unavailable_and_aretry_pending_forms_the_turns_once_it_is_back(
+        checkouts: dict[str, list[Any]]) -> None:
     """Stopped during formation: StoreUnavailableError, claims released, pending() lists the turns, retry forms them."""
     from tests.postgres_server import stoppable_postgres
 
@@ -262,12 +262,14 @@ def test_postgres_stopped_mid_aadd_is_unavailable_and_aretry_pending_forms_the_t
             turns = conversation(2)
 
             async def fail() -> None:
+                checkouts["sync"].clear()
                 with pytest.raises(StoreUnavailableError, match="unreachable"):
                     await mem.aadd(turns, user_id="maya")
                 with pytest.raises(StoreUnavailableError, match="unreachable"):
                     await mem.aretry_pending(user_id="maya")  # still down: an error, never 'claimed'
 
             asyncio.run(fail())
+            assert checkouts["sync"] == []
             server.start()
             pending = mem.pending(user_id="maya")
             assert [p.turn_id for p in pending] == [t.turn_id for t in turns]
@@ -277,10 +279,38 @@ def test_postgres_stopped_mid_aadd_is_unavailable_and_aretry_pending_forms_the_t
                 with server_loop_guard():
                     return await mem.aretry_pending(user_id="maya")
 
+            checkouts["sync"].clear()
             assert [e.status for e in asyncio.run(retry()).exchanges] == ["formed"]
+            assert checkouts["sync"] == []  # the retry, right after the outage, awaited the loop's pool too
             assert mem.pending(user_id="maya") == []
             sources = sorted(t for m in mem.get_all(user_id="maya") for t in m.source_turn_ids)
             assert sources == sorted(t.turn_id for t in turns)
         finally:
             server.start()
             mem.close()
+
+
+def test_hybrid_retrieval_and_focused_deliberation_read_through_the_loops_pool(
+        fake: Any, postgres_url: str, tmp_path: Path, checkouts: dict[str, list[Any]]) -> None:
+    """The lexical index refresh and Focused Deliberation's seed search read the async pool; the sync answers."""
+    mem = Memory(tmp_path / "m", llm=fake, embeddings="hash", store_url=postgres_url, retrieval_mode="hybrid",
+                 deliberation_mode="focused")
+    try:
+        mem.add(conversation(8), user_id="ivo")
+        question = "What did they talk about?"
+        expected = [mem.ask(question, user_id="ivo"), mem.ask(question, user_id="ivo", gate_policy="always")]
+        mem.resources.forget()  # the lexical indexes are rebuilt from the store on the async path
+        checkouts["sync"].clear()
+
+        async def run() -> list[Any]:
+            with server_loop_guard():
+                return [await mem.aask(question, user_id="ivo"),
+                        await mem.aask(question, user_id="ivo", gate_policy="always")]
+
+        answers = asyncio.run(run())
+        assert [(a.answer, a.route, a.memory_ids, a.evidence_turn_ids, a.read_share) for a in answers] == [
+            (a.answer, a.route, a.memory_ids, a.evidence_turn_ids, a.read_share) for a in expected]
+        assert expected[1].route == "deliberation" and expected[0].memory_ids
+        assert checkouts["sync"] == [] and checkouts["loop"]
+    finally:
+        mem.close()

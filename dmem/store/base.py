@@ -306,10 +306,11 @@ class MemoryStore(Protocol):
         ...
 
     def blocking(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)``, blocking work that is not the store's (embedding) inside a store body.
+        """``fn(*args)``, blocking non-store work (embedding) in a store body: a worker thread inside ``arun``."""
+        ...
 
-        Within PostgreSQL's ``arun`` (on the loop) it runs in a worker thread, else right here.
-        """
+    async def aoffload(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``, mostly CPU work, in a worker thread; on PostgreSQL its reads are awaited on the loop."""
         ...
 
     def export_records(self, namespace: str) -> list[MemoryRecord]:

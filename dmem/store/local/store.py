@@ -106,6 +106,11 @@ class LocalStore:
         self.check_open()
         return await asyncio.to_thread(fn, *args)
 
+    async def aoffload(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` in a worker thread, as ``arun`` does."""
+        self.check_open()
+        return await asyncio.to_thread(fn, *args)
+
     def blocking(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` right here: a local store body already runs in a worker thread."""
         return fn(*args)

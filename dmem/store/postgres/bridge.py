@@ -8,6 +8,11 @@ loop's coroutine to await it and resumes the body with its result. So the async 
 async pool on the loop, uses no worker thread and no sync-pool connection, and still runs exactly
 the sync path's SQL and logic. Work that would block the loop and is not the database (embedding,
 building an HNSW index on a dedicated connection) goes through ``blocking``: a worker thread.
+
+``offload`` is the other way round, for bodies that are mostly CPU work with a few reads (a lexical
+index refresh, Focused Deliberation's seeds): the body runs in a worker thread, and each database
+call it makes is awaited on the caller's loop (the thread waits for it), so it too reads through the
+loop's async pool and never checks out a sync-pool connection.
 """
 
 from __future__ import annotations
@@ -15,12 +20,16 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from greenlet import getcurrent, greenlet
 
 T = TypeVar("T")
+
+_home = threading.local()
+"""``loop``: the event loop whose async pool a worker thread started by ``offload`` awaits its queries on."""
 
 
 class Bridged(greenlet):  # type: ignore[misc]
@@ -38,12 +47,24 @@ def current() -> Bridged | None:
     return here if isinstance(here, Bridged) else None
 
 
+def awaiting() -> bool:
+    """True when the caller's database calls are awaited on a loop (inside ``run`` or ``offload``)."""
+    return current() is not None or getattr(_home, "loop", None) is not None
+
+
+async def _awaited(awaitable: Awaitable[T]) -> T:
+    return await awaitable
+
+
 def wait(awaitable: Awaitable[T]) -> T:
-    """Await ``awaitable`` on the loop from inside a bridged body, and return its result (or raise its error)."""
+    """Await ``awaitable`` on the loop from a ``run`` or ``offload`` body; return its result or raise its error."""
     here = current()
-    if here is None:
-        raise RuntimeError("wait() runs inside a body started by dmem.store.postgres.bridge.run()")
-    return here.parent.switch(awaitable)  # type: ignore[no-any-return]
+    if here is not None:
+        return here.parent.switch(awaitable)  # type: ignore[no-any-return]
+    loop = getattr(_home, "loop", None)
+    if loop is None:
+        raise RuntimeError("wait() runs inside a body started by dmem.store.postgres.bridge.run() or offload()")
+    return asyncio.run_coroutine_threadsafe(_awaited(awaitable), loop).result()
 
 
 async def run(fn: Callable[..., T], *args: Any) -> T:
@@ -62,6 +83,20 @@ async def run(fn: Callable[..., T], *args: Any) -> T:
         else:
             step = body.switch(value)
     return step  # type: ignore[no-any-return]
+
+
+async def offload(fn: Callable[..., T], *args: Any) -> T:
+    """Run the sync ``fn(*args)`` in a worker thread, its database calls awaited on the running loop."""
+    loop = asyncio.get_running_loop()
+
+    def body() -> T:
+        _home.loop = loop
+        try:
+            return fn(*args)
+        finally:
+            _home.loop = None
+
+    return await asyncio.to_thread(body)
 
 
 def blocking(fn: Callable[..., T], *args: Any) -> T:

@@ -98,7 +98,7 @@ class PgDatabase:
 
     def error(self, exc: BaseException, doing: str) -> StoreError:
         """``store_error`` for this store; a pool timeout first probes whether the server is up at all."""
-        if bridge.current() is not None:
+        if bridge.awaiting():
             return bridge.wait(self.aio.error(exc, doing))
         return store_error(exc, self.where, doing, reachable=not isinstance(exc, PoolTimeout) or self.reachable())
 
@@ -178,7 +178,7 @@ class PgDatabase:
 
     def _checkout(self, doing: str) -> AbstractContextManager[Any]:
         """A connection: of the loop's async pool for a bridged body, else of the sync pool."""
-        if bridge.current() is not None:
+        if bridge.awaiting():
             return checked_out(self.aio.connection())
         return self._connection(doing)
 

@@ -131,6 +131,11 @@ class PostgresStore:
         self._db.check_open()
         return await bridge.run(fn, *args)
 
+    async def aoffload(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (mostly CPU work) in a worker thread, its queries awaited on the loop's async pool."""
+        self._db.check_open()
+        return await bridge.offload(fn, *args)
+
     def blocking(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` (not store work): in a worker thread inside ``arun``, else right here."""
         return bridge.blocking(fn, *args)
