@@ -98,7 +98,7 @@ class AsyncMethods:
 
     async def aget_all(self: MemoryCore, **kwargs: Any) -> list[MemoryRecord]:
         """Async ``get_all``."""
-        return await self.store.arun(partial(self.get_all, **kwargs))
+        return await self.store.aoffload(partial(self.get_all, **kwargs))  # decoding many rows: a worker thread
 
     async def ahistory(self: MemoryCore, memory_id: str, **kwargs: Any) -> list[HistoryEntry]:
         """Async ``history``."""

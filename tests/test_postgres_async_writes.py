@@ -47,17 +47,25 @@ def checkouts(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
 def rows(mem: Memory, user: str) -> dict[str, Any]:
     """What the store holds for a user, without ids and times (two runs draw different ones)."""
     records = mem.get_all(user_id=user)
-    return {"memories": sorted((r.text, r.scope, tuple(r.source_turn_ids), tuple(sorted(r.metadata.items())))
-                               for r in records),
+    return {"memories": sorted((r.text, r.scope, tuple(r.source_turn_ids), tuple(sorted(r.metadata.items())),
+                                tuple(sorted(r.enrichment.items()))) for r in records),
             "history": sorted((h.operation.value, h.old_text, h.new_text) for r in records
                               for h in mem.history(r.id, user_id=user)),
             "turns": [(m.conversation_id, m.turn_id, m.seq, m.text) for m in mem.transcript(user_id=user)],
             "pending": mem.store.transcript.pending(user)}
 
 
+def internal_topic(messages: list[Any]) -> dict[str, Any]:
+    """Scope labels asking to enrich each fact from the user's own memories about 'topic'."""
+    return {"labels": [{**label, "scope": "INTERNAL", "enrich": True, "entity": "topic"}
+                       for label in scope_all(messages)["labels"]]}
+
+
 def test_aadd_writes_postgres_on_the_loop_and_stores_what_add_stores(
-        fake: Any, postgres_url: str, tmp_path: Path, checkouts: dict[str, list[Any]]) -> None:
-    mem = Memory(tmp_path / "m", llm=fake, embeddings="hash", store_url=postgres_url)
+        postgres_url: str, tmp_path: Path, checkouts: dict[str, list[Any]]) -> None:
+    """New turns (formed, enriched from the user's memories) and a resend of them, awaited on the loop's pool."""
+    enriching = FakeChatModel(script={**default_script(), "ScopeLabels": internal_topic})
+    mem = Memory(tmp_path / "m", llm=enriching, embeddings="hash", store_url=postgres_url)
     try:
         mem.add(conversation(6), user_id="sync", metadata={"topic": "trip"})
         mem.add(conversation(6), user_id="sync", metadata={"topic": "trip"})  # a resend: nothing new
@@ -75,6 +83,7 @@ def test_aadd_writes_postgres_on_the_loop_and_stores_what_add_stores(
         assert [e.status for e in first.exchanges] == ["formed"] * 3
         assert [e.status for e in again.exchanges] == ["duplicate"] * 3
         assert rows(mem, "loop") == rows(mem, "sync") and rows(mem, "loop")["memories"]
+        assert any(r.enrichment_source for r in mem.get_all(user_id="loop"))
     finally:
         mem.close()
 
