@@ -93,7 +93,8 @@ def level(url: str, n: int, way: str, delay: float, endpoint_concurrency: int) -
         formed = sum(e.status == "formed" for r in results for e in r.exchanges)
         stored = sum(mem.store.index.count(f"{prefix}{i}") for i in range(n))
     return (f"{n:4} concurrent  {way:7}  wall {wall:6.2f} s  loop lag {probe.worst * 1000:4.0f} ms  "
-            f"loop busy {probe.worst_cpu * 1000:3.0f} ms  sync-pool checkouts {counts.sync:5} "
+            f"loop busy {probe.worst_cpu * 1000:3.0f} ms  full gc {probe.gc_worst * 1000:3.0f} ms  "
+            f"loop CPU {probe.cpu:5.2f} s  sync-pool checkouts {counts.sync:5} "
             f"({len(counts.threads):2} threads)  async-pool checkouts {counts.loop:5}  "
             f"formed {formed}/{n}  memories {stored}")
 

@@ -69,12 +69,14 @@ def test_aadd_writes_postgres_on_the_loop_and_stores_what_add_stores(
     try:
         mem.add(conversation(6), user_id="sync", metadata={"topic": "trip"})
         mem.add(conversation(6), user_id="sync", metadata={"topic": "trip"})  # a resend: nothing new
+        mem.add(conversation(2, "raw"), user_id="sync", infer=False)
         checkouts["sync"].clear()
 
         async def run() -> list[Any]:
             with server_loop_guard():
                 first = await mem.aadd(conversation(6), user_id="loop", metadata={"topic": "trip"})
                 again = await mem.aadd(conversation(6), user_id="loop", metadata={"topic": "trip"})
+                await mem.aadd(conversation(2, "raw"), user_id="loop", infer=False)
             return [first, again]
 
         first, again = asyncio.run(run())

@@ -24,18 +24,12 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from dmem.errors import StoreError
 from dmem.store.postgres import bridge
-from dmem.store.postgres.aio import AsyncPools
+from dmem.store.postgres.aio import TRUSTED_SECONDS, AsyncPools
 from dmem.store.postgres.awaited import checked_out
 from dmem.store.postgres.failures import redact_url, store_error
 
 log = logging.getLogger(__name__)
 
-TRUSTED_SECONDS = 1.0
-"""A pooled connection handed back less than this long ago is handed out again without a check query.
-
-Checking costs a round trip on every checkout (0.2 ms on a local socket), so a busy process paid it
-on each query; a connection idle for longer (an outage, a restart) is still checked before use.
-"""
 
 Row = dict[str, Any]
 
