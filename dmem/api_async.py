@@ -1,18 +1,20 @@
-"""The async half of ``Memory``: graph runs through the graphs' ``ainvoke``, store work off the event loop.
+"""The async half of ``Memory``: graph runs through the graphs' ``ainvoke``, store work never on the loop's time.
 
 ``aadd``, ``aretry_pending`` and ``aask`` await the compiled graphs on the caller's loop (a burst of
-them starts a few per turn of the loop, ``dmem.pacing``); what they do to the store themselves
-(recording turns, finding unformed ones) runs in a worker thread, and
-``asearch`` awaits the embeddings' async API and searches in a worker thread. The methods that only
-touch the store (get, update, delete, history) run in a worker thread. None blocks the loop
-(tests/test_served_runs.py runs them under the event-loop guard ``langgraph dev`` uses).
+them starts a few per turn of the loop, ``dmem.pacing``). What they do to the store themselves
+(recording turns, finding unformed ones) and the methods that only touch the store (get, update,
+delete, history) run the sync method's body through ``store.arun``: in a worker thread on the local
+store, on the loop with every query awaited on its async pool on PostgreSQL (one body, the sync
+one). ``asearch`` awaits the embeddings' async API and the store's ``asearch``. None blocks the loop
+(tests/test_served_runs.py and tests/test_postgres_async_writes.py run them under the event-loop
+guard ``langgraph dev`` uses).
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -38,16 +40,16 @@ class AsyncMethods:
                    metadata: Mapping[str, Any] | None = None, progress: Any = None,
                    config: RunnableConfig | None = None, infer: bool = True, idempotency_key: str | None = None,
                    **overrides: Any) -> AddResult:
-        """``add`` with every exchange formed by ``await graph.ainvoke`` (``infer=False``: in a worker thread)."""
+        """``add`` with every exchange formed by ``await graph.ainvoke`` (``infer=False``: the sync ``add``'s body)."""
         check.add_arguments(exchange_size, progress, config)
         if not infer:
-            return await asyncio.to_thread(self.add, messages, user_id=user_id, agent_id=agent_id, run_id=run_id,
-                                           conversation_id=conversation_id, speaker_namespaces=speaker_namespaces,
-                                           metadata=metadata, infer=False, idempotency_key=idempotency_key,
-                                           **overrides)
-        ctx, stored, routing = await asyncio.to_thread(self._record, messages, scope(user_id, agent_id, run_id),
-                                                       conversation_id, speaker_namespaces, metadata, overrides,
-                                                       idempotency_key)
+            add = partial(self.add, messages, user_id=user_id, agent_id=agent_id, run_id=run_id,
+                          conversation_id=conversation_id, speaker_namespaces=speaker_namespaces, metadata=metadata,
+                          infer=False, idempotency_key=idempotency_key, **overrides)
+            return await self.store.arun(add)
+        ctx, stored, routing = await self.store.arun(self._record, messages, scope(user_id, agent_id, run_id),
+                                                     conversation_id, speaker_namespaces, metadata, overrides,
+                                                     idempotency_key)
         started = time.perf_counter()
         exchanges = await self._forming.arun(stored, routing, ctx, exchange_size, progress, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
@@ -59,8 +61,7 @@ class AsyncMethods:
         ctx = self._ctx(overrides)
         started = time.perf_counter()
         exchanges = []
-        groups = await asyncio.to_thread(lambda: list(unformed_groups(self.store, scopes(user_ids, user_id,
-                                                                                        agent_id, run_id))))
+        groups = await self.store.arun(unformed_groups, self.store, scopes(user_ids, user_id, agent_id, run_id))
         for routing, turns in groups:
             exchanges += await self._forming.arun(turns, routing, ctx, config=config)
         return AddResult(exchanges=exchanges, seconds=time.perf_counter() - started)
@@ -93,24 +94,24 @@ class AsyncMethods:
 
     async def aget(self: MemoryCore, memory_id: str, **kwargs: Any) -> MemoryRecord:
         """Async ``get``."""
-        return await asyncio.to_thread(self.get, memory_id, **kwargs)
+        return await self.store.arun(partial(self.get, memory_id, **kwargs))
 
     async def aget_all(self: MemoryCore, **kwargs: Any) -> list[MemoryRecord]:
         """Async ``get_all``."""
-        return await asyncio.to_thread(self.get_all, **kwargs)
+        return await self.store.aoffload(partial(self.get_all, **kwargs))  # decoding many rows: a worker thread
 
     async def ahistory(self: MemoryCore, memory_id: str, **kwargs: Any) -> list[HistoryEntry]:
         """Async ``history``."""
-        return await asyncio.to_thread(self.history, memory_id, **kwargs)
+        return await self.store.arun(partial(self.history, memory_id, **kwargs))
 
     async def aupdate(self: MemoryCore, memory_id: str, text: str | None = None, **kwargs: Any) -> MemoryRecord:
         """Async ``update`` (embedding the new text, then one store transaction)."""
-        return await asyncio.to_thread(self.update, memory_id, text, **kwargs)
+        return await self.store.arun(partial(self.update, memory_id, text, **kwargs))
 
     async def adelete(self: MemoryCore, memory_id: str, **kwargs: Any) -> MemoryRecord:
         """Async ``delete``."""
-        return await asyncio.to_thread(self.delete, memory_id, **kwargs)
+        return await self.store.arun(partial(self.delete, memory_id, **kwargs))
 
     async def adelete_all(self: MemoryCore, **kwargs: Any) -> int:
         """Async ``delete_all``."""
-        return await asyncio.to_thread(self.delete_all, **kwargs)
+        return await self.store.arun(partial(self.delete_all, **kwargs))

@@ -8,7 +8,6 @@ with the reason, releasing the claim, and propagates.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -101,7 +100,7 @@ class BatchForming:
         try:
             out = await self.graph.ainvoke(state, context=ctx, config=config)
         except BaseException as exc:
-            return await asyncio.to_thread(self._failed, exchange, routing, worker, exc)  # store work: off the loop
+            return await self.store.arun(self._failed, exchange, routing, worker, exc)  # store work: never on the loop
         return exchange_result(exchange, out)
 
     def _inputs(self, exchange: list[Message], routing: Routing, ctx: Context, worker: str,

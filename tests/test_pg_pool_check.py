@@ -37,3 +37,38 @@ def test_a_connection_handed_back_a_moment_ago_is_not_checked_an_idle_one_is(mon
     for conn in (fresh, idle, unknown):
         database._check(conn)
     assert (fresh.checks, idle.checks, unknown.checks) == (0, 1, 1)
+
+
+class _AsyncConn:
+    """Stands in for a connection of an async pool: the check awaits ``execute('')`` on it."""
+
+    def __init__(self) -> None:
+        self.autocommit = True
+        self.checks = 0
+
+    async def execute(self, sql: str) -> None:
+        assert sql == ""
+        self.checks += 1
+
+
+def test_the_async_pools_skip_the_check_of_a_connection_handed_back_a_moment_ago(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same rule on the loop's pools, where a check also holds the connection for a turn of a busy loop."""
+    import asyncio
+
+    from dmem.store.postgres import aio
+
+    pools = aio.AsyncPools("postgresql://u@localhost/x", "postgresql://localhost/x", pool_size=2, timeout=1.0)
+    now = [1000.0]
+    monkeypatch.setattr(aio.time, "monotonic", lambda: now[0])
+    fresh, idle, unknown = _AsyncConn(), _AsyncConn(), _AsyncConn()
+    pools._returned[id(fresh)] = now[0] - 0.1
+    pools._returned[id(idle)] = now[0] - aio.TRUSTED_SECONDS - 0.1
+
+    async def check_all() -> None:
+        conn: Any
+        for conn in (fresh, idle, unknown):
+            await pools._check(conn)
+
+    asyncio.run(check_all())
+    assert (fresh.checks, idle.checks, unknown.checks) == (0, 1, 1)

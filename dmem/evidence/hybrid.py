@@ -84,9 +84,10 @@ async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes,
     """``memories`` on the async path, with the dense search awaited (on the loop itself on PostgreSQL).
 
     The lexical index refresh (a cache of the namespace's rows, rebuilt when its version moved),
-    embedding and fusion are CPU work or sync reads: they run in worker threads.
+    embedding and fusion are CPU work: they run in worker threads (the refresh's reads awaited on
+    the loop's async pool on PostgreSQL, ``store.aoffload``).
     """
-    index, vector = await asyncio.to_thread(memory_query, question, indexes, namespace, embed, labels)
+    index, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels)
     dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
     return await asyncio.to_thread(fused_memories, question, index, vector, dense, k, embed)
 

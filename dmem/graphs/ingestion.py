@@ -20,6 +20,7 @@ from dmem.nodes.formation import (
     aadmit,
     aclassify_scope,
     admit,
+    aenrich,
     aextract_facts,
     aground_deixis,
     asplit_intents,
@@ -133,7 +134,7 @@ def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput], w
     g.add_node("split_intents", claimed(split_intents, asplit_intents))
     g.add_node("classify_scope", claimed(classify_scope, aclassify_scope))
     g.add_node("ground_deixis", claimed(ground_deixis, aground_deixis))
-    g.add_node("enrich", claimed(enrich), input_schema=FactTask)  # type: ignore[call-overload,arg-type]
+    g.add_node("enrich", claimed(enrich, aenrich), input_schema=FactTask)  # type: ignore[call-overload,arg-type]
     g.add_node("normalize", w.pure(normalize))
     g.add_node("extract_facts", claimed(extract_facts, aextract_facts))
     g.add_node("decide_operation", claimed(decide_operation, adecide_operation), input_schema=FactTask)  # type: ignore[call-overload,arg-type]

@@ -9,7 +9,8 @@ run's settings only. A router body is ``(state)`` or ``(state, ctx)``, with noth
 LangGraph's run of the node is the trace (a third of a query's trace were router runs; the route is
 reported on the graph run instead), and neither pays LangChain's per-call callback and signature
 work on the event loop. On the async path a node awaits its async body, runs a pure body inline,
-and runs a sync body that does I/O in a worker thread; nothing blocks the loop.
+and runs a sync store body through the store's ``arun`` (a worker thread for SQLite and FAISS, the
+loop's async pool for PostgreSQL); nothing blocks the loop.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ class Wiring:
         """``body(state, svc[, runtime])`` as a LangGraph node over this owner.
 
         With ``abody`` (an ``async def`` twin over the same pure logic) the async path awaits it on the
-        caller's event loop; without, the async path runs ``body`` (which does I/O) in a worker thread.
+        caller's event loop; without, the async path runs ``body`` (store work) through ``store.arun``:
+        in a worker thread on the local store, on the loop with its queries awaited on PostgreSQL.
         """
         resources = self.resources
         call = _caller(body)
@@ -49,18 +51,22 @@ class Wiring:
         def run(state: Any, runtime: Runtime[Any]) -> Update:
             return call(state, resources.services(runtime.context), runtime)
 
+        async def services(runtime: Runtime[Any]) -> Services:
+            svc = resources.known_services(runtime.context)
+            if svc is None:  # the first run with these settings may open the store: off the loop
+                svc = await asyncio.to_thread(resources.services, runtime.context)
+            return svc
+
         if abody is None:
             async def offloaded(state: Any, runtime: Runtime[Any]) -> Update:
-                return await asyncio.to_thread(run, state, runtime)
+                svc = await services(runtime)
+                return await svc.store.arun(call, state, svc, runtime)
 
             return Node(body.__name__, run, offloaded)
         acall = _acaller(abody)
 
         async def arun(state: Any, runtime: Runtime[Any]) -> Update:
-            svc = resources.known_services(runtime.context)
-            if svc is None:  # the first run with these settings may open the store: off the loop
-                svc = await asyncio.to_thread(resources.services, runtime.context)
-            return await acall(state, svc, runtime)
+            return await acall(state, await services(runtime), runtime)
 
         return Node(body.__name__, run, arun)
 

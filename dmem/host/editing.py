@@ -17,6 +17,7 @@ from langchain.tools import ToolRuntime
 from langchain_core.tools import BaseTool, StructuredTool
 
 from dmem.host.binding import MemoryGraphs
+from dmem.store import MemoryStore
 from dmem.verbatim import write_delete, write_over
 
 UserOf = Callable[[ToolRuntime[Any, Any]], str]
@@ -49,13 +50,19 @@ def editing_tools(graphs: MemoryGraphs, user_of: UserOf) -> list[BaseTool]:
             write_delete(svc.store, record, "forgotten at the user's request (forget_memory)")
         return f"Forgot memory {memory_id}: {record.text}"
 
+    async def store_of(runtime: ToolRuntime[Any, Any]) -> MemoryStore:
+        svc = graphs.resources.known_services(runtime.context)
+        if svc is None:  # the first call with these settings may open the store: off the loop
+            svc = await asyncio.to_thread(graphs.resources.services, runtime.context)
+        return svc.store
+
     async def aupdate_memory(memory_id: str, text: str, runtime: ToolRuntime[Any, Any]) -> str:
-        """``update_memory`` in a worker thread: embedding and the store stay off the agent's event loop."""
-        return await asyncio.to_thread(update_memory, memory_id, text, runtime)
+        """``update_memory`` through ``store.arun``: a worker thread locally, the loop's async pool on PostgreSQL."""
+        return await (await store_of(runtime)).arun(update_memory, memory_id, text, runtime)
 
     async def aforget_memory(memory_id: str, runtime: ToolRuntime[Any, Any]) -> str:
-        """``forget_memory`` in a worker thread: the store stays off the agent's event loop."""
-        return await asyncio.to_thread(forget_memory, memory_id, runtime)
+        """``forget_memory`` through ``store.arun``: never blocking the agent's event loop."""
+        return await (await store_of(runtime)).arun(forget_memory, memory_id, runtime)
 
     return [StructuredTool.from_function(update_memory, coroutine=aupdate_memory),
             StructuredTool.from_function(forget_memory, coroutine=aforget_memory)]

@@ -6,7 +6,6 @@ way each chunk is one worker and the critical path is three model calls (read, s
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -90,11 +89,11 @@ async def aplan_chunks(state: DeliberationState, svc: Services) -> dict[str, Any
     """``plan_chunks`` with the transcript read awaited (on the loop's async pool on PostgreSQL).
 
     The plan itself runs in a worker thread: Focused Deliberation's seeds embed turns and build lexical
-    indexes (and search the memories through the sync store).
+    indexes; their memory search and index refreshes read through the loop's async pool (``store.aoffload``).
     """
     namespaces = list(state.get("namespaces") or ["default"])
     messages = await svc.store.transcript.amessages(namespaces, state.get("metadata"))
-    plan = await asyncio.to_thread(plan_for, svc, state["question"], namespaces, messages, state.get("metadata"))
+    plan = await svc.store.aoffload(plan_for, svc, state["question"], namespaces, messages, state.get("metadata"))
     return {"chunks": _tasks(state["question"], messages, plan.chunks), "read_share": plan.share}
 
 

@@ -238,6 +238,14 @@ def enrich(task: FactTask, svc: Services) -> dict[str, Any]:
     return {"enriched": [FactTask(index=task["index"], fact=enriched)], "usage": [out.usage]}
 
 
+async def aenrich(task: FactTask, svc: Services) -> dict[str, Any]:
+    """``enrich`` in a worker thread, its store reads awaited on the loop's async pool on PostgreSQL.
+
+    The knowledge source and the decider run there as on the sync path (``store.aoffload``).
+    """
+    return await svc.store.aoffload(enrich, task, svc)
+
+
 def normalize(state: IngestState) -> dict[str, Any]:
     """Merge enrichment, strip volatile session context, drop duplicate facts."""
     facts = list(state.get("facts", []))

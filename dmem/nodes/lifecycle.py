@@ -7,7 +7,6 @@ model call.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from datetime import UTC, datetime
@@ -66,7 +65,7 @@ def decide_operation(task: FactTask, svc: Services) -> dict[str, Any]:
 async def adecide_operation(task: FactTask, svc: Services) -> dict[str, Any]:
     """``decide_operation``: the background search in a worker thread, the decision awaited on the loop."""
     fact = task["fact"]
-    [background] = await asyncio.to_thread(_backgrounds, svc, [fact])
+    [background] = await svc.store.arun(_backgrounds, svc, [fact])
     if not background:
         return _unseen(task)
     try:
@@ -104,7 +103,7 @@ def decide_operations(state: IngestState, svc: Services) -> dict[str, Any]:
 async def adecide_operations(state: IngestState, svc: Services) -> dict[str, Any]:
     """``decide_operations``: the background searches in a worker thread, the decision awaited on the loop."""
     facts = state.get("facts", [])
-    plans, asked, union = _batch(facts, await asyncio.to_thread(_backgrounds, svc, facts))
+    plans, asked, union = _batch(facts, await svc.store.arun(_backgrounds, svc, facts))
     if not asked:
         return {"plans": plans}
     try:

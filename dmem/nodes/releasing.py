@@ -9,7 +9,6 @@ as ``dmem.graphs.wiring.Wiring.node`` does, so the release goes to the store the
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -51,14 +50,14 @@ def releasing(body: Body) -> Body:
 
 
 def areleasing(abody: AsyncBody) -> AsyncBody:
-    """The async ``abody``, releasing the claim off the event loop before its exception propagates."""
+    """The async ``abody``, releasing the claim (``store.arun``: not blocking the loop) before its error propagates."""
 
     @functools.wraps(abody)
     async def arun(state: Any, svc: Services, *args: Any) -> dict[str, Any]:
         try:
             return await abody(state, svc, *args)
         except BaseException as exc:
-            await asyncio.to_thread(release_claim, state, svc, exc)  # store I/O off the loop
+            await svc.store.arun(release_claim, state, svc, exc)  # awaited on PostgreSQL, a thread on SQLite
             raise
 
     return arun

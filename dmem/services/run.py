@@ -28,8 +28,8 @@ class Services:
     """Lexical indexes of ``store`` (per namespace), owned by the ``Resources`` that owns the store."""
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        """Embed documents through the owner's cache."""
-        return self.embeddings.embed_documents(texts)
+        """Embed documents through the owner's cache (in a worker thread when a store body runs on the loop)."""
+        return self.store.blocking(self.embeddings.embed_documents, texts)
 
 
 def dmem_context(runtime_context: Any) -> Context | None:

@@ -14,11 +14,11 @@ names merges turns that are identical in all of them.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -26,6 +26,8 @@ from dmem.state.schemas import AdmissionDecision, HistoryEntry, MemoryRecord, Me
 from dmem.store.filters import Hit, SearchFilter
 from dmem.store.filters import labels_match as labels_match  # re-exported: callers import it from here
 from dmem.store.namespaces import Claim, Routing, StoredTurn, TurnKey, UnformedTurn
+
+T = TypeVar("T")
 
 
 class VectorIndex(Protocol):
@@ -294,6 +296,21 @@ class MemoryStore(Protocol):
         The result shares the store's rows, writes and transactions; close the store, never it. A
         backend that searches exactly (the local store) returns the store itself.
         """
+        ...
+
+    async def arun(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the sync store body ``fn(*args)`` on the async path, never blocking the loop.
+
+        The local store runs it in a worker thread; PostgreSQL on the loop, its queries awaited (``postgres.bridge``).
+        """
+        ...
+
+    def blocking(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``, blocking non-store work (embedding) in a store body: a worker thread inside ``arun``."""
+        ...
+
+    async def aoffload(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``, mostly CPU work, in a worker thread; on PostgreSQL its reads are awaited on the loop."""
         ...
 
     def export_records(self, namespace: str) -> list[MemoryRecord]:

@@ -8,14 +8,15 @@ turns per write transaction (see :mod:`dmem.store.local.writelock`) and readers 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
@@ -24,6 +25,7 @@ from dmem.store.local.core import StoreCore, open_core
 from dmem.store.local.sync import DEFAULT_BUDGET
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DEFAULT_DIM = 384
 
@@ -98,6 +100,20 @@ class LocalStore:
         self.check_open()
         with self._core.db.transaction():
             yield
+
+    async def arun(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the sync store body ``fn(*args)`` in a worker thread (SQLite and FAISS work stays off the loop)."""
+        self.check_open()
+        return await asyncio.to_thread(fn, *args)
+
+    async def aoffload(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` in a worker thread, as ``arun`` does."""
+        self.check_open()
+        return await asyncio.to_thread(fn, *args)
+
+    def blocking(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` right here: a local store body already runs in a worker thread."""
+        return fn(*args)
 
     def searching(self, ef_search: int) -> LocalStore:
         """The handle itself: flat indexes search every vector of a namespace, so no search width applies."""

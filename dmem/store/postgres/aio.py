@@ -3,8 +3,8 @@
 An async pool belongs to the loop that opened it (its connections wait on that loop's selector),
 so each loop that reads gets its own, opened lazily on first use. A pool ends with its loop:
 ``asyncio.run`` (and every runner that calls ``loop.shutdown_asyncgens()``) closes it on that loop;
-``close()`` of the store closes the pools of loops still alive from any thread. Reads only: async
-reads run in autocommit on a pooled connection, never inside a sync thread's transaction.
+``close()`` of the store closes the pools of loops still alive from any thread. Connections are in
+autocommit; a write transaction of a bridged store body (``bridge``) opens its own on one of them.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -29,6 +30,14 @@ log = logging.getLogger(__name__)
 
 Row = dict[str, Any]
 AsyncConn = psycopg.AsyncConnection[Row]
+
+TRUSTED_SECONDS = 1.0
+"""A pooled connection handed back less than this long ago is handed out again without a check query.
+
+Checking costs a round trip on every checkout (on the async path also a turn of the busy loop while
+the connection is held), so a busy process paid it on each transaction; a connection idle for longer
+(an outage, a restart) is still checked before use. The sync pool (``db``) applies the same rule.
+"""
 
 
 async def _configure(conn: AsyncConn) -> None:
@@ -59,6 +68,8 @@ class AsyncPools:
         self._closing: set[asyncio.Future[Any]] = set()
         self._busy: dict[int, int] = {}
         """Connections each pool (by id) has handed out now: all of them busy is contention, not an outage."""
+        self._returned: dict[int, float] = {}
+        """When each pooled connection (by id) was last handed back (``_check`` skips fresh ones)."""
 
     def __len__(self) -> int:
         """How many loops have an open pool."""
@@ -74,7 +85,7 @@ class AsyncPools:
             pool: AsyncConnectionPool[AsyncConn] = AsyncConnectionPool(
                 self.url, min_size=self.pool_size, max_size=self.pool_size, timeout=self.timeout, open=False,
                 kwargs={"row_factory": dict_row, "autocommit": True}, configure=_configure,
-                check=AsyncConnectionPool.check_connection, name=f"dmem async {self.where}",
+                check=self._check, name=f"dmem async {self.where}",
             )
             keeper = _closed_with_loop(self, loop, pool)
             self._pools[loop] = (pool, keeper)
@@ -118,6 +129,12 @@ class AsyncPools:
         except (psycopg.Error, PoolTimeout) as exc:
             raise await self.error(exc, "read") from exc
 
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[AsyncConn]:
+        """A pooled connection of the running loop, errors unmapped (the caller maps them, as ``PgDatabase`` does)."""
+        async with self._connection(await self._pool()) as conn:
+            yield conn
+
     async def query(self, sql: Any, params: Sequence[Any] | None = None) -> list[Row]:
         """Run one read on the running loop's pool and return every row."""
         async with self.reading() as conn:
@@ -147,7 +164,16 @@ class AsyncPools:
             yield conn
         finally:
             self._busy[id(pool)] -= 1
+            if len(self._returned) > 4 * self.pool_size * max(1, len(self._pools)) + 16:
+                self._returned.clear()  # ids of closed connections: forget them all (the next checkouts are checked)
+            self._returned[id(conn)] = time.monotonic()
             await pool.putconn(conn)
+
+    async def _check(self, conn: AsyncConn) -> None:
+        """The pool's check before a checkout: a query on a connection idle for ``TRUSTED_SECONDS`` or more."""
+        returned = self._returned.get(id(conn))
+        if returned is None or time.monotonic() - returned >= TRUSTED_SECONDS:
+            await AsyncConnectionPool.check_connection(conn)
 
     def close(self) -> None:
         """Close every loop's pool: awaited on its loop when that loop still runs, else dropped with it."""

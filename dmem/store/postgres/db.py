@@ -1,9 +1,11 @@
-"""The PostgreSQL connection pool, per-thread transactions and namespace locks (async reads: ``aio``).
+"""The PostgreSQL connection pool, per-thread transactions and namespace locks (async pools: ``aio``).
 
 Each thread's outermost ``transaction()`` borrows one pooled connection until it ends; nested
-calls join it as savepoints. Lifecycle writes of one namespace are serialised across every
-process and machine by transaction-scoped advisory locks (``lock_namespaces``), taken in sorted
-order so two writers never deadlock; they are released by COMMIT or ROLLBACK, never leaked.
+calls join it as savepoints. A store body run bridged on an event loop (``bridge.run``) does the
+same with a connection of that loop's async pool, awaited (``awaited``): one code path, two pools.
+Lifecycle writes of one namespace are serialised across every process and machine by
+transaction-scoped advisory locks (``lock_namespaces``), taken in sorted order so two writers
+never deadlock; they are released by COMMIT or ROLLBACK, never leaked.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractAsyncContextManager, contextmanager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,17 +23,13 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from dmem.errors import StoreError
-from dmem.store.postgres.aio import AsyncPools
+from dmem.store.postgres import bridge
+from dmem.store.postgres.aio import TRUSTED_SECONDS, AsyncPools
+from dmem.store.postgres.awaited import checked_out
 from dmem.store.postgres.failures import redact_url, store_error
 
 log = logging.getLogger(__name__)
 
-TRUSTED_SECONDS = 1.0
-"""A pooled connection handed back less than this long ago is handed out again without a check query.
-
-Checking costs a round trip on every checkout (0.2 ms on a local socket), so a busy process paid it
-on each query; a connection idle for longer (an outage, a restart) is still checked before use.
-"""
 
 Row = dict[str, Any]
 
@@ -40,7 +38,8 @@ Row = dict[str, Any]
 class _Tx:
     """One thread's open transaction: its connection and the namespaces it has locked."""
 
-    conn: psycopg.Connection[Row]
+    conn: Any
+    """A sync-pool ``psycopg.Connection``, or an ``AwaitedConnection`` of a loop's async pool (bridged)."""
     depth: int = 0
     locked: set[str] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)
@@ -93,6 +92,8 @@ class PgDatabase:
 
     def error(self, exc: BaseException, doing: str) -> StoreError:
         """``store_error`` for this store; a pool timeout first probes whether the server is up at all."""
+        if bridge.awaiting():
+            return bridge.wait(self.aio.error(exc, doing))
         return store_error(exc, self.where, doing, reachable=not isinstance(exc, PoolTimeout) or self.reachable())
 
     def reachable(self) -> bool:
@@ -116,7 +117,16 @@ class PgDatabase:
 
     @property
     def _tx(self) -> _Tx | None:
-        return getattr(self._local, "tx", None)
+        body = bridge.current()
+        return getattr(self._local, "tx", None) if body is None else body.tx
+
+    @_tx.setter
+    def _tx(self, tx: _Tx | None) -> None:
+        body = bridge.current()
+        if body is None:
+            self._local.tx = tx
+        else:
+            body.tx = tx
 
     def in_transaction(self) -> bool:
         """True while the calling thread has a transaction open."""
@@ -150,19 +160,25 @@ class PgDatabase:
     @contextmanager
     def _outermost(self) -> Iterator[_Tx]:
         try:
-            with self._connection("write to") as conn:
-                tx = self._local.tx = _Tx(conn)
+            with self._checkout("write to") as conn:
+                tx = self._tx = _Tx(conn)
                 try:
                     with conn.transaction():
                         yield tx
                 finally:
-                    self._local.tx = None
+                    self._tx = None
         except (psycopg.Error, PoolTimeout) as exc:
             raise self.error(exc, "write to") from exc
 
+    def _checkout(self, doing: str) -> AbstractContextManager[Any]:
+        """A connection: of the loop's async pool for a bridged body, else of the sync pool."""
+        if bridge.awaiting():
+            return checked_out(self.aio.connection())
+        return self._connection(doing)
+
     @contextmanager
     def _connection(self, doing: str) -> Iterator[psycopg.Connection[Row]]:
-        """A pooled connection; right after an outage, while the pool still backs off, a direct one."""
+        """A sync-pool connection; right after an outage, while the pool still backs off, a direct one."""
         assert self._pool is not None
         pooled = True
         try:
@@ -226,7 +242,7 @@ class PgDatabase:
         try:
             if tx is not None:
                 return tx.conn.execute(sql, params).fetchall()
-            with self._connection("read") as conn:
+            with self._checkout("read") as conn:
                 return conn.execute(sql, params).fetchall()
         except (psycopg.Error, PoolTimeout) as exc:
             raise self.error(exc, "read") from exc
@@ -240,7 +256,7 @@ class PgDatabase:
             yield tx.conn
             return
         try:
-            with self._connection("read") as conn:
+            with self._checkout("read") as conn:
                 yield conn
         except (psycopg.Error, PoolTimeout) as exc:
             raise self.error(exc, "read") from exc

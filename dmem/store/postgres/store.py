@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -26,6 +26,7 @@ from dmem.store.dialect import POSTGRES
 from dmem.store.embedding_meta import check_embedding, recorded_embedding
 from dmem.store.history import History
 from dmem.store.importing import import_records
+from dmem.store.postgres import bridge
 from dmem.store.postgres.db import PgDatabase, Row, store_error
 from dmem.store.postgres.memories import PgVectorIndex
 from dmem.store.postgres.schema import SCHEMA_VERSION, applied_version, ensure_schema
@@ -36,6 +37,7 @@ from dmem.store.transcript import Transcript
 from dmem.store.urls import is_postgres_url
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def index_crowded_namespaces(db: PgDatabase, vectors: PgVectorIndex, namespaces: Iterable[str]) -> None:
@@ -48,11 +50,15 @@ def index_crowded_namespaces(db: PgDatabase, vectors: PgVectorIndex, namespaces:
         if vectors.known_indexed(ns) or vectors.count(ns) < vectors.hnsw.threshold:
             continue
         try:
-            with db.connect() as conn:
-                if build_index(conn, db, ns, vectors.hnsw):
-                    vectors.mark_indexed(ns)
+            if bridge.blocking(_build_index, db, vectors, ns):  # a dedicated connection: off the loop
+                vectors.mark_indexed(ns)
         except (psycopg.Error, StoreError) as exc:
             log.warning("could not build the HNSW index of namespace %r in %s: %s", ns, db.where, exc)
+
+
+def _build_index(db: PgDatabase, vectors: PgVectorIndex, namespace: str) -> bool:
+    with db.connect() as conn:
+        return build_index(conn, db, namespace, vectors.hnsw)
 
 
 class PostgresStore:
@@ -120,6 +126,20 @@ class PostgresStore:
         with self._db.transaction():
             yield
 
+    async def arun(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run the sync store body ``fn(*args)`` on the running loop, its queries awaited on the loop's async pool."""
+        self._db.check_open()
+        return await bridge.run(fn, *args)
+
+    async def aoffload(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` (mostly CPU work) in a worker thread, its queries awaited on the loop's async pool."""
+        self._db.check_open()
+        return await bridge.offload(fn, *args)
+
+    def blocking(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (not store work): in a worker thread inside ``arun``, else right here."""
+        return bridge.blocking(fn, *args)
+
     def info(self) -> StoreInfo:
         """Counts per namespace, messages, history rows and pending turns."""
         with self._db.reading() as conn:
@@ -182,7 +202,7 @@ class PostgresStore:
             where, params = ("WHERE namespace = %s", [namespace]) if namespace is not None else ("", [])
             indexes = self._db.fetch(f"DELETE FROM namespace_indexes {where} RETURNING index_name", params)
         self.index.forget_indexed(namespace)
-        drop_indexes(self._db, [row["index_name"] for row in indexes])
+        bridge.blocking(drop_indexes, self._db, [row["index_name"] for row in indexes])
         log.info("reset %s of store %s: %d memories, rows %s", "everything" if namespace is None else repr(namespace),
                  self.path, purged.memories, purged.rows)
         return purged.memories
