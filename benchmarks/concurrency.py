@@ -7,7 +7,8 @@ event-loop lag seen by a probe that wakes every 5 ms (async path only), with the
 thread spent between two wakes ("loop busy": the lag the work on the loop causes, without the time a
 loaded machine gives other processes; it includes up to the 5 ms the probe sleeps), the longest full
 garbage collection on the loop thread, and the loop thread's CPU per call. Then it starts a real
-``langgraph dev`` (without --allow-blocking) and reports p50/p95 of ``--served`` concurrent queries.
+``langgraph dev`` (without --allow-blocking) and reports p50/p95 of ``--served`` concurrent queries,
+and whether the served entry froze its start-up heap (``dmem.runtime``, from the server's log).
 Every person and sentence is invented.
 
 Usage: python benchmarks/concurrency.py [--levels 20 100] [--delay 0.5] [--endpoint-concurrency 20]
@@ -20,6 +21,7 @@ import argparse
 import asyncio
 import gc
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -31,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from dmem.api import Memory
+from dmem.runtime import freeze_startup_heap
 from dmem.state.schemas import Message
 from dmem.testing import FakeChatModel
 
@@ -197,9 +200,12 @@ def served(n: int) -> None:
                 seconds = sorted(pool.map(one, range(n)))
             wall = time.perf_counter() - started
             p50, p95 = statistics.median(seconds), seconds[int(0.95 * (len(seconds) - 1))]
-            blocking = "BlockingError" in log.read_text(errors="replace")
+            text = log.read_text(errors="replace")
+            blocking = "BlockingError" in text
+            froze = re.search(r"froze (\d+) start-up objects", text)
             print(f"served {n} concurrent queries (offline engine, gate never): wall {wall:.2f} s  "
-                  f"p50 {p50:.2f} s  p95 {p95:.2f} s  BlockingError in log: {blocking}", flush=True)
+                  f"p50 {p50:.2f} s  p95 {p95:.2f} s  BlockingError in log: {blocking}  "
+                  f"start-up heap frozen: {froze.group(1) + ' objects' if froze else 'no'}", flush=True)
         finally:
             stop(proc)
 
@@ -213,13 +219,15 @@ def main() -> None:
     parser.add_argument("--no-served", action="store_true")
     parser.add_argument("--paths", nargs="+", choices=["sync", "async"], default=["sync", "async"])
     parser.add_argument("--freeze-gc", action="store_true",
-                        help="gc.freeze() after start-up, as a server may do: full collections skip what was loaded")
+                        help="dmem.runtime.freeze_startup_heap() after start-up, as the served entry does: "
+                             "full collections skip what was loaded")
     args = parser.parse_args()
     print(f"fake model: {args.delay} s per call; endpoint_concurrency={args.endpoint_concurrency}; "
           f"asyncio default thread pool: {min(32, (os.cpu_count() or 1) + 4)} threads")
+    gc.collect()
+    print(f"start-up heap: {len(gc.get_objects())} tracked objects, {len(sys.modules)} modules", flush=True)
     if args.freeze_gc:
-        gc.collect()
-        gc.freeze()
+        freeze_startup_heap()
     in_process(args.levels, args.delay, args.endpoint_concurrency, args.paths)
     if not args.no_served:
         served(args.served)
