@@ -12,7 +12,8 @@ and whether the served entry froze its start-up heap (``dmem.runtime``, from the
 Every person and sentence is invented.
 
 Usage: python benchmarks/concurrency.py [--levels 20 100] [--delay 0.5] [--endpoint-concurrency 20]
-                                        [--served 50] [--no-served] [--paths sync async] [--freeze-gc]
+                                        [--served 50] [--no-served] [--served-no-freeze] [--paths sync async]
+                                        [--freeze-gc]
 """
 
 from __future__ import annotations
@@ -164,7 +165,7 @@ def in_process(levels: list[int], delay: float, endpoint_concurrency: int, paths
                 print(one_level(kind, n, path, delay, endpoint_concurrency), flush=True)
 
 
-def served(n: int) -> None:
+def served(n: int, freeze: bool = True) -> None:
     import subprocess
 
     from langgraph_sdk import get_sync_client
@@ -177,6 +178,8 @@ def served(n: int) -> None:
         cmd = [str(cli), "dev", "--config", str(ROOT / "langgraph.json"), "--host", "127.0.0.1", "--port", str(port),
                "--no-browser", "--no-reload", "--n-jobs-per-worker", "10"]
         env = server_env(Path(tmp) / "store", "http://127.0.0.1:9")
+        if not freeze:
+            env["DMEM_FREEZE_HEAP"] = "false"
         with log.open("wb") as out:
             proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT,
                                     start_new_session=True)
@@ -212,11 +215,13 @@ def served(n: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", type=int, nargs="+", default=[20, 100])
+    parser.add_argument("--levels", type=int, nargs="*", default=[20, 100], help="none: served queries only")
     parser.add_argument("--delay", type=float, default=0.5)
     parser.add_argument("--endpoint-concurrency", type=int, default=20)
     parser.add_argument("--served", type=int, default=50)
     parser.add_argument("--no-served", action="store_true")
+    parser.add_argument("--served-no-freeze", action="store_true",
+                        help="start the server with DMEM_FREEZE_HEAP=false (its collector untouched)")
     parser.add_argument("--paths", nargs="+", choices=["sync", "async"], default=["sync", "async"])
     parser.add_argument("--freeze-gc", action="store_true",
                         help="dmem.runtime.freeze_startup_heap() after start-up, as the served entry does: "
@@ -230,7 +235,7 @@ def main() -> None:
         freeze_startup_heap()
     in_process(args.levels, args.delay, args.endpoint_concurrency, args.paths)
     if not args.no_served:
-        served(args.served)
+        served(args.served, freeze=not args.served_no_freeze)
 
 
 if __name__ == "__main__":
