@@ -7,11 +7,13 @@ event-loop lag seen by a probe that wakes every 5 ms (async path only), with the
 thread spent between two wakes ("loop busy": the lag the work on the loop causes, without the time a
 loaded machine gives other processes; it includes up to the 5 ms the probe sleeps), the longest full
 garbage collection on the loop thread, and the loop thread's CPU per call. Then it starts a real
-``langgraph dev`` (without --allow-blocking) and reports p50/p95 of ``--served`` concurrent queries.
+``langgraph dev`` (without --allow-blocking) and reports p50/p95 of ``--served`` concurrent queries,
+and whether the served entry froze its start-up heap (``dmem.runtime``, from the server's log).
 Every person and sentence is invented.
 
 Usage: python benchmarks/concurrency.py [--levels 20 100] [--delay 0.5] [--endpoint-concurrency 20]
-                                        [--served 50] [--no-served] [--paths sync async] [--freeze-gc]
+                                        [--served 50] [--no-served] [--served-no-freeze] [--paths sync async]
+                                        [--freeze-gc]
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import argparse
 import asyncio
 import gc
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -31,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from dmem.api import Memory
+from dmem.runtime import freeze_startup_heap
 from dmem.state.schemas import Message
 from dmem.testing import FakeChatModel
 
@@ -161,7 +165,7 @@ def in_process(levels: list[int], delay: float, endpoint_concurrency: int, paths
                 print(one_level(kind, n, path, delay, endpoint_concurrency), flush=True)
 
 
-def served(n: int) -> None:
+def served(n: int, freeze: bool = True) -> None:
     import subprocess
 
     from langgraph_sdk import get_sync_client
@@ -174,6 +178,8 @@ def served(n: int) -> None:
         cmd = [str(cli), "dev", "--config", str(ROOT / "langgraph.json"), "--host", "127.0.0.1", "--port", str(port),
                "--no-browser", "--no-reload", "--n-jobs-per-worker", "10"]
         env = server_env(Path(tmp) / "store", "http://127.0.0.1:9")
+        if not freeze:
+            env["DMEM_FREEZE_HEAP"] = "false"
         with log.open("wb") as out:
             proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT,
                                     start_new_session=True)
@@ -197,32 +203,39 @@ def served(n: int) -> None:
                 seconds = sorted(pool.map(one, range(n)))
             wall = time.perf_counter() - started
             p50, p95 = statistics.median(seconds), seconds[int(0.95 * (len(seconds) - 1))]
-            blocking = "BlockingError" in log.read_text(errors="replace")
+            text = log.read_text(errors="replace")
+            blocking = "BlockingError" in text
+            froze = re.search(r"froze (\d+) start-up objects", text)
             print(f"served {n} concurrent queries (offline engine, gate never): wall {wall:.2f} s  "
-                  f"p50 {p50:.2f} s  p95 {p95:.2f} s  BlockingError in log: {blocking}", flush=True)
+                  f"p50 {p50:.2f} s  p95 {p95:.2f} s  BlockingError in log: {blocking}  "
+                  f"start-up heap frozen: {froze.group(1) + ' objects' if froze else 'no'}", flush=True)
         finally:
             stop(proc)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", type=int, nargs="+", default=[20, 100])
+    parser.add_argument("--levels", type=int, nargs="*", default=[20, 100], help="none: served queries only")
     parser.add_argument("--delay", type=float, default=0.5)
     parser.add_argument("--endpoint-concurrency", type=int, default=20)
     parser.add_argument("--served", type=int, default=50)
     parser.add_argument("--no-served", action="store_true")
+    parser.add_argument("--served-no-freeze", action="store_true",
+                        help="start the server with DMEM_FREEZE_HEAP=false (its collector untouched)")
     parser.add_argument("--paths", nargs="+", choices=["sync", "async"], default=["sync", "async"])
     parser.add_argument("--freeze-gc", action="store_true",
-                        help="gc.freeze() after start-up, as a server may do: full collections skip what was loaded")
+                        help="dmem.runtime.freeze_startup_heap() after start-up, as the served entry does: "
+                             "full collections skip what was loaded")
     args = parser.parse_args()
     print(f"fake model: {args.delay} s per call; endpoint_concurrency={args.endpoint_concurrency}; "
           f"asyncio default thread pool: {min(32, (os.cpu_count() or 1) + 4)} threads")
+    gc.collect()
+    print(f"start-up heap: {len(gc.get_objects())} tracked objects, {len(sys.modules)} modules", flush=True)
     if args.freeze_gc:
-        gc.collect()
-        gc.freeze()
+        freeze_startup_heap()
     in_process(args.levels, args.delay, args.endpoint_concurrency, args.paths)
     if not args.no_served:
-        served(args.served)
+        served(args.served, freeze=not args.served_no_freeze)
 
 
 if __name__ == "__main__":

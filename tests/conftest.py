@@ -145,6 +145,9 @@ def _no_dmem_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for key in list(__import__("os").environ):
         if key.startswith("DMEM_"):
             monkeypatch.delenv(key, raising=False)
+    # The served factories freeze the process's heap once (dmem.runtime); the test process keeps its
+    # collector as it is. tests/test_gc_heap.py checks the freeze in a process of its own.
+    monkeypatch.setenv("DMEM_FREEZE_HEAP", "false")
     monkeypatch.delenv("LANGSMITH_TRACING", raising=False)
     monkeypatch.delenv("LANGCHAIN_TRACING_V2", raising=False)
 

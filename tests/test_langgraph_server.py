@@ -236,6 +236,13 @@ def test_the_store_came_from_the_environment_and_nothing_went_online(server: Ser
     assert server.proxied == [], f"the server tried to reach the internet: {server.proxied}"
 
 
+def test_the_server_froze_its_start_up_heap_once(server: Server) -> None:
+    server.client.runs.wait(None, "query", input={"question": "Anything?", "namespaces": ["nobody"]})
+    froze = re.findall(r"froze (\d+) start-up objects", server.log_text())
+    assert len(froze) == 1 and int(froze[0]) > 100_000, \
+        "dmem.server's first factory call freezes the served process's start-up heap, once (dmem.runtime)"
+
+
 def test_a_stateless_resend_records_nothing_twice(server: Server) -> None:
     from dmem.store import open_store
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
-import snowballstemmer
+import Stemmer
 from langchain_core.embeddings import Embeddings
 from rank_bm25 import BM25Okapi
 
@@ -38,7 +38,7 @@ STOPWORDS = wordset(
 )
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
 _STEMMERS = threading.local()
-"""One Porter stemmer per thread: a snowballstemmer object keeps its cursor in itself, so threads must not share one."""
+"""One Porter stemmer per thread: a stemmer object keeps its cursor in itself, so threads must not share one."""
 # Irregular past forms, so "went" matches "go" the way "moved" matches "move".
 _IRREGULAR = dict(pair.split(":") for pair in wordset(
     "went:go gone:go did:do had:have made:make took:take saw:see seen:see met:meet bought:buy ran:run "
@@ -64,11 +64,16 @@ def stem(word: str) -> str:
     return _stemmer().stemWord(word) if word.isalpha() else word
 
 
-def _stemmer() -> snowballstemmer.stemmer:
-    """The Porter stemmer of the calling thread (the original algorithm; importing nltk instead costs seconds)."""
+def _stemmer() -> Stemmer.Stemmer:
+    """The Porter stemmer of the calling thread (the original algorithm, Snowball's C build from PyStemmer).
+
+    PyStemmer loads one algorithm, where importing the ``snowballstemmer`` package builds every
+    language's tables (~10,000 objects each full garbage collection walks), and nltk costs seconds.
+    Its own cache is off (size 0): it keeps a list per word in each thread, and ``stem`` caches already.
+    """
     found = getattr(_STEMMERS, "porter", None)
     if found is None:
-        found = _STEMMERS.porter = snowballstemmer.stemmer("porter")
+        found = _STEMMERS.porter = Stemmer.Stemmer("porter", 0)
     return found
 
 

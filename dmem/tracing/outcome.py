@@ -31,7 +31,13 @@ def outcome_metadata(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def annotate_graph_run(config: RunnableConfig, metadata: dict[str, Any]) -> None:
-    """Add metadata to the run of the graph whose node is running (sent when that run ends)."""
+    """Add metadata to the run of the graph whose node is running (sent when that run ends).
+
+    It goes through each tracer's ``run_map`` because no public API reaches the graph run from a node:
+    ``langsmith.get_current_run_tree()`` / ``set_run_metadata()`` see the node's own run (and only under
+    ``LangChainTracer``, whose runs carry no ``parent_run``), and a config's metadata and tags are fixed
+    when the graph run starts, before the route is known (langsmith 0.15, langchain-core 1.8).
+    """
     manager = config.get("callbacks")
     if not isinstance(manager, BaseCallbackManager) or manager.parent_run_id is None:
         return
