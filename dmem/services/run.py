@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from dmem.decisions.base import Decider
 from dmem.errors import ConfigError
 from dmem.evidence.indexes import EvidenceIndexes
@@ -27,9 +30,9 @@ class Services:
     indexes: EvidenceIndexes
     """Lexical indexes of ``store`` (per namespace), owned by the ``Resources`` that owns the store."""
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        """Embed documents through the owner's cache."""
-        return self.embeddings.embed_documents(texts)
+    def embed(self, texts: list[str]) -> NDArray[np.float32]:
+        """Embed documents through the owner's cache: a new float32 matrix, one row a text."""
+        return self.embeddings.embed_array(texts)
 
 
 def dmem_context(runtime_context: Any) -> Context | None:
