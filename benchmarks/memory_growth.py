@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ctypes
 import ctypes.util
 import gc
@@ -60,6 +61,12 @@ def malloc_in_use() -> float | None:
     return float(info.uordblks + info.hblkhd) / 2**20
 
 
+def trim_malloc() -> None:
+    """Return the C allocator's free pages to the system (glibc ``malloc_trim(0)``; nothing elsewhere)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+
+
 async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> None:
     from dmem.graphs.served import ServedGraphs
 
@@ -77,6 +84,8 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
         asked = users[(n * 3 + 4) % len(users)]
         await query.ainvoke({"question": f"What did {asked} talk about lately?", "namespaces": [asked]},
                             config={"configurable": {"thread_id": str(uuid.uuid4())}})
+        if args.trim:
+            trim_malloc()
         if n % args.every == 0:
             gc.collect()
             resources = served.resources
@@ -110,6 +119,9 @@ def main() -> None:
     p.add_argument("--trace", type=int, default=0,
                    help="frames per allocation site: trace the Python heap (tracemalloc) and print its growth by site")
     p.add_argument("--top", type=int, default=12, help="allocation sites printed with --trace")
+    p.add_argument("--trim", action="store_true",
+                   help="hand the C allocator's free pages back after every round (glibc malloc_trim): "
+                        "RSS growth that goes away with it is pages kept after passing peaks, not data")
     args = p.parse_args()
     if args.trace:
         tracemalloc.start(args.trace)

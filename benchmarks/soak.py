@@ -220,6 +220,32 @@ def slope_mb_per_min(rss: list[tuple[float, float]]) -> float:
     return 60 * sum((t - mt) * (m - mm) for t, m in third) / var if var else 0.0
 
 
+FLAT_MB = 2.0
+"""Growth over the last third still called flat: two steps of the allocator's heap growth (about 1 MB each)."""
+FLAT_SHARE = 0.01
+"""...or 1 % of the median RSS, when that is larger."""
+
+
+def flatness(rss: list[tuple[float, float]]) -> str:
+    """The verdict on the last third: flat when the fitted growth over it is within the stated tolerance."""
+    third = [(t, m) for t, m in rss if t >= rss[-1][0] * 2 / 3 and m > 0]
+    if len(third) < 3:
+        return "flat: unknown (fewer than 3 samples in the last third)"
+    minutes = (third[-1][0] - third[0][0]) / 60
+    slope = slope_mb_per_min(rss)
+    growth = slope * minutes
+    median = statistics.median(m for _, m in third)
+    tolerance = max(FLAT_MB, FLAT_SHARE * median)
+    mt, mm = statistics.fmean(t for t, _ in third), statistics.fmean(m for _, m in third)
+    scatter = statistics.pstdev(m - mm - slope * (t - mt) / 60 for t, m in third)
+    verdict = "yes" if growth <= tolerance else "no"
+    return (f"flat: {verdict} (criterion: the least-squares growth over the last third, slope x its "
+            f"{minutes:.1f} min, at most max({FLAT_MB:.0f} MB, {FLAT_SHARE:.0%} of the median RSS) = "
+            f"{tolerance:.1f} MB; measured {growth:+.1f} MB = {slope:+.2f} MB/min, {growth / median:+.1%} of "
+            f"{median:.0f} MB; samples scatter {scatter:.1f} MB around the fit; at this slope "
+            f"{60 * slope:+.0f} MB an hour)")
+
+
 def kept_by_server(served: Served) -> str:
     """Threads and runs the server's in-memory runtime still holds (stateless runs should leave none)."""
     client = get_sync_client(url=served.url, timeout=httpx.Timeout(30.0))
@@ -246,6 +272,7 @@ def report(tally: Tally, rss: list[tuple[float, float]], events: list[str], figu
         third = [m for t, m in rss if t >= rss[-1][0] * 2 / 3]
         print(f"RSS last third: min {min(third):.0f} MB, max {max(third):.0f} MB, "
               f"median {statistics.median(third):.0f} MB, slope {slope_mb_per_min(rss):+.2f} MB/min")
+        print(flatness(rss))
     print("turns:", " ".join(f"{k}={v}" for k, v in figures.items()))
 
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from dmem.export_turns import restore_turns
 from dmem.exports import ImportCheck, Row
 from dmem.state.schemas import MemoryRecord
@@ -17,7 +20,8 @@ from dmem.store.base import MemoryStore
 
 PAGE = 500
 """Rows of one namespace written together."""
-Embed = Callable[[list[str]], list[list[float]]]
+Embed = Callable[[list[str]], NDArray[np.float32]]
+"""Embeds texts into a new float32 matrix, one row a text (``Services.embed``)."""
 
 
 def import_rows(store: MemoryStore, embed: Embed, check: ImportCheck, rows: Iterator[Row], page: int = PAGE) -> int:
@@ -48,5 +52,6 @@ def import_rows(store: MemoryStore, embed: Embed, check: ImportCheck, rows: Iter
 def _write(store: MemoryStore, embed: Embed, check: ImportCheck,
            batch: list[tuple[MemoryRecord, list[float] | None]]) -> int:
     records = [record for record, _ in batch]
-    vectors = [v for _, v in batch if v is not None] if check.reuse else embed([r.text for r in records])
+    vectors: Any = ([v for _, v in batch if v is not None] if check.reuse  # rows of floats or of a float32 matrix
+                    else embed([r.text for r in records]))
     return store.import_records(records[0].namespace, records, vectors, "import")

@@ -13,6 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from dmem.privacy.detect import personal_kinds
 from dmem.state.results import ExchangeResult
 from dmem.state.schemas import AppliedOperation, MemoryRecord, Message, MetadataValue, Operation, Scope
@@ -53,7 +56,7 @@ def write_delete(store: MemoryStore, record: MemoryRecord, reason: str) -> None:
     store.history.append(record.namespace, record.id, Operation.DELETE, record.text, None, reason)
 
 
-def store_turns(store: MemoryStore, embed: Callable[[list[str]], list[list[float]]], turns: Sequence[Message],
+def store_turns(store: MemoryStore, embed: Callable[[list[str]], NDArray[np.float32]], turns: Sequence[Message],
                 routing: Routing, labels: Mapping[str, MetadataValue] | None) -> ExchangeResult:
     """``add(..., infer=False)``: each recorded turn's text becomes one memory as said, no model call.
 
@@ -63,7 +66,7 @@ def store_turns(store: MemoryStore, embed: Callable[[list[str]], list[list[float
     """
     fresh = [t for t in turns if t.text.strip() and not store.transcript.is_processed(routing.origin,
                                                                                          t.conversation_id, t.turn_id)]
-    vectors = embed([t.text.strip() for t in fresh]) if fresh else []
+    vectors = embed([t.text.strip() for t in fresh]) if fresh else np.empty((0, 0), dtype=np.float32)
     applied: list[AppliedOperation] = []
     with store.transaction():
         for turn, vector in zip(fresh, vectors, strict=True):

@@ -97,8 +97,8 @@ def test_the_default_bound_is_the_setting_and_a_few_megabytes() -> None:
     emb = CachedEmbeddings(HashEmbeddings())  # 384 dims, as the bundled MiniLM
     emb.embed_documents([f"text number {i}" for i in range(DEFAULT_CACHE_ITEMS + 300)])
     assert len(emb._cache) == DEFAULT_CACHE_ITEMS
-    held = sum(sys.getsizeof(k) + sys.getsizeof(v) for k, v in emb._cache.items())
-    assert held < 8 * 2**20
+    held = sum(sys.getsizeof(k) for k in emb._cache) + emb.held_bytes  # texts and their float32 rows
+    assert emb.held_bytes == DEFAULT_CACHE_ITEMS * 384 * 4 and held < 4 * 2**20
 
 
 def test_a_negative_embedding_cache_is_a_config_error() -> None:

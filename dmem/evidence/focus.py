@@ -11,7 +11,7 @@ same plan with one window.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dmem.evidence import hybrid
@@ -32,7 +32,7 @@ class ReadingPlan:
     seeds: int
 
 
-def seed_turns(question: str, index: TurnIndex, embed: Callable[[list[str]], list[list[float]]],
+def seed_turns(question: str, index: TurnIndex, embed: hybrid.Embed,
                told: Sequence[int] = ()) -> list[int]:
     """Seed positions, best first: the hybrid raw-turn hits for the question (``hybrid.turns``).
 

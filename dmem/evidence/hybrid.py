@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.search import DocIndex, fuse
@@ -22,7 +23,8 @@ from dmem.store.filters import Hit
 from dmem.text.names import question_names, strip_names
 
 POOL = 100  # candidates each signal ranks before fusion
-Embed = Callable[[list[str]], list[list[float]]]
+Embed = Callable[[list[str]], NDArray[np.float32]]
+"""Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
 
 
 def signal_rankings(docs: DocIndex, question: str) -> list[list[int]]:

@@ -7,14 +7,16 @@ import logging
 import math
 import re
 import threading
-from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from dmem.errors import ConfigError
+from dmem.models.embeddings_base import ArrayEmbeddings, as_matrix, langchain_embeddings
 from dmem.models.embeddings_base import EmbeddingsBase as Embeddings  # LangChain's interface, without LangChain
-from dmem.models.embeddings_base import langchain_embeddings
 from dmem.models.embeddings_local import MODEL, ONNX_INT8, TORCH_FP32, LocalMiniLMEmbeddings
 
 log = logging.getLogger(__name__)
@@ -25,78 +27,89 @@ _ONNX_SPECS = {LOCAL_MINILM, "local", "minilm", "local:minilm", "onnx", f"onnx:{
 _TORCH_SPECS = {"torch", f"torch:{MODEL}", TORCH_FP32}
 _TOKEN = re.compile(r"[\w']+", re.UNICODE)
 DEFAULT_CACHE_ITEMS = 2_048
-"""Texts whose vectors a ``CachedEmbeddings`` keeps by default (about 3 KB each at 384 dims: about 7 MB)."""
+"""Texts whose vectors a ``CachedEmbeddings`` keeps by default (1.5 KB a vector at 384 dims, plus its text)."""
 
 
-class HashEmbeddings(Embeddings):
+class HashEmbeddings(ArrayEmbeddings):
     """Deterministic bag-of-words embeddings by feature hashing: no model, no I/O.
 
-    Similar wording gives similar vectors, which is what tests and tiny setups need.
+    Similar wording gives similar vectors, which is what tests and tiny setups need. Summed and
+    normalised in float64, kept as float32 like every dmem vector.
     """
 
     def __init__(self, dim: int = 384) -> None:
         self.dim = dim
 
-    def _vector(self, text: str) -> list[float]:
-        vec = [0.0] * self.dim
+    def _vector(self, text: str, out: NDArray[np.float32]) -> None:
+        """Write the unit vector of ``text`` into ``out`` (one zeroed row): the few hashed dimensions only."""
+        vec: dict[int, float] = {}
         tokens = [t.lower() for t in _TOKEN.findall(text)]
         grams = tokens + [f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False)]
         for gram in grams:
             digest = hashlib.blake2b(gram.encode("utf-8"), digest_size=8).digest()
             idx = int.from_bytes(digest[:4], "little") % self.dim
             sign = 1.0 if digest[4] & 1 else -1.0
-            vec[idx] += sign * (1.0 if " " not in gram else 0.5)
-        norm = math.sqrt(sum(v * v for v in vec)) or 1.0
-        return [v / norm for v in vec]
+            vec[idx] = vec.get(idx, 0.0) + sign * (1.0 if " " not in gram else 0.5)
+        norm = math.sqrt(sum(vec[i] * vec[i] for i in sorted(vec))) or 1.0
+        for i, v in vec.items():
+            out[i] = v / norm
 
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._vector(t) for t in texts]
+    def embed_array(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            self._vector(text, out[row])
+        return out
 
-    def embed_query(self, text: str) -> list[float]:
-        return self._vector(text)
 
-
-class CachedEmbeddings(Embeddings):
+class CachedEmbeddings(ArrayEmbeddings):
     """Wraps any embeddings so one text is embedded once per call, and recent texts once (LRU, thread-safe).
 
     At most ``max_items`` texts are kept, least recently used dropped first (0: none kept after the
     call that embedded them), so a long-running server's cache stops growing at that bound.
     Threads asking for a text another thread is embedding wait for it instead of embedding it again.
-    Vectors are kept as packed doubles (about 3 KB at 384 dims instead of 12 KB as a list of floats),
-    exactly as embedded; each caller gets a list of its own.
+    Vectors are kept as rows of one float32 matrix of ``max_items`` rows, allocated on first use and
+    filled row by row (``4 * dim`` bytes a text, 1.5 KB at 384 dims, plus the text as its key):
+    no Python float per dimension, and a freed row is reused rather than left to the allocator.
+    float32 is what the bundled models compute and what both stores keep, so nothing is lost.
     """
 
     def __init__(self, inner: Embeddings, max_items: int = DEFAULT_CACHE_ITEMS) -> None:
         self.inner = inner
         self.max_items = max_items
-        self._cache: OrderedDict[str, array[float]] = OrderedDict()
+        self._cache: OrderedDict[str, int] = OrderedDict()
+        """Each kept text's row in ``_rows``, least recently used first."""
+        self._rows: NDArray[np.float32] | None = None
         self._inflight: dict[str, threading.Event] = {}
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        found: dict[str, list[float]] = {}
+    @property
+    def held_bytes(self) -> int:
+        """Bytes of the kept vectors (the rows in use; the matrix's untouched rows take no memory)."""
         with self._lock:
-            mine = [t for t in dict.fromkeys(texts) if t not in self._cache and t not in self._inflight]
-            waits = {t: self._inflight[t] for t in dict.fromkeys(texts) if t in self._inflight}
+            return 0 if self._rows is None else len(self._cache) * self._rows.shape[1] * self._rows.itemsize
+
+    def embed_array(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        unique = list(dict.fromkeys(texts))
+        found: dict[str, NDArray[np.float32]] = {}
+        with self._lock:
+            mine = [t for t in unique if t not in self._cache and t not in self._inflight]
+            waits = {t: self._inflight[t] for t in unique if t in self._inflight}
             done = threading.Event()
             for t in mine:
                 self._inflight[t] = done
-            for t in dict.fromkeys(texts):
-                if t in self._cache:
-                    self._cache.move_to_end(t)  # least recently used goes first, not oldest
-                    found[t] = self._cache[t].tolist()
+            kept = [t for t in unique if t in self._cache]
+            if kept:
+                found.update(zip(kept, self._take(kept), strict=True))
             self.misses += len(mine)
             self.hits += len(texts) - len(mine)
         if mine:
             try:
-                vectors = self.inner.embed_documents(mine)
-                found.update(zip(mine, vectors, strict=True))
+                fresh = as_matrix(self.inner, mine)
+                found.update(zip(mine, fresh, strict=True))
                 with self._lock:
-                    self._cache.update((t, array("d", v)) for t, v in zip(mine, vectors, strict=True))
-                    while len(self._cache) > self.max_items:
-                        self._cache.popitem(last=False)
+                    self._keep(mine, fresh)
             finally:
                 with self._lock:
                     for t in mine:
@@ -105,17 +118,42 @@ class CachedEmbeddings(Embeddings):
         for t, event in waits.items():
             event.wait()
             with self._lock:
-                vec = self._cache.get(t)
-            found[t] = vec.tolist() if vec is not None else self.inner.embed_documents([t])[0]
-        return [found[t] for t in texts]
+                row = self._take([t]) if t in self._cache else None
+            found[t] = row[0] if row is not None else as_matrix(self.inner, [t])[0]
+        if not texts:
+            return np.empty((0, self._rows.shape[1] if self._rows is not None else 0), dtype=np.float32)
+        return np.stack([found[t] for t in texts])
 
-    def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
+    def _take(self, texts: list[str]) -> NDArray[np.float32]:
+        """A copy of the kept rows of ``texts``, marking them most recently used (lock held)."""
+        assert self._rows is not None
+        for t in texts:
+            self._cache.move_to_end(t)  # least recently used goes first, not oldest
+        return self._rows[[self._cache[t] for t in texts]]
+
+    def _keep(self, texts: list[str], vectors: NDArray[np.float32]) -> None:
+        """Keep new rows, reusing the least recently used one's row beyond ``max_items`` (lock held)."""
+        if not self.max_items:
+            return
+        if self._rows is None or self._rows.shape[1] != vectors.shape[1]:
+            self._cache.clear()
+            self._rows = np.empty((self.max_items, vectors.shape[1]), dtype=np.float32)
+        for text, vector in zip(texts, vectors, strict=True):
+            if text in self._cache:
+                slot = self._cache[text]
+                self._cache.move_to_end(text)
+            elif len(self._cache) < self.max_items:
+                slot = len(self._cache)  # rows are only freed by a clear(), so 0..len-1 are the ones in use
+            else:
+                _, slot = self._cache.popitem(last=False)
+            self._cache[text] = slot
+            self._rows[slot] = vector
 
     def clear(self) -> None:
         """Forget every kept text and its vector (a reset erased them from the store: none stays here)."""
         with self._lock:
             self._cache.clear()
+            self._rows = None
 
 
 def embedding_name(emb: Embeddings) -> str:

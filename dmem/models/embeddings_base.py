@@ -16,7 +16,11 @@ from __future__ import annotations
 import asyncio
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 _LANGCHAIN = "langchain_core.embeddings.embeddings"
 
@@ -40,6 +44,45 @@ else:
 
         async def aembed_query(self, text: str) -> list[float]:
             return await asyncio.to_thread(self.embed_query, text)
+
+
+class ArrayEmbeddings(EmbeddingsBase):
+    """Embeddings whose native output is one float32 matrix: no Python float per dimension.
+
+    A vector as a list of Python floats costs about 32 bytes a dimension (12 KB at 384), as float32
+    4 bytes (1.5 KB). dmem's own paths call ``embed_array``; the LangChain methods convert its rows.
+    """
+
+    @abstractmethod
+    def embed_array(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """The embeddings of ``texts`` as a new ``(len(texts), dim)`` float32 array, rows in order."""
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        rows: list[list[float]] = self.embed_array(texts).tolist()
+        return rows
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+def native_array(embeddings: Any) -> Any:
+    """``embeddings.embed_array`` when it is what ``embed_documents`` returns, else None.
+
+    A subclass that overrides ``embed_documents`` alone (to count or change what it returns) is
+    honoured: its caller then goes through ``embed_documents``.
+    """
+    if isinstance(embeddings, ArrayEmbeddings) and type(embeddings).embed_documents is ArrayEmbeddings.embed_documents:
+        return embeddings.embed_array
+    return None
+
+
+def as_matrix(embeddings: Any, texts: Sequence[str]) -> NDArray[np.float32]:
+    """The embeddings of ``texts`` as a new float32 matrix, through ``embed_array`` when it is native."""
+    native = native_array(embeddings)
+    if native is not None:
+        out: NDArray[np.float32] = native(texts)
+        return out
+    return np.asarray(embeddings.embed_documents(list(texts)), dtype=np.float32).reshape(len(texts), -1)
 
 
 def langchain_embeddings() -> type[Any]:

@@ -7,7 +7,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from dmem.models.embeddings_base import EmbeddingsBase
+import numpy as np
+from numpy.typing import NDArray
+
+from dmem.models.embeddings_base import ArrayEmbeddings
 
 MODEL = "all-MiniLM-L6-v2"
 ONNX_INT8 = f"onnx:{MODEL}:int8"
@@ -24,7 +27,7 @@ def length_sorted_batches(lengths: Sequence[int], batch_size: int) -> list[list[
     return [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
 
 
-class LocalMiniLMEmbeddings(EmbeddingsBase, ABC):
+class LocalMiniLMEmbeddings(ArrayEmbeddings, ABC):
     """all-MiniLM-L6-v2 on this machine: loads on first use (or ``load()``), never downloads.
 
     ``name`` is what a store records about the vectors: the model and its quantisation.
@@ -50,30 +53,30 @@ class LocalMiniLMEmbeddings(EmbeddingsBase, ABC):
         """Load the model from files installed with dmem (ModelError when they are missing)."""
 
     @abstractmethod
-    def _encode(self, model: Any, texts: list[str]) -> list[list[float]]:
-        """Unit-length embeddings of ``texts``, in order."""
+    def _encode(self, model: Any, texts: list[str]) -> Any:
+        """Unit-length embeddings of ``texts``, in order: a float32 matrix (or rows numpy reads as one)."""
 
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+    def embed_array(self, texts: Sequence[str]) -> NDArray[np.float32]:
         if not texts:
-            return []
-        return self._encode(self.load(), list(texts))
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
+            return np.empty((0, self.dim), dtype=np.float32)
+        return np.asarray(self._encode(self.load(), list(texts)), dtype=np.float32).reshape(len(texts), -1)
 
 
-Encode = Callable[[list[int]], list[list[float]]]
+Encode = Callable[[list[int]], Any]
+"""Embeds the texts at these indexes: a float32 matrix (or rows numpy reads as one), rows in order."""
 
 
 def in_batches(lengths: Sequence[int], batch_size: int, encode: Encode,
-               mapper: Callable[[Encode, list[list[int]]], Iterable[list[list[float]]]] = map) -> list[list[float]]:
-    """Encode texts batch by batch in length order (``encode`` gets indexes) and return them in input order.
+               mapper: Callable[[Encode, list[list[int]]], Iterable[Any]] = map) -> NDArray[np.float32]:
+    """Encode texts batch by batch in length order (``encode`` gets indexes) into one float32 matrix in input order.
 
     ``mapper`` applies ``encode`` to the batches, in order: ``map``, or an executor's ``map`` to run them at once.
     """
-    out: list[list[float]] = [[] for _ in lengths]
+    out: NDArray[np.float32] | None = None
     batches = length_sorted_batches(lengths, batch_size)
     for batch, vectors in zip(batches, mapper(encode, batches), strict=True):
-        for i, vec in zip(batch, vectors, strict=True):
-            out[i] = vec
-    return out
+        rows = np.asarray(vectors, dtype=np.float32).reshape(len(batch), -1)
+        if out is None:
+            out = np.empty((len(lengths), rows.shape[1]), dtype=np.float32)
+        out[batch] = rows
+    return out if out is not None else np.empty((0, 0), dtype=np.float32)

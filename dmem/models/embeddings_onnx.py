@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from dmem.errors import ModelError
 from dmem.models.embeddings_local import MAX_TOKENS, ONNX_INT8, LocalMiniLMEmbeddings, in_batches
@@ -70,7 +71,7 @@ class OnnxMiniLMEmbeddings(LocalMiniLMEmbeddings):
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         return options
 
-    def _encode(self, model: Any, texts: list[str]) -> list[list[float]]:
+    def _encode(self, model: Any, texts: list[str]) -> NDArray[np.float32]:
         tokenizer, session = model
         ids = [e.ids for e in tokenizer.encode_batch(texts)]
         lengths = [len(i) for i in ids]
@@ -81,7 +82,7 @@ class OnnxMiniLMEmbeddings(LocalMiniLMEmbeddings):
                               pool.map)
 
     @staticmethod
-    def _run(session: Any, ids: list[list[int]]) -> list[list[float]]:
+    def _run(session: Any, ids: list[list[int]]) -> NDArray[np.float32]:
         """One batch, padded to its own longest text: mean-pooled, unit-length vectors."""
         width = max(len(i) for i in ids)
         input_ids = np.zeros((len(ids), width), dtype=np.int64)
@@ -94,5 +95,4 @@ class OnnxMiniLMEmbeddings(LocalMiniLMEmbeddings):
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
-        result: list[list[float]] = pooled.tolist()  # the same floats as float() of each, faster
-        return result
+        return np.asarray(pooled, dtype=np.float32)

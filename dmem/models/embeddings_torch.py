@@ -37,10 +37,9 @@ class TorchMiniLMEmbeddings(LocalMiniLMEmbeddings):
         log.info("loading %s from %s", self.name, path)
         return SentenceTransformer(str(path), device=self.device)
 
-    def _encode(self, model: Any, texts: list[str]) -> list[list[float]]:
-        vecs = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
-                            show_progress_bar=False)  # sorts by length itself
-        return [list(map(float, v)) for v in vecs]
+    def _encode(self, model: Any, texts: list[str]) -> Any:
+        return model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                            show_progress_bar=False)  # sorts by length itself; a float32 matrix
 
 
 def _quiet_transformers() -> None:

@@ -61,6 +61,52 @@ def clean_entity(entity: str | None) -> str:
     return (entity or "").strip().strip("\"'\u201c\u201d\u2018\u2019.,;:!?")
 
 
+_GIVEN = r"\b(?:named|called|nicknamed)\s+"
+_GIVEN_NAME = re.compile(_GIVEN, re.IGNORECASE)
+
+
+def given_name(name: str, text: str) -> bool:
+    r"""Whether ``text`` says something is named, called or nicknamed ``name`` (any case, a whole word).
+
+    The same test as ``re.search(_GIVEN + re.escape(name) + r"\b", text, re.IGNORECASE)``, without a
+    pattern compiled per name (``re``'s cache would keep 512 of them in a long-running server): one
+    fixed pattern finds the verbs, and the text after each is compared with the name letter by
+    letter. Names or texts with letters whose case rules are irregular (``_irregular``) and names
+    that start with a space take the regular expression, as before.
+    """
+    if name[:1].isspace():
+        return _given_name_pattern(name, text)
+    irregular = _irregular(name)
+    for verb in _GIVEN_NAME.finditer(text):
+        start, end = verb.end(), verb.end() + len(name)
+        said = text[start:end]
+        if len(said) < len(name):
+            return False  # the later verbs leave even less text
+        if irregular or _irregular(said):
+            return _given_name_pattern(name, text)
+        if all(a == b or a.lower() == b.lower() for a, b in zip(said, name, strict=True)) and _bound(text, end):
+            return True
+    return False
+
+
+def _given_name_pattern(name: str, text: str) -> bool:
+    return re.search(rf"{_GIVEN}{re.escape(name)}\b", text, re.IGNORECASE) is not None
+
+
+def _irregular(text: str) -> bool:
+    """Whether a letter's case rules differ from one-to-one lowercasing (ſ, ı, İ, ς, µ, ß, Greek symbol forms...)."""
+    return not text.isascii() and any(
+        len(low := c.lower()) != 1 or low != c.casefold() or len(c.upper()) != 1 or c.upper().lower() != low
+        for c in text)
+
+
+def _bound(text: str, at: int) -> bool:
+    r"""Whether ``\b`` holds at ``at`` (a word character on exactly one side, as ``re`` defines it for str)."""
+    def word(c: str) -> bool:
+        return c.isalnum() or c == "_"
+    return (at > 0 and word(text[at - 1])) != (at < len(text) and word(text[at]))
+
+
 def entity_refusal(entity: str | None, *, fact_text: str, private_names: Iterable[str],
                    sources: Sequence[str] | None = None, extra: Vocabulary = NONE) -> str | None:
     """Why no lookup may carry this entity, or None when it may (``sources``: the utterances, when known)."""
@@ -82,7 +128,7 @@ def entity_refusal(entity: str | None, *, fact_text: str, private_names: Iterabl
         return f"the entity looks like a personal value: {shape}"
     if any(_tokens(private) & words for private in private_names if private):
         return "the entity names the user or the speaker"
-    if re.search(rf"\b(?:named|called|nicknamed)\s+{re.escape(name)}\b", fact_text, re.IGNORECASE):
+    if given_name(name, fact_text):
         return "the entity is a name someone gave (a pet, a child)"  # private, whatever brand it sounds like
     return None
 

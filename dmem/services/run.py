@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from dmem.decisions.base import Decider
 from dmem.errors import ConfigError
 from dmem.evidence.indexes import EvidenceIndexes
@@ -27,9 +30,9 @@ class Services:
     indexes: EvidenceIndexes
     """Lexical indexes of ``store`` (per namespace), owned by the ``Resources`` that owns the store."""
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        """Embed documents through the owner's cache (in a worker thread when a store body runs on the loop)."""
-        return self.store.blocking(self.embeddings.embed_documents, texts)
+    def embed(self, texts: list[str]) -> NDArray[np.float32]:
+        """A new float32 matrix of ``texts``, one row each, through the owner's cache (bridged: a worker thread)."""
+        return self.store.blocking(self.embeddings.embed_array, texts)
 
 
 def dmem_context(runtime_context: Any) -> Context | None:

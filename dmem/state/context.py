@@ -163,14 +163,15 @@ class Context(BaseModel):
     most recently, about 2 KB each at 384 dims); beyond it the least recently searched namespaces are
     dropped and reloaded from disk when searched again. 0: no bound. Fixed when the store opens."""
     embedding_cache: int = 2_048
-    """Texts whose embeddings one process keeps for reuse (about 3 KB each at 384 dims: about 7 MB at the
-    default); beyond it the least recently used are dropped and embedded again when needed. 0: none kept
-    (a call still embeds each of its texts once)."""
+    """Texts whose embeddings one process keeps for reuse (a float32 row and its text: about 1.7 KB each
+    at 384 dims, about 3.5 MB at the default); beyond it the least recently used are dropped and
+    embedded again when needed. 0: none kept (a call still embeds each of its texts once)."""
     index_documents: int = 100_000
     """Documents (memories and transcript turns) one process keeps in the lexical indexes of the
-    namespaces asked about most recently (about 3 KB each, a turn with its embedding at 384 dims: about
-    300 MB at the default); beyond it the least recently asked are dropped and rebuilt when asked
-    again. 0: no bound (at most 64 indexes, each as large as its namespace's data)."""
+    namespaces asked about most recently (about 3 KB each: a turn's terms and days, the turn itself and
+    its float32 embedding row of 1.5 KB at 384 dims; about 300 MB at the default); beyond it the least
+    recently asked are dropped and rebuilt when asked again. 0: no bound (at most 64 indexes, each as
+    large as its namespace's data)."""
     claim_lease_seconds: float = 600.0
     """Seconds a worker's claim on the turns it forms stays valid; a dead worker's claim lapses at once."""
     resend_window: float = 3600.0

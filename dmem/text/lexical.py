@@ -105,7 +105,9 @@ def cosines(embeddings: Embeddings, query: str, docs: Sequence[str]) -> list[flo
     """Cosine of the query embedding with each doc's embedding (one batched call)."""
     if not docs:
         return []
-    vectors = np.asarray(embeddings.embed_documents([query, *docs]), dtype=float)
+    native = getattr(embeddings, "embed_array", None)  # dmem's embeddings: a float32 matrix, no list of floats
+    texts = [query, *docs]
+    vectors = np.asarray(native(texts) if native is not None else embeddings.embed_documents(texts), dtype=float)
     norms = np.linalg.norm(vectors, axis=1)
     norms[norms == 0] = 1.0
     unit = vectors / norms[:, None]
