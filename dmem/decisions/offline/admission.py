@@ -13,7 +13,10 @@ question is admitted when its only fault was naming no first-person fact ("Miso 
 your comfort food?"); transient states, questions and greetings still reject it.
 Chain-aware (``chains``): a clause that extends a stored memory (same topic words) is admitted
 where its only fault was saying little on its own, and a question that presupposes a fact
-("did you finish the game I lent you?") is admitted as carrying it.
+("did you finish the game I lent you?", "how did your driving test go?") is admitted as carrying it.
+A short message continuing the speaker's own message just before ("We went to the lantern festival."
+then "Mostly paper cranes.") is admitted with it, and an opinion ranking something named ("the lake
+trail has the best views") is the speaker's though it says no "I".
 """
 
 from __future__ import annotations
