@@ -25,8 +25,13 @@ ADMIT_SYSTEM = system_text(
         "'What's your favourite board game?' states a preference.",
         "Admit a turn that adds a detail to a topic of <existing_memories> (a new step of a stored "
         "plan, news about a stored condition or project).",
+        "Admit a short message that continues the speaker's own message just before it (chat "
+        "splits one turn into several): 'Mostly street food from the islands.' after their 'We went "
+        "to the night market last week.' says what they ate there.",
+        "Admit an opinion about something named, even without 'I': 'the lake trail has the best "
+        "views' is the speaker's view. Advice to the listener is not one.",
         "Admit a question that presupposes a fact: 'did you finish the puzzle book I lent you?' "
-        "tells that a book was lent.",
+        "tells that a book was lent; 'how did your driving test go?' tells the listener had one.",
         "A hedge is not a reason to reject: 'my favourite is probably the green one' and 'I think "
         "I'll move next spring' are admitted; the split marks them hedged.",
         "Reject transient states and one-off situations (a car rented for one trip, today's "
@@ -49,8 +54,14 @@ SPLIT_SYSTEM = system_text(
         "the person the fact is about, as written.",
         "A reply that answers a question states both as one fact: 'What's your favourite board "
         "game?' answered 'Tidewater' gives 'Noor's favourite board game is Tidewater'.",
+        "A short message continuing the speaker's own message states what it adds with what it "
+        "continues: Noor's 'We went to the night market last week.' then 'Mostly street food.' "
+        "gives 'Noor ate mostly street food at the night market last week', from both messages.",
+        "An opinion without 'I' is the speaker's: 'the lake trail has the best views' gives 'Noor "
+        "thinks the lake trail has the best views'.",
         "A question that presupposes a fact gives that fact: Noor asking 'did you finish the "
-        "puzzle book I lent you?' gives 'Noor lent Ivo a puzzle book'.",
+        "puzzle book I lent you?' gives 'Noor lent Ivo a puzzle book'; 'how did your driving test "
+        "go?' gives 'Ivo had a driving test'.",
         "Categories (one or more): persona = identity, relationships, traits; preference = likes, "
         "dislikes, constraints; event = what happened or will happen, with who and when; "
         "procedural = an action done in a device or app; user_rule = how the assistant should "

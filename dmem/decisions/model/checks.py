@@ -100,11 +100,13 @@ def clean_drafts(out: FactDrafts, sources: Sequence[Message]) -> FactDrafts:
 
 
 def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequence[Message]) -> FactDrafts:
-    """Name the question a reply answers as a source too, when the fact states it.
+    """Name the question a reply answers (or the message it continues) as a source too, when the fact states it.
 
     The turn before a fact's source, said by another speaker and asking something, is its question
     when the fact uses a word of that question that the reply itself does not say ("What's your
-    favourite film?" + "The lighthouse one" -> "Theo's favourite film is the lighthouse one").
+    favourite film?" + "The lighthouse one" -> "Theo's favourite film is the lighthouse one"). So is
+    the same speaker's statement just before, which a short message continues ("We went to the night
+    market." + "Mostly street food." -> "Theo ate street food at the night market").
     """
     turns = [*history, *sources]
     before = {b.turn_id: a for a, b in zip(turns, turns[1:], strict=False)}
@@ -113,7 +115,7 @@ def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequenc
     for draft in out.facts:
         first = draft.source_turn_ids[0] if draft.source_turn_ids else None
         asked, reply = before.get(first or ""), by_id.get(first or "")
-        if asked and reply and asked.speaker != reply.speaker and "?" in asked.text:
+        if asked and reply and (asked.speaker != reply.speaker) == ("?" in asked.text):
             new = set(content_stems(asked.text)) - set(content_stems(reply.text))
             if new & set(content_stems(draft.text)) and asked.turn_id not in draft.source_turn_ids:
                 draft = draft.model_copy(update={"source_turn_ids": [asked.turn_id, *draft.source_turn_ids]})

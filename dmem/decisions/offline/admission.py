@@ -13,7 +13,10 @@ question is admitted when its only fault was naming no first-person fact ("Miso 
 your comfort food?"); transient states, questions and greetings still reject it.
 Chain-aware (``chains``): a clause that extends a stored memory (same topic words) is admitted
 where its only fault was saying little on its own, and a question that presupposes a fact
-("did you finish the game I lent you?") is admitted as carrying it.
+("did you finish the game I lent you?", "how did your driving test go?") is admitted as carrying it.
+A short message continuing the speaker's own message just before ("We went to the lantern festival."
+then "Mostly paper cranes.") is admitted with it, and an opinion ranking something named ("the lake
+trail has the best views") is the speaker's though it says no "I".
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dmem.decisions.offline import chains, rules
 from dmem.decisions.offline.replies import (
     Asked,
     casual_first_person,
+    own_message_before,
     question_answered,
     restore_subject,
     without_speaker,
@@ -43,6 +47,23 @@ _REJECT_RANK = {"transient": 5, "question": 4, "emotional": 3, "vague": 2, "phat
 _ANSWERABLE = {"impersonal": 1, "vague": 1, "emotional": 2}
 # Rejections a clause continuing a stored memory overrides (it needs CONTINUE_MIN_SHARED shared words).
 _CONTINUABLE = frozenset({"impersonal", "vague", "emotional", "question"})
+# Rejections a clause continuing the speaker's own message just before overrides (chat splits one turn
+# into messages), with the answer words it needs; chosen on the tuning half.
+_FOLLOWABLE = frozenset({"impersonal"})
+FOLLOW_MIN_WORDS = 2
+FOLLOW_MAX_WORDS = 12
+# "How did your driving test go?", "How was the trip to the coast?", "Did you finish the quilt you started?":
+# a question about how the listener's own event or thing went names it. Words chosen on the tuning half.
+ASKS_HOW_MIN_WORDS = 2
+_ASKS_HOW_IT_WENT = re.compile(
+    r"\bhow\s+(?:did|was|were|is|are|'s)\s+(?:your|ur|the|that)\s+(?!day\b|week\b|weekend\b|morning\b|evening\b)"
+    r"[\w'-]+(?:\s+[\w'-]+){0,5}?\s+(?:go|going|went|goes|been|turn\s+out|turning\s+out|come\s+along|coming\s+along)\b"
+    r"|\bhow\s+(?:was|were|did\s+you\s+like|did\s+you\s+enjoy)\s+(?:your|ur|the|that)\s+(?!day\b|week\b|weekend\b)\w+"
+    r"|\b(?:did|have)\s+you\s+(?:finish|finished|start|started|get|got|move|moved|hear\s+back|sell|sold|fix|fixed)\s+"
+    r"(?:your|ur|the|that)\s+\w+", re.I)
+# Answer words an opinion without a first-person word needs ("the lake trail has the best views": 3).
+OPINION_MIN_WORDS = 3
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
 # A question presupposes a fact when it names something definite: "the game I lent you", "your trip".
 _PRESUPPOSES = re.compile(r"\b(?:the|your|my|our|his|her|their|that)\s+\w+|\b(?:i|we)\s+\w+|"
                           r"\b(?:yesterday|last\s+\w+|ago|tonight|tomorrow|today)\b", re.I)
@@ -61,6 +82,8 @@ class Clause:
     """The other speaker's question about the speaker that this clause's utterance replies to."""
     continues: str | None = None
     """The stored memory whose topic this clause extends (shared informative words), if any."""
+    follows: Message | None = None
+    """The speaker's own message just before, which this one continues (chat splits a turn), if any."""
 
 
 @dataclass(frozen=True)
@@ -130,8 +153,10 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     if language != "en":
         return segment(text), language
     asked = question_answered(message, prior)
+    follows = own_message_before(message, prior) if len(text.split()) <= FOLLOW_MAX_WORDS else None
     names = {message.speaker, *(m.speaker for m in prior)}
-    clauses = [replace(c, text=restore_subject(c.text), asked=asked) for c in segment(casual_first_person(text))]
+    clauses = [replace(c, text=restore_subject(c.text), asked=asked, follows=follows)
+               for c in segment(casual_first_person(text))]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
     return clauses, language
@@ -189,6 +214,9 @@ def _reject_late(text: str) -> ClauseVerdict:
         return ClauseVerdict(False, "rejected: vague content (no specific detail)", "vague")
     if first_person:
         return ClauseVerdict(True, "admitted: first-person statement with reusable content", "first_person")
+    if (m := rules.OPINION.search(text)) and not _SECOND_PERSON.search(text) \
+            and len(answer_words(text)) >= OPINION_MIN_WORDS:
+        return ClauseVerdict(True, f"admitted: the speaker's opinion ('{_quote(m)}')", "opinion")
     return ClauseVerdict(False, "rejected: no personal fact about the speaker", "impersonal")
 
 
@@ -208,12 +236,23 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
           and len(answer_words(clause.text)) >= chains.CONTINUE_MIN_SHARED):
         memory = clause.continues if len(clause.continues) <= 60 else clause.continues[:57] + "..."
         verdict = ClauseVerdict(True, f"admitted: continues a stored topic ('{memory}')", "continues")
+    elif (clause.follows and not verdict.admit and verdict.kind in _FOLLOWABLE
+          and len(answer_words(clause.text)) >= FOLLOW_MIN_WORDS):
+        said = utterance_text(clause.follows)
+        before = said if len(said) <= 60 else said[:57] + "..."
+        verdict = ClauseVerdict(True, f"admitted: continues the speaker's previous message ('{before}')", "follows")
     return _hedged(verdict, clause.text)
 
 
 def _carries_fact(text: str) -> bool:
-    """A question that presupposes something definite about someone ('did you finish the game I lent you?')."""
-    return len(answer_words(text)) >= QUESTION_FACT_MIN_WORDS and bool(_PRESUPPOSES.search(text))
+    """A question that presupposes something definite about someone ('did you finish the game I lent you?').
+
+    A shorter one does when it asks how the listener's own event went ("How did your driving test go?").
+    """
+    words = len(answer_words(text))
+    if words >= QUESTION_FACT_MIN_WORDS and _PRESUPPOSES.search(text):
+        return True
+    return words >= ASKS_HOW_MIN_WORDS and bool(_ASKS_HOW_IT_WENT.search(text))
 
 
 def _judge(clause: Clause, language: str) -> ClauseVerdict:

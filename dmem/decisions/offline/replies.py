@@ -43,6 +43,8 @@ _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
 # Turns of the other speaker searched for the question a reply answers (3 on the tuning half: +6 % facts, no
 # evidence turn gained, so 1).
 ASKING_TURNS = 1
+# The speaker's own messages searched back for the one a short message continues; chosen on the tuning half.
+FOLLOW_RUN = 2
 _QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
 
 
@@ -98,4 +100,25 @@ def question_answered(message: Message, prior: Sequence[Message]) -> Asked | Non
         if questions:
             about_them = [q for q in questions if _SECOND_PERSON.search(q)]
             return Asked(asker=asking.speaker, question=(about_them or questions)[-1], turn_id=asking.turn_id)
+    return None
+
+
+def own_message_before(message: Message, prior: Sequence[Message]) -> Message | None:
+    """The speaker's own message this one continues, when it said something about them; else None.
+
+    Chat splits one turn into several messages ("We went to the night market last week." then
+    "Mostly street food from the islands."): the later ones continue the first, which carries the
+    first person or answers the other speaker's question. The run of the speaker's own messages just
+    before is searched back (up to ``FOLLOW_RUN`` of them, the latest first); a question ends the search.
+    """
+    for run, i in enumerate(range(len(prior) - 1, -1, -1)):
+        before = prior[i]
+        if before.speaker != message.speaker or run == FOLLOW_RUN:
+            return None
+        text = casual_first_person(without_speaker(before.text or "", before.speaker)).strip()
+        if text.endswith("?"):
+            return None
+        said = " ".join(restore_subject(part) for part in rules.SENTENCE_END.split(text))
+        if text and (rules.FIRST_PERSON.search(said) or question_answered(before, prior[:i]) is not None):
+            return before
     return None

@@ -61,6 +61,11 @@ INTERJECTIONS = wordset(
 )
 FIRST_PERSON = re.compile(words("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we",
                                 "we're", "we've", "our", "ours", "us"), _I)
+# An opinion ranking something named: "the lake trail has the best views", "fresh pasta is way better than
+# dried". The speaker's view though it says no "I"; advice to the listener ('you') is not one.
+OPINION = re.compile(r"\b(?:is|are|was|were|has|have|had|makes?|serves?)\s+(?:\w+\s+)?(?:the\s+(?:best|worst|greatest)|"
+                     r"(?:way\s+|much\s+|far\s+|so\s+much\s+)?(?:better|worse|tastier|nicer)\s+than|overrated|"
+                     r"underrated)\b", _I)
 QUESTION_START = re.compile(
     r"^\s*(?:what|when|where|who|whom|whose|why|how|which|do|does|did|is|are|was|were|can|could|will|"
     r"would|should|have|has)\b", _I)

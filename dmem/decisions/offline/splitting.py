@@ -104,6 +104,23 @@ def _answer_fact(clause: Clause, speaker: str, known: list[Antecedent]) -> str:
     return _tidy(f'{speaker} answered {asker}\'s question "{question}": {_trim(said)}')
 
 
+_LOWER_FIRST = frozenset({"it", "it's", "its", "this", "that", "these", "those", "they", "they're", "there",
+                          "there's", "he", "she", "the", "a", "an", "some", "mostly", "also", "so", "and", "but"})
+
+
+def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | None) -> str:
+    """A short message continuing the speaker's own one, said with what it continues.
+
+    'Noor added to "Noor just started at the art school": it is right by the ferry pier'.
+    """
+    said = _trim(rewrite_person(_drop_vocative(clause.text, listener), speaker, listener))
+    earlier = _trim(rewrite_person(utterance_text(before), speaker, listener))
+    earlier = earlier if len(earlier) <= 100 else earlier[:97].rstrip() + "..."
+    first = said.split(maxsplit=1)[0].lower() if said else ""
+    lowered = said[:1].lower() + said[1:] if first in _LOWER_FIRST else said
+    return _tidy(f'{speaker} added to "{earlier}": {lowered}')
+
+
 def _question_fact(clause: Clause, speaker: str, listener: str | None) -> str:
     """A question that carries a fact, kept as asked with both people named: 'Maya asked Theo: "..."'."""
     asked = rewrite_person(_drop_vocative(clause.text, listener), speaker, listener)
@@ -150,6 +167,13 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         elif verdict.kind == "answer":
             pairs = [(_answer_fact(clause, message.speaker, known), categorize(clause.text), Provenance.STATED)]
             sources = [t for t in (clause.asked.turn_id if clause.asked else "", message.turn_id) if t]
+        elif verdict.kind == "follows" and clause.follows is not None:
+            pairs = [(_follow_fact(clause, clause.follows, message.speaker, listener), categorize(clause.text),
+                      Provenance.STATED)]
+            sources = [clause.follows.turn_id, message.turn_id]
+        elif verdict.kind == "opinion":
+            said = rewrite_person(_drop_vocative(clause.text, listener), message.speaker, listener)
+            pairs = [(_tidy(f"{message.speaker}'s opinion: {_trim(said)}"), [Category.PREFERENCE], Provenance.STATED)]
         elif verdict.kind == "question_fact":
             pairs = [(_question_fact(clause, message.speaker, listener), categorize(clause.text), Provenance.STATED)]
         else:

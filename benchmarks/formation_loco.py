@@ -1,0 +1,75 @@
+"""Leave-one-conversation-out check of the formation rules' constants, on the tuning half only.
+
+For each rule constant of issue 26's chain-aware admission, every candidate value is run in the
+fast --drafts mode of benchmarks/formation.py (offline admission + split) on each tuning-half
+conversation (LoCoMo conv-26/30/41, RealTalk Chat_1-3). For each held-out conversation the value is
+chosen on the other two conversations of its dataset (most evidence turns formed, then fewest
+drafted facts) and the held-out conversation's figures are printed for that value and for the rule
+switched off, so a reader sees whether a value chosen on two conversations helps the third.
+The report half is never read.
+Usage: python benchmarks/formation_loco.py [--data DIR]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import formation
+
+from dmem.datasets.datasets import Conversation, load_dataset
+from dmem.decisions.offline import admission, replies
+
+OFF = 10_000
+RULES: dict[str, tuple[object, str, list[int], int]] = {
+    # name: (module, constant, candidates, value that switches the rule off)
+    "follows: FOLLOW_MAX_WORDS": (admission, "FOLLOW_MAX_WORDS", [8, 12, 16, 24], 0),
+    "follows: FOLLOW_RUN": (replies, "FOLLOW_RUN", [1, 2, 3], 0),
+    "question about the listener's event: ASKS_HOW_MIN_WORDS": (admission, "ASKS_HOW_MIN_WORDS", [2, 3], OFF),
+    "opinion: OPINION_MIN_WORDS": (admission, "OPINION_MIN_WORDS", [2, 3, 4], OFF),
+}
+
+
+@contextmanager
+def constant(module: object, name: str, value: int) -> Iterator[None]:
+    old = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, old)
+
+
+def figures(conv: Conversation) -> tuple[int, int, int]:
+    """(evidence turns formed, evidence turns, drafted facts) of one conversation in --drafts mode."""
+    fig = formation.measure_drafts(conv)
+    return fig.formed, fig.evidence, fig.memories
+
+
+def main() -> None:
+    for kind in ("locomo", "realtalk"):
+        dataset = load_dataset(kind, formation.SETS[kind])  # type: ignore[arg-type]
+        convs = [c for c in dataset.conversations if formation.half_of(kind, c.conversation_id) == "tuning"]
+        for rule, (module, name, candidates, off) in RULES.items():
+            runs = {}
+            for value in [off, *candidates]:
+                with constant(module, name, value):
+                    runs[value] = {c.conversation_id: figures(c) for c in convs}
+            print(f"\n{kind}, {rule} (off = {off}); per conversation formed/evidence, facts per turn:")
+            for value, by_conv in runs.items():
+                print(f"  {value:>5}: " + "  ".join(
+                    f"{cid[:8]} {f}/{e} {n / len(next(c for c in convs if c.conversation_id == cid).messages):.3f}"
+                    for cid, (f, e, n) in by_conv.items()))
+            for held in convs:
+                others = [c.conversation_id for c in convs if c is not held]
+                chosen = max(candidates, key=lambda v: (sum(runs[v][o][0] for o in others),
+                                                        -sum(runs[v][o][2] for o in others)))
+                f_off, e, n_off = runs[off][held.conversation_id]
+                f_on, _, n_on = runs[chosen][held.conversation_id]
+                print(f"  held out {held.conversation_id[:8]}: chosen on the other two {chosen}; formed "
+                      f"{f_off / e:.3f} -> {f_on / e:.3f} ({f_on - f_off:+d} turns), facts {n_off} -> {n_on} "
+                      f"({(n_on - n_off) / max(n_off, 1):+.1%})")
+
+
+if __name__ == "__main__":
+    main()
