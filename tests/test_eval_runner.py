@@ -22,6 +22,7 @@ from dmem.eval.methods import METHODS, MethodAnswer, QuestionTask, rag_chunks, r
 from dmem.eval.metrics import evidence_recall
 from dmem.eval.report import fallback_split, summarize
 from dmem.eval.runner import ANSWERS_FILE, EvalConfig, EvalError, EvalRunner
+from dmem.eval.tables import render_markdown
 from dmem.models.embeddings import HashEmbeddings, make_embeddings
 from dmem.models.embeddings_local import LocalMiniLMEmbeddings
 from dmem.state.context import Context
@@ -222,18 +223,46 @@ def test_evidence_recall_on_a_hand_made_case() -> None:
                        facts_turn_ids=["D1:1", "D2:1", "D3:1"], evidence_turn_ids=["D1:1", "D2:1", "D3:1"],
                        read_share=0.3)
     rec = build_record(QuestionTask(METHODS["quality"], conv, 0, qa), out, "cfg")
-    assert rec["evidence_recall"] == {"system1": 0.25, "deliberation": 0.75, "answer": 0.75}
+    assert rec["evidence_recall"] == {"system1": 0.25, "system1_missing_counted": 0.25, "deliberation": 0.75,
+                                      "answer": 0.75}
     assert rec["read_share"] == 0.3
     assert rec["fallback"] is True and rec["usage"]["total_tokens"] == 12
     baseline = build_record(QuestionTask(METHODS["full_context"], conv, 0, qa), out, "cfg")
     assert baseline["evidence_recall"]["system1"] is None and baseline["fallback"] is None
 
 
+def test_recall_counting_missing_ids_is_a_column_of_its_own() -> None:
+    # Invented: two evidence ids name turns, two name none (a dataset's broken references).
+    assert evidence_recall(["D1:1", "D2:1"], ["D1:1"], missing=["D9:1", "D9:2"]) == 0.25
+    assert evidence_recall([], ["D1:1"], missing=["D9:1"]) == 0.0
+    conv = Conversation(conversation_id="c", speakers=["A", "B"], messages=[], qa=[])
+    qa = QAItem(question="q", answer="a", category=4, evidence=["D1:1", "D2:1"], missing_evidence=["D9:1", "D9:2"])
+    usage = {"total": Usage(stage="total", calls=1, input_tokens=10, output_tokens=2)}
+    out = MethodAnswer("a", usage, 0.1, "system1", retrieved_turn_ids=["D1:1", "D7:7"],
+                       evidence_turn_ids=["D1:1"])
+    rec = build_record(QuestionTask(METHODS["mem0"], conv, 0, qa), out, "cfg")
+    assert rec["missing_evidence"] == ["D9:1", "D9:2"]
+    assert rec["evidence_recall"]["system1"] == 0.5
+    assert rec["evidence_recall"]["system1_missing_counted"] == 0.25
+    summary = summarize([rec], ["mem0"])
+    assert summary["mem0"]["evidence_ids"] == {"existing": 2, "missing": 2}
+    table = render_markdown(summary, {"dataset": "locomo", "questions": 1})
+    lines = table.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("| Method | System 1 recall"))
+    head, row = lines[at], lines[at + 2]
+    columns = [c.strip() for c in head.strip("|").split("|")]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[columns.index("System 1 recall (existing ids; missing not counted)")] == "50.0"
+    assert cells[columns.index("System 1 recall (missing ids counted)")] == "25.0"
+    assert "(2 of the 4 gold evidence ids" in table
+
+
 def test_evidence_recall_in_a_run_uses_memory_source_turns(tmp_path: Path) -> None:
     out = EvalRunner(config(tmp_path, fake_model(), "quality,filter")).run()
     by = {(r["method"], r["index"]): r for r in out.records}
     # Every turn became one memory, and quality keeps all 6 retrieved: all evidence is found.
-    assert by[("quality", 1)]["evidence_recall"] == {"system1": 1.0, "deliberation": None, "answer": 1.0}
+    assert by[("quality", 1)]["evidence_recall"] == {"system1": 1.0, "system1_missing_counted": 1.0,
+                                                     "deliberation": None, "answer": 1.0}
     assert by[("quality", 0)]["evidence_recall"]["deliberation"] == 1.0  # it fell back, facts cite D1:1
     # The filter keeps one memory: recall is the share of evidence that memory's source turn covers.
     kept = by[("filter", 1)]

@@ -203,12 +203,15 @@ def build_record(task: QuestionTask, out: MethodAnswer, config: str) -> dict[str
     """The per-question record: question, gold, answer, route, scores, usage and evidence recall."""
     qa, method = task.qa, task.method
     retrieval = None if method.kind == "full_context" else evidence_recall(qa.evidence, out.retrieved_turn_ids)
+    counted = None if method.kind == "full_context" else \
+        evidence_recall(qa.evidence, out.retrieved_turn_ids, qa.missing_evidence)
     deliberation = None if out.facts_turn_ids is None else evidence_recall(qa.evidence, out.facts_turn_ids)
     trace = evidence_recall(qa.evidence, out.evidence_turn_ids) if method.kind == "memory" else None
     return {
         "key": task.key, "config": config, "method": method.name,
         "conversation_id": task.conversation.conversation_id, "index": task.index,
         "question": qa.question, "gold": qa.answer, "category": qa.category, "evidence": qa.evidence,
+        "missing_evidence": qa.missing_evidence,
         "answer": out.answer, "route": out.route, "gate_passed": out.gate_passed,
         "fallback": (out.route == "deliberation") if method.gated else None,
         "gate_reasons": out.gate_reasons, "memory_ids": out.memory_ids,
@@ -217,5 +220,6 @@ def build_record(task: QuestionTask, out: MethodAnswer, config: str) -> dict[str
         "seconds": out.seconds, "engine": out.engine,
         "evidence_turn_ids": out.evidence_turn_ids, "read_share": out.read_share,
         "unread_turn_ids": out.unread_turn_ids,
-        "evidence_recall": {"system1": retrieval, "deliberation": deliberation, "answer": trace},
+        "evidence_recall": {"system1": retrieval, "system1_missing_counted": counted,
+                            "deliberation": deliberation, "answer": trace},
     }

@@ -169,9 +169,14 @@ def bleu1(prediction: str, gold: Gold) -> float:
 # --- evidence recall ---------------------------------------------------------------------------
 
 
-def evidence_recall(evidence: Iterable[str], found: Iterable[str]) -> float | None:
-    """Share of the gold evidence turn ids present in ``found``; None when there is no evidence."""
+def evidence_recall(evidence: Iterable[str], found: Iterable[str], missing: Iterable[str] = ()) -> float | None:
+    """Share of the gold evidence turn ids present in ``found``; None when there is no evidence.
+
+    ``missing`` are gold ids that name no turn of the conversation: given, they count in the total
+    (nothing can find them), so the figure is the recall "counting missing ids"; by default they are left out.
+    """
     gold = set(evidence)
-    if not gold:
+    absent = set(missing) - gold
+    if not gold and not absent:
         return None
-    return len(gold & set(found)) / len(gold)
+    return len(gold & set(found)) / (len(gold) + len(absent))

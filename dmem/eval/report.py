@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dmem.eval.cache import Record
-from dmem.eval.tables import Summary, render_markdown
+from dmem.eval.tables import RECALL_KEYS, Summary, render_markdown
 
 log = logging.getLogger(__name__)
 SCORES = ("f1_mem0", "f1_locomo", "bleu1", "judge")
@@ -70,7 +70,7 @@ def summarize_method(records: Sequence[Record]) -> dict[str, Any]:
     """Per-category and overall scores, efficiency, fallback split and evidence recall of one method."""
     categories = sorted({r["category"] for r in records})
     recall = {k: [r["evidence_recall"].get(k) for r in records if r["evidence_recall"].get(k) is not None]
-              for k in ("system1", "deliberation", "answer")}
+              for k in RECALL_KEYS}
     shares = [r["read_share"] for r in records if r.get("read_share") is not None]
     return {
         "categories": {str(c): score_block([r for r in records if r["category"] == c]) for c in categories},
@@ -79,6 +79,8 @@ def summarize_method(records: Sequence[Record]) -> dict[str, Any]:
         "fallback": fallback_split(records),
         "evidence_recall": {k: {"mean": _mean(v), "n": len(v)} for k, v in recall.items()},
         "read_share": {"mean": _mean(shares), "n": len(shares)},
+        "evidence_ids": {"existing": sum(len(r["evidence"]) for r in records),
+                         "missing": sum(len(r.get("missing_evidence") or []) for r in records)},
     }
 
 

@@ -10,6 +10,8 @@ CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-ho
 _SHORT = {4: "S-H", 1: "M-H", 2: "Temp", 3: "O-D", 5: "Adv"}
 _COLUMN_ORDER = [4, 1, 2, 3, 5]  # the paper's column order
 Summary = dict[str, dict[str, Any]]
+RECALL_KEYS = ("system1", "system1_missing_counted", "deliberation", "answer")
+"""Per-question evidence recall figures; only ``system1_missing_counted`` counts gold ids that name no turn."""
 
 
 def fmt(value: float | None, scale: float = 1.0, digits: int = 1) -> str:
@@ -66,19 +68,29 @@ def recall_table(summary: Summary) -> list[str]:
 
     Retrieval is System 1's memories (RAG: its chunks); the share is of the full scan's transcript tokens.
     Recall is over the gold evidence ids that name a turn of the conversation: ids naming no turn are
-    not counted (the headers say so; ``benchmarks/formation.py`` shows recall counting them too).
+    not counted, except in the System 1 column that says it counts them (the headers say which).
     """
-    heads = ["Method", "System 1 recall (existing ids; missing not counted)", "n", "Deliberation recall", "n",
-             "Answer trace recall", "n", "Transcript read", "n"]
+    heads = ["Method", "System 1 recall (existing ids; missing not counted)", "n",
+             "System 1 recall (missing ids counted)", "n", "Deliberation recall (existing ids)", "n",
+             "Answer trace recall (existing ids)", "n", "Transcript read", "n"]
     lines = [_row(heads), _row(["---"] * len(heads))]
     for name, s in summary.items():
         rec, share = s["evidence_recall"], s.get("read_share") or {"mean": None, "n": 0}
         cells = [name]
-        for key in ("system1", "deliberation", "answer"):
+        for key in RECALL_KEYS:
             block = rec.get(key) or {"mean": None, "n": 0}
             cells += [_pct(block["mean"]), str(block["n"])]
         lines.append(_row([*cells, _pct(share["mean"]), str(share["n"])]))
     return lines
+
+
+def _missing_note(summary: Summary) -> str:
+    """How many gold evidence ids of the run's questions name no turn, and which columns count them."""
+    ids = next((s["evidence_ids"] for s in summary.values() if "evidence_ids" in s), None)
+    counts = "" if ids is None else (f" ({ids['missing']} of the {ids['existing'] + ids['missing']} gold "
+                                     "evidence ids of a method's questions here)")
+    return (f"Gold evidence ids that name no turn of the conversation{counts} are left out of every recall "
+            "column except \"System 1 recall (missing ids counted)\", where they count as not found.")
 
 
 def render_markdown(summary: Summary, meta: dict[str, Any]) -> str:
@@ -106,7 +118,7 @@ def render_markdown(summary: Summary, meta: dict[str, Any]) -> str:
         "Share of each question's evidence turns among the source turns of what was retrieved "
         "(System 1 memories, or RAG chunks), of deliberation's facts (when it ran) and of the answer's "
         "evidence trace; and the share of the full scan's transcript tokens deliberation read (when it ran, "
-        "in %).", "",
+        "in %). " + _missing_note(summary), "",
         *recall_table(summary), "",
     ]
     return "\n".join(notes)
