@@ -21,6 +21,7 @@ import ctypes
 import ctypes.util
 import gc
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -61,6 +62,27 @@ def malloc_in_use() -> float | None:
     return float(info.uordblks + info.hblkhd) / 2**20
 
 
+def native_probe() -> str:
+    """Threads, SQLite's own heap (``sqlite3_memory_used``) and anonymous memory from smaps_rollup."""
+    parts = [f"threads {len(os.listdir('/proc/self/task')) if os.path.isdir('/proc/self/task') else 0:3d}"]
+    if os.path.isdir("/proc/self/fd"):
+        links = []
+        for fd in os.listdir("/proc/self/fd"):
+            with contextlib.suppress(OSError):
+                links.append(os.readlink(f"/proc/self/fd/{fd}"))
+        parts.append(f"sqlite files open {sum(link.endswith('.sqlite') for link in links)}")
+    with contextlib.suppress(OSError, AttributeError):
+        lib = ctypes.CDLL("libsqlite3.so.0")
+        lib.sqlite3_memory_used.restype = ctypes.c_int64
+        parts.append(f"sqlite {lib.sqlite3_memory_used() / 2**20:5.2f} MB")
+    with contextlib.suppress(OSError):
+        rollup = Path("/proc/self/smaps_rollup").read_text()
+        anon = re.search(r"^Anonymous:\s+(\d+) kB", rollup, re.M)
+        if anon:
+            parts.append(f"anon {int(anon.group(1)) / 2**10:6.1f} MB")
+    return "  " + "  ".join(parts)
+
+
 def trim_malloc() -> None:
     """Return the C allocator's free pages to the system (glibc ``malloc_trim(0)``; nothing elsewhere)."""
     with contextlib.suppress(OSError, AttributeError):
@@ -96,7 +118,7 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
             docs = sum(i.documents for i in resources._indexes.values())
             print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB{heap}  "
                   f"embedding cache {len(cache._cache):5d}/{cache.max_items}  index documents {docs:6d}  "
-                  f"{time.perf_counter() - started:5.0f} s", flush=True)
+                  f"{time.perf_counter() - started:5.0f} s{native_probe() if args.probe else ''}", flush=True)
             if args.trace and base is None:
                 base = tracemalloc.take_snapshot()
     if args.trace and base is not None:
@@ -122,6 +144,8 @@ def main() -> None:
     p.add_argument("--trim", action="store_true",
                    help="hand the C allocator's free pages back after every round (glibc malloc_trim): "
                         "RSS growth that goes away with it is pages kept after passing peaks, not data")
+    p.add_argument("--probe", action="store_true",
+                   help="also print the thread count, SQLite's own heap (sqlite3_memory_used) and anonymous memory")
     args = p.parse_args()
     if args.trace:
         tracemalloc.start(args.trace)
