@@ -76,11 +76,16 @@ class StoppablePostgres:
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
 
-    def stop(self) -> None:
-        """Stop the server now (fast shutdown: open connections are cut)."""
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server now: ``fast`` cuts open connections; ``immediate`` kills every backend at once.
+
+        A fast shutdown ends backends one by one and each releases its locks as it goes, so a
+        statement waiting for a lock another backend holds may still get it, finish and commit
+        before its own backend ends. ``immediate`` releases nothing: a waiting write never runs.
+        """
         from pgserver._commands import pg_ctl
 
-        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.server.pgdata, user=self.server.system_user)
+        pg_ctl(["-w", "-m", mode, "stop"], pgdata=self.server.pgdata, user=self.server.system_user)
 
     def start(self) -> None:
         """Start it again on the same socket; the URL stays valid."""

@@ -183,3 +183,21 @@ def test_build_memory_sizes_agree_with_postgresql(postgres_url: str) -> None:
                 memory_kb(value)
             with pytest.raises(psycopg.errors.InvalidParameterValue), conn.transaction():
                 conn.execute("SELECT set_config('maintenance_work_mem', %s, false)", (value,))
+
+
+def test_a_commit_stands_when_the_index_check_after_it_cannot_read(postgres_url: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server going away right after a commit fails the HNSW check's count, not the committed write."""
+    from dmem.errors import StoreUnavailableError
+
+    store = open_postgres_store(postgres_url, dim=DIM)
+    try:
+        def gone(self: PgVectorIndex, namespace: str | None = None) -> int:
+            raise StoreUnavailableError("cannot read store: the database server is unreachable (test)")
+        with monkeypatch.context() as patched:
+            patched.setattr(PgVectorIndex, "count", gone)
+            with store.transaction():  # before the fix: the after-commit check raised out of the committed block
+                store.vectors.add(rec("kept-after-commit", "ana"), unit_rows(1, 3)[0])
+        assert store.vectors.get("ana", "kept-after-commit") is not None
+    finally:
+        store.close()

@@ -2,9 +2,12 @@
 
 A real ``langgraph dev`` serves dmem on a private PostgreSQL (pgserver). The test holds a ``SHARE`` lock
 on the ``memories`` table, so a run records and claims its turns and then waits at its commit; while it
-waits, PostgreSQL is stopped (fast shutdown cuts every connection) and the client reads the outage as
-``StoreUnavailableError``. The server cannot write the release while the database is down: it remembers
-it and writes it before its next claim. Once PostgreSQL is back, that next claim (another user's run)
+waits, PostgreSQL is stopped in immediate mode and the client reads the outage as
+``StoreUnavailableError``. (Immediate, not fast: a fast shutdown may end the lock holder's backend
+before the server's, and then the waiting write gets the lock and commits before its own backend
+ends; the run rightly succeeds, with its memories, and there is no outage to test.) The server
+cannot write the release while the database is down: it remembers it and writes it before its
+next claim. Once PostgreSQL is back, that next claim (another user's run)
 makes the turns pending with the reason for everyone, and resending the failed run forms them at once,
 not after the claim's 600 s lease.
 """
@@ -67,12 +70,14 @@ def wait_until(condition: Any, what: str) -> None:
     pytest.fail(f"never happened within {DEADLINE} s: {what}")
 
 
-def claimed_and_waiting(url: str, user: str) -> bool:
-    """The user's turns are recorded and claimed, and a server connection waits for the test's table lock."""
+def claimed_and_waiting(url: str, user: str, holder: int) -> bool:
+    """The user's turns are recorded and claimed, and the server's write of memories waits for ``holder``'s lock."""
     with psycopg.connect(url, autocommit=True) as conn:
         claimed = conn.execute("SELECT count(*) FROM messages WHERE namespace = %s AND claimed_by IS NOT NULL",
                                (user,)).fetchone()
-        waiting = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'").fetchone()
+        waiting = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                               "AND query LIKE 'INSERT INTO memories%%' AND %s = ANY(pg_blocking_pids(pid))",
+                               (holder,)).fetchone()
     return bool(claimed and claimed[0] == 2 and waiting and waiting[0] >= 1)
 
 
@@ -86,23 +91,25 @@ def test_a_served_run_cut_off_by_an_outage_is_formed_by_its_resend(
     holder = psycopg.connect(pg.url)
     holder.execute("LOCK TABLE memories IN SHARE MODE")  # writes of memories wait; reads go on
     failed: list[BaseException] = []
+    returned: list[Any] = []
 
     def send() -> None:
         try:
-            client.runs.wait(None, "ingestion", input=sent, raise_error=True)
+            returned.append(client.runs.wait(None, "ingestion", input=sent, raise_error=True))
         except Exception as exc:  # noqa: BLE001 - the error the client reads is the subject of the test
             failed.append(exc)
     run = threading.Thread(target=send)
     run.start()
     try:
-        wait_until(lambda: claimed_and_waiting(pg.url, "maya"), "maya's run claimed its turns and waits at commit")
-        pg.stop()
+        wait_until(lambda: claimed_and_waiting(pg.url, "maya", holder.info.backend_pid),
+                   "maya's run claimed its turns and its write of memories waits for the lock")
+        pg.stop("immediate")  # a fast one may let the waiting write commit (see the module docstring)
         run.join(DEADLINE)
         assert not run.is_alive()
     finally:
         pg.start()
         holder.close()
-    assert len(failed) == 1, "the run cut off by the outage did not fail"
+    assert len(failed) == 1, f"the run cut off by the outage did not fail; it returned {returned}"
     text = str(failed[0])
     assert text.startswith("StoreUnavailableError: ") and "unreachable" in text, text
 

@@ -44,12 +44,13 @@ def index_crowded_namespaces(db: PgDatabase, vectors: PgVectorIndex, namespaces:
     """After a commit: give each namespace that crossed the HNSW threshold its own index.
 
     Runs outside any transaction (``CREATE INDEX CONCURRENTLY`` lets other writers go on); a
-    failure is logged, never raised, since the namespace stays searchable exactly meanwhile.
+    failure (also of the count it reads first) is logged, never raised, since the namespace stays
+    searchable exactly meanwhile and the run's commit already stands.
     """
     for ns in sorted(namespaces):
-        if vectors.known_indexed(ns) or vectors.count(ns) < vectors.hnsw.threshold:
-            continue
-        try:
+        try:  # the commit stands: a read failing here (the server went away just after it) is no run failure
+            if vectors.known_indexed(ns) or vectors.count(ns) < vectors.hnsw.threshold:
+                continue
             if bridge.blocking(_build_index, db, vectors, ns):  # a dedicated connection: off the loop
                 vectors.mark_indexed(ns)
         except (psycopg.Error, StoreError) as exc:
