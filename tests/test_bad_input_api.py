@@ -28,6 +28,16 @@ def mem(fake: Any, memory_factory: Any) -> Memory:
     return memory_factory(fake)
 
 
+def test_a_turn_whose_text_embeds_to_zeros_is_recorded_and_judged(tmp_path: Path) -> None:
+    # A lone private-use symbol: hash embeddings see no token in it. The turn is recorded and admission
+    # judges it; the context search of its window finds nothing instead of failing the turn.
+    with Memory(tmp_path / "store", embeddings="hash") as mem:
+        result = mem.add("\U00101761", user_id="ines")
+        assert [e.status for e in result.exchanges] == ["nothing_admitted"]
+        assert mem.store.transcript.count() == 1 and mem.pending(user_id="ines") == []
+        assert mem.search("\U00101762", user_id="ines") == []
+
+
 @pytest.fixture
 def stored(mem: Memory) -> str:
     mem.add(PAIR, user_id="ines")

@@ -227,6 +227,16 @@ def test_rejects_bad_vectors(store: MemoryStore) -> None:
     assert store.vectors.count() == 0
 
 
+def test_an_all_zero_query_finds_nothing_instead_of_failing(store: MemoryStore) -> None:
+    # Text with nothing an embedding can see (a lone symbol under hash embeddings) embeds to zeros: a
+    # question or a turn's context search must find no hit, not fail the turn (a fuzz case found it).
+    store.vectors.add(rec("a"), axis(0))
+    assert store.vectors.search(["alice"], [0.0] * DIM, 5) == []
+    assert asyncio.run(store.vectors.asearch(["alice"], [0.0] * DIM, 5)) == []
+    with pytest.raises(StoreError, match="NaN"):
+        store.vectors.search(["alice"], [float("nan")] * DIM, 5)
+
+
 # ---- transactions and history ---------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.filters import Hit, SearchFilter
 from dmem.store.sql import Row, Sql, iter_batches
-from dmem.store.unit import normalize
+from dmem.store.unit import query_unit
 
 RECORD_COLUMNS = "id, namespace, text, json"
 """The columns a record is rebuilt from."""
@@ -77,7 +77,9 @@ class MemoryRows:
         """Top-k live records of the given namespaces only, by cosine, best first."""
         if k <= 0 or not namespaces:
             return []
-        unit = normalize(vector, self.dim)
+        unit = query_unit(vector, self.dim)
+        if unit is None:
+            return []
         with self._searching() as handle:
             hits = [hit for namespace in dict.fromkeys(namespaces)
                     for hit in self._search_one(handle, namespace, unit, k, where, min_score)]

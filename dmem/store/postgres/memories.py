@@ -31,7 +31,7 @@ from dmem.store.postgres.filters import filter_columns, filter_sql
 from dmem.store.postgres.schema import namespace_index_name
 from dmem.store.records import MemoryRows, best_hits, record_from_row, record_json
 from dmem.store.sql import Sql
-from dmem.store.unit import normalize
+from dmem.store.unit import normalize, query_unit
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,9 @@ class PgVectorIndex(MemoryRows):
         """``search`` awaited on the running loop's async pool: the same queries, settings and order."""
         if k <= 0 or not namespaces:
             return []
-        unit = normalize(vector, self.dim)
+        unit = query_unit(vector, self.dim)
+        if unit is None:
+            return []
         async with self._db.areading() as conn:
             hits = [hit for namespace in dict.fromkeys(namespaces)
                     for hit in await self._asearch_one(conn, namespace, unit, k, where, min_score)]
