@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 
-from dmem.store.postgres import db
+from dmem.store.postgres import db, handback
+
+
+def handed_back_at(handed_back: handback.HandedBack, now: list[float], conn: object, when: float) -> None:
+    """Hand ``conn`` back at the (patched) clock's ``when``, then set the clock back to now."""
+    current, now[0] = now[0], when
+    handed_back.note(conn, limit=16)
+    now[0] = current
 
 
 class _Conn:
@@ -29,10 +36,10 @@ class _Conn:
 def test_a_connection_handed_back_a_moment_ago_is_not_checked_an_idle_one_is(monkeypatch: pytest.MonkeyPatch) -> None:
     database = db.PgDatabase("postgresql://u@localhost/x", read_only=False, pool_size=2, timeout=1.0)
     now = [1000.0]
-    monkeypatch.setattr(db.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(handback.time, "monotonic", lambda: now[0])
     fresh, idle, unknown = _Conn(), _Conn(), _Conn()
-    database._returned[id(fresh)] = now[0] - 0.1
-    database._returned[id(idle)] = now[0] - db.TRUSTED_SECONDS - 0.1
+    handed_back_at(database._handed_back, now, fresh, now[0] - 0.1)
+    handed_back_at(database._handed_back, now, idle, now[0] - handback.TRUSTED_SECONDS - 0.1)
     conn: Any
     for conn in (fresh, idle, unknown):
         database._check(conn)
@@ -60,10 +67,10 @@ def test_the_async_pools_skip_the_check_of_a_connection_handed_back_a_moment_ago
 
     pools = aio.AsyncPools("postgresql://u@localhost/x", "postgresql://localhost/x", pool_size=2, timeout=1.0)
     now = [1000.0]
-    monkeypatch.setattr(aio.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(handback.time, "monotonic", lambda: now[0])
     fresh, idle, unknown = _AsyncConn(), _AsyncConn(), _AsyncConn()
-    pools._returned[id(fresh)] = now[0] - 0.1
-    pools._returned[id(idle)] = now[0] - aio.TRUSTED_SECONDS - 0.1
+    handed_back_at(pools._handed_back, now, fresh, now[0] - 0.1)
+    handed_back_at(pools._handed_back, now, idle, now[0] - handback.TRUSTED_SECONDS - 0.1)
 
     async def check_all() -> None:
         conn: Any

@@ -75,9 +75,7 @@ class MemoryRows:
         min_score: float | None = None,
     ) -> list[Hit]:
         """Top-k live records of the given namespaces only, by cosine, best first."""
-        if k <= 0 or not namespaces:
-            return []
-        unit = query_unit(vector, self.dim)
+        unit = self._query(namespaces, vector, k)
         if unit is None:
             return []
         with self._searching() as handle:
@@ -96,6 +94,16 @@ class MemoryRows:
     ) -> list[Hit]:
         """``search`` awaited: in a worker thread here; a backend with an async pool searches on the loop."""
         return await asyncio.to_thread(self.search, namespaces, vector, k, where=where, min_score=min_score)
+
+    def _query(self, namespaces: Sequence[str], vector: Sequence[float], k: int) -> np.ndarray | None:
+        """The search's unit query vector, or None when the search finds nothing whatever the rows.
+
+        None for k <= 0, no namespace, or an all-zero query (``query_unit``); ``search`` and a
+        backend's async twin both start here.
+        """
+        if k <= 0 or not namespaces:
+            return None
+        return query_unit(vector, self.dim)
 
     def _searching(self) -> AbstractContextManager[Any]:
         raise NotImplementedError

@@ -107,9 +107,8 @@ class LocalStore:
         return await asyncio.to_thread(fn, *args)
 
     async def aoffload(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` in a worker thread, as ``arun`` does."""
-        self.check_open()
-        return await asyncio.to_thread(fn, *args)
+        """Run ``fn(*args)`` in a worker thread: ``arun`` (no store work here is on the loop)."""
+        return await self.arun(fn, *args)
 
     def blocking(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` right here: a local store body already runs in a worker thread."""

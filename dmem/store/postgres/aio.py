@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -25,20 +24,12 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from dmem.errors import StoreError
 from dmem.store.postgres.failures import store_error
+from dmem.store.postgres.handback import HandedBack
 
 log = logging.getLogger(__name__)
 
 Row = dict[str, Any]
 AsyncConn = psycopg.AsyncConnection[Row]
-
-TRUSTED_SECONDS = 1.0
-"""A pooled connection handed back less than this long ago is handed out again without a check query.
-
-Checking costs a round trip on every checkout (on the async path also a turn of the busy loop while
-the connection is held), so a busy process paid it on each transaction; a connection idle for longer
-(an outage, a restart) is still checked before use. The sync pool (``db``) applies the same rule.
-"""
-
 
 async def _configure(conn: AsyncConn) -> None:
     await register_vector_async(conn)
@@ -68,8 +59,8 @@ class AsyncPools:
         self._closing: set[asyncio.Future[Any]] = set()
         self._busy: dict[int, int] = {}
         """Connections each pool (by id) has handed out now: all of them busy is contention, not an outage."""
-        self._returned: dict[int, float] = {}
-        """When each pooled connection (by id) was last handed back (``_check`` skips fresh ones)."""
+        self._handed_back = HandedBack()
+        """When each pooled connection was last handed back (``_check`` skips fresh ones)."""
 
     def __len__(self) -> int:
         """How many loops have an open pool."""
@@ -164,15 +155,12 @@ class AsyncPools:
             yield conn
         finally:
             self._busy[id(pool)] -= 1
-            if len(self._returned) > 4 * self.pool_size * max(1, len(self._pools)) + 16:
-                self._returned.clear()  # ids of closed connections: forget them all (the next checkouts are checked)
-            self._returned[id(conn)] = time.monotonic()
+            self._handed_back.note(conn, 4 * self.pool_size * max(1, len(self._pools)) + 16)
             await pool.putconn(conn)
 
     async def _check(self, conn: AsyncConn) -> None:
         """The pool's check before a checkout: a query on a connection idle for ``TRUSTED_SECONDS`` or more."""
-        returned = self._returned.get(id(conn))
-        if returned is None or time.monotonic() - returned >= TRUSTED_SECONDS:
+        if self._handed_back.needs_check(conn):
             await AsyncConnectionPool.check_connection(conn)
 
     def close(self) -> None:

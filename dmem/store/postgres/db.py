@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -24,9 +23,10 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from dmem.errors import StoreError
 from dmem.store.postgres import bridge
-from dmem.store.postgres.aio import TRUSTED_SECONDS, AsyncPools
+from dmem.store.postgres.aio import AsyncPools
 from dmem.store.postgres.awaited import checked_out
 from dmem.store.postgres.failures import redact_url, store_error
+from dmem.store.postgres.handback import HandedBack
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +62,8 @@ class PgDatabase:
         self._pool: ConnectionPool[psycopg.Connection[Row]] | None = None
         self._pool_size = pool_size
         self._configure: Any = None
-        self._returned: dict[int, float] = {}
-        """When each pooled connection (by id) was last handed back (``_check`` skips fresh ones)."""
+        self._handed_back = HandedBack()
+        """When each pooled connection was last handed back (``_check`` skips fresh ones)."""
         self.aio = AsyncPools(url, self.where, pool_size=pool_size, timeout=timeout)
         """The async pools (one per event loop) that async reads await on the caller's loop."""
 
@@ -189,17 +189,14 @@ class PgDatabase:
             yield conn
         finally:
             if pooled:
-                if len(self._returned) > 4 * self._pool_size + 16:  # ids of closed connections: forget them all
-                    self._returned.clear()  # (the next checkouts are checked again; nothing is skipped wrongly)
-                self._returned[id(conn)] = time.monotonic()
+                self._handed_back.note(conn, 4 * self._pool_size + 16)
                 self._pool.putconn(conn)
             else:
                 conn.close()
 
     def _check(self, conn: psycopg.Connection[Row]) -> None:
         """The pool's check before a checkout: a query on a connection idle for ``TRUSTED_SECONDS`` or more."""
-        returned = self._returned.get(id(conn))
-        if returned is None or time.monotonic() - returned >= TRUSTED_SECONDS:
+        if self._handed_back.needs_check(conn):
             ConnectionPool.check_connection(conn)
 
     def _after_outage(self, exc: PoolTimeout, doing: str) -> psycopg.Connection[Row]:

@@ -31,7 +31,7 @@ from dmem.store.postgres.filters import filter_columns, filter_sql
 from dmem.store.postgres.schema import namespace_index_name
 from dmem.store.records import MemoryRows, best_hits, record_from_row, record_json
 from dmem.store.sql import Sql
-from dmem.store.unit import normalize, query_unit
+from dmem.store.unit import normalize
 
 log = logging.getLogger(__name__)
 
@@ -128,9 +128,7 @@ class PgVectorIndex(MemoryRows):
     async def asearch(self, namespaces: Sequence[str], vector: Sequence[float], k: int, *,
                       where: SearchFilter | None = None, min_score: float | None = None) -> list[Hit]:
         """``search`` awaited on the running loop's async pool: the same queries, settings and order."""
-        if k <= 0 or not namespaces:
-            return []
-        unit = query_unit(vector, self.dim)
+        unit = self._query(namespaces, vector, k)
         if unit is None:
             return []
         async with self._db.areading() as conn:
