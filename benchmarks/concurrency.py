@@ -166,26 +166,15 @@ def in_process(levels: list[int], delay: float, endpoint_concurrency: int, paths
 
 
 def served(n: int, freeze: bool = True) -> None:
-    import subprocess
-
     from langgraph_sdk import get_sync_client
 
-    from tests.test_langgraph_server import free_port, server_env, stop, wait_ready
+    from tests.test_langgraph_server import langgraph_dev, server_env
 
     with tempfile.TemporaryDirectory() as tmp:
-        port, log = free_port(), Path(tmp) / "server.log"
-        cli = Path(sys.executable).with_name("langgraph")
-        cmd = [str(cli), "dev", "--config", str(ROOT / "langgraph.json"), "--host", "127.0.0.1", "--port", str(port),
-               "--no-browser", "--no-reload", "--n-jobs-per-worker", "10"]
         env = server_env(Path(tmp) / "store", "http://127.0.0.1:9")
         if not freeze:
             env["DMEM_FREEZE_HEAP"] = "false"
-        with log.open("wb") as out:
-            proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                    start_new_session=True)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            wait_ready(url, proc, log)
+        with langgraph_dev(Path(tmp), env, jobs=10) as (url, log):
             client = get_sync_client(url=url)
             chat = [{"role": "user", "content": "I play the cello on Sundays."},
                     {"role": "assistant", "content": "Lovely!"}]
@@ -209,8 +198,6 @@ def served(n: int, freeze: bool = True) -> None:
             print(f"served {n} concurrent queries (offline engine, gate never): wall {wall:.2f} s  "
                   f"p50 {p50:.2f} s  p95 {p95:.2f} s  BlockingError in log: {blocking}  "
                   f"start-up heap frozen: {froze.group(1) + ' objects' if froze else 'no'}", flush=True)
-        finally:
-            stop(proc)
 
 
 def main() -> None:

@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.postgres_server import StoppablePostgres  # noqa: E402
+from tests.test_langgraph_server import dev_command  # noqa: E402
 
 FACTS = ["I adopted a beagle named {name}.", "I started a pottery class with my friend {name} on Mondays.",
          "My sister {name} moved to Porto in May.", "I work as a nurse with my colleague {name}.",
@@ -82,9 +83,7 @@ class Served:
         self.log = workdir / "server.log"
 
     def start(self) -> float:
-        cli = Path(sys.executable).with_name("langgraph")
-        cmd = [str(cli), "dev", "--config", str(ROOT / "langgraph.json"), "--host", "127.0.0.1", "--port",
-               str(self.port), "--no-browser", "--no-reload", "--n-jobs-per-worker", "4"]
+        cmd = dev_command(self.port, jobs=4)
         started = time.monotonic()
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=self.env, stdout=out, stderr=subprocess.STDOUT,

@@ -17,8 +17,9 @@ import socketserver
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,25 +110,43 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(timeout=30)
 
 
+def dev_command(port: int, *, config: Path = ROOT / "langgraph.json", jobs: int | None = None) -> list[str]:
+    """``langgraph dev`` on loopback, never with ``--allow-blocking``: a served graph must not block the loop."""
+    cmd = [str(Path(sys.executable).with_name("langgraph")), "dev", "--config", str(config), "--host", "127.0.0.1",
+           "--port", str(port), "--no-browser", "--no-reload"]
+    return cmd if jobs is None else [*cmd, "--n-jobs-per-worker", str(jobs)]
+
+
+@contextmanager
+def langgraph_dev(workdir: Path, env: dict[str, str], *, config: Path = ROOT / "langgraph.json",
+                  jobs: int | None = None, prefix: Sequence[str] = ()) -> Iterator[tuple[str, Path]]:
+    """A running ``langgraph dev`` (its log in ``workdir/server.log``): ``(url, log)``; stopped on exit.
+
+    ``prefix`` runs the command under a wrapper (e.g. a mount namespace).
+    """
+    port, log = free_port(), workdir / "server.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([*prefix, *dev_command(port, config=config, jobs=jobs)], cwd=workdir, env=env,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_ready(url, proc, log)
+        yield url, log
+    finally:
+        stop(proc)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp("langgraph-server")
     _Recorder.seen = []
     proxy = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Recorder)
     threading.Thread(target=proxy.serve_forever, daemon=True).start()
-    port, log = free_port(), tmp / "server.log"
-    cli = Path(sys.executable).with_name("langgraph")
-    cmd = [str(cli), "dev", "--config", str(ROOT / "langgraph.json"), "--host", "127.0.0.1", "--port", str(port),
-           "--no-browser", "--no-reload", "--n-jobs-per-worker", "8"]  # never --allow-blocking
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=tmp, env=server_env(tmp / "store", f"http://127.0.0.1:{proxy.server_address[1]}"),
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        url = f"http://127.0.0.1:{port}"
-        wait_ready(url, proc, log)
-        yield Server(url, get_sync_client(url=url), log, _Recorder.seen)
+        with langgraph_dev(tmp, server_env(tmp / "store", f"http://127.0.0.1:{proxy.server_address[1]}"),
+                           jobs=8) as (url, log):
+            yield Server(url, get_sync_client(url=url), log, _Recorder.seen)
     finally:
-        stop(proc)
         proxy.shutdown()
         proxy.server_close()
 

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import json
 import socketserver
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +18,7 @@ from langgraph_sdk import get_sync_client
 
 from dmem.api import Memory
 from dmem.state.schemas import Operation
-from tests.test_langgraph_server import EXCHANGE, ROOT, Server, _Recorder, free_port, server_env, stop, wait_ready
+from tests.test_langgraph_server import EXCHANGE, ROOT, Server, _Recorder, langgraph_dev, server_env
 
 pytestmark = pytest.mark.server
 
@@ -42,20 +39,13 @@ def served(request: pytest.FixtureRequest,
     _Recorder.seen = []
     proxy = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Recorder)
     threading.Thread(target=proxy.serve_forever, daemon=True).start()
-    port, log = free_port(), tmp / "server.log"
-    cmd = [str(Path(sys.executable).with_name("langgraph")), "dev", "--config", str(tmp / "langgraph.json"),
-           "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--no-reload"]
-    with log.open("wb") as out:
-        env = server_env(tmp / "store", f"http://127.0.0.1:{proxy.server_address[1]}")
-        if "store_url" in where:
-            env["DMEM_STORE_URL"] = where["store_url"]
-        proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    env = server_env(tmp / "store", f"http://127.0.0.1:{proxy.server_address[1]}")
+    if "store_url" in where:
+        env["DMEM_STORE_URL"] = where["store_url"]
     try:
-        url = f"http://127.0.0.1:{port}"
-        wait_ready(url, proc, log)
-        yield Server(url=url, client=get_sync_client(url=url), log=log, proxied=_Recorder.seen), where
+        with langgraph_dev(tmp, env, config=tmp / "langgraph.json") as (url, log):
+            yield Server(url=url, client=get_sync_client(url=url), log=log, proxied=_Recorder.seen), where
     finally:
-        stop(proc)
         proxy.shutdown()
 
 

@@ -14,11 +14,8 @@ not after the claim's 600 s lease.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -27,7 +24,7 @@ from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 
 from dmem.api import Memory
-from tests.test_langgraph_server import ROOT, free_port, server_env, stop, wait_ready
+from tests.test_langgraph_server import langgraph_dev, server_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.server, pytest.mark.slow]
 
@@ -46,18 +43,8 @@ def served_on_postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tup
     with stoppable_postgres() as pg:
         env = server_env(tmp / "store", "http://127.0.0.1:9")
         env.update(DMEM_STORE_URL=pg.url, DMEM_LOCK_TIMEOUT="3")
-        port, log = free_port(), tmp / "server.log"
-        cmd = [str(Path(sys.executable).with_name("langgraph")), "dev", "--config", str(ROOT / "langgraph.json"),
-               "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"]
-        with log.open("wb") as out:
-            proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                    start_new_session=True)
-        try:
-            url = f"http://127.0.0.1:{port}"
-            wait_ready(url, proc, log)
+        with langgraph_dev(tmp, env, jobs=2) as (url, _):
             yield get_sync_client(url=url), pg
-        finally:
-            stop(proc)
 
 
 def wait_until(condition: Any, what: str) -> None:

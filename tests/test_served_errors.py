@@ -21,7 +21,7 @@ from langgraph_sdk import get_sync_client
 from langgraph_sdk.client import SyncLangGraphClient
 
 from dmem.api import Memory
-from tests.test_langgraph_server import EXCHANGE, ROOT, free_port, server_env, stop, wait_ready
+from tests.test_langgraph_server import EXCHANGE, ROOT, free_port, langgraph_dev, server_env
 
 pytestmark = pytest.mark.server
 SECRET = "pw-h29-never-shown"
@@ -44,19 +44,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SyncLangG
     ro.mkdir()
     with Memory(ro_src, embeddings="hash") as mem:  # a real store, later mounted read-only
         mem.add(EXCHANGE, user_id="maya")
-    port, log = free_port(), tmp / "server.log"
-    cli = Path(sys.executable).with_name("langgraph")
-    cmd = [*mounting_shell(full, ro_src, ro), str(cli), "dev", "--config", str(ROOT / "langgraph.json"),
-           "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--no-reload", "--n-jobs-per-worker", "2"]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=tmp, env=server_env(tmp / "store", "http://127.0.0.1:9"),
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        wait_ready(url, proc, log)
+    with langgraph_dev(tmp, server_env(tmp / "store", "http://127.0.0.1:9"), jobs=2,
+                       prefix=mounting_shell(full, ro_src, ro)) as (url, _):
         yield get_sync_client(url=url), tmp
-    finally:
-        stop(proc)
 
 
 def failure(client: SyncLangGraphClient, graph: str, graph_input: dict[str, Any], context: dict[str, Any]) -> str:
