@@ -10,6 +10,7 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
 - System 1 evidence recall at K = retrieval_top_k per speaker namespace (dense and hybrid; the
   default mode is starred), averaged over questions: over the ids that exist, and counting missing ids;
 - the admission reasons (rule families, quotes cut) of the evidence turns that formed nothing;
+- the memories whose source turns include the other speaker's question they answer ('linked');
 - the System 1 answer's evidence trace (hybrid retrieval, the offline answer): precision and recall
   against the gold evidence, for the trace of the memories the answer used and, as before, of every
   memory retrieved.
@@ -111,6 +112,8 @@ class Figures:
     evidence: int = 0
     formed: int = 0
     missing: int = 0
+    linked: int = 0
+    """Memories (or drafts) naming a turn of another speaker than their last source turn: the question answered."""
     recall: dict[str, list[float]] = field(default_factory=dict)
     unformed: Counter[str] = field(default_factory=Counter)
 
@@ -120,6 +123,7 @@ class Figures:
         self.evidence += other.evidence
         self.formed += other.formed
         self.missing += other.missing
+        self.linked += other.linked
         for key, values in other.recall.items():
             self.recall.setdefault(key, []).extend(values)
         self.unformed.update(other.unformed)
@@ -140,8 +144,14 @@ def recall(qa: QAItem, found: set[str], count_missing: bool) -> float:
     return sum(e in found for e in qa.evidence) / total
 
 
-def drafted(conv: Conversation) -> tuple[int, set[str], dict[str, tuple[bool, str]]]:
-    """--drafts: facts drafted by offline admission + split; (count, source turns, verdict by turn)."""
+def linked(records: list[MemoryRecord], speakers: dict[str, str]) -> int:
+    """How many records name a turn of another speaker than their last source turn (a question they answer)."""
+    return sum(1 for r in records if r.source_turn_ids
+               and any(speakers.get(t) != speakers.get(r.source_turn_ids[-1]) for t in r.source_turn_ids))
+
+
+def drafted(conv: Conversation) -> tuple[list[MemoryRecord], set[str], dict[str, tuple[bool, str]]]:
+    """--drafts: facts drafted by offline admission + split; (the facts, source turns, verdict by turn)."""
     decider = OfflineDecider(HashEmbeddings())
     facts: list[tuple[MemoryRecord, set[str]]] = []
     verdicts: dict[str, tuple[bool, str]] = {}
@@ -159,16 +169,17 @@ def drafted(conv: Conversation) -> tuple[int, set[str], dict[str, tuple[bool, st
             record = MemoryRecord(id=str(len(facts)), namespace="n", text=d.text, source_turn_ids=d.source_turn_ids,
                                   created_at=conv.messages[0].timestamp, updated_at=conv.messages[0].timestamp)
             facts.append((record, set(content_words(d.text))))
-    return len(facts), {t for r, _ in facts for t in r.source_turn_ids}, verdicts
+    return [r for r, _ in facts], {t for r, _ in facts for t in r.source_turn_ids}, verdicts
 
 
 def measure_drafts(conv: Conversation) -> Figures:
     questions = [q for q in conv.qa if q.category in CATEGORIES]
     evidence = {e for q in questions for e in q.evidence}
     missing = {e for q in questions for e in q.missing_evidence} - evidence
-    count, sources, verdicts = drafted(conv)
-    fig = Figures(turns=len(conv.messages), memories=count, evidence=len(evidence),
-                  formed=len(evidence & sources), missing=len(missing))
+    facts, sources, verdicts = drafted(conv)
+    fig = Figures(turns=len(conv.messages), memories=len(facts), evidence=len(evidence),
+                  formed=len(evidence & sources), missing=len(missing),
+                  linked=linked(facts, {m.turn_id: m.speaker for m in conv.messages}))
     for turn in sorted(evidence - sources):
         admitted, reason = verdicts[turn]
         fig.unformed["admitted, no fact drafted" if admitted else reason_family(reason)] += 1
@@ -186,7 +197,8 @@ def measure(kind: str, conv: Conversation) -> Figures:
         sources = {t for r in records for t in r.source_turn_ids}
         verdicts = {d.turn_id: d for ns in namespaces for d in svc.store.history.admissions(ns)}
         fig = Figures(turns=len(conv.messages), memories=len(records), evidence=len(evidence),
-                      formed=len(evidence & sources), missing=len(missing))
+                      formed=len(evidence & sources), missing=len(missing),
+                      linked=linked(records, {m.turn_id: m.speaker for m in conv.messages}))
         for turn in sorted(evidence - sources):
             d = verdicts.get(turn)
             fig.unformed[reason_family(d.reason) if d and not d.admitted else
@@ -246,6 +258,9 @@ def report_dataset(kind: str, wanted_half: str) -> None:
             print(f"{half} half, System 1 answer trace vs gold evidence (existing ids): memories used "
                   f"P {t['used P']:.3f} R {t['used R']:.3f}; every memory retrieved P {t['retrieved P']:.3f} "
                   f"R {t['retrieved R']:.3f}")
+    for half, fig in halves.items():
+        print(f"{half} half, memories naming the other speaker's question they answer: {fig.linked} "
+              f"({fig.linked / max(fig.memories, 1):.1%})")
     for half, fig in halves.items():
         print(f"{half} half, evidence turns that formed nothing ({sum(fig.unformed.values())}): "
               + "; ".join(f"{n} {why}" for why, n in fig.unformed.most_common()))

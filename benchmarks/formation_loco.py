@@ -4,10 +4,11 @@ For each rule constant of issue 26's chain-aware admission, every candidate valu
 fast --drafts mode of benchmarks/formation.py (offline admission + split) on each tuning-half
 conversation (LoCoMo conv-26/30/41, RealTalk Chat_1-3). For each held-out conversation the value is
 chosen on the other two conversations of its dataset (most evidence turns formed, then fewest
-drafted facts) and the held-out conversation's figures are printed for that value and for the rule
-switched off, so a reader sees whether a value chosen on two conversations helps the third.
+drafted facts, then fewest facts linked to a question) and the held-out conversation's figures are
+printed for that value and for the rule switched off, so a reader sees whether a value chosen on two
+conversations helps the third.
 The report half is never read.
-Usage: python benchmarks/formation_loco.py [--data DIR]
+Usage: python benchmarks/formation_loco.py [--data DIR] [--rules WORDS (only the rules whose name holds WORDS)]
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from contextlib import contextmanager
 import formation
 
 from dmem.datasets.datasets import Conversation, load_dataset
-from dmem.decisions.offline import admission, replies
+from dmem.decisions.offline import admission, chains, replies
+from dmem.text import asked
 
 OFF = 10_000
 RULES: dict[str, tuple[object, str, list[int], int]] = {
@@ -27,6 +29,11 @@ RULES: dict[str, tuple[object, str, list[int], int]] = {
     "follows: FOLLOW_RUN": (replies, "FOLLOW_RUN", [1, 2, 3], 0),
     "question about the listener's event: ASKS_HOW_MIN_WORDS": (admission, "ASKS_HOW_MIN_WORDS", [2, 3], OFF),
     "opinion: OPINION_MIN_WORDS": (admission, "OPINION_MIN_WORDS", [2, 3, 4], OFF),
+    # A reply linked to the question it answers (the question's turn a source of its facts), and a fragment
+    # reply stated with the question. These add sources, not facts: the tie-break is fewest links.
+    "reply to a question: REPLY_RUN": (replies, "REPLY_RUN", [0, 1, 2], -1),
+    "reply to a question: REPLY_MAX_WORDS": (asked, "REPLY_MAX_WORDS", [0, 6, 12, 20], 0),
+    "fragment stated with its question: FRAGMENT_MAX_WORDS": (chains, "FRAGMENT_MAX_WORDS", [0, 4, 8, 12], 0),
 }
 
 
@@ -40,17 +47,20 @@ def constant(module: object, name: str, value: int) -> Iterator[None]:
         setattr(module, name, old)
 
 
-def figures(conv: Conversation) -> tuple[int, int, int]:
-    """(evidence turns formed, evidence turns, drafted facts) of one conversation in --drafts mode."""
+def figures(conv: Conversation) -> tuple[int, int, int, int]:
+    """(evidence turns formed, evidence turns, drafted facts, facts linked to a question) in --drafts mode."""
     fig = formation.measure_drafts(conv)
-    return fig.formed, fig.evidence, fig.memories
+    return fig.formed, fig.evidence, fig.memories, fig.linked
 
 
 def main() -> None:
     for kind in ("locomo", "realtalk"):
         dataset = load_dataset(kind, formation.SETS[kind])  # type: ignore[arg-type]
         convs = [c for c in dataset.conversations if formation.half_of(kind, c.conversation_id) == "tuning"]
+        wanted = formation.option("--rules", "") or ""
         for rule, (module, name, candidates, off) in RULES.items():
+            if wanted not in rule:
+                continue
             runs = {}
             for value in [off, *candidates]:
                 with constant(module, name, value):
@@ -59,16 +69,17 @@ def main() -> None:
             for value, by_conv in runs.items():
                 print(f"  {value:>5}: " + "  ".join(
                     f"{cid[:8]} {f}/{e} {n / len(next(c for c in convs if c.conversation_id == cid).messages):.3f}"
-                    for cid, (f, e, n) in by_conv.items()))
+                    f" L{k}" for cid, (f, e, n, k) in by_conv.items()))
             for held in convs:
                 others = [c.conversation_id for c in convs if c is not held]
                 chosen = max(candidates, key=lambda v: (sum(runs[v][o][0] for o in others),
-                                                        -sum(runs[v][o][2] for o in others)))
-                f_off, e, n_off = runs[off][held.conversation_id]
-                f_on, _, n_on = runs[chosen][held.conversation_id]
+                                                        -sum(runs[v][o][2] for o in others),
+                                                        -sum(runs[v][o][3] for o in others)))
+                f_off, e, n_off, k_off = runs[off][held.conversation_id]
+                f_on, _, n_on, k_on = runs[chosen][held.conversation_id]
                 print(f"  held out {held.conversation_id[:8]}: chosen on the other two {chosen}; formed "
                       f"{f_off / e:.3f} -> {f_on / e:.3f} ({f_on - f_off:+d} turns), facts {n_off} -> {n_on} "
-                      f"({(n_on - n_off) / max(n_off, 1):+.1%})")
+                      f"({(n_on - n_off) / max(n_off, 1):+.1%}), facts linked to a question {k_off} -> {k_on}")
 
 
 if __name__ == "__main__":

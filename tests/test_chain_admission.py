@@ -128,7 +128,7 @@ def test_model_split_names_the_question_a_reply_answers_as_a_source() -> None:
     assert [(f.source_turn_ids, f.provenance) for f in out] == [(["D2:1", "D2:2"], Provenance.HEDGED),
                                                                 (["D2:2"], Provenance.STATED)]
     system = str(model.calls_for("FactDrafts")[0].messages[0].content)
-    assert "states both as one fact" in system and "'hedged' when said with a hedge" in system
+    assert "states the fact with the question's context" in system and "'hedged' when said with a hedge" in system
 
 
 def test_model_admission_sees_the_memories_a_turn_may_continue() -> None:

@@ -19,6 +19,7 @@ from dmem.state.verdicts import (
     AdmissionVerdicts,
     AnswerGroups,
     ChunkFacts,
+    FactDraft,
     FactDrafts,
     LifecycleDecision,
     LifecycleDecisions,
@@ -29,6 +30,7 @@ from dmem.state.verdicts import (
     UtteranceVerdict,
     group_answers,
 )
+from dmem.text.asked import reply_answers, topic_stems
 from dmem.text.lexical import content_stems
 
 log = logging.getLogger(__name__)
@@ -100,27 +102,42 @@ def clean_drafts(out: FactDrafts, sources: Sequence[Message]) -> FactDrafts:
 
 
 def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequence[Message]) -> FactDrafts:
-    """Name the question a reply answers (or the message it continues) as a source too, when the fact states it.
+    """Name the question a reply answers (or the message it continues) as a source too.
 
-    The turn before a fact's source, said by another speaker and asking something, is its question
-    when the fact uses a word of that question that the reply itself does not say ("What's your
-    favourite film?" + "The lighthouse one" -> "Theo's favourite film is the lighthouse one"). So is
-    the same speaker's statement just before, which a short message continues ("We went to the night
-    market." + "Mostly street food." -> "Theo ate street food at the night market").
+    The turn before a fact's source, said by another speaker, is its question when the reply answers
+    a real question of it (``dmem.text.asked.reply_answers``: no greeting, the reply takes it up) and
+    the fact is the reply's first or uses a topic word of the question ("What got you into rowing?" +
+    "My cousin took me out once" -> "Theo got into rowing through a cousin"), or when the fact uses a
+    word of the question the reply does not say. The same speaker's statement just before, which a
+    short message continues ("We went to the night market." + "Mostly street food." -> "Theo ate
+    street food at the night market"), is named when the fact uses a word of it.
     """
     turns = [*history, *sources]
     before = {b.turn_id: a for a, b in zip(turns, turns[1:], strict=False)}
     by_id = {m.turn_id: m for m in turns}
+    replied: set[str] = set()  # replies whose first fact already names their question
     facts = []
     for draft in out.facts:
         first = draft.source_turn_ids[0] if draft.source_turn_ids else None
         asked, reply = before.get(first or ""), by_id.get(first or "")
-        if asked and reply and (asked.speaker != reply.speaker) == ("?" in asked.text):
-            new = set(content_stems(asked.text)) - set(content_stems(reply.text))
-            if new & set(content_stems(draft.text)) and asked.turn_id not in draft.source_turn_ids:
-                draft = draft.model_copy(update={"source_turn_ids": [asked.turn_id, *draft.source_turn_ids]})
+        if asked and reply and asked.turn_id not in draft.source_turn_ids and _names_source(draft, asked, reply,
+                                                                                           replied):
+            draft = draft.model_copy(update={"source_turn_ids": [asked.turn_id, *draft.source_turn_ids]})
         facts.append(draft)
     return FactDrafts(facts=facts)
+
+
+def _names_source(draft: FactDraft, asked: Message, reply: Message, replied: set[str]) -> bool:
+    """Whether ``asked`` (the turn before the fact's source ``reply``) is a source of the fact too."""
+    new = set(content_stems(asked.text)) - set(content_stems(reply.text))
+    if asked.speaker == reply.speaker:
+        return "?" not in asked.text and bool(new & set(content_stems(draft.text)))
+    if reply_answers(asked.text, reply.text, (asked.speaker, reply.speaker)):
+        takes_up = topic_stems(asked.text) & topic_stems(draft.text)
+        if reply.turn_id not in replied or takes_up:
+            replied.add(reply.turn_id)
+            return True
+    return "?" in asked.text and bool(new & set(content_stems(draft.text)))
 
 
 _GENERIC = {"user"}

@@ -31,6 +31,7 @@ from dmem.decisions.offline.replies import (
     casual_first_person,
     own_message_before,
     question_answered,
+    question_replied,
     restore_subject,
     without_speaker,
 )
@@ -84,6 +85,8 @@ class Clause:
     """The stored memory whose topic this clause extends (shared informative words), if any."""
     follows: Message | None = None
     """The speaker's own message just before, which this one continues (chat splits a turn), if any."""
+    replies_to: Asked | None = None
+    """The other speaker's real question just before that the utterance replies to: a source of its facts."""
 
 
 @dataclass(frozen=True)
@@ -154,8 +157,9 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
         return segment(text), language
     asked = question_answered(message, prior)
     follows = own_message_before(message, prior) if len(text.split()) <= FOLLOW_MAX_WORDS else None
+    replies_to = question_replied(message, prior)
     names = {message.speaker, *(m.speaker for m in prior)}
-    clauses = [replace(c, text=restore_subject(c.text), asked=asked, follows=follows)
+    clauses = [replace(c, text=restore_subject(c.text), asked=asked, follows=follows, replies_to=replies_to)
                for c in segment(casual_first_person(text))]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
@@ -220,6 +224,10 @@ def _reject_late(text: str) -> ClauseVerdict:
     return ClauseVerdict(False, "rejected: no personal fact about the speaker", "impersonal")
 
 
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     """Admit or reject one clause, naming the rule and quoting the words that decided it.
 
@@ -230,8 +238,8 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     verdict = _judge(clause, language)
     needed = _ANSWERABLE.get(verdict.kind)
     if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
-        question = clause.asked.question if len(clause.asked.question) <= 80 else clause.asked.question[:77] + "..."
-        verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question ('{question}')", "answer")
+        verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question "
+                                      f"('{_cut(clause.asked.question)}')", "answer")
     elif (clause.continues and not verdict.admit and verdict.kind in _CONTINUABLE
           and len(answer_words(clause.text)) >= chains.CONTINUE_MIN_SHARED):
         memory = clause.continues if len(clause.continues) <= 60 else clause.continues[:57] + "..."
@@ -290,6 +298,9 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
     verdicts = [judge_clause(c, language) for c in clauses]
     admitted = [v for v in verdicts if v.admit]
     if admitted:
+        replied = clauses[0].replies_to
+        if replied and admitted[0].kind != "answer":  # the audit trail names the question the facts answer
+            return True, f"{admitted[0].reason}; replies to {replied.asker}'s question ('{_cut(replied.question)}')"
         return True, admitted[0].reason
     worst = max(verdicts, key=lambda v: _REJECT_RANK.get(v.kind, 0), default=None)
     return False, worst.reason if worst else "rejected: empty utterance"

@@ -17,10 +17,15 @@ import re
 from collections.abc import Iterable, Sequence
 
 from dmem.decisions.offline import rules
+from dmem.text.asked import opens_yes_no, topic_stems
 from dmem.text.lexical import content_words
 
 # Informative stems a clause shares with one stored memory to continue its topic; chosen on the tuning half.
 CONTINUE_MIN_SHARED = 5
+# A reply clause of at most this many words that names nothing of the question it answers and opens with a
+# yes or a no or points back ('it', 'there') is a fragment: its fact is stated with the question.
+FRAGMENT_MAX_WORDS = 8
+_POINTS_BACK = re.compile(r"\b(?:it|that|this|there|them|those|these|one|ones)\b", re.I)
 
 _BE = r"(?:'s|\s+is|\s+are|'re|\s+was|\s+were)"
 _YOUR_THING = re.compile(rf"^(?:so\s+|and\s+|but\s+)?(?:what|who|which\s+one){_BE}\s+(?:your|ur)\s+"
@@ -82,3 +87,10 @@ def answer_statement(question: str, answer: str, speaker: str) -> str | None:
         link = "" if _PREPOSITION.match(body) else (" to" if verb == "go" else " in")
         return f"{speaker} {tense[verb]}{rest}{link} {body}"
     return None
+
+
+def fragment(clause: str, question: str) -> bool:
+    """A reply clause that says little without the question it answers ("Yes, twice", "I loved it")."""
+    if len(clause.split()) > FRAGMENT_MAX_WORDS or topic_stems(clause) & topic_stems(question):
+        return False
+    return opens_yes_no(clause) or bool(_POINTS_BACK.search(clause))

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from dmem.decisions.offline import rules
 from dmem.state.schemas import Message
+from dmem.text.asked import real_questions, reply_answers
 
 _ADVERBS = r"(?:(?:just|still|also|really|finally|recently|actually|never|always|currently|mostly|even|only)\s+)*"
 _NOT_A_SUBJECT = (r"(?!\s+(?:is|are|was|were|has|have|had|went|got|can|could|will|would|does|did|makes?|helps?|"
@@ -45,6 +46,9 @@ _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
 ASKING_TURNS = 1
 # The speaker's own messages searched back for the one a short message continues; chosen on the tuning half.
 FOLLOW_RUN = 2
+# The speaker's own messages that may stand between a question and a message still replying to it ("Ha, yes!"
+# then the answer); chosen on the tuning half. Negative: no message is linked to the question it replies to.
+REPLY_RUN = 0
 _QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
 
 
@@ -121,4 +125,26 @@ def own_message_before(message: Message, prior: Sequence[Message]) -> Message | 
         said = " ".join(restore_subject(part) for part in rules.SENTENCE_END.split(text))
         if text and (rules.FIRST_PERSON.search(said) or question_answered(before, prior[:i]) is not None):
             return before
+    return None
+
+
+def question_replied(message: Message, prior: Sequence[Message]) -> Asked | None:
+    """The other speaker's real question this message replies to, whatever the reply says; else None.
+
+    The question's turn comes just before the message, or before a run of at most ``REPLY_RUN`` of the
+    speaker's own messages that reply to it too; it asks a real question (no greeting, no tag) and the
+    reply takes it up (``dmem.text.asked.reply_answers``). Its turn becomes a source of the reply's facts.
+    """
+    for back, turn in enumerate(reversed(prior) if REPLY_RUN >= 0 else ()):
+        if turn.speaker == message.speaker:
+            if back == REPLY_RUN or (turn.text or "").rstrip().endswith("?"):
+                return None
+            continue
+        text = without_speaker(turn.text or "", turn.speaker)
+        reply = without_speaker(message.text or "", message.speaker)
+        if not reply_answers(text, reply, (message.speaker, turn.speaker)):
+            return None
+        questions = real_questions(text)
+        about_them = [q for q in questions if _SECOND_PERSON.search(q)]
+        return Asked(asker=turn.speaker, question=(about_them or questions)[-1], turn_id=turn.turn_id)
     return None

@@ -12,11 +12,16 @@ from collections.abc import Sequence
 from dmem.decisions.offline import chains, rules
 from dmem.decisions.offline.admission import Clause, clauses_of, judge_clause, utterance_text
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
+from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
+from dmem.text.asked import topic_stems
 
 # Reasons that mean "no content", which drop a clause even when the admission gate is off.
 _CONTENTLESS = frozenset({"phatic", "emotional", "vague", "question"})
+# Verdict kinds whose fact has a shape of its own; any other admitted clause is stated as said, and a
+# fragment of it with the question it answers.
+_SHAPED = frozenset({"answer", "follows", "opinion", "question_fact", "non_english"})
 _NEED_NOUNS = re.compile(r"^\s*(?:some\s+)?(?:[\w-]+\s+)?(?:ideas|recommendations|suggestions|tips|options)\s+"
                          r"(?:for|on|about)\b", re.I)
 _PASSING = re.compile(r"\bmy\s+(?P<rel>" + "|".join(rules.RELATIONS + rules.PETS) + r")\b", re.I)
@@ -89,19 +94,28 @@ def _rule_fact(fact: str, condition: tuple[str, str], speaker: str, listener: st
     return _tidy(f"when {who} {agree(verb)} {obj}, {who} should keep in mind that {fact}")
 
 
-def _answer_fact(clause: Clause, speaker: str, known: list[Antecedent]) -> str:
+def _answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Antecedent]) -> str:
     """The reply with the question it answers, as one fact.
 
     "Theo's favourite film is the one with the lighthouse", or for other question shapes
     'Theo answered Maya's question "What's Theo's favourite film?": the one with the lighthouse'.
     """
-    assert clause.asked is not None
-    asker = clause.asked.asker
+    asker = asked.asker
     said = resolve_subjects(rewrite_person(_drop_vocative(clause.text, asker), speaker, asker), speaker, known)
-    if stated := chains.answer_statement(clause.asked.question, _trim(said), speaker):
+    if stated := chains.answer_statement(asked.question, _trim(said), speaker):
         return _tidy(stated)
-    question = rewrite_person(clause.asked.question, asker, speaker)
+    question = rewrite_person(asked.question, asker, speaker)
     return _tidy(f'{speaker} answered {asker}\'s question "{question}": {_trim(said)}')
+
+
+def _replies(clause: Clause, kind: str, linked: bool) -> bool:
+    """Whether a clause's facts answer the question its utterance replies to (its turn joins their sources).
+
+    The utterance's first admitted clause does, and any later one that takes up a word of the question.
+    """
+    if clause.replies_to is None or kind == "answer":
+        return False
+    return not linked or bool(topic_stems(clause.text) & topic_stems(clause.replies_to.question))
 
 
 _LOWER_FIRST = frozenset({"it", "it's", "its", "this", "that", "these", "those", "they", "they're", "there",
@@ -156,17 +170,23 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
     listener = listener_of(message, [*history, *window])
     known = [a for h in prior for a in antecedents(utterance_text(h), h.speaker)]
     drafts: list[FactDraft] = []
+    linked = False  # whether a fact of this utterance already names the question it replies to
     for clause in clauses:
         verdict = judge_clause(clause, language)
         if (gated and not verdict.admit) or (not gated and verdict.kind in _CONTENTLESS):
             continue
         pairs: list[tuple[str, list[Category], Provenance]]
         sources = [message.turn_id]
+        replied = clause.replies_to if _replies(clause, verdict.kind, linked) else None
         if language != "en":
             pairs = [(_tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
-        elif verdict.kind == "answer":
-            pairs = [(_answer_fact(clause, message.speaker, known), categorize(clause.text), Provenance.STATED)]
-            sources = [t for t in (clause.asked.turn_id if clause.asked else "", message.turn_id) if t]
+        elif verdict.kind == "answer" and clause.asked is not None:
+            pairs = [(_answer_fact(clause, clause.asked, message.speaker, known), categorize(clause.text),
+                      Provenance.STATED)]
+            sources = [t for t in (clause.asked.turn_id, message.turn_id) if t]
+        elif replied is not None and verdict.kind not in _SHAPED and chains.fragment(clause.text, replied.question):
+            pairs = [(_answer_fact(clause, replied, message.speaker, known), categorize(clause.text),
+                      Provenance.STATED)]
         elif verdict.kind == "follows" and clause.follows is not None:
             pairs = [(_follow_fact(clause, clause.follows, message.speaker, listener), categorize(clause.text),
                       Provenance.STATED)]
@@ -183,6 +203,9 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
             if clause.condition:
                 rule = _rule_fact(pairs[0][0], clause.condition, message.speaker, listener)
                 pairs.append((rule, [Category.USER_RULE], Provenance.STATED))
+        if replied is not None and replied.turn_id and replied.turn_id not in sources:
+            sources = [replied.turn_id, *sources]
+            linked = True
         known += antecedents(clause.text, message.speaker)
         for fact_text, categories, provenance in pairs:
             if any(d.text.lower() == fact_text.lower() for d in drafts):

@@ -1,0 +1,86 @@
+"""Whether a turn replies to the question the other speaker asked just before it.
+
+Both decision engines judge an utterance together with the question it answers: the question's
+turn becomes a source of the facts its reply forms, and a fragment reply ("Yes, twice") is stated
+with the question. A turn counts as that question when it asks a real one (not a greeting such as
+"How are you?", not a tag such as "..., you know?") and the reply takes it up: it shares a topic
+word with the question's turn, opens with a yes or a no to a yes/no question, speaks of the speaker in its
+first sentence when the question asks about them ("What do you do with them?" -> "We love painting"),
+or (off by default) is at most ``REPLY_MAX_WORDS`` words long. The rules are about the form of chat, never
+about a particular conversation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from dmem.text.lexical import content_stems
+from dmem.text.words import wordset
+
+# A reply of at most this many words, right after a real question, answers it whatever it says. 0 = off: on the
+# tuning half (leave one conversation out, 6 / 12 / 20 tried) it linked more replies and formed no evidence turn.
+REPLY_MAX_WORDS = 0
+_SENTENCE_QUESTION = re.compile(r"[^.!?\n]*\?")
+_OPENERS = r"(?:(?:hi|hey|hello|hiya|oh|so|and|well|anyway|btw|good\s+morning|morning)\b[,!.]?\s*(?:\w+[,!]\s*)?)*"
+# Questions that greet or keep the talk going: their reply says how one is, not a fact the question asks for.
+_GREETING = re.compile(
+    rf"^\s*{_OPENERS}(?:how\s+(?:are|r)\s+(?:you|u|ya)(?:\s+(?:doing|today|guys|feeling))*"
+    r"|how\s+(?:are|r)\s+things|how(?:'s|\s+is)\s+(?:it|everything|life)\s+(?:going|been)?"
+    r"|how\s+(?:have|ve)\s+you\s+been|what(?:'s|s|\s+is)\s+up|sup|what(?:'s|\s+is)\s+new"
+    r"|how(?:'s|\s+is|\s+was|\s+has)\s+(?:your|ur|the)\s+(?:day|week|weekend|morning|evening|night|afternoon)"
+    r"(?:\s+(?:been|going|so\s+far))*"
+    r"|(?:you|u)\s+(?:ok|okay|good|there)|are\s+you\s+(?:ok|okay|there|still\s+there))\W*\?+\s*$", re.I)
+# A statement with a question mark tagged on: "It's just great, you know?", "Crazy, right?".
+_TAG = re.compile(r"(?:^|[,\s])(?:you\s+know|right|isn't\s+it|ain't\s+it|don't\s+you\s+think|huh|eh|no|yeah|"
+                  r"really|seriously|lol|haha|too|see)\W*\?+\s*$", re.I)
+_YES_NO_QUESTION = re.compile(rf"^\s*{_OPENERS}(?:do|does|did|have|has|had|are|is|was|were|will|would|can|could|"
+                              r"should|ever|any|anything|got)\b", re.I)
+_YES_NO = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|ya|no|nope|nah|not\s+yet|not\s+really|of\s+course|sure|"
+                     r"definitely|absolutely|totally|i\s+(?:did|do|have|am|was|will|didn't|don't|haven't|wasn't)|"
+                     r"we\s+(?:did|do|have|are|were|didn't|don't|haven't)|i'm\s+not)\b", re.I)
+_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|y'all)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|we've|our|us)\b", re.I)
+_FIRST_SENTENCE = re.compile(r"^[^.!?\n]*")
+# Words any chat uses whatever its topic: sharing one is no sign that a reply takes up a question.
+_CHAT_STEMS = wordset(
+    "good great nice fun love like realli thing time day today week lot much way get got go went make made "
+    "think know yeah yes oh well sure thank thanks hope feel look sound tri want need awesom amaz cool wow "
+    "hey hi hello right also still even just one someth anyth everyth new"
+)
+
+
+def real_questions(turn: str) -> list[str]:
+    """The question sentences of a turn that ask something: greetings and tag questions left out."""
+    found = [q.strip() for q in _SENTENCE_QUESTION.findall(turn)]
+    return [q for q in found if q.strip(" ?") and not _GREETING.match(q) and not _TAG.search(q)]
+
+
+def topic_stems(text: str, names: Iterable[str] = ()) -> set[str]:
+    """Content stems that say what a turn is about: no names of the people talking, no chat fillers."""
+    skip = {s for n in names for s in content_stems(n)}
+    return {s for s in content_stems(text) if s not in skip and s not in _CHAT_STEMS and not s.isdigit()}
+
+
+def opens_yes_no(reply: str) -> bool:
+    """Whether a reply opens with a yes or a no ('Yeah, ...', 'Nope', 'I did ...')."""
+    return bool(_YES_NO.match(reply))
+
+
+def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> bool:
+    """Whether ``reply`` answers a real question of ``question_turn`` (said just before, by the other speaker).
+
+    ``names`` are the speakers' names (a vocative shares no topic).
+    """
+    questions = real_questions(question_turn)
+    if not questions or not reply.strip() or reply.rstrip().endswith("?") and len(reply.split()) <= 4:
+        return False
+    names = list(names)
+    if len(reply.split()) <= REPLY_MAX_WORDS:
+        return True
+    if any(_YES_NO_QUESTION.match(q) for q in questions) and _YES_NO.match(reply):
+        return True
+    first = _FIRST_SENTENCE.match(reply.strip())
+    if any(_YOU.search(q) for q in questions) and first and _FIRST_PERSON.search(first[0]):
+        return True
+    return bool(topic_stems(question_turn, names) & topic_stems(reply, names))
