@@ -5,7 +5,7 @@ turn becomes a source of the facts its reply forms, and a fragment reply ("Yes, 
 with the question. A turn counts as that question when it asks a real one (not a greeting such as
 "How are you?", not a tag such as "..., you know?") and the reply takes it up: it shares a topic
 word with the question's turn, opens with a yes or a no to a yes/no question, speaks of the speaker in its
-first sentence when the question asks about them ("What do you do with them?" -> "We love painting"),
+first sentence when the question asks about them ("What do you cook for the twins?" -> "We mostly bake flatbread"),
 or (off by default) is at most ``REPLY_MAX_WORDS`` words long. The rules are about the form of chat, never
 about a particular conversation.
 """
