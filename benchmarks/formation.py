@@ -22,13 +22,15 @@ and split over the same exchanges (pairs, 8 turns of history, the node's window)
 facts sharing most word stems with the exchange standing in for the embedding-searched background;
 'formed' then counts evidence turns that source a drafted fact and 'mem/turn' is drafted facts per
 turn, before the lifecycle merges duplicates; no System 1 recall (there is no store).
-Usage: python benchmarks/formation.py [locomo|realtalk|both] [--half tuning|report|both] [--drafts]
+Usage: python benchmarks/formation.py [locomo|realtalk|both] [--half tuning|report|both (default:
+       tuning, or what --only names)] [--drafts]
        [--only ID,ID] [--work DIR] [--data DIR (default ../shared/data)] [--filler-only]
        [--source HASH (reuse stores ingested by another source tree)]
 """
 
 from __future__ import annotations
 
+import argparse
 import functools
 import hashlib
 import json
@@ -61,8 +63,30 @@ CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
 
 
+@functools.cache
+def arguments() -> argparse.Namespace:
+    """The command line (``--help`` prints it and measures nothing); other scripts' flags are left alone."""
+    parser = argparse.ArgumentParser(description="Formation recall on the development data (see the module docstring).")
+    parser.add_argument("dataset", nargs="?", default="both", help="locomo, realtalk or both (default)")
+    parser.add_argument("--half", choices=["tuning", "report", "both"], default=None,
+                        help="default: tuning, or every conversation --only names; the report half is "
+                             "measured only when asked for")
+    parser.add_argument("--only", help="comma list of conversation ids")
+    parser.add_argument("--drafts", action="store_true", help="admission and split only (fast), no store")
+    parser.add_argument("--work", default=str(ROOT / ".bench-stores" / "formation"))
+    parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    parser.add_argument("--filler-only", action="store_true")
+    parser.add_argument("--source", help="reuse the stores another source tree (this hash) ingested")
+    parser.add_argument("--rules", help="formation_loco.py only: the rules whose name holds these words")
+    return parser.parse_known_args()[0]
+
+
 def option(name: str, default: str | None = None) -> str | None:
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+    """A flag's value from the command line, else ``default`` (also for other scripts' own flags)."""
+    known = vars(arguments()).get(name.lstrip("-").replace("-", "_"))
+    if known is not None:
+        return str(known)
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv[:-1] else default
 
 
 DATA = Path(option("--data", str(ROOT.parent / "shared" / "data")) or "")
@@ -245,7 +269,7 @@ def report_dataset(kind: str, wanted_half: str) -> None:
     print(HEADER)
     for conv in convs:
         started = time.perf_counter()
-        fig = measure_drafts(conv) if "--drafts" in sys.argv else measure(kind, conv)
+        fig = measure_drafts(conv) if arguments().drafts else measure(kind, conv)
         half = half_of(kind, conv.conversation_id)
         halves.setdefault(half, Figures()).add(fig)
         print(fig.row(f"{conv.conversation_id[:15]} ({half[0]})") + f"  {time.perf_counter() - started:.0f}s",
@@ -283,12 +307,15 @@ def filler_rate() -> None:
 
 
 def main() -> None:
-    if "--filler-only" not in sys.argv and not SETS["locomo"].is_file():
+    args = arguments()
+    if args.dataset not in ("locomo", "realtalk", "both"):
+        raise SystemExit(f"formation.py: dataset must be locomo, realtalk or both, not {args.dataset!r}")
+    if not args.filler_only and not SETS["locomo"].is_file():
         print(f"skipped: {DATA} not found (benchmarks read ../shared/data)")
-    elif "--filler-only" not in sys.argv:
-        which = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "both"
-        for kind in ("locomo", "realtalk") if which == "both" else (which,):
-            report_dataset(kind, option("--half", "both") or "both")
+    elif not args.filler_only:
+        half = args.half or ("both" if args.only else "tuning")
+        for kind in ("locomo", "realtalk") if args.dataset == "both" else (args.dataset,):
+            report_dataset(kind, half)
     filler_rate()
 
 
