@@ -166,18 +166,29 @@ _ABSOLUTE = [
 
 def absolute_dates(text: str) -> list[tuple[int, date]]:
     """Absolute dates written in text, as (position, date), in text order."""
-    found: list[tuple[int, date]] = []
+    return [(at, day) for at, day, _ in absolute_periods(text)]
+
+
+def absolute_periods(text: str) -> list[tuple[int, date, str]]:
+    """Absolute dates written in text with what they name, as (position, first day, 'day'|'month'|'year').
+
+    "in August 2023" names a month (its first day, 'month'); "5 August 2023" a day; "in 2022" a year.
+    """
+    found: list[tuple[int, date, str]] = []
     taken: list[range] = []
     for pattern, kind in _ABSOLUTE:
         for m in pattern.finditer(text):
             if any(m.start() in span for span in taken):
                 continue
             try:
-                found.append((m.start(), _parse_absolute(m, kind)))
+                found.append((m.start(), _parse_absolute(m, kind), _NAMES[kind]))
             except ValueError:
                 continue
             taken.append(range(m.start(), m.end()))
     return sorted(found)
+
+
+_NAMES = {"dmy": "day", "iso": "day", "my": "month", "y": "year"}
 
 
 def _parse_absolute(m: re.Match[str], kind: str) -> date:

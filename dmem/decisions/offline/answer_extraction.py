@@ -4,6 +4,8 @@ A line can answer when it shares the question's topic (a topic word or its conce
 focused cosine stands out from the other lines', when it adds something the question lacks, and,
 when the question names people found in the context, when it names one of them. Lines are judged
 whole (a deliberation fact's sentences explain each other); the span comes from their best sentences.
+A framed line ('Theo answered Maya's question "...": ...') is ranked whole but judged, and its span
+taken, on what was said (``frames``): the frame is never the answer.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from datetime import date
 from langchain_core.embeddings import Embeddings
 
 from dmem.decisions.offline import spans
+from dmem.decisions.offline.frames import said
+from dmem.decisions.offline.periods import period_words
 from dmem.decisions.offline.rules import SENTENCE_END
 from dmem.decisions.offline.spans import NO_INFO
 from dmem.decisions.offline.topics import (
@@ -45,21 +49,25 @@ def ranked_lines(embeddings: Embeddings, question: str, lines: list[Line],
                  context: list[str]) -> list[tuple[int, float]]:
     """(index, relevance) of the lines that can answer, best first; a line that only asks cannot."""
     texts = [text for text, _ in lines]
-    signals = focused_signals(embeddings, question, texts, families=True)
+    signals = focused_signals(embeddings, question, texts, families=True, also=period_words(question, lines))
     stand = standouts([c for c, _ in signals])
     people = [n for n in question_names(question) if any(mentions(t, [n]) for t in context)]
     topical = topical_names(question, texts, [s for s in map(spans.line_subject, context) if s])
     usable = []
     for i, ((text, tag), (cos, lex)) in enumerate(zip(lines, signals, strict=True)):
         if (spans.on_topic(question, text, stand[i] or mentions(text, topical))
-                and spans.adds_information(question, text, tag) and not _questions_only(text)
+                and spans.adds_information(question, said(text), tag) and not _questions_only(said(text))
                 and (not people or mentions(context[i], people))):
             usable.append((i, relevance(cos, lex)))
     return sorted(usable, key=lambda p: -p[1])
 
 
 def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:
-    """The line's statements that share the question's topic, most relevant first (the best one at least)."""
+    """The line's statements that share the question's topic, most relevant first (the best one at least).
+
+    A framed line's statements are those of what was said, not of its frame.
+    """
+    text = said(text)
     parts = [s.strip() for s in SENTENCE_END.split(text) if s.strip(" .!?,") and not s.rstrip().endswith("?")]
     if len(parts) < 2:
         return parts or [text]

@@ -56,17 +56,20 @@ def strip_vocatives(text: str, names: Sequence[str]) -> str:
 
 
 def focused_signals(embeddings: Embeddings, question: str, texts: Sequence[str], *,
-                    families: bool = False) -> list[tuple[float, float]]:
+                    families: bool = False, also: Sequence[str] = ()) -> list[tuple[float, float]]:
     """(cosine, absolute BM25) of each text against the question, shared names stripped from both.
 
     ``families``: a text naming a word of a topic word's family or class counts, for BM25, as naming
-    the topic word itself ("diploma" for 'studying', "moved" for 'live').
+    the topic word itself ("diploma" for 'studying', "moved" for 'live'). ``also``: per text, words it
+    counts as naming for BM25 (the question's period, for a line dated in it).
     """
     if not texts:
         return []
     names = shared_names(question, texts)
     q, docs = strip_names(question, names), [strip_names(t, names) for t in texts]
     lexical = [f"{d} {' '.join(kin_words(q, d))}" for d in docs] if families else docs
+    if also:
+        lexical = [f"{d} {extra}" for d, extra in zip(lexical, also, strict=True)]
     return list(zip(cosines(embeddings, q, docs), lexical_scores(q, lexical), strict=True))
 
 

@@ -1,0 +1,69 @@
+"""A question's time period, and the context lines that fall in it.
+
+"What happened to Theo's job in March 2024?" names a period. The line that answers it often says
+when only through its date ('[2024-03-12] Theo lost his job at the bakery'), while a line from
+another month that writes a date out ('On 2 March 2024, Maya...') or a month's name matches the
+question's words. BM25 matches words, so a line whose time falls in the period counts, for BM25, as
+naming it (as a line naming a topic word's family counts as naming the word, ``topics.kin_words``).
+A line's time is the dates it writes out, else the day it was said (its tag).
+"""
+
+from __future__ import annotations
+
+__all__ = ["Period", "asked_period", "period_words"]
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from dmem.grounding.deixis import MONTHS, absolute_periods
+
+_UNITS = ("day", "month", "year")  # finest first
+_NOT_WITHIN = re.compile(r"\b(?:before|after|since|until|till|by|from|between|around|than)\s+(?:the\s+)?"
+                         r"(?:(?:early|mid|late|end\s+of|start\s+of)\s+)?$", re.I)
+
+
+@dataclass(frozen=True)
+class Period:
+    """A day, month or year a question asks within."""
+
+    first: date
+    unit: str
+
+    def holds(self, day: date, unit: str) -> bool:
+        """True if a time of this unit starting on ``day`` lies within the period."""
+        if _UNITS.index(unit) > _UNITS.index(self.unit):
+            return False  # "in 2024" does not fall within "March 2024"
+        if self.unit == "year":
+            return day.year == self.first.year
+        if self.unit == "month":
+            return (day.year, day.month) == (self.first.year, self.first.month)
+        return day == self.first
+
+    def words(self) -> str:
+        """The period written out ('March 2024', '12 March 2024', '2024')."""
+        month = MONTHS[self.first.month - 1]
+        return {"day": f"{self.first.day} {month} {self.first.year}", "month": f"{month} {self.first.year}",
+                "year": str(self.first.year)}[self.unit]
+
+
+def asked_period(question: str) -> Period | None:
+    """The one period a question asks within ('in March 2024'); none for two dates or 'before/after ...'."""
+    found = absolute_periods(question)
+    if len(found) != 1:
+        return None
+    at, first, unit = found[0]
+    return None if _NOT_WITHIN.search(question[:at]) else Period(first, unit)
+
+
+def period_words(question: str, lines: list[tuple[str, date | None]]) -> list[str]:
+    """Per line, the question's period written out if the line's time falls in it, else ''."""
+    period = asked_period(question)
+    if period is None:
+        return [""] * len(lines)
+    out = []
+    for text, tag in lines:
+        said = [(day, unit) for _, day, unit in absolute_periods(text)]
+        times = said or ([(tag, "day")] if tag else [])
+        out.append(period.words() if any(period.holds(day, unit) for day, unit in times) else "")
+    return out
