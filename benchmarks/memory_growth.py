@@ -139,13 +139,14 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
                 print(f"      {line.strip()}")
 
 
-PEAK_STEPS = [("dmem.store.transcript", "Transcript", "messages"), ("dmem.store.transcript", "Transcript", "amessages"),
-              ("dmem.evidence.indexes", "EvidenceIndexes", "memories"), ("dmem.evidence.indexes", "EvidenceIndexes", "turns"),
-              ("dmem.evidence.indexes", "TurnIndex", "matrix"), ("dmem.evidence.hybrid", None, "memory_query"),
-              ("dmem.evidence.hybrid", None, "fused_memories"), ("dmem.nodes.deliberation", None, "plan_for"),
-              ("dmem.evidence.indexes", "EvidenceIndexes", "transcript"), ("dmem.nodes.deliberation", None, "focus_seeds"),
-              ("dmem.nodes.deliberation", None, "reading_plan"), ("dmem.nodes.deliberation", None, "told_turns"),
-              ("dmem.evidence.hybrid", None, "turns"), ("dmem.evidence.hybrid", None, "source_ranking")]
+PEAK_STEPS = [
+    ("dmem.store.transcript", "Transcript", "messages"), ("dmem.store.transcript", "Transcript", "amessages"),
+    ("dmem.evidence.indexes", "EvidenceIndexes", "memories"), ("dmem.evidence.indexes", "EvidenceIndexes", "turns"),
+    ("dmem.evidence.indexes", "EvidenceIndexes", "transcript"), ("dmem.evidence.hybrid", None, "memory_query"),
+    ("dmem.evidence.hybrid", None, "fused_memories"), ("dmem.evidence.hybrid", None, "source_ranking"),
+    ("dmem.nodes.deliberation", None, "plan_for"), ("dmem.nodes.deliberation", None, "focus_seeds"),
+    ("dmem.nodes.deliberation", None, "told_turns"), ("dmem.nodes.deliberation", None, "reading_plan"),
+    ("dmem.evidence.hybrid", None, "turns")]
 """The steps of a question whose passing peak ``--peak`` reports: (module, class or None, function)."""
 
 
@@ -236,7 +237,8 @@ async def peaks(args: argparse.Namespace, served: object) -> None:
         took = time.perf_counter() - began
         run_peak = (tracemalloc.get_traced_memory()[1] - start) / 2**10
         detail = "  ".join(f"{label} {values[-1]:.0f} ({len(values)})" for label, values in sorted(steps.peaks.items()))
-        print(f"{2 * sent:6d} {run_peak:8.0f} KB  {took * 1000:5.0f} ms  route {out.get('route')}  {detail}", flush=True)
+        print(f"{2 * sent:6d} {run_peak:8.0f} KB  {took * 1000:5.0f} ms  route {out.get('route')}  {detail}",
+              flush=True)
 
 
 def main() -> None:

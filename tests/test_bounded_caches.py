@@ -134,6 +134,9 @@ class _Store:
     def changes(self, namespace: str, since: int) -> list[Any]:
         return []
 
+    def last_row(self, namespace: str) -> int:
+        return -1
+
 
 def test_lexical_indexes_keep_no_build_lock_per_user_ever_asked_about() -> None:
     indexes = EvidenceIndexes(_Store(), max_entries=3)  # type: ignore[arg-type]

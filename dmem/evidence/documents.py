@@ -112,6 +112,8 @@ class MemoryIndex:
     docs: DocIndex
     sources: tuple[tuple[str, ...], ...]
     """Each memory's source turns as rendered for embedding (``Message.render``)."""
+    rows: int = -1
+    """The namespace's last transcript row when it was read (-1: not noted), for a caller that checks it."""
 
     @property
     def documents(self) -> int:

@@ -17,6 +17,7 @@ deleted memories) than live ones.
 from __future__ import annotations
 
 import bisect
+import threading
 from collections.abc import Sequence
 from datetime import date, datetime
 
@@ -146,6 +147,7 @@ class MemoryCatalog:
         """Source turns (conversation, turn id) a memory names that were not recorded when it was read."""
         self._rowid: int | None = None
         """The last transcript row of the namespace when the catalog last looked (None: never)."""
+        self._lock = threading.Lock()
         self.view: MemoryIndex | None = None
 
     @property
@@ -157,11 +159,8 @@ class MemoryCatalog:
         """The index of the namespace's memories at ``version`` (read before), or None: build it afresh."""
         if self._rowid is None:
             self._rowid = store.transcript.last_row(self.namespace)
-        else:
-            added = store.transcript.since(self.namespace, self._rowid)
-            if any((m.conversation_id, m.turn_id) in self._missing for _, m in added):
-                return None  # a memory's missing source turn was recorded: its document changes
-            self._rowid = max([self._rowid, *(rowid for rowid, _ in added)])
+        elif self.missing_recorded(store):
+            return None  # a memory's missing source turn was recorded: its document changes
         changes = store.vectors.changes(self.namespace, self.version)
         if changes is None or any(not deleted and not r.conversation_id for _, r, deleted in changes):
             return None
@@ -187,6 +186,23 @@ class MemoryCatalog:
                                 DocIndex.view(self._postings, self._days, order),
                                 tuple(self._sources[s] for s in self._order))
         return self.view
+
+    def current(self, store: MemoryStore, version: int) -> bool:
+        """Whether the index is the namespace's at ``version``, its memories' source turns included.
+
+        The version is the one read, and no source turn a memory named before it was recorded has
+        been recorded since (one read of the new turns, only while there is such a turn).
+        """
+        return self.version == version and not (self._missing and self.missing_recorded(store))
+
+    def missing_recorded(self, store: MemoryStore) -> bool:
+        """Whether a source turn missing when its memory was read is among the turns recorded since the last look."""
+        with self._lock:
+            added = store.transcript.since(self.namespace, self._rowid if self._rowid is not None else -1)
+            if any((m.conversation_id, m.turn_id) in self._missing for _, m in added):
+                return True
+            self._rowid = max([self._rowid if self._rowid is not None else -1, *(rowid for rowid, _ in added)])
+            return False
 
     def _sources_of(self, store: MemoryStore,
                     live: Sequence[tuple[int, MemoryRecord]]) -> list[tuple[MemoryRecord, list[Message]]]:

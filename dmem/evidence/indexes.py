@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from dmem.evidence.documents import (
@@ -84,7 +84,7 @@ class EvidenceIndexes:
             key = ("memories", namespace, labels_key(labels))
             return self._get(key, lambda e: e.version == version,
                              lambda old: build_memory_index(self.store, namespace, labels))
-        entry = self._get(("memories", namespace), lambda e: e.version == version,
+        entry = self._get(("memories", namespace), lambda e: _current(e, self.store, namespace, version),
                           lambda old: self._grown_memories(old, namespace, version))
         if isinstance(entry, MemoryIndex):
             return entry
@@ -95,12 +95,12 @@ class EvidenceIndexes:
         """The catalog brought up to ``version``: the old one grown, else a new one; a full build where neither can."""
         if isinstance(old, MemoryCatalog) and old.refresh(self.store, version) is not None:
             return old
-        if isinstance(old, MemoryIndex):  # a catalog could not follow this namespace: stay with full builds
-            return build_memory_index(self.store, namespace)
-        catalog = MemoryCatalog(namespace)
-        if catalog.refresh(self.store, version) is not None:
-            return catalog
-        return build_memory_index(self.store, namespace)
+        if not isinstance(old, MemoryIndex):  # a catalog could follow this namespace so far
+            catalog = MemoryCatalog(namespace)
+            if catalog.refresh(self.store, version) is not None:
+                return catalog
+        rows = self.store.transcript.last_row(namespace)  # a full build stays with full builds, noting the turns
+        return replace(build_memory_index(self.store, namespace), rows=rows)
 
     def transcript(self, namespace: str) -> TurnIndex:
         """The index of the namespace's whole transcript (time order), grown from the turns recorded since.
@@ -184,6 +184,17 @@ class EvidenceIndexes:
         while len(self._entries) > self.max_entries or (self.max_documents and self._documents > self.max_documents):
             _, dropped = self._entries.popitem(last=False)
             self._documents -= _weight(dropped)
+
+
+def _current(entry: MemoryCatalog | MemoryIndex, store: MemoryStore, namespace: str, version: int) -> bool:
+    """Whether a kept memory index is the namespace's at ``version``, its source turns included.
+
+    A catalog checks the turns its memories named before they were recorded; a full build, that
+    no turn was recorded since (one cheap read each).
+    """
+    if isinstance(entry, MemoryCatalog):
+        return entry.current(store, version)
+    return entry.version == version and entry.rows == store.transcript.last_row(namespace)
 
 
 def _weight(entry: object) -> int:
