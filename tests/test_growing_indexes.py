@@ -90,8 +90,11 @@ class Script:
         self.ids += 1
         sources = self.rng.sample(self.turns[ns], min(len(self.turns[ns]), self.rng.randint(0, 2)))
         conv = sources[0].conversation_id if sources else "conv-none"
-        conv = None if self.rng.random() < 0.05 else conv  # a memory naming no conversation finds turns by id
-        turn_ids = [m.turn_id for m in sources] + (["t-not-yet"] if self.rng.random() < 0.1 else [])
+        turn_ids = [m.turn_id for m in sources]
+        if self.rng.random() < 0.15:  # names a turn recorded later ("late turn")
+            conv, turn_ids = "conv-none", turn_ids[:0] + ["t-not-yet"]
+        late = "t-not-yet" in turn_ids
+        conv = None if self.rng.random() < (0.3 if late else 0.05) else conv  # no conversation: turns by id alone
         created = T0 + timedelta(minutes=self.rng.choice([self.ids, -self.ids, 0]))  # some sort before older ones
         event = T0 + timedelta(days=self.rng.randint(-60, 60)) if self.rng.random() < 0.5 else None
         return MemoryRecord(id=f"m{self.ids}", namespace=ns, text=self.text(), source_turn_ids=turn_ids,
@@ -102,7 +105,7 @@ class Script:
         ns = rng.choice(["ana", "bo"])
         live = store.vectors.list(ns)
         op = rng.choices(["turns", "add", "update", "delete", "import", "reset", "late turn"],
-                         [30, 30, 15, 10, 6, 2, 3])[0]
+                         [30, 30, 15, 10, 6, 3, 6])[0]
         if op == "turns" or (op in ("update", "delete") and not live):
             self.record_turns(ns)
         elif op == "add":
@@ -165,3 +168,72 @@ def test_grown_indexes_equal_a_full_rebuild_over_longer_runs(memory_factory: Any
 @pytest.mark.parametrize("seed", range(3))
 def test_grown_indexes_equal_a_full_rebuild_on_postgres(postgres_memory_factory: Any, seed: int) -> None:
     check_grown_against_full(postgres_memory_factory().store, seed, 60)
+
+
+@pytest.mark.parametrize("conversation", ["conv-late", None])
+def test_a_source_turn_recorded_after_its_memory_reaches_the_memory_index(memory_factory: Any,
+                                                                          conversation: str | None) -> None:
+    store = memory_factory().store
+    indexes = EvidenceIndexes(store)
+    record = MemoryRecord(id="m1", namespace="ana", text="Ilsa bought a quilt", source_turn_ids=["t-late"],
+                          conversation_id=conversation, created_at=T0, updated_at=T0)
+    store.vectors.add(record, EMB.embed_query(record.text))
+    assert indexes.memories("ana").sources == ((),)
+    store.transcript.append(Routing.of("ana"), [Message(conversation_id="conv-late", turn_id="t-late", speaker="Ilsa",
+                                                        text="I found a patchwork quilt at the harbour market")])
+    grown = indexes.memories("ana")  # no memory was written: the version did not move
+    assert grown.sources == (("Ilsa: I found a patchwork quilt at the harbour market",),)
+    same_memories(grown, build_memory_index(store, "ana"))
+
+
+def test_questions_read_only_the_rows_added_since_the_last_one(memory_factory: Any) -> None:
+    store = memory_factory().store
+    indexes = EvidenceIndexes(store)
+
+    def exchange(i: int) -> MemoryRecord:
+        turn = Message(conversation_id=f"conv-{i}", turn_id=f"t{i}", speaker="Ilsa", text=f"I rowed a kayak {i} km")
+        store.transcript.append(Routing.of("ana"), [turn])
+        record = MemoryRecord(id=f"m{i}", namespace="ana", text=f"Ilsa rowed {i} km", source_turn_ids=[f"t{i}"],
+                              conversation_id=f"conv-{i}", created_at=T0, updated_at=T0)
+        store.vectors.add(record, EMB.embed_query(record.text))
+        return record
+
+    for i in range(20):
+        exchange(i)
+    first, turns = indexes.memories("ana"), indexes.transcript("ana")
+    reads: list[tuple[str, int]] = []
+    transcript, vectors = store.transcript, store.vectors
+
+    class Transcript:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(transcript, name)
+
+        def since(self, namespace: str, rowid: int) -> Any:
+            reads.append(("since", rowid))
+            return transcript.since(namespace, rowid)
+
+        def messages(self, *args: Any) -> Any:
+            pytest.fail("a question read the whole transcript")
+
+    class Vectors:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(vectors, name)
+
+        def changes(self, namespace: str, since: int) -> Any:
+            reads.append(("changes", since))
+            return vectors.changes(namespace, since)
+
+        def list(self, *args: Any) -> Any:
+            pytest.fail("a question read every memory")
+
+    store.transcript, store.vectors = Transcript(), Vectors()
+    try:
+        new = exchange(20)
+        grown, grown_turns = indexes.memories("ana"), indexes.transcript("ana")
+    finally:
+        store.transcript, store.vectors = transcript, vectors
+    assert ("changes", first.version) in reads and ("since", -1) not in reads
+    assert [r.id for r in grown.records] == [r.id for r in first.records] + [new.id]
+    assert len(grown_turns.messages) == len(turns.messages) + 1
+    same_memories(grown, build_memory_index(store, "ana"))
+    same_turns(grown_turns, build_turn_index(store.transcript.messages(["ana"]), ""), list(grown.records))
