@@ -237,3 +237,18 @@ def test_questions_read_only_the_rows_added_since_the_last_one(memory_factory: A
     assert len(grown_turns.messages) == len(turns.messages) + 1
     same_memories(grown, build_memory_index(store, "ana"))
     same_turns(grown_turns, build_turn_index(store.transcript.messages(["ana"]), ""), list(grown.records))
+
+
+def test_grown_indexes_count_their_documents_against_the_budget(memory_factory: Any) -> None:
+    store = memory_factory().store
+    indexes = EvidenceIndexes(store, max_documents=120)
+    script = Script(store, 5)
+    for _ in range(40):
+        for ns in ("ana", "bo"):
+            script.record_turns(ns)
+            r = script.new_record(ns)
+            store.vectors.add(r, EMB.embed_query(r.text))
+            indexes.memories(ns), indexes.transcript(ns)
+            held = sum(e.documents for e in indexes._entries.values())
+            assert indexes.documents == held <= 120  # grown in place, the entries are counted as they are now
+    assert len(indexes.transcript("ana").messages) == len(store.transcript.messages(["ana"])) > 60

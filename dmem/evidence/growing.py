@@ -20,6 +20,7 @@ import bisect
 import threading
 from collections.abc import Sequence
 from datetime import date, datetime
+from typing import cast
 
 import numpy as np
 
@@ -133,7 +134,8 @@ class MemoryCatalog:
         self.namespace = namespace
         self.version = -1
         """The store version the catalog has read up to (-1: nothing read)."""
-        self._records: list[MemoryRecord] = []
+        self._records: list[MemoryRecord | None] = []
+        """Per slot, its record (None once replaced or deleted)."""
         self._sort: list[tuple[datetime, int]] = []
         """Per slot: (created_at, insertion position), the order ``VectorIndex.list`` gives."""
         self._sources: list[tuple[str, ...]] = []
@@ -166,8 +168,9 @@ class MemoryCatalog:
             return None
         for _, record, _ in changes:
             old = self._slot_of.pop(record.id, None)
-            if old is not None:
+            if old is not None:  # the slot dies: only its postings stay (views made before keep their own copies)
                 self._order.remove(old)
+                self._records[old], self._sources[old] = None, ()
         live = [(pos, record) for pos, record, deleted in changes if not deleted]
         documents = [memory_document(record, sources) for record, sources in self._sources_of(store, live)]
         self._postings.add([terms(text) for text, _ in documents])
@@ -182,7 +185,7 @@ class MemoryCatalog:
             return None  # mostly replaced or deleted memories: a rebuild holds less
         self.version = version
         order = np.asarray(self._order, dtype=np.int64)
-        self.view = MemoryIndex(version, tuple(self._records[s] for s in self._order),
+        self.view = MemoryIndex(version, tuple(cast(MemoryRecord, self._records[s]) for s in self._order),
                                 DocIndex.view(self._postings, self._days, order),
                                 tuple(self._sources[s] for s in self._order))
         return self.view

@@ -58,6 +58,8 @@ class EvidenceIndexes:
         """Most documents kept in all the indexes together; 0: no bound."""
         self._entries: OrderedDict[Hashable, Any] = OrderedDict()
         self._documents = 0
+        self._weights: dict[Hashable, int] = {}
+        """The documents each kept entry was counted with (a grown entry changes in place, so not read back)."""
         self._building: dict[Hashable, _Gate] = {}
         self._lock = threading.Lock()
         self.builds = 0
@@ -142,7 +144,8 @@ class EvidenceIndexes:
         with self._lock:
             gone = [k for k in self._entries if namespace is None or _holds(k, namespace)]
             for key in gone:
-                self._documents -= _weight(self._entries.pop(key))
+                self._entries.pop(key)
+                self._documents -= self._weights.pop(key)
             return len(gone)
 
     def _get(self, key: Hashable, fresh: Callable[[Any], bool], build: Callable[[Any], E]) -> E:
@@ -174,16 +177,17 @@ class EvidenceIndexes:
 
     def _keep(self, key: Hashable, built: Any) -> None:
         """Keep a new index in place of the key's old one, then drop the least recently used beyond the bounds."""
-        old = self._entries.pop(key, None)
-        if old is not None:
-            self._documents -= _weight(old)
-        if self.max_documents and _weight(built) > self.max_documents:
+        if self._entries.pop(key, None) is not None:
+            self._documents -= self._weights.pop(key)
+        weight = _weight(built)
+        if self.max_documents and weight > self.max_documents:
             return  # larger than the whole budget: serves this question only
         self._entries[key] = built
-        self._documents += _weight(built)
+        self._weights[key] = weight
+        self._documents += weight
         while len(self._entries) > self.max_entries or (self.max_documents and self._documents > self.max_documents):
-            _, dropped = self._entries.popitem(last=False)
-            self._documents -= _weight(dropped)
+            dropped, _ = self._entries.popitem(last=False)
+            self._documents -= self._weights.pop(dropped)
 
 
 def _current(entry: MemoryCatalog | MemoryIndex, store: MemoryStore, namespace: str, version: int) -> bool:
