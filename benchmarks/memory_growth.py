@@ -29,6 +29,7 @@ import gc
 import os
 import re
 import shutil
+import statistics
 import sys
 import tempfile
 import threading
@@ -220,7 +221,7 @@ async def peaks(args: argparse.Namespace, served: object) -> None:
                 "user_id": user, "idempotency_key": f"peak-{n}"}
         await ingestion.ainvoke(body, config={"configurable": {"thread_id": str(uuid.uuid4())}})
 
-    print(f"{'turns':>6} {'run peak':>10}  steps (KB above each call's start: last call, calls)")
+    print(f"{'turns':>6} {'run peak':>10}  median question  route  steps (KB above each call's start: last call, calls)")
     for size in [int(s) for s in args.peak.split(",")]:
         while 2 * sent < size:
             await send(sent)
@@ -231,18 +232,26 @@ async def peaks(args: argparse.Namespace, served: object) -> None:
         sent += 1
         steps.peaks.clear()
         gc.collect()
-        began = time.perf_counter()
         steps._enter()  # the run is the outermost step: the steps' peaks count in it
         try:
             out = await query.ainvoke({"question": f"What did {user} talk about lately?", "namespaces": [user]},
                                       config={"configurable": {"thread_id": str(uuid.uuid4())}})
         finally:
             steps._leave("run")
-        took = time.perf_counter() - began
         run_peak = steps.peaks.pop("run")[-1]
         detail = "  ".join(f"{label} {values[-1]:.0f} ({len(values)})" for label, values in sorted(steps.peaks.items()))
-        print(f"{2 * sent:6d} {run_peak:8.0f} KB  {took * 1000:5.0f} ms  route {out.get('route')}  {detail}",
-              flush=True)
+        tracemalloc.stop()  # timed without tracing: each question after a new exchange, so its indexes are stale
+        took = []
+        for _ in range(args.timed):
+            await send(sent)
+            sent += 1
+            began = time.perf_counter()
+            await query.ainvoke({"question": f"What did {user} talk about lately?", "namespaces": [user]},
+                                config={"configurable": {"thread_id": str(uuid.uuid4())}})
+            took.append(time.perf_counter() - began)
+        tracemalloc.start(1)
+        timing = f"{statistics.median(took) * 1000:5.0f} ms" if took else "    - ms"
+        print(f"{2 * sent:6d} {run_peak:8.0f} KB  {timing}  route {out.get('route')}  {detail}", flush=True)
 
 
 def main() -> None:
@@ -262,6 +271,8 @@ def main() -> None:
                    help="also print the thread count, SQLite's own heap (sqlite3_memory_used) and anonymous memory")
     p.add_argument("--peak", default="",
                    help="comma-separated transcript sizes: measure one question's passing peak at each instead")
+    p.add_argument("--timed", type=int, default=7,
+                   help="with --peak: questions timed (untraced) at each size, each after a new exchange (median)")
     args = p.parse_args()
     if args.peak:
         tracemalloc.start(1)
