@@ -221,7 +221,7 @@ async def peaks(args: argparse.Namespace, served: object) -> None:
                 "user_id": user, "idempotency_key": f"peak-{n}"}
         await ingestion.ainvoke(body, config={"configurable": {"thread_id": str(uuid.uuid4())}})
 
-    print(f"{'turns':>6} {'run peak':>10}  median question  route  steps (KB above each call's start: last call, calls)")
+    print(f"{'turns':>6} {'run peak':>10}  median question  route  steps (KB above each call's start: last, calls)")
     for size in [int(s) for s in args.peak.split(",")]:
         while 2 * sent < size:
             await send(sent)
