@@ -238,7 +238,7 @@ async def peaks(args: argparse.Namespace, served: object) -> None:
                                       config={"configurable": {"thread_id": str(uuid.uuid4())}})
         finally:
             steps._leave("run")
-        run_peak = steps.peaks.pop("run")[-1]
+        run_peak, traced_at = steps.peaks.pop("run")[-1], 2 * sent
         detail = "  ".join(f"{label} {values[-1]:.0f} ({len(values)})" for label, values in sorted(steps.peaks.items()))
         tracemalloc.stop()  # timed without tracing: each question after a new exchange, so its indexes are stale
         took = []
@@ -251,7 +251,7 @@ async def peaks(args: argparse.Namespace, served: object) -> None:
             took.append(time.perf_counter() - began)
         tracemalloc.start(1)
         timing = f"{statistics.median(took) * 1000:5.0f} ms" if took else "    - ms"
-        print(f"{2 * sent:6d} {run_peak:8.0f} KB  {timing}  route {out.get('route')}  {detail}", flush=True)
+        print(f"{traced_at:6d} {run_peak:8.0f} KB  {timing}  route {out.get('route')}  {detail}", flush=True)
 
 
 def main() -> None:
