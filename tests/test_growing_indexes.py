@@ -252,3 +252,37 @@ def test_grown_indexes_count_their_documents_against_the_budget(memory_factory: 
             held = sum(e.documents for e in indexes._entries.values())
             assert indexes.documents == held <= 120  # grown in place, the entries are counted as they are now
     assert len(indexes.transcript("ana").messages) == len(store.transcript.messages(["ana"])) > 60
+
+
+def test_a_refresh_that_fails_half_way_leaves_an_index_rebuilt_not_half_grown(memory_factory: Any,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import dmem.evidence.growing as growing
+    from dmem.errors import StoreError
+
+    store = memory_factory().store
+    indexes = EvidenceIndexes(store)
+    script = Script(store, 3)
+    for _ in range(6):
+        script.record_turns("ana")
+    for i in range(12):
+        turn = script.turns["ana"][i % len(script.turns["ana"])]
+        r = script.new_record("ana").model_copy(update={"conversation_id": turn.conversation_id,
+                                                        "source_turn_ids": [turn.turn_id]})
+        store.vectors.add(r, EMB.embed_query(r.text))
+    indexes.memories("ana"), indexes.transcript("ana")
+    real_document, real_with_ids = growing.memory_document, store.transcript.with_ids
+
+    def broken_document(*args: Any) -> Any:
+        raise RuntimeError("failed while the catalog changes")
+
+    def broken_read(*args: Any) -> Any:
+        raise StoreError("the database is unreachable")
+
+    for part, broken in ((growing, "memory_document"), (store.transcript, "with_ids")):
+        live = store.vectors.list("ana")
+        store.vectors.update(live[0].model_copy(update={"text": script.text()}), EMB.embed_query("changed"))
+        monkeypatch.setattr(part, broken, broken_document if part is growing else broken_read)
+        with pytest.raises((RuntimeError, StoreError)):
+            indexes.memories("ana")
+        monkeypatch.setattr(part, broken, real_document if part is growing else real_with_ids)
+        same_memories(indexes.memories("ana"), build_memory_index(store, "ana"))

@@ -56,6 +56,8 @@ class TranscriptIndex:
         self._vectors = TurnVectors(self._messages)
         self._order: list[int] = []
         """Slots in time order."""
+        self.whole = True
+        """False while a refresh changes the index (an exception there leaves it unusable: it is rebuilt)."""
         self.view: TurnIndex | None = None
 
     @property
@@ -70,6 +72,7 @@ class TranscriptIndex:
         added = store.transcript.since(self.namespace, self.rowid)
         if self.view is not None and not added:
             return self.view
+        self.whole = False  # from here on only this process's memory changes
         first = len(self._messages)
         for rowid, message in added:
             slot = len(self._messages)
@@ -84,6 +87,7 @@ class TranscriptIndex:
         self._place(range(first, len(self._messages)))
         self.rowid = max([self.rowid, *(rowid for rowid, _ in added)])
         self.view = self._make_view()
+        self.whole = True
         return self.view
 
     def _place(self, slots: range) -> None:
@@ -150,6 +154,8 @@ class MemoryCatalog:
         self._rowid: int | None = None
         """The last transcript row of the namespace when the catalog last looked (None: never)."""
         self._lock = threading.Lock()
+        self.whole = True
+        """False while a refresh changes the catalog (an exception there leaves it unusable: it is rebuilt)."""
         self.view: MemoryIndex | None = None
 
     @property
@@ -166,13 +172,21 @@ class MemoryCatalog:
         changes = store.vectors.changes(self.namespace, self.version)
         if changes is None or any(not deleted and not r.conversation_id for _, r, deleted in changes):
             return None
+        live = [(pos, record) for pos, record, deleted in changes if not deleted]
+        found = self._recorded_sources(store, live)
+        self.whole = False  # from here on only this process's memory changes: no read can fail half-way
         for _, record, _ in changes:
             old = self._slot_of.pop(record.id, None)
             if old is not None:  # the slot dies: only its postings stay (views made before keep their own copies)
                 self._order.remove(old)
                 self._records[old], self._sources[old] = None, ()
-        live = [(pos, record) for pos, record, deleted in changes if not deleted]
-        documents = [memory_document(record, sources) for record, sources in self._sources_of(store, live)]
+        documents = []
+        for _, record in live:
+            turns = [(record.conversation_id or "", t) for t in record.source_turn_ids]
+            self._missing.update(turn for turn in turns if turn not in found)
+            sources = [found[turn] for turn in turns if turn in found]
+            self._sources.append(tuple(m.render() for m in sources))
+            documents.append(memory_document(record, sources))
         self._postings.add([terms(text) for text, _ in documents])
         self._days.extend(days for _, days in documents)
         for pos, record in live:
@@ -184,6 +198,7 @@ class MemoryCatalog:
         if len(self._records) - len(self._order) > max(MIN_DEAD, len(self._order)):
             return None  # mostly replaced or deleted memories: a rebuild holds less
         self.version = version
+        self.whole = True
         order = np.asarray(self._order, dtype=np.int64)
         self.view = MemoryIndex(version, tuple(cast(MemoryRecord, self._records[s]) for s in self._order),
                                 DocIndex.view(self._postings, self._days, order),
@@ -207,17 +222,10 @@ class MemoryCatalog:
             self._rowid = max([self._rowid if self._rowid is not None else -1, *(rowid for rowid, _ in added)])
             return False
 
-    def _sources_of(self, store: MemoryStore,
-                    live: Sequence[tuple[int, MemoryRecord]]) -> list[tuple[MemoryRecord, list[Message]]]:
-        """Each new memory with its recorded source turns (in its own order); notes the ones not recorded."""
+    def _recorded_sources(self, store: MemoryStore,
+                          live: Sequence[tuple[int, MemoryRecord]]) -> dict[tuple[str, str], Message]:
+        """The recorded source turns the new memories name, by (conversation, turn id): one read."""
         wanted = list(dict.fromkeys(t for _, r in live for t in r.source_turn_ids))
-        found = {(m.conversation_id, m.turn_id): m for m in store.transcript.with_ids(self.namespace, wanted)} \
-            if wanted else {}
-        out = []
-        for _, record in live:
-            turns = [(record.conversation_id or "", t) for t in record.source_turn_ids]
-            self._missing.update(turn for turn in turns if turn not in found)
-            sources = [found[turn] for turn in turns if turn in found]
-            self._sources.append(tuple(m.render() for m in sources))
-            out.append((record, sources))
-        return out
+        if not wanted:
+            return {}
+        return {(m.conversation_id, m.turn_id): m for m in store.transcript.with_ids(self.namespace, wanted)}

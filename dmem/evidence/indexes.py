@@ -95,7 +95,7 @@ class EvidenceIndexes:
 
     def _grown_memories(self, old: object, namespace: str, version: int) -> MemoryCatalog | MemoryIndex:
         """The catalog brought up to ``version``: the old one grown, else a new one; a full build where neither can."""
-        if isinstance(old, MemoryCatalog) and old.refresh(self.store, version) is not None:
+        if isinstance(old, MemoryCatalog) and old.whole and old.refresh(self.store, version) is not None:
             return old
         if not isinstance(old, MemoryIndex):  # a catalog could follow this namespace so far
             catalog = MemoryCatalog(namespace)
@@ -116,7 +116,7 @@ class EvidenceIndexes:
         return entry.view
 
     def _grown_transcript(self, old: object, namespace: str) -> TranscriptIndex:
-        if isinstance(old, TranscriptIndex) and old.refresh(self.store) is not None:
+        if isinstance(old, TranscriptIndex) and old.whole and old.refresh(self.store) is not None:
             return old
         while True:  # a reset since the mark was read: read the mark again
             grown = TranscriptIndex(namespace, self.store.transcript.purge_mark())
@@ -197,7 +197,7 @@ def _current(entry: MemoryCatalog | MemoryIndex, store: MemoryStore, namespace: 
     no turn was recorded since (one cheap read each).
     """
     if isinstance(entry, MemoryCatalog):
-        return entry.current(store, version)
+        return entry.whole and entry.current(store, version)
     return entry.version == version and entry.rows == store.transcript.last_row(namespace)
 
 
