@@ -7,9 +7,15 @@ with their idempotency keys (recorded once, nothing new), so the stored data sto
 runs go on. Printed every ``--every`` rounds: process RSS and the sizes of the caches a run fills.
 RSS that keeps growing in the steady phase is kept per run; growth in the first phase follows the data.
 
+``--peak 100,300,600`` measures instead one question's passing peak (tracemalloc) against the size of
+the asked user's transcript: for each size, the user gets that many turns, one more exchange moves
+its data on, and the next question is traced, with the peak of each step that reads or indexes
+the user's data (nested steps are counted inside their callers too).
+
 Usage:
     python benchmarks/memory_growth.py --backend local --rounds 1300 --grow 300
     python benchmarks/memory_growth.py --backend postgres --rounds 1300 --grow 300
+    python benchmarks/memory_growth.py --backend local --peak 100,300,600
 """
 
 from __future__ import annotations
@@ -23,12 +29,15 @@ import gc
 import os
 import re
 import shutil
+import statistics
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 import uuid
 from pathlib import Path
+from typing import Any
 
 import psutil
 
@@ -131,6 +140,120 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
                 print(f"      {line.strip()}")
 
 
+PEAK_STEPS = [
+    ("dmem.store.transcript", "Transcript", "messages"), ("dmem.store.transcript", "Transcript", "amessages"),
+    ("dmem.evidence.indexes", "EvidenceIndexes", "memories"), ("dmem.evidence.indexes", "EvidenceIndexes", "turns"),
+    ("dmem.evidence.indexes", "EvidenceIndexes", "transcript"), ("dmem.evidence.hybrid", None, "memory_query"),
+    ("dmem.evidence.hybrid", None, "fused_memories"), ("dmem.evidence.hybrid", None, "source_ranking"),
+    ("dmem.nodes.deliberation", None, "plan_for"), ("dmem.nodes.deliberation", None, "focus_seeds"),
+    ("dmem.nodes.deliberation", None, "told_turns"), ("dmem.nodes.deliberation", None, "reading_plan"),
+    ("dmem.evidence.hybrid", None, "turns")]
+"""The steps of a question whose passing peak ``--peak`` reports: (module, class or None, function)."""
+
+
+class PeakSteps:
+    """Wraps the question's reading and indexing steps to record each call's tracemalloc peak above its start."""
+
+    def __init__(self) -> None:
+        self.peaks: dict[str, list[float]] = {}
+        self._stack: list[list[float]] = []  # per open call: [start, highest peak seen]
+        self._lock = threading.Lock()
+
+    def install(self) -> None:
+        import importlib
+
+        for module_name, cls_name, name in PEAK_STEPS:
+            module = importlib.import_module(module_name)
+            owner = getattr(module, cls_name) if cls_name else module
+            if not hasattr(owner, name):
+                continue  # a step this version of dmem does not have
+            label = f"{cls_name or module_name.rsplit('.', 1)[1]}.{name}"
+            setattr(owner, name, self._wrap(label, getattr(owner, name)))
+
+    def _wrap(self, label: str, fn: Any) -> Any:
+        if asyncio.iscoroutinefunction(fn):
+            async def awrapped(*args: Any, **kwargs: Any) -> Any:
+                self._enter()
+                try:
+                    return await fn(*args, **kwargs)
+                finally:
+                    self._leave(label)
+            return awrapped
+
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            self._enter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self._leave(label)
+        return wrapped
+
+    def _enter(self) -> None:
+        with self._lock:
+            current, peak = tracemalloc.get_traced_memory()
+            for frame in self._stack:
+                frame[1] = max(frame[1], peak)
+            tracemalloc.reset_peak()
+            self._stack.append([current, current])
+
+    def _leave(self, label: str) -> None:
+        with self._lock:
+            start, highest = self._stack.pop()
+            peak = max(highest, tracemalloc.get_traced_memory()[1])
+            for frame in self._stack:
+                frame[1] = max(frame[1], peak)
+            self.peaks.setdefault(label, []).append((peak - start) / 2**10)
+
+
+async def peaks(args: argparse.Namespace, served: object) -> None:
+    """One question's passing peak (tracemalloc, whole query run and per step) against the user's transcript size."""
+    from dmem.graphs.served import ServedGraphs
+
+    assert isinstance(served, ServedGraphs)
+    ingestion, query = served.graph("ingestion"), served.graph("query")
+    steps = PeakSteps()
+    steps.install()
+    user, sent = "peak-user", 0
+
+    async def send(n: int) -> None:
+        body = {"messages": [{"role": "user", "content": FACTS[n % len(FACTS)].format(name=f"Peakx{n}")},
+                             {"role": "assistant", "content": f"Thanks for telling me (peak-{n})."}],
+                "user_id": user, "idempotency_key": f"peak-{n}"}
+        await ingestion.ainvoke(body, config={"configurable": {"thread_id": str(uuid.uuid4())}})
+
+    print(f"{'turns':>6} {'run peak':>10}  median question  route  steps (KB above each call's start: last, calls)")
+    for size in [int(s) for s in args.peak.split(",")]:
+        while 2 * sent < size:
+            await send(sent)
+            sent += 1
+        await query.ainvoke({"question": f"What did {user} talk about lately?", "namespaces": [user]},
+                            config={"configurable": {"thread_id": str(uuid.uuid4())}})  # indexes built
+        await send(sent)  # the data moves on: the next question finds its indexes stale
+        sent += 1
+        steps.peaks.clear()
+        gc.collect()
+        steps._enter()  # the run is the outermost step: the steps' peaks count in it
+        try:
+            out = await query.ainvoke({"question": f"What did {user} talk about lately?", "namespaces": [user]},
+                                      config={"configurable": {"thread_id": str(uuid.uuid4())}})
+        finally:
+            steps._leave("run")
+        run_peak, traced_at = steps.peaks.pop("run")[-1], 2 * sent
+        detail = "  ".join(f"{label} {values[-1]:.0f} ({len(values)})" for label, values in sorted(steps.peaks.items()))
+        tracemalloc.stop()  # timed without tracing: each question after a new exchange, so its indexes are stale
+        took = []
+        for _ in range(args.timed):
+            await send(sent)
+            sent += 1
+            began = time.perf_counter()
+            await query.ainvoke({"question": f"What did {user} talk about lately?", "namespaces": [user]},
+                                config={"configurable": {"thread_id": str(uuid.uuid4())}})
+            took.append(time.perf_counter() - began)
+        tracemalloc.start(1)
+        timing = f"{statistics.median(took) * 1000:5.0f} ms" if took else "    - ms"
+        print(f"{traced_at:6d} {run_peak:8.0f} KB  {timing}  route {out.get('route')}  {detail}", flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--backend", choices=["local", "postgres"], default="local")
@@ -146,8 +269,14 @@ def main() -> None:
                         "RSS growth that goes away with it is pages kept after passing peaks, not data")
     p.add_argument("--probe", action="store_true",
                    help="also print the thread count, SQLite's own heap (sqlite3_memory_used) and anonymous memory")
+    p.add_argument("--peak", default="",
+                   help="comma-separated transcript sizes: measure one question's passing peak at each instead")
+    p.add_argument("--timed", type=int, default=7,
+                   help="with --peak: questions timed (untraced) at each size, each after a new exchange (median)")
     args = p.parse_args()
-    if args.trace:
+    if args.peak:
+        tracemalloc.start(1)
+    elif args.trace:
         tracemalloc.start(args.trace)
     tmp = Path(tempfile.mkdtemp(prefix="dmem-growth-"))
     pg = None
@@ -163,7 +292,10 @@ def main() -> None:
 
     served = ServedGraphs()
     try:
-        asyncio.run(rounds(args, served, [f"soak-user-{i}" for i in range(args.users)]))
+        if args.peak:
+            asyncio.run(peaks(args, served))
+        else:
+            asyncio.run(rounds(args, served, [f"soak-user-{i}" for i in range(args.users)]))
     finally:
         served.resources.close()
         if pg is not None:

@@ -131,6 +131,12 @@ class _Store:
     def messages(self, namespaces: Any, labels: Any = None) -> list[Any]:
         return []
 
+    def changes(self, namespace: str, since: int) -> list[Any]:
+        return []
+
+    def last_row(self, namespace: str) -> int:
+        return -1
+
 
 def test_lexical_indexes_keep_no_build_lock_per_user_ever_asked_about() -> None:
     indexes = EvidenceIndexes(_Store(), max_entries=3)  # type: ignore[arg-type]
@@ -144,7 +150,7 @@ def test_builds_of_one_key_still_wait_for_each_other() -> None:
     builds: list[int] = []
     indexes = EvidenceIndexes(_Store())  # type: ignore[arg-type]
 
-    def slow_build() -> Any:
+    def slow_build(old: Any) -> Any:
         builds.append(1)
         started.set()
         release.wait(10)

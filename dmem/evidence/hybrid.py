@@ -131,7 +131,7 @@ def turns(question: str, index: TurnIndex, embed: Embed, k: int, told: Sequence[
         return []
     query = np.asarray(embed([nameless_query(question)])[0], dtype=np.float32)
     query /= np.linalg.norm(query) + 1e-12
-    order = np.argsort(-(index.matrix(embed) @ query), kind="stable").tolist()
+    order = np.argsort(-index.similarities(embed, query), kind="stable").tolist()
     lists = [order[:POOL], index.docs.lexical(question, POOL), index.docs.timed(question, POOL),
              spoken_by_named(index, question, order), list(told)[:POOL]]
     return [i for i, _ in fuse(lists)[:k]]

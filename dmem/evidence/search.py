@@ -14,8 +14,9 @@ from datetime import date
 from typing import TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
-from dmem.evidence.bm25 import BM25Index, terms
+from dmem.evidence.bm25 import BM25Index, Postings, terms
 from dmem.evidence.cues import name_terms, time_cues, time_distance
 from dmem.text.names import SHARED_NAME_SHARE, question_names
 
@@ -36,6 +37,11 @@ class DocIndex:
     def build(cls, texts: Sequence[str], days: Sequence[tuple[date, ...]]) -> DocIndex:
         """Index the texts (content-word stems) with their days."""
         return cls(BM25Index([terms(t) for t in texts]), tuple(days))
+
+    @classmethod
+    def view(cls, postings: Postings, days: Sequence[tuple[date, ...]], order: NDArray[np.int64]) -> DocIndex:
+        """The documents in slots ``order`` of ``postings`` (``days`` per slot), in that order (``BM25Index.view``)."""
+        return cls(BM25Index.view(postings, order), tuple(days[int(s)] for s in order))
 
     def lexical(self, question: str, k: int) -> list[int]:
         """The ``k`` documents with the best BM25 for the question."""

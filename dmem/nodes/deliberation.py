@@ -13,7 +13,7 @@ from dmem.decisions.base import Decided
 from dmem.errors import ModelError, StructuredOutputError
 from dmem.evidence.focus import ReadingPlan, reading_plan, seed_turns
 from dmem.evidence.hybrid import told_turns
-from dmem.evidence.indexes import Labels
+from dmem.evidence.indexes import Labels, TurnIndex
 from dmem.evidence.ledger import best_in_time_order, build_ledger
 from dmem.evidence.windows import Chunk, pack
 from dmem.services import Services
@@ -36,11 +36,25 @@ def _tasks(question: str, messages: list[Message], chunks: list[Chunk]) -> list[
 
 
 def focus_seeds(svc: Services, question: str, namespaces: list[str], messages: list[Message],
-                labels: Labels | None = None) -> list[int]:
-    """Focused reading's seed positions in ``messages`` (read with the filter ``labels``), best first."""
-    index = svc.indexes.turns(namespaces, messages, labels)
+                labels: Labels | None = None, index: TurnIndex | None = None) -> list[int]:
+    """Focused reading's seed positions in ``messages`` (read with the filter ``labels``), best first.
+
+    ``index`` is the index of ``messages`` when the caller has it (``grown_transcript``).
+    """
+    index = index or svc.indexes.turns(namespaces, messages, labels)
     told = told_turns(question, svc.store, namespaces, index, svc.embed, labels)
     return seed_turns(question, index, svc.embed, told)
+
+
+def grown_transcript(svc: Services, namespaces: list[str], labels: Labels | None) -> TurnIndex | None:
+    """The kept index of one namespace's whole transcript, grown from its new turns, when a focused plan reads it.
+
+    Its messages are the transcript in time order, so the plan needs no read of the whole
+    transcript; None for a full scan, a label filter or several namespaces (they read the transcript).
+    """
+    if svc.context.deliberation_mode != "focused" or labels or len(namespaces) != 1:
+        return None
+    return svc.indexes.transcript(namespaces[0])
 
 
 def plan_reading(svc: Services, question: str, namespaces: list[str],
@@ -50,16 +64,17 @@ def plan_reading(svc: Services, question: str, namespaces: list[str],
     With ``labels`` (the query's label filter) the transcript is only the turns recorded with
     them: chunks, their read-only history and the plan's share of the full scan all come from it.
     """
-    messages = svc.store.transcript.messages(namespaces, labels)
-    return messages, plan_for(svc, question, namespaces, messages, labels)
+    index = grown_transcript(svc, namespaces, labels)
+    messages = list(index.messages) if index is not None else svc.store.transcript.messages(namespaces, labels)
+    return messages, plan_for(svc, question, namespaces, messages, labels, index)
 
 
 def plan_for(svc: Services, question: str, namespaces: list[str], messages: list[Message],
-             labels: Labels | None = None) -> ReadingPlan:
+             labels: Labels | None = None, index: TurnIndex | None = None) -> ReadingPlan:
     """What to read of ``messages`` (the transcript as read): all of it, or Focused Deliberation's windows."""
     ctx = svc.context
     focused = ctx.deliberation_mode == "focused" and messages
-    seeds = focus_seeds(svc, question, namespaces, messages, labels) if focused else None
+    seeds = focus_seeds(svc, question, namespaces, messages, labels, index) if focused else None
     plan = reading_plan(messages, seeds, ctx.deliberation_budget, ctx.chunk_size, ctx.chunk_history)
     log.debug("deliberation plan: %d chunks, %.0f%% of the full scan, %d seeds",
               len(plan.chunks), 100 * plan.share, plan.seeds)
@@ -92,8 +107,10 @@ async def aplan_chunks(state: DeliberationState, svc: Services) -> dict[str, Any
     indexes; their memory search and index refreshes read through the loop's async pool (``store.aoffload``).
     """
     namespaces = list(state.get("namespaces") or ["default"])
-    messages = await svc.store.transcript.amessages(namespaces, state.get("metadata"))
-    plan = await svc.store.aoffload(plan_for, svc, state["question"], namespaces, messages, state.get("metadata"))
+    labels = state.get("metadata")
+    index = await svc.store.aoffload(grown_transcript, svc, namespaces, labels)
+    messages = list(index.messages) if index is not None else await svc.store.transcript.amessages(namespaces, labels)
+    plan = await svc.store.aoffload(plan_for, svc, state["question"], namespaces, messages, labels, index)
     return {"chunks": _tasks(state["question"], messages, plan.chunks), "read_share": plan.share}
 
 

@@ -85,6 +85,14 @@ class VectorIndex(Protocol):
         """Every live record of a namespace with its unit vector, ``size`` at a time (one query each)."""
         ...
 
+    def changes(self, namespace: str, since: int) -> builtins.list[tuple[int, MemoryRecord, bool]] | None:
+        """Rows of the namespace written after store version ``since`` (-1: all), deleted ones included.
+
+        Each as (insertion position, record, deleted) in insertion order; None when a reset
+        committed after ``since`` (the caller reads the namespace again).
+        """
+        ...
+
     def namespaces(self) -> builtins.list[str]:
         """Namespaces that hold at least one live record."""
         ...
@@ -174,6 +182,18 @@ class TranscriptLog(Protocol):
 
     def pages(self, namespace: str, size: int = ...) -> Iterator[list[StoredTurn]]:
         """Every turn of the namespace with its labels and status, in recording order, ``size`` at a time."""
+        ...
+
+    def since(self, namespace: str, rowid: int) -> list[tuple[int, Message]]:
+        """The namespace's turns recorded after row ``rowid`` (-1: all), as (rowid, message) in rowid order."""
+        ...
+
+    def last_row(self, namespace: str) -> int:
+        """The namespace's last row (-1: none): ``since`` it, only turns recorded later."""
+        ...
+
+    def purge_mark(self) -> int:
+        """The store version of the last reset (0: none): rows read before it may be gone."""
         ...
 
     def before(self, namespace: str, conversation_id: str, seq: int, limit: int) -> list[Message]:

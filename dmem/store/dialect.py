@@ -25,6 +25,10 @@ class Dialect:
     """The column that orders memories, history and admission rows by insertion."""
     live: str = "deleted = 0"
     """The condition of a memory row that is not soft-deleted."""
+    written: str = "rev"
+    """The memory column holding the store version (write number) of the row's last write."""
+    meta: str = "meta"
+    """The table of the store's key-value settings (``dmem.store.purging.PURGE_KEY`` among them)."""
 
     def sql(self, text: str) -> str:
         """The query with its ``?`` placeholders in this dialect's style."""
@@ -51,6 +55,8 @@ class PostgresDialect(Dialect):
     collate: str = ' COLLATE "C"'
     insertion: str = "seq"
     live: str = "NOT deleted"
+    written: str = "written"
+    meta: str = "dmem_meta"
 
     def sql(self, text: str) -> str:
         """The query with ``%s`` placeholders (a literal ``%`` doubled, as psycopg wants)."""

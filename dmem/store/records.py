@@ -18,6 +18,7 @@ import numpy as np
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.filters import Hit, SearchFilter
+from dmem.store.purging import PURGE_KEY
 from dmem.store.sql import Row, Sql, iter_batches
 from dmem.store.unit import query_unit
 
@@ -162,6 +163,22 @@ class MemoryRows:
                 return
             yield [(record_from_row(row), self._unit(row["vector"], row["id"])) for row in rows]
             after = rows[-1]["pos"]
+
+    def changes(self, namespace: str, since: int) -> list[tuple[int, MemoryRecord, bool]] | None:
+        """The namespace's memory rows written after store version ``since``, deleted ones included.
+
+        Each as (insertion position, record, deleted), in insertion order; None when a reset
+        (``dmem.store.purging``) committed after ``since``: rows were erased and no row tells which,
+        so the caller reads the namespace again. ``since`` -1 reads every row. An incremental index
+        (``dmem.evidence.growing``) catches up with these instead of reading the whole namespace.
+        """
+        purged = self._sql.scalar(f"SELECT value FROM {self._sql.dialect.meta} WHERE key = ?", (PURGE_KEY,))
+        if since >= 0 and int(purged or 0) > since:
+            return None
+        d = self._sql.dialect
+        rows = self._sql.query(f"SELECT {d.insertion} AS pos, {RECORD_COLUMNS}, {d.live} AS alive FROM memories"
+                               f" WHERE namespace = ? AND {d.written} > ? ORDER BY {d.insertion}", (namespace, since))
+        return [(int(row["pos"]), record_from_row(row), not row["alive"]) for row in rows]
 
     _vector_column = "vector"
     """The column holding a memory's vector."""

@@ -19,6 +19,7 @@ from dmem.state.schemas import Message, MetadataValue
 from dmem.store.filters import labels_match
 from dmem.store.labelsql import LabelQuery
 from dmem.store.namespaces import Routing, StoredTurn, turn_keys
+from dmem.store.purging import PURGE_KEY
 from dmem.store.sql import Row
 from dmem.store.transcript_rows import message_from_row
 from dmem.store.turns import TurnStatus, decode_labels
@@ -37,27 +38,40 @@ def _aware(when: datetime) -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def chronological(rows: Sequence[Row]) -> list[Message]:
-    """Messages ordered by (time, conversation_id, seq), stable on insertion order.
+TimeKey = tuple[int, datetime, str, int, int]
+"""Where a turn sorts in time order: (untimed, time, conversation_id, seq, rowid)."""
 
-    A message without a timestamp takes the time of the message before it in its conversation
-    (or of the first timed one, if none precedes it), so it stays next to its neighbours by seq.
-    Conversations without any timestamp come after every timed one. A turn recorded identically
-    in several of the namespaces read appears once.
+
+def time_keys(conversation_id: str, turns: Sequence[tuple[int, Message]],
+              before: datetime | None = None) -> list[TimeKey]:
+    """The time-order keys of one conversation's turns, given as (rowid, message) sorted by (seq, rowid).
+
+    A turn without a timestamp takes the time of the turn before it (or of the first timed one, if
+    none precedes it); a conversation without any timestamp sorts after every timed one. ``before``
+    is the time of the turn before ``turns`` when they continue a conversation keyed already.
     """
-    by_conversation: dict[tuple[str, str], list[Row]] = {}
+    first = next((m.timestamp for _, m in turns if m.timestamp is not None), None)
+    current = before if before is not None else _aware(first) if first is not None else None
+    keys: list[TimeKey] = []
+    for rowid, msg in turns:
+        if msg.timestamp is not None:
+            current = _aware(msg.timestamp)
+        keys.append((1 if current is None else 0, current or _EPOCH, conversation_id, msg.seq, rowid))
+    return keys
+
+
+def chronological(rows: Sequence[Row]) -> list[Message]:
+    """Messages ordered by (time, conversation_id, seq), stable on insertion order (``time_keys``).
+
+    A turn recorded identically in several of the namespaces read appears once.
+    """
+    by_conversation: dict[tuple[str, str], list[tuple[int, Message]]] = {}
     for row in sorted(rows, key=lambda r: (r["seq"], r["rowid"])):
-        by_conversation.setdefault((row["namespace"], row["conversation_id"]), []).append(row)
-    keyed: list[tuple[tuple[int, datetime, str, int, int], Message]] = []
-    for (_, conversation_id), conv_rows in by_conversation.items():
-        messages = [message_from_row(row) for row in conv_rows]
-        first = next((m.timestamp for m in messages if m.timestamp is not None), None)
-        current = _aware(first) if first is not None else None
-        for row, msg in zip(conv_rows, messages, strict=True):
-            if msg.timestamp is not None:
-                current = _aware(msg.timestamp)
-            untimed = 1 if current is None else 0
-            keyed.append(((untimed, current or _EPOCH, conversation_id, msg.seq, row["rowid"]), msg))
+        by_conversation.setdefault((row["namespace"], row["conversation_id"]), []).append(
+            (row["rowid"], message_from_row(row)))
+    keyed: list[tuple[TimeKey, Message]] = []
+    for (_, conversation_id), turns in by_conversation.items():
+        keyed += zip(time_keys(conversation_id, turns), (m for _, m in turns), strict=True)
     keyed.sort(key=lambda pair: pair[0])
     seen: set[tuple[object, ...]] = set()
     out: list[Message] = []
@@ -174,6 +188,25 @@ class Transcript(TurnStatus):
         """``messages`` awaited (on the loop's async pool on PostgreSQL, in a worker thread on SQLite)."""
         read = self._read(_COLUMNS, namespaces, labels)
         return chronological(read.keep(await self._sql.aquery(read.sql, read.params))) if read else []
+
+    def since(self, namespace: str, rowid: int) -> list[tuple[int, Message]]:
+        """The namespace's turns recorded after row ``rowid`` (-1: all), as (rowid, message) in rowid order.
+
+        Appends to a namespace hold its write lock (``append``), so its rows commit in rowid order:
+        a reader that saw row ``rowid`` misses none before it. Rows go only with a reset, which moves
+        ``purge_mark``. An incremental transcript index (``dmem.evidence.growing``) reads only these.
+        """
+        rows = self._sql.query(f"SELECT {_COLUMNS} FROM messages WHERE namespace = ? AND rowid > ? ORDER BY rowid",
+                               (namespace, rowid))
+        return [(int(row["rowid"]), message_from_row(row)) for row in rows]
+
+    def last_row(self, namespace: str) -> int:
+        """The namespace's last row (-1: none): ``since`` it, only turns recorded later."""
+        return int(self._sql.scalar("SELECT coalesce(max(rowid), -1) FROM messages WHERE namespace = ?", (namespace,)))
+
+    def purge_mark(self) -> int:
+        """The store version of the last reset (0: none): rows read before it may be gone."""
+        return int(self._sql.scalar(f"SELECT value FROM {self._sql.dialect.meta} WHERE key = ?", (PURGE_KEY,)) or 0)
 
     def with_ids(self, namespace: str, turn_ids: Sequence[str]) -> list[Message]:
         """The namespace's recorded turns with these ids, in any conversation (for recognising a resend)."""
