@@ -14,12 +14,25 @@ from langchain_core.messages import BaseMessage
 
 from dmem.api import Memory
 from dmem.cli import main
+from dmem.decisions.offline.decider import OfflineDecider
 from dmem.graphs import served_resources
+from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
 from dmem.testing import FakeChatModel
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 T0 = datetime(2023, 5, 8, 13, 56)
+
+
+@pytest.fixture
+def decider() -> OfflineDecider:
+    """The offline decision engine on hash embeddings (a module may keep its own, e.g. module-scoped)."""
+    return OfflineDecider(HashEmbeddings())
+
+
+def chat_turn(text: str, speaker: str, seq: int, *, session: str, when: datetime) -> Message:
+    """A chat turn with a LoCoMo-shaped id (``<session>:<seq>``) at ``when``."""
+    return Message(turn_id=f"{session}:{seq}", speaker=speaker, text=text, timestamp=when, seq=seq)
 
 
 def last_section(messages: list[BaseMessage], tag: str) -> str:

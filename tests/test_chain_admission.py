@@ -3,6 +3,7 @@ topic, a question that carries a fact; filler still rejected. Invented conversat
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,20 +13,15 @@ from dmem.api import Memory
 from dmem.decisions.model import ModelDecider
 from dmem.decisions.offline.chains import answer_statement, continued
 from dmem.decisions.offline.decider import OfflineDecider
-from dmem.models.embeddings import HashEmbeddings
-from dmem.state.schemas import MemoryRecord, Message, Provenance
+from dmem.state.schemas import MemoryRecord, Provenance
 from dmem.testing import FakeChatModel
+from tests.conftest import chat_turn
 
 TS = datetime(2025, 3, 9, 17, 30)
 
 
-@pytest.fixture
-def decider() -> OfflineDecider:
-    return OfflineDecider(HashEmbeddings())
-
-
-def turn(text: str, speaker: str, seq: int) -> Message:
-    return Message(turn_id=f"D2:{seq}", speaker=speaker, text=text, timestamp=TS, seq=seq)
+turn = functools.partial(chat_turn, session="D2", when=TS)
+"""A turn of the invented chat, at ``TS``."""
 
 
 def memory(text: str) -> MemoryRecord:

@@ -4,6 +4,7 @@ chit-chat of the same shapes stay out. Invented conversations only."""
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from pathlib import Path
 
@@ -13,20 +14,15 @@ from dmem.api import Memory
 from dmem.decisions.model import ModelDecider
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.replies import own_message_before
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message, Provenance
 from dmem.testing import FakeChatModel
+from tests.conftest import chat_turn
 
 TS = datetime(2025, 6, 14, 9, 15)
 
 
-@pytest.fixture
-def decider() -> OfflineDecider:
-    return OfflineDecider(HashEmbeddings())
-
-
-def turn(text: str, speaker: str, seq: int) -> Message:
-    return Message(turn_id=f"D3:{seq}", speaker=speaker, text=text, timestamp=TS, seq=seq)
+turn = functools.partial(chat_turn, session="D3", when=TS)
+"""A turn of the invented chat, at ``TS``."""
 
 
 def admitted(decider: OfflineDecider, said: Message, prior: list[Message]) -> tuple[bool, str]:

@@ -16,16 +16,10 @@ from dmem.decisions.offline.decider import (
     chunk_score,
 )
 from dmem.decisions.offline.gate import GATE_MIN_SUPPORT
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Category, Fact, MemoryRecord, Message, Operation, Provenance, Scope
 from dmem.state.verdicts import ScoredFact
 
 TS = datetime(2024, 3, 18, 9, 30)
-
-
-@pytest.fixture
-def decider() -> OfflineDecider:
-    return OfflineDecider(HashEmbeddings())
 
 
 def msg(text: str, speaker: str = "Maya", turn: str = "D1:1", caption: str | None = None,

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 
 import pytest
 
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.replies import casual_first_person, question_answered, restore_subject
-from dmem.models.embeddings import HashEmbeddings
-from dmem.state.schemas import Message
+from tests.conftest import chat_turn
 
 TS = datetime(2025, 5, 2, 18, 0)
 
 
-@pytest.fixture
-def decider() -> OfflineDecider:
-    return OfflineDecider(HashEmbeddings())
-
-
-def turn(text: str, speaker: str, seq: int) -> Message:
-    return Message(turn_id=f"D1:{seq}", speaker=speaker, text=text, timestamp=TS, seq=seq)
+turn = functools.partial(chat_turn, session="D1", when=TS)
+"""A turn of the invented chat, at ``TS``."""
 
 
 @pytest.mark.parametrize(

@@ -25,11 +25,6 @@ RIVALS = ["[2024-03-01] Maya went to Porto for the weekend",
           "[2024-03-18] Theo has 3 kids"]
 
 
-@pytest.fixture
-def decider() -> OfflineDecider:
-    return OfflineDecider(HashEmbeddings())
-
-
 def samples(decider: OfflineDecider, question: str, context: list[str], n: int = 3,
             temperature: float = 0.7) -> list[str]:
     return [decider.answer(question, context, temperature=temperature, sample=i).value.answer for i in range(n)]

@@ -4,6 +4,7 @@ no memory is added. Both engines (offline rules, the model split's check). Inven
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from pathlib import Path
 
@@ -13,21 +14,16 @@ from dmem.api import Memory
 from dmem.decisions.model import ModelDecider
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.replies import question_replied
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
 from dmem.testing import FakeChatModel
 from dmem.text.asked import real_questions, reply_answers
+from tests.conftest import chat_turn
 
 TS = datetime(2025, 6, 14, 9, 15)
 
 
-@pytest.fixture
-def decider() -> OfflineDecider:
-    return OfflineDecider(HashEmbeddings())
-
-
-def turn(text: str, speaker: str, seq: int) -> Message:
-    return Message(turn_id=f"D4:{seq}", speaker=speaker, text=text, timestamp=TS, seq=seq)
+turn = functools.partial(chat_turn, session="D4", when=TS)
+"""A turn of the invented chat, at ``TS``."""
 
 
 def facts(decider: OfflineDecider, said: Message, prior: list[Message]) -> list[tuple[str, list[str]]]:
