@@ -33,7 +33,7 @@ def facts(decider: OfflineDecider, said: Message, prior: list[Message]) -> list[
 # What counts as a question a reply answers -------------------------------------------------------
 
 @pytest.mark.parametrize("text", [
-    "How are you?", "Hey Noor, how are you doing today?", "How was your day?", "How's your weekend been so far?",
+    "How are you?", "Morning Noor, how are you feeling?", "How was your day?", "How's your weekend been so far?",
     "What's up?", "How have you been?", "It was a long week, you know?", "Crazy weather, right?",
     "Hi! How's it going?",
 ])
