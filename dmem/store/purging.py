@@ -28,6 +28,11 @@ class Purged:
     rows: dict[str, int]
 
 
+def purge_mark(sql: Sql) -> int:
+    """The store version of the last purge (0: none): rows read before it may be gone."""
+    return int(sql.scalar(f"SELECT value FROM {sql.dialect.meta} WHERE key = ?", (PURGE_KEY,)) or 0)
+
+
 def purge_rows(sql: Sql, namespace: str | None) -> Purged:
     """Delete every row of ``namespace`` (None: of all) from every table, in the caller's transaction."""
     where, params = ("WHERE namespace = ?", [namespace]) if namespace is not None else ("", [])

@@ -18,7 +18,7 @@ import numpy as np
 from dmem.errors import StoreError
 from dmem.state.schemas import MemoryRecord
 from dmem.store.filters import Hit, SearchFilter
-from dmem.store.purging import PURGE_KEY
+from dmem.store.purging import purge_mark
 from dmem.store.sql import Row, Sql, iter_batches
 from dmem.store.unit import query_unit
 
@@ -172,8 +172,7 @@ class MemoryRows:
         so the caller reads the namespace again. ``since`` -1 reads every row. An incremental index
         (``dmem.evidence.growing``) catches up with these instead of reading the whole namespace.
         """
-        purged = self._sql.scalar(f"SELECT value FROM {self._sql.dialect.meta} WHERE key = ?", (PURGE_KEY,))
-        if since >= 0 and int(purged or 0) > since:
+        if since >= 0 and purge_mark(self._sql) > since:
             return None
         d = self._sql.dialect
         rows = self._sql.query(f"SELECT {d.insertion} AS pos, {RECORD_COLUMNS}, {d.live} AS alive FROM memories"

@@ -19,7 +19,7 @@ from dmem.state.schemas import Message, MetadataValue
 from dmem.store.filters import labels_match
 from dmem.store.labelsql import LabelQuery
 from dmem.store.namespaces import Routing, StoredTurn, turn_keys
-from dmem.store.purging import PURGE_KEY
+from dmem.store.purging import purge_mark
 from dmem.store.sql import Row
 from dmem.store.transcript_rows import message_from_row
 from dmem.store.turns import TurnStatus, decode_labels
@@ -206,7 +206,7 @@ class Transcript(TurnStatus):
 
     def purge_mark(self) -> int:
         """The store version of the last reset (0: none): rows read before it may be gone."""
-        return int(self._sql.scalar(f"SELECT value FROM {self._sql.dialect.meta} WHERE key = ?", (PURGE_KEY,)) or 0)
+        return purge_mark(self._sql)
 
     def with_ids(self, namespace: str, turn_ids: Sequence[str]) -> list[Message]:
         """The namespace's recorded turns with these ids, in any conversation (for recognising a resend)."""
