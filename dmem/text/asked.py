@@ -50,9 +50,14 @@ _CHAT_STEMS = wordset(
 )
 
 
+def question_sentences(turn: str) -> list[str]:
+    """Every sentence of a turn that ends with a question mark, stripped, in order."""
+    return [q.strip() for q in _SENTENCE_QUESTION.findall(turn)]
+
+
 def real_questions(turn: str) -> list[str]:
     """The question sentences of a turn that ask something: greetings and tag questions left out."""
-    found = [q.strip() for q in _SENTENCE_QUESTION.findall(turn)]
+    found = question_sentences(turn)
     return [q for q in found if q.strip(" ?") and not _GREETING.match(q) and not _TAG.search(q)]
 
 

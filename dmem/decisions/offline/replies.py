@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from dmem.decisions.offline import rules
 from dmem.state.schemas import Message
-from dmem.text.asked import real_questions, reply_answers
+from dmem.text.asked import question_sentences, real_questions, reply_answers
 
 _ADVERBS = r"(?:(?:just|still|also|really|finally|recently|actually|never|always|currently|mostly|even|only)\s+)*"
 _NOT_A_SUBJECT = (r"(?!\s+(?:is|are|was|were|has|have|had|went|got|can|could|will|would|does|did|makes?|helps?|"
@@ -49,7 +49,6 @@ FOLLOW_RUN = 2
 # The speaker's own messages that may stand between a question and a message still replying to it ("Ha, yes!"
 # then the answer); chosen on the tuning half. Negative: no message is linked to the question it replies to.
 REPLY_RUN = 0
-_QUESTION_SENTENCE = re.compile(r"[^.!?\n]*\?")
 
 
 def without_speaker(text: str, speaker: str) -> str:
@@ -100,10 +99,9 @@ def question_answered(message: Message, prior: Sequence[Message]) -> Asked | Non
             break
         run.append(turn)
     for asking in run:
-        questions = [q.strip() for q in _QUESTION_SENTENCE.findall(without_speaker(asking.text or "", asking.speaker))]
+        questions = question_sentences(without_speaker(asking.text or "", asking.speaker))
         if questions:
-            about_them = [q for q in questions if _SECOND_PERSON.search(q)]
-            return Asked(asker=asking.speaker, question=(about_them or questions)[-1], turn_id=asking.turn_id)
+            return _asked(asking, questions)
     return None
 
 
@@ -144,7 +142,11 @@ def question_replied(message: Message, prior: Sequence[Message]) -> Asked | None
         reply = without_speaker(message.text or "", message.speaker)
         if not reply_answers(text, reply, (message.speaker, turn.speaker)):
             return None
-        questions = real_questions(text)
-        about_them = [q for q in questions if _SECOND_PERSON.search(q)]
-        return Asked(asker=turn.speaker, question=(about_them or questions)[-1], turn_id=turn.turn_id)
+        return _asked(turn, real_questions(text))
     return None
+
+
+def _asked(turn: Message, questions: Sequence[str]) -> Asked:
+    """The question of ``turn`` a reply answers: its latest addressing the listener ('you'), else its latest."""
+    about_them = [q for q in questions if _SECOND_PERSON.search(q)]
+    return Asked(asker=turn.speaker, question=(about_them or questions)[-1], turn_id=turn.turn_id)
