@@ -101,3 +101,23 @@ def test_model_prompts_say_the_same() -> None:
 
     assert "only asks for tastes or news presupposes nothing" in ADMIT_SYSTEM
     assert "One answer is one fact" in SPLIT_SYSTEM
+
+
+def test_long_pieces_stay_lines_of_their_own(decider: OfflineDecider) -> None:
+    facts = _reply_facts(decider, "What were the best moments of the lantern festival?",
+                         "The lantern parade that wound along the old harbour wall at dusk with the drummers. "
+                         "The quiet fireworks over the bay after midnight, seen from the top of the ferris wheel.")
+    assert len(facts) == 2 and all("; " not in f for f in facts)
+
+
+def test_the_answerer_reads_joined_replies_piece_by_piece() -> None:
+    from dmem.decisions.offline.answer_extraction import answer
+
+    frame = 'Theo answered Maya\'s question "How often do you take the kids to the lake park?": '
+    joined = "A few times a week; Great for family bonding and letting the kids run around"
+    assert frames.pieces(frame + joined) == ["A few times a week",
+                                             "Great for family bonding and letting the kids run around"]
+    assert frames.replied_to(frame + joined) == "How often do you take the kids to the lake park?"
+    line = f"[2025-04-06] {frame}{joined}"
+    out = answer(HashEmbeddings(), "How often does Theo take the kids to the lake park?", [line])
+    assert out.answer == "times a week"

@@ -14,7 +14,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline import spans
+from dmem.decisions.offline import frames, spans
 from dmem.decisions.offline.frames import said
 from dmem.decisions.offline.periods import period_words
 from dmem.decisions.offline.rules import SENTENCE_END
@@ -65,13 +65,19 @@ def ranked_lines(embeddings: Embeddings, question: str, lines: list[Line],
 def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:
     """The line's statements that share the question's topic, most relevant first (the best one at least).
 
-    A framed line's statements are those of what was said, not of its frame.
+    A framed line's statements are those of what was said, not of its frame; replies joined under one
+    question are statements of their own.
     """
+    line, pieces = text, frames.pieces(text)
     text = said(text)
-    parts = [s.strip() for s in SENTENCE_END.split(text) if s.strip(" .!?,") and not s.rstrip().endswith("?")]
+    parts = [s.strip() for piece in pieces for s in SENTENCE_END.split(piece)
+             if s.strip(" .!?,") and not s.rstrip().endswith("?")]
     if len(parts) < 2:
         return parts or [text]
-    scores = [relevance(c, lex) for c, lex in focused_signals(embeddings, question, parts, families=True)]
+    # Joined replies are each judged with the question they answer, as the lines they were before joining.
+    asked = frames.replied_to(line) if len(pieces) > 1 else None
+    judged = [f"{asked} {p}" for p in parts] if asked else parts
+    scores = [relevance(c, lex) for c, lex in focused_signals(embeddings, question, judged, families=True)]
     order = sorted(range(len(parts)), key=lambda i: -scores[i])
     topic = topic_terms(question)
     return [parts[i] for i in order if i == order[0] or shares(topic, content_stems(parts[i]))]

@@ -13,13 +13,14 @@ comes from what was said (``said``).
 
 from __future__ import annotations
 
-__all__ = ["added", "answered", "asked", "is_asked", "joined", "said"]
+__all__ = ["added", "answered", "asked", "is_asked", "joined", "pieces", "replied_to", "said"]
 
 import re
 
 _NAME = r"[^\"]{1,60}?"
-_REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
+_REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"(?P<question>[^\"]*)\":\s*(?P<said>\S.*)$", re.S)
 _ADDED = re.compile(rf"^\s*{_NAME} added to \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
+_JOIN = "; "  # between the replies joined under one question
 _ASKED = re.compile(rf"^\s*{_NAME} asked {_NAME}:\s*\"(?P<said>[^\"]*\?)\"\s*$", re.S)
 
 
@@ -46,7 +47,19 @@ def joined(first: str, second: str) -> str | None:
     a, b = _REPLY.match(first), _REPLY.match(second)
     if a is None or b is None or first[: a.start("said")] != second[: b.start("said")]:
         return None
-    return f"{first[: a.start('said')]}{a['said'].rstrip()}; {b['said']}"
+    return f"{first[: a.start('said')]}{a['said'].rstrip()}{_JOIN}{b['said']}"
+
+
+def pieces(text: str) -> list[str]:
+    """What was said, piece by piece: the replies ``joined`` under one question apart, else ``said`` whole."""
+    if (m := _REPLY.match(text)) is None:
+        return [said(text)]
+    return [p.strip() for p in m["said"].split(_JOIN) if p.strip()] or [m["said"].strip()]
+
+
+def replied_to(text: str) -> str | None:
+    """The question a framed reply answers, as quoted in its frame; None for other lines."""
+    return m["question"] if (m := _REPLY.match(text)) else None
 
 
 def is_asked(text: str) -> bool:
