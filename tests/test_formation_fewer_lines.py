@@ -121,3 +121,13 @@ def test_the_answerer_reads_joined_replies_piece_by_piece() -> None:
     line = f"[2025-04-06] {frame}{joined}"
     out = answer(HashEmbeddings(), "How often does Theo take the kids to the lake park?", [line])
     assert out.answer == "times a week"
+
+
+def test_a_list_question_takes_an_item_from_each_joined_reply() -> None:
+    from dmem.decisions.offline.answer_extraction import answer
+
+    line = ('[2025-04-06] Theo answered Maya\'s question "What are your cats called?": Pepper is the older cat; '
+            "Miso is the kitten")
+    other = "[2025-04-07] Theo adopted a third cat called Biscuit from the shelter"
+    out = answer(HashEmbeddings(), "What are the names of Theo's cats?", [line, other])
+    assert "Pepper" in out.answer and "Miso" in out.answer, out.answer

@@ -96,7 +96,7 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
                            "people and adds to it", answer=NO_INFO)
     top = ranked[0][1]
     close = [i for i, score in ranked[:ANSWER_TYPED_LINES] if score >= top - ANSWER_MARGIN]
-    if asks_for_list(question) and len(close) > 1:
+    if asks_for_list(question) and (len(close) > 1 or len(frames.pieces(lines[close[0]][0])) > 1):
         return list_answer(embeddings, question, [lines[i] for i in close], close)
     parts = [(i, s) for i in close for s in sentences(embeddings, question, lines[i][0])]
     if spans.question_kind(question) == "when":  # a date said in a sentence beats the date it was said on
@@ -113,8 +113,10 @@ def list_answer(embeddings: Embeddings, question: str, lines: list[Line], number
     """A list question's answer: the distinct spans of its close lines (typed, else new words), best first."""
     items = []
     for text, tag in lines:
-        best = sentences(embeddings, question, text)[0]
-        items.append(spans.typed_span(question, best, tag) or spans.free_span(question, best))
+        said = sentences(embeddings, question, text)
+        # Replies joined under one question give an item each, as the lines they were before joining.
+        for best in said if len(frames.pieces(text)) > 1 else said[:1]:
+            items.append(spans.typed_span(question, best, tag) or spans.free_span(question, best))
     chosen = list(dict.fromkeys(i for i in items if i))[:LIST_MAX_ITEMS]
     return AnswerDraft(reasoning=f"list question: spans of lines {', '.join(str(n + 1) for n in numbers)}",
                        used=[n + 1 for n in numbers] if chosen else [], answer=", ".join(chosen) or NO_INFO)
