@@ -114,9 +114,9 @@ def test_the_answerer_reads_joined_replies_piece_by_piece() -> None:
     from dmem.decisions.offline.answer_extraction import answer
 
     frame = 'Theo answered Maya\'s question "How often do you take the kids to the lake park?": '
-    joined = "A few times a week; Great for family bonding and letting the kids run around"
+    joined = "A few times a week; They come home tired and happy after chasing the ducks"
     assert frames.pieces(frame + joined) == ["A few times a week",
-                                             "Great for family bonding and letting the kids run around"]
+                                             "They come home tired and happy after chasing the ducks"]
     assert frames.replied_to(frame + joined) == "How often do you take the kids to the lake park?"
     line = f"[2025-04-06] {frame}{joined}"
     out = answer(HashEmbeddings(), "How often does Theo take the kids to the lake park?", [line])
