@@ -34,6 +34,9 @@ RULES: dict[str, tuple[object, str, list[int], int]] = {
     "reply to a question: REPLY_RUN": (replies, "REPLY_RUN", [0, 1, 2], -1),
     "reply to a question: REPLY_MAX_WORDS": (asked, "REPLY_MAX_WORDS", [0, 6, 12, 20], 0),
     "fragment stated with its question: FRAGMENT_MAX_WORDS": (chains, "FRAGMENT_MAX_WORDS", [0, 4, 8, 12], 0),
+    # Whether "the"/"that" + a word makes a question presuppose a fact (1, as before issue 26's fourth
+    # helper) or only a possessive, the asker's own doing or a time word (0).
+    "question carrying a fact: ARTICLES_PRESUPPOSE": (admission, "ARTICLES_PRESUPPOSE", [0, 1], 1),
 }
 
 

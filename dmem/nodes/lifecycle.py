@@ -190,10 +190,12 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, text: str, vectors
         if op == Operation.DELETE:
             return None
         op = Operation.ADD  # the memory to update is gone: keep the new fact rather than lose it
+    now = datetime.now(UTC)
     if op == Operation.NOOP:
+        if target is not None:
+            _restated(svc, fact, target, decision.reason, now)
         return AppliedOperation(operation=op, memory_id=target.id if target else None,
                                 namespace=fact.namespace, new_text=fact.text, reason=decision.reason)
-    now = datetime.now(UTC)
     if op == Operation.ADD:
         return _add(svc, fact, text, vectors[text], decision.reason, now, labels.of(fact, fact.namespace))
     assert target is not None
@@ -216,6 +218,20 @@ def _apply(svc: Services, fact: Fact, plan: PlannedOperation, text: str, vectors
     svc.store.history.append(target.namespace, target.id, op, target.text, text, decision.reason, now)
     return AppliedOperation(operation=op, memory_id=target.id, namespace=target.namespace,
                             old_text=target.text, new_text=text, reason=decision.reason)
+
+
+def _restated(svc: Services, fact: Fact, target: MemoryRecord, reason: str, now: datetime) -> None:
+    """A fact restating ``target``: its turns join the memory's sources (text and vector stay).
+
+    So the turn that said it again is still the source of a memory (what it said is findable from its
+    turn) without a second memory saying the same thing. The history keeps the memory's text as it was.
+    """
+    sources = list(dict.fromkeys([*target.source_turn_ids, *fact.source_turn_ids]))
+    if sources == target.source_turn_ids:
+        return
+    svc.store.vectors.update(target.model_copy(update={"source_turn_ids": sources, "updated_at": now}), None)
+    svc.store.history.append(target.namespace, target.id, Operation.NOOP, target.text, target.text,
+                             f"{reason}; source turns {', '.join(fact.source_turn_ids)} added", now)
 
 
 def _add(svc: Services, fact: Fact, text: str, vector: list[float], reason: str, now: datetime,

@@ -34,7 +34,9 @@ ADMIT_SYSTEM = system_text(
         "Admit an opinion about something named, even without 'I': 'the lake trail has the best "
         "views' is the speaker's view. Advice to the listener is not one.",
         "Admit a question that presupposes a fact: 'did you finish the puzzle book I lent you?' "
-        "tells that a book was lent; 'how did your driving test go?' tells the listener had one.",
+        "tells that a book was lent; 'how did your driving test go?' tells the listener had one. A "
+        "question that only asks for tastes or news presupposes nothing ('any trails that you like "
+        "on weekends?', 'what other board games do you enjoy?'): reject it.",
         "A hedge is not a reason to reject: 'my favourite is probably the green one' and 'I think "
         "I'll move next spring' are admitted; the split marks them hedged.",
         "Reject transient states and one-off situations (a car rented for one trip, today's "
@@ -63,6 +65,10 @@ SPLIT_SYSTEM = system_text(
         "A short message continuing the speaker's own message states what it adds with what it "
         "continues: Noor's 'We went to the night market last week.' then 'Mostly street food.' "
         "gives 'Noor ate mostly street food at the night market last week', from both messages.",
+        "One answer is one fact: a reply giving several fragments to one question ('The lantern "
+        "parade. The drummers at midnight.' to 'What were the best moments of the festival?') gives "
+        "'Noor's best moments of the festival were the lantern parade and the drummers at midnight', "
+        "not one fact per fragment.",
         "An opinion without 'I' is the speaker's: 'the lake trail has the best views' gives 'Noor "
         "thinks the lake trail has the best views'.",
         "A question that presupposes a fact gives that fact: Noor asking 'did you finish the "

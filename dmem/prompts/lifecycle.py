@@ -16,9 +16,12 @@ _OPERATIONS = [
     "merged memory keeping whatever still holds from the old one plus the new information.",
     "DELETE: the fact retracts or contradicts a listed memory and nothing replaces it "
     "('Tomas no longer plays chess'). target = that memory's label.",
-    "NOOP: a listed memory already says the same thing, or the fact adds nothing.",
+    "NOOP: a listed memory already says the same thing, or the fact adds nothing. target = the label of "
+    "the memory that already says it (the fact's turn becomes one of its sources), e.g. 'Lena bakes "
+    "sourdough on Sundays' against [2] 'Lena bakes sourdough every Sunday': NOOP, target 2.",
     "Prefer UPDATE over DELETE when the fact gives the new value of something that changed.",
-    "target is the label of a listed memory (the number in brackets); leave it empty for ADD and NOOP.",
+    "target is the label of a listed memory (the number in brackets) for UPDATE, DELETE and NOOP; leave it "
+    "empty for ADD, and for a NOOP that restates no listed memory.",
 ]
 
 LIFECYCLE_SYSTEM = system_text(

@@ -143,7 +143,7 @@ class AppliedOperation(BaseModel):
     """A lifecycle operation as applied to the store."""
 
     operation: Operation = Field(description="ADD, UPDATE, DELETE or NOOP.")
-    memory_id: str | None = Field(default=None, description="The memory written or removed (none for NOOP).")
+    memory_id: str | None = Field(default=None, description="The memory written, removed or restated.")
     namespace: str = Field(description="Namespace of the memory.")
     old_text: str | None = Field(default=None, description="Text before the operation.")
     new_text: str | None = Field(default=None, description="Text after the operation.")
@@ -155,7 +155,7 @@ class HistoryEntry(BaseModel):
 
     memory_id: str = Field(description="The memory changed.")
     namespace: str = Field(description="Namespace of the memory.")
-    operation: Operation = Field(description="ADD, UPDATE or DELETE.")
+    operation: Operation = Field(description="ADD, UPDATE, DELETE, or NOOP (a restatement that added source turns).")
     old_text: str | None = Field(description="Text before the operation.")
     new_text: str | None = Field(description="Text after the operation.")
     reason: str = Field(description="Why it changed.")

@@ -125,7 +125,7 @@ class LifecycleDecision(BaseModel):
     reason: str = Field(description="Why: redundant, contradicts, refines, or new.")
     operation: Operation = Field(description="ADD, UPDATE, DELETE or NOOP.")
     target: int | None = Field(
-        default=None, description="For UPDATE/DELETE: the label (number) of the existing memory concerned."
+        default=None, description="For UPDATE/DELETE/NOOP: the label (number) of the existing memory concerned."
     )
     text: str | None = Field(default=None, description="For ADD/UPDATE: the memory text to store.")
 
@@ -137,7 +137,7 @@ class FactOperation(BaseModel):
     reason: str = Field(description="Why: new, refines, contradicts or already known.")
     operation: Operation = Field(description="ADD, UPDATE, DELETE or NOOP.")
     target: int | None = Field(
-        default=None, description="For UPDATE/DELETE: the label (number) of the existing memory concerned."
+        default=None, description="For UPDATE/DELETE/NOOP: the label (number) of the existing memory concerned."
     )
     text: str | None = Field(default=None, description="For ADD/UPDATE: the memory text to store.")
 

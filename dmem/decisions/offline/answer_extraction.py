@@ -14,7 +14,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline import spans
+from dmem.decisions.offline import frames, spans
 from dmem.decisions.offline.frames import said
 from dmem.decisions.offline.periods import period_words
 from dmem.decisions.offline.rules import SENTENCE_END
@@ -65,13 +65,19 @@ def ranked_lines(embeddings: Embeddings, question: str, lines: list[Line],
 def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:
     """The line's statements that share the question's topic, most relevant first (the best one at least).
 
-    A framed line's statements are those of what was said, not of its frame.
+    A framed line's statements are those of what was said, not of its frame; replies joined under one
+    question are statements of their own.
     """
+    line, pieces = text, frames.pieces(text)
     text = said(text)
-    parts = [s.strip() for s in SENTENCE_END.split(text) if s.strip(" .!?,") and not s.rstrip().endswith("?")]
+    parts = [s.strip() for piece in pieces for s in SENTENCE_END.split(piece)
+             if s.strip(" .!?,") and not s.rstrip().endswith("?")]
     if len(parts) < 2:
         return parts or [text]
-    scores = [relevance(c, lex) for c, lex in focused_signals(embeddings, question, parts, families=True)]
+    # Joined replies are each judged with the question they answer, as the lines they were before joining.
+    asked = frames.replied_to(line) if len(pieces) > 1 else None
+    judged = [f"{asked} {p}" for p in parts] if asked else parts
+    scores = [relevance(c, lex) for c, lex in focused_signals(embeddings, question, judged, families=True)]
     order = sorted(range(len(parts)), key=lambda i: -scores[i])
     topic = topic_terms(question)
     return [parts[i] for i in order if i == order[0] or shares(topic, content_stems(parts[i]))]
@@ -90,7 +96,7 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
                            "people and adds to it", answer=NO_INFO)
     top = ranked[0][1]
     close = [i for i, score in ranked[:ANSWER_TYPED_LINES] if score >= top - ANSWER_MARGIN]
-    if asks_for_list(question) and len(close) > 1:
+    if asks_for_list(question) and (len(close) > 1 or len(frames.pieces(lines[close[0]][0])) > 1):
         return list_answer(embeddings, question, [lines[i] for i in close], close)
     parts = [(i, s) for i in close for s in sentences(embeddings, question, lines[i][0])]
     if spans.question_kind(question) == "when":  # a date said in a sentence beats the date it was said on
@@ -107,8 +113,10 @@ def list_answer(embeddings: Embeddings, question: str, lines: list[Line], number
     """A list question's answer: the distinct spans of its close lines (typed, else new words), best first."""
     items = []
     for text, tag in lines:
-        best = sentences(embeddings, question, text)[0]
-        items.append(spans.typed_span(question, best, tag) or spans.free_span(question, best))
+        said = sentences(embeddings, question, text)
+        # Replies joined under one question give an item each, as the lines they were before joining.
+        for best in said if len(frames.pieces(text)) > 1 else said[:1]:
+            items.append(spans.typed_span(question, best, tag) or spans.free_span(question, best))
     chosen = list(dict.fromkeys(i for i in items if i))[:LIST_MAX_ITEMS]
     return AnswerDraft(reasoning=f"list question: spans of lines {', '.join(str(n + 1) for n in numbers)}",
                        used=[n + 1 for n in numbers] if chosen else [], answer=", ".join(chosen) or NO_INFO)

@@ -1,26 +1,70 @@
-"""The framed memories formation writes, and the part of each that carries information.
+"""The framed memories formation writes: their one format, written and read back here.
 
 The offline splitter keeps a short reply with the question it answers, a message continuing the
-speaker's own one with what it continues, and a question that carries a fact as asked
-(``splitting``): 'Theo answered Maya's question "Which film?": the one with the lighthouse',
-'Noor added to "Noor just started at the art school": it is right by the ferry pier',
-'Maya asked Theo: "How is the new puppy settling in?"'. The frame ('answered Maya's question',
-'added to', 'asked Theo') tells how a line was said, not what happened: an answer span taken from
-it is noise ("answered Maya's question" for 'What film does Theo like?'). The quoted question or
-earlier message still says what the line is about, so a line is ranked whole and its span comes
-from what was said.
+speaker's own one with what it continues, and a question that carries a fact as asked:
+'Theo answered Maya's question "Which film?": the one with the lighthouse' (``answered``),
+'Noor added to "Noor just started at the art school": it is right by the ferry pier' (``added``),
+'Maya asked Theo: "How is the new puppy settling in?"' (``asked``). The frame ('answered Maya's
+question', 'added to', 'asked Theo') tells how a line was said, not what happened: an answer span
+taken from it is noise ("answered Maya's question" for 'What film does Theo like?'). The quoted
+question or earlier message still says what the line is about, so a line is ranked whole and its span
+comes from what was said (``said``).
 """
 
 from __future__ import annotations
 
-__all__ = ["said"]
+__all__ = ["added", "answered", "asked", "is_asked", "joined", "pieces", "replied_to", "said"]
 
 import re
 
 _NAME = r"[^\"]{1,60}?"
-_REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
+_REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"(?P<question>[^\"]*)\":\s*(?P<said>\S.*)$", re.S)
 _ADDED = re.compile(rf"^\s*{_NAME} added to \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
+_JOIN = "; "  # between the replies joined under one question
 _ASKED = re.compile(rf"^\s*{_NAME} asked {_NAME}:\s*\"(?P<said>[^\"]*\?)\"\s*$", re.S)
+
+
+def answered(speaker: str, asker: str, question: str, reply: str) -> str:
+    """A reply kept with the question it answers."""
+    return f'{speaker} answered {asker}\'s question "{question}": {reply}'
+
+
+def added(speaker: str, earlier: str, addition: str) -> str:
+    """A message kept with the speaker's own earlier message it continues."""
+    return f'{speaker} added to "{earlier}": {addition}'
+
+
+def asked(speaker: str, listener: str, question: str) -> str:
+    """A question carrying a fact, kept as asked (``question`` without its question mark)."""
+    return f'{speaker} asked {listener}: "{question}?"'
+
+
+def joined(first: str, second: str) -> str | None:
+    """Two replies framed with the same question as one line: the frame once, the replies joined by '; '.
+
+    None when either line is not a framed reply or the two frames differ (another question or person).
+    """
+    a, b = _REPLY.match(first), _REPLY.match(second)
+    if a is None or b is None or first[: a.start("said")] != second[: b.start("said")]:
+        return None
+    return f"{first[: a.start('said')]}{a['said'].rstrip()}{_JOIN}{b['said']}"
+
+
+def pieces(text: str) -> list[str]:
+    """What was said, piece by piece: the replies ``joined`` under one question apart, else ``said`` whole."""
+    if (m := _REPLY.match(text)) is None:
+        return [said(text)]
+    return [p.strip() for p in m["said"].split(_JOIN) if p.strip()] or [m["said"].strip()]
+
+
+def replied_to(text: str) -> str | None:
+    """The question a framed reply answers, as quoted in its frame; None for other lines."""
+    return m["question"] if (m := _REPLY.match(text)) else None
+
+
+def is_asked(text: str) -> bool:
+    """Whether a line is a question kept as asked."""
+    return _ASKED.match(text) is not None
 
 
 def said(text: str) -> str:

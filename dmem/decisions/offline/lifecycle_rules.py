@@ -99,7 +99,7 @@ def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> 
     """One lifecycle decision for a new fact; background ids are 0..n-1 in list order."""
     for i, (memory, cos) in enumerate(zip(background, cosines, strict=True)):
         if normalise(memory.text) == normalise(fact.text) or cos >= NOOP_SIMILARITY:
-            return _decision(Operation.NOOP, f"repeat: memory {i} already says this (cosine {cos:.2f})")
+            return _decision(Operation.NOOP, f"repeat: memory {i} already says this (cosine {cos:.2f})", target=i)
     close = sorted(
         ((similarity(fact.text, m.text, c, fact.speaker), i, m) for i, (m, c) in enumerate(zip(background, cosines,
                                                                                           strict=True))
@@ -120,7 +120,8 @@ def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> 
                              target=i, text=fact.text)
         new, old = set(content_stems(fact.text)), set(content_stems(memory.text))
         if new <= old:
-            return _decision(Operation.NOOP, f"redundant: memory {i} already holds every word of the fact")
+            return _decision(Operation.NOOP, f"redundant: memory {i} already holds every word of the fact",
+                             target=i)
         if old <= new:
             return _decision(Operation.UPDATE, f"refinement: the fact adds detail to memory {i}",
                              target=i, text=fact.text)
