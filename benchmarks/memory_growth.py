@@ -98,7 +98,7 @@ def trim_malloc() -> None:
 
 async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> None:
     from dmem.graphs.served import ServedGraphs
-    from dmem.text.lexical import stem
+    from dmem.text.lexical import stem_cache_size
 
     assert isinstance(served, ServedGraphs)
     ingestion, query = served.graph("ingestion"), served.graph("query")
@@ -124,7 +124,7 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
             heap = f"  Python heap {tracemalloc.get_traced_memory()[0] / 2**20:6.1f} MB" if args.trace else ""
             heap += f"  malloc {used:6.1f} MB" if (used := malloc_in_use()) is not None else ""
             docs = sum(i.documents for i in resources._indexes.values())
-            heap += f"  stemmed words {stem.cache_info().currsize:6d}"
+            heap += f"  stemmed words {stem_cache_size():6d}"
             print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB{heap}  "
                   f"embedding cache {len(cache._cache):5d}/{cache.max_items}  index documents {docs:6d}  "
                   f"{time.perf_counter() - started:5.0f} s{native_probe() if args.probe else ''}", flush=True)
