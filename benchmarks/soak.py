@@ -294,6 +294,9 @@ def main() -> None:
     p.add_argument("--text", choices=["chat", "unique"], default="chat",
                    help="chat: invented chat over a fixed vocabulary (default); unique: a never-repeated word and "
                         "the idempotency key in every send, the texts used until 2026-12-02")
+    p.add_argument("--trace-server", default="", metavar="FROM,TO",
+                   help="trace each server process's Python heap (tracemalloc, slows it) and print its growth "
+                        "between these seconds of its life, by allocation line (_server_trace/sitecustomize.py)")
     p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
                    help="a dmem setting for the server (as DMEM_NAME); may repeat, e.g. index_documents=2000")
     args = p.parse_args()
@@ -309,6 +312,11 @@ def main() -> None:
     env.update(DMEM_EMBEDDING_MODEL="hash", LANGGRAPH_CLI_NO_ANALYTICS="1", LANGGRAPH_NO_VERSION_CHECK="1",
                **({"DMEM_STORE_URL": pg.url} if pg else {"DMEM_STORE_DIR": settings["store_dir"]}))
     env.update({f"DMEM_{name.strip().upper()}": value for name, _, value in (s.partition("=") for s in args.setting)})
+    if args.trace_server:
+        start, _, end = args.trace_server.partition(",")
+        env.update(SOAK_SERVER_TRACE=str(tmp / "server-trace"), SOAK_SERVER_TRACE_FROM=start, SOAK_SERVER_TRACE_TO=end,
+                   PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parent / "_server_trace"),
+                                               *filter(None, [env.get("PYTHONPATH")])]))
     port = args.port or _free_port()
     served = Served(env, tmp, port)
     print(f"soak: {args.backend}, {args.seconds:.0f} s, {args.ingesters} ingesting and {args.queriers} querying "
@@ -349,6 +357,8 @@ def main() -> None:
         served.stop()
     figures = final_figures(settings, users, tally)
     report(tally, rss, events, figures)
+    for trace in sorted(tmp.glob("server-trace.*")):
+        print(f"\nserver process {trace.suffix[1:]} (traced):\n{trace.read_text()}")
     if pg is not None:
         pg.server.cleanup()
     shutil.rmtree(tmp, ignore_errors=True)
