@@ -44,10 +44,8 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-FACTS = ["I adopted a beagle named {name}.", "I started a pottery class with my friend {name} on Mondays.",
-         "My sister {name} moved to Porto in May.", "I work as a nurse with my colleague {name}.",
-         "I joined a chess club called {name}."]
-"""Invented first-person facts (the soak's); ``{name}`` makes each exchange unique."""
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _soak_text import exchange  # noqa: E402
 
 
 class _MallInfo2(ctypes.Structure):
@@ -100,6 +98,7 @@ def trim_malloc() -> None:
 
 async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> None:
     from dmem.graphs.served import ServedGraphs
+    from dmem.text.lexical import stem_cache_size
 
     assert isinstance(served, ServedGraphs)
     ingestion, query = served.graph("ingestion"), served.graph("query")
@@ -108,8 +107,8 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
     for n in range(1, args.rounds + 1):
         m = n if n <= args.grow else n % args.grow + 1
         key = f"send-{m}"
-        send = {"messages": [{"role": "user", "content": FACTS[m % len(FACTS)].format(name=f"Ingx{m}")},
-                             {"role": "assistant", "content": f"Thanks for telling me ({key})."}],
+        said, reply = exchange(args.text, m, "ing", key)
+        send = {"messages": [{"role": "user", "content": said}, {"role": "assistant", "content": reply}],
                 "user_id": users[m % len(users)], "idempotency_key": key}
         await ingestion.ainvoke(send, config={"configurable": {"thread_id": str(uuid.uuid4())}})
         asked = users[(n * 3 + 4) % len(users)]
@@ -125,6 +124,7 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
             heap = f"  Python heap {tracemalloc.get_traced_memory()[0] / 2**20:6.1f} MB" if args.trace else ""
             heap += f"  malloc {used:6.1f} MB" if (used := malloc_in_use()) is not None else ""
             docs = sum(i.documents for i in resources._indexes.values())
+            heap += f"  stemmed words {stem_cache_size():6d}"
             print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB{heap}  "
                   f"embedding cache {len(cache._cache):5d}/{cache.max_items}  index documents {docs:6d}  "
                   f"{time.perf_counter() - started:5.0f} s{native_probe() if args.probe else ''}", flush=True)
@@ -216,8 +216,8 @@ async def peaks(args: argparse.Namespace, served: object) -> None:
     user, sent = "peak-user", 0
 
     async def send(n: int) -> None:
-        body = {"messages": [{"role": "user", "content": FACTS[n % len(FACTS)].format(name=f"Peakx{n}")},
-                             {"role": "assistant", "content": f"Thanks for telling me (peak-{n})."}],
+        said, reply = exchange(args.text, n, "peak", f"peak-{n}")
+        body = {"messages": [{"role": "user", "content": said}, {"role": "assistant", "content": reply}],
                 "user_id": user, "idempotency_key": f"peak-{n}"}
         await ingestion.ainvoke(body, config={"configurable": {"thread_id": str(uuid.uuid4())}})
 
@@ -261,6 +261,9 @@ def main() -> None:
     p.add_argument("--grow", type=int, default=300, help="rounds that send new exchanges; later rounds resend")
     p.add_argument("--every", type=int, default=100)
     p.add_argument("--users", type=int, default=6)
+    p.add_argument("--text", choices=["chat", "unique"], default="chat",
+                   help="the soak's texts (_soak_text.py): chat over a fixed vocabulary (default), or unique: a "
+                        "never-repeated word and the idempotency key in every exchange (used until 2026-12-02)")
     p.add_argument("--trace", type=int, default=0,
                    help="frames per allocation site: trace the Python heap (tracemalloc) and print its growth by site")
     p.add_argument("--top", type=int, default=12, help="allocation sites printed with --trace")

@@ -3,7 +3,11 @@
 Runs ``langgraph dev`` (offline decision engine, hash embeddings) on the local store or on a private
 PostgreSQL (pgserver) for ``--seconds``; ingesting clients send invented two-turn exchanges with an
 idempotency key and resend a failed send with the same key until it succeeds; querying clients ask
-about the users. ``--kill-at`` SIGKILLs the server at those seconds (it is restarted at once);
+about the users. The exchanges (``--text``, ``_soak_text.py``) are by default invented chat over a
+fixed vocabulary of 143 words, every send unique; ``--text unique`` sends the texts used until
+2026-12-02, a never-repeated word and the idempotency key in every send (the vocabulary grows without end).
+Each run is stateless (a temporary thread, deleted when the run ends), as a server's clients should
+send them. ``--kill-at`` SIGKILLs the server at those seconds (it is restarted at once);
 ``--pg-restart-at`` stops PostgreSQL for ``--pg-down`` seconds. Printed: runs and errors by class,
 p50/p95 per run type, server RSS over time, and at the end turns sent / recorded / formed / pending /
 duplicated / lost, before and after one ``retry_pending()``.
@@ -39,13 +43,11 @@ from langgraph_sdk import get_sync_client
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _soak_text import TextKind, exchange  # noqa: E402
+
 from tests.postgres_server import StoppablePostgres  # noqa: E402
 from tests.test_langgraph_server import dev_command  # noqa: E402
-
-FACTS = ["I adopted a beagle named {name}.", "I started a pottery class with my friend {name} on Mondays.",
-         "My sister {name} moved to Porto in May.", "I work as a nurse with my colleague {name}.",
-         "I joined a chess club called {name}."]
-"""Invented first-person facts the offline engine admits; ``{name}`` makes each send's text unique."""
 
 
 @dataclass
@@ -125,11 +127,12 @@ class Served:
 
 
 def ingester(name: str, served: Served, tally: Tally, stop: threading.Event, users: list[str],
-             new_until: float | None = None) -> None:
+             new_until: float | None = None, text: TextKind = "chat", place: tuple[int, int] = (0, 1)) -> None:
     """Send exchanges with an idempotency key; resend a failed send (same key) until it succeeds.
 
     After ``new_until`` seconds (monotonic clock), send the earlier exchanges again in turn (same keys):
-    the runs go on, the stored data stops growing.
+    the runs go on, the stored data stops growing. ``place`` is (this ingester's number, how many there
+    are): send n's text is number ``n * how many + number``, so no two ingesters send the same text.
     """
     client = get_sync_client(url=served.url, timeout=httpx.Timeout(60.0))
     count, fresh = 0, 0
@@ -140,7 +143,7 @@ def ingester(name: str, served: Served, tally: Tally, stop: threading.Event, use
         n = count if fresh == count else count % fresh + 1
         user = users[n % len(users)]
         key = f"{name}-{n}"
-        texts = [FACTS[n % len(FACTS)].format(name=f"{name.title()}x{n}"), f"Thanks for telling me ({key})."]
+        texts = list(exchange(text, n * place[1] + place[0], name, key))
         send = {"messages": [{"role": "user", "content": texts[0]}, {"role": "assistant", "content": texts[1]}],
                 "user_id": user, "idempotency_key": key}
         deadline = time.monotonic() + 120
@@ -288,6 +291,12 @@ def main() -> None:
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--new-data-until", type=float, default=None,
                    help="seconds; after it ingesters resend earlier exchanges (same keys), so the data stops growing")
+    p.add_argument("--text", choices=["chat", "unique"], default="chat",
+                   help="chat: invented chat over a fixed vocabulary (default); unique: a never-repeated word and "
+                        "the idempotency key in every send, the texts used until 2026-12-02")
+    p.add_argument("--trace-server", default="", metavar="FROM,TO",
+                   help="trace each server process's Python heap (tracemalloc, slows it) and print its growth "
+                        "between these seconds of its life, by allocation line (_server_trace/sitecustomize.py)")
     p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
                    help="a dmem setting for the server (as DMEM_NAME); may repeat, e.g. index_documents=2000")
     args = p.parse_args()
@@ -303,14 +312,22 @@ def main() -> None:
     env.update(DMEM_EMBEDDING_MODEL="hash", LANGGRAPH_CLI_NO_ANALYTICS="1", LANGGRAPH_NO_VERSION_CHECK="1",
                **({"DMEM_STORE_URL": pg.url} if pg else {"DMEM_STORE_DIR": settings["store_dir"]}))
     env.update({f"DMEM_{name.strip().upper()}": value for name, _, value in (s.partition("=") for s in args.setting)})
+    if args.trace_server:
+        start, _, end = args.trace_server.partition(",")
+        env.update(SOAK_SERVER_TRACE=str(tmp / "server-trace"), SOAK_SERVER_TRACE_FROM=start, SOAK_SERVER_TRACE_TO=end,
+                   PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parent / "_server_trace"),
+                                               *filter(None, [env.get("PYTHONPATH")])]))
     port = args.port or _free_port()
     served = Served(env, tmp, port)
+    print(f"soak: {args.backend}, {args.seconds:.0f} s, {args.ingesters} ingesting and {args.queriers} querying "
+          f"clients, {args.users} users, text {args.text}, settings {' '.join(args.setting) or 'defaults'}", flush=True)
     events = [f"server ready in {served.start():.1f} s"]
     users = [f"soak-user-{i}" for i in range(args.users)]
     tally, stop, rss = Tally(), threading.Event(), []
     t0 = time.monotonic()
     new_until = t0 + args.new_data_until if args.new_data_until is not None else None
-    clients = [threading.Thread(target=ingester, args=(f"ing{i}", served, tally, stop, users, new_until))
+    clients = [threading.Thread(target=ingester, args=(f"ing{i}", served, tally, stop, users, new_until, args.text,
+                                                       (i, args.ingesters)))
                for i in range(args.ingesters)]
     clients += [threading.Thread(target=querier, args=(f"ask{i}", served, tally, stop, users))
                 for i in range(args.queriers)]
@@ -340,6 +357,8 @@ def main() -> None:
         served.stop()
     figures = final_figures(settings, users, tally)
     report(tally, rss, events, figures)
+    for trace in sorted(tmp.glob("server-trace.*")):
+        print(f"\nserver process {trace.suffix[1:]} (traced):\n{trace.read_text()}")
     if pg is not None:
         pg.server.cleanup()
     shutil.rmtree(tmp, ignore_errors=True)

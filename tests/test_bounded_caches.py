@@ -233,3 +233,30 @@ def test_the_index_budget_setting_reaches_a_memory_and_must_not_be_negative(tmp_
     assert Context().index_documents == MAX_DOCUMENTS
     with pytest.raises(ConfigError, match="index_documents"):
         build_context(index_documents=-1)
+
+
+def test_word_stems_stop_at_their_bound_of_a_few_megabytes() -> None:
+    from dmem.text import lexical
+
+    lexical._porter.cache_clear()
+    try:
+        words = [f"zq{''.join(chr(97 + int(d)) for d in str(i))}ings" for i in range(lexical.STEM_CACHE_WORDS + 500)]
+        stems = [lexical.stem(w) for w in words]
+        assert stems[0] == "zqa" and lexical.stem_cache_size() == lexical.STEM_CACHE_WORDS
+        assert lexical.STEM_CACHE_WORDS * 200 <= 4 * 2**20, "about 200 bytes a kept word: at most 4 MB"
+    finally:
+        lexical._porter.cache_clear()
+
+
+def test_numbers_and_words_with_digits_are_not_kept_among_the_stems() -> None:
+    # A chat keeps inventing ids, codes and amounts; they have no stem, so keeping them only fills the cache.
+    from dmem.text import lexical
+
+    kept = lexical.stem_cache_size()
+    assert [lexical.stem(w) for w in ("4711", "ing0x12", "b2b", "12th", "seven", "went")] == \
+        ["4711", "ing0x12", "b2b", "12th", "7", "go"]
+    for i in range(2_000):
+        lexical.stem(str(i))
+        lexical.stem(f"order{i}")
+    assert lexical.stem_cache_size() <= kept + 1  # "go", stemmed once
+    assert lexical.stem("rosa's") == lexical.stem("rosa") == "rosa"

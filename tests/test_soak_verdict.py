@@ -42,3 +42,21 @@ def test_the_tolerance_is_one_percent_of_a_large_process(soak: ModuleType) -> No
 
 def test_too_few_samples_give_no_verdict(soak: ModuleType) -> None:
     assert soak.flatness([(0.0, 150.0), (5.0, 151.0)]).startswith("flat: unknown")
+
+
+def test_the_soak_chat_is_unique_per_send_over_a_fixed_vocabulary(soak: ModuleType) -> None:
+    from dmem.text.lexical import tokenize
+
+    texts: set[str] = set()
+    words: set[str] = set()
+    early: set[str] = set()
+    for n in range(3_000):
+        pair = soak.exchange("chat", n, "ing0", f"ing0-{n}")
+        texts.update(pair)
+        words.update(w for text in pair for w in tokenize(text))
+        if n == 40:
+            early = set(words)
+    assert len(texts) == 6_000, "every send's two turns unique: lost and duplicated turns are counted by text"
+    assert words == early and len(words) < 200, "the words stop growing after the first sends"
+    said, reply = soak.exchange("unique", 7, "ing0", "ing0-7")
+    assert "Ing0x7" in said and "ing0-7" in reply  # the old texts, a new word a send, kept for comparison

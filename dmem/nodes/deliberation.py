@@ -185,14 +185,19 @@ def _selected(kept: list[ScoredFact], fallback: list[ScoredFact],
     return {"kept": chosen or fallback, "usage": [out.usage]}
 
 
-def empty_map(state: DeliberationState) -> bool:
-    """Every chunk read returned no facts although it had content: log it, the answer rests on nothing read."""
+def empty_map(state: DeliberationState, engine: str) -> bool:
+    """Every chunk read returned no facts although it had content (the result's ``empty_map`` flag).
+
+    A warning is logged only when that points to a degenerate model: the ``model`` engine and
+    several chunks all empty. One empty chunk is an ordinary miss (nothing relevant there), and the
+    offline engine's rules find nothing in most chunks by design.
+    """
     read = {c["index"] for c in state.get("chunks", [])} - {s.index for s in state.get("failed_chunks", [])}
-    empty = read and read <= set(state.get("empty_chunks", []))
-    if empty:
-        log.warning("deliberation read %d chunk(s) and every one returned no facts: a model replying {} to every "
+    empty = bool(read) and read <= set(state.get("empty_chunks", []))
+    if empty and engine == "model" and len(read) > 1:
+        log.warning("deliberation read %d chunks and every one returned no facts: a model replying {} to every "
                     "chunk reads nothing (try another structured_output method or a larger model)", len(read))
-    return bool(empty)
+    return empty
 
 
 def answer_from_facts(state: DeliberationState, svc: Services) -> dict[str, Any]:
@@ -224,7 +229,7 @@ def _timeline(state: DeliberationState, svc: Services) -> tuple[list[ScoredFact]
     facts: list[ScoredFact] = best_in_time_order(state.get("kept", []), svc.context.ledger_limit)
     return facts, {"evidence_turn_ids": list(dict.fromkeys(t for f in facts for t in f.turn_ids)),
                    "skipped_chunks": sorted(state.get("failed_chunks", []), key=lambda s: s.index),
-                   "facts_used": facts, "empty_map": empty_map(state)}
+                   "facts_used": facts, "empty_map": empty_map(state, svc.decider.name)}
 
 
 def _unanswered(trace: dict[str, Any], exc: StructuredOutputError) -> dict[str, Any]:

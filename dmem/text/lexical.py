@@ -54,14 +54,29 @@ def tokenize(text: str) -> list[str]:
     return [t.replace("\u2019", "'") for t in _WORD.findall(text.lower())]
 
 
-@lru_cache(maxsize=50_000)
+STEM_CACHE_WORDS = 20_000
+"""Alphabetic words whose stems are kept, least recently used dropped first: about 200 bytes a word
+(the word, its stem and the cache's link), 4 MB at the bound. Numbers and words with digits are not
+kept: they have no stem, and ids, codes and amounts are the tokens a chat keeps inventing."""
+
+
 def stem(word: str) -> str:
     """Porter stem of one lower-case word ("'s" dropped, 'seven' -> '7')."""
     word = word.removesuffix("'s")
     if word in NUMBER_WORDS and word not in ("a", "an"):
         return str(NUMBER_WORDS[word])
     word = _IRREGULAR.get(word, word)
-    return _stemmer().stemWord(word) if word.isalpha() else word
+    return _porter(word) if word.isalpha() else word
+
+
+@lru_cache(maxsize=STEM_CACHE_WORDS)
+def _porter(word: str) -> str:
+    return _stemmer().stemWord(word)
+
+
+def stem_cache_size() -> int:
+    """Words whose stems are kept now (at most ``STEM_CACHE_WORDS``)."""
+    return _porter.cache_info().currsize
 
 
 def _stemmer() -> Stemmer.Stemmer:
