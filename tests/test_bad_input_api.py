@@ -291,6 +291,16 @@ def test_fuzz_cli_never_prints_a_traceback(cli: Any, args: list[str]) -> None:
         assert err.strip() and len(err.strip().splitlines()) <= 2, err
 
 
+def test_an_undecodable_argument_is_one_json_error_line(cli: Any) -> None:
+    """A lone surrogate reaches argv from bytes the locale cannot decode (``$'\\xff'`` becomes ``\\udcff``)."""
+    for word in ("\ud800", "\udcff"):
+        code, out, err = cli("memories", word, "--json")
+        assert code == 2 and out == "", (code, out, err)
+        [line] = err.strip().splitlines()
+        error = json.loads(line)
+        assert error["kind"] == "usage" and word in error["error"]
+
+
 def test_errors_are_one_type_each() -> None:
     assert issubclass(InputError, DataError) and issubclass(ConfigError, DmemError)
 

@@ -17,6 +17,7 @@ from typing import Any
 import dmem
 from dmem.cli import reading, stores, tools, writing
 from dmem.cli.base import EXIT_ERROR, EXIT_INTERRUPTED, Parser, error_kind, report_error
+from dmem.cli.terminal import safe_json
 from dmem.errors import DmemError
 from dmem.progress import DEFAULT_INTERVAL
 
@@ -86,7 +87,7 @@ class _JsonLines(logging.Formatter):
         data = {"log": record.levelname.lower(), "logger": record.name, "message": record.getMessage()}
         if record.exc_info:
             data["traceback"] = self.formatException(record.exc_info)
-        return json.dumps(data, ensure_ascii=False)
+        return safe_json(json.dumps(data, ensure_ascii=False))
 
 
 def _configure_logging(verbose: bool, as_json: bool) -> None:

@@ -183,7 +183,7 @@ def error_kind(exc: BaseException) -> str:
 def report_error(message: str, kind: str, as_json: bool) -> None:
     """One line on stderr: plain, or a JSON object with ``--json``."""
     if as_json:
-        sys.stderr.write(json.dumps({"error": message, "kind": kind}, ensure_ascii=False) + "\n")
+        sys.stderr.write(safe_json(json.dumps({"error": message, "kind": kind}, ensure_ascii=False)) + "\n")
     else:
         err_console.print(f"dmem: error: {safe(message)}", markup=False, highlight=False, soft_wrap=True)
 
@@ -191,6 +191,6 @@ def report_error(message: str, kind: str, as_json: bool) -> None:
 def note(args: argparse.Namespace, message: str, **data: Any) -> None:
     """A hint on stderr that does not change the result (JSON with ``--json``)."""
     if getattr(args, "json", False):
-        sys.stderr.write(json.dumps({"note": message, **data}, ensure_ascii=False) + "\n")
+        sys.stderr.write(safe_json(json.dumps({"note": message, **data}, ensure_ascii=False)) + "\n")
     else:
         err_console.print(f"dmem: note: {safe(message)}", markup=False, highlight=False, soft_wrap=True)
