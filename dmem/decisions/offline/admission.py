@@ -230,6 +230,7 @@ def _reject_late(text: str) -> ClauseVerdict:
 
 
 def _cut(text: str, limit: int = 80) -> str:
+    """``text`` for a reason's quote: at most ``limit`` characters, a cut one ending in '...'."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -247,12 +248,11 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
                                       f"('{_cut(clause.asked.question)}')", "answer")
     elif (clause.continues and not verdict.admit and verdict.kind in _CONTINUABLE
           and len(answer_words(clause.text)) >= chains.CONTINUE_MIN_SHARED):
-        memory = clause.continues if len(clause.continues) <= 60 else clause.continues[:57] + "..."
-        verdict = ClauseVerdict(True, f"admitted: continues a stored topic ('{memory}')", "continues")
+        verdict = ClauseVerdict(True, f"admitted: continues a stored topic ('{_cut(clause.continues, 60)}')",
+                                "continues")
     elif (clause.follows and not verdict.admit and verdict.kind in _FOLLOWABLE
           and len(answer_words(clause.text)) >= FOLLOW_MIN_WORDS):
-        said = utterance_text(clause.follows)
-        before = said if len(said) <= 60 else said[:57] + "..."
+        before = _cut(utterance_text(clause.follows), 60)
         verdict = ClauseVerdict(True, f"admitted: continues the speaker's previous message ('{before}')", "follows")
     return _hedged(verdict, clause.text)
 
