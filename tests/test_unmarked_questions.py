@@ -30,6 +30,9 @@ turn = functools.partial(chat_turn, session="D7", when=datetime(2025, 8, 2, 18, 
     ("got any tips for a first marathon", "got any tips for a first marathon?"),
     ("Nice pic.\nwhere did you take it", "where did you take it?"),
     ("Do you still play the cello", "Do you still play the cello?"),
+    ("What games did you all play", "What games did you all play?"),
+    ("who won the regatta", "who won the regatta?"),
+    ("Who painted it and what does it show", "Who painted it and what does it show?"),
 ])
 def test_a_sentence_without_its_mark_that_opens_as_a_question_asks(text: str, question: str) -> None:
     assert question_sentences(text) == [question]
@@ -40,6 +43,7 @@ def test_a_sentence_without_its_mark_that_opens_as_a_question_asks(text: str, qu
     "what a lovely morning", "When I was a kid we sailed every summer", "how cool is that", "any time",
     "I went to the harbour market", "Where I grew up it snowed in May", "What a game.", "Did it!",
     "whats up",  # a greeting stays one, marked or not
+    "who knows", "I baked bread and what a mess it was",
 ])
 def test_statements_and_greetings_without_a_mark_ask_nothing(text: str) -> None:
     assert real_questions(text) == []
