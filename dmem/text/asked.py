@@ -53,8 +53,12 @@ _UNMARKED_QUESTION = re.compile(
     r"|who\s+(?!knows\b|cares\b)[a-z]+(?:ed|ote|ade|on|ew|ang|ought|ave)\b"
     r"|how\s+(?:many|much|long|often|come|far|old)\b"
     r"|(?:do|does|did|are|is|was|were|have|has|had|can|could|will|would|should)\s+(?:you|u|ya|y'all|your|he|she|"
-    r"they|we|it|there|anyone|anybody|that|this)\b"
-    r"|(?:ever|got\s+any|any|anything|anyone)\s+\w+)", re.I)
+    r"they|we|it|there|anyone|anybody)\b"
+    r"|(?:is|are|was|were|can|could|will|would|should)\s+(?:that|this)\b"
+    r"|(?:ever\s+(?!since\b)|got\s+any\s+|any\s+|anything\s+|anyone\s+)\w+)", re.I)
+# After a comma or 'and' these open a relative clause ("..., which has a garden"), not a question ("who", "where"
+# and "when" ask there only with a verb right after them, which a relative clause lacks: "..., where we ate").
+_RELATIVE = re.compile(r"^\s*(?:which|whom|whose)\b", re.I)
 _YES_NO = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|ya|no|nope|nah|not\s+yet|not\s+really|of\s+course|sure|"
                      r"definitely|absolutely|totally|i\s+(?:did|do|have|am|was|will|didn't|don't|haven't|wasn't)|"
                      r"we\s+(?:did|do|have|are|were|didn't|don't|haven't)|i'm\s+not)\b", re.I)
@@ -86,12 +90,13 @@ def question_sentences(turn: str) -> list[str]:
 def _unmarked_question(sentence: str) -> bool:
     """Whether a sentence with no end mark opens as a question, or its part after its last comma or 'and' does.
 
-    "whats the band called", "sounds familiar, who is the singer"; not "what a morning", "how cool is that".
+    "whats the band called", "sounds familiar, what is it called"; not "what a morning", "how cool is that".
     """
     if not UNMARKED_MIN_WORDS:
         return False
+    parts = [p for p in (sentence.rsplit(",", 1)[-1], re.split(r"\s+and\s+", sentence)[-1]) if not _RELATIVE.match(p)]
     return any(len(part.split()) >= UNMARKED_MIN_WORDS and _UNMARKED_QUESTION.match(part)
-               for part in (sentence, sentence.rsplit(",", 1)[-1], re.split(r"\s+and\s+", sentence)[-1]))
+               for part in [sentence, *parts])
 
 
 def real_questions(turn: str) -> list[str]:
