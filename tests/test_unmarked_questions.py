@@ -101,3 +101,10 @@ def test_model_admission_prompt_says_chat_drops_the_mark() -> None:
     ModelDecider(model).admit([turn("yeah twice", "Noor", 2)], [turn("ever been to the dunes", "Ivo", 1)], [])
     system = str(model.calls_for("AdmissionVerdicts")[0].messages[0].content)
     assert "Chat often drops the question mark" in system
+
+
+@pytest.mark.parametrize("text", ["got any tips for a first marathon", "anything fun going on this weekend",
+                                  "Any plans for the long weekend"])
+def test_admission_judges_an_unmarked_question_as_a_question(text: str) -> None:
+    admitted, reason = judge_utterance(turn(text, "Ivo", 3), [turn("I finally fixed the old bike", "Noor", 2)])
+    assert not admitted and reason == "rejected: question without a first-person fact"
