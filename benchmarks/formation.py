@@ -78,6 +78,8 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--filler-only", action="store_true")
     parser.add_argument("--source", help="reuse the stores another source tree (this hash) ingested")
     parser.add_argument("--rules", help="formation_loco.py only: the rules whose name holds these words")
+    parser.add_argument("--unmarked", action="store_true",
+                        help="formation_loco.py only: also count each conversation copied without end marks")
     return parser.parse_known_args()[0]
 
 

@@ -7,12 +7,17 @@ chosen on the other two conversations of its dataset (most evidence turns formed
 drafted facts, then fewest facts linked to a question) and the held-out conversation's figures are
 printed for that value and for the rule switched off, so a reader sees whether a value chosen on two
 conversations helps the third.
+With --unmarked each conversation counts twice, as written and as a copy in chat's bare register: every
+message cut into its sentences, each sent as a message of its own without its end mark ('.', '!', '?'), the
+pieces keeping their turn's id for the evidence; a rule chosen there holds when the chat drops its marks.
 The report half is never read.
 Usage: python benchmarks/formation_loco.py [--data DIR] [--rules WORDS (only the rules whose name holds WORDS)]
+       [--unmarked]
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -21,6 +26,8 @@ import formation
 from dmem.datasets.datasets import Conversation, load_dataset
 from dmem.decisions.offline import admission, chains, replies
 from dmem.text import asked
+
+_SENTENCE_CUT = re.compile(r"(?<=[.!?])\s+|\n+")
 
 OFF = 10_000
 RULES: dict[str, tuple[object, str, list[int], int]] = {
@@ -37,6 +44,8 @@ RULES: dict[str, tuple[object, str, list[int], int]] = {
     # Whether "the"/"that" + a word makes a question presuppose a fact (1, as before issue 26's fourth
     # helper) or only a possessive, the asker's own doing or a time word (0).
     "question carrying a fact: ARTICLES_PRESUPPOSE": (admission, "ARTICLES_PRESUPPOSE", [0, 1], 1),
+    # A sentence with no end mark that opens as a question is one (chat drops the mark): the words it needs.
+    "question without its mark: UNMARKED_MIN_WORDS": (asked, "UNMARKED_MIN_WORDS", [2, 3, 4, 5], 0),
 }
 
 
@@ -50,10 +59,35 @@ def constant(module: object, name: str, value: int) -> Iterator[None]:
         setattr(module, name, old)
 
 
+def without_marks(conv: Conversation) -> Conversation:
+    """The conversation as bare chat: each sentence its own message with no end mark, ids '<turn>#<k>'."""
+    out = []
+    for m in conv.messages:
+        parts = [p for p in _SENTENCE_CUT.split(m.text or "") if p.strip()] or [m.text or ""]
+        for k, part in enumerate(parts):
+            out.append(m.model_copy(update={"turn_id": f"{m.turn_id}#{k}", "text": re.sub(r"[.!?]+\s*$", "", part),
+                                            "image_caption": m.image_caption if k == len(parts) - 1 else None,
+                                            "seq": len(out)}))
+    return conv.model_copy(update={"messages": out})
+
+
+def unmarked_figures(conv: Conversation) -> tuple[int, int, int, int]:
+    """``figures`` of the bare copy: an evidence turn is formed when one of its pieces sources a fact."""
+    evidence = {e for q in conv.qa if q.category in formation.CATEGORIES for e in q.evidence}
+    facts, sources, _ = formation.drafted(without_marks(conv))
+    turns = {t.split("#")[0] for t in sources}
+    copy_turns = {m.turn_id: m.speaker for m in without_marks(conv).messages}
+    return len(evidence & turns), len(evidence), len(facts), formation.linked(facts, copy_turns)
+
+
 def figures(conv: Conversation) -> tuple[int, int, int, int]:
     """(evidence turns formed, evidence turns, drafted facts, facts linked to a question) in --drafts mode."""
     fig = formation.measure_drafts(conv)
-    return fig.formed, fig.evidence, fig.memories, fig.linked
+    mine = (fig.formed, fig.evidence, fig.memories, fig.linked)
+    if not formation.arguments().unmarked:
+        return mine
+    bare = unmarked_figures(conv)
+    return mine[0] + bare[0], mine[1] + bare[1], mine[2] + bare[2], mine[3] + bare[3]
 
 
 def main() -> None:

@@ -24,8 +24,9 @@ ADMIT_SYSTEM = system_text(
         "Judge a reply together with the question it answers (the other speaker's turn just before "
         "it): a short reply that answers a question in <reference_history> states a fact, 'Tidewater' "
         "after 'What's your favourite board game?' a preference, 'Yes, twice last spring' after 'Have "
-        "you ever sailed to the dunes?' a trip. A greeting ('How are you?') or a tag ('..., you "
-        "know?') is no such question, and a bare 'yep' or 'sure' still says nothing.",
+        "you ever sailed to the dunes?' a trip. Chat often drops the question mark: 'whats the "
+        "band' or 'ever been to the dunes' asks as much as with it. A greeting ('How are you?') or a "
+        "tag ('..., you know?') is no such question, and a bare 'yep' or 'sure' still says nothing.",
         "Admit a turn that adds a detail to a topic of <existing_memories> (a new step of a stored "
         "plan, news about a stored condition or project).",
         "Admit a short message that continues the speaker's own message just before it (chat "
@@ -61,7 +62,8 @@ SPLIT_SYSTEM = system_text(
         "context wherever the reply alone is a fragment: 'What's your favourite board game?' answered "
         "'Tidewater' gives 'Noor's favourite board game is Tidewater'; 'Have you ever sailed to the "
         "dunes?' answered 'Yes, twice last spring' gives 'Noor sailed to the dunes twice last "
-        "spring'. The question's turn becomes a source of that fact; a greeting is no question.",
+        "spring'. The question's turn becomes a source of that fact, with or without its question "
+        "mark ('whats your favourite board game' asks too); a greeting is no question.",
         "A short message continuing the speaker's own message states what it adds with what it "
         "continues: Noor's 'We went to the night market last week.' then 'Mostly street food.' "
         "gives 'Noor ate mostly street food at the night market last week', from both messages.",

@@ -30,7 +30,7 @@ from dmem.state.verdicts import (
     UtteranceVerdict,
     group_answers,
 )
-from dmem.text.asked import reply_answers, topic_stems
+from dmem.text.asked import question_sentences, reply_answers, topic_stems
 from dmem.text.lexical import content_stems
 
 log = logging.getLogger(__name__)
@@ -131,13 +131,13 @@ def _names_source(draft: FactDraft, asked: Message, reply: Message, replied: set
     """Whether ``asked`` (the turn before the fact's source ``reply``) is a source of the fact too."""
     new = set(content_stems(asked.text)) - set(content_stems(reply.text))
     if asked.speaker == reply.speaker:
-        return "?" not in asked.text and bool(new & set(content_stems(draft.text)))
+        return not question_sentences(asked.text) and bool(new & set(content_stems(draft.text)))
     if reply_answers(asked.text, reply.text, (asked.speaker, reply.speaker)):
         takes_up = topic_stems(asked.text) & topic_stems(draft.text)
         if reply.turn_id not in replied or takes_up:
             replied.add(reply.turn_id)
             return True
-    return "?" in asked.text and bool(new & set(content_stems(draft.text)))
+    return bool(question_sentences(asked.text)) and bool(new & set(content_stems(draft.text)))
 
 
 _GENERIC = {"user"}

@@ -36,6 +36,7 @@ from dmem.decisions.offline.replies import (
     without_speaker,
 )
 from dmem.state.schemas import Message
+from dmem.text.asked import question_sentences
 from dmem.text.lexical import content_words
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
@@ -187,7 +188,7 @@ def _quote(m: re.Match[str]) -> str:
 
 
 def _is_question(text: str) -> bool:
-    return text.rstrip().endswith("?") or bool(rules.QUESTION_START.match(text))
+    return text.rstrip().endswith("?") or bool(rules.QUESTION_START.match(text)) or bool(question_sentences(text))
 
 
 def _reject_early(text: str) -> ClauseVerdict | None:

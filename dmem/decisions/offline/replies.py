@@ -58,7 +58,7 @@ def without_speaker(text: str, speaker: str) -> str:
 
 def restore_subject(clause: str) -> str:
     """The clause with its dropped first-person subject put back; unchanged when none was dropped."""
-    if clause.rstrip().endswith("?"):
+    if clause.rstrip().endswith("?") or question_sentences(clause):  # "got any tips ...": a question, no "I got"
         return clause
     filler = rules.LEADING_FILLER.match(clause)
     head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
