@@ -90,6 +90,18 @@ def native_probe() -> str:
     return "  " + "  ".join(parts)
 
 
+def memray_tracker(path: str) -> Any:
+    """A memray tracker with native stacks writing aggregated allocations (leaks and peaks) to ``path``.
+
+    memray is a measuring tool, not a dependency: install it apart (``pip install --target DIR memray``) and
+    put DIR on PYTHONPATH for this run only. ``benchmarks/native_owners.py`` reads the file.
+    """
+    import memray
+
+    Path(path).unlink(missing_ok=True)
+    return memray.Tracker(path, native_traces=True, file_format=memray.FileFormat.AGGREGATED_ALLOCATIONS)
+
+
 def trim_malloc() -> None:
     """Return the C allocator's free pages to the system (glibc ``malloc_trim(0)``; nothing elsewhere)."""
     with contextlib.suppress(OSError, AttributeError):
@@ -104,7 +116,10 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
     ingestion, query = served.graph("ingestion"), served.graph("query")
     proc, started = psutil.Process(), time.perf_counter()
     base: tracemalloc.Snapshot | None = None
+    profiling = contextlib.ExitStack()
     for n in range(1, args.rounds + 1):
+        if args.memray and n == args.memray_from + 1:
+            profiling.enter_context(memray_tracker(args.memray))
         m = n if n <= args.grow else n % args.grow + 1
         key = f"send-{m}"
         said, reply = exchange(args.text, m, "ing", key)
@@ -130,8 +145,9 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
                   f"{time.perf_counter() - started:5.0f} s{native_probe() if args.probe else ''}", flush=True)
             if args.trace and base is None:
                 base = tracemalloc.take_snapshot()
+    gc.collect()
+    profiling.close()
     if args.trace and base is not None:
-        gc.collect()
         diff = tracemalloc.take_snapshot().compare_to(base, "traceback")
         print(f"\nPython heap growth since round {args.every}, by allocation site (top {args.top}):")
         for stat in diff[:args.top]:
@@ -272,6 +288,10 @@ def main() -> None:
                         "RSS growth that goes away with it is pages kept after passing peaks, not data")
     p.add_argument("--probe", action="store_true",
                    help="also print the thread count, SQLite's own heap (sqlite3_memory_used) and anonymous memory")
+    p.add_argument("--memray", default="", metavar="FILE",
+                   help="track the C and Python allocations (memray, native stacks) from round --memray-from to the "
+                        "end into FILE; what is still allocated at the end grew in those rounds (native_owners.py)")
+    p.add_argument("--memray-from", type=int, default=500, help="with --memray: the rounds before it are warm-up")
     p.add_argument("--peak", default="",
                    help="comma-separated transcript sizes: measure one question's passing peak at each instead")
     p.add_argument("--timed", type=int, default=7,
