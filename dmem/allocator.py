@@ -35,13 +35,13 @@ def trim_interval(environ: Mapping[str, str] | None = None) -> float:
     raw = (os.environ if environ is None else environ).get(MALLOC_TRIM_ENV, "").strip().lower()
     if not raw:
         return DEFAULT_TRIM_SECONDS
-    if raw in ("0", "off", "false", "no"):
+    if raw in ("off", "false", "no"):
         return 0.0
     try:
         seconds = float(raw)
     except ValueError:
         seconds = -1.0
-    if not 0 < seconds < float("inf"):
+    if not 0 <= seconds < float("inf"):
         raise ConfigError(f"{MALLOC_TRIM_ENV} must be seconds between trims (e.g. 60) or 0 for off; got {raw!r}")
     return seconds
 

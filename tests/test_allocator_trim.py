@@ -16,7 +16,7 @@ from tests.test_gc_heap import run_python
 def test_the_interval_is_seconds_the_default_or_off() -> None:
     assert trim_interval({}) == DEFAULT_TRIM_SECONDS
     assert trim_interval({"DMEM_MALLOC_TRIM": " 2.5 "}) == 2.5
-    for off in ("0", "off", "OFF", "false"):
+    for off in ("0", "0.0", "off", "OFF", "false"):
         assert trim_interval({"DMEM_MALLOC_TRIM": off}) == 0
     for bad in ("-1", "soon", "inf", "nan"):
         with pytest.raises(ConfigError, match="DMEM_MALLOC_TRIM must be seconds between trims"):
