@@ -56,7 +56,7 @@ def python_site(stack: Sequence[Frame], frames: int) -> str:
     """The innermost ``frames`` Python lines of dmem (else of any package) that led to the allocation."""
     ours = [f for f in stack if "/dmem/" in f[1]]
     chosen = ours[:frames] if ours else list(stack[:frames])
-    return " < ".join(f"{f[1].rsplit('/', 2)[-2]}/{f[1].rsplit('/', 1)[-1]}:{f[2]} {f[0]}" for f in chosen) or "-"
+    return " < ".join(f"{'/'.join(f[1].rsplit('/', 2)[-2:])}:{f[2]} {f[0]}" for f in chosen) or "-"
 
 
 def main() -> None:
