@@ -5,10 +5,12 @@ process's passing allocations (a run's rows, arrays and strings) leave free chun
 ones, and only the top of each heap is returned by itself. ``malloc_trim(0)`` walks every arena and
 gives the whole free pages among them back (``madvise``); it frees nothing in use. The served entry
 (``dmem.server``) starts one daemon thread that calls it every ``DMEM_MALLOC_TRIM`` seconds (default
-60; ``0`` or ``off``: never). The call runs on that thread with the interpreter released (``ctypes``),
-so the event loop keeps running; an arena is locked only while it is trimmed (a few milliseconds,
-measured: ``AllocatorTrim.longest``). Elsewhere than glibc (musl, macOS) there is nothing to call and
-no thread starts. ``Memory`` never starts it.
+10; ``0`` or ``off``: never). The call runs on that thread with the interpreter released (``ctypes``),
+so the event loop keeps running; an arena is locked only while it is trimmed (0.03-9 ms a trim,
+measured: ``AllocatorTrim.longest``). It returns what glibc holds free, not pymalloc's arenas or memory
+in use: in a ten-minute soak it took about a fifth off the last third's growth (benchmarks/RESULTS.md).
+Elsewhere than glibc (musl, macOS) there is nothing to call and no thread starts. ``Memory`` never
+starts it.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dmem.state.sources import MALLOC_TRIM_ENV
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TRIM_SECONDS = 60.0
+DEFAULT_TRIM_SECONDS = 10.0
 """Seconds between two trims when ``DMEM_MALLOC_TRIM`` is not set."""
 
 
@@ -42,7 +44,7 @@ def trim_interval(environ: Mapping[str, str] | None = None) -> float:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds < float("inf"):
-        raise ConfigError(f"{MALLOC_TRIM_ENV} must be seconds between trims (e.g. 60) or 0 for off; got {raw!r}")
+        raise ConfigError(f"{MALLOC_TRIM_ENV} must be seconds between trims (e.g. 10) or 0 for off; got {raw!r}")
     return seconds
 
 

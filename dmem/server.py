@@ -15,7 +15,7 @@ garbage collector once (``dmem.runtime``): full collections then skip the ~140,0
 LangGraph and dmem loaded, which otherwise pause the event loop ~100 ms each.
 ``DMEM_FREEZE_HEAP=false`` leaves the collector as it is. It also starts, on glibc, a daemon thread that
 hands the C allocator's free pages back every ``DMEM_MALLOC_TRIM`` seconds (``dmem.allocator``; default
-60, ``0`` turns it off).
+10, ``0`` turns it off).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ trace_client = configure_tracing()
 startup_freeze = StartupFreeze()
 """Freezes the server's start-up heap on the first factory call (``DMEM_FREEZE_HEAP``, default true)."""
 allocator_trim = AllocatorTrim()
-"""Starts the allocator's trimming thread on the first factory call (``DMEM_MALLOC_TRIM``, default 60 s)."""
+"""Starts the allocator's trimming thread on the first factory call (``DMEM_MALLOC_TRIM``, default 10 s)."""
 
 __all__ = ["allocator_trim", "check_run_context", "deliberation_graph", "ingestion_graph", "query_graph",
            "startup_freeze", "trace_client"]
