@@ -8,7 +8,8 @@ gives the whole free pages among them back (``madvise``); it frees nothing in us
 10; ``0`` or ``off``: never). The call runs on that thread with the interpreter released (``ctypes``),
 so the event loop keeps running; an arena is locked only while it is trimmed (0.03-9 ms a trim,
 measured: ``AllocatorTrim.longest``). It returns what glibc holds free, not pymalloc's arenas or memory
-in use: in a ten-minute soak it took about a fifth off the last third's growth (benchmarks/RESULTS.md).
+in use: in ten-minute soaks it took about a fifth off the local store's last-third growth and nothing
+measurable off PostgreSQL's (benchmarks/RESULTS.md).
 Elsewhere than glibc (musl, macOS) there is nothing to call and no thread starts. ``Memory`` never
 starts it.
 """
