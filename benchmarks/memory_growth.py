@@ -47,6 +47,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _soak_text import exchange  # noqa: E402
 
+from dmem.allocator import AllocatorTrim  # noqa: E402
+from dmem.state.sources import MALLOC_TRIM_ENV  # noqa: E402
+
 
 class _MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in
@@ -90,6 +93,38 @@ def native_probe() -> str:
     return "  " + "  ".join(parts)
 
 
+def memray_tracker(path: str) -> Any:
+    """A memray tracker with native stacks writing aggregated allocations (leaks and peaks) to ``path``.
+
+    memray is a measuring tool, not a dependency: install it apart (``pip install --target DIR memray``) and
+    put DIR on PYTHONPATH for this run only. ``benchmarks/native_owners.py`` reads the file.
+    """
+    import memray
+
+    Path(path).unlink(missing_ok=True)
+    return memray.Tracker(path, native_traces=True, file_format=memray.FileFormat.AGGREGATED_ALLOCATIONS)
+
+
+class LoopLag:
+    """The event loop's longest lateness of a 5 ms sleep since the last ``take``: what blocked the loop."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self._since = 0.0
+
+    async def tick(self) -> None:
+        while True:
+            began = time.perf_counter()
+            await asyncio.sleep(0.005)
+            if began >= self._since:  # a sleep spanning the probe's own collection and printing is not counted
+                self.worst = max(self.worst, time.perf_counter() - began - 0.005)
+
+    def take(self) -> float:
+        """The worst lateness since the last call; sleeps begun before this call are not counted."""
+        worst, self.worst, self._since = self.worst, 0.0, time.perf_counter()
+        return worst
+
+
 def trim_malloc() -> None:
     """Return the C allocator's free pages to the system (glibc ``malloc_trim(0)``; nothing elsewhere)."""
     with contextlib.suppress(OSError, AttributeError):
@@ -104,7 +139,15 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
     ingestion, query = served.graph("ingestion"), served.graph("query")
     proc, started = psutil.Process(), time.perf_counter()
     base: tracemalloc.Snapshot | None = None
+    profiling = contextlib.ExitStack()
+    lag = LoopLag()
+    ticker = asyncio.create_task(lag.tick())
+    trims = AllocatorTrim()
+    if args.trim_every is not None:  # the served entry's trimming thread (0: started nowhere)
+        trims.once({MALLOC_TRIM_ENV: str(args.trim_every)})
     for n in range(1, args.rounds + 1):
+        if args.memray and n == args.memray_from + 1:
+            profiling.enter_context(memray_tracker(args.memray))
         m = n if n <= args.grow else n % args.grow + 1
         key = f"send-{m}"
         said, reply = exchange(args.text, m, "ing", key)
@@ -125,13 +168,19 @@ async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> 
             heap += f"  malloc {used:6.1f} MB" if (used := malloc_in_use()) is not None else ""
             docs = sum(i.documents for i in resources._indexes.values())
             heap += f"  stemmed words {stem_cache_size():6d}"
+            if args.trim_every is not None:
+                heap += f"  loop lag max {lag.take() * 1000:5.1f} ms  trims {trims.trims}"
+                heap += f" longest {trims.longest * 1000:.2f} ms"
             print(f"round {n:5d} ({phase:7s})  RSS {proc.memory_info().rss / 2**20:6.1f} MB{heap}  "
                   f"embedding cache {len(cache._cache):5d}/{cache.max_items}  index documents {docs:6d}  "
                   f"{time.perf_counter() - started:5.0f} s{native_probe() if args.probe else ''}", flush=True)
             if args.trace and base is None:
                 base = tracemalloc.take_snapshot()
+    ticker.cancel()
+    trims.stop()
+    gc.collect()
+    profiling.close()
     if args.trace and base is not None:
-        gc.collect()
         diff = tracemalloc.take_snapshot().compare_to(base, "traceback")
         print(f"\nPython heap growth since round {args.every}, by allocation site (top {args.top}):")
         for stat in diff[:args.top]:
@@ -270,8 +319,15 @@ def main() -> None:
     p.add_argument("--trim", action="store_true",
                    help="hand the C allocator's free pages back after every round (glibc malloc_trim): "
                         "RSS growth that goes away with it is pages kept after passing peaks, not data")
+    p.add_argument("--trim-every", type=float, default=None, metavar="SECONDS",
+                   help="start the served entry's trimming thread (dmem.allocator, DMEM_MALLOC_TRIM) at this interval "
+                        "(0: not started) and print the loop's longest lateness, the trims and the longest trim")
     p.add_argument("--probe", action="store_true",
                    help="also print the thread count, SQLite's own heap (sqlite3_memory_used) and anonymous memory")
+    p.add_argument("--memray", default="", metavar="FILE",
+                   help="track the C and Python allocations (memray, native stacks) from round --memray-from to the "
+                        "end into FILE; what is still allocated at the end grew in those rounds (native_owners.py)")
+    p.add_argument("--memray-from", type=int, default=500, help="with --memray: the rounds before it are warm-up")
     p.add_argument("--peak", default="",
                    help="comma-separated transcript sizes: measure one question's passing peak at each instead")
     p.add_argument("--timed", type=int, default=7,

@@ -297,6 +297,10 @@ def main() -> None:
     p.add_argument("--trace-server", default="", metavar="FROM,TO",
                    help="trace each server process's Python heap (tracemalloc, slows it) and print its growth "
                         "between these seconds of its life, by allocation line (_server_trace/sitecustomize.py)")
+    p.add_argument("--memray-server", default="", metavar="FROM,TO",
+                   help="record each server process's allocations with native stacks (memray, installed apart and on "
+                        "PYTHONPATH) between these seconds of its life into --memray-dir; read with native_owners.py")
+    p.add_argument("--memray-dir", default=".", help="folder for --memray-server's captures (server-memray.<pid>.bin)")
     p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
                    help="a dmem setting for the server (as DMEM_NAME); may repeat, e.g. index_documents=2000")
     args = p.parse_args()
@@ -314,9 +318,14 @@ def main() -> None:
     env.update({f"DMEM_{name.strip().upper()}": value for name, _, value in (s.partition("=") for s in args.setting)})
     if args.trace_server:
         start, _, end = args.trace_server.partition(",")
-        env.update(SOAK_SERVER_TRACE=str(tmp / "server-trace"), SOAK_SERVER_TRACE_FROM=start, SOAK_SERVER_TRACE_TO=end,
-                   PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parent / "_server_trace"),
-                                               *filter(None, [env.get("PYTHONPATH")])]))
+        env.update(SOAK_SERVER_TRACE=str(tmp / "server-trace"), SOAK_SERVER_TRACE_FROM=start, SOAK_SERVER_TRACE_TO=end)
+    if args.memray_server:
+        start, _, end = args.memray_server.partition(",")
+        env.update(SOAK_SERVER_MEMRAY=str(Path(args.memray_dir).resolve() / "server-memray"),
+                   SOAK_SERVER_MEMRAY_FROM=start, SOAK_SERVER_MEMRAY_TO=end)
+    if args.trace_server or args.memray_server:
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent / "_server_trace"),
+                                             *filter(None, [env.get("PYTHONPATH")])])
     port = args.port or _free_port()
     served = Served(env, tmp, port)
     print(f"soak: {args.backend}, {args.seconds:.0f} s, {args.ingesters} ingesting and {args.queriers} querying "

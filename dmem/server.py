@@ -13,7 +13,9 @@ client with ``dmem.tracing.configure_tracing``, so every traced run of the serve
 The first factory call (the server's start-up is done by then) freezes the process's heap for the
 garbage collector once (``dmem.runtime``): full collections then skip the ~140,000 objects the server,
 LangGraph and dmem loaded, which otherwise pause the event loop ~100 ms each.
-``DMEM_FREEZE_HEAP=false`` leaves the collector as it is.
+``DMEM_FREEZE_HEAP=false`` leaves the collector as it is. It also starts, on glibc, a daemon thread that
+hands the C allocator's free pages back every ``DMEM_MALLOC_TRIM`` seconds (``dmem.allocator``; default
+10, ``0`` turns it off).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 from langgraph_sdk.runtime import ServerRuntime
 
+from dmem.allocator import AllocatorTrim
 from dmem.graphs.served import GraphName, served
 from dmem.runtime import StartupFreeze
 from dmem.state.context import Context
@@ -33,9 +36,11 @@ trace_client = configure_tracing()
 """The redacting LangSmith client installed for this process (None when tracing is off)."""
 startup_freeze = StartupFreeze()
 """Freezes the server's start-up heap on the first factory call (``DMEM_FREEZE_HEAP``, default true)."""
+allocator_trim = AllocatorTrim()
+"""Starts the allocator's trimming thread on the first factory call (``DMEM_MALLOC_TRIM``, default 10 s)."""
 
-__all__ = ["check_run_context", "deliberation_graph", "ingestion_graph", "query_graph", "startup_freeze",
-           "trace_client"]
+__all__ = ["allocator_trim", "check_run_context", "deliberation_graph", "ingestion_graph", "query_graph",
+           "startup_freeze", "trace_client"]
 
 
 def check_run_context(context: Any) -> None:
@@ -50,6 +55,7 @@ def _served(name: GraphName, runtime: ServerRuntime) -> CompiledStateGraph[Any, 
         check_run_context(execution.context)
     graph = served.graph(name)
     startup_freeze.once()
+    allocator_trim.once()
     return graph
 
 

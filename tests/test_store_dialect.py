@@ -21,8 +21,19 @@ def test_postgres_turns_placeholders_into_its_own_and_keeps_literal_percent() ->
     assert SQLITE.sql("a = ? AND b LIKE '%x'") == "a = ? AND b LIKE '%x'"
 
 
-def test_list_membership_takes_one_slot_per_value_or_one_array() -> None:
-    assert SQLITE.in_list("id", ("x", "y")) == ("id IN (?, ?)", ["x", "y"])
+def test_list_membership_takes_one_parameter_whatever_the_count() -> None:
+    assert SQLITE.in_list("id", ("x", "y")) == ("id IN (SELECT value FROM json_each(?))", ['["x", "y"]'])
+    assert SQLITE.in_list("id", ("x",))[0] == SQLITE.in_list("id", ("x", "y", "z"))[0]
+
+
+def test_sqlite_list_membership_matches_any_text_exactly() -> None:
+    texts = ["Åsa", 'say "hi"', "back\\slash", "o'clock", "tab\there", "bell\x07", "123", "nul\x00cut", ""]
+    lite = sqlite3.connect(":memory:")
+    lite.execute("CREATE TABLE t (id TEXT)")
+    lite.executemany("INSERT INTO t VALUES (?)", [(t,) for t in [*texts, "nul", "other"]])
+    for wanted in (texts, texts[:-2], ["nul\x00cut"], []):
+        condition, params = SQLITE.in_list("id", wanted)
+        assert sorted(r[0] for r in lite.execute(f"SELECT id FROM t WHERE {condition}", params)) == sorted(wanted)
     assert POSTGRES.in_list("id", ("x", "y")) == ("id = ANY(?)", [["x", "y"]])
 
 

@@ -80,6 +80,19 @@ def test_a_dropped_namespace_reloads_with_identical_results(store_dir: Path) -> 
         assert len(loaded(s)) == 2
 
 
+def test_writes_to_loaded_namespaces_stay_within_the_vector_cache(store_dir: Path) -> None:
+    with open_store(store_dir, dim=DIM, vector_cache=25) as s:
+        table(s, "ns0")
+        table(s, "ns1")  # 20 vectors: both fit, so no later load comes to check the budget
+        for i in range(12):  # 6 new memories in each loaded namespace: 32 vectors without the bound
+            s.vectors.add(rec(f"w{i}", NAMESPACES[i % 2], minutes=100 + i), vec(200 + i))
+            assert s._vectors._faiss.size() <= 25
+        assert loaded(s) == ["ns1"]  # the least recently used was dropped, its snapshot saved
+        assert s._vectors._faiss.size() == 16
+        assert "w10" in [h.record.id for h in s.vectors.search(["ns0"], vec(210), 1)]  # reloaded with its writes
+        assert s.vectors.index_size("ns0") == s.vectors.count("ns0") == 16
+
+
 @pytest.mark.parametrize("read_only", [False, True])
 def test_info_counts_every_namespace_without_loading_one(store_dir: Path, read_only: bool) -> None:
     with open_store(store_dir, dim=DIM) as writer:

@@ -6,7 +6,8 @@ Imported by Python at start-up when this directory is on ``PYTHONPATH``; does no
 what the C allocator has handed out (glibc's ``mallinfo2``) and SQLite's own heap. Between
 ``SOAK_SERVER_TRACE_FROM`` and ``SOAK_SERVER_TRACE_TO`` seconds of the process's life it writes the heap's
 growth by allocation line, and the object types whose count grew. Tracing slows the server and adds to
-its RSS: a traced soak attributes growth, an untraced one measures it.
+its RSS: a traced soak attributes growth, an untraced one measures it. ``soak.py --memray-server`` (the
+block at the end) records native allocations with memray instead.
 """
 
 from __future__ import annotations
@@ -84,3 +85,24 @@ if os.environ.get("SOAK_SERVER_TRACE") and os.path.basename(sys.argv[0] if sys.a
     threading.Thread(target=_watch, name="dmem-soak-trace", daemon=True,
                      args=(os.environ["SOAK_SERVER_TRACE"], float(os.environ.get("SOAK_SERVER_TRACE_FROM", "100")),
                            float(os.environ.get("SOAK_SERVER_TRACE_TO", "280")))).start()
+
+if os.environ.get("SOAK_SERVER_MEMRAY") and os.path.basename(sys.argv[0] if sys.argv else "") == "langgraph":
+    # `soak.py --memray-server FROM,TO`: every C and Python allocation with native stacks (memray, installed
+    # apart and on PYTHONPATH) between those seconds of the process's life, to `$SOAK_SERVER_MEMRAY.<pid>.bin`;
+    # what is still allocated at TO was allocated and kept in the window (benchmarks/native_owners.py).
+    import threading
+    import time
+
+    def _capture(path: str, start: float, end: float) -> None:
+        import memray
+
+        time.sleep(start)
+        tracker = memray.Tracker(f"{path}.{os.getpid()}.bin", native_traces=True,
+                                 file_format=memray.FileFormat.AGGREGATED_ALLOCATIONS)
+        tracker.__enter__()
+        time.sleep(end - start)
+        tracker.__exit__(None, None, None)
+
+    threading.Thread(target=_capture, name="dmem-soak-memray", daemon=True,
+                     args=(os.environ["SOAK_SERVER_MEMRAY"], float(os.environ.get("SOAK_SERVER_MEMRAY_FROM", "100")),
+                           float(os.environ.get("SOAK_SERVER_MEMRAY_TO", "280")))).start()

@@ -15,13 +15,15 @@ API_KEY_ENV = "DMEM_API_KEY"
 JUDGE_API_KEY_ENV = "DMEM_JUDGE_API_KEY"
 FREEZE_HEAP_ENV = "DMEM_FREEZE_HEAP"
 """The served entry's process switch (``dmem.runtime``), not a setting of a run."""
+MALLOC_TRIM_ENV = "DMEM_MALLOC_TRIM"
+"""Seconds between the served entry's trims of the C allocator (``dmem.allocator``), not a setting of a run."""
 HARNESS_SETTINGS = frozenset({"judge_model", "judge_base_url"})
 """Settings of the evaluation harness (``dmem.eval.settings``), not of the product: a config file or
 DMEM_* variable shared with ``dmem eval`` may carry them, and the product leaves them to it."""
-NOT_SETTINGS = frozenset({"DMEM_CONFIG", API_KEY_ENV, JUDGE_API_KEY_ENV, FREEZE_HEAP_ENV,
+NOT_SETTINGS = frozenset({"DMEM_CONFIG", API_KEY_ENV, JUDGE_API_KEY_ENV, FREEZE_HEAP_ENV, MALLOC_TRIM_ENV,
                           *(f"{ENV_PREFIX}{name.upper()}" for name in HARNESS_SETTINGS)})
 """DMEM_* variables that are not settings of the product: the TOML file's path, the secrets, the harness's,
-and the served entry's heap freeze."""
+and the served entry's heap freeze and allocator trims."""
 
 
 def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ order for text, the insertion-order column, the live-row test, a JSON label filt
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,8 +36,17 @@ class Dialect:
         return text
 
     def in_list(self, column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
-        """``column`` is one of ``values``: the condition (``?`` placeholders) and its parameters."""
-        return f"{column} IN ({', '.join('?' for _ in values)})", list(values)
+        """``column`` is one of ``values``: the condition and its one parameter, the values as a JSON array.
+
+        One statement text whatever the count: a ``?`` per value made a new prepared statement for every
+        length, each the larger the longer the list, and the connection's statement cache (128) kept the
+        largest ones (growing with the data the lists name). Same plan: SQLite searches the index by each value.
+        A text holding NUL, which ``json_each`` cuts short, still gets a ``?`` per value.
+        """
+        values = list(values)
+        if any(isinstance(v, str) and "\x00" in v for v in values):
+            return f"{column} IN ({', '.join('?' for _ in values)})", values
+        return f"{column} IN (SELECT value FROM json_each(?))", [json.dumps(values, ensure_ascii=False)]
 
     def count_if(self, condition: str) -> str:
         """An aggregate counting the group's rows where ``condition`` holds."""

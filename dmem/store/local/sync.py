@@ -150,7 +150,9 @@ class IndexSync:
     def _evict(self, keep: str) -> None:
         """Drop least recently used namespaces (never ``keep``) while more than ``budget`` vectors are loaded.
 
-        Checked when a namespace loads: writes to loaded namespaces may exceed the budget until the next load.
+        Checked when a namespace loads and after each commit that wrote memories (keeping the most recently
+        used namespace): once every namespace a process uses fits, no load comes to check it, and writes
+        to the loaded namespaces would otherwise grow them past the budget with the data.
         """
         if self.budget <= 0:
             return
@@ -195,6 +197,8 @@ class IndexSync:
         # snapshot older than the data only costs a catch-up on the next load.
         if tx.rev is not None:
             self.version = tx.rev
+            if names := self._faiss.namespaces():  # writes grow loaded namespaces: hold the budget here too
+                self._evict(keep=names[-1])
             self._flush_when_due()
 
     def _flush_when_due(self) -> None:
