@@ -10,16 +10,20 @@ Each run is stateless (a temporary thread, deleted when the run ends), as a serv
 send them. ``--kill-at`` SIGKILLs the server at those seconds (it is restarted at once);
 ``--pg-restart-at`` stops PostgreSQL for ``--pg-down`` seconds. Printed: runs and errors by class,
 p50/p95 per run type, server RSS over time, and at the end turns sent / recorded / formed / pending /
-duplicated / lost, before and after one ``retry_pending()``.
+duplicated / lost, before and after one ``retry_pending()``. ``--host-only`` is the control: the same
+clients against graphs that only wait (``_soak_host/graphs.py``), so the RSS shows what `langgraph dev`
+itself keeps per run, apart from dmem.
 
 Usage:
     python benchmarks/soak.py --backend local --seconds 180 --kill-at 60
     python benchmarks/soak.py --backend postgres --seconds 180 --kill-at 60 --pg-restart-at 120
+    python benchmarks/soak.py --host-only --seconds 600 --kill-at 300 --users 60
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -78,14 +82,14 @@ class Tally:
 class Served:
     """A `langgraph dev` process group that can be killed and restarted."""
 
-    def __init__(self, env: dict[str, str], workdir: Path, port: int) -> None:
-        self.env, self.workdir, self.port = env, workdir, port
+    def __init__(self, env: dict[str, str], workdir: Path, port: int, config: Path = ROOT / "langgraph.json") -> None:
+        self.env, self.workdir, self.port, self.config = env, workdir, port, config
         self.url = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = workdir / "server.log"
 
     def start(self) -> float:
-        cmd = dev_command(self.port, jobs=4)
+        cmd = dev_command(self.port, config=self.config, jobs=4)
         started = time.monotonic()
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=self.env, stdout=out, stderr=subprocess.STDOUT,
@@ -297,6 +301,11 @@ def main() -> None:
     p.add_argument("--trace-server", default="", metavar="FROM,TO",
                    help="trace each server process's Python heap (tracemalloc, slows it) and print its growth "
                         "between these seconds of its life, by allocation line (_server_trace/sitecustomize.py)")
+    p.add_argument("--host-only", action="store_true",
+                   help="the control: serve graphs named like dmem's that only wait (_soak_host/graphs.py), so the "
+                        "same clients measure what langgraph dev itself keeps per run; local, no turns counted")
+    p.add_argument("--host-seconds", type=float, default=1.0,
+                   help="with --host-only: how long each run waits (about a soak's p50 per run)")
     p.add_argument("--memray-server", default="", metavar="FROM,TO",
                    help="record each server process's allocations with native stacks (memray, installed apart and on "
                         "PYTHONPATH) between these seconds of its life into --memray-dir; read with native_owners.py")
@@ -306,6 +315,8 @@ def main() -> None:
     args = p.parse_args()
     if any("=" not in s for s in args.setting):
         p.error("--setting takes NAME=VALUE")
+    if args.host_only and args.backend != "local":
+        p.error("--host-only serves no store: use it with --backend local")
     if args.pg_restart_at and args.backend != "postgres":
         p.error("--pg-restart-at needs --backend postgres")
 
@@ -327,7 +338,11 @@ def main() -> None:
         env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent / "_server_trace"),
                                              *filter(None, [env.get("PYTHONPATH")])])
     port = args.port or _free_port()
-    served = Served(env, tmp, port)
+    config = ROOT / "langgraph.json"
+    if args.host_only:
+        config = host_config(tmp)
+        env["SOAK_HOST_SECONDS"] = str(args.host_seconds)
+    served = Served(env, tmp, port, config)
     print(f"soak: {args.backend}, {args.seconds:.0f} s, {args.ingesters} ingesting and {args.queriers} querying "
           f"clients, {args.users} users, text {args.text}, settings {' '.join(args.setting) or 'defaults'}", flush=True)
     events = [f"server ready in {served.start():.1f} s"]
@@ -364,13 +379,22 @@ def main() -> None:
     finally:
         stop.set()
         served.stop()
-    figures = final_figures(settings, users, tally)
+    figures = {} if args.host_only else final_figures(settings, users, tally)
     report(tally, rss, events, figures)
     for trace in sorted(tmp.glob("server-trace.*")):
         print(f"\nserver process {trace.suffix[1:]} (traced):\n{trace.read_text()}")
     if pg is not None:
         pg.server.cleanup()
     shutil.rmtree(tmp, ignore_errors=True)
+
+
+def host_config(folder: Path) -> Path:
+    """A langgraph.json serving the control graphs (``--host-only``) under dmem's graph names."""
+    graphs = Path(__file__).resolve().parent / "_soak_host" / "graphs.py"
+    config = folder / "host-langgraph.json"
+    config.write_text(json.dumps({"dependencies": ["."], "graphs": {
+        name: f"{graphs}:{name}_graph" for name in ("ingestion", "query")}}))
+    return config
 
 
 def _free_port() -> int:
