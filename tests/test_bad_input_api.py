@@ -279,7 +279,9 @@ CLI_WORDS = st.sampled_from(["memories", "search", "ingest", "export", "import",
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(args=st.lists(CLI_WORDS, min_size=1, max_size=5))
-def test_fuzz_cli_never_prints_a_traceback(cli: Any, args: list[str]) -> None:
+def test_fuzz_cli_never_prints_a_traceback(cli: Any, args: list[str], tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # 'export x' writes x: into the test's folder, never the checkout
     try:
         code, _out, err = cli(*args)
     except SystemExit as exc:  # argparse's own usage errors
