@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import gc
 import os
 import re
@@ -36,6 +37,7 @@ import threading
 import time
 import tracemalloc
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _soak_text import exchange  # noqa: E402
 
-from dmem.allocator import AllocatorTrim  # noqa: E402
+from dmem.allocator import AllocatorTrim, glibc_trim  # noqa: E402
 from dmem.state.sources import MALLOC_TRIM_ENV  # noqa: E402
 
 
@@ -127,8 +129,14 @@ class LoopLag:
 
 def trim_malloc() -> None:
     """Return the C allocator's free pages to the system (glibc ``malloc_trim(0)``; nothing elsewhere)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    if (trim := _glibc_trim()) is not None:
+        trim(0)
+
+
+@functools.cache
+def _glibc_trim() -> Callable[[int], int] | None:
+    """``dmem.allocator.glibc_trim`` looked up once (it reads the C library's version from the executable)."""
+    return glibc_trim()
 
 
 async def rounds(args: argparse.Namespace, served: object, users: list[str]) -> None:
