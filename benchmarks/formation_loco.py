@@ -74,9 +74,10 @@ def without_marks(conv: Conversation) -> Conversation:
 def unmarked_figures(conv: Conversation) -> tuple[int, int, int, int]:
     """``figures`` of the bare copy: an evidence turn is formed when one of its pieces sources a fact."""
     evidence = {e for q in conv.qa if q.category in formation.CATEGORIES for e in q.evidence}
-    facts, sources, _ = formation.drafted(without_marks(conv))
+    bare = without_marks(conv)
+    facts, sources, _ = formation.drafted(bare)
     turns = {t.split("#")[0] for t in sources}
-    copy_turns = {m.turn_id: m.speaker for m in without_marks(conv).messages}
+    copy_turns = {m.turn_id: m.speaker for m in bare.messages}
     return len(evidence & turns), len(evidence), len(facts), formation.linked(facts, copy_turns)
 
 
