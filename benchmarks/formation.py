@@ -308,6 +308,35 @@ def filler_rate() -> None:
           + ("" if not admitted else "; admitted: " + ", ".join(admitted)))
 
 
+def telegraphic_rate() -> None:
+    """Admission of invented chat in telegraphic register (benchmarks/data/telegraphic.json), after a non-question.
+
+    Personal lines ('Dog has been sick all week') should be admitted and their fact name the speaker
+    ("Bo's dog ..."); lines of the same shape that are no fact about the speaker ('Kids love candy',
+    'The election is next week', a comment on the other's news) should not.
+    """
+    corpus = json.loads((ROOT / "benchmarks" / "data" / "telegraphic.json").read_text())
+    decider = OfflineDecider(HashEmbeddings())
+    counts: Counter[tuple[bool, str]] = Counter()
+    missed: list[str] = []
+    for i, item in enumerate(corpus["turns"]):
+        prior = [Message(conversation_id="g", turn_id=f"q{i}", speaker=corpus["other"], text=item["before"], seq=0)]
+        turn = Message(conversation_id="g", turn_id=f"t{i}", speaker=corpus["speaker"], text=item["text"], seq=1)
+        verdict = decider.admit([turn], prior, []).value.verdicts[0]
+        facts = decider.split([turn], prior, []).value.facts if verdict.admit else []
+        named = any(corpus["speaker"] in f.text for f in facts)
+        counts[(item["personal"], "all")] += 1
+        counts[(item["personal"], "admitted")] += verdict.admit
+        counts[(item["personal"], "named")] += named
+        if verdict.admit != item["personal"]:
+            missed.append(f"{'missed' if item['personal'] else 'admitted'} {item['text']!r}")
+    for personal, name in ((True, "personal facts"), (False, "not personal facts")):
+        n = counts[(personal, "all")]
+        print(f"telegraphic chat, {name}: admitted {counts[(personal, 'admitted')]}/{n} = "
+              f"{counts[(personal, 'admitted')] / n:.3f}, a fact naming the speaker {counts[(personal, 'named')]}/{n}")
+    print("telegraphic chat, wrong verdicts: " + ("; ".join(missed) or "none"))
+
+
 def main() -> None:
     args = arguments()
     if args.dataset not in ("locomo", "realtalk", "both"):
@@ -319,6 +348,7 @@ def main() -> None:
         for kind in ("locomo", "realtalk") if args.dataset == "both" else (args.dataset,):
             report_dataset(kind, half)
     filler_rate()
+    telegraphic_rate()
 
 
 if __name__ == "__main__":

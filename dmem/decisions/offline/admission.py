@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import chains, rules
+from dmem.decisions.offline import chains, rules, telegraphic
 from dmem.decisions.offline.replies import (
     Asked,
     casual_first_person,
@@ -49,6 +49,8 @@ _REJECT_RANK = {"transient": 5, "question": 4, "emotional": 3, "vague": 2, "phat
 _ANSWERABLE = {"impersonal": 1, "vague": 1, "emotional": 2}
 # Rejections a clause continuing a stored memory overrides (it needs CONTINUE_MIN_SHARED shared words).
 _CONTINUABLE = frozenset({"impersonal", "vague", "emotional", "question"})
+# Rejections an evaluation of the speaker's own dated occasion overrides ("The concert last night was incredible").
+_EVALUABLE = frozenset({"impersonal", "emotional", "vague"})
 # Rejections a clause continuing the speaker's own message just before overrides (chat splits one turn
 # into messages), with the answer words it needs; chosen on the tuning half.
 _FOLLOWABLE = frozenset({"impersonal"})
@@ -93,6 +95,8 @@ class Clause:
     """The speaker's own message just before, which this one continues (chat splits a turn), if any."""
     replies_to: Asked | None = None
     """The other speaker's real question just before that the utterance replies to: a source of its facts."""
+    own_event: str | None = None
+    """The speaker's own dated occasion the clause evaluates ('the concert last night'), if any."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +169,9 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     follows = own_message_before(message, prior) if len(text.split()) <= FOLLOW_MAX_WORDS else None
     replies_to = question_replied(message, prior)
     names = {message.speaker, *(m.speaker for m in prior)}
-    clauses = [replace(c, text=restore_subject(c.text), asked=asked, follows=follows, replies_to=replies_to)
+    clauses = [replace(c, text=telegraphic.restore_owner(restore_subject(c.text), prior, message.speaker),
+                       asked=asked, follows=follows, replies_to=replies_to,
+                       own_event=telegraphic.own_event(c.text, prior, message.speaker))
                for c in segment(casual_first_person(text))]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
@@ -247,6 +253,9 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
         verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question "
                                       f"('{_cut(clause.asked.question)}')", "answer")
+    elif clause.own_event and not verdict.admit and verdict.kind in _EVALUABLE:
+        verdict = ClauseVerdict(True, f"admitted: the speaker's view of their own dated occasion "
+                                      f"('{_cut(clause.own_event, 60)}')", "opinion")
     elif (clause.continues and not verdict.admit and verdict.kind in _CONTINUABLE
           and len(answer_words(clause.text)) >= chains.CONTINUE_MIN_SHARED):
         verdict = ClauseVerdict(True, f"admitted: continues a stored topic ('{_cut(clause.continues, 60)}')",

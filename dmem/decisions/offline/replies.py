@@ -34,7 +34,16 @@ _STANCE = "love|like|need|want|miss|hope|wish|enjoy|think|guess|prefer|hate|plan
 # Past forms that are also the base form open imperatives ("Let me know", "Put it on low heat"): left out.
 _PAST = "|".join(sorted(rules.IRREGULAR_PAST - {"was", "were", "said", "let", "put", "set", "shut", "quit", "read",
                                                 "hit", "cut", "hung", "lit"}))
+# "Haven't slept well since the move", "Can't eat gluten anymore": a negated auxiliary with its subject dropped;
+# not a third person's ("Doesn't matter"), an imperative ("Don't forget"), a question ("Didn't you ...") or a
+# reaction to what was just said ("Can't wait to hear", "Didn't see that coming", "Couldn't agree more"), or a
+# saying ("Can't beat a sunny morning").
+_NEGATED = (r"(?:haven'?t|hadn'?t|can'?t|couldn'?t|didn'?t|won'?t|wouldn'?t|wasn'?t|shouldn'?t)\b"
+            r"(?!\s+(?:you|u|he|she|they|it|we|i|there)\b)"
+            r"(?!\s+(?:\w+\s+)?(?:wait|believe|agree|complain|imagine|blame|tell|say|guess|guessed|thank|help|stop|beat|go\s+wrong)\b)"
+            r"(?!\s+(?:see|know|knew|expect|mind)(?:\s+(?:that|it|this)\b|\s*$))")
 _RESTORE = [  # (pattern on the clause start, the subject it drops)
+    (re.compile(rf"^{_ADVERBS}{_NEGATED}", re.I), "I"),
     (re.compile(rf"^{_ADVERBS}been\b", re.I), "I've"),
     (re.compile(rf"^{_ADVERBS}(?:{_STATES})\b{_NOT_A_SUBJECT}(?!.*\b(?:is|was)\b)", re.I), "I'm"),
     (re.compile(rf"^{_ADVERBS}(?:{_STANCE}|{_PAST}|[a-z]{{3,}}[^e\W]ed)\b{_NOT_A_SUBJECT}", re.I), "I"),
