@@ -24,7 +24,7 @@ from contextlib import contextmanager
 import formation
 
 from dmem.datasets.datasets import Conversation, load_dataset
-from dmem.decisions.offline import admission, chains, replies
+from dmem.decisions.offline import admission, chains, replies, telegraphic
 from dmem.text import asked
 
 _SENTENCE_CUT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -46,6 +46,9 @@ RULES: dict[str, tuple[object, str, list[int], int]] = {
     "question carrying a fact: ARTICLES_PRESUPPOSE": (admission, "ARTICLES_PRESUPPOSE", [0, 1], 1),
     # A sentence with no end mark that opens as a question is one (chat drops the mark): the words it needs.
     "question without its mark: UNMARKED_MIN_WORDS": (asked, "UNMARKED_MIN_WORDS", [2, 3, 4, 5], 0),
+    # The other speaker's turns searched for the noun a telegraphic line leaves bare ("The puppy is adorable" after
+    # "We adopted a puppy!" is about theirs); 0 = no search, every such line read as the speaker's own.
+    "telegraphic: OTHERS_TURNS": (telegraphic, "OTHERS_TURNS", [1, 2, 4], 0),
 }
 
 

@@ -34,6 +34,12 @@ ADMIT_SYSTEM = system_text(
         "to the night market last week.' says what they ate there.",
         "Admit an opinion about something named, even without 'I': 'the lake trail has the best "
         "views' is the speaker's view. Advice to the listener is not one.",
+        "Chat drops 'my' and 'I': 'Cat knocked the vase off again', 'Sister just had her baby', "
+        "'the twins start swimming next month' (the speaker's cat, sister, twins) and 'Haven't slept "
+        "well since the move' are facts about the speaker, and so is 'The recital on friday was "
+        "lovely' (an occasion they were at). A generic line ('Cats hate baths'), news ('The ferry "
+        "strike starts monday') or a comment on what the other speaker just shared ('The puppy is "
+        "adorable' after their 'We adopted a puppy!') is not.",
         "Admit a question that presupposes a fact: 'did you finish the puzzle book I lent you?' "
         "tells that a book was lent; 'how did your driving test go?' tells the listener had one. A "
         "question that only asks for tastes or news presupposes nothing ('any trails that you like "
@@ -73,6 +79,11 @@ SPLIT_SYSTEM = system_text(
         "not one fact per fragment.",
         "An opinion without 'I' is the speaker's: 'the lake trail has the best views' gives 'Noor "
         "thinks the lake trail has the best views'.",
+        "Put back the 'my' or 'I' chat drops and name the speaker: Noor's 'Cat knocked the vase off "
+        "again' gives 'Noor's cat knocked the vase off again', 'the twins start swimming next month' "
+        "'Noor's twins start swimming next month', 'Haven't slept well since the move' 'Noor has not "
+        "slept well since the move', 'The recital on friday was lovely' 'Noor found the recital on "
+        "friday lovely'.",
         "A question that presupposes a fact gives that fact: Noor asking 'did you finish the "
         "puzzle book I lent you?' gives 'Noor lent Ivo a puzzle book'; 'how did your driving test "
         "go?' gives 'Ivo had a driving test'.",

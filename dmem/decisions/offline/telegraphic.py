@@ -9,7 +9,7 @@ puts the 'my' back when a clause opens with such a noun as the subject of a verb
 something of the speaker's own only about an occasion ("Kids loved the aquarium", "Twins start swimming
 next month"); in the present with no time anchor it is generic ("Kids love candy") and stays as said.
 A noun the other speaker just named is theirs, not the speaker's ("The puppy is adorable" after "We
-adopted a puppy!").
+adopted a puppy!"), unless they named it as the speaker's ("How is your puppy?").
 
 ``own_event`` finds an evaluation of an occasion anchored in time, "The concert last night was incredible":
 a concert, trip or match the speaker speaks of that way is one they were at (a debate or an election is
@@ -70,14 +70,16 @@ _ANCHOR = r"(?:last\s+\w+|yesterday|this\s+(?:morning|afternoon|evening|week|wee
 _OWN_EVENT = re.compile(
     rf"^(?:the\s+(?:[\w'-]+\s+){{0,2}}?(?P<a>{_OCCASION})(?:\s+(?:at|in|to|with|on)\s+[\w'-]+(?:\s+[\w'-]+)?)??"
     rf"\s+{_ANCHOR}|(?:yesterday|last\s+\w+|tonight|this\s+\w+|\w+day)'s\s+(?P<b>{_OCCASION}))\s+(?:was|were)\b", re.I)
-# Turns looked back over for the other speaker naming the noun (then it is theirs).
+_YOURS = re.compile(r"\b(?:your|ur)\s+(?:[\w'-]+\s+)?[\w'-]+", re.I)  # "how is your puppy?": the speaker's
+# Turns looked back over for the other speaker naming the noun (then it is theirs, unless they said 'your').
 OTHERS_TURNS = 2
 
 
 def _others_words(prior: Sequence[Message], speaker: str) -> set[str]:
-    """Content words of the other speakers' turns among the last ``OTHERS_TURNS`` turns."""
+    """Content words of the other speakers' turns among the last ``OTHERS_TURNS`` turns, but for 'your ...'."""
     recent = [m for m in prior[-OTHERS_TURNS:] if m.speaker != speaker] if OTHERS_TURNS else []
-    return {w.rstrip("s") for m in recent for w in content_words(f"{m.text or ''} {m.image_caption or ''}")}
+    said = " ".join(_YOURS.sub(" ", f"{m.text or ''} {m.image_caption or ''}") for m in recent)
+    return {w.rstrip("s") for w in content_words(said)}
 
 
 def _owned(m: re.Match[str], clause: str) -> bool:
@@ -104,9 +106,9 @@ def restore_owner(clause: str, prior: Sequence[Message] = (), speaker: str = "")
     if m is None or not _owned(m, body) or m["noun"].lower().rstrip("s") in _others_words(prior, speaker):
         return clause
     rest = body[m.end("det"):] if m["det"] else body
-    first = rest.split(maxsplit=1)[0].lower()
-    common = first.removesuffix("'s") in PERSONAL_NOUNS or re.fullmatch(_MODIFIERS, first) is not None
-    return f"{head}{'My' if body[:1].isupper() else 'my'} {rest[:1].lower() + rest[1:] if common else rest}"
+    first = rest.split(maxsplit=1)[0]
+    said = rest if any(c.isupper() for c in first[1:]) else rest[:1].lower() + rest[1:]  # "PhD exam" stays
+    return f"{head}{'My' if body[:1].isupper() else 'my'} {said}"
 
 
 def own_event(clause: str, prior: Sequence[Message] = (), speaker: str = "") -> str | None:
