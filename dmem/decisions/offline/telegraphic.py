@@ -27,36 +27,36 @@ from dmem.text.asked import question_sentences
 from dmem.text.lexical import STOPWORDS, content_words
 from dmem.text.words import wordset
 
-_KIN = ("mom mum dad mother father sister brother wife husband son daughter grandma grandpa granny nan "
-        "grandmother grandfather aunt uncle cousin nephew niece baby partner boyfriend girlfriend fiance fiancee "
-        "stepdad stepmom stepson stepdaughter kids kid children boys girls twins grandkids parents "
-        "roommate roommates flatmate flatmates neighbour neighbours neighbor neighbors in-laws")
-_HOME = ("dog cat puppy kitten dogs cats puppies kittens house apartment flat garden yard kitchen bathroom "
-         "roof basement landlord lease car bike laptop phone fridge")
-_CARE = "knee back ankle wrist shoulder hip neck eyes doctor dentist physio therapist"
+_KIN = wordset(" ".join(rules.RELATIONS) + " mum granny nan fiance fiancee hubby boys girls twins grandkids "
+               "roommates flatmate flatmates neighbours neighbors in-laws family fam")
+_PETS = wordset(" ".join(rules.PETS) + " " + rules.CONCEPTS["pet"] + " puppies kittens")
+_HOME = "house apartment flat garden yard kitchen bathroom roof basement landlord lease car bike laptop phone fridge"
+_SELF = ("name favorite favourite fave knee back ankle wrist shoulder hip neck eyes hair skin teeth stomach "
+         "doctor dentist physio therapist")
 _WORK = ("job boss manager shift team internship contract thesis exam class lesson interview presentation "
-         "flight visa passport appointment surgery course")
-PERSONAL_NOUNS = wordset(f"{_KIN} {_HOME} {_CARE} {_WORK}")
-"""Nouns of what a person has, whose 'my' chat drops: kin and household, pets, home and belongings,
-body and carers, work or school and its occasions."""
-_PLURALS = wordset("kids children boys girls twins grandkids parents roommates flatmates neighbours neighbors "
-                   "in-laws dogs cats puppies kittens eyes")
+         "flight visa passport appointment surgery course semester")
+PERSONAL_NOUNS = _KIN | _PETS | wordset(f"{_HOME} {_SELF} {_WORK}")
+"""Nouns of what a person has, whose 'my' chat drops: kin, friends and household (``rules.RELATIONS``), pets
+(``rules.PETS``), home and belongings, their name, favourites, body and carers, work or school and its occasions."""
+_PLURALS = frozenset(n for n in _KIN | _PETS if n.endswith("s") and not n.endswith("ss")) | {"family", "fam"}
+"""Plural and group nouns: said of the speaker's own only about an occasion ("Family is everything" is generic)."""
 _COMPOUND_HEADS = wordset(_WORK)  # "Spanish class", "piano exam": any one word may modify them
-_MODIFIERS = r"(?:new|old|little|baby|big|older|younger|oldest|youngest|eldest|ex|future)"
+_MODIFIERS = r"(?:new|old|best|little|baby|big|older|younger|oldest|youngest|eldest|ex|future)"
 _NOUN = "|".join(sorted(PERSONAL_NOUNS, key=len, reverse=True))
 _ADVERBS = r"(?:(?:just|still|finally|already|really|also|never|always|again|even|now|totally|officially)\s+)*"
 _PAST = "|".join(sorted(rules.IRREGULAR_PAST | {"broke", "stole", "froze", "hurt", "cost", "bit", "shrank"}))
 _AUX = r"(?:is|are|was|were|has|have|had|will|won't|can|can't|could|couldn't|should|isn't|wasn't|hasn't|didn't)"
 _ED = r"[a-z]+[^e\W]ed"  # "loved", "died"; not "need", "feed"
-_PERFECT = rf"(?:are|were|have|had|will|'re|'ve|'ll)\s+{_ADVERBS}(?:[a-z]+ing|been|{_ED}|{_PAST})"
+_PERFECT = rf"(?:is|are|was|were|has|have|had|will|'re|'ve|'ll)\s+{_ADVERBS}(?:[a-z]+ing|been|{_ED}|{_PAST})"
 _EPISODIC = rf"(?:(?:{_PAST}|{_ED})\b|{_PERFECT}\b)"  # past, progressive, perfect or future: an occasion
 _FINITE = rf"(?:{_AUX}|{_PAST}|{_ED}|[a-z]+[^s\W]s)\b"
 # "The kids look so happy", "the kitchen looks amazing": a verdict on what the other speaker showed or told.
 _SHOWN = re.compile(r"(?:look|looks|looked|sound|sounds|sounded|seem|seems|seemed)\b", re.I)
 _NOT_A_VERB = re.compile(r"(?:and|or|but|of|in|on|at|to|for|with|from|the|a|an|my|your|who|that|which|too|so)\b", re.I)
+_PRONOUN = r"(?:i|we|you|he|she|they|it|the|a|an|my|our|your|his|her|their|this|that)"
 _OPENING = re.compile(
     rf"^(?P<det>the\s+)?(?P<mod>(?:{_MODIFIERS}\s+){{0,2}}|[\w'-]+\s+(?=(?:{'|'.join(_COMPOUND_HEADS)})\b))"
-    rf"(?P<noun>{_NOUN})(?P<poss>'s)?\b(?P<tail>(?:\s+(?-i:[A-Z][a-z]+))?(?:\s+(?!{_AUX}\b)[a-z]+(?=\s+{_ADVERBS}{_FINITE}))?"
+    rf"(?P<noun>{_NOUN})(?P<poss>'s)?\b(?P<tail>(?:\s+(?-i:[A-Z][a-z]+))?(?:(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[a-z]+){{1,2}}(?=\s+{_ADVERBS}{_FINITE}))?"
     rf"(?:\s+(?:to|in|at|from|for|with|of)\s+[\w'-]+)?)\s+{_ADVERBS}(?P<verb>[\w']+)", re.I)
 _TIME_ANCHOR = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|week|weekend|"
                           r"month|year)|last\s+\w+|next\s+\w+|on\s+\w+days?|every\s+\w+|in\s+\w+\s+(?:days|weeks|months)"
