@@ -11,6 +11,9 @@ English chat is made explicit before the rules (``replies``): a dropped first-pe
 put back ("Had an audition yesterday" is judged as "I had ..."), and a reply to the other speaker's
 question is admitted when its only fault was naming no first-person fact ("Miso soup" after "What's
 your comfort food?"); transient states, questions and greetings still reject it.
+So is chat's telegraphic register (``telegraphic``): a dropped 'my' before what the speaker has
+("Dog has been sick all week" is judged as "My dog ..."), and an evaluation of their own dated occasion
+("The concert last night was incredible") is their opinion.
 Chain-aware (``chains``): a clause that extends a stored memory (same topic words) is admitted
 where its only fault was saying little on its own, and a question that presupposes a fact
 ("did you finish the game I lent you?", "how did your driving test go?") is admitted as carrying it.

@@ -3,10 +3,11 @@
 Dropped subjects, casual spellings, and replies that answer a question about the speaker:
 
 - Chat drops the first-person subject: "Been busy with the garden", "Had an audition yesterday",
-  "Still working on the boat", "Love that trail". The subject is restored ("I've been busy ...",
-  "I had ...", "I'm still working ...", "I love ...") so the same rules judge the clause as if it
-  were said in full. Not for questions, imperatives or clauses whose first word is a noun subject
-  ("Painting is my therapy", "Wedding went great").
+  "Still working on the boat", "Love that trail", "Haven't slept well since the move". The subject is
+  restored ("I've been busy ...", "I had ...", "I'm still working ...", "I love ...", "I haven't ...") so
+  the same rules judge the clause as if it were said in full. Not for questions, imperatives or clauses
+  whose first word is a noun subject ("Painting is my therapy", "Wedding went great"; a dropped 'my' before
+  what the speaker has is ``telegraphic``'s).
 - Casual spellings of the first person ("im", "ive") read as "I'm", "I've" (English only).
 - A reply right after another speaker's question to them ("What's your favourite film?" ->
   "The one with the lighthouse") is about the speaker even without a first-person word:
