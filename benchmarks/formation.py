@@ -313,28 +313,30 @@ def telegraphic_rate() -> None:
 
     Personal lines ('Dog has been sick all week') should be admitted and their fact name the speaker
     ("Bo's dog ..."); lines of the same shape that are no fact about the speaker ('Kids love candy',
-    'The election is next week', a comment on the other's news) should not.
+    'The election is next week', a comment on the other's news) should not. Batch 1 was written with the
+    rules, batch 2 after they were frozen: printed apart.
     """
     corpus = json.loads((ROOT / "benchmarks" / "data" / "telegraphic.json").read_text())
     decider = OfflineDecider(HashEmbeddings())
-    counts: Counter[tuple[bool, str]] = Counter()
-    missed: list[str] = []
+    counts: Counter[tuple[int, bool, str]] = Counter()
+    wrong: list[str] = []
     for i, item in enumerate(corpus["turns"]):
         prior = [Message(conversation_id="g", turn_id=f"q{i}", speaker=corpus["other"], text=item["before"], seq=0)]
         turn = Message(conversation_id="g", turn_id=f"t{i}", speaker=corpus["speaker"], text=item["text"], seq=1)
         verdict = decider.admit([turn], prior, []).value.verdicts[0]
         facts = decider.split([turn], prior, []).value.facts if verdict.admit else []
-        named = any(corpus["speaker"] in f.text for f in facts)
-        counts[(item["personal"], "all")] += 1
-        counts[(item["personal"], "admitted")] += verdict.admit
-        counts[(item["personal"], "named")] += named
+        key = (item["batch"], item["personal"])
+        counts[(*key, "all")] += 1
+        counts[(*key, "admitted")] += verdict.admit
+        counts[(*key, "named")] += any(corpus["speaker"] in f.text for f in facts)
         if verdict.admit != item["personal"]:
-            missed.append(f"{'missed' if item['personal'] else 'admitted'} {item['text']!r}")
-    for personal, name in ((True, "personal facts"), (False, "not personal facts")):
-        n = counts[(personal, "all")]
-        print(f"telegraphic chat, {name}: admitted {counts[(personal, 'admitted')]}/{n} = "
-              f"{counts[(personal, 'admitted')] / n:.3f}, a fact naming the speaker {counts[(personal, 'named')]}/{n}")
-    print("telegraphic chat, wrong verdicts: " + ("; ".join(missed) or "none"))
+            wrong.append(f"{'missed' if item['personal'] else 'admitted'} {item['text']!r}")
+    for batch in sorted({b for b, _, _ in counts}):
+        for personal, name in ((True, "personal facts"), (False, "not personal facts")):
+            n, admitted = counts[(batch, personal, "all")], counts[(batch, personal, "admitted")]
+            print(f"telegraphic chat batch {batch}, {name}: admitted {admitted}/{n} = {admitted / max(n, 1):.3f}, "
+                  f"a fact naming the speaker {counts[(batch, personal, 'named')]}/{n}")
+    print("telegraphic chat, wrong verdicts: " + ("; ".join(wrong) or "none"))
 
 
 def main() -> None:

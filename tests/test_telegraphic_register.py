@@ -67,8 +67,8 @@ def test_a_dropped_subject_before_a_negated_auxiliary_is_the_speaker(text: str, 
 
 
 @pytest.mark.parametrize("text", ["Can't wait to hear all about it", "Didn't see that coming",
-                                  "Couldn't agree more", "Doesn't matter", "Don't forget the umbrella",
-                                  "Didn't you say it was closed"])
+                                  "Couldn't agree more", "Couldn't have put it better", "Doesn't matter",
+                                  "Don't forget the umbrella", "Didn't you say it was closed"])
 def test_a_reaction_imperative_or_question_gets_no_subject(text: str) -> None:
     assert restore_subject(text) == text
 
@@ -86,6 +86,7 @@ def test_an_evaluation_of_the_speakers_own_dated_occasion_is_their_opinion(text:
     (AGREEING, "Kids love candy"), (AGREEING, "Cats hate baths"), (AGREEING, "Coffee is bitter"),
     (AGREEING, "Puppies chew everything"), (AGREEING, "The election is next week"),
     (AGREEING, "Ferry strike starts monday"), (AGREEING, "The debate last night was a mess"),
+    (AGREEING, "Kids these days are glued to screens"), (AGREEING, "The kids in the square were so loud"),
     ("We finally adopted a puppy from the shelter!", "The puppy is adorable"),
     ("My dad is visiting next weekend.", "Dad will love the new flat"),
     ("I ran the coastal half marathon on sunday.", "The half marathon on sunday was brutal for everyone"),

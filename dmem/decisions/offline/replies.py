@@ -38,8 +38,9 @@ _PAST = "|".join(sorted(rules.IRREGULAR_PAST - {"was", "were", "said", "let", "p
 # "Haven't slept well since the move", "Can't eat gluten anymore": a negated auxiliary with its subject dropped;
 # not a third person's ("Doesn't matter"), an imperative ("Don't forget"), a question ("Didn't you ...") or a
 # reaction to what was just said ("Can't wait to hear", "Didn't see that coming", "Couldn't agree more"), or a
-# saying ("Can't beat a sunny morning").
-_NEGATED = (r"(?:haven'?t|hadn'?t|can'?t|couldn'?t|didn'?t|won'?t|wouldn'?t|wasn'?t|shouldn'?t)\b"
+# saying ("Can't beat a sunny morning"), or what did not happen ("Couldn't have said it better").
+_NEGATED = (r"(?:(?:haven'?t|hadn'?t|can'?t|didn'?t|won'?t|wasn'?t)\b"
+            r"|(?:couldn'?t|wouldn'?t|shouldn'?t)\b(?!\s+have\b))"
             r"(?!\s+(?:you|u|he|she|they|it|we|i|there)\b)"
             r"(?!\s+(?:\w+\s+)?(?:wait|believe|agree|complain|imagine|blame|tell|say|guess|guessed|thank|help|stop|beat|go\s+wrong)\b)"
             r"(?!\s+(?:see|know|knew|expect|mind)(?:\s+(?:that|it|this)\b|\s*$))")

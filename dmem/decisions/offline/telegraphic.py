@@ -47,8 +47,9 @@ _ADVERBS = r"(?:(?:just|still|finally|already|really|also|never|always|again|eve
 _PAST = "|".join(sorted(rules.IRREGULAR_PAST | {"broke", "stole", "froze", "hurt", "cost", "bit", "shrank"}))
 _AUX = r"(?:is|are|was|were|has|have|had|will|won't|can|can't|could|couldn't|should|isn't|wasn't|hasn't|didn't)"
 _ED = r"[a-z]+[^e\W]ed"  # "loved", "died"; not "need", "feed"
-_PERFECT = rf"(?:is|are|was|were|has|have|had|will|'re|'ve|'ll)\s+{_ADVERBS}(?:[a-z]+ing|been|{_ED}|{_PAST})"
-_EPISODIC = rf"(?:(?:{_PAST}|{_ED})\b|{_PERFECT}\b)"  # past, progressive, perfect or future: an occasion
+# Past, progressive, perfect or future: an occasion. "are glued to screens" (a present passive) is a state.
+_EPISODIC = (rf"(?:(?:{_PAST}|{_ED})\b|(?:is|are|'re)\s+{_ADVERBS}[a-z]+ing\b|(?:was|were|has|have|had|'ve)\s+"
+             rf"{_ADVERBS}(?:[a-z]+ing|been|{_ED}|{_PAST})\b|(?:will|'ll)\s)")
 _FINITE = rf"(?:{_AUX}|{_PAST}|{_ED}|[a-z]+[^s\W]s)\b"
 # "The kids look so happy", "the kitchen looks amazing": a verdict on what the other speaker showed or told.
 _SHOWN = re.compile(r"(?:look|looks|looked|sound|sounds|sounded|seem|seems|seemed)\b", re.I)
@@ -57,7 +58,7 @@ _PRONOUN = r"(?:i|we|you|he|she|they|it|the|a|an|my|our|your|his|her|their|this|
 _OPENING = re.compile(
     rf"^(?P<det>the\s+)?(?P<mod>(?:{_MODIFIERS}\s+){{0,2}}|[\w'-]+\s+(?=(?:{'|'.join(_COMPOUND_HEADS)})\b))"
     rf"(?P<noun>{_NOUN})(?P<poss>'s)?\b(?P<tail>(?:\s+(?-i:[A-Z][a-z]+))?(?:(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[a-z]+){{1,2}}(?=\s+{_ADVERBS}{_FINITE}))?"
-    rf"(?:\s+(?:to|in|at|from|for|with|of)\s+[\w'-]+)?)\s+{_ADVERBS}(?P<verb>[\w']+)", re.I)
+    rf"(?P<pp>\s+(?:to|in|at|from|for|with|of)\s+(?!{_PRONOUN}\b)[\w'-]+)?)\s+{_ADVERBS}(?P<verb>[\w']+)", re.I)
 _TIME_ANCHOR = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|week|weekend|"
                           r"month|year)|last\s+\w+|next\s+\w+|on\s+\w+days?|every\s+\w+|in\s+\w+\s+(?:days|weeks|months)"
                           r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b", re.I)
@@ -84,6 +85,8 @@ def _others_words(prior: Sequence[Message], speaker: str) -> set[str]:
 
 def _owned(m: re.Match[str], clause: str) -> bool:
     """Whether the opening names the speaker's own: a verb follows, a bare plural speaks of an occasion."""
+    if m["det"] and m["pp"]:  # "the kids in the park": the phrase after the noun, not 'my', says whose
+        return False
     if m["mod"] and any(w.lower() in STOPWORDS | {"every"} for w in m["mod"].split()):
         return False
     verb = clause[m.start("verb"):]
