@@ -55,10 +55,13 @@ _FINITE = rf"(?:{_AUX}|{_PAST}|{_ED}|[a-z]+[^s\W]s)\b"
 _SHOWN = re.compile(r"(?:look|looks|looked|sound|sounds|sounded|seem|seems|seemed)\b", re.I)
 _NOT_A_VERB = re.compile(r"(?:and|or|but|of|in|on|at|to|for|with|from|the|a|an|my|your|who|that|which|too|so)\b", re.I)
 _PRONOUN = r"(?:i|we|you|he|she|they|it|the|a|an|my|our|your|his|her|their|this|that)"
-_OPENING = re.compile(
-    rf"^(?P<det>the\s+)?(?P<mod>(?:{_MODIFIERS}\s+){{0,2}}|[\w'-]+\s+(?=(?:{'|'.join(_COMPOUND_HEADS)})\b))"
-    rf"(?P<noun>{_NOUN})(?P<poss>'s)?\b(?P<tail>(?:\s+(?-i:[A-Z][a-z]+))?(?:(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[a-z]+){{1,2}}(?=\s+{_ADVERBS}{_FINITE}))?"
-    rf"(?P<pp>\s+(?:to|in|at|from|for|with|of)\s+(?!{_PRONOUN}\b)[\w'-]+)?)\s+{_ADVERBS}(?P<verb>[\w']+)", re.I)
+_HEAD = rf"^(?P<det>the\s+)?(?P<mod>(?:{_MODIFIERS}\s+){{0,2}}|[\w'-]+\s+(?=(?:{'|'.join(_COMPOUND_HEADS)})\b))"
+_NAMED = r"(?:\s+(?-i:[A-Z][a-z]+))?"  # "Aunt Rosa"
+_COMPOUND = rf"(?:(?:\s+(?!{_AUX}\b|{_PRONOUN}\b)[a-z]+){{1,2}}(?=\s+{_ADVERBS}{_FINITE}))?"  # "Exam results came"
+_PHRASE = rf"(?P<pp>\s+(?:to|in|at|from|for|with|of)\s+(?!{_PRONOUN}\b)[\w'-]+)?"  # "Flight to Osaka"
+_OPENING = re.compile(rf"{_HEAD}(?P<noun>{_NOUN})(?P<poss>'s)?\b(?P<tail>{_NAMED}{_COMPOUND}{_PHRASE})"
+                      rf"\s+{_ADVERBS}(?P<verb>[\w']+)", re.I)
+"""A clause opening with a personal noun subject (with 'the', age words or a one-word compound) and its verb."""
 _TIME_ANCHOR = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|week|weekend|"
                           r"month|year)|last\s+\w+|next\s+\w+|on\s+\w+days?|every\s+\w+|in\s+\w+\s+(?:days|weeks|months)"
                           r"|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b", re.I)
@@ -67,6 +70,7 @@ OCCASIONS = ("concert wedding hike dinner lunch brunch match game trip party gig
              "play performance ceremony reunion camp tour")
 """Occasions a person attends or takes part in; their evaluation with a time anchor is the speaker's own."""
 _OCCASION = "|".join(OCCASIONS.split())
+# A time the occasion is past by ("the concert last night"); ``_TIME_ANCHOR`` also takes future and habitual times.
 _ANCHOR = r"(?:last\s+\w+|yesterday|this\s+(?:morning|afternoon|evening|week|weekend)|tonight|today|on\s+\w+day)"
 _OWN_EVENT = re.compile(
     rf"^(?:the\s+(?:[\w'-]+\s+){{0,2}}?(?P<a>{_OCCASION})(?:\s+(?:at|in|to|with|on)\s+[\w'-]+(?:\s+[\w'-]+)?)??"
