@@ -180,3 +180,28 @@ def test_memories_lead_to_their_own_conversation_and_labels(store):
     assert hybrid.told_turns("What did Noor book?", store, ["noor"], index, EMB.embed_documents,
                              {"source": "import"}) == [4]
     assert hybrid.told_turns("What did Noor book?", store, ["sami"], index, EMB.embed_documents) == []
+
+
+
+def _asked(store, answered: bool):
+    """A question kept as asked, the fact that answers it (when ``answered``), and unrelated lines."""
+    records = [record(0, 'Noor asked Theo: "Which trail did Theo hike on Saturday?"', turns=("t0",))]
+    if answered:
+        records.append(record(1, "Theo hiked the Ridge Loop trail on Saturday with his sister", turns=("t1",)))
+    records += [record(i, f"Theo mentioned errand number {i} of the week", turns=(f"t{i}",)) for i in range(2, 12)]
+    fill(store, records, [turn(0, "Which trail did you hike on Saturday?"),
+                          turn(1, "The Ridge Loop, with my sister!", speaker="Theo")])
+
+
+def test_a_question_kept_as_asked_yields_to_the_fact_that_answers_it(store):
+    _asked(store, answered=True)
+    found = ask(store, EvidenceIndexes(store), "Which trail did Theo hike on Saturday?", k=12)
+    assert found[0] == "m1" and "m0" in found
+
+
+
+def test_only_a_question_kept_as_asked_loses_weight():
+    lines = ['Noor asked Theo: "Which trail?"', 'Theo answered Noor\'s question "Which trail?": the Ridge Loop',
+             "Did Theo hike?", "Theo hikes"]
+    weighed = hybrid.asked_last([(record(i, text), 1.0 - i / 10) for i, text in enumerate(lines)])
+    assert [(r.id, round(score, 2)) for r, score in weighed] == [("m1", 0.9), ("m2", 0.8), ("m3", 0.7), ("m0", 0.5)]

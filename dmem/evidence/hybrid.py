@@ -4,7 +4,9 @@
 ``turns`` finds raw transcript turns for Focused Deliberation's seeds. The dense query over
 memories leaves out the names most documents share (small sentence embeddings let a name outweigh
 the topic: every line about a person looks alike), and the K memories kept are spread over distinct
-source turns, so K memories point at as much evidence as they can.
+source turns, so K memories point at as much evidence as they can. A question kept as asked (the
+offline formation's 'Maya asked Theo: "..."') counts for less than a fact: it resembles the
+questions put to memory without saying what happened.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from dmem.decisions.offline.frames import is_asked
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.search import DocIndex, fuse
 from dmem.state.schemas import MemoryRecord
@@ -23,6 +26,8 @@ from dmem.store.filters import Hit
 from dmem.text.names import question_names, strip_names
 
 POOL = 100  # candidates each signal ranks before fusion
+ASKED_WEIGHT = 0.5
+"""Share of its fused score a question kept as asked keeps (chosen leaving one conversation out: RESULTS, h26h)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
 
@@ -110,7 +115,18 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
     lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
     known = {h.record.id: h.record for h in dense}  # live records win over the index's copies
     ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists)]
-    return distinct_sources(ranked, k)
+    return distinct_sources(asked_last(ranked), k)
+
+
+def asked_last(ranked: Sequence[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRecord, float]]:
+    """The fused list with each question kept as asked at ``ASKED_WEIGHT`` of its score, best first (stable).
+
+    A chat question ('Maya asked Theo: "Did the new puppy settle in?"') reads like the questions asked
+    of the memory, so every signal ranks it high, but it states no fact: at full weight such lines
+    push the memories that answer out of the K kept.
+    """
+    weighed = [(r, score * ASKED_WEIGHT if is_asked(r.text) else score) for r, score in ranked]
+    return sorted(weighed, key=lambda pair: -pair[1])
 
 
 def nameless_query(question: str) -> str:
