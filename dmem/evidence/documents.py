@@ -114,6 +114,9 @@ class MemoryIndex:
     """Each memory's source turns as rendered for embedding (``Message.render``)."""
     rows: int = -1
     """The namespace's last transcript row when it was read (-1: not noted), for a caller that checks it."""
+    asked: tuple[frozenset[str], ...] = ()
+    """Per memory, those of its ``sources`` someone other than its speaker said: the question a reply's fact
+    answers (``asked_sources``); empty for all when the index was made without them."""
 
     @property
     def documents(self) -> int:
@@ -169,6 +172,17 @@ def memory_document(record: MemoryRecord, sources: Sequence[Message]) -> tuple[s
     return text, tuple(days)
 
 
+def asked_sources(record: MemoryRecord, sources: Sequence[Message]) -> frozenset[str]:
+    """The rendered source turns of a memory that another speaker said (the question its reply answers).
+
+    A fact formed from a reply names the question's turn as a source too (issue 26); that turn says
+    what was asked, not what the memory's speaker told. A memory without a speaker has none.
+    """
+    if not record.speaker:
+        return frozenset()
+    return frozenset(m.render() for m in sources if m.speaker != record.speaker)
+
+
 def transcript_signature(messages: Sequence[Message]) -> str:
     """A digest of the turns and their texts: equal for an unchanged transcript, cheap to compute."""
     digest = hashlib.blake2b(digest_size=16)
@@ -188,14 +202,15 @@ def build_memory_index(store: MemoryStore, namespace: str, labels: Labels | None
     records = tuple(r for r in store.vectors.list(namespace) if labels_match(r.metadata, labels or {}))
     turns = store.transcript.messages([namespace], labels)
     positions = TurnPositions(turns)
-    texts, days, rendered = [], [], []
+    texts, days, rendered, asked = [], [], [], []
     for record in records:
         sources = [turns[i] for i in positions.of(record)]
         text, when = memory_document(record, sources)
         texts.append(text)
         days.append(when)
         rendered.append(tuple(m.render() for m in sources))
-    return MemoryIndex(version, records, DocIndex.build(texts, days), tuple(rendered))
+        asked.append(asked_sources(record, sources))
+    return MemoryIndex(version, records, DocIndex.build(texts, days), tuple(rendered), asked=tuple(asked))
 
 
 def turn_document(message: Message) -> tuple[str, tuple[date, ...]]:

@@ -25,7 +25,15 @@ from typing import cast
 import numpy as np
 
 from dmem.evidence.bm25 import Postings, terms
-from dmem.evidence.documents import MemoryIndex, TurnIndex, TurnPositions, TurnVectors, memory_document, turn_document
+from dmem.evidence.documents import (
+    MemoryIndex,
+    TurnIndex,
+    TurnPositions,
+    TurnVectors,
+    asked_sources,
+    memory_document,
+    turn_document,
+)
 from dmem.evidence.search import DocIndex
 from dmem.state.schemas import MemoryRecord, Message
 from dmem.store.base import MemoryStore
@@ -143,6 +151,8 @@ class MemoryCatalog:
         self._sort: list[tuple[datetime, int]] = []
         """Per slot: (created_at, insertion position), the order ``VectorIndex.list`` gives."""
         self._sources: list[tuple[str, ...]] = []
+        self._asked: list[frozenset[str]] = []
+        """Per slot, the source turns another speaker said (``asked_sources``)."""
         self._slot_of: dict[str, int] = {}
         """The live slot of each memory id."""
         self._order: list[int] = []
@@ -179,13 +189,14 @@ class MemoryCatalog:
             old = self._slot_of.pop(record.id, None)
             if old is not None:  # the slot dies: only its postings stay (views made before keep their own copies)
                 self._order.remove(old)
-                self._records[old], self._sources[old] = None, ()
+                self._records[old], self._sources[old], self._asked[old] = None, (), frozenset()
         documents = []
         for _, record in live:
             turns = [(record.conversation_id or "", t) for t in record.source_turn_ids]
             self._missing.update(turn for turn in turns if turn not in found)
             sources = [found[turn] for turn in turns if turn in found]
             self._sources.append(tuple(m.render() for m in sources))
+            self._asked.append(asked_sources(record, sources))
             documents.append(memory_document(record, sources))
         self._postings.add([terms(text) for text, _ in documents])
         self._days.extend(days for _, days in documents)
@@ -202,7 +213,8 @@ class MemoryCatalog:
         order = np.asarray(self._order, dtype=np.int64)
         self.view = MemoryIndex(version, tuple(cast(MemoryRecord, self._records[s]) for s in self._order),
                                 DocIndex.view(self._postings, self._days, order),
-                                tuple(self._sources[s] for s in self._order))
+                                tuple(self._sources[s] for s in self._order),
+                                asked=tuple(self._asked[s] for s in self._order))
         return self.view
 
     def current(self, store: MemoryStore, version: int) -> bool:

@@ -23,6 +23,9 @@ from dmem.store.filters import Hit
 from dmem.text.names import question_names, strip_names
 
 POOL = 100  # candidates each signal ranks before fusion
+# What a source turn another speaker said (the question a reply answers) counts in the source-turn signal,
+# as a factor on its cosine (1: as the memory's own turns). Chosen leaving one conversation out (tuning half).
+ASKED_WEIGHT = 1.0
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
 
@@ -54,8 +57,11 @@ def distinct_sources(ranked: Sequence[tuple[MemoryRecord, float]], k: int) -> li
 def source_ranking(index: MemoryIndex, candidates: Sequence[int], vector: Sequence[float], embed: Embed) -> list[int]:
     """Candidate memories (positions) ranked by their closest source turn to the query vector.
 
-    Only the candidates' turns are embedded (through the run's embedding cache), so a large
-    namespace costs at most a few pools of turns per question, never its whole transcript.
+    A source turn another speaker said (the question a reply's fact answers: ``MemoryIndex.asked``)
+    counts its cosine times ``ASKED_WEIGHT``: chat questions look like the questions asked of the
+    memory, so at full weight every linked question would pull its answer up. Only the candidates'
+    turns are embedded (through the run's embedding cache), so a large namespace costs at most a few
+    pools of turns per question, never its whole transcript.
     """
     texts = list(dict.fromkeys(t for i in candidates for t in index.sources[i]))
     if not texts:
@@ -64,8 +70,14 @@ def source_ranking(index: MemoryIndex, candidates: Sequence[int], vector: Sequen
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
     query = np.asarray(vector, dtype=np.float32)
     sims = dict(zip(texts, (matrix @ (query / (np.linalg.norm(query) + 1e-12))).tolist(), strict=True))
-    best = {i: max(sims[t] for t in index.sources[i]) for i in candidates if index.sources[i]}
+    best = {i: max(_counted(sims[t], bool(index.asked) and t in index.asked[i]) for t in index.sources[i])
+            for i in candidates if index.sources[i]}
     return sorted(best, key=lambda i: -best[i])
+
+
+def _counted(similarity: float, asked: bool) -> float:
+    """A source turn's cosine as the source-turn signal counts it: an asked turn's lowered by ``ASKED_WEIGHT``."""
+    return similarity * ASKED_WEIGHT if asked and similarity > 0 else similarity
 
 
 def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
