@@ -44,7 +44,7 @@ def replied_question(reply: Said, prior: Sequence[Said]) -> int | None:
     ``prior`` are the messages before the reply, in order; only the last few are read (see the module).
     """
     speaker, text = reply
-    i, between = len(prior) - 1, []
+    i, between = len(prior) - 1, list[str]()
     while i >= 0 and prior[i][0] == speaker:  # the replier's own messages just before the reply
         if len(between) == REPLIER_BEFORE or question_sentences(prior[i][1]):
             return None
