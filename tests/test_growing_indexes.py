@@ -47,7 +47,7 @@ def same_docs(grown: DocIndex, full: DocIndex, queries: list[str]) -> None:
 
 def same_memories(grown: MemoryIndex, full: MemoryIndex) -> None:
     assert [r.model_dump() for r in grown.records] == [r.model_dump() for r in full.records]
-    assert grown.sources == full.sources
+    assert grown.sources == full.sources and grown.asked == full.asked
     same_docs(grown.docs, full.docs, [r.text for r in full.records] + QUESTIONS)
 
 
@@ -97,8 +97,10 @@ class Script:
         conv = None if self.rng.random() < (0.3 if late else 0.05) else conv  # no conversation: turns by id alone
         created = T0 + timedelta(minutes=self.rng.choice([self.ids, -self.ids, 0]))  # some sort before older ones
         event = T0 + timedelta(days=self.rng.randint(-60, 60)) if self.rng.random() < 0.5 else None
+        speaker = self.rng.choice(["Ilsa", "Teodor", None])  # the source turns the other one said are 'asked'
         return MemoryRecord(id=f"m{self.ids}", namespace=ns, text=self.text(), source_turn_ids=turn_ids,
-                            conversation_id=conv, created_at=created, updated_at=created, event_time=event)
+                            conversation_id=conv, created_at=created, updated_at=created, event_time=event,
+                            speaker=speaker)
 
     def step(self) -> str:
         rng, store = self.rng, self.store

@@ -1,0 +1,135 @@
+"""A reply linked to its question across crossed messages (both people type at once), in both engines, and
+the question's turn weighed apart in the source-turn ranking. Invented chats only."""
+
+from __future__ import annotations
+
+import functools
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dmem.api import Memory
+from dmem.decisions.model import ModelDecider
+from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.replies import question_replied
+from dmem.evidence import hybrid
+from dmem.evidence.documents import MemoryIndex, build_memory_index
+from dmem.evidence.indexes import EvidenceIndexes
+from dmem.evidence.search import DocIndex
+from dmem.models.embeddings import HashEmbeddings
+from dmem.state.schemas import MemoryRecord, Message
+from dmem.store.namespaces import Routing
+from dmem.testing import FakeChatModel
+from dmem.text.crossed import replied_question
+from tests.conftest import chat_turn
+
+TS = datetime(2025, 8, 2, 19, 40)
+EMB = HashEmbeddings(384)
+turn = functools.partial(chat_turn, session="D7", when=TS)
+"""A turn of the invented chat, at ``TS``."""
+ASKS = ("Ivo", "What did you cook for the potluck on Saturday?")
+
+
+# Which question a reply answers --------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("between", "reply"), [
+    ([("Ivo", "I burned the rice again lol")], "For the potluck I cooked a big pot of lentil stew"),  # asker's
+    ([("Noor", "haha")], "I cooked a lentil stew with smoked paprika"),  # the replier's filler first
+    ([("Ivo", "lol"), ("Noor", "omg wait")], "Cooked a lentil stew, everyone asked for seconds"),  # filler both ways
+    ([("Noor", "The ferry was late again this morning")], "I cooked lentil stew for the potluck"),  # crossed
+])
+def test_a_reply_after_crossed_messages_answers_the_question(between: list[tuple[str, str]], reply: str) -> None:
+    assert replied_question(("Noor", reply), [ASKS, *between]) == 0
+
+
+@pytest.mark.parametrize(("between", "reply"), [
+    ([("Ivo", "I burned the rice again, the whole flat smells of it")], "Yes, same here honestly"),  # no topic word
+    ([("Noor", "Are you going to the market tomorrow?")], "I cooked lentil stew for the potluck"),  # replier asked
+    ([("Noor", "I cooked lentil stew")], "It was a big hit at the potluck"),  # the question was answered before
+    ([("Ivo", "I burned the rice"), ("Ivo", "the flat smells")], "I cooked lentil stew for the potluck"),  # 2 after
+    ([("Noor", "The ferry was late"), ("Noor", "so annoying")], "I cooked lentil stew for the potluck"),  # 2 before
+    ([("Rafa", "Count me in for the next potluck")], "I cooked lentil stew for the potluck"),  # a third person
+])
+def test_a_reply_the_turn_taking_or_its_words_do_not_tie_to_the_question_answers_nothing(
+        between: list[tuple[str, str]], reply: str) -> None:
+    assert replied_question(("Noor", reply), [ASKS, *between]) is None
+
+
+def test_a_later_question_the_reply_takes_up_is_the_one_answered() -> None:
+    prior = [ASKS, ("Ivo", "And did you finish the bookshelf?")]
+    assert replied_question(("Noor", "Yes, the bookshelf is finally up in the hall"), prior) == 1
+    assert replied_question(("Noor", "Cooked lentil stew for the potluck"), prior) == 0  # crossed past it
+
+
+def test_the_question_right_before_is_linked_as_before() -> None:
+    assert replied_question(("Noor", "I cooked lentil stew"), [ASKS]) == 0
+    assert replied_question(("Noor", "The weather was awful all week"), [ASKS]) is None
+
+
+# The offline engine --------------------------------------------------------------------------------------
+
+def test_the_offline_split_names_the_question_across_the_askers_follow_up(decider: OfflineDecider) -> None:
+    """On main the asker's follow-up hid the question: the reply's facts named the reply's turn only."""
+    prior = [turn(ASKS[1], "Ivo", 1), turn("I burned the rice again lol", "Ivo", 2)]
+    said = turn("For the potluck I cooked a big pot of lentil stew.", "Noor", 3)
+    asked = question_replied(said, prior)
+    assert asked is not None and asked.turn_id == "D7:1"
+    out = [(f.text, f.source_turn_ids) for f in decider.split([said], prior, []).value.facts]
+    assert out == [("For the potluck Noor cooked a big pot of lentil stew", ["D7:1", "D7:3"])]
+
+
+def test_ingestion_adds_the_crossed_question_as_a_source_not_a_memory(tmp_path: Path) -> None:
+    turns = [turn(ASKS[1], "Ivo", 1), turn("I burned the rice again lol", "Ivo", 2),
+             turn("haha", "Noor", 3), turn("I cooked a lentil stew with smoked paprika.", "Noor", 4)]
+    with Memory(tmp_path / "m", embeddings="hash") as mem:
+        mem.add(turns, user_id="u", conversation_id="c1", speaker_namespaces={"Noor": "noor", "Ivo": "ivo"})
+        noor = [(r.text, r.source_turn_ids) for r in mem.get_all(user_id="noor")]
+    assert noor == [("Noor cooked a lentil stew with smoked paprika", ["D7:1", "D7:4"])]
+
+
+# The model engine ----------------------------------------------------------------------------------------
+
+def test_the_model_split_names_the_question_across_the_askers_follow_up() -> None:
+    fact = {"text": "Noor cooked lentil stew for the potluck", "speaker": "Noor", "source_turn_ids": ["1"]}
+    reply = {"facts": [fact]}
+    model = FakeChatModel(script={"FactDrafts": [reply, reply]})
+    said = turn("For the potluck I cooked a big pot of lentil stew.", "Noor", 3)
+    crossed = [turn(ASKS[1], "Ivo", 1), turn("I burned the rice again lol", "Ivo", 2)]
+    assert [f.source_turn_ids for f in ModelDecider(model).split([said], crossed, []).value.facts] == [
+        ["D7:1", "D7:3"]]
+    unrelated = [turn("Did you see the eclipse last night?", "Ivo", 1), crossed[1]]
+    assert [f.source_turn_ids for f in ModelDecider(model).split([said], unrelated, []).value.facts] == [["D7:3"]]
+
+
+# Ranking: the question's turn weighed apart --------------------------------------------------------------
+
+def test_the_index_marks_the_source_turns_another_speaker_said(memory_factory: Any) -> None:
+    store = memory_factory().store
+    asked, said = (Message(conversation_id="c1", turn_id=f"D7:{i}", speaker=s, text=t, timestamp=TS, seq=i)
+                   for i, (s, t) in enumerate([ASKS, ("Noor", "A lentil stew.")], start=1))
+    store.transcript.append(Routing.of("noor"), [asked, said])
+    for text, speaker in (("Noor cooked a lentil stew", "Noor"), ("A line nobody is said to have said", None)):
+        record = MemoryRecord(id=text, namespace="noor", text=text, speaker=speaker, source_turn_ids=["D7:1", "D7:2"],
+                              conversation_id="c1", created_at=TS, updated_at=TS)
+        store.vectors.add(record, EMB.embed_query(text))
+    full, grown = build_memory_index(store, "noor"), EvidenceIndexes(store).memories("noor")
+    assert dict(zip((r.text for r in full.records), full.asked, strict=True)) == {
+        "Noor cooked a lentil stew": frozenset({asked.render()}), "A line nobody is said to have said": frozenset()}
+    assert grown.asked == full.asked
+
+
+def test_an_asked_source_turn_counts_its_cosine_times_the_weight(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two memories: one whose closest turn is its own, one whose closest turn is the question it answers."""
+    texts = {"own": np.array([0.8, 0.6]), "question": np.array([1.0, 0.0]), "reply": np.array([0.0, 1.0])}
+    index = MemoryIndex(0, (), DocIndex.build(["a", "b"], [(), ()]), (("own",), ("question", "reply")),
+                        asked=(frozenset(), frozenset({"question"})))
+
+    def embed(batch: list[str]) -> np.ndarray:
+        return np.stack([texts[t] for t in batch]).astype(np.float32)
+
+    assert hybrid.source_ranking(index, [0, 1], [1.0, 0.0], embed) == [1, 0]  # at weight 1 the question wins
+    monkeypatch.setattr(hybrid, "ASKED_WEIGHT", 0.5)
+    assert hybrid.source_ranking(index, [0, 1], [1.0, 0.0], embed) == [0, 1]
