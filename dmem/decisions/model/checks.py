@@ -111,7 +111,9 @@ def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequenc
     "My cousin took me out once" -> "Theo got into rowing through a cousin"), or when the fact uses a
     word of the question the reply does not say. The same speaker's statement just before, which a
     short message continues ("We went to the night market." + "Mostly street food." -> "Theo ate
-    street food at the night market"), is named when the fact uses a word of it.
+    street food at the night market"), is named when the fact uses a word of it. Across crossed
+    messages (the asker's next message, or the replier's own, came first: ``dmem.text.crossed``) the
+    question is named on the reply's first fact and on facts using a topic word of it.
     """
     turns = [*history, *sources]
     before = {b.turn_id: a for a, b in zip(turns, turns[1:], strict=False)}
