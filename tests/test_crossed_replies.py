@@ -40,6 +40,8 @@ ASKS = ("Ivo", "What did you cook for the potluck on Saturday?")
     ([("Noor", "haha")], "I cooked a lentil stew with smoked paprika"),  # the replier's filler first
     ([("Ivo", "lol"), ("Noor", "omg wait")], "Cooked a lentil stew, everyone asked for seconds"),  # filler both ways
     ([("Noor", "The ferry was late again this morning")], "I cooked lentil stew for the potluck"),  # crossed
+    ([("Noor", "Are you going to the market tomorrow?")], "I cooked lentil stew for the potluck"),  # asked back
+    ([("Noor", "The ferry was late"), ("Ivo", "ugh")], "I cooked lentil stew for the potluck"),  # interleaved
 ])
 def test_a_reply_after_crossed_messages_answers_the_question(between: list[tuple[str, str]], reply: str) -> None:
     assert replied_question(("Noor", reply), [ASKS, *between]) == 0
@@ -47,7 +49,7 @@ def test_a_reply_after_crossed_messages_answers_the_question(between: list[tuple
 
 @pytest.mark.parametrize(("between", "reply"), [
     ([("Ivo", "I burned the rice again, the whole flat smells of it")], "Yes, same here honestly"),  # no topic word
-    ([("Noor", "Are you going to the market tomorrow?")], "I cooked lentil stew for the potluck"),  # replier asked
+    ([("Noor", "Are you going to the market tomorrow?")], "Yes, loved it"),  # asked back, no topic word
     ([("Noor", "I cooked lentil stew")], "It was a big hit at the potluck"),  # the question was answered before
     ([("Ivo", "I burned the rice"), ("Ivo", "the flat smells")], "I cooked lentil stew for the potluck"),  # 2 after
     ([("Noor", "The ferry was late"), ("Noor", "so annoying")], "I cooked lentil stew for the potluck"),  # 2 before

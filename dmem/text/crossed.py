@@ -6,9 +6,9 @@ send one of their own first, typed before the question was read. A reply is link
 across such messages only when who spoke and what they said allow it:
 
 - at most ``ASKER_AFTER`` of the asker's own messages stand after the question, and at most
-  ``REPLIER_BEFORE`` of the replier's own just before the reply (that order: the asker's come first);
-- the replier's message in between must neither ask something (their turn moved on) nor take the
-  question up itself (the question is answered there, not in the later message);
+  ``REPLIER_BEFORE`` of the replier's, in any order (no third person's);
+- the replier's message in between must not take the question up itself (the question is answered
+  there, not in the later message);
 - a later question of the asker that the reply takes up is the one answered (the search goes back
   to an earlier question only past one the reply does not take up);
 - a reply right after the question, or after messages of filler only ("lol", "haha"), takes it up by
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.text.asked import question_sentences, real_questions, reply_answers, topic_stems
+from dmem.text.asked import real_questions, reply_answers, topic_stems
 
 # The asker's own messages that may follow a question before the reply that answers it (0: none, the
 # question must be the asker's last message). Set by turn-taking, not fitted: one crossed message each way.
@@ -44,22 +44,25 @@ def replied_question(reply: Said, prior: Sequence[Said]) -> int | None:
     ``prior`` are the messages before the reply, in order; only the last few are read (see the module).
     """
     speaker, text = reply
-    i, between = len(prior) - 1, list[str]()
-    while i >= 0 and prior[i][0] == speaker:  # the replier's own messages just before the reply
-        if len(between) == REPLIER_BEFORE or question_sentences(prior[i][1]):
+    asker: str | None = None
+    between: list[str] = []  # what was said after the question, latest first
+    own: list[str] = []  # the replier's own messages among them
+    for j in range(len(prior) - 1, -1, -1):
+        who, said = prior[j]
+        if who == speaker:
+            if len(own) == REPLIER_BEFORE:
+                return None
+            own.append(said)
+            between.append(said)
+            continue
+        if asker is not None and who != asker:
+            return None  # a third person: not a crossing of two
+        asker = who
+        if real_questions(said) and _takes_up(said, text, between, (speaker, who)):
+            return None if any(reply_answers(said, o, (speaker, who)) for o in own) else j
+        if len(between) - len(own) == ASKER_AFTER:
             return None
-        between.append(prior[i][1])
-        i -= 1
-    if i < 0:
-        return None
-    own, asker = list(between), prior[i][0]
-    for j in range(i, max(i - ASKER_AFTER - 1, -1), -1):
-        if prior[j][0] != asker:
-            return None
-        asked = prior[j][1]
-        if real_questions(asked) and _takes_up(asked, text, between, (speaker, asker)):
-            return None if any(reply_answers(asked, o, (speaker, asker)) for o in own) else j
-        between.append(asked)
+        between.append(said)
     return None
 
 
