@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dmem.api import Memory
 from dmem.decisions.model import ModelDecider
@@ -23,6 +25,8 @@ from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import MemoryRecord, Message
 from dmem.store.namespaces import Routing
 from dmem.testing import FakeChatModel
+from dmem.text import crossed
+from dmem.text.asked import real_questions, reply_answers
 from dmem.text.crossed import replied_question
 from tests.conftest import chat_turn
 
@@ -99,10 +103,10 @@ def test_the_model_split_names_the_question_across_the_askers_follow_up() -> Non
     reply = {"facts": [fact]}
     model = FakeChatModel(script={"FactDrafts": [reply, reply]})
     said = turn("For the potluck I cooked a big pot of lentil stew.", "Noor", 3)
-    crossed = [turn(ASKS[1], "Ivo", 1), turn("I burned the rice again lol", "Ivo", 2)]
-    assert [f.source_turn_ids for f in ModelDecider(model).split([said], crossed, []).value.facts] == [
+    chat = [turn(ASKS[1], "Ivo", 1), turn("I burned the rice again lol", "Ivo", 2)]
+    assert [f.source_turn_ids for f in ModelDecider(model).split([said], chat, []).value.facts] == [
         ["D7:1", "D7:3"]]
-    unrelated = [turn("Did you see the eclipse last night?", "Ivo", 1), crossed[1]]
+    unrelated = [turn("Did you see the eclipse last night?", "Ivo", 1), chat[1]]
     assert [f.source_turn_ids for f in ModelDecider(model).split([said], unrelated, []).value.facts] == [["D7:3"]]
 
 
@@ -135,3 +139,38 @@ def test_an_asked_source_turn_counts_its_cosine_times_the_weight(monkeypatch: py
     assert hybrid.source_ranking(index, [0, 1], [1.0, 0.0], embed) == [1, 0]  # at weight 1 the question wins
     monkeypatch.setattr(hybrid, "ASKED_WEIGHT", 0.5)
     assert hybrid.source_ranking(index, [0, 1], [1.0, 0.0], embed) == [0, 1]
+
+
+# Properties of the search ------------------------------------------------------------------------------------
+
+_LINES = ["What did you cook for the potluck?", "Did you finish the bookshelf?", "lol", "haha ok",
+          "I cooked lentil stew for the potluck", "The ferry was late again", "Are you coming tomorrow?",
+          "Yes, the bookshelf is up", "How are you?", "Cooked a stew"]
+_CHAT = st.lists(st.tuples(st.sampled_from(["Ivo", "Noor", "Rafa"]), st.sampled_from(_LINES)), max_size=6)
+
+
+@given(prior=_CHAT, reply=st.sampled_from(_LINES))
+def test_a_linked_question_is_a_real_one_by_another_speaker_within_the_window(
+        prior: list[tuple[str, str]], reply: str) -> None:
+    found = replied_question(("Noor", reply), prior)
+    if found is not None:
+        assert prior[found][0] != "Noor" and real_questions(prior[found][1])
+        after = prior[found + 1:]
+        assert sum(s == "Noor" for s, _ in after) <= crossed.REPLIER_BEFORE
+        assert sum(s != "Noor" for s, _ in after) <= crossed.ASKER_AFTER
+        assert {s for s, _ in after} <= {"Noor", prior[found][0]}  # no third person in between
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(prior=_CHAT, reply=st.sampled_from(_LINES))
+def test_with_no_crossing_allowed_only_the_question_right_before_is_linked(
+        prior: list[tuple[str, str]], reply: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both constants 0 give main's rule: the other speaker's message just before, if the reply takes it up."""
+    with monkeypatch.context() as patch:
+        patch.setattr(crossed, "ASKER_AFTER", 0)
+        patch.setattr(crossed, "REPLIER_BEFORE", 0)
+        found = replied_question(("Noor", reply), prior)
+    last = prior[-1] if prior else None
+    expected = (len(prior) - 1 if last and last[0] != "Noor" and real_questions(last[1])
+                and reply_answers(last[1], reply, ("Noor", last[0])) else None)
+    assert found == expected
