@@ -25,7 +25,7 @@ import formation
 
 from dmem.datasets.datasets import Conversation, load_dataset
 from dmem.decisions.offline import admission, chains, replies, telegraphic
-from dmem.text import asked
+from dmem.text import asked, crossed
 
 _SENTENCE_CUT = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -38,7 +38,10 @@ RULES: dict[str, tuple[object, str, list[int], int]] = {
     "opinion: OPINION_MIN_WORDS": (admission, "OPINION_MIN_WORDS", [2, 3, 4], OFF),
     # A reply linked to the question it answers (the question's turn a source of its facts), and a fragment
     # reply stated with the question. These add sources, not facts: the tie-break is fewest links.
-    "reply to a question: REPLY_RUN": (replies, "REPLY_RUN", [0, 1, 2], -1),
+    # Crossed messages (both people type at once): the asker's own messages after the question and the
+    # replier's own before the reply that a link may cross (0: the question right before the reply only).
+    "reply to a question across crossed messages: ASKER_AFTER": (crossed, "ASKER_AFTER", [0, 1, 2], 0),
+    "reply to a question across crossed messages: REPLIER_BEFORE": (crossed, "REPLIER_BEFORE", [0, 1, 2], 0),
     "reply to a question: REPLY_MAX_WORDS": (asked, "REPLY_MAX_WORDS", [0, 6, 12, 20], 0),
     "fragment stated with its question: FRAGMENT_MAX_WORDS": (chains, "FRAGMENT_MAX_WORDS", [0, 4, 8, 12], 0),
     # Whether "the"/"that" + a word makes a question presuppose a fact (1, as before issue 26's fourth

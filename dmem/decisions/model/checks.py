@@ -30,6 +30,7 @@ from dmem.state.verdicts import (
     UtteranceVerdict,
     group_answers,
 )
+from dmem.text import crossed
 from dmem.text.asked import question_sentences, reply_answers, topic_stems
 from dmem.text.lexical import content_stems
 
@@ -110,21 +111,35 @@ def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequenc
     "My cousin took me out once" -> "Theo got into rowing through a cousin"), or when the fact uses a
     word of the question the reply does not say. The same speaker's statement just before, which a
     short message continues ("We went to the night market." + "Mostly street food." -> "Theo ate
-    street food at the night market"), is named when the fact uses a word of it.
+    street food at the night market"), is named when the fact uses a word of it. Across crossed
+    messages (the asker's next message, or the replier's own, came first: ``dmem.text.crossed``) the
+    question is named on the reply's first fact and on facts using a topic word of it.
     """
     turns = [*history, *sources]
     before = {b.turn_id: a for a, b in zip(turns, turns[1:], strict=False)}
-    by_id = {m.turn_id: m for m in turns}
+    position = {m.turn_id: i for i, m in enumerate(turns)}
     replied: set[str] = set()  # replies whose first fact already names their question
     facts = []
     for draft in out.facts:
-        first = draft.source_turn_ids[0] if draft.source_turn_ids else None
-        asked, reply = before.get(first or ""), by_id.get(first or "")
+        first = draft.source_turn_ids[0] if draft.source_turn_ids else ""
+        asked, reply = before.get(first), turns[position[first]] if first in position else None
         if asked and reply and asked.turn_id not in draft.source_turn_ids and _names_source(draft, asked, reply,
                                                                                            replied):
             draft = draft.model_copy(update={"source_turn_ids": [asked.turn_id, *draft.source_turn_ids]})
+        elif reply and (question := _crossed_question(reply, turns[: position[first]])) is not None \
+                and question is not asked and question.turn_id not in draft.source_turn_ids \
+                and (reply.turn_id not in replied or topic_stems(question.text) & topic_stems(draft.text)):
+            replied.add(reply.turn_id)
+            draft = draft.model_copy(update={"source_turn_ids": [question.turn_id, *draft.source_turn_ids]})
         facts.append(draft)
     return FactDrafts(facts=facts)
+
+
+def _crossed_question(reply: Message, prior: Sequence[Message]) -> Message | None:
+    """The other speaker's question ``reply`` answers across crossed messages (``dmem.text.crossed``), if any."""
+    read = prior[-(crossed.ASKER_AFTER + crossed.REPLIER_BEFORE + 1):]
+    found = crossed.replied_question((reply.speaker, reply.text), [(m.speaker, m.text) for m in read])
+    return None if found is None else read[found]
 
 
 def _names_source(draft: FactDraft, asked: Message, reply: Message, replied: set[str]) -> bool:

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from dmem.decisions.offline import rules
 from dmem.state.schemas import Message
-from dmem.text.asked import question_sentences, real_questions, reply_answers
+from dmem.text import crossed
+from dmem.text.asked import question_sentences, real_questions
 
 _ADVERBS = r"(?:(?:just|still|also|really|finally|recently|actually|never|always|currently|mostly|even|only)\s+)*"
 _NOT_A_SUBJECT = (r"(?!\s+(?:is|are|was|were|has|have|had|went|got|can|could|will|would|does|did|makes?|helps?|"
@@ -57,9 +58,6 @@ _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
 ASKING_TURNS = 1
 # The speaker's own messages searched back for the one a short message continues; chosen on the tuning half.
 FOLLOW_RUN = 2
-# The speaker's own messages that may stand between a question and a message still replying to it ("Ha, yes!"
-# then the answer); chosen on the tuning half. Negative: no message is linked to the question it replies to.
-REPLY_RUN = 0
 
 
 def without_speaker(text: str, speaker: str) -> str:
@@ -140,21 +138,17 @@ def own_message_before(message: Message, prior: Sequence[Message]) -> Message | 
 def question_replied(message: Message, prior: Sequence[Message]) -> Asked | None:
     """The other speaker's real question this message replies to, whatever the reply says; else None.
 
-    The question's turn comes just before the message, or before a run of at most ``REPLY_RUN`` of the
-    speaker's own messages that reply to it too; it asks a real question (no greeting, no tag) and the
-    reply takes it up (``dmem.text.asked.reply_answers``). Its turn becomes a source of the reply's facts.
+    The question is the other speaker's message just before, or one before a crossed message or two
+    (both people type at once: ``dmem.text.crossed``); it asks a real question (no greeting, no tag)
+    and the reply takes it up. Its turn becomes a source of the reply's facts.
     """
-    for back, turn in enumerate(reversed(prior) if REPLY_RUN >= 0 else ()):
-        if turn.speaker == message.speaker:
-            if back == REPLY_RUN or (turn.text or "").rstrip().endswith("?"):
-                return None
-            continue
-        text = without_speaker(turn.text or "", turn.speaker)
-        reply = without_speaker(message.text or "", message.speaker)
-        if not reply_answers(text, reply, (message.speaker, turn.speaker)):
-            return None
-        return _asked(turn, real_questions(text))
-    return None
+    read = crossed.ASKER_AFTER + crossed.REPLIER_BEFORE + 1  # all the messages the search may read
+    said = [(m.speaker, without_speaker(m.text or "", m.speaker)) for m in prior[-read:]]
+    found = crossed.replied_question((message.speaker, without_speaker(message.text or "", message.speaker)), said)
+    if found is None:
+        return None
+    turn = prior[len(prior) - len(said) + found]
+    return _asked(turn, real_questions(said[found][1]))
 
 
 def _asked(turn: Message, questions: Sequence[str]) -> Asked:
