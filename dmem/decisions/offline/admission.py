@@ -41,6 +41,7 @@ from dmem.decisions.offline.replies import (
 from dmem.state.schemas import Message
 from dmem.text.asked import question_sentences
 from dmem.text.lexical import content_words
+from dmem.text.quotes import shorten
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
 NON_ENGLISH_MIN_WORDS = 3  # words a non-English clause needs (rules there are only a length check)
@@ -241,7 +242,7 @@ def _reject_late(text: str) -> ClauseVerdict:
 
 def _cut(text: str, limit: int = 80) -> str:
     """``text`` for a reason's quote: at most ``limit`` characters, a cut one ending in '...'."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return shorten(text, limit)
 
 
 def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:

@@ -16,6 +16,7 @@ from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import topic_stems
+from dmem.text.quotes import shorten
 
 # Reasons that mean "no content", which drop a clause even when the admission gate is off.
 _CONTENTLESS = frozenset({"phatic", "emotional", "vague", "question"})
@@ -129,7 +130,7 @@ def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | 
     """
     said = _trim(rewrite_person(_drop_vocative(clause.text, listener), speaker, listener))
     earlier = _trim(rewrite_person(utterance_text(before), speaker, listener))
-    earlier = earlier if len(earlier) <= 100 else earlier[:97].rstrip() + "..."
+    earlier = shorten(earlier, 100)
     first = said.split(maxsplit=1)[0].lower() if said else ""
     lowered = said[:1].lower() + said[1:] if first in _LOWER_FIRST else said
     return _tidy(frames.added(speaker, earlier, lowered))
