@@ -87,6 +87,11 @@ def question_sentences(turn: str) -> list[str]:
     return found
 
 
+def asks(text: str) -> bool:
+    """Whether a text asks: it ends with '?', or one of its sentences asks (``question_sentences``)."""
+    return text.rstrip().endswith("?") or bool(question_sentences(text))
+
+
 def _unmarked_question(sentence: str) -> bool:
     """Whether a sentence with no end mark opens as a question, or its part after its last comma or 'and' does.
 

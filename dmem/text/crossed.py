@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TypeVar
 
 from dmem.text.asked import real_questions, reply_answers, topic_stems
 
@@ -34,8 +35,14 @@ REPLIER_BEFORE = 1
 # Words of a message that says nothing a reply could answer instead: laughter and bare reactions.
 _FILLER = re.compile(r"(?:a?(?:ha|he|hi|ah)+h?|lo+l+|lmf?ao+|rofl|omg|ok(?:ay)?|k+|hm+|um+|uh+|ugh|oops|wait|aw+|"
                      r"yay|wo+w|oh+|ah+|yes|yeah|yep|no|nope|nah|xd)", re.I)
+_T = TypeVar("_T")
 Said = tuple[str, str]
 """A message as (speaker, text), the text without a leading 'Speaker:' label."""
+
+
+def readable(prior: Sequence[_T]) -> Sequence[_T]:
+    """The last messages of ``prior`` that ``replied_question`` may read: the question and what may cross it."""
+    return prior[-(ASKER_AFTER + REPLIER_BEFORE + 1):]
 
 
 def replied_question(reply: Said, prior: Sequence[Said]) -> int | None:

@@ -137,7 +137,7 @@ def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequenc
 
 def _crossed_question(reply: Message, prior: Sequence[Message]) -> Message | None:
     """The other speaker's question ``reply`` answers across crossed messages (``dmem.text.crossed``), if any."""
-    read = prior[-(crossed.ASKER_AFTER + crossed.REPLIER_BEFORE + 1):]
+    read = crossed.readable(prior)
     found = crossed.replied_question((reply.speaker, reply.text), [(m.speaker, m.text) for m in read])
     return None if found is None else read[found]
 

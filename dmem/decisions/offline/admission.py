@@ -39,7 +39,7 @@ from dmem.decisions.offline.replies import (
     without_speaker,
 )
 from dmem.state.schemas import Message
-from dmem.text.asked import question_sentences
+from dmem.text.asked import asks
 from dmem.text.lexical import content_words
 from dmem.text.quotes import shorten
 
@@ -198,7 +198,7 @@ def _quote(m: re.Match[str]) -> str:
 
 
 def _is_question(text: str) -> bool:
-    return text.rstrip().endswith("?") or bool(rules.QUESTION_START.match(text)) or bool(question_sentences(text))
+    return asks(text) or bool(rules.QUESTION_START.match(text))
 
 
 def _reject_early(text: str) -> ClauseVerdict | None:

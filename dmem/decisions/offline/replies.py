@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from dmem.decisions.offline import rules
 from dmem.state.schemas import Message
 from dmem.text import crossed
-from dmem.text.asked import question_sentences, real_questions
+from dmem.text.asked import asks, question_sentences, real_questions
 
 _ADVERBS = r"(?:(?:just|still|also|really|finally|recently|actually|never|always|currently|mostly|even|only)\s+)*"
 _NOT_A_SUBJECT = (r"(?!\s+(?:is|are|was|were|has|have|had|went|got|can|could|will|would|does|did|makes?|helps?|"
@@ -67,7 +67,7 @@ def without_speaker(text: str, speaker: str) -> str:
 
 def restore_subject(clause: str) -> str:
     """The clause with its dropped first-person subject put back; unchanged when none was dropped."""
-    if clause.rstrip().endswith("?") or question_sentences(clause):  # "got any tips ...": a question, no "I got"
+    if asks(clause):  # "got any tips ...": a question, no "I got"
         return clause
     filler = rules.LEADING_FILLER.match(clause)
     head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
@@ -142,8 +142,7 @@ def question_replied(message: Message, prior: Sequence[Message]) -> Asked | None
     (both people type at once: ``dmem.text.crossed``); it asks a real question (no greeting, no tag)
     and the reply takes it up. Its turn becomes a source of the reply's facts.
     """
-    read = crossed.ASKER_AFTER + crossed.REPLIER_BEFORE + 1  # all the messages the search may read
-    said = [(m.speaker, without_speaker(m.text or "", m.speaker)) for m in prior[-read:]]
+    said = [(m.speaker, without_speaker(m.text or "", m.speaker)) for m in crossed.readable(prior)]
     found = crossed.replied_question((message.speaker, without_speaker(message.text or "", message.speaker)), said)
     if found is None:
         return None

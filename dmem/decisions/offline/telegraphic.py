@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from dmem.decisions.offline import rules
 from dmem.state.schemas import Message
-from dmem.text.asked import question_sentences
+from dmem.text.asked import asks
 from dmem.text.lexical import STOPWORDS, content_words
 from dmem.text.words import wordset
 
@@ -105,7 +105,7 @@ def _owned(m: re.Match[str], clause: str) -> bool:
 
 def restore_owner(clause: str, prior: Sequence[Message] = (), speaker: str = "") -> str:
     """The clause with the 'my' chat dropped before a personal noun subject put back; else unchanged."""
-    if clause.rstrip().endswith("?") or question_sentences(clause) or rules.FIRST_PERSON.match(clause):
+    if asks(clause) or rules.FIRST_PERSON.match(clause):
         return clause
     filler = rules.LEADING_FILLER.match(clause)
     head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
@@ -120,10 +120,8 @@ def restore_owner(clause: str, prior: Sequence[Message] = (), speaker: str = "")
 
 def own_event(clause: str, prior: Sequence[Message] = (), speaker: str = "") -> str | None:
     """The dated occasion a clause evaluates as the speaker's own ('the concert last night'); else None."""
-    if clause.rstrip().endswith("?"):
-        return None
-    clause = rules.LEADING_FILLER.sub("", clause)
+    clause = rules.LEADING_FILLER.sub("", clause)  # leading only: the clause still ends as it did
     m = _OWN_EVENT.match(clause)
-    if m is None or question_sentences(clause) or (m["a"] or m["b"]).lower() in _others_words(prior, speaker):
+    if m is None or asks(clause) or (m["a"] or m["b"]).lower() in _others_words(prior, speaker):
         return None
     return clause[: m.end() - len(m.group(0).split()[-1])].strip()
