@@ -14,7 +14,8 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
 - the System 1 answer's evidence trace (hybrid retrieval, the offline answer): precision and recall
   against the gold evidence, for the trace of the memories the answer used and, as before, of every
   memory retrieved.
-Then the admission rate of invented filler (benchmarks/data/filler.json).
+Then the admission rate of invented filler (benchmarks/data/filler.json), and the precision and recall of
+linking a reply to the question it answers on invented snippets (benchmarks/reply_links.py).
 The offline engine (no chat model) ingests each conversation once into --work, in a folder named
 by a hash of dmem's source, so a code change re-ingests and an unchanged tree reuses the stores.
 --drafts is the fast mode (seconds, not an hour on a shared machine): the offline engine's admission
@@ -42,6 +43,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import reply_links
 from _fake_world import ROOT
 
 from dmem.api import Memory
@@ -351,6 +353,7 @@ def main() -> None:
             report_dataset(kind, half)
     filler_rate()
     telegraphic_rate()
+    reply_links.report()
 
 
 if __name__ == "__main__":

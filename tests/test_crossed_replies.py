@@ -47,8 +47,13 @@ def test_a_reply_after_crossed_messages_answers_the_question(between: list[tuple
     ([("Ivo", "I burned the rice again, the whole flat smells of it")], "Yes, same here honestly"),  # no topic word
     ([("Noor", "Are you going to the market tomorrow?")], "Yes, loved it"),  # asked back, no topic word
     ([("Noor", "I cooked lentil stew")], "It was a big hit at the potluck"),  # the question was answered before
-    ([("Ivo", "I burned the rice"), ("Ivo", "the flat smells")], "I cooked lentil stew for the potluck"),  # 2 after
-    ([("Noor", "The ferry was late"), ("Noor", "so annoying")], "I cooked lentil stew for the potluck"),  # 2 before
+    ([("Ivo", "I burned the rice"), ("Ivo", "the flat smells"), ("Ivo", "opened every window"),
+      ("Ivo", "the cat hid")], "I cooked lentil stew for the potluck"),  # 4 after: past the far window
+    ([("Noor", "The ferry was late"), ("Noor", "so annoying"), ("Noor", "missed my bus too")],
+     "I cooked lentil stew for the potluck"),  # 3 before: past the far window
+    ([("Ivo", "I burned the rice"), ("Ivo", "the flat smells"), ("Noor", "oh no, the whole rice?")],
+     "I cooked lentil stew for the potluck"),
+    # past the near window only with no turn-taking: here the replier took up the asker's later message
     ([("Rafa", "Count me in for the next potluck")], "I cooked lentil stew for the potluck"),  # a third person
 ])
 def test_a_reply_the_turn_taking_or_its_words_do_not_tie_to_the_question_answers_nothing(
@@ -117,8 +122,8 @@ def test_a_linked_question_is_a_real_one_by_another_speaker_within_the_window(
     if found is not None:
         assert prior[found][0] != "Noor" and real_questions(prior[found][1])
         after = prior[found + 1:]
-        assert sum(s == "Noor" for s, _ in after) <= crossed.REPLIER_BEFORE
-        assert sum(s != "Noor" for s, _ in after) <= crossed.ASKER_AFTER
+        assert sum(s == "Noor" for s, _ in after) <= max(crossed.REPLIER_BEFORE, crossed.LINK_REPLIER_FAR)
+        assert sum(s != "Noor" for s, _ in after) <= max(crossed.ASKER_AFTER, crossed.LINK_ASKER_FAR)
         assert {s for s, _ in after} <= {"Noor", prior[found][0]}  # no third person in between
 
 
@@ -130,6 +135,8 @@ def test_with_no_crossing_allowed_only_the_question_right_before_is_linked(
     with monkeypatch.context() as patch:
         patch.setattr(crossed, "ASKER_AFTER", 0)
         patch.setattr(crossed, "REPLIER_BEFORE", 0)
+        patch.setattr(crossed, "LINK_ASKER_FAR", 0)
+        patch.setattr(crossed, "LINK_REPLIER_FAR", 0)
         found = replied_question(("Noor", reply), prior)
     last = prior[-1] if prior else None
     expected = (len(prior) - 1 if last and last[0] != "Noor" and real_questions(last[1])

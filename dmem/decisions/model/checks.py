@@ -31,7 +31,7 @@ from dmem.state.verdicts import (
     group_answers,
 )
 from dmem.text import crossed
-from dmem.text.asked import question_sentences, reply_answers, topic_stems
+from dmem.text.asked import question_sentences, topic_stems
 from dmem.text.lexical import content_stems
 
 log = logging.getLogger(__name__)
@@ -106,13 +106,14 @@ def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequenc
     """Name the question a reply answers (or the message it continues) as a source too.
 
     The turn before a fact's source, said by another speaker, is its question when the reply answers
-    a real question of it (``dmem.text.asked.reply_answers``: no greeting, the reply takes it up) and
+    a real question of it (``dmem.text.crossed.replied_question``, as the offline engine asks: no greeting,
+    the reply takes it up; of two questions in a row answered in a row, the first reply answers the first) and
     the fact is the reply's first or uses a topic word of the question ("What got you into rowing?" +
     "My cousin took me out once" -> "Theo got into rowing through a cousin"), or when the fact uses a
     word of the question the reply does not say. The same speaker's statement just before, which a
     short message continues ("We went to the night market." + "Mostly street food." -> "Theo ate
     street food at the night market"), is named when the fact uses a word of it. Across crossed
-    messages (the asker's next message, or the replier's own, came first: ``dmem.text.crossed``) the
+    messages (the asker's next messages, or the replier's own, came first: ``dmem.text.crossed``) the
     question is named on the reply's first fact and on facts using a topic word of it.
     """
     turns = [*history, *sources]
@@ -123,10 +124,13 @@ def with_questions(out: FactDrafts, sources: Sequence[Message], history: Sequenc
     for draft in out.facts:
         first = draft.source_turn_ids[0] if draft.source_turn_ids else ""
         asked, reply = before.get(first), turns[position[first]] if first in position else None
-        if asked and reply and asked.turn_id not in draft.source_turn_ids and _names_source(draft, asked, reply,
-                                                                                           replied):
+        question = _crossed_question(reply, turns[: position[first]]) if reply else None
+        earlier = question is not None and question is not asked and asked is not None \
+            and asked.speaker == question.speaker  # an earlier question of the same asker is the one answered
+        if asked and reply and asked.turn_id not in draft.source_turn_ids and not earlier \
+                and _names_source(draft, asked, reply, question is asked, replied):
             draft = draft.model_copy(update={"source_turn_ids": [asked.turn_id, *draft.source_turn_ids]})
-        elif reply and (question := _crossed_question(reply, turns[: position[first]])) is not None \
+        elif reply and question is not None \
                 and question is not asked and question.turn_id not in draft.source_turn_ids \
                 and (reply.turn_id not in replied or topic_stems(question.text) & topic_stems(draft.text)):
             replied.add(reply.turn_id)
@@ -142,12 +146,15 @@ def _crossed_question(reply: Message, prior: Sequence[Message]) -> Message | Non
     return None if found is None else read[found]
 
 
-def _names_source(draft: FactDraft, asked: Message, reply: Message, replied: set[str]) -> bool:
-    """Whether ``asked`` (the turn before the fact's source ``reply``) is a source of the fact too."""
+def _names_source(draft: FactDraft, asked: Message, reply: Message, answered: bool, replied: set[str]) -> bool:
+    """Whether ``asked`` (the turn before the fact's source ``reply``) is a source of the fact too.
+
+    ``answered``: ``dmem.text.crossed`` found it the question the reply answers (as the offline engine asks).
+    """
     new = set(content_stems(asked.text)) - set(content_stems(reply.text))
     if asked.speaker == reply.speaker:
         return not question_sentences(asked.text) and bool(new & set(content_stems(draft.text)))
-    if reply_answers(asked.text, reply.text, (asked.speaker, reply.speaker)):
+    if answered:
         takes_up = topic_stems(asked.text) & topic_stems(draft.text)
         if reply.turn_id not in replied or takes_up:
             replied.add(reply.turn_id)

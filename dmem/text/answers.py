@@ -1,0 +1,113 @@
+"""Whether a reply has the shape of the answer a question asks, whatever words it shares with it.
+
+A reply several messages after a question answers it only when something ties the two: a yes/no echo
+of a yes/no question ("Did you book the ferry?" -> "I did", "not yet", "nope"; a bare "yeah" is not one,
+it agrees with anything), or the kind of answer the question asks for: a place for "where" ("at the
+harbour", "in Tallinn"), a time or date for "when" ("last Friday", "at 6"), a length for "how long"
+("three weeks"), a number for "how many" or "how much" ("about 40", "a dozen"), a name when asked one.
+``dmem.text.crossed`` reads it; the rules are about the form of chat, never about a particular conversation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dmem.grounding.deixis import MONTHS, WEEKDAYS
+
+_OPENERS = r"(?:(?:hi|hey|oh|so|and|also|well|btw|wait)\b[,!.]?\s*)*"
+_YES_NO_VERB = re.compile(rf"^\W*{_OPENERS}(do|does|did|have|has|had|are|is|was|were|will|would|can|could|ever|got|"
+                          r"any)\b", re.I)
+# The forms a yes/no answer echoes, by the verb its question opens with ("Did you ...?" -> "I did", "we didn't").
+_ECHOED = {
+    "do": "do|don't|dont|does|doesn't",
+    "does": "do|don't|dont|does|doesn't",
+    "did": "did|didn't|didnt",
+    "have": "have|haven't|havent|'ve|has|hasn't|do|don't",
+    "has": "has|hasn't|have|haven't",
+    "had": "had|hadn't|did|didn't",
+    "are": "am|'m|are|aren't|'re|is|isn't|'s",
+    "is": "is|isn't|'s|was|wasn't|am|'m|are|'re",
+    "was": "was|wasn't|were|weren't",
+    "were": "was|wasn't|were|weren't",
+    "will": "will|won't|'ll",
+    "would": "would|wouldn't|'d",
+    "can": "can|can't|cant|could|couldn't",
+    "could": "can|can't|could|couldn't",
+    "ever": "have|haven't|'ve|did|didn't",
+    "got": "have|haven't|'ve|do|don't|got",
+    "any": "have|haven't|'ve|do|don't|got",
+}
+_SUBJECT = r"(?:i|we|he|she|they|it|that|mine|ours)"
+# Answers that need no verb of the question: a refusal of the whole of it.
+_BARE_NO = re.compile(r"^\W*(?:nope|nah|not\s+yet|never|not\s+really|not\s+at\s+all|not\s+once)\b", re.I)
+_KIND = re.compile(r"\b(?P<kind>where|when|how\s+long|how\s+many|how\s+much|how\s+old|name[ds]?|call(?:ed)?)\b",
+                   re.I)
+# A name given: a capitalised word that does not open the reply ("we called her Biscuit"), not "I" or "I'm".
+_NAME = re.compile(r"(?<=\w)[\s,:\"']+(?!I\b|I')[A-Z][a-z]")
+_PLACES = ("home|work|school|college|uni|campus|office|gym|park|beach|lake|river|coast|mountains?|city|town|"
+           "downtown|abroad|church|mall|market|store|shop|restaurant|bar|cafe|library|hospital|airport|station|"
+           "studio|club|hotel|village|countryside|north|south|east|west|island|harbou?r|center|centre")
+_PLACE = re.compile(rf"\b(?:{_PLACES}|nearby|overseas)\b", re.I)
+# A name after a preposition of place, case kept: "in Tallinn", "at Rosa's" (not "to I", not a weekday or month).
+_PROPER = re.compile(rf"\b(?:[Ii]n|[Aa]t|[Tt]o|[Ff]rom|[Nn]ear|[Aa]round)\s+(?:the\s+)?"
+                     rf"(?!I\b|(?:{'|'.join(MONTHS)}|{'|'.join(d.title() for d in WEEKDAYS)})\b)[A-Z]")
+_UNITS = r"(?:sec(?:ond)?|min(?:ute)?|hour|hr|day|night|week|wk|month|year|yr|decade)s?"
+_NUMBER = (r"(?:\d+(?:[.,]\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+           r"forty|fifty|hundred|few|couple(?:\s+of)?|several|half\s+an?|a\s+dozen|dozen)")
+_TIME = re.compile(
+    rf"\b(?:yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week|month|year)|"
+    rf"(?:last|next|this|on|every)\s+(?:week|month|year|night|weekend|{'|'.join(WEEKDAYS)})|"
+    rf"{'|'.join(WEEKDAYS)}|{'|'.join(MONTHS)}|ago|soon|later|earlier|recently|weekend|"
+    rf"(?:in|since|until|by|around)\s+(?:the\s+)?(?:\d{{4}}|spring|summer|fall|autumn|winter|{_NUMBER}\s+{_UNITS})|"
+    r"at\s+\d{1,2}(?::\d\d)?|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|(?:19|20)\d\d)\b", re.I)
+_LENGTH = re.compile(rf"\b(?:{_NUMBER}[\s-]+{_UNITS}|a\s+while|ages|forever|all\s+(?:day|night|week)|"
+                     r"since\s+\w+|(?:an?\s+)?hour|overnight)\b", re.I)
+_COUNT = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+                    r"fifty|hundreds?|thousands?|dozens?|a\s+few|a\s+couple|several|none|zero|a\s+lot|lots|tons)\b"
+                    r"|[$€£]\s?\d", re.I)
+
+
+def yes_no_echo(question: str, reply: str) -> bool:
+    """Whether ``reply`` answers the yes/no ``question`` with its own verb ("I have", "yes we did", "nope").
+
+    A bare "yeah" or "yep" is not one: it agrees with whatever was said last.
+    """
+    verb = _YES_NO_VERB.match(question)
+    if not verb:
+        return False
+    if _BARE_NO.match(reply):
+        return True
+    forms = _ECHOED[verb[1].lower()]
+    echo = rf"^\W*(?:(?:yes|yeah|yep|yup|yea|ya|no|nah|sure)\W+)?(?:{_SUBJECT}\s*)?(?:{forms})\b"
+    said = reply.replace("\u2019", "'")
+    return bool(re.match(echo, said, re.I)) and not re.match(r"^\W*(?:yes|yeah|yep|yup|no)\W*$", said, re.I)
+
+
+def answer_kind(question: str) -> str | None:
+    """The kind of answer a question asks for: 'where', 'when', 'how long', 'how old', 'how many' or 'name'.
+
+    'how much' asks for a number too; "what did you name it" and "what's it called" for a name; else None.
+    """
+    m = _KIND.search(question)
+    if m is None:
+        return None
+    kind = " ".join(m["kind"].lower().split())
+    return {"how much": "how many"}.get(kind, "name" if kind[0] in "nc" else kind)
+
+
+def is_kind_asked(question: str, reply: str) -> bool:
+    """Whether ``reply`` gives the kind of answer ``question`` asks for (a place, a time, a length, a number)."""
+    kind = answer_kind(question)
+    if kind == "where":
+        return bool(_PROPER.search(reply) or _PLACE.search(reply))
+    if kind == "when":
+        return bool(_TIME.search(reply))
+    if kind == "how long":
+        return bool(_LENGTH.search(reply))
+    if kind == "how old":
+        return bool(_LENGTH.search(reply) or _COUNT.search(reply))
+    if kind == "name":
+        return bool(_NAME.search(reply))
+    if kind == "how many":
+        return bool(_COUNT.search(reply))
+    return False
