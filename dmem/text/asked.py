@@ -28,7 +28,9 @@ REPLY_MAX_WORDS = 0
 # --unmarked): 4 in three folds of six (the RealTalk ones), 2 in two (3 ties with it), 5 in one.
 UNMARKED_MIN_WORDS = 4
 _SENTENCE = re.compile(r"(?P<body>[^.!?\n]+)(?P<mark>[.!?]+|\n|$)")
-_OPENERS = r"(?:(?:hi|hey|hello|hiya|oh|so|and|well|anyway|btw|good\s+morning|morning)\b[,!.]?\s*(?:\w+[,!]\s*)?)*"
+# Lead-ins before a question: greetings, "and", "so", and chat's "also", "but", "ok", "wait", "lol", "omg" ...
+_OPENERS = (r"(?:(?:hi|hey|hello|hiya|oh|so|and|also|but|well|anyway|anyways|btw|ok|okay|wait|lol|lmao|omg|ha(?:ha)+|"
+            r"um+|hm+|yo|good\s+morning|morning)\b[,!.]?\s*(?:\w+[,!]\s*)?)*")
 # Questions that greet or keep the talk going: their reply says how one is, not a fact the question asks for.
 _GREETING = re.compile(
     rf"^\s*{_OPENERS}(?:how\s+(?:are|r)\s+(?:you|u|ya)(?:\s+(?:doing|today|guys|feeling))*"
@@ -42,6 +44,10 @@ _TAG = re.compile(r"(?:^|[,\s])(?:you\s+know|right|isn't\s+it|ain't\s+it|don't\s
                   r"really|seriously|lol|haha|too|see)\W*\?+\s*$", re.I)
 _YES_NO_QUESTION = re.compile(rf"^\s*{_OPENERS}(?:do|does|did|have|has|had|are|is|was|were|will|would|can|could|"
                               r"should|ever|any|anything|got)\b", re.I)
+# Verbs after "did the party ..." that make it ask ("did the party go well"), not a dropped "I" ("did the dishes").
+_BASE_VERBS = ("go|come|get|like|love|enjoy|work|turn|end|happen|say|call|text|reply|answer|show|arrive|sell|start|"
+               "finish|help|make|win|lose|pass|fix|find|hear|see|know|want|need|look|feel|taste|sound|mind|agree|"
+               "give|take|send|buy|pay|move|stay|leave|accept|approve|open|close|last|cost|fit|grow|hurt|heal")
 # How a question opens: a wh-word with a verb after it ("what's", "where did", "how many"), a wh-word with its
 # noun ("what games did you", "which one is it"), "who" with a past verb ("who won"), a verb before a subject
 # ("did you", "is it", "are they"), or chat's short forms ("ever been", "got any", "any plans").
@@ -52,6 +58,9 @@ _UNMARKED_QUESTION = re.compile(
     r"could|will|would|should)\s+(?:you|u|ya|they|he|she|we|it|i)\b"
     r"|who\s+(?!knows\b|cares\b)[a-z]+(?:ed|ote|ade|on|ew|ang|ought|ave)\b"
     r"|how\s+(?:many|much|long|often|come|far|old)\b"
+    r"|what\s+happened\s+(?:to|with|at|in|after|there|next|then)\b"
+    r"|(?:did|does|do|will|would|can|could)\s+(?:the|that|this|his|her|their|my|our|ur)\s+(?:[\w'-]+\s+){1,3}?"
+    rf"(?:{_BASE_VERBS})\b"
     r"|(?:do|does|did|are|is|was|were|have|has|had|can|could|will|would|should)\s+(?:you|u|ya|y'all|your|he|she|"
     r"they|we|it|there|anyone|anybody)\b"
     r"|(?:is|are|was|were|can|could|will|would|should)\s+(?:that|this)\b"
