@@ -1,5 +1,6 @@
 """Casual chat questions with a lead-in ("also whats ...", "lol what did ...") or none of the usual subjects
-("did the party go well", "what happened with the car") ask even without a question mark. Invented lines."""
+("did the party go well", "what happened with the car") ask even without a question mark; an exclamation
+with one ("how cute is that??") does not. Invented lines."""
 
 from __future__ import annotations
 
@@ -46,3 +47,10 @@ def test_a_yes_no_question_after_a_lead_in_takes_a_yes() -> None:
 def test_a_reply_to_a_casual_question_is_linked() -> None:
     prior = [("Rui", "lol what did you end up ordering"), ("Rui", "I'm starving just reading this")]
     assert replied_question(("Lotta", "ended up ordering the dumplings"), prior) == 0
+
+
+def test_an_exclamation_with_a_question_mark_asks_nothing_a_reply_could_answer() -> None:
+    assert real_questions("How cute is that puppy??") == []
+    assert real_questions("so how weird is this?") == []
+    assert real_questions("how old is that dog?") == ["how old is that dog?"]  # a measure asks
+    assert replied_question(("Lotta", "so cute, I want one"), [("Rui", "How cute is that puppy??")]) is None

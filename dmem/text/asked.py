@@ -42,6 +42,9 @@ _GREETING = re.compile(
 # A statement with a question mark tagged on: "It's just great, you know?", "Crazy, right?".
 _TAG = re.compile(r"(?:^|[,\s])(?:you\s+know|right|isn't\s+it|ain't\s+it|don't\s+you\s+think|huh|eh|no|yeah|"
                   r"really|seriously|lol|haha|too|see)\W*\?+\s*$", re.I)
+# An exclamation with a question mark: "How cute is that puppy??", "how cool is that" (not "how old is she").
+_EXCLAIMS = re.compile(rf"^\s*{_OPENERS}how\s+(?!old|long|far|many|much|often|big|tall|late|early|soon|come)[a-z]+\s+"
+                       r"(?:is|are|was|were)\s+(?:that|this|those|these)\b", re.I)
 _YES_NO_QUESTION = re.compile(rf"^\s*{_OPENERS}(?:do|does|did|have|has|had|are|is|was|were|will|would|can|could|"
                               r"should|ever|any|anything|got)\b", re.I)
 # Verbs after "did the party ..." that make it ask ("did the party go well"), not a dropped "I" ("did the dishes").
@@ -114,9 +117,10 @@ def _unmarked_question(sentence: str) -> bool:
 
 
 def real_questions(turn: str) -> list[str]:
-    """The question sentences of a turn that ask something: greetings and tag questions left out."""
+    """The question sentences of a turn that ask something: greetings, tag questions and exclamations left out."""
     found = question_sentences(turn)
-    return [q for q in found if q.strip(" ?") and not _GREETING.match(q) and not _TAG.search(q)]
+    return [q for q in found if q.strip(" ?") and not _GREETING.match(q) and not _TAG.search(q)
+            and not _EXCLAIMS.match(q)]
 
 
 def topic_stems(text: str, names: Iterable[str] = ()) -> set[str]:
