@@ -41,7 +41,9 @@ ASKER_AFTER = 1
 # The replier's own messages that may come between the question and the reply (0: none).
 REPLIER_BEFORE = 1
 # Further back, when nobody took turns in between and the reply plausibly answers the question: at most this many
-# of the asker's messages after it, and of the replier's own. Tuned on batch 1 of benchmarks/data/reply_links.json.
+# of the asker's messages after it, and of the replier's own. Not fitted: the design's values (three follow-ups, two
+# "sorry, was driving" messages). On batch 1 of benchmarks/data/reply_links.json 2 or 3 asker messages tie and 4
+# links a wrong question; 2 or 3 replier messages tie and 1 misses links.
 LINK_ASKER_FAR = 3
 LINK_REPLIER_FAR = 2
 # A first sentence of at most this many words that gives the kind of answer asked hedges it ("like 40?"), not asks.
