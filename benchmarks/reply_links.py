@@ -4,7 +4,8 @@ benchmarks/data/reply_links.json holds invented chats, each with labelled replie
 other speaker's question the reply answers, or null (a topic change, a reply to something else, a
 rhetorical question). The link is ``dmem.text.crossed.replied_question`` over the messages before the
 reply that it reads (``crossed.readable``), the search both engines make. Batch 1 tuned the rules;
-batches 2 and 3 were written after they were frozen (held out).
+batches 2 and 3 were written after they were frozen (held out). Then how many labelled replies the two
+engines link alike: the offline engine's question and the one the model engine's split check names.
 Usage: python benchmarks/reply_links.py [--misses]
 """
 
@@ -15,6 +16,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from dmem.decisions.model.checks import with_questions
+from dmem.decisions.offline.replies import question_replied
+from dmem.state.schemas import Message
+from dmem.state.verdicts import FactDraft, FactDrafts
 from dmem.text import crossed
 
 CORPUS = Path(__file__).resolve().parent / "data" / "reply_links.json"
@@ -59,6 +64,20 @@ def figures(misses: bool = False) -> dict[int, Links]:
     return by_batch
 
 
+def engines_agree() -> tuple[int, int]:
+    """(replies both engines link to the same question or to none, labelled replies)."""
+    same = total = 0
+    for snippet in json.loads(CORPUS.read_text())["snippets"]:
+        said = [Message(turn_id=f"t{i}", speaker=s, text=t, seq=i) for i, (s, t) in enumerate(snippet["turns"])]
+        for reply, _ in snippet["links"]:
+            offline = question_replied(said[reply], said[:reply])
+            draft = FactDraft(text=said[reply].text, speaker=said[reply].speaker, source_turn_ids=[f"t{reply}"])
+            named = with_questions(FactDrafts(facts=[draft]), [said[reply]], said[:reply]).facts[0].source_turn_ids
+            same += (offline.turn_id if offline else None) == (named[0] if len(named) > 1 else None)
+            total += 1
+    return same, total
+
+
 def report() -> None:
     """Print precision and recall per batch (1 tuned, 2 and 3 held out)."""
     by_batch = figures("--misses" in sys.argv)
@@ -66,6 +85,8 @@ def report() -> None:
         role = "tuning" if batch == 1 else "held out"
         print(f"reply links batch {batch} ({role}): P {c.precision():.3f} R {c.recall():.3f} "
               f"({c.right} right, {c.wrong} wrong, {c.missed} missed)")
+    same, total = engines_agree()
+    print(f"reply links, offline and model engines name the same question: {same}/{total}")
 
 
 if __name__ == "__main__":
