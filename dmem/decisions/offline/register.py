@@ -87,7 +87,7 @@ _FUTURE_TIME = re.compile(r"\b(?:tomorrow|tonight|next\s+\w+|this\s+(?:weekend|w
                           r"in\s+(?:a|\w+)\s+(?:days?|weeks?|months?))\b", re.I)
 _NOT_PROGRESSIVE = wordset("thing something nothing anything everything morning evening wedding spring king ring "
                            "string building ceiling pudding during sibling")
-# "Balancing work and exams sounds hard next week", "Doing research for my next trip, I found ...": the -ing
+# "Juggling choir and night classes seems rough next week", "Packing for the ferry on monday, I lost ...": the -ing
 # phrase is a subject or a participle there, not a plan whose "I'm" was dropped.
 _OWN_VERB = re.compile(r"\b(?:i|we|is|was|sounds|seems|looks|makes|feels|can|will|must|would)\b", re.I)
 REGISTER_PLAN_MAX_WORDS = 12  # a plan whose "I'm" chat dropped is short: "flying to Oslo on friday"
