@@ -44,7 +44,7 @@ REGISTER_SPELLINGS: dict[str, str] = {
     "idk": "I don't know", "b4": "before", "2day": "today", "2nite": "tonight",
 }
 """Chat spellings and their standard English (whole words, any case). 'ur' is read from what follows it."""
-REGISTER_MARKERS = ("tbh", "ngl", "fr", "frfr", "lowkey", "highkey", "honestly", "literally", "imo", "imho",
+REGISTER_MARKERS = ("tbh", "ngl", "fr", "frfr", "lowkey", "highkey", "imo", "imho",
                     "btw", "srsly", "omg", "omfg", "ikr", "smh", "though", "you know", "ya know", "y'know",
                     "haha", "hahaha", "hehe", "lol", "lolol", "lmao", "lmfao", "rofl", "xd", "xx", "xoxo", "jk")
 """Casual markers that say nothing of the speaker: ignored at a clause's edges (with laughter: 'hahaha')."""
