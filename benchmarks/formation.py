@@ -14,8 +14,10 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
 - the System 1 answer's evidence trace (hybrid retrieval, the offline answer): precision and recall
   against the gold evidence, for the trace of the memories the answer used and, as before, of every
   memory retrieved.
-Then the admission rate of invented filler (benchmarks/data/filler.json), and the precision and recall of
-linking a reply to the question it answers on invented snippets (benchmarks/reply_links.py).
+Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
+(telegraphic.json, chat_register.json: personal facts against non-facts of the same register), and the
+precision and recall of linking a reply to the question it answers on invented snippets
+(benchmarks/reply_links.py).
 The offline engine (no chat model) ingests each conversation once into --work, in a folder named
 by a hash of dmem's source, so a code change re-ingests and an unchanged tree reuses the stores.
 --drafts is the fast mode (seconds, not an hour on a shared machine): the offline engine's admission
@@ -310,15 +312,15 @@ def filler_rate() -> None:
           + ("" if not admitted else "; admitted: " + ", ".join(admitted)))
 
 
-def telegraphic_rate() -> None:
-    """Admission of invented chat in telegraphic register (benchmarks/data/telegraphic.json), after a non-question.
+def corpus_rate(name: str, label: str) -> None:
+    """Admission of an invented chat corpus (benchmarks/data/<name>.json), each line after the other's turn.
 
-    Personal lines ('Dog has been sick all week') should be admitted and their fact name the speaker
-    ("Bo's dog ..."); lines of the same shape that are no fact about the speaker ('Kids love candy',
-    'The election is next week', a comment on the other's news) should not. Batch 1 was written with the
-    rules, batch 2 after they were frozen: printed apart.
+    Personal lines should be admitted and their fact name the speaker; lines of the same register that are
+    no fact about the speaker should not. Batch 1 was written with the rules, batch 2 after they were
+    frozen: printed apart. telegraphic.json: 'Dog has been sick all week' against 'Kids love candy';
+    chat_register.json: 'usually run on sundays lol' against 'you're so sweet' or 'so sleepy'.
     """
-    corpus = json.loads((ROOT / "benchmarks" / "data" / "telegraphic.json").read_text())
+    corpus = json.loads((ROOT / "benchmarks" / "data" / f"{name}.json").read_text())
     decider = OfflineDecider(HashEmbeddings())
     counts: Counter[tuple[int, bool, str]] = Counter()
     wrong: list[str] = []
@@ -334,11 +336,11 @@ def telegraphic_rate() -> None:
         if verdict.admit != item["personal"]:
             wrong.append(f"{'missed' if item['personal'] else 'admitted'} {item['text']!r}")
     for batch in sorted({b for b, _, _ in counts}):
-        for personal, name in ((True, "personal facts"), (False, "not personal facts")):
+        for personal, kind in ((True, "personal facts"), (False, "not personal facts")):
             n, admitted = counts[(batch, personal, "all")], counts[(batch, personal, "admitted")]
-            print(f"telegraphic chat batch {batch}, {name}: admitted {admitted}/{n} = {admitted / max(n, 1):.3f}, "
+            print(f"{label} batch {batch}, {kind}: admitted {admitted}/{n} = {admitted / max(n, 1):.3f}, "
                   f"a fact naming the speaker {counts[(batch, personal, 'named')]}/{n}")
-    print("telegraphic chat, wrong verdicts: " + ("; ".join(wrong) or "none"))
+    print(f"{label}, wrong verdicts: " + ("; ".join(wrong) or "none"))
 
 
 def main() -> None:
@@ -352,7 +354,8 @@ def main() -> None:
         for kind in ("locomo", "realtalk") if args.dataset == "both" else (args.dataset,):
             report_dataset(kind, half)
     filler_rate()
-    telegraphic_rate()
+    corpus_rate("telegraphic", "telegraphic chat")
+    corpus_rate("chat_register", "casual chat")
     reply_links.report()
 
 

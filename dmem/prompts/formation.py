@@ -40,6 +40,14 @@ ADMIT_SYSTEM = system_text(
         "lovely' (an occasion they were at). A generic line ('Cats hate baths'), news ('The ferry "
         "strike starts monday') or a comment on what the other speaker just shared ('The puppy is "
         "adorable' after their 'We adopted a puppy!') is not.",
+        "Read casual chat as if it were written out: emoji, laughter ('haha', 'lmao') and markers ('tbh', "
+        "'lowkey') say nothing, chat spellings stand for words ('gonna', 'rn', 'bc'), and a dropped 'I' is "
+        "still the speaker: 'usually swim before work lol', 'big fan of pickled ginger', 'used to sing in a "
+        "choir', 'biking to the lakes on sunday' are facts about them, and so is a rating of something they "
+        "had ('the noodle bar was a solid 7/10', '10/10 would book again'). Reject what only sounds "
+        "personal: a hypothetical ('if I won the raffle I'd buy a sailboat', 'imagine if we lived upstate'), "
+        "a short compliment to the listener ('you're so kind', 'love that for you') and tiredness ('so "
+        "sleepy', 'exhausted rn').",
         "Admit a question that presupposes a fact: 'did you finish the puzzle book I lent you?' "
         "tells that a book was lent; 'how did your driving test go?' tells the listener had one. A "
         "question that only asks for tastes or news presupposes nothing ('any trails that you like "

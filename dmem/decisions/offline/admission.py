@@ -14,6 +14,11 @@ your comfort food?"); transient states, questions and greetings still reject it.
 So is chat's telegraphic register (``telegraphic``): a dropped 'my' before what the speaker has
 ("Dog has been sick all week" is judged as "My dog ..."), and an evaluation of their own dated occasion
 ("The concert last night was incredible") is their opinion.
+And chat's casual register (``register``): emoji, laughter and markers ("tbh", "lowkey") are dropped,
+chat spellings written out, and a dropped "I" put back before a taste, trait, habit or dated past or plan
+("usually run on sundays lol"); a casual taste ("big fan of jazz") and a rating ("10/10 would go again")
+are admitted, a hypothetical ("if I won the lottery I'd ...") and a short compliment to the listener
+("you're so sweet") rejected.
 Chain-aware (``chains``): a clause that extends a stored memory (same topic words) is admitted
 where its only fault was saying little on its own, and a question that presupposes a fact
 ("did you finish the game I lent you?", "how did your driving test go?") is admitted as carrying it.
@@ -28,7 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import chains, rules, telegraphic
+from dmem.decisions.offline import chains, register, rules, telegraphic
 from dmem.decisions.offline.replies import (
     Asked,
     casual_first_person,
@@ -47,7 +52,7 @@ MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause need
 NON_ENGLISH_MIN_WORDS = 3  # words a non-English clause needs (rules there are only a length check)
 # Answer words a question needs to carry a fact (with a presupposing word); chosen on the tuning half.
 QUESTION_FACT_MIN_WORDS = 5
-_REJECT_RANK = {"transient": 5, "question": 4, "emotional": 3, "vague": 2, "phatic": 1}
+_REJECT_RANK = {"transient": 5, "unreal": 5, "question": 4, "emotional": 3, "vague": 2, "phatic": 1}
 # Rejections a reply to a question about the speaker overrides, with the informative words it needs:
 # "Miso soup" answering "What's your comfort food?" is about the speaker though it says no "I".
 _ANSWERABLE = {"impersonal": 1, "vague": 1, "emotional": 2}
@@ -101,6 +106,8 @@ class Clause:
     """The other speaker's real question just before that the utterance replies to: a source of its facts."""
     own_event: str | None = None
     """The speaker's own dated occasion the clause evaluates ('the concert last night'), if any."""
+    rated: str | None = None
+    """The words rating something the speaker had ('a solid 8/10', 'would go again'), if any."""
 
 
 @dataclass(frozen=True)
@@ -171,12 +178,16 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
         return segment(text), language
     asked = question_answered(message, prior)
     follows = own_message_before(message, prior) if len(text.split()) <= FOLLOW_MAX_WORDS else None
+    text = register.standard(text) or text  # after the count: "wanna" is one word said, not two
     replies_to = question_replied(message, prior)
     names = {message.speaker, *(m.speaker for m in prior)}
-    clauses = [replace(c, text=telegraphic.restore_owner(restore_subject(c.text), prior, message.speaker),
+    plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
+    clauses = [replace(c, text=telegraphic.restore_owner(restore_subject(register.restore(c.text)), prior,
+                                                         message.speaker),
                        asked=asked, follows=follows, replies_to=replies_to,
-                       own_event=telegraphic.own_event(c.text, prior, message.speaker))
-               for c in segment(casual_first_person(text))]
+                       own_event=telegraphic.own_event(c.text, prior, message.speaker),
+                       rated=register.rated(c.text, prior, message.speaker))
+               for c in plain]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
     return clauses, language
@@ -202,9 +213,11 @@ def _is_question(text: str) -> bool:
 
 
 def _reject_early(text: str) -> ClauseVerdict | None:
-    """Transient markers veto any admit criterion in the same clause."""
+    """Transient markers, hypotheticals and compliments to the listener veto any admit criterion."""
     if m := rules.TRANSIENT.search(text):
         return ClauseVerdict(False, f"rejected: transient state ('{_quote(m)}')", "transient")
+    if why := register.unreal(text):
+        return ClauseVerdict(False, f"rejected: not a fact about the speaker, {why}", "unreal")
     return None
 
 
@@ -215,10 +228,15 @@ def _hedged(verdict: ClauseVerdict, text: str) -> ClauseVerdict:
     return replace(verdict, reason=f"{verdict.reason}; hedged ('{_quote(m)}'), kept as hedged", hedge=_quote(m))
 
 
-def _admit_criterion(text: str) -> ClauseVerdict | None:
+def _admit_criterion(clause: Clause) -> ClauseVerdict | None:
+    """The first admit criterion the clause meets; then a casual taste, then a rating of the speaker's own."""
     for label, pattern in rules.ADMIT_CRITERIA:
-        if m := pattern.search(text):
+        if m := pattern.search(clause.text):
             return ClauseVerdict(True, f"admitted: {label} ('{_quote(m)}')", label)
+    if m := register.TASTE.search(clause.text):
+        return ClauseVerdict(True, f"admitted: taste ('{_quote(m)}')", "taste")
+    if clause.rated:
+        return ClauseVerdict(True, f"admitted: rating of something the speaker had ('{clause.rated}')", "rated")
     return None
 
 
@@ -293,7 +311,7 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
         return ClauseVerdict(ok, f"{'admitted' if ok else 'rejected'}: non-English {why}", "non_english")
     if early := _reject_early(text):
         return early
-    criterion = _admit_criterion(text)
+    criterion = _admit_criterion(clause)
     if _is_question(text) and not (criterion and rules.FIRST_PERSON.search(text)):
         if (m := rules.PHATIC.search(text)) and len(informative_words(text)) <= MIN_INFORMATIVE_WORDS:
             return ClauseVerdict(False, f"rejected: phatic ('{_quote(m)}')", "phatic")

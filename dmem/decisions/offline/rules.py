@@ -33,7 +33,10 @@ TRANSIENT = re.compile(
     words("rented", "rental", "renting", "borrowed", "borrowing", "for the trip", "for the road trip",
           "for the weekend", "for the day", "right now", "at the moment", "today i feel", "i'm feeling",
           "i am feeling", "for now", "currently stuck")
-    + r"|\bi'?m\s+(?:so\s+|really\s+|a\s+bit\s+)?(?:tired|hungry|bored|exhausted|sleepy|sick today|late)\b",
+    + r"|\bi'?m\s+(?:so\s+|really\s+|a\s+bit\s+)?(?:tired|hungry|bored|exhausted|sleepy|sick today|late)\b"
+    # Tired said the chat way, its subject dropped: "so sleepy", "exhausted rn", "dead tired".
+    r"|\b(?:so+|super|really|dead|totally|completely|absolutely)\s+(?:tired|sleepy|exhausted|knackered|drained)\b"
+    r"|\b(?:tired|sleepy|exhausted|knackered|drained)\s+(?:rn|today|tonight|this\s+morning)\b",
     _I,
 )
 PHATIC = re.compile(

@@ -192,7 +192,7 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
             pairs = [(_follow_fact(clause, clause.follows, message.speaker, listener), categorize(clause.text),
                       Provenance.STATED)]
             sources = [clause.follows.turn_id, message.turn_id]
-        elif verdict.kind == "opinion":
+        elif verdict.kind == "opinion" or (verdict.kind == "rated" and not rules.FIRST_PERSON.search(clause.text)):
             said = rewrite_person(_drop_vocative(clause.text, listener), message.speaker, listener)
             pairs = [(_tidy(f"{message.speaker}'s opinion: {_trim(said)}"), [Category.PREFERENCE], Provenance.STATED)]
         elif verdict.kind == "question_fact":

@@ -80,7 +80,7 @@ _YOURS = re.compile(r"\b(?:your|ur)\s+(?:[\w'-]+\s+)?[\w'-]+", re.I)  # "how is 
 OTHERS_TURNS = 2
 
 
-def _others_words(prior: Sequence[Message], speaker: str) -> set[str]:
+def others_words(prior: Sequence[Message], speaker: str) -> set[str]:
     """Content words of the other speakers' turns among the last ``OTHERS_TURNS`` turns, but for 'your ...'."""
     recent = [m for m in prior[-OTHERS_TURNS:] if m.speaker != speaker] if OTHERS_TURNS else []
     said = " ".join(_YOURS.sub(" ", f"{m.text or ''} {m.image_caption or ''}") for m in recent)
@@ -110,7 +110,7 @@ def restore_owner(clause: str, prior: Sequence[Message] = (), speaker: str = "")
     filler = rules.LEADING_FILLER.match(clause)
     head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
     m = _OPENING.match(body)
-    if m is None or not _owned(m, body) or m["noun"].lower().rstrip("s") in _others_words(prior, speaker):
+    if m is None or not _owned(m, body) or m["noun"].lower().rstrip("s") in others_words(prior, speaker):
         return clause
     rest = body[m.end("det"):] if m["det"] else body
     first = rest.split(maxsplit=1)[0]
@@ -122,6 +122,6 @@ def own_event(clause: str, prior: Sequence[Message] = (), speaker: str = "") -> 
     """The dated occasion a clause evaluates as the speaker's own ('the concert last night'); else None."""
     clause = rules.LEADING_FILLER.sub("", clause)  # leading only: the clause still ends as it did
     m = _OWN_EVENT.match(clause)
-    if m is None or asks(clause) or (m["a"] or m["b"]).lower() in _others_words(prior, speaker):
+    if m is None or asks(clause) or (m["a"] or m["b"]).lower() in others_words(prior, speaker):
         return None
     return clause[: m.end() - len(m.group(0).split()[-1])].strip()
