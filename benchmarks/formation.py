@@ -14,7 +14,8 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
 - the System 1 answer's evidence trace (hybrid retrieval, the offline answer): precision and recall
   against the gold evidence, for the trace of the memories the answer used and, as before, of every
   memory retrieved.
-Then the admission rate of invented filler (benchmarks/data/filler.json).
+Then the admission rate of invented filler (benchmarks/data/filler.json), of invented telegraphic chat
+(telegraphic.json) and of invented questions with and without a fact (question_facts.json).
 The offline engine (no chat model) ingests each conversation once into --work, in a folder named
 by a hash of dmem's source, so a code change re-ingests and an unchanged tree reuses the stores.
 --drafts is the fast mode (seconds, not an hour on a shared machine): the offline engine's admission
@@ -48,6 +49,7 @@ from dmem.api import Memory
 from dmem.batches import iter_exchanges
 from dmem.datasets.datasets import Conversation, QAItem, load_dataset
 from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.frames import is_asked
 from dmem.eval.methods import speaker_namespaces
 from dmem.evidence.citations import cited_turns
 from dmem.models.embeddings import HashEmbeddings
@@ -339,6 +341,40 @@ def telegraphic_rate() -> None:
     print("telegraphic chat, wrong verdicts: " + ("; ".join(wrong) or "none"))
 
 
+def question_fact_rate() -> None:
+    """Admission of invented questions (benchmarks/data/question_facts.json), after a turn that asks nothing.
+
+    Questions that carry a fact ('Did you finish the game I lent you?', "How's your new puppy settling in?")
+    should be admitted and drafted as a statement naming the person the fact is about ("Ines lent Olek the
+    puzzle game"); generic, phatic and rhetorical ones ('What do you do for fun?', 'Any plans?') should not be
+    admitted. Batch 1 was written with the rules, batch 2 after they were frozen: printed apart.
+    """
+    corpus = json.loads((ROOT / "benchmarks" / "data" / "question_facts.json").read_text())
+    decider = OfflineDecider(HashEmbeddings())
+    counts: Counter[tuple[int, bool, str]] = Counter()
+    wrong: list[str] = []
+    for i, item in enumerate(corpus["turns"]):
+        prior = [Message(conversation_id="k", turn_id=f"q{i}", speaker=corpus["listener"], text=item["before"], seq=0)]
+        turn = Message(conversation_id="k", turn_id=f"t{i}", speaker=corpus["asker"], text=item["text"], seq=1)
+        verdict = decider.admit([turn], prior, []).value.verdicts[0]
+        facts = [f.text for f in decider.split([turn], prior, []).value.facts] if verdict.admit else []
+        person = corpus.get(item["about"] or "", "")
+        key = (item["batch"], item["carries"])
+        counts[(*key, "all")] += 1
+        counts[(*key, "admitted")] += verdict.admit
+        counts[(*key, "stated")] += bool(person) and any(f.startswith(person) and not is_asked(f) for f in facts)
+        counts[(*key, "asked")] += any(is_asked(f) for f in facts)
+        if verdict.admit != item["carries"]:
+            wrong.append(f"{'missed' if item['carries'] else 'admitted'} {item['text']!r}")
+    for batch in sorted({b for b, _, _ in counts}):
+        for carries, name in ((True, "carrying a fact"), (False, "carrying none")):
+            n, c = counts[(batch, carries, "all")], lambda k: counts[(batch, carries, k)]
+            print(f"questions batch {batch}, {name}: admitted {c('admitted')}/{n} = {c('admitted') / max(n, 1):.3f}"
+                  + (f", a statement naming the right person {c('stated')}/{n}, kept as asked {c('asked')}/{n}"
+                     if carries else ""))
+    print("questions, wrong verdicts: " + ("; ".join(wrong) or "none"))
+
+
 def main() -> None:
     args = arguments()
     if args.dataset not in ("locomo", "realtalk", "both"):
@@ -351,6 +387,7 @@ def main() -> None:
             report_dataset(kind, half)
     filler_rate()
     telegraphic_rate()
+    question_fact_rate()
 
 
 if __name__ == "__main__":
