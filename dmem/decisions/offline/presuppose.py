@@ -57,6 +57,9 @@ _ASKER, _LISTENER = "\x00asker\x00", "\x00listener\x00"  # object pronouns, name
 _PARTICLE = r"(?:up|out|off|in|on|at|for|with|to|from|about|over|into|around|back)"
 # "anything else that keeps you inspired": 'that' opens a relative clause there, it names nothing.
 _NOT_DETERMINED = wordset("else anything something everything nothing one all any stuff thing things way")
+# A preposition is stranded ("the bar I work at") only where the clause ends, so "the garden you planted in
+# spring" keeps 'in spring' out of the statement.
+_CLAUSE_END = r"(?=\s*(?:[?.!,;]|$|(?:yesterday|today|earlier|before|ago|last\s+\w+|this\s+\w+)\b))"
 _VAGUE_HEAD = wordset("way thing things stuff one ones time times day point part kind sort bit lot what pic pics "
                        "photo photos picture pictures")
 # "the puzzle game I lent you", "the noodle bar I work at", "the house you're renovating".
@@ -64,7 +67,8 @@ _RELATIVE = re.compile(
     r"\b(?:the|that|this|those|these)\s+(?P<np>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+(?:that\s+|which\s+)?"
     r"(?P<subj>i|you|u)(?P<aux>(?:'m|'re|'ve|\s+(?:am|are|were|was|have|has|had|just|recently|finally))*)\s+"
     rf"(?P<verb>{_PAST}|[a-z]+[^e\W]ed|[a-z]+ing|work|live|teach|study|coach|run|own|play|volunteer)\b"
-    rf"(?P<rest>(?:\s+{_PRONOUN_OBJECT}\b|\s+{_PARTICLE}\b)*)", re.I)
+    rf"(?P<rest>(?:\s+{_PRONOUN_OBJECT}\b)*(?:\s+{_PARTICLE}(?:\s+{_PRONOUN_OBJECT})?{_CLAUSE_END})?)"
+    r"(?P<when>\s+(?:yesterday|today|earlier|last\s+\w+|this\s+\w+|\w+\s+\w+\s+ago)(?=\s*(?:[?.!,;]|$)))?", re.I)
 # "are you still at the bakery?", "do you still play the cello?", "is your brother still in the navy?"
 _STILL = re.compile(r"\b(?P<aux>are|is|do|does)\s+(?P<who>you|u|(?:your|ur)\s+[\w-]+)\s+still\s+(?P<pred>[^?.!,]+)",
                     re.I)
@@ -159,7 +163,7 @@ def _from_relative(m: re.Match[str]) -> str:
         tail = f"{np} {' '.join(rest)}"  # 'the poem I wrote for you' -> 'I wrote the poem for you'
     else:
         tail = f"{' '.join(rest)} {np}".strip()
-    return f"{m['subj']}{m['aux']} {m['verb']} {tail}"
+    return f"{m['subj']}{m['aux']} {m['verb']} {tail}{m['when'] or ''}"
 
 
 def _from_still(m: re.Match[str]) -> str:
@@ -183,28 +187,37 @@ def _from_when(m: re.Match[str]) -> str:
 
 
 def _from_own(m: re.Match[str], text: str) -> str | None:
-    """'your new puppy' -> 'you have a new puppy'; 'my sister's party' -> "my sister has a party"."""
+    """'your new puppy' -> 'you have a new puppy'; 'my sister's party' -> "my sister has a party".
+
+    Only an occasion takes the question's tense ('how was your trip' -> 'had a trip'): someone one has stays had.
+    """
     if m["noun"].lower() in _BODY:
         return None
-    have = "had" if _PAST_ASK.search(text) else "has"
-    tail = (m["tail"] or "") if m["noun"].lower() in _OCCASIONS | _HEADS else ""
+    occasion = m["noun"].lower() in _OCCASIONS | _HEADS
+    tail = (m["tail"] or "") if occasion else ""
     if m["noun2"] and not {w.lower() for w in m["noun2"].split()} & _NOT_OWNED:
+        have = "had" if _PAST_ASK.search(text) else "has"
         return f"{m['who']} {m['mod']}{m['noun']} {have} {_article(m['noun2'])}{tail}"
     subject = "I" if m["who"].lower() == "my" else "you"
-    return f"{subject} {'had' if have == 'had' else 'have'} {_article(m['mod'] + m['noun'])}{tail}"
+    have = "had" if occasion and _PAST_ASK.search(text) else "have"
+    return f"{subject} {have} {_article(m['mod'] + m['noun'])}{tail}"
 
 
-def _drafted(text: str) -> str | None:
+def _drafted(text: str) -> tuple[str, str] | None:
+    """The statement with I/you still in it, and the part of the question whose words it must keep.
+
+    For 'the game I lent you' that part is what follows the clause: the question around it is what was asked.
+    """
     if m := _relative(text):
-        return _from_relative(m) if m["subj"].lower() in ("i", "you", "u") else None
+        return (_from_relative(m), text[m.end():]) if m["subj"].lower() in ("i", "you", "u") else None
     if m := _still(text):
-        return _from_still(m)
+        return _from_still(m), text
     if m := _WHEN.search(text):
-        return _from_when(m)
+        return _from_when(m), text
     if m := _NEW.search(text):
-        return f"you have {_article('new ' + m['noun'])}"
-    if m := _own(text):
-        return _from_own(m, text)
+        return f"you have {_article('new ' + m['noun'])}", text
+    if (m := _own(text)) and (said := _from_own(m, text)):
+        return said, text
     return None
 
 
@@ -218,12 +231,12 @@ def statement(question: str, asker: str, listener: str | None) -> str | None:
 
     None also when the question says more than the statement keeps (``QFACT_LEFTOVER_WORDS``).
     """
-    said = _drafted(question.replace("\u2019", "'"))
-    if said is None or listener is None:
+    drafted = _drafted(question.replace("\u2019", "'"))
+    if drafted is None or listener is None:
         return None
-    said = spelled(said)
+    said = spelled(drafted[0])
     kept = {w.lower().removesuffix("'s") for w in content_words(said)}
-    left = [w for w in _words(question) if w.lower().removesuffix("'s") not in kept | _ASKING]
+    left = [w for w in _words(drafted[1]) if w.lower().removesuffix("'s") not in kept | _ASKING]
     if len(left) > QFACT_LEFTOVER_WORDS:
         return None
     text = rewrite_person(said, asker, listener).replace(_ASKER, asker).replace(_LISTENER, listener)
