@@ -368,9 +368,10 @@ def question_fact_rate() -> None:
             wrong.append(f"{'missed' if item['carries'] else 'admitted'} {item['text']!r}")
     for batch in sorted({b for b, _, _ in counts}):
         for carries, name in ((True, "carrying a fact"), (False, "carrying none")):
-            n, c = counts[(batch, carries, "all")], lambda k: counts[(batch, carries, k)]
-            print(f"questions batch {batch}, {name}: admitted {c('admitted')}/{n} = {c('admitted') / max(n, 1):.3f}"
-                  + (f", a statement naming the right person {c('stated')}/{n}, kept as asked {c('asked')}/{n}"
+            n, admitted = counts[(batch, carries, "all")], counts[(batch, carries, "admitted")]
+            stated, asked = counts[(batch, carries, "stated")], counts[(batch, carries, "asked")]
+            print(f"questions batch {batch}, {name}: admitted {admitted}/{n} = {admitted / max(n, 1):.3f}"
+                  + (f", a statement naming the right person {stated}/{n}, kept as asked {asked}/{n}"
                      if carries else ""))
     print("questions, wrong verdicts: " + ("; ".join(wrong) or "none"))
 

@@ -111,12 +111,12 @@ def _relative(text: str) -> re.Match[str] | None:
 
 
 def _still(text: str) -> re.Match[str] | None:
+    """'still' before what someone does or where they are; not before a passing state ('still up', 'still there')."""
     m = _STILL.search(text)
-    if m is None or _NOW.search(m["pred"]):
+    if m is None or _NOW.search(m["pred"]) or m["pred"].split()[0].lower() in _STILL_IDLE:
         return None
-    first = m["pred"].split()[0].lower()
-    return m if first not in _STILL_IDLE and [w for w in _words(m["pred"])
-                                                                   if w not in _STILL_IDLE and not w.endswith("ing")] else None
+    named = [w for w in _words(m["pred"]) if w not in _STILL_IDLE and not w.endswith("ing")]
+    return m if named else None
 
 
 def _own(text: str) -> re.Match[str] | None:

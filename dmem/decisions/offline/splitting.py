@@ -137,8 +137,10 @@ def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | 
 
 
 def _question_fact(clause: Clause, speaker: str, listener: str | None) -> tuple[str, Provenance]:
-    """A question that carries a fact: the fact it presupposes as a statement ('Maya lent Theo the puzzle book'),
-    else the question kept as asked with both people named ('Maya asked Theo: "..."')."""
+    """A question that carries a fact: what it presupposes, as a statement, else the question as asked.
+
+    'Maya lent Theo the puzzle book' (inferred: presupposed, not said), else 'Maya asked Theo: "..."' (both named).
+    """
     said = _drop_vocative(clause.text, listener)
     if stated := presuppose.statement(_trim(said), speaker, listener):
         return _tidy(stated), Provenance.INFERRED
