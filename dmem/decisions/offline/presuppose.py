@@ -48,8 +48,8 @@ _COMPOUND = rf"[\w'-]+\s+(?=(?:{'|'.join(sorted(_HEADS))})\b)"  # 'your driving 
 _OWN = re.compile(rf"\b(?P<who>my|your|ur)\s+(?P<mod>(?:{_MOD}\s+){{0,2}}(?:{_COMPOUND})?)(?P<noun>{_NOUN})\b"
                   rf"(?:'s\s+(?P<noun2>(?:[\w-]+\s+(?={_NOUN}))?[\w-]+))?"
                   r"(?P<tail>\s+(?:to|in|at|on|with|from)\s+(?:the\s+)?(?-i:[A-Z]\w+|[a-z]+day|[\w'-]+))?", re.I)
-# "my new tattoo", "your new bike": anything new someone has is a fact about them.
-_NEW_OWN = re.compile(r"\b(?P<who>my|your|ur)\s+(?P<mod>new\s+)(?P<noun>(?!(?:one|thing|stuff|place)\b)[a-z]+)"
+# "my new tattoo", "your new bike": anything new someone has is a fact about them ("your New Year plans" is not).
+_NEW_OWN = re.compile(r"\b(?P<who>my|your|ur)\s+(?P<mod>(?-i:new)\s+)(?P<noun>(?!(?:one|thing|stuff|place)\b)[a-z]+)"
                       r"(?P<noun2>)(?P<tail>)", re.I)
 _PAST = "|".join(sorted(rules.IRREGULAR_PAST | {"brought", "cooked"}, key=len, reverse=True))
 _PRONOUN_OBJECT = r"(?:you|u|me|us|him|her|them)"
