@@ -15,9 +15,9 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
   against the gold evidence, for the trace of the memories the answer used and, as before, of every
   memory retrieved.
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
-(telegraphic.json, chat_register.json: personal facts against non-facts of the same register), and the
-precision and recall of linking a reply to the question it answers on invented snippets
-(benchmarks/reply_links.py).
+(telegraphic.json, chat_register.json: personal facts against non-facts of the same register), of invented
+questions with and without a fact (question_facts.json), and the precision and recall of linking a reply
+to the question it answers on invented snippets (benchmarks/reply_links.py).
 The offline engine (no chat model) ingests each conversation once into --work, in a folder named
 by a hash of dmem's source, so a code change re-ingests and an unchanged tree reuses the stores.
 --drafts is the fast mode (seconds, not an hour on a shared machine): the offline engine's admission
@@ -52,6 +52,7 @@ from dmem.api import Memory
 from dmem.batches import iter_exchanges
 from dmem.datasets.datasets import Conversation, QAItem, load_dataset
 from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.frames import is_asked
 from dmem.eval.methods import speaker_namespaces
 from dmem.evidence.citations import cited_turns
 from dmem.models.embeddings import HashEmbeddings
@@ -343,6 +344,41 @@ def corpus_rate(name: str, label: str) -> None:
     print(f"{label}, wrong verdicts: " + ("; ".join(wrong) or "none"))
 
 
+def question_fact_rate() -> None:
+    """Admission of invented questions (benchmarks/data/question_facts.json), after a turn that asks nothing.
+
+    Questions that carry a fact ('Did you finish the game I lent you?', "How's your new puppy settling in?")
+    should be admitted and drafted as a statement naming the person the fact is about ("Ines lent Olek the
+    puzzle game"); generic, phatic and rhetorical ones ('What do you do for fun?', 'Any plans?') should not be
+    admitted. Batch 1 was written with the rules, batch 2 after they were frozen: printed apart.
+    """
+    corpus = json.loads((ROOT / "benchmarks" / "data" / "question_facts.json").read_text())
+    decider = OfflineDecider(HashEmbeddings())
+    counts: Counter[tuple[int, bool, str]] = Counter()
+    wrong: list[str] = []
+    for i, item in enumerate(corpus["turns"]):
+        prior = [Message(conversation_id="k", turn_id=f"q{i}", speaker=corpus["listener"], text=item["before"], seq=0)]
+        turn = Message(conversation_id="k", turn_id=f"t{i}", speaker=corpus["asker"], text=item["text"], seq=1)
+        verdict = decider.admit([turn], prior, []).value.verdicts[0]
+        facts = [f.text for f in decider.split([turn], prior, []).value.facts] if verdict.admit else []
+        person = corpus.get(item["about"] or "", "")
+        key = (item["batch"], item["carries"])
+        counts[(*key, "all")] += 1
+        counts[(*key, "admitted")] += verdict.admit
+        counts[(*key, "stated")] += bool(person) and any(f.startswith(person) and not is_asked(f) for f in facts)
+        counts[(*key, "asked")] += any(is_asked(f) for f in facts)
+        if verdict.admit != item["carries"]:
+            wrong.append(f"{'missed' if item['carries'] else 'admitted'} {item['text']!r}")
+    for batch in sorted({b for b, _, _ in counts}):
+        for carries, name in ((True, "carrying a fact"), (False, "carrying none")):
+            n, admitted = counts[(batch, carries, "all")], counts[(batch, carries, "admitted")]
+            stated, asked = counts[(batch, carries, "stated")], counts[(batch, carries, "asked")]
+            print(f"questions batch {batch}, {name}: admitted {admitted}/{n} = {admitted / max(n, 1):.3f}"
+                  + (f", a statement naming the right person {stated}/{n}, kept as asked {asked}/{n}"
+                     if carries else ""))
+    print("questions, wrong verdicts: " + ("; ".join(wrong) or "none"))
+
+
 def main() -> None:
     args = arguments()
     if args.dataset not in ("locomo", "realtalk", "both"):
@@ -356,6 +392,7 @@ def main() -> None:
     filler_rate()
     corpus_rate("telegraphic", "telegraphic chat")
     corpus_rate("chat_register", "casual chat")
+    question_fact_rate()
     reply_links.report()
 
 

@@ -93,7 +93,7 @@ def test_articles_presupposing_was_the_old_rule(decider: OfflineDecider, monkeyp
     monkeypatch.setattr(admission, "ARTICLES_PRESUPPOSE", 1)
     asked = [turn("Do you have any favourite hiking trails or quiet spots that you visit on weekends?", "Noor", 2)]
     verdict = decider.admit(asked, [turn("Long week at work.", "Ivo", 1)], []).value.verdicts[0]
-    assert verdict.admit and verdict.reason == "admitted: question carrying a fact"
+    assert verdict.admit and verdict.reason.startswith("admitted: question carrying a fact (")
 
 
 def test_model_prompts_say_the_same() -> None:

@@ -34,9 +34,9 @@ def test_said_reads_the_frames_formation_writes() -> None:
                           [turn("What do you cook on Sundays?", "Maya", 1)], []).value.facts[0].text
     assert reply.startswith("Theo answered Maya's question")
     assert said(reply) == "Mostly lentil soup with rye bread"
-    asked = decider.split([turn("Did you finish reading the puzzle book I lent you?", "Noor", 2)],
+    asked = decider.split([turn("Is your mom feeling better after the fall?", "Noor", 2)],
                           [turn("Long week at the library.", "Ivo", 1)], []).value.facts[0].text
-    assert said(asked) == "Did Ivo finish reading the puzzle book Noor lent Ivo?"
+    assert said(asked) == "Is Ivo's mom feeling better after the fall?"
     added = 'Noor added to "Noor just started at the coastal art school": it is right by the old ferry pier'
     assert said(added) == "it is right by the old ferry pier"
 

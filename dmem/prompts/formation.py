@@ -49,9 +49,14 @@ ADMIT_SYSTEM = system_text(
         "a short compliment to the listener ('you're so kind', 'love that for you') and tiredness ('so "
         "sleepy', 'exhausted rn').",
         "Admit a question that presupposes a fact: 'did you finish the puzzle book I lent you?' "
-        "tells that a book was lent; 'how did your driving test go?' tells the listener had one. A "
-        "question that only asks for tastes or news presupposes nothing ('any trails that you like "
-        "on weekends?', 'what other board games do you enjoy?'): reject it.",
+        "tells that a book was lent; 'how did your driving test go?' tells the listener had one. People "
+        "ask about what they know of each other: 'how's your new kitten settling in?', 'are you still at "
+        "the flower shop?', 'when do you start at the new clinic?', 'is your brother still in the navy?' "
+        "tell the listener's kitten, work, move and brother; 'want to come to my recital on friday?' and "
+        "'have you tried the noodle bar I work at?' tell the asker's own. A question that only asks for "
+        "tastes or news presupposes nothing ('any trails that you like on weekends?', 'what other board "
+        "games do you enjoy?', 'what's your favourite film?', 'any plans?', 'how was your day?', 'are "
+        "you still there?'): reject it.",
         "A hedge is not a reason to reject: 'my favourite is probably the green one' and 'I think "
         "I'll move next spring' are admitted; the split marks them hedged.",
         "Reject transient states and one-off situations (a car rented for one trip, today's "
@@ -92,9 +97,12 @@ SPLIT_SYSTEM = system_text(
         "'Noor's twins start swimming next month', 'Haven't slept well since the move' 'Noor has not "
         "slept well since the move', 'The recital on friday was lovely' 'Noor found the recital on "
         "friday lovely'.",
-        "A question that presupposes a fact gives that fact: Noor asking 'did you finish the "
-        "puzzle book I lent you?' gives 'Noor lent Ivo a puzzle book'; 'how did your driving test "
-        "go?' gives 'Ivo had a driving test'.",
+        "A question that presupposes a fact gives that fact as a statement about the person it is "
+        "about, never the question copied: Noor asking Ivo 'did you finish the puzzle book I lent "
+        "you?' gives 'Noor lent Ivo a puzzle book'; 'how did your driving test go?' gives 'Ivo had a "
+        "driving test'; 'how's your new kitten settling in?' gives 'Ivo has a new kitten'; 'are you "
+        "still at the flower shop?' gives 'Ivo has been working at the flower shop'; 'want to come to "
+        "my recital on friday?' gives 'Noor has a recital on friday'.",
         "Categories (one or more): persona = identity, relationships, traits; preference = likes, "
         "dislikes, constraints; event = what happened or will happen, with who and when; "
         "procedural = an action done in a device or app; user_rule = how the assistant should "

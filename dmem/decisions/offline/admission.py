@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import chains, register, rules, telegraphic
+from dmem.decisions.offline import chains, presuppose, register, rules, telegraphic
 from dmem.decisions.offline.replies import (
     Asked,
     casual_first_person,
@@ -289,16 +289,19 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     return _hedged(verdict, clause.text)
 
 
-def _carries_fact(text: str) -> bool:
-    """A question that presupposes something definite about someone ('did you finish the game I lent you?').
+def _carries_fact(text: str) -> str | None:
+    """The words by which a question presupposes something definite about someone, or None.
 
-    A shorter one does when it asks how the listener's own event went ("How did your driving test go?").
+    'the game I lent you', 'your new puppy' (``presuppose``); a longer question naming someone's thing or a
+    time, or asking how the listener's own event went ("How did your driving test go?"), is quoted whole.
     """
+    if said := presuppose.presupposed(text):
+        return said
     words = len(answer_words(text))
     if words >= QUESTION_FACT_MIN_WORDS and (_PRESUPPOSES.search(text)
                                              or (ARTICLES_PRESUPPOSE and _ARTICLE.search(text))):
-        return True
-    return words >= ASKS_HOW_MIN_WORDS and bool(_ASKS_HOW_IT_WENT.search(text))
+        return _cut(text, 60)
+    return _cut(text, 60) if words >= ASKS_HOW_MIN_WORDS and _ASKS_HOW_IT_WENT.search(text) else None
 
 
 def _judge(clause: Clause, language: str) -> ClauseVerdict:
@@ -315,8 +318,8 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
     if _is_question(text) and not (criterion and rules.FIRST_PERSON.search(text)):
         if (m := rules.PHATIC.search(text)) and len(informative_words(text)) <= MIN_INFORMATIVE_WORDS:
             return ClauseVerdict(False, f"rejected: phatic ('{_quote(m)}')", "phatic")
-        if _carries_fact(text):
-            return ClauseVerdict(True, "admitted: question carrying a fact", "question_fact")
+        if carried := _carries_fact(text):
+            return ClauseVerdict(True, f"admitted: question carrying a fact ('{carried}')", "question_fact")
         return ClauseVerdict(False, "rejected: question without a first-person fact", "question")
     return criterion or _reject_late(text)
 

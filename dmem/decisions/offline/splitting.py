@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline import chains, frames, rules
+from dmem.decisions.offline import chains, frames, presuppose, rules
 from dmem.decisions.offline.admission import Clause, clauses_of, judge_clause, utterance_text
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
-from dmem.text.asked import topic_stems
+from dmem.text.asked import asks, topic_stems
 from dmem.text.quotes import shorten
 
 # Reasons that mean "no content", which drop a clause even when the admission gate is off.
@@ -136,10 +136,16 @@ def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | 
     return _tidy(frames.added(speaker, earlier, lowered))
 
 
-def _question_fact(clause: Clause, speaker: str, listener: str | None) -> str:
-    """A question that carries a fact, kept as asked with both people named: 'Maya asked Theo: "..."'."""
-    asked = rewrite_person(_drop_vocative(clause.text, listener), speaker, listener)
-    return _tidy(frames.asked(speaker, listener or "someone", _trim(asked)))
+def _question_fact(clause: Clause, speaker: str, listener: str | None) -> tuple[str, Provenance]:
+    """A question that carries a fact: what it presupposes, as a statement, else the question as asked.
+
+    'Maya lent Theo the puzzle book' (inferred: presupposed, not said), else 'Maya asked Theo: "..."' (both named).
+    """
+    said = _drop_vocative(clause.text, listener)
+    if stated := presuppose.statement(_trim(said), speaker, listener):
+        return _tidy(stated), Provenance.INFERRED
+    asked = rewrite_person(presuppose.spelled(said), speaker, listener)
+    return _tidy(frames.asked(speaker, listener or "someone", _trim(asked))), Provenance.STATED
 
 
 def _main_fact(clause: Clause, speaker: str, listener: str | None,
@@ -195,8 +201,10 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         elif verdict.kind == "opinion" or (verdict.kind == "rated" and not rules.FIRST_PERSON.search(clause.text)):
             said = rewrite_person(_drop_vocative(clause.text, listener), message.speaker, listener)
             pairs = [(_tidy(f"{message.speaker}'s opinion: {_trim(said)}"), [Category.PREFERENCE], Provenance.STATED)]
-        elif verdict.kind == "question_fact":
-            pairs = [(_question_fact(clause, message.speaker, listener), categorize(clause.text), Provenance.STATED)]
+        elif verdict.kind == "question_fact" or (asks(clause.text) and presuppose.statement(
+                _trim(_drop_vocative(clause.text, listener)), message.speaker, listener)):
+            text, provenance = _question_fact(clause, message.speaker, listener)
+            pairs = [(text, categorize(text), provenance)]
         else:
             pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
             pairs += [(t, [Category.PERSONA], p) for t, p in

@@ -1,0 +1,88 @@
+"""Questions that carry a fact: admitted by the offline gate and stated about the right person.
+
+Invented people and lines only: Rosa asks, Dmitri is asked.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import datetime
+
+import pytest
+
+from dmem.decisions.model import ModelDecider
+from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.presuppose import presupposed, statement
+from dmem.state.schemas import Provenance
+from dmem.testing import FakeChatModel
+from tests.conftest import chat_turn
+
+turn = functools.partial(chat_turn, session="D5", when=datetime(2025, 6, 2, 19, 0))
+"""A turn of the invented chat."""
+
+
+def drafted(decider: OfflineDecider, question: str) -> tuple[bool, str, list[tuple[str, Provenance]]]:
+    """Rosa's question after a turn of Dmitri that asks nothing: admitted, the reason, the facts drafted."""
+    before = turn("Finally home after a long shift.", "Dmitri", 1)
+    said = turn(question, "Rosa", 2)
+    verdict = decider.admit([said], [before], []).value.verdicts[0]
+    facts = decider.split([said], [before], []).value.facts if verdict.admit else []
+    return verdict.admit, verdict.reason, [(f.text, f.provenance) for f in facts]
+
+
+@pytest.mark.parametrize(("question", "fact"), [
+    ("Did you finish the crossword book I lent you?", "Rosa lent Dmitri the crossword book"),
+    ("Have you been to the tapas bar I work at?", "Rosa works at the tapas bar"),
+    ("Do you want to come to my choir concert on sunday?", "Rosa has a choir concert on sunday"),
+    ("How's your new kitten settling in?", "Dmitri has a new kitten"),
+    ("Are you still at the flower shop?", "Dmitri has been at the flower shop"),
+    ("When do you start at the new clinic?", "Dmitri will start at the new clinic"),
+    ("Do you still swim at the lido?", "Dmitri has swum at the lido"),
+    ("Is your sister still in the air force?", "Dmitri's sister has been in the air force"),
+    ("How was your cousin's wedding?", "Dmitri's cousin had a wedding"),
+    ("How's the new job treating you?", "Dmitri has a new job"),
+    ("hows ur new bike?", "Dmitri has a new bike"),
+])
+def test_a_question_that_carries_a_fact_gives_it_as_a_statement(decider: OfflineDecider, question: str,
+                                                                fact: str) -> None:
+    admitted, reason, facts = drafted(decider, question)
+    assert admitted, reason
+    assert facts == [(fact, Provenance.INFERRED)]
+
+
+def test_a_question_saying_more_than_its_statement_is_kept_as_asked(decider: OfflineDecider) -> None:
+    admitted, reason, facts = drafted(decider, "Is your dad feeling better after the fall?")
+    assert admitted and "('your dad')" in reason
+    assert facts == [('Rosa asked Dmitri: "Is Dmitri\'s dad feeling better after the fall?"', Provenance.STATED)]
+
+
+@pytest.mark.parametrize("question", [
+    "What do you do for fun?", "How are you?", "What about you?", "Any plans?", "Really?", "How was your day?",
+    "What's your favourite film?", "Do you have any pets?", "Are you still there?", "Are you still working?",
+    "How's your family?", "What are your plans for the summer?", "Is that the way you see it?",
+    "Anything else that keeps you going?", "Can I ask you something?", "Are you still up for tonight?",
+])
+def test_generic_phatic_and_vague_questions_carry_no_fact(decider: OfflineDecider, question: str) -> None:
+    assert presupposed(question) is None and statement(question, "Rosa", "Dmitri") is None
+    assert drafted(decider, question)[0] is False
+
+
+@pytest.mark.parametrize(("question", "words"), [
+    ("Did you get the postcard I sent you from Oslo?", "the postcard I sent you"),
+    ("Did your ankle heal after the sprain?", "your ankle"),
+    ("Are you nervous about your viva exam?", "your viva exam"),
+])
+def test_the_reason_quotes_the_words_that_carry_the_fact(question: str, words: str) -> None:
+    assert presupposed(question) == words
+
+
+def test_the_body_is_a_fact_only_about_an_injury() -> None:
+    assert presupposed("Do you get your hair cut often?") is None
+    assert presupposed("Did your ankle heal after the sprain?") == "your ankle"
+
+
+def test_model_prompts_ask_for_the_presupposed_fact_as_a_statement() -> None:
+    model = FakeChatModel(script={"FactDrafts": [{"facts": []}]})
+    ModelDecider(model).split([turn("How's your new kitten settling in?", "Rosa", 2)], [], [])
+    system = str(model.calls_for("FactDrafts")[0].messages[0].content)
+    assert "'Ivo has a new kitten'" in system and "never the question copied" in system
