@@ -16,7 +16,7 @@ CONTEXT = [
 
 def test_a_list_question_gets_every_close_line_once():
     out = answer(EMB, "What books has Ines read?", CONTEXT)
-    assert out.answer == "Salt Road, Winter Harbour, Paper Lanterns"
+    assert out.answer == "The Salt Road, Winter Harbour, Paper Lanterns"  # whole titles
 
 
 def test_a_single_answer_question_still_gets_one_span():

@@ -14,7 +14,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline import frames, spans
+from dmem.decisions.offline import frames, lists, spans
 from dmem.decisions.offline.frames import said
 from dmem.decisions.offline.periods import period_words
 from dmem.decisions.offline.rules import SENTENCE_END
@@ -36,6 +36,7 @@ from dmem.text.questions import asks_for_list
 ANSWER_TYPED_LINES = 5  # lines searched for a typed span (date, place, name, number) before the best line's words
 ANSWER_MARGIN = 0.15  # ...and only lines within this relevance of the best one
 LIST_MAX_ITEMS = 4  # a list question's answer joins at most this many distinct spans
+ANSWER_LIST_MAX_ITEMS = 6  # ...and at most this many items of the type it asks for (places, names, titles)
 
 Line = tuple[str, date | None]
 
@@ -96,13 +97,19 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
                            "people and adds to it", answer=NO_INFO)
     top = ranked[0][1]
     close = [i for i, score in ranked[:ANSWER_TYPED_LINES] if score >= top - ANSWER_MARGIN]
+    if asks_for_list(question) and (kind := lists.list_type(question)) and \
+            (typed_list := typed_list_answer(embeddings, question, kind, [lines[i] for i in close], close)):
+        return typed_list
     if asks_for_list(question) and (len(close) > 1 or len(frames.pieces(lines[close[0]][0])) > 1):
         return list_answer(embeddings, question, [lines[i] for i in close], close)
     parts = [(i, s) for i in close for s in sentences(embeddings, question, lines[i][0])]
     if spans.question_kind(question) == "when":  # a date said in a sentence beats the date it was said on
         parts.sort(key=lambda p: spans.date_span(p[1], None) is None)
     typed = ((i, spans.typed_span(question, s, lines[i][1])) for i, s in parts)
-    best, found = next(((i, span) for i, span in typed if span), (ranked[0][0], None))
+    # No typed span: the first sentence that adds words; one that only restates the question gives way.
+    fresh = ((i, spans.new_span(question, s)) for i, s in parts)
+    best, found = next(((i, span) for i, span in typed if span), None) or \
+        next(((i, span) for i, span in fresh if span), (ranked[0][0], None))
     best_sentence = next(s for i, s in parts if i == best)
     return AnswerDraft(reasoning=f"line {best + 1} (relevance {dict(ranked)[best]:.2f}, "
                        f"{spans.question_kind(question)} question): {context[best].strip()}",
@@ -120,3 +127,20 @@ def list_answer(embeddings: Embeddings, question: str, lines: list[Line], number
     chosen = list(dict.fromkeys(i for i in items if i))[:LIST_MAX_ITEMS]
     return AnswerDraft(reasoning=f"list question: spans of lines {', '.join(str(n + 1) for n in numbers)}",
                        used=[n + 1 for n in numbers] if chosen else [], answer=", ".join(chosen) or NO_INFO)
+
+
+def typed_list_answer(embeddings: Embeddings, question: str, kind: lists.ListType, lines: list[Line],
+                      numbers: list[int]) -> AnswerDraft | None:
+    """The items of the asked type that the close lines' topical sentences name, each once; None if none does."""
+    items: dict[str, str] = {}
+    used = []
+    for (text, _), n in zip(lines, numbers, strict=True):
+        found = [item for s in sentences(embeddings, question, text) for item in lists.list_items(kind, question, s)]
+        for item in found:
+            items.setdefault(item.lower(), item)
+        used += [n + 1] if found else []
+    if not items:
+        return None
+    chosen = list(items.values())[:ANSWER_LIST_MAX_ITEMS]
+    return AnswerDraft(reasoning=f"list of {kind} items: from lines {', '.join(map(str, used))}", used=used,
+                       answer=", ".join(chosen))

@@ -76,8 +76,12 @@ def _rank(run: Run, words: list[str], content: list[str]) -> tuple[float, ...]:
     return (int(run.before + run.after > 0), min(len(content), 4), run.before, run.after, -run.index)
 
 
-def free_span(question: str, text: str, dates: re.Pattern[str] | None = None) -> str:
-    """The best run of new words in the line, trimmed of stopwords and fillers at its edges."""
+def new_words(question: str, text: str, dates: re.Pattern[str] | None = None) -> str:
+    """The best run of new words in the line, trimmed of stopwords and fillers at its edges; '' if it has none.
+
+    A line without new words only restates the question ("Theo went to the choir rehearsal" for "When
+    did Theo go to choir rehearsal?"): it has nothing to answer with.
+    """
     known = {stem(t) for t in tokenize(question)} | {"other", "others"}
     best: tuple[float, ...] | None = None
     chosen = ""
@@ -87,4 +91,9 @@ def free_span(question: str, text: str, dates: re.Pattern[str] | None = None) ->
         rank = _rank(run, words, content)
         if content and (best is None or rank > best):
             best, chosen = rank, " ".join(words)
-    return chosen.strip(" .,;-") or text.strip()
+    return chosen.strip(" .,;-")
+
+
+def free_span(question: str, text: str, dates: re.Pattern[str] | None = None) -> str:
+    """The best run of new words in the line, else (a restatement) the whole line."""
+    return new_words(question, text, dates) or text.strip()

@@ -6,7 +6,7 @@ words of the best line that the question does not already contain (the new infor
 
 from __future__ import annotations
 
-__all__ = ["NO_INFO", "adds_information", "concept_span", "extract", "free_span", "on_topic", "parse_line",
+__all__ = ["NO_INFO", "adds_information", "concept_span", "extract", "free_span", "new_span", "on_topic", "parse_line",
            "question_kind", "topic_stems", "typed_span"]
 
 import re
@@ -20,6 +20,7 @@ from dmem.state.verdicts import NO_INFO
 from dmem.text.lexical import content_stems, stem, tokenize
 
 PLACE_NEAR_TOKENS = 4  # a place this close after a topic word ("job at Atlas Robotics") answers 'where'
+ANSWER_NAME_NEAR_TOKENS = 4  # a name this close to a topic word answers 'who' before the line's first name
 CONCEPT_SPAN_MAX_TOKENS = 6  # longest run from first to last class member kept whole ("two cats and a dog")
 
 _TAG = re.compile(r"^\s*\[(?P<date>\d{4}-\d{2}-\d{2})(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\]\s*")
@@ -28,9 +29,9 @@ _SAID = re.compile(r"^\s*(?:On\s+(?P<day>[^,]+),\s+)?(?P<speaker>[A-Z][\w' -]{0,
 _KINDS = [
     ("when", re.compile(r"^\s*(?:when|what\s+(?:date|day|time|year|month)|which\s+(?:date|day|year|month)|"
                         r"how\s+long\s+ago|in\s+what\s+year)\b|\bwhen\b", re.I)),
-    ("where", re.compile(r"^\s*(?:where|in\s+which\s+(?:city|country|place|town|state)|which\s+(?:city|"
-                         r"country|place|town|state)|what\s+(?:city|country|place|town|state))\b|\bwhere\b",
-                         re.I)),
+    # "Which cities ...", "What countries ...": a list of places is still a 'where' question.
+    ("where", re.compile(r"^\s*(?:where|(?:in\s+)?(?:which|what)\s+(?:other\s+)?(?:cit(?:y|ies)|countr(?:y|ies)|"
+                         r"places?|towns?|states?))\b|\bwhere\b", re.I)),
     ("who", re.compile(r"^\s*(?:who|whom|whose|with\s+whom)\b", re.I)),
     ("count", re.compile(r"^\s*how\s+(?:many|much|old)\b", re.I)),
     ("duration", re.compile(r"^\s*how\s+long\b", re.I)),
@@ -108,12 +109,8 @@ def date_span(text: str, tag: date | None, *, year_only: bool = False) -> str | 
     return found
 
 
-def place_span(text: str, question: str = "") -> str | None:
-    """A capitalized place after in/at/to/from, else a phrase like 'the beach'.
-
-    The question's preposition ranks first, then a place right after a topic word ("a new job at
-    Atlas Robotics" for 'where ... work'), then the first one.
-    """
+def _places(text: str, question: str) -> list[tuple[tuple[bool, bool], str]]:
+    """(rank, place) of each capitalized place after in/at/to/from, in order; a lower rank answers first."""
     asked = set(tokenize(question))
     topic = topic_terms(question)
     places = []
@@ -125,20 +122,57 @@ def place_span(text: str, question: str = "") -> str | None:
         before = {stem(t) for t in tokenize(text[: m.start()])[-PLACE_NEAR_TOKENS:]}
         rank = (m.group(0).split()[0].lower() not in asked, not before & topic)
         places.append((rank, place.removeprefix("the ").removeprefix("The ")))
-    if places:
+    return places
+
+
+def place_span(text: str, question: str = "") -> str | None:
+    """A capitalized place after in/at/to/from, else a phrase like 'the beach'.
+
+    The question's preposition ranks first, then a place right after a topic word ("a new job at
+    Atlas Robotics" for 'where ... work'), then the first one.
+    """
+    if places := _places(text, question):
         return min(places, key=lambda p: p[0])[1]
     phrase = _PLACE_PHRASE.search(text)
     return phrase["place"] if phrase else None
 
 
-def person_span(text: str, question: str) -> str | None:
-    """The first run of capitalized words that the question does not already name."""
+def place_spans(text: str, question: str = "") -> list[str]:
+    """Every place of the line in order (for 'Which cities...'), else its phrase like 'the beach'."""
+    places = [place for _, place in _places(text, question)]
+    return places or [p for p in [place_span(text, question)] if p]
+
+
+def person_names(text: str, question: str) -> list[tuple[int, str]]:
+    """(character offset, name) of each run of capitalized words that the question does not already name."""
     asked = {t.removesuffix("'s") for t in tokenize(question)}
+    found = []
     for m in re.finditer(r"\b[A-Z][\w-]*(?:'s)?(?:\s+[A-Z][\w-]*)*", text):
         words = [w for w in m.group(0).split() if w.lower().removesuffix("'s") not in asked | _NOT_NAMES]
         if words:
-            return " ".join(w.removesuffix("'s") for w in words)
-    return None
+            found.append((m.start(), " ".join(w.removesuffix("'s") for w in words)))
+    return found
+
+
+def person_span(text: str, question: str) -> str | None:
+    """The name nearest a topic word of the question ("Theo's *coach* is Ines"), else the first name.
+
+    A name counts as near within ANSWER_NAME_NEAR_TOKENS tokens: a line about the question's person
+    names others too, and the one asked for stands by the word that says how ('coach', 'married').
+    """
+    names = person_names(text, question)
+    topic = topic_terms(question)
+    spots = [i for i, t in enumerate(tokenize(text)) if stem(t.removesuffix("'s")) in topic]
+    gaps = []
+    for k, (at, name) in enumerate(names):
+        first = len(tokenize(text[:at]))
+        last = first + len(tokenize(name)) - 1
+        gap = min((max(first - spot, spot - last, 0) for spot in spots), default=ANSWER_NAME_NEAR_TOKENS + 1)
+        gaps.append((gap, k))
+    close = [g for g in gaps if g[0] <= ANSWER_NAME_NEAR_TOKENS]
+    if close:
+        return names[min(close)[1]][1]
+    return names[0][1] if names else None
 
 
 def number_span(text: str, *, with_unit: bool) -> str | None:
@@ -153,6 +187,11 @@ def number_span(text: str, *, with_unit: bool) -> str | None:
 def free_span(question: str, text: str) -> str:
     """The new information in the line: the run of words next to the question's words (dates masked)."""
     return newwords.free_span(question, text, _DATE_PHRASE)
+
+
+def new_span(question: str, text: str) -> str | None:
+    """The line's new information, or None when it only restates the question (its words, fillers, dates)."""
+    return newwords.new_words(question, text, _DATE_PHRASE) or None
 
 
 _ASKED = re.compile(r"^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?(?:(?:is|are|was|were)\s+"
