@@ -42,6 +42,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -313,6 +314,17 @@ def filler_rate() -> None:
           + ("" if not admitted else "; admitted: " + ", ".join(admitted)))
 
 
+def _judged(turns: list[dict], speaker: str, other: str) -> Iterator[tuple[dict, bool, list[str]]]:
+    """Each invented line of a corpus, said by ``speaker`` after ``other``'s turn before it: (line, admitted, facts)."""
+    decider = OfflineDecider(HashEmbeddings())
+    for i, item in enumerate(turns):
+        prior = [Message(conversation_id="g", turn_id=f"q{i}", speaker=other, text=item["before"], seq=0)]
+        turn = Message(conversation_id="g", turn_id=f"t{i}", speaker=speaker, text=item["text"], seq=1)
+        verdict = decider.admit([turn], prior, []).value.verdicts[0]
+        facts = [f.text for f in decider.split([turn], prior, []).value.facts] if verdict.admit else []
+        yield item, verdict.admit, facts
+
+
 def corpus_rate(name: str, label: str) -> None:
     """Admission of an invented chat corpus (benchmarks/data/<name>.json), each line after the other's turn.
 
@@ -322,19 +334,14 @@ def corpus_rate(name: str, label: str) -> None:
     chat_register.json: 'usually run on sundays lol' against 'you're so sweet' or 'so sleepy'.
     """
     corpus = json.loads((ROOT / "benchmarks" / "data" / f"{name}.json").read_text())
-    decider = OfflineDecider(HashEmbeddings())
     counts: Counter[tuple[int, bool, str]] = Counter()
     wrong: list[str] = []
-    for i, item in enumerate(corpus["turns"]):
-        prior = [Message(conversation_id="g", turn_id=f"q{i}", speaker=corpus["other"], text=item["before"], seq=0)]
-        turn = Message(conversation_id="g", turn_id=f"t{i}", speaker=corpus["speaker"], text=item["text"], seq=1)
-        verdict = decider.admit([turn], prior, []).value.verdicts[0]
-        facts = decider.split([turn], prior, []).value.facts if verdict.admit else []
+    for item, admit, facts in _judged(corpus["turns"], corpus["speaker"], corpus["other"]):
         key = (item["batch"], item["personal"])
         counts[(*key, "all")] += 1
-        counts[(*key, "admitted")] += verdict.admit
-        counts[(*key, "named")] += any(corpus["speaker"] in f.text for f in facts)
-        if verdict.admit != item["personal"]:
+        counts[(*key, "admitted")] += admit
+        counts[(*key, "named")] += any(corpus["speaker"] in f for f in facts)
+        if admit != item["personal"]:
             wrong.append(f"{'missed' if item['personal'] else 'admitted'} {item['text']!r}")
     for batch in sorted({b for b, _, _ in counts}):
         for personal, kind in ((True, "personal facts"), (False, "not personal facts")):
@@ -353,21 +360,16 @@ def question_fact_rate() -> None:
     admitted. Batch 1 was written with the rules, batch 2 after they were frozen: printed apart.
     """
     corpus = json.loads((ROOT / "benchmarks" / "data" / "question_facts.json").read_text())
-    decider = OfflineDecider(HashEmbeddings())
     counts: Counter[tuple[int, bool, str]] = Counter()
     wrong: list[str] = []
-    for i, item in enumerate(corpus["turns"]):
-        prior = [Message(conversation_id="k", turn_id=f"q{i}", speaker=corpus["listener"], text=item["before"], seq=0)]
-        turn = Message(conversation_id="k", turn_id=f"t{i}", speaker=corpus["asker"], text=item["text"], seq=1)
-        verdict = decider.admit([turn], prior, []).value.verdicts[0]
-        facts = [f.text for f in decider.split([turn], prior, []).value.facts] if verdict.admit else []
+    for item, admit, facts in _judged(corpus["turns"], corpus["asker"], corpus["listener"]):
         person = corpus.get(item["about"] or "", "")
         key = (item["batch"], item["carries"])
         counts[(*key, "all")] += 1
-        counts[(*key, "admitted")] += verdict.admit
+        counts[(*key, "admitted")] += admit
         counts[(*key, "stated")] += bool(person) and any(f.startswith(person) and not is_asked(f) for f in facts)
         counts[(*key, "asked")] += any(is_asked(f) for f in facts)
-        if verdict.admit != item["carries"]:
+        if admit != item["carries"]:
             wrong.append(f"{'missed' if item['carries'] else 'admitted'} {item['text']!r}")
     for batch in sorted({b for b, _, _ in counts}):
         for carries, name in ((True, "carrying a fact"), (False, "carrying none")):

@@ -57,9 +57,19 @@ Said = tuple[str, str]
 """A message as (speaker, text), the text without a leading 'Speaker:' label."""
 
 
+def _asker_reach() -> int:
+    """The asker's messages after a question that any rule reads past (near or far)."""
+    return max(ASKER_AFTER, LINK_ASKER_FAR)
+
+
+def _replier_reach() -> int:
+    """The replier's own messages between a question and the reply that any rule reads past (near or far)."""
+    return max(REPLIER_BEFORE, LINK_REPLIER_FAR)
+
+
 def readable(prior: Sequence[_T]) -> Sequence[_T]:
     """The last messages of ``prior`` that ``replied_question`` may read: the question and what may cross it."""
-    return prior[-(max(ASKER_AFTER, LINK_ASKER_FAR) + max(REPLIER_BEFORE, LINK_REPLIER_FAR) + 1):]
+    return prior[-(_asker_reach() + _replier_reach() + 1):]
 
 
 def replied_question(reply: Said, prior: Sequence[Said]) -> int | None:
@@ -77,7 +87,7 @@ def replied_question(reply: Said, prior: Sequence[Said]) -> int | None:
     for j in range(len(prior) - 1, -1, -1):
         who, said = prior[j]
         if who == speaker:
-            if len(own) == max(REPLIER_BEFORE, LINK_REPLIER_FAR):
+            if len(own) == _replier_reach():
                 return None
             own.append(said)
             between.append((who, said))
@@ -91,7 +101,7 @@ def replied_question(reply: Said, prior: Sequence[Said]) -> int | None:
             return None if any(reply_answers(said, o, names) for o in own) else j
         if reach == "far":  # the replier's own messages answered it only if they plausibly did
             return None if any(plausibly_answers(said, o, [], names) for o in own) else j
-        if len(between) - len(own) == max(ASKER_AFTER, LINK_ASKER_FAR):
+        if len(between) - len(own) == _asker_reach():
             return None
         between.append((who, said))
     return None
@@ -149,12 +159,12 @@ def _in_order(reply: Said, prior: Sequence[Said]) -> int | None:
         k += 1
     end = len(prior) - k  # the asker's run ends before here
     start = end
-    while start > 0 and prior[start - 1][0] not in (speaker,) and real_questions(prior[start - 1][1]) \
+    while start > 0 and prior[start - 1][0] != speaker and real_questions(prior[start - 1][1]) \
             and prior[start - 1][0] == prior[end - 1][0]:
         start -= 1
     run = end - start
-    if run < 2 or k >= run or k > max(REPLIER_BEFORE, LINK_REPLIER_FAR) \
-            or run - 1 - k > max(ASKER_AFTER, LINK_ASKER_FAR):
+    if run < 2 or k >= run or k > _replier_reach() \
+            or run - 1 - k > _asker_reach():
         return None
     asker = prior[end - 1][0]
     answers = [t for _, t in prior[end:]] + [reply[1]]
@@ -163,6 +173,8 @@ def _in_order(reply: Said, prior: Sequence[Said]) -> int | None:
         if not plausibly_answers(prior[start + i][1], text, between, (speaker, asker)):
             return None
     return start + k
+
+
 def _takes_up(asked: str, reply: str, between: Sequence[str], names: tuple[str, str]) -> bool:
     """Whether ``reply`` takes up the question turn ``asked`` across the messages ``between`` them."""
     if not reply_answers(asked, reply, names):

@@ -97,10 +97,11 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
                            "people and adds to it", answer=NO_INFO)
     top = ranked[0][1]
     close = [i for i, score in ranked[:ANSWER_TYPED_LINES] if score >= top - ANSWER_MARGIN]
-    if asks_for_list(question) and (kind := lists.list_type(question)) and \
+    listed = asks_for_list(question)
+    if listed and (kind := lists.list_type(question)) and \
             (typed_list := typed_list_answer(embeddings, question, kind, [lines[i] for i in close], close)):
         return typed_list
-    if asks_for_list(question) and (len(close) > 1 or len(frames.pieces(lines[close[0]][0])) > 1):
+    if listed and (len(close) > 1 or len(frames.pieces(lines[close[0]][0])) > 1):
         return list_answer(embeddings, question, [lines[i] for i in close], close)
     parts = [(i, s) for i in close for s in sentences(embeddings, question, lines[i][0])]
     if spans.question_kind(question) == "when":  # a date said in a sentence beats the date it was said on

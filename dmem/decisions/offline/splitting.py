@@ -136,13 +136,20 @@ def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | 
     return _tidy(frames.added(speaker, earlier, lowered))
 
 
-def _question_fact(clause: Clause, speaker: str, listener: str | None) -> tuple[str, Provenance]:
+def _presupposed(clause: Clause, speaker: str, listener: str | None) -> str | None:
+    """What a question clause presupposes, as a statement ('Maya lent Theo the puzzle book'), or None."""
+    return presuppose.statement(_trim(_drop_vocative(clause.text, listener)), speaker, listener)
+
+
+def _question_fact(clause: Clause, speaker: str, listener: str | None,
+                   stated: str | None = None) -> tuple[str, Provenance]:
     """A question that carries a fact: what it presupposes, as a statement, else the question as asked.
 
     'Maya lent Theo the puzzle book' (inferred: presupposed, not said), else 'Maya asked Theo: "..."' (both named).
+    ``stated``: the statement when the caller has already drafted it (``_presupposed``).
     """
     said = _drop_vocative(clause.text, listener)
-    if stated := presuppose.statement(_trim(said), speaker, listener):
+    if stated or (stated := _presupposed(clause, speaker, listener)):
         return _tidy(stated), Provenance.INFERRED
     asked = rewrite_person(presuppose.spelled(said), speaker, listener)
     return _tidy(frames.asked(speaker, listener or "someone", _trim(asked))), Provenance.STATED
@@ -185,6 +192,7 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         pairs: list[tuple[str, list[Category], Provenance]]
         sources = [message.turn_id]
         replied = clause.replies_to if _replies(clause, verdict.kind, linked) else None
+        stated: str | None = None  # a question's presupposed fact, drafted once (below)
         if language != "en":
             pairs = [(_tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
         elif verdict.kind == "answer" and clause.asked is not None:
@@ -201,9 +209,9 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         elif verdict.kind == "opinion" or (verdict.kind == "rated" and not rules.FIRST_PERSON.search(clause.text)):
             said = rewrite_person(_drop_vocative(clause.text, listener), message.speaker, listener)
             pairs = [(_tidy(f"{message.speaker}'s opinion: {_trim(said)}"), [Category.PREFERENCE], Provenance.STATED)]
-        elif verdict.kind == "question_fact" or (asks(clause.text) and presuppose.statement(
-                _trim(_drop_vocative(clause.text, listener)), message.speaker, listener)):
-            text, provenance = _question_fact(clause, message.speaker, listener)
+        elif verdict.kind == "question_fact" or (asks(clause.text)
+                                                 and (stated := _presupposed(clause, message.speaker, listener))):
+            text, provenance = _question_fact(clause, message.speaker, listener, stated)
             pairs = [(text, categorize(text), provenance)]
         else:
             pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
