@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -34,7 +35,7 @@ def formation(monkeypatch_module: pytest.MonkeyPatch) -> ModuleType:
 
 
 @pytest.fixture(scope="module")
-def monkeypatch_module() -> pytest.MonkeyPatch:
+def monkeypatch_module() -> Iterator[pytest.MonkeyPatch]:
     with pytest.MonkeyPatch.context() as patch:
         yield patch
 
