@@ -116,6 +116,11 @@ def half_of(kind: str, conv_id: str) -> str:
     return "tuning" if any(conv_id == t or conv_id.startswith(t) for t in TUNING[kind]) else "report"
 
 
+def _group(half: str) -> str:
+    """How a pooled row is named: 'tuning half', 'report half' or 'invented chats'."""
+    return "invented chats" if half == "invented" else f"{half} half"
+
+
 def _order(conv: Conversation) -> Callable[[str], int]:
     """A sort key putting turn ids in the conversation's order (D2:1 before D10:1)."""
     position = {m.turn_id: i for i, m in enumerate(conv.messages)}
@@ -321,18 +326,18 @@ def report_dataset(kind: str, wanted_half: str) -> None:
         print(fig.row(f"{conv.conversation_id[:15]} ({half[0]})") + f"  {time.perf_counter() - started:.0f}s",
               flush=True)
     for half, fig in halves.items():
-        print(fig.row(f"{half} half"))
+        print(fig.row(_group(half)))
     for half, fig in halves.items():
         if fig.recall.get("used P"):
             t = {k: statistics.mean(v) for k, v in fig.recall.items()}
-            print(f"{half} half, System 1 answer trace vs gold evidence (existing ids): memories used "
+            print(f"{_group(half)}, System 1 answer trace vs gold evidence (existing ids): memories used "
                   f"P {t['used P']:.3f} R {t['used R']:.3f}; every memory retrieved P {t['retrieved P']:.3f} "
                   f"R {t['retrieved R']:.3f}")
     for half, fig in halves.items():
-        print(f"{half} half, memories naming the other speaker's question they answer: {fig.linked} "
+        print(f"{_group(half)}, memories naming the other speaker's question they answer: {fig.linked} "
               f"({fig.linked / max(fig.memories, 1):.1%})")
     for half, fig in halves.items():
-        print(f"{half} half, evidence turns that formed nothing ({sum(fig.unformed.values())}): "
+        print(f"{_group(half)}, evidence turns that formed nothing ({sum(fig.unformed.values())}): "
               + "; ".join(f"{n} {why}" for why, n in fig.unformed.most_common()))
     if kind == "invented":
         print_invented_turns(halves["invented"])
