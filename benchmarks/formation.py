@@ -14,6 +14,10 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
 - the System 1 answer's evidence trace (hybrid retrieval, the offline answer): precision and recall
   against the gold evidence, for the trace of the memories the answer used and, as before, of every
   memory retrieved.
+`invented` measures the invented chats of benchmarks/data/invented_chats (RealTalk format, people and
+events made up, written before reading the offline rules and never tuned on) the same way, and also
+prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
+that System 1 did not retrieve, with its question (invented text, so printing it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
 (telegraphic.json, chat_register.json: personal facts against non-facts of the same register), of invented
 questions with and without a fact (question_facts.json), and the precision and recall of linking a reply
@@ -25,7 +29,7 @@ and split over the same exchanges (pairs, 8 turns of history, the node's window)
 facts sharing most word stems with the exchange standing in for the embedding-searched background;
 'formed' then counts evidence turns that source a drafted fact and 'mem/turn' is drafted facts per
 turn, before the lifecycle merges duplicates; no System 1 recall (there is no store).
-Usage: python benchmarks/formation.py [locomo|realtalk|both] [--half tuning|report|both (default:
+Usage: python benchmarks/formation.py [locomo|realtalk|both|invented] [--half tuning|report|both (default:
        tuning, or what --only names)] [--drafts]
        [--only ID,ID] [--work DIR] [--data DIR (default ../shared/data)] [--filler-only]
        [--source HASH (reuse stores ingested by another source tree)]
@@ -42,7 +46,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,7 +77,8 @@ HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extract
 def arguments() -> argparse.Namespace:
     """The command line (``--help`` prints it and measures nothing); other scripts' flags are left alone."""
     parser = argparse.ArgumentParser(description="Formation recall on the development data (see the module docstring).")
-    parser.add_argument("dataset", nargs="?", default="both", help="locomo, realtalk or both (default)")
+    parser.add_argument("dataset", nargs="?", default="both",
+                        help="locomo, realtalk, both (default), or invented (benchmarks/data/invented_chats)")
     parser.add_argument("--half", choices=["tuning", "report", "both"], default=None,
                         help="default: tuning, or every conversation --only names; the report half is "
                              "measured only when asked for")
@@ -98,11 +103,34 @@ def option(name: str, default: str | None = None) -> str | None:
 
 
 DATA = Path(option("--data", str(ROOT.parent / "shared" / "data")) or "")
-SETS = {"locomo": DATA / "locomo" / "locomo-dev6.json", "realtalk": DATA / "realtalk"}
+SETS = {"locomo": DATA / "locomo" / "locomo-dev6.json", "realtalk": DATA / "realtalk",
+        "invented": ROOT / "benchmarks" / "data" / "invented_chats"}
+FORMAT = {"locomo": "locomo", "realtalk": "realtalk", "invented": "realtalk"}
+"""The file format of each set: the invented chats are RealTalk chats."""
 
 
 def half_of(kind: str, conv_id: str) -> str:
+    """'tuning' or 'report' for the dev data; the invented chats are a group of their own, never tuned on."""
+    if kind == "invented":
+        return "invented"
     return "tuning" if any(conv_id == t or conv_id.startswith(t) for t in TUNING[kind]) else "report"
+
+
+def _group(half: str) -> str:
+    """How a pooled row is named: 'tuning half', 'report half' or 'invented chats'."""
+    return "invented chats" if half == "invented" else f"{half} half"
+
+
+def _order(conv: Conversation) -> Callable[[str], int]:
+    """A sort key putting turn ids in the conversation's order (D2:1 before D10:1)."""
+    position = {m.turn_id: i for i, m in enumerate(conv.messages)}
+    return lambda turn: position.get(turn, len(position))
+
+
+def _said(conv: Conversation, turn: str) -> str:
+    """'D3:4 Wren: text' for one turn of an invented chat."""
+    message = next(m for m in conv.messages if m.turn_id == turn)
+    return f"{turn} {message.speaker}: {message.text!r}"
 
 
 @functools.cache
@@ -119,7 +147,10 @@ def source_hash() -> str:
 def store_for(kind: str, conv: Conversation) -> Path:
     """The conversation's store, ingested once by the offline engine for this source tree."""
     path = Path(option("--work", str(ROOT / ".bench-stores" / "formation")) or "") / source_hash() / kind
-    store, done = path / conv.conversation_id, path / f"{conv.conversation_id}.done"
+    name = conv.conversation_id
+    if kind == "invented":  # the invented chats get edited: a changed chat is ingested again
+        name += "-" + hashlib.sha1(conv.model_dump_json().encode()).hexdigest()[:8]
+    store, done = path / name, path / f"{name}.done"
     if not done.exists():
         started = time.perf_counter()
         with Memory(store, embeddings=EMBEDDINGS) as mem:
@@ -148,6 +179,10 @@ class Figures:
     """Memories (or drafts) naming a turn of another speaker than their last source turn: the question answered."""
     recall: dict[str, list[float]] = field(default_factory=dict)
     unformed: Counter[str] = field(default_factory=Counter)
+    unformed_turns: list[tuple[str, str]] = field(default_factory=list)
+    """(reason family, 'turn speaker: text -- verdict') per unformed evidence turn; printed for invented chats."""
+    missed: list[str] = field(default_factory=list)
+    """Formed evidence turns System 1 (hybrid) did not retrieve, with their question; printed for invented chats."""
 
     def add(self, other: Figures) -> None:
         self.turns += other.turns
@@ -159,6 +194,8 @@ class Figures:
         for key, values in other.recall.items():
             self.recall.setdefault(key, []).extend(values)
         self.unformed.update(other.unformed)
+        self.unformed_turns.extend(other.unformed_turns)
+        self.missed.extend(other.missed)
 
     def row(self, name: str) -> str:
         r = {k: f"{statistics.mean(v):.3f}" for k, v in self.recall.items() if v}
@@ -212,9 +249,11 @@ def measure_drafts(conv: Conversation) -> Figures:
     fig = Figures(turns=len(conv.messages), memories=len(facts), evidence=len(evidence),
                   formed=len(evidence & sources), missing=len(missing),
                   linked=linked(facts, {m.turn_id: m.speaker for m in conv.messages}))
-    for turn in sorted(evidence - sources):
+    for turn in sorted(evidence - sources, key=_order(conv)):
         admitted, reason = verdicts[turn]
-        fig.unformed["admitted, no fact drafted" if admitted else reason_family(reason)] += 1
+        family = "admitted, no fact drafted" if admitted else reason_family(reason)
+        fig.unformed[family] += 1
+        fig.unformed_turns.append((family, f"{_said(conv, turn)} -- {reason}"))
     return fig
 
 
@@ -231,10 +270,12 @@ def measure(kind: str, conv: Conversation) -> Figures:
         fig = Figures(turns=len(conv.messages), memories=len(records), evidence=len(evidence),
                       formed=len(evidence & sources), missing=len(missing),
                       linked=linked(records, {m.turn_id: m.speaker for m in conv.messages}))
-        for turn in sorted(evidence - sources):
+        for turn in sorted(evidence - sources, key=_order(conv)):
             d = verdicts.get(turn)
-            fig.unformed[reason_family(d.reason) if d and not d.admitted else
-                         "admitted, no live memory" if d else "no admission recorded"] += 1
+            family = (reason_family(d.reason) if d and not d.admitted else
+                      "admitted, no live memory" if d else "no admission recorded")
+            fig.unformed[family] += 1
+            fig.unformed_turns.append((family, f"{_said(conv, turn)} -- {d.reason if d else 'no verdict'}"))
         for qa in (q for q in questions if q.evidence):
             fig.recall.update({k: fig.recall.get(k, []) for k in ("dense", "hybrid", "hybrid+missing")})
             for mode in ("dense", "hybrid"):
@@ -243,6 +284,8 @@ def measure(kind: str, conv: Conversation) -> Figures:
                 fig.recall[mode].append(recall(qa, found, False))
                 if mode == "hybrid":
                     fig.recall["hybrid+missing"].append(recall(qa, found, True))
+                    fig.missed.extend(f"{_said(conv, t)} <- {qa.question!r}"
+                                      for t in qa.evidence if t in sources and t not in found)
             trace_figures(svc, qa, namespaces, fig)
     return fig
 
@@ -267,10 +310,10 @@ def _mode(svc: Services, mode: str) -> Services:
 
 
 def report_dataset(kind: str, wanted_half: str) -> None:
-    dataset = load_dataset(kind, SETS[kind])  # type: ignore[arg-type]
+    dataset = load_dataset(FORMAT[kind], SETS[kind])  # type: ignore[arg-type]
     only = option("--only")
     convs = [c for c in dataset.conversations
-             if (wanted_half == "both" or half_of(kind, c.conversation_id) == wanted_half)
+             if (wanted_half == "both" or kind == "invented" or half_of(kind, c.conversation_id) == wanted_half)
              and (not only or c.conversation_id in only.split(","))]
     halves: dict[str, Figures] = {}
     print(f"\n{kind} (source {source_hash()}): formed = share of existing evidence turns that source a memory")
@@ -283,19 +326,31 @@ def report_dataset(kind: str, wanted_half: str) -> None:
         print(fig.row(f"{conv.conversation_id[:15]} ({half[0]})") + f"  {time.perf_counter() - started:.0f}s",
               flush=True)
     for half, fig in halves.items():
-        print(fig.row(f"{half} half"))
+        print(fig.row(_group(half)))
     for half, fig in halves.items():
         if fig.recall.get("used P"):
             t = {k: statistics.mean(v) for k, v in fig.recall.items()}
-            print(f"{half} half, System 1 answer trace vs gold evidence (existing ids): memories used "
+            print(f"{_group(half)}, System 1 answer trace vs gold evidence (existing ids): memories used "
                   f"P {t['used P']:.3f} R {t['used R']:.3f}; every memory retrieved P {t['retrieved P']:.3f} "
                   f"R {t['retrieved R']:.3f}")
     for half, fig in halves.items():
-        print(f"{half} half, memories naming the other speaker's question they answer: {fig.linked} "
+        print(f"{_group(half)}, memories naming the other speaker's question they answer: {fig.linked} "
               f"({fig.linked / max(fig.memories, 1):.1%})")
     for half, fig in halves.items():
-        print(f"{half} half, evidence turns that formed nothing ({sum(fig.unformed.values())}): "
+        print(f"{_group(half)}, evidence turns that formed nothing ({sum(fig.unformed.values())}): "
               + "; ".join(f"{n} {why}" for why, n in fig.unformed.most_common()))
+    if kind == "invented":
+        print_invented_turns(halves["invented"])
+
+
+def print_invented_turns(fig: Figures) -> None:
+    """The invented chats' unformed evidence turns by reason, and formed evidence System 1 missed."""
+    for family, _ in fig.unformed.most_common():
+        print(f"\nunformed, {family}:")
+        print("\n".join(f"  {line}" for why, line in fig.unformed_turns if why == family))
+    if fig.missed:
+        print(f"\nformed but not retrieved by System 1 ({len(fig.missed)} evidence turns of questions):")
+        print("\n".join(f"  {line}" for line in fig.missed))
 
 
 def filler_rate() -> None:
@@ -383,9 +438,11 @@ def question_fact_rate() -> None:
 
 def main() -> None:
     args = arguments()
-    if args.dataset not in ("locomo", "realtalk", "both"):
-        raise SystemExit(f"formation.py: dataset must be locomo, realtalk or both, not {args.dataset!r}")
-    if not args.filler_only and not SETS["locomo"].is_file():
+    if args.dataset not in ("locomo", "realtalk", "both", "invented"):
+        raise SystemExit(f"formation.py: dataset must be locomo, realtalk, both or invented, not {args.dataset!r}")
+    if args.dataset == "invented" and not args.filler_only:
+        report_dataset("invented", "invented")
+    elif not args.filler_only and not SETS["locomo"].is_file():
         print(f"skipped: {DATA} not found (benchmarks read ../shared/data)")
     elif not args.filler_only:
         half = args.half or ("both" if args.only else "tuning")

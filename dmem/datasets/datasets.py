@@ -18,10 +18,10 @@ from pydantic import BaseModel, Field
 
 from dmem.datasets.formats import (
     IMAGE_MARKER,
-    SESSION_KEY,
     Notes,
     TurnReader,
     chat_files,
+    is_chat,
     locomo_turn,
     parse_datetime,
     read_json,
@@ -203,7 +203,10 @@ def detect_kind(path: str | Path) -> Literal["locomo", "realtalk"] | None:
     """Guess whether a file (or folder) holds LoCoMo or RealTalk data; None for anything else."""
     path = Path(path)
     if path.is_dir():
-        return "realtalk" if any(path.glob("Chat_*.json")) else None
+        try:
+            return "realtalk" if chat_files(path) else None
+        except DataError:
+            return None
     try:
         data = read_json(path)
     except DataError:
@@ -213,7 +216,7 @@ def detect_kind(path: str | Path) -> Literal["locomo", "realtalk"] | None:
     first = (data[0] if data else None) if isinstance(data, list) else data
     if isinstance(first, dict) and isinstance(first.get("conversation"), dict):
         return "locomo"
-    if isinstance(data, dict) and "name" in data and any(SESSION_KEY.fullmatch(k) for k in data):
+    if is_chat(data):
         return "realtalk"
     return None
 

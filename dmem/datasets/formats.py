@@ -178,14 +178,31 @@ def realtalk_turn(turn: dict[str, Any], start: datetime | None, offset: int, not
     return text, when or start
 
 
+def is_chat(data: object) -> bool:
+    """Whether parsed JSON is a RealTalk chat: an object with ``name`` and a ``session_N`` key."""
+    return isinstance(data, dict) and "name" in data and any(SESSION_KEY.fullmatch(k) for k in data)
+
+
+def _holds_chat(path: Path) -> bool:
+    try:
+        return is_chat(read_json(path))
+    except DataError:
+        return False
+
+
 def chat_files(path: Path) -> list[Path]:
-    """``Chat_*.json`` files of a directory in natural order (Chat_2 before Chat_10)."""
+    """A folder's chats in natural order (Chat_2 before Chat_10): its ``Chat_*.json`` files, else the rest.
+
+    The rest: its ``*.json`` files that hold a RealTalk chat (the same format under other names, e.g. invented).
+    """
 
     def key(p: Path) -> tuple[int, str]:
         m = re.search(r"\d+", p.stem)
         return (int(m.group()) if m else 0, p.name)
 
-    files = sorted(path.glob("Chat_*.json"), key=key)
+    files = sorted(path.glob("Chat_*.json"), key=key) or [
+        p for p in sorted(path.glob("*.json"), key=key) if _holds_chat(p)]
     if not files:
-        raise DataError(f"{path}: no Chat_*.json file in this folder; pass a RealTalk chat or its folder")
+        raise DataError(f"{path}: no Chat_*.json file (nor other .json file holding a RealTalk chat) in this "
+                        "folder; pass a RealTalk chat or its folder")
     return files

@@ -33,7 +33,8 @@ def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
                                      "  dmem eval locomo locomo10.json --conversations conv-a --limit 20 --out runs/a",
                               formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dataset", choices=["locomo", "realtalk"], help="benchmark format")
-    p.add_argument("path", type=Path, help="LoCoMo JSON file, or a RealTalk Chat_*.json file or folder")
+    p.add_argument("path", type=Path,
+                   help="LoCoMo JSON file, or a RealTalk chat file or folder (its Chat_*.json, else its chat files)")
     p.add_argument("--methods", default="paper", help="comma list (default 'paper': the D-Mem Table 3 rows; "
                    "'all' adds the '-noformation' variants)")
     p.add_argument("--conversations", help="comma list of conversation ids (default: all)")
