@@ -12,8 +12,9 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
 - the admission reasons (rule families, quotes cut) of the evidence turns that formed nothing;
 - the memories whose source turns include the other speaker's question they answer ('linked');
 - the System 1 answer's evidence trace (hybrid retrieval, the offline answer): precision and recall
-  against the gold evidence, for the trace of the memories the answer used and, as before, of every
-  memory retrieved.
+  against the gold evidence, for the turns the answer drew on (the trace ``Answer`` gives: a used
+  memory's linked question turn only when the answer needs it), every source turn of the memories used,
+  and every memory retrieved.
 `invented` measures the invented chats of benchmarks/data/invented_chats (RealTalk format, people and
 events made up, written before reading the offline rules and never tuned on) the same way, and also
 prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
@@ -59,7 +60,7 @@ from dmem.datasets.datasets import Conversation, QAItem, load_dataset
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.frames import is_asked
 from dmem.eval.methods import speaker_namespaces
-from dmem.evidence.citations import cited_turns
+from dmem.evidence.citations import answer_trace, cited_turns
 from dmem.models.embeddings import HashEmbeddings
 from dmem.nodes.retrieval import search_memories
 from dmem.services import Services
@@ -291,13 +292,17 @@ def measure(kind: str, conv: Conversation) -> Figures:
 
 
 def trace_figures(svc: Services, qa: QAItem, namespaces: list[str], fig: Figures) -> None:
-    """Precision and recall of the System 1 answer's trace: memories used, and every memory retrieved."""
+    """Precision and recall of the System 1 answer's trace: the turns the answer drew on (as ``Answer`` has
+    it), every source turn of the memories used (before a linked question's turn was cited only when
+    needed), and every memory retrieved."""
     memories = [r for r, _ in search_memories(svc, qa.question, namespaces)]
     draft = svc.decider.answer(qa.question, [m.render() for m in memories]).value
     every = list(dict.fromkeys(t for m in memories for t in m.source_turn_ids))
-    used = cited_turns(draft.used, [m.id for m in memories], memories) or every
+    ids = [m.id for m in memories]
+    drew = answer_trace(svc.store.transcript, draft, ids, memories) or every
+    used = cited_turns(draft.used, ids, memories) or every
     gold = set(qa.evidence)
-    for name, trace in (("used", used), ("retrieved", every)):
+    for name, trace in (("drew", drew), ("used", used), ("retrieved", every)):
         hit = len(gold & set(trace))
         fig.recall.setdefault(f"{name} P", []).append(hit / len(set(trace)) if trace else 0.0)
         fig.recall.setdefault(f"{name} R", []).append(hit / len(gold))
@@ -330,7 +335,8 @@ def report_dataset(kind: str, wanted_half: str) -> None:
     for half, fig in halves.items():
         if fig.recall.get("used P"):
             t = {k: statistics.mean(v) for k, v in fig.recall.items()}
-            print(f"{_group(half)}, System 1 answer trace vs gold evidence (existing ids): memories used "
+            print(f"{_group(half)}, System 1 answer trace vs gold evidence (existing ids): turns drawn on "
+                  f"P {t['drew P']:.3f} R {t['drew R']:.3f}; every source turn of the memories used "
                   f"P {t['used P']:.3f} R {t['used R']:.3f}; every memory retrieved P {t['retrieved P']:.3f} "
                   f"R {t['retrieved R']:.3f}")
     for half, fig in halves.items():

@@ -1,12 +1,18 @@
-"""Answers that cite what they used: the System 1 trace names the used memories' turns, not all retrieved."""
+"""Answers that cite what they used: the System 1 trace names the turns the answer drew on, not all retrieved.
+
+A used memory's linked question turn is named only when the answer needs it. Invented conversations only."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
+from dmem.api import Memory
 from dmem.decisions.offline.answer_extraction import answer
-from dmem.evidence.citations import cited_turns
+from dmem.evidence.citations import cited_turns, memory_turns
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import MemoryRecord, Message
 from tests.conftest import PASS, last_section
@@ -53,3 +59,62 @@ def test_system1_trace_names_the_used_memory_only(fake, memory_factory, tmp_path
     ans = mem.ask("Where does Rosa live?", user_id="u1")
     assert ans.route == "system1" and ans.answer == "Ghent"
     assert len(ans.retrieved) == 2 and ans.evidence_turn_ids == ["D1:2"]
+
+
+def said(turns: list[tuple[str, str, str]]) -> dict[str, Message]:
+    """Recorded turns by id, from (id, speaker, text)."""
+    return {i: Message(turn_id=i, speaker=who, text=text) for i, who, text in turns}
+
+
+LINKED = [("D2:1", "Maya", "Which film did you like best at the festival?"),
+          ("D2:2", "Rosa", "The one about the lighthouse keeper.")]
+
+
+def test_a_linked_question_turn_is_cited_only_when_the_answer_needs_it() -> None:
+    mem = record("a", 'Rosa answered Maya\'s question "Which film did you like best at the festival?": The one '
+                 "about the lighthouse keeper", ["D2:1", "D2:2"])
+    turns = said(LINKED)
+    assert memory_turns(mem, turns, "the lighthouse keeper one") == ["D2:2"]  # the reply alone says it
+    asked = said([("D3:1", "Maya", "Did you sail to Vlieland last summer?"), ("D3:2", "Rosa", "Twice!")])
+    sailed = record("b", "Rosa sailed to Vlieland twice last summer", ["D3:1", "D3:2"])
+    assert memory_turns(sailed, asked, "Vlieland") == ["D3:1", "D3:2"]  # only the question names the place
+    assert memory_turns(sailed, asked, "twice") == ["D3:2"]
+    assert cited_turns([1, 2], ["a", "b"], [mem, sailed], {"a": turns, "b": asked}, "Twice") == ["D2:2", "D3:2"]
+
+
+def test_turns_of_one_speaker_or_not_recorded_are_all_cited() -> None:
+    merged = record("a", "Rosa moved to Ghent and took up rowing", ["D1:4", "D5:2"])
+    own = said([("D1:4", "Rosa", "I moved to Ghent."), ("D5:2", "Rosa", "I row on Sundays now.")])
+    assert memory_turns(merged, own, "Ghent") == ["D1:4", "D5:2"]  # statements, merged: each may be the one
+    linked = record("b", "Rosa liked the lighthouse film best", ["D2:1", "D2:2"])
+    assert memory_turns(linked, said(LINKED[1:]), "lighthouse") == ["D2:1", "D2:2"]  # the question not recorded
+    assert cited_turns([1], ["b"], [linked], None, "lighthouse") == ["D2:1", "D2:2"]
+
+
+@pytest.mark.parametrize("path", ["sync", "async"])
+def test_system1_trace_leaves_out_the_question_the_answer_did_not_need(fake, memory_factory, path: str) -> None:
+    mem = memory_factory(fake)
+    fake.set_script("AdmissionVerdicts", lambda msgs: {"verdicts": [
+        {"turn_id": "1", "reason": "asks", "admit": False}, {"turn_id": "2", "reason": "answer", "admit": True}]})
+    fake.set_script("FactDrafts", [{"facts": [
+        {"text": "Rosa liked the film about the lighthouse keeper best at the festival", "speaker": "Rosa",
+         "source_turn_ids": ["1", "2"]}]}])
+    mem.add([Message(turn_id=i, speaker=who, text=text, seq=n) for n, (i, who, text) in enumerate(LINKED, start=1)],
+            user_id="u1")
+    fake.set_script("AnswerDraft", [{"reasoning": "line 1", "used": [1],
+                                     "answer": "the one about the lighthouse keeper"}])
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": PASS}])
+    question = "Which film did Rosa like best at the festival?"
+    ans = mem.ask(question, user_id="u1") if path == "sync" else asyncio.run(mem.aask(question, user_id="u1"))
+    assert ans.route == "system1" and ans.retrieved[0].memory.source_turn_ids == ["D2:1", "D2:2"]
+    assert ans.evidence_turn_ids == ["D2:2"]
+
+
+def test_the_offline_engine_cites_the_reply_it_drew_from(tmp_path: Path) -> None:
+    with Memory(tmp_path / "store", embeddings="hash") as mem:
+        mem.add([Message(turn_id=i, speaker=who, text=text, seq=n, conversation_id="c")
+                 for n, (i, who, text) in enumerate(LINKED, start=1)], user_id="u1")
+        [stored] = [m for m in mem.get_all(user_id="u1") if "lighthouse" in m.text]
+        ans = mem.ask("Which film did Rosa like best at the festival?", user_id="u1", gate_policy="never")
+    assert stored.source_turn_ids == ["D2:1", "D2:2"]  # the reply is kept with the question it answers
+    assert "lighthouse" in ans.answer and ans.evidence_turn_ids == ["D2:2"]

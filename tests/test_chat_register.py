@@ -5,31 +5,20 @@ Invented conversations only."""
 
 from __future__ import annotations
 
-import functools
 from datetime import datetime
 
 import pytest
 
 from dmem.decisions.model import ModelDecider
-from dmem.decisions.offline.admission import judge_utterance
-from dmem.decisions.offline.decider import OfflineDecider
-from dmem.models.embeddings import HashEmbeddings
 from dmem.testing import FakeChatModel
-from tests.conftest import chat_turn
+from tests.chat_lines import ChatLines
 
-turn = functools.partial(chat_turn, session="R2", when=datetime(2025, 11, 14, 19, 40))
-"""A turn of the invented chat."""
 AGREEING = "Ha, fair enough."
 """Ivo's turn before each line: it asks nothing, so no line is admitted as an answer."""
-
-
-def _judged(text: str, before: str = AGREEING) -> tuple[bool, str]:
-    return judge_utterance(turn(text, "Noor", 2), [turn(before, "Ivo", 1)])
-
-
-def _facts(text: str, before: str = AGREEING) -> list[str]:
-    prior = [turn(before, "Ivo", 1)]
-    return [f.text for f in OfflineDecider(HashEmbeddings()).split([turn(text, "Noor", 2)], prior, []).value.facts]
+CHAT = ChatLines("R2", datetime(2025, 11, 14, 19, 40), AGREEING)
+turn = CHAT.turn
+"""A turn of the invented chat."""
+_judged, _facts = CHAT.judged, CHAT.facts
 
 
 @pytest.mark.parametrize(("text", "fact"), [

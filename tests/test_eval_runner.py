@@ -19,7 +19,7 @@ from dmem.errors import ConfigError, DataError
 from dmem.eval.cli import add_eval_parser, execute
 from dmem.eval.judge import Judge, build_record, make_judge
 from dmem.eval.methods import METHODS, MethodAnswer, QuestionTask, rag_chunks, rag_retrieve, resolve_methods
-from dmem.eval.metrics import evidence_recall
+from dmem.eval.metrics import evidence_precision, evidence_recall
 from dmem.eval.report import fallback_split, summarize
 from dmem.eval.runner import ANSWERS_FILE, EvalConfig, EvalError, EvalRunner
 from dmem.eval.tables import render_markdown
@@ -216,6 +216,8 @@ def test_dry_run_from_the_cli_builds_no_model(tmp_path: Path, monkeypatch: pytes
 def test_evidence_recall_on_a_hand_made_case() -> None:
     assert evidence_recall(["D1:1", "D2:1"], ["D1:1", "D9:9", "D1:1"]) == 0.5
     assert evidence_recall([], ["D1:1"]) is None
+    assert evidence_precision(["D1:1", "D2:1"], ["D1:1", "D9:9", "D1:1"]) == 0.5  # of the distinct turns named
+    assert evidence_precision(["D1:1"], []) is None and evidence_precision([], ["D1:1"]) is None
     conv = Conversation(conversation_id="c", speakers=["A", "B"], messages=[], qa=[])
     qa = QAItem(question="q", answer="a", category=1, evidence=["D1:1", "D2:1", "D3:1", "D4:1"])
     usage = {"total": Usage(stage="total", calls=1, input_tokens=10, output_tokens=2)}
@@ -225,6 +227,7 @@ def test_evidence_recall_on_a_hand_made_case() -> None:
     rec = build_record(QuestionTask(METHODS["quality"], conv, 0, qa), out, "cfg")
     assert rec["evidence_recall"] == {"system1": 0.25, "system1_missing_counted": 0.25, "deliberation": 0.75,
                                       "answer": 0.75}
+    assert rec["evidence_precision"] == {"answer": 1.0}  # every turn the trace names is gold
     assert rec["read_share"] == 0.3
     assert rec["fallback"] is True and rec["usage"]["total_tokens"] == 12
     baseline = build_record(QuestionTask(METHODS["full_context"], conv, 0, qa), out, "cfg")
@@ -254,6 +257,7 @@ def test_recall_counting_missing_ids_is_a_column_of_its_own() -> None:
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[columns.index("System 1 recall (existing ids; missing not counted)")] == "50.0"
     assert cells[columns.index("System 1 recall (missing ids counted)")] == "25.0"
+    assert cells[columns.index("Answer trace precision")] == "100.0"  # its one turn is gold
     assert "(2 of the 4 gold evidence ids" in table
 
 

@@ -86,3 +86,11 @@ def test_model_prompts_ask_for_the_presupposed_fact_as_a_statement() -> None:
     ModelDecider(model).split([turn("How's your new kitten settling in?", "Rosa", 2)], [], [])
     system = str(model.calls_for("FactDrafts")[0].messages[0].content)
     assert "'Ivo has a new kitten'" in system and "never the question copied" in system
+
+
+def test_chat_spellings_are_written_out_once_as_admission_reads_them() -> None:
+    """One speller (``register.standard``) for admission and for the statement a question carries."""
+    assert statement("did u finish the crossword book i lent u", "Rosa", "Dmitri") == \
+        "Rosa lent Dmitri the crossword book"
+    assert statement("did you get the U-Haul I reserved for you", "Rosa", "Dmitri") == \
+        "Rosa reserved the U-Haul for Dmitri"  # a 'U' inside a name is no 'you'

@@ -5,33 +5,24 @@ lines, news and comments on the other speaker's news of the same shape are not. 
 
 from __future__ import annotations
 
-import functools
 from datetime import datetime
 
 import pytest
 
 from dmem.decisions.model import ModelDecider
 from dmem.decisions.offline import telegraphic
-from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.replies import restore_subject
 from dmem.models.embeddings import HashEmbeddings
 from dmem.testing import FakeChatModel
-from tests.conftest import chat_turn
+from tests.chat_lines import ChatLines
 
-turn = functools.partial(chat_turn, session="T4", when=datetime(2025, 10, 9, 21, 5))
-"""A turn of the invented chat."""
 AGREEING = "Haha yes that is so true."
 """Ivo's turn before each line: it asks nothing, so no line is admitted as an answer."""
-
-
-def _judged(text: str, before: str = AGREEING) -> tuple[bool, str]:
-    return judge_utterance(turn(text, "Noor", 2), [turn(before, "Ivo", 1)])
-
-
-def _facts(text: str, before: str = AGREEING) -> list[str]:
-    prior = [turn(before, "Ivo", 1)]
-    return [f.text for f in OfflineDecider(HashEmbeddings()).split([turn(text, "Noor", 2)], prior, []).value.facts]
+CHAT = ChatLines("T4", datetime(2025, 10, 9, 21, 5), AGREEING)
+turn = CHAT.turn
+"""A turn of the invented chat."""
+_judged, _facts = CHAT.judged, CHAT.facts
 
 
 @pytest.mark.parametrize(("text", "fact"), [

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from dmem.datasets.datasets import QAItem
 from dmem.errors import ModelError
 from dmem.eval.methods import MethodAnswer, QuestionTask
-from dmem.eval.metrics import bleu1, evidence_recall, f1_locomo, f1_mem0, locomo_adversarial
+from dmem.eval.metrics import bleu1, evidence_precision, evidence_recall, f1_locomo, f1_mem0, locomo_adversarial
 from dmem.eval.settings import JudgeSettings, judge_api_key_from_env
 from dmem.models.chat import make_chat_model
 from dmem.models.client import OPENAI_URL, endpoint_url
@@ -200,13 +200,14 @@ def usage_fields(usage: dict[str, Usage]) -> dict[str, Any]:
 
 
 def build_record(task: QuestionTask, out: MethodAnswer, config: str) -> dict[str, Any]:
-    """The per-question record: question, gold, answer, route, scores, usage and evidence recall."""
+    """The per-question record: question, gold, answer, route, scores, usage, evidence recall, trace precision."""
     qa, method = task.qa, task.method
     retrieval = None if method.kind == "full_context" else evidence_recall(qa.evidence, out.retrieved_turn_ids)
     counted = None if method.kind == "full_context" else \
         evidence_recall(qa.evidence, out.retrieved_turn_ids, qa.missing_evidence)
     deliberation = None if out.facts_turn_ids is None else evidence_recall(qa.evidence, out.facts_turn_ids)
     trace = evidence_recall(qa.evidence, out.evidence_turn_ids) if method.kind == "memory" else None
+    cited = evidence_precision(qa.evidence, out.evidence_turn_ids) if method.kind == "memory" else None
     return {
         "key": task.key, "config": config, "method": method.name,
         "conversation_id": task.conversation.conversation_id, "index": task.index,
@@ -222,4 +223,5 @@ def build_record(task: QuestionTask, out: MethodAnswer, config: str) -> dict[str
         "unread_turn_ids": out.unread_turn_ids,
         "evidence_recall": {"system1": retrieval, "system1_missing_counted": counted,
                             "deliberation": deliberation, "answer": trace},
+        "evidence_precision": {"answer": cited},
     }

@@ -180,3 +180,11 @@ def evidence_recall(evidence: Iterable[str], found: Iterable[str], missing: Iter
     if not gold and not absent:
         return None
     return len(gold & set(found)) / (len(gold) + len(absent))
+
+
+def evidence_precision(evidence: Iterable[str], found: Iterable[str]) -> float | None:
+    """Share of the distinct turn ids in ``found`` that are gold evidence; None when either is empty."""
+    gold, cited = set(evidence), set(found)
+    if not gold or not cited:
+        return None
+    return len(gold & cited) / len(cited)

@@ -72,12 +72,14 @@ def summarize_method(records: Sequence[Record]) -> dict[str, Any]:
     recall = {k: [r["evidence_recall"].get(k) for r in records if r["evidence_recall"].get(k) is not None]
               for k in RECALL_KEYS}
     shares = [r["read_share"] for r in records if r.get("read_share") is not None]
+    cited = [p for r in records if (p := (r.get("evidence_precision") or {}).get("answer")) is not None]
     return {
         "categories": {str(c): score_block([r for r in records if r["category"] == c]) for c in categories},
         "overall": score_block(records),
         "efficiency": efficiency(records),
         "fallback": fallback_split(records),
         "evidence_recall": {k: {"mean": _mean(v), "n": len(v)} for k, v in recall.items()},
+        "evidence_precision": {"answer": {"mean": _mean(cited), "n": len(cited)}},
         "read_share": {"mean": _mean(shares), "n": len(shares)},
         "evidence_ids": {"existing": sum(len(r["evidence"]) for r in records),
                          "missing": sum(len(r.get("missing_evidence") or []) for r in records)},

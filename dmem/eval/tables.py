@@ -64,15 +64,16 @@ def fallback_table(summary: Summary) -> list[str]:
 
 
 def recall_table(summary: Summary) -> list[str]:
-    """Evidence recall of retrieval, deliberation's facts and the answer's trace; share of the transcript read.
+    """Evidence recall of retrieval, deliberation's facts and the answer's trace; the trace's precision; share read.
 
-    Retrieval is System 1's memories (RAG: its chunks); the share is of the full scan's transcript tokens.
+    The trace's precision is the share of the turns it names that are gold evidence. Retrieval is System 1's
+    memories (RAG: its chunks); the share is of the full scan's transcript tokens.
     Recall is over the gold evidence ids that name a turn of the conversation: ids naming no turn are
     not counted, except in the System 1 column that says it counts them (the headers say which).
     """
     heads = ["Method", "System 1 recall (existing ids; missing not counted)", "n",
              "System 1 recall (missing ids counted)", "n", "Deliberation recall (existing ids)", "n",
-             "Answer trace recall (existing ids)", "n", "Transcript read", "n"]
+             "Answer trace recall (existing ids)", "n", "Answer trace precision", "n", "Transcript read", "n"]
     lines = [_row(heads), _row(["---"] * len(heads))]
     for name, s in summary.items():
         rec, share = s["evidence_recall"], s.get("read_share") or {"mean": None, "n": 0}
@@ -80,6 +81,8 @@ def recall_table(summary: Summary) -> list[str]:
         for key in RECALL_KEYS:
             block = rec.get(key) or {"mean": None, "n": 0}
             cells += [_pct(block["mean"]), str(block["n"])]
+        cited = (s.get("evidence_precision") or {}).get("answer") or {"mean": None, "n": 0}
+        cells += [_pct(cited["mean"]), str(cited["n"])]
         lines.append(_row([*cells, _pct(share["mean"]), str(share["n"])]))
     return lines
 

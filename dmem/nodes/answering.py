@@ -10,7 +10,7 @@ from typing import Any
 
 from dmem.decisions.base import Decided
 from dmem.errors import ModelError, StructuredOutputError
-from dmem.evidence.citations import cited_turns
+from dmem.evidence.citations import answer_trace
 from dmem.services import Services
 from dmem.state import gate_policy as gates
 from dmem.state.context import Context
@@ -31,7 +31,7 @@ def answer(state: QueryState, svc: Services) -> dict[str, Any]:
         out = svc.decider.answer(state["question"], state.get("context", []))
     except StructuredOutputError as exc:
         return _no_answer(exc)
-    return _answered(out, state)
+    return _answered(out, _trace(svc, out.value, state))
 
 
 async def aanswer(state: QueryState, svc: Services) -> dict[str, Any]:
@@ -40,7 +40,7 @@ async def aanswer(state: QueryState, svc: Services) -> dict[str, Any]:
         out = await svc.decider.aanswer(state["question"], state.get("context", []))
     except StructuredOutputError as exc:
         return _no_answer(exc)
-    return _answered(out, state)
+    return _answered(out, await svc.store.aoffload(_trace, svc, out.value, state))
 
 
 def _no_answer(exc: StructuredOutputError) -> dict[str, Any]:
@@ -48,10 +48,16 @@ def _no_answer(exc: StructuredOutputError) -> dict[str, Any]:
     return {"system1_answer": NO_INFO, "answer": NO_INFO, "usage": _spent(exc)}
 
 
-def _answered(out: Decided[AnswerDraft], state: QueryState) -> dict[str, Any]:
+def _trace(svc: Services, draft: AnswerDraft, state: QueryState) -> list[str] | None:
+    """The turns the answer drew on (None: it names no line, or has none to give)."""
+    if is_no_info(draft.answer):
+        return None
+    return answer_trace(svc.store.transcript, draft, state.get("memory_ids", []), state.get("memories", []))
+
+
+def _answered(out: Decided[AnswerDraft], cited: list[str] | None) -> dict[str, Any]:
     result: dict[str, Any] = {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage]}
-    cited = cited_turns(out.value.used, state.get("memory_ids", []), state.get("memories", []))
-    if cited is not None and not is_no_info(out.value.answer):
+    if cited is not None:
         result["evidence_turn_ids"] = cited  # the trace names what the answer used, not all retrieved
     return result
 

@@ -137,6 +137,8 @@ def _split_joined(sentence: str) -> list[str]:
     pieces: list[str] = []
     start = 0
     for m in rules.CLAUSE_JOIN.finditer(sentence):
+        if (pair := rules.PAIR_SUBJECT.match(sentence[start:])) and m.end() < start + pair.end():
+            continue  # "My dad and I built a shed": one subject, not two clauses
         if rules.FIRST_PERSON.search(sentence[start : m.start()]):
             pieces.append(sentence[start : m.start()])
             start = m.end()

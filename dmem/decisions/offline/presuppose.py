@@ -17,11 +17,11 @@ mom feeling better after the fall?"), and the splitter then keeps the question a
 
 from __future__ import annotations
 
-__all__ = ["OWNED", "QFACT_LEFTOVER_WORDS", "QFACT_MIN_WORDS", "presupposed", "spelled", "statement"]
+__all__ = ["OWNED", "QFACT_LEFTOVER_WORDS", "QFACT_MIN_WORDS", "presupposed", "statement"]
 
 import re
 
-from dmem.decisions.offline import rules
+from dmem.decisions.offline import register, rules
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.telegraphic import PERSONAL_NOUNS
 from dmem.text.lexical import content_words
@@ -221,11 +221,6 @@ def _drafted(text: str) -> tuple[str, str] | None:
     return None
 
 
-def spelled(text: str) -> str:
-    """Chat's 'u' and 'ur' written out, so the people they name can be put in: 'hows ur mom' -> 'hows your mom'."""
-    return re.sub(r"\bu\b", "you", re.sub(r"\bur\b", "your", text, flags=re.I), flags=re.I)
-
-
 def statement(question: str, asker: str, listener: str | None) -> str | None:
     """The fact a question carries as a statement naming the asker or the listener, or None.
 
@@ -234,7 +229,7 @@ def statement(question: str, asker: str, listener: str | None) -> str | None:
     drafted = _drafted(question.replace("\u2019", "'"))
     if drafted is None or listener is None:
         return None
-    said = spelled(drafted[0])
+    said = register.standard(drafted[0])  # 'ur' and 'u' written out, as admission reads them
     kept = {w.lower().removesuffix("'s") for w in content_words(said)}
     left = [w for w in _words(drafted[1]) if w.lower().removesuffix("'s") not in kept | _ASKING]
     if len(left) > QFACT_LEFTOVER_WORDS:

@@ -18,7 +18,7 @@ from dmem.text.words import wordset
 
 _NO_AGREEMENT = wordset(
     "can could will would shall should must might may can't couldn't won't wouldn't shouldn't didn't "
-    "wasn't used also and or too myself wanna gonna gotta"
+    "wasn't used also and or too myself wanna gonna gotta does has is was"
 )
 _COUNT_WORDS = wordset("two three four five six seven eight nine ten few several many some own")
 _AGREE = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't",
@@ -37,11 +37,20 @@ _CONTRACTIONS = [  # (pattern, replacement template) applied before the general 
 # "I've had my Vespa": the owner is the subject, so the possessive is dropped ("has had a Vespa").
 _OWNED = re.compile(r"\b(?P<lead>[Ii](?:'|\u2019)ve\s+(?:had|owned|got)|[Ii]\s+(?:have\s+had|have\s+owned|own|"
                     r"owned|bought))\s+my\s+(?P<next>[\w'-]+)")
+# "did I mention my son started school": a lead-in that only frames the news after it ("Noor's son started school").
+_TOLD = re.compile(r"^(?P<head>\W*)(?:did|have)\s+I\s+(?:ever\s+)?(?:mention(?:ed)?|tell\s+you|told\s+you)"
+                   r"(?:\s+that)?\s+(?!(?:about|of|how|what|when|where|why|who|which|anything|something)\b)(?=\w)",
+                   re.I)
+# "did I mention", "have I told you": the auxiliary agrees with the speaker, the verb after it stays bare.
+_ASKING_I = re.compile(r"(?<!\b[Ii]\s)\b(?P<aux>do|did|have|had|am|was|can|could|will|would|should|may|might|must)"
+                       r"\s+[Ii]\b", re.I)
+_AUX_AGREED = {"do": "does", "have": "has", "am": "is"}
+_PLURAL_TAIL = {"ve": " have", "m": " are", "d": " would", "ll": " will"}
 # "how you use it" -> "how Theo uses it"; not after an auxiliary or a preposition ("did you use").
 _YOU_VERB = re.compile(rf"(?P<prev>\b\w+\s+)?\b[Yy]ou(?P<adv>(?:\s+{_ADVERB})*)\s+(?P<verb>[a-z]+)\b")
 _NOT_AFTER = wordset("do does did don't can could would will should shall may might must to for with at of about "
-                     "thank thanks tell let see saw love miss make made help want wish are were have has had")
-_NOT_VERBS = wordset("guys all too both two and or so are were was is the a an who that")
+                     "thank thanks tell told let see saw love miss make made help want wish are were have has had")
+_NOT_VERBS = wordset("guys all too both two and or so are were was is the a an who that about")
 _LISTENER = [
     (r"\b[Yy]ou(?:'|\u2019)re\b|\b[Yy]ou are\b", "{l} is"), (r"\b[Yy]ou(?:'|\u2019)ve\b", "{l} has"),
     (r"\b[Yy]our(?:s)?\b", "{l}'s"), (r"\b[Yy]ourself\b|\b[Yy]ou\b", "{l}"),
@@ -77,6 +86,10 @@ def _article(m: re.Match[str]) -> str:
     return f"{m['lead']} {'an' if low[:1] in 'aeiou' else 'a'} {following}"
 
 
+def _cased(said: str, written: str) -> str:
+    return written[:1].upper() + written[1:] if said[:1].isupper() else written
+
+
 def _listener_verb(m: re.Match[str], listener: str) -> str:
     prev = (m["prev"] or "").strip().lower()
     if prev in _NOT_AFTER or m["verb"] in _NOT_VERBS or m["verb"].endswith("ing"):
@@ -86,7 +99,12 @@ def _listener_verb(m: re.Match[str], listener: str) -> str:
 
 def rewrite_person(text: str, speaker: str, listener: str | None = None) -> str:
     """Name the speaker (and listener) instead of first and second person pronouns."""
+    text = _TOLD.sub(lambda m: m["head"], text)
     text = _OWNED.sub(_article, text)
+    # "My dad and I": a plural subject, so nothing agrees with the speaker alone ("have", not "has").
+    text = rules.PAIR_SUBJECT.sub(lambda m: f"{m['pair']} and {speaker}{_PLURAL_TAIL.get((m['tail'] or '')[1:], '')}",
+                                  text, count=1)
+    text = _ASKING_I.sub(lambda m: f"{_cased(m['aux'], _AUX_AGREED.get(m['aux'].lower(), m['aux']))} {speaker}", text)
     for pattern, template in _CONTRACTIONS[:4]:
         text = re.sub(pattern, template.format(s=speaker), text)
     text = _I_VERB.sub(lambda m: f"{speaker}{m['adv']} {agree(m['verb'])}", text)

@@ -53,7 +53,7 @@ REGISTER_MAX_WORDS = 6  # a compliment to the listener of at most this many word
 _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+|(?<!\\w)[:;=]-?[()DPp](?!\\w)"
                     "|<3|\\^_?\\^")
 _SPELLINGS = "|".join(re.escape(k) for k in sorted(REGISTER_SPELLINGS, key=len, reverse=True))
-_SPELLING = re.compile(rf"(?<![\w'])(?:{_SPELLINGS})(?![\w']|\.\w)", re.I)
+_SPELLING = re.compile(rf"(?<![\w'-])(?:{_SPELLINGS})(?![\w'-]|\.\w)", re.I)  # not in "U-turn"
 # 'ur' is "you're" before what says how someone is ("ur so kind"), else "your"; "Ur" only opening a sentence.
 _UR = re.compile(r"(?:(?<![\w'])(?-i:ur)|(?:^|(?<=[.!?]\s))Ur)(?![\w'])(?P<next>\s+(?:so|the|a|an|not|too|very|such|"
                  r"always|never|going|gonna|right|welcome|[a-z]+ing)\b)?", re.I)

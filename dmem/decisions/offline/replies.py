@@ -49,7 +49,9 @@ _RESTORE = [  # (pattern on the clause start, the subject it drops)
     (re.compile(rf"^{_ADVERBS}{_NEGATED}", re.I), "I"),
     (re.compile(rf"^{_ADVERBS}been\b", re.I), "I've"),
     (re.compile(rf"^{_ADVERBS}(?:{_STATES})\b{_NOT_A_SUBJECT}(?!.*\b(?:is|was)\b)", re.I), "I'm"),
-    (re.compile(rf"^{_ADVERBS}(?:{_STANCE}|{_PAST}|[a-z]{{3,}}[^e\W]ed)\b{_NOT_A_SUBJECT}", re.I), "I"),
+    # not "Did I mention ...!", a question whose mark chat dropped
+    (re.compile(rf"^{_ADVERBS}(?!did\s+(?:i|you|he|she|we|they)\b)(?:{_STANCE}|{_PAST}|[a-z]{{3,}}[^e\W]ed)\b"
+                rf"{_NOT_A_SUBJECT}", re.I), "I"),
 ]
 _CASUAL = [(re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've")]
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)

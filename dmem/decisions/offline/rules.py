@@ -152,6 +152,10 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
 # "Mostly Italian food, have you been there?": a statement and the question tagged onto it.
 QUESTION_TAIL = re.compile(r",\s+(?=(?:and\s+|so\s+)?(?:have|has|did|do|does|are|were|was|is|what|how|where|when|"
                            r"which|who|would|will|can|could)\s+you\b[^.!?]*\?\s*$)", _I)
+# "My dad and I ...", "Maya and I ...": two people opening a clause as one subject (its verb is plural).
+PAIR_SUBJECT = re.compile(r"^(?P<pair>\W*(?:(?:my|our)(?:\s+[\w'-]+){1,2}|(?!(?:and|but|so|then|yes|yeah|oh|well|"
+                          r"now|ok|okay|no|sure|wow|haha|lol|hey|hi|also|plus|today|yesterday|tonight)\b)(?-i:[A-Z][a-z]+)))"
+                          r"\s+and\s+i(?P<tail>['\u2019](?:ve|m|d|ll))?\b", _I)
 CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)", _I)
 # An instruction to remember opens a clause; "I remember going there" is a recollection, not one.
 REMEMBER = re.compile(r"(?:^|[,;:]\s*|\s+and\s+|\s+but\s+)(?:please\s+)?(?:also\s+)?remember(?:\s+that)?[\s:,]+",

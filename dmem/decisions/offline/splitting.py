@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline import chains, frames, presuppose, rules
+from dmem.decisions.offline import chains, frames, presuppose, register, rules
 from dmem.decisions.offline.admission import Clause, clauses_of, judge_clause, utterance_text
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.decisions.offline.replies import Asked
@@ -151,7 +151,7 @@ def _question_fact(clause: Clause, speaker: str, listener: str | None,
     said = _drop_vocative(clause.text, listener)
     if stated or (stated := _presupposed(clause, speaker, listener)):
         return _tidy(stated), Provenance.INFERRED
-    asked = rewrite_person(presuppose.spelled(said), speaker, listener)
+    asked = rewrite_person(register.standard(said), speaker, listener)
     return _tidy(frames.asked(speaker, listener or "someone", _trim(asked))), Provenance.STATED
 
 
