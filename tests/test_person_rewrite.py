@@ -8,6 +8,7 @@ from datetime import datetime
 import pytest
 
 from dmem.decisions.offline.pronouns import agree, rewrite_person
+from dmem.decisions.offline.register import standard
 from tests.chat_lines import ChatLines
 
 CHAT = ChatLines("P3", datetime(2025, 9, 12, 18, 15), "Ha, fair enough.")
@@ -49,3 +50,21 @@ def test_the_offline_splitter_keeps_both_people_and_drops_the_lead_in(said: str,
     admitted, reason = CHAT.judged(said)
     assert admitted, reason
     assert CHAT.facts(said)[0] == fact
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I'll drive you to the ferry", "Noor will drive Ivo to the ferry"),
+    ("I can take you in the van tomorrow", "Noor can take Ivo in the van tomorrow"),
+    ("I met you at the gala", "Noor met Ivo at the gala"),
+])
+def test_you_as_an_object_stays_the_listener_and_the_next_word_is_not_a_verb(said: str, fact: str) -> None:
+    assert rewrite_person(said, "Noor", "Ivo") == fact
+
+
+@pytest.mark.parametrize(("said", "written"), [
+    ("ur baking is way better than mine", "your baking is way better than mine"),
+    ("ur leaving on friday?", "you're leaving on friday?"),
+    ("ur so patient", "you're so patient"),
+])
+def test_ur_before_a_gerund_subject_is_your(said: str, written: str) -> None:
+    assert standard(said) == written

@@ -50,7 +50,11 @@ _PLURAL_TAIL = {"ve": " have", "m": " are", "d": " would", "ll": " will"}
 _YOU_VERB = re.compile(rf"(?P<prev>\b\w+\s+)?\b[Yy]ou(?P<adv>(?:\s+{_ADVERB})*)\s+(?P<verb>[a-z]+)\b")
 _NOT_AFTER = wordset("do does did don't can could would will should shall may might must to for with at of about "
                      "thank thanks tell told let see saw love miss make made help want wish are were have has had")
-_NOT_VERBS = wordset("guys all too both two and or so are were was is the a an who that about")
+_NOT_VERBS = wordset("guys all too both two and or so are were was is the a an who that about to in on at for with "
+                     "from of by into onto over under off out up down back there here again now then later tonight "
+                     "today tomorrow this that these those next last my your his her our their some any if when "
+                     "because but as than not")
+"""Words after 'you' that show it is an object or ends a phrase ("drive you to work"), not a verb's subject."""
 _LISTENER = [
     (r"\b[Yy]ou(?:'|\u2019)re\b|\b[Yy]ou are\b", "{l} is"), (r"\b[Yy]ou(?:'|\u2019)ve\b", "{l} has"),
     (r"\b[Yy]our(?:s)?\b", "{l}'s"), (r"\b[Yy]ourself\b|\b[Yy]ou\b", "{l}"),

@@ -54,9 +54,10 @@ _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200
                     "|<3|\\^_?\\^")
 _SPELLINGS = "|".join(re.escape(k) for k in sorted(REGISTER_SPELLINGS, key=len, reverse=True))
 _SPELLING = re.compile(rf"(?<![\w'-])(?:{_SPELLINGS})(?![\w'-]|\.\w)", re.I)  # not in "U-turn"
-# 'ur' is "you're" before what says how someone is ("ur so kind"), else "your"; "Ur" only opening a sentence.
+# 'ur' is "you're" before what says how someone is ("ur so kind", "ur leaving"), else "your" (also before a
+# gerund that is a subject: "ur parking is fine"); "Ur" only opening a sentence.
 _UR = re.compile(r"(?:(?<![\w'])(?-i:ur)|(?:^|(?<=[.!?]\s))Ur)(?![\w'])(?P<next>\s+(?:so|the|a|an|not|too|very|such|"
-                 r"always|never|going|gonna|right|welcome|[a-z]+ing)\b)?", re.I)
+                 r"always|never|going|gonna|right|welcome|[a-z]+ing(?!\s+(?:is|was|are|were|has|had)\b))\b)?", re.I)
 _LAUGH = r"(?:a?(?:ha){2,}h?|he(?:he)+|lo+l(?:ol)*|lmf?ao+|rofl|xd)"
 _MARKER = "|".join(re.escape(m).replace(r"\ ", r"\s+") for m in REGISTER_MARKERS)
 _EDGE = rf"(?:{_LAUGH}|{_MARKER})"
