@@ -12,7 +12,7 @@ import pytest
 
 from dmem.api import Memory
 from dmem.decisions.offline.answer_extraction import answer
-from dmem.evidence.citations import cited_turns, memory_turns
+from dmem.evidence.citations import cited_turns, memory_turns, turns_said
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import MemoryRecord, Message
 from tests.conftest import PASS, last_section
@@ -89,6 +89,34 @@ def test_turns_of_one_speaker_or_not_recorded_are_all_cited() -> None:
     linked = record("b", "Rosa liked the lighthouse film best", ["D2:1", "D2:2"])
     assert memory_turns(linked, said(LINKED[1:]), "lighthouse") == ["D2:1", "D2:2"]  # the question not recorded
     assert cited_turns([1], ["b"], [linked], None, "lighthouse") == ["D2:1", "D2:2"]
+
+
+class CountingTranscript:
+    """A transcript holding fixed turns that counts its reads."""
+
+    def __init__(self, turns: list[Message]) -> None:
+        self.turns, self.reads = turns, []
+
+    def with_ids(self, namespace: str, turn_ids: list[str]) -> list[Message]:
+        self.reads.append((namespace, list(turn_ids)))
+        return [m for m in self.turns if m.turn_id in turn_ids]
+
+
+def test_source_turns_are_read_once_per_namespace_and_kept_to_their_memory() -> None:
+    here = [Message(turn_id=i, speaker=who, text=text, conversation_id="c1") for i, who, text in LINKED]
+    elsewhere = Message(turn_id="D2:2", speaker="Theo", text="The ferry one.", conversation_id="c2")
+    sailed = [Message(turn_id="D3:1", speaker="Maya", text="Did you sail?", conversation_id="c1"),
+              Message(turn_id="D3:2", speaker="Rosa", text="Twice!", conversation_id="c1")]
+    transcript = CountingTranscript([*here, elsewhere, *sailed])
+    film = MemoryRecord(id="a", namespace="u", text="Rosa liked the lighthouse film", source_turn_ids=["D2:1", "D2:2"],
+                        conversation_id="c1", created_at=NOW, updated_at=NOW)
+    sail = record("b", "Rosa sailed twice", ["D3:1", "D3:2"])
+    single = record("c", "Rosa rows", ["D9:1"])  # one source turn: nothing to read
+    found = turns_said(transcript, [film, sail, single])  # type: ignore[arg-type]
+    assert transcript.reads == [("u", ["D2:1", "D2:2", "D3:1", "D3:2"])]
+    assert {k: {t: m.text for t, m in v.items()} for k, v in found.items()} == {
+        "a": {"D2:1": LINKED[0][2], "D2:2": LINKED[1][2]},  # its conversation's D2:2, not c2's
+        "b": {"D3:1": "Did you sail?", "D3:2": "Twice!"}}
 
 
 @pytest.mark.parametrize("path", ["sync", "async"])

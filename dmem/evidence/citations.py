@@ -33,10 +33,15 @@ def cited_turns(used: Sequence[int], memory_ids: Sequence[str], memories: Sequen
     every source turn. None when no valid line is named: the caller keeps its whole-context trace
     rather than claim the answer used nothing.
     """
-    cited = used_memories(used, memory_ids, memories)
+    return _turns_of(used_memories(used, memory_ids, memories), said or {}, answer)
+
+
+def _turns_of(cited: Sequence[MemoryRecord], said: Mapping[str, Mapping[str, Message]], answer: str
+              ) -> list[str] | None:
+    """``memory_turns`` of each memory, each turn once; None when there is no memory."""
     if not cited:
         return None
-    return list(dict.fromkeys(t for m in cited for t in memory_turns(m, (said or {}).get(m.id, {}), answer)))
+    return list(dict.fromkeys(t for m in cited for t in memory_turns(m, said.get(m.id, {}), answer)))
 
 
 def memory_turns(memory: MemoryRecord, said: Mapping[str, Message], answer: str) -> list[str]:
@@ -59,18 +64,22 @@ def memory_turns(memory: MemoryRecord, said: Mapping[str, Message], answer: str)
 
 
 def turns_said(transcript: TranscriptLog, memories: Sequence[MemoryRecord]) -> dict[str, dict[str, Message]]:
-    """Each memory's source turns as its namespace recorded them (of its conversation when it names one)."""
-    said: dict[str, dict[str, Message]] = {}
-    for m in memories:
-        if len(m.source_turn_ids) < 2:
-            continue
-        found = transcript.with_ids(m.namespace, m.source_turn_ids)
-        said[m.id] = {t.turn_id: t for t in found if m.conversation_id in (None, t.conversation_id)}
-    return said
+    """Each memory's source turns as its namespace recorded them (of its conversation when it names one).
+
+    Only memories with several source turns need them (``memory_turns``); one read per namespace.
+    """
+    linked = [m for m in memories if len(m.source_turn_ids) > 1]
+    wanted: dict[str, dict[str, None]] = {}
+    for m in linked:
+        wanted.setdefault(m.namespace, {}).update(dict.fromkeys(m.source_turn_ids))
+    found = {ns: transcript.with_ids(ns, list(ids)) for ns, ids in wanted.items()}
+    return {m.id: {t.turn_id: t for t in found[m.namespace]
+                   if t.turn_id in m.source_turn_ids and m.conversation_id in (None, t.conversation_id)}
+            for m in linked}
 
 
 def answer_trace(transcript: TranscriptLog, draft: AnswerDraft, memory_ids: Sequence[str],
                  memories: Sequence[MemoryRecord]) -> list[str] | None:
     """``cited_turns`` for an answer draft, its memories' source turns read from ``transcript``."""
-    said = turns_said(transcript, used_memories(draft.used, memory_ids, memories))
-    return cited_turns(draft.used, memory_ids, memories, said, draft.answer)
+    cited = used_memories(draft.used, memory_ids, memories)
+    return _turns_of(cited, turns_said(transcript, cited), draft.answer)

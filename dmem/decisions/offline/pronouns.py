@@ -52,7 +52,7 @@ _NOT_AFTER = wordset("do does did don't can could would will should shall may mi
                      "thank thanks tell told let see saw love miss make made help want wish are were have has had")
 _NOT_VERBS = wordset("guys all too both two and or so are were was is the a an who that about to in on at for with "
                      "from of by into onto over under off out up down back there here again now then later tonight "
-                     "today tomorrow this that these those next last my your his her our their some any if when "
+                     "today tomorrow this these those next last my your his her our their some any if when "
                      "because but as than not")
 """Words after 'you' that show it is an object or ends a phrase ("drive you to work"), not a verb's subject."""
 _LISTENER = [
