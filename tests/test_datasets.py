@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from dmem.datasets import datasets, formats
 from dmem.datasets.datasets import (
     IMAGE_MARKER,
     Conversation,
@@ -213,6 +214,26 @@ def test_unreadable_inputs_raise_data_error(tmp_path: Path) -> None:
         load_realtalk(tmp_path)
     with pytest.raises(DataError, match="unknown dataset kind"):
         load_dataset("msc", LOCOMO_FIXTURE)  # type: ignore[arg-type]
+
+
+def test_a_folder_without_chat_files_reads_each_json_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chats under other names are found by their content, and loading does not parse a file a second time."""
+    for source in sorted(REALTALK_FIXTURES.glob("Chat_*.json")):
+        (tmp_path / source.name.replace("Chat_", "Made_up_")).write_text(source.read_text())
+    (tmp_path / "notes.json").write_text("[1, 2]")
+    expected = [c.conversation_id.replace("Chat_", "Made_up_") for c in load_realtalk(REALTALK_FIXTURES).conversations]
+    reads: list[str] = []
+    real_read = formats.read_json
+
+    def counting(path: Path) -> object:
+        reads.append(path.name)
+        return real_read(path)
+
+    monkeypatch.setattr(formats, "read_json", counting)
+    monkeypatch.setattr(datasets, "read_json", counting)
+    loaded = load_realtalk(tmp_path)
+    assert [c.conversation_id for c in loaded.conversations] == expected
+    assert sorted(reads) == sorted(p.name for p in tmp_path.glob("*.json"))
 
 
 # --- the real benchmark files (skipped without ../shared/data) ---------------------------------

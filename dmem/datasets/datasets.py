@@ -20,6 +20,7 @@ from dmem.datasets.formats import (
     IMAGE_MARKER,
     Notes,
     TurnReader,
+    chat_documents,
     chat_files,
     is_chat,
     locomo_turn,
@@ -190,8 +191,7 @@ def load_realtalk(path: str | Path) -> Dataset:
     """Load a RealTalk ``Chat_*.json`` file, or a directory of them, into a :class:`Dataset`."""
     path = Path(path)
     conversations = []
-    for file in chat_files(path) if path.is_dir() else [path]:
-        data = read_json(file)
+    for file, data in chat_documents(path) if path.is_dir() else [(path, read_json(path))]:
         if not isinstance(data, dict) or not isinstance(data.get("name"), dict):
             raise DataError(f"{file}: not a RealTalk chat (expected an object with 'name' and 'session_N')")
         speakers = [str(name) for name in data["name"].values()]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -183,26 +183,41 @@ def is_chat(data: object) -> bool:
     return isinstance(data, dict) and "name" in data and any(SESSION_KEY.fullmatch(k) for k in data)
 
 
-def _holds_chat(path: Path) -> bool:
-    try:
-        return is_chat(read_json(path))
-    except DataError:
-        return False
-
-
-def chat_files(path: Path) -> list[Path]:
-    """A folder's chats in natural order (Chat_2 before Chat_10): its ``Chat_*.json`` files, else the rest.
-
-    The rest: its ``*.json`` files that hold a RealTalk chat (the same format under other names, e.g. invented).
-    """
+def _natural(paths: Iterable[Path]) -> list[Path]:
+    """Paths in natural order of the first number in their names (Chat_2 before Chat_10), then by name."""
 
     def key(p: Path) -> tuple[int, str]:
         m = re.search(r"\d+", p.stem)
         return (int(m.group()) if m else 0, p.name)
 
-    files = sorted(path.glob("Chat_*.json"), key=key) or [
-        p for p in sorted(path.glob("*.json"), key=key) if _holds_chat(p)]
-    if not files:
+    return sorted(paths, key=key)
+
+
+def _chat_or_none(path: Path) -> Any:
+    """A file's parsed JSON if it holds a RealTalk chat, else None (unreadable files included)."""
+    try:
+        data = read_json(path)
+    except DataError:
+        return None
+    return data if is_chat(data) else None
+
+
+def chat_documents(path: Path) -> list[tuple[Path, Any]]:
+    """A folder's chats, each file with its parsed JSON, read once: its ``Chat_*.json`` files, else the rest.
+
+    The rest: its ``*.json`` files that hold a RealTalk chat (the same format under other names, e.g. invented).
+    A ``Chat_*.json`` file is returned whatever it holds, so that loading it names what is wrong with it.
+    """
+    named = _natural(path.glob("Chat_*.json"))
+    if named:
+        return [(p, read_json(p)) for p in named]
+    found = [(p, data) for p in _natural(path.glob("*.json")) if (data := _chat_or_none(p)) is not None]
+    if not found:
         raise DataError(f"{path}: no Chat_*.json file (nor other .json file holding a RealTalk chat) in this "
                         "folder; pass a RealTalk chat or its folder")
-    return files
+    return found
+
+
+def chat_files(path: Path) -> list[Path]:
+    """A folder's chat files in natural order, as :func:`chat_documents` finds them (``Chat_*.json`` unread)."""
+    return _natural(path.glob("Chat_*.json")) or [p for p, _ in chat_documents(path)]
