@@ -31,7 +31,7 @@ def main() -> None:
     """Two turns answered at once; the memories appear after ``flush()``."""
     from dmem.testing import FakeChatModel
 
-    with Memory(tempfile.mkdtemp(prefix="dmem-bg-"), embeddings="hash") as memory, \
+    with tempfile.TemporaryDirectory(prefix="dmem-bg-") as directory, Memory(directory, embeddings="hash") as memory, \
             BackgroundIngestion() as background:
         host = build_host_graph(memory, background).compile(checkpointer=InMemorySaver(), name="host_agent")
         ctx = HostContext(model=FakeChatModel(script={"text": host_reply}), user_id="alice")

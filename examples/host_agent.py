@@ -72,7 +72,7 @@ def main() -> None:
     """Three turns of one thread, offline."""
     from dmem.testing import FakeChatModel
 
-    with Memory(tempfile.mkdtemp(prefix="dmem-host-"), embeddings="hash") as memory:
+    with tempfile.TemporaryDirectory(prefix="dmem-host-") as directory, Memory(directory, embeddings="hash") as memory:
         host = build_host_graph(memory).compile(checkpointer=InMemorySaver(), name="host_agent")
         ctx = HostContext(model=FakeChatModel(script={"text": host_reply}), user_id="alice")
         config: RunnableConfig = {"configurable": {"thread_id": "t1"}}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -61,8 +62,11 @@ def run_turns(graph: Any, ctx: Any, config: dict[str, Any], turns: list[str]) ->
     return seen
 
 
-def test_example_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
+def test_example_runs_offline(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     load_example("host_agent").main()
+    assert list(tmp_path.iterdir()) == []  # its store was temporary: nothing is left behind
     out = capsys.readouterr().out
     assert "host: (memory: nothing yet) Noted!" in out and "host: (memory: Rex) Noted!" in out
     assert "beagle named Rex" in out and "nurse in Boston" in out

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import tempfile
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,8 +19,11 @@ from tests.conftest import admit_all
 from tests.test_host_agent import load_example
 
 
-def test_example_runs_offline(capsys: pytest.CaptureFixture[str]) -> None:
+def test_example_runs_offline(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     load_example("background_memory").main()
+    assert list(tmp_path.iterdir()) == []  # its store was temporary: nothing is left behind
     out = capsys.readouterr().out
     assert "background failures: []" in out
     assert "beagle named Rex" in out and "Porto" in out and "host: (memory: Rex) Noted!" in out
