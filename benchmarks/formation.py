@@ -15,8 +15,9 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
   against the gold evidence, for the turns the answer drew on (the trace ``Answer`` gives: a used
   memory's linked question turn only when the answer needs it), every source turn of the memories used,
   and every memory retrieved.
-`invented` measures the invented chats of benchmarks/data/invented_chats (RealTalk format, people and
-events made up, written before reading the offline rules and never tuned on) the same way, and also
+`invented` measures a folder of invented chats (RealTalk format, people and events made up) the same way:
+--chats names it, default benchmarks/data/invented_chats (batch 1, written before reading the offline rules);
+benchmarks/data/invented_chats_2 is batch 2, written by another author apart from the rules. It also
 prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
 that System 1 did not retrieve, with its question (invented text, so printing it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
@@ -31,7 +32,7 @@ facts sharing most word stems with the exchange standing in for the embedding-se
 'formed' then counts evidence turns that source a drafted fact and 'mem/turn' is drafted facts per
 turn, before the lifecycle merges duplicates; no System 1 recall (there is no store).
 Usage: python benchmarks/formation.py [locomo|realtalk|both|invented] [--half tuning|report|both (default:
-       tuning, or what --only names)] [--drafts]
+       tuning, or what --only names)] [--drafts] [--chats DIR (invented only; default the batch 1 folder)]
        [--only ID,ID] [--work DIR] [--data DIR (default ../shared/data)] [--filler-only]
        [--source HASH (reuse stores ingested by another source tree)]
 """
@@ -72,6 +73,8 @@ TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
 CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
+INVENTED = ROOT / "benchmarks" / "data" / "invented_chats"
+"""The invented chats measured by default (batch 1); ``--chats`` names another folder, such as batch 2."""
 
 
 @functools.cache
@@ -79,11 +82,14 @@ def arguments() -> argparse.Namespace:
     """The command line (``--help`` prints it and measures nothing); other scripts' flags are left alone."""
     parser = argparse.ArgumentParser(description="Formation recall on the development data (see the module docstring).")
     parser.add_argument("dataset", nargs="?", default="both",
-                        help="locomo, realtalk, both (default), or invented (benchmarks/data/invented_chats)")
+                        help="locomo, realtalk, both (default), or invented (the folder --chats names)")
     parser.add_argument("--half", choices=["tuning", "report", "both"], default=None,
                         help="default: tuning, or every conversation --only names; the report half is "
                              "measured only when asked for")
     parser.add_argument("--only", help="comma list of conversation ids")
+    parser.add_argument("--chats", default=str(INVENTED),
+                        help="invented only: the folder of invented chats (RealTalk format), a path from the "
+                             "current folder or from the repository root; default benchmarks/data/invented_chats")
     parser.add_argument("--drafts", action="store_true", help="admission and split only (fast), no store")
     parser.add_argument("--work", default=str(ROOT / ".bench-stores" / "formation"))
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
@@ -103,9 +109,18 @@ def option(name: str, default: str | None = None) -> str | None:
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv[:-1] else default
 
 
+def chats_folder(given: str) -> Path:
+    """The folder of invented chats ``--chats`` names: as given, else under the repository root."""
+    path = Path(given).expanduser()
+    found = next((p for p in (path, ROOT / path) if p.is_dir()), None)
+    if found is None:
+        raise SystemExit(f"formation.py: --chats {given}: no such folder (give a path from here or from {ROOT})")
+    return found.resolve()
+
+
 DATA = Path(option("--data", str(ROOT.parent / "shared" / "data")) or "")
 SETS = {"locomo": DATA / "locomo" / "locomo-dev6.json", "realtalk": DATA / "realtalk",
-        "invented": ROOT / "benchmarks" / "data" / "invented_chats"}
+        "invented": chats_folder(option("--chats", str(INVENTED)) or str(INVENTED))}
 FORMAT = {"locomo": "locomo", "realtalk": "realtalk", "invented": "realtalk"}
 """The file format of each set: the invented chats are RealTalk chats."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.data_leaks import SHARED_DATA, DevData, forbidden_names, load, ngrams, proper_nouns, scan
+from tests.data_leaks import ROOT, SHARED_DATA, DevData, forbidden_names, load, ngrams, our_files, proper_nouns, scan
 
 pytestmark = [pytest.mark.data,
               pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="no ../shared/data (development data)")]
@@ -38,3 +38,9 @@ def test_the_checks_catch_a_copied_line_with_its_people_renamed() -> None:
     copied = ngrams(["Odile showed me how to fold paper cranes by the river"])
     assert copied & ngrams(data.texts)  # renamed people, same line
     assert not ngrams(["She showed me how to make paper boats on the lake"]) & ngrams(data.texts)
+
+
+def test_the_held_out_invented_chats_are_scanned() -> None:
+    scanned = {path.relative_to(ROOT).as_posix() for path in our_files()}
+    held_out = [name for name in scanned if name.startswith("benchmarks/data/invented_chats_2/")]
+    assert len(held_out) == 3 and all(name.endswith(".json") for name in held_out)

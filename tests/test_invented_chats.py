@@ -1,7 +1,8 @@
-"""The invented chats (benchmarks/data/invented_chats) load as RealTalk chats and the formation benchmark measures them.
+"""The invented chats (benchmarks/data/invented_chats, batch 2 in invented_chats_2) load as RealTalk chats and the
+formation benchmark measures them.
 
 They are the held-out instrument for formation: people and events made up, in the RealTalk format, so the
-loader, ``dmem eval realtalk DIR`` and ``benchmarks/formation.py invented`` read them like the dev data.
+loader, ``dmem eval realtalk DIR`` and ``benchmarks/formation.py invented [--chats DIR]`` read them like the dev data.
 """
 
 from __future__ import annotations
@@ -19,19 +20,25 @@ from dmem.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[1]
 CHATS = ROOT / "benchmarks" / "data" / "invented_chats"
+BATCH_2 = ROOT / "benchmarks" / "data" / "invented_chats_2"
+
+
+def load_formation(patch: pytest.MonkeyPatch, *argv: str, name: str = "formation_benchmark") -> ModuleType:
+    """benchmarks/formation.py as a fresh module run with the command line ``argv`` (not pytest's own flags)."""
+    patch.setattr(sys, "argv", ["formation.py", *argv])
+    patch.syspath_prepend(str(ROOT / "benchmarks"))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "formation.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    patch.setitem(sys.modules, spec.name, module)  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="module")
 def formation(monkeypatch_module: pytest.MonkeyPatch) -> ModuleType:
-    """benchmarks/formation.py as a module, its command line empty (pytest's own flags are not its)."""
-    monkeypatch_module.setattr(sys, "argv", ["formation.py"])
-    monkeypatch_module.syspath_prepend(str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location("formation_benchmark", ROOT / "benchmarks" / "formation.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch_module.setitem(sys.modules, spec.name, module)  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    """benchmarks/formation.py as a module, its command line empty."""
+    return load_formation(monkeypatch_module)
 
 
 @pytest.fixture(scope="module")
@@ -40,11 +47,12 @@ def monkeypatch_module() -> Iterator[pytest.MonkeyPatch]:
         yield patch
 
 
-def test_the_folder_loads_as_realtalk_chats_with_every_evidence_turn_present() -> None:
-    assert detect_kind(CHATS) == "realtalk"
-    dataset = load_dataset("realtalk", CHATS)
+@pytest.mark.parametrize(("folder", "prefix"), [(CHATS, "Invented"), (BATCH_2, "Invented2")])
+def test_the_folder_loads_as_realtalk_chats_with_every_evidence_turn_present(folder: Path, prefix: str) -> None:
+    assert detect_kind(folder) == "realtalk"
+    dataset = load_dataset("realtalk", folder)
     assert [c.conversation_id.split("_")[:2] for c in dataset.conversations] == [
-        ["Invented", "1"], ["Invented", "2"], ["Invented", "3"]]
+        [prefix, "1"], [prefix, "2"], [prefix, "3"]]
     for conv in dataset.conversations:
         assert conv.issues == [] and len(conv.speakers) == 2
         assert len(conv.messages) >= 150 and len(conv.qa) >= 25
@@ -80,3 +88,29 @@ def test_the_formation_benchmark_measures_one_invented_chat(formation: ModuleTyp
         assert family in fig.unformed
         assert any(repr(text) in line for text in texts), line
     assert formation.half_of("invented", conv.conversation_id) == "invented"
+
+
+def test_the_formation_benchmark_measures_batch_1_unless_chats_names_a_folder(
+        formation: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert formation.SETS["invented"] == CHATS.resolve()
+    named = load_formation(monkeypatch, "invented", "--chats", str(tmp_path), "--drafts", name="formation_chats")
+    assert named.SETS["invented"] == tmp_path.resolve() and named.arguments().drafts
+    assert named.SETS["realtalk"] == formation.SETS["realtalk"]
+
+
+def test_chats_reads_a_path_from_here_or_from_the_repository_root(
+        formation: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    assert formation.chats_folder("mine") == (tmp_path / "mine").resolve()
+    assert formation.chats_folder("benchmarks/data/invented_chats_2") == BATCH_2.resolve()
+    with pytest.raises(SystemExit, match="--chats nowhere: no such folder"):
+        formation.chats_folder("nowhere")
+
+
+def test_the_formation_benchmark_measures_a_batch_2_chat_named_by_chats(monkeypatch: pytest.MonkeyPatch) -> None:
+    named = load_formation(monkeypatch, "invented", "--chats", "benchmarks/data/invented_chats_2", name="formation_2")
+    conv = load_dataset("realtalk", named.SETS["invented"]).conversations[0]
+    fig = named.measure_drafts(conv)
+    assert conv.conversation_id.startswith("Invented2_1_")
+    assert fig.turns == len(conv.messages) and fig.formed + sum(fig.unformed.values()) == fig.evidence > 0
