@@ -228,7 +228,7 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
             if clause.condition:
                 rule = _rule_fact(pairs[0][0], clause.condition, message.speaker, listener)
                 pairs.append((rule, [Category.USER_RULE], Provenance.STATED))
-        if replied is not None and replied.turn_id and replied.turn_id not in sources:
+        if pairs and replied is not None and replied.turn_id and replied.turn_id not in sources:
             sources = [replied.turn_id, *sources]
             linked = True
         known += antecedents(clause.text, message.speaker)
