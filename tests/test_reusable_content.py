@@ -63,5 +63,7 @@ def test_the_plain_statements_of_one_message_are_one_memory() -> None:
 
 def test_a_message_with_a_personal_fact_keeps_only_that() -> None:
     assert _facts("The movers come on the 14th at 8am") == ["Noor: The movers come on the 14th at 8am"]
-    facts = _facts("I finally booked the movers. They come on the 14th at 8am")
+    mixed = "They come on the 14th at 8am. I finally booked the movers"
+    facts = _facts(mixed)
     assert facts and all(not f.startswith("Noor: ") for f in facts), facts
+    assert _judged(mixed)[1].startswith("admitted: first-person")  # the reason names the clause giving the fact

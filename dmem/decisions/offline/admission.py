@@ -345,7 +345,8 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
         return False, "rejected: empty utterance"
     clauses, language = clauses_of(message, prior, memories)
     verdicts = [judge_clause(c, language) for c in clauses]
-    admitted = [v for v in verdicts if v.admit]
+    # A reusable clause forms a fact only when no other clause does: the reason names the clause that does.
+    admitted = sorted((v for v in verdicts if v.admit), key=lambda v: v.kind == "reusable")
     if admitted:
         replied = clauses[0].replies_to
         if replied and admitted[0].kind != "answer":  # the audit trail names the question the facts answer
