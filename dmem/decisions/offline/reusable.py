@@ -40,6 +40,14 @@ _Z_REACTION = re.compile(
     r"^\W*(?:absolutely|indeed|exactly|agreed|true|totally|definitely|isn't|aren't|wasn't|weren't|doesn't|don't|"
     r"didn't|won't|can't|couldn't|shouldn't|wouldn't|hasn't|haven't)\b"
     r"|\b(?:sunny|rainy|raining|snowing|weather|windy|cloudy)\b", re.I)
+# A statement has a finite verb: an auxiliary or contraction, a common irregular past, or a lowercase word ending
+# in -ed, -ing or -s. A title or a list item ("The Lighthouse Keeper by Ilse Varga") states nothing.
+_Z_VERB = re.compile(
+    r"'(?:s|re|ve|ll|d|m)\b|\b(?:is|are|was|were|be|been|am|has|have|had|do|does|did|will|got|took|went|came|made|"
+    r"left|sold|bought|paid|gave|won|lost|ran|met|told|said|found|broke|fell|drove|flew|wrote|began|brought|caught|"
+    r"felt|kept|sent|spent|built|held|knew|saw|heard|put|set|cut|hit|quit|ate|drank|swam|sang|rode|stole|wore|"
+    r"chose|froze|spoke|woke|sat|stood|slept|lent|meant|led|fed|fought|taught|hung|grew|threw|drew|forgot)\b"
+    r"|(?-i:\b[a-z]+(?:ed|ing|[^s]s)\b)", re.I)
 # What someone else says or thinks is a fact about them, whatever its words ("Sam says it's good").
 _Z_REPORTED = re.compile(r"\b(?:says?|said|thinks?|thought|reckons?)\b.*$", re.I)
 # A generic truth speaks of everyone or always ("most people sleep 7 hours a night", "prices go up every year").
@@ -83,6 +91,6 @@ def reusable(text: str, answer_word_count: int) -> str | None:
     """The anchor when a declarative clause without 'I' states reusable content, else None."""
     if not Z_MIN_ANSWER_WORDS <= answer_word_count <= Z_MAX_ANSWER_WORDS:
         return None
-    if any(p.search(text) for p in (_Z_LISTENER, _Z_IMPERATIVE, _Z_GENERIC, _Z_REACTION)):
+    if not _Z_VERB.search(text) or any(p.search(text) for p in (_Z_LISTENER, _Z_IMPERATIVE, _Z_GENERIC, _Z_REACTION)):
         return None
     return None if _Z_EVALUATION.search(_Z_REPORTED.sub("", text)) else anchor(text)
