@@ -26,7 +26,7 @@ _Z_ANCHOR = re.compile(
     r"|\b(?:noon|midnight)\b|(?-i:\bMay\b)", re.I)
 _Z_NOT_NAMES = {m.lower() for m in MONTHS} | set(WEEKDAYS) | {"i", "ok", "okay", "omg", "lol", "haha", "yes", "no"}
 _Z_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+(?:'s)?\b")
-# A name the clause addresses is the listener, not an anchor: "Hey Maria, ...", "..., Tom!"
+# A name the clause addresses is the listener, not an anchor: "Hey Odile, ...", "..., Ivo!"
 _Z_VOCATIVE = re.compile(r"^\W*(?:\w+\W+)?[A-Z][a-z]+\s*[,!-]|[,-]\s*[A-Z][a-z]+\W*$")
 # An order or request opens with a bare verb: "bring the 2 chairs on Saturday" is not the speaker's world.
 _Z_IMPERATIVE = re.compile(
