@@ -407,7 +407,9 @@ def corpus_rate(name: str, label: str) -> None:
     Personal lines should be admitted and their fact name the speaker; lines of the same register that are
     no fact about the speaker should not. Batch 1 was written with the rules, batch 2 after they were
     frozen: printed apart. telegraphic.json: 'Dog has been sick all week' against 'Kids love candy';
-    chat_register.json: 'usually run on sundays lol' against 'you're so sweet' or 'so sleepy'.
+    chat_register.json: 'usually run on sundays lol' against 'you're so sweet' or 'so sleepy'; reusable.json:
+    the speaker's world without "I" ('the plumber comes thursday at 8am') against news, generic truths and
+    remarks on the listener (its 'personal' means worth keeping).
     """
     corpus = json.loads((ROOT / "benchmarks" / "data" / f"{name}.json").read_text())
     counts: Counter[tuple[int, bool, str]] = Counter()
@@ -472,6 +474,7 @@ def main() -> None:
     filler_rate()
     corpus_rate("telegraphic", "telegraphic chat")
     corpus_rate("chat_register", "casual chat")
+    corpus_rate("reusable", "reusable content")
     question_fact_rate()
     reply_links.report()
 

@@ -76,7 +76,9 @@ def test_an_evaluation_of_the_speakers_own_dated_occasion_is_their_opinion(text:
 @pytest.mark.parametrize(("before", "text"), [
     (AGREEING, "Kids love candy"), (AGREEING, "Cats hate baths"), (AGREEING, "Coffee is bitter"),
     (AGREEING, "Puppies chew everything"), (AGREEING, "The election is next week"),
-    (AGREEING, "Ferry strike starts monday"), (AGREEING, "The debate last night was a mess"),
+    # "Ferry strike starts monday" is news, but the offline criterion 3 keeps it (anchor 'monday'): the cost of
+    # keeping the speaker's own plans said without "I" (tests/test_reusable_content.py, docs/formation.md).
+    (AGREEING, "The debate last night was a mess"),
     (AGREEING, "Kids these days are glued to screens"), (AGREEING, "The kids in the square were so loud"),
     ("We finally adopted a puppy from the shelter!", "The puppy is adorable"),
     ("My dad is visiting next weekend.", "Dad will love the new flat"),

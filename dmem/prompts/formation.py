@@ -34,6 +34,12 @@ ADMIT_SYSTEM = system_text(
         "to the night market last week.' says what they ate there.",
         "Admit an opinion about something named, even without 'I': 'the lake trail has the best "
         "views' is the speaker's view. Advice to the listener is not one.",
+        "Admit what the speaker tells of their own world without 'I' when a later answer could use it "
+        "(reusable content): a plan or booking, a price, another person's doing, their things, with a "
+        "specific anchor (a number, a day or date, a time, a name): 'the plumber comes thursday at 8am', "
+        "'quote was 2400 for the whole roof', 'Lenka got the flat on Rue Vasse'. News, general knowledge, "
+        "descriptions and recipes in a long message, an evaluation ('that interview was a mess') or a "
+        "remark on the listener are not.",
         "Chat drops 'my' and 'I': 'Cat knocked the vase off again', 'Sister just had her baby', "
         "'the twins start swimming next month' (the speaker's cat, sister, twins) and 'Haven't slept "
         "well since the move' are facts about the speaker, and so is 'The recital on friday was "
@@ -77,6 +83,9 @@ SPLIT_SYSTEM = system_text(
         "user looked for gift ideas'.",
         "Name the subject, never a pronoun ('Theo joined a community choir'); speaker = the name of "
         "the person the fact is about, as written.",
+        "Reusable content said without 'I' is stored as said, attributed to the speaker: 'Mirela: the "
+        "boiler guy comes Thursday at 8am' (with 'my' or the relation when the chat gives it); several "
+        "such statements of one message are one fact.",
         "A reply that answers the other speaker's question states the fact with the question's "
         "context wherever the reply alone is a fragment: 'What's your favourite board game?' answered "
         "'Tidewater' gives 'Noor's favourite board game is Tidewater'; 'Have you ever sailed to the "

@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import chains, presuppose, register, rules, telegraphic
+from dmem.decisions.offline import chains, presuppose, register, reusable, rules, telegraphic
 from dmem.decisions.offline.replies import (
     Asked,
     casual_first_person,
@@ -108,6 +108,8 @@ class Clause:
     """The speaker's own dated occasion the clause evaluates ('the concert last night'), if any."""
     rated: str | None = None
     """The words rating something the speaker had ('a solid 8/10', 'would go again'), if any."""
+    chat_length: bool = False
+    """True when the utterance is chat-length (``reusable.Z_MAX_MESSAGE_WORDS``): its plain statements may be kept."""
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,8 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
                                                          message.speaker),
                        asked=asked, follows=follows, replies_to=replies_to,
                        own_event=telegraphic.own_event(c.text, prior, message.speaker),
-                       rated=register.rated(c.text, prior, message.speaker))
+                       rated=register.rated(c.text, prior, message.speaker),
+                       chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS)
                for c in plain]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
@@ -288,6 +291,9 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
           and len(answer_words(clause.text)) >= FOLLOW_MIN_WORDS):
         before = _cut(utterance_text(clause.follows), 60)
         verdict = ClauseVerdict(True, f"admitted: continues the speaker's previous message ('{before}')", "follows")
+    elif verdict.kind == "impersonal" and clause.chat_length \
+            and (anchor := reusable.reusable(clause.text, len(answer_words(clause.text)))):
+        verdict = ClauseVerdict(True, f"admitted: reusable content ('{anchor}')", "reusable")
     return _hedged(verdict, clause.text)
 
 
@@ -339,7 +345,8 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
         return False, "rejected: empty utterance"
     clauses, language = clauses_of(message, prior, memories)
     verdicts = [judge_clause(c, language) for c in clauses]
-    admitted = [v for v in verdicts if v.admit]
+    # A reusable clause forms a fact only when no other clause does: the reason names the clause that does.
+    admitted = sorted((v for v in verdicts if v.admit), key=lambda v: v.kind == "reusable")
     if admitted:
         replied = clauses[0].replies_to
         if replied and admitted[0].kind != "answer":  # the audit trail names the question the facts answer

@@ -185,6 +185,7 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
     known = [a for h in prior for a in antecedents(utterance_text(h), h.speaker)]
     drafts: list[FactDraft] = []
     linked = False  # whether a fact of this utterance already names the question it replies to
+    told: list[FactDraft] = []  # plain statements without "I" (criterion 3): kept when nothing else is
     for clause in clauses:
         verdict = judge_clause(clause, language)
         if (gated and not verdict.admit) or (not gated and verdict.kind in _CONTENTLESS):
@@ -213,6 +214,13 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
                                                  and (stated := _presupposed(clause, message.speaker, listener))):
             text, provenance = _question_fact(clause, message.speaker, listener, stated)
             pairs = [(text, categorize(text), provenance)]
+        elif verdict.kind == "reusable":  # the speaker's world told without "I": kept as said, attributed
+            said, categories, _ = _main_fact(clause, message.speaker, listener, known, remember)
+            if not _z_joined_reusable(told, message.speaker, sources, said):
+                told.append(FactDraft(text=_tidy(f"{message.speaker}: {said}"), speaker=message.speaker,
+                                      source_turn_ids=sources, categories=categories, provenance=Provenance.STATED,
+                                      language=language))
+            pairs = []
         else:
             pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
             pairs += [(t, [Category.PERSONA], p) for t, p in
@@ -220,7 +228,7 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
             if clause.condition:
                 rule = _rule_fact(pairs[0][0], clause.condition, message.speaker, listener)
                 pairs.append((rule, [Category.USER_RULE], Provenance.STATED))
-        if replied is not None and replied.turn_id and replied.turn_id not in sources:
+        if pairs and replied is not None and replied.turn_id and replied.turn_id not in sources:
             sources = [replied.turn_id, *sources]
             linked = True
         known += antecedents(clause.text, message.speaker)
@@ -233,7 +241,17 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
                               categories=categories, provenance=provenance, language=language)
             if not _joined_answer(drafts, draft):
                 drafts.append(draft)
-    return drafts
+    return drafts or told
+
+
+def _z_joined_reusable(drafts: list[FactDraft], speaker: str, sources: list[str], said: str) -> bool:
+    """A message's further reusable clause joins its first one: one message told plainly is one memory."""
+    prefix = f"{speaker}: "
+    for i, earlier in enumerate(drafts):
+        if earlier.text.lower().startswith(prefix.lower()) and earlier.source_turn_ids == sources:
+            drafts[i] = earlier.model_copy(update={"text": f"{earlier.text}; {_tidy(said)}"})
+            return True
+    return False
 
 
 # Most words of what was said in replies joined under one question: longer pieces stay lines of their own,
