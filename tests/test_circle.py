@@ -73,6 +73,13 @@ def test_a_name_the_memories_give_a_relation_is_written_with_it() -> None:
     assert any("Noor's friend Arash is coming Friday evening to fit it" in f for f in facts), facts
 
 
+def test_a_name_a_memory_pairs_with_the_speaker_is_theirs() -> None:
+    admitted, facts = _facts([("Ivo", "nice weather today")], "Sasha's been training every morning",
+                             memories=("Noor and Sasha both signed up for the harbour relay",))
+    assert admitted
+    assert facts == ["Sasha has been training every morning"]
+
+
 @pytest.mark.parametrize(("before", "text"), [
     ([("Ivo", "my dad had his hip done on monday"), ("Ivo", "first day walking today")],
      "he has been walking with a frame since monday"),
@@ -105,3 +112,10 @@ def test_a_capital_that_may_be_anyone_leaves_a_later_pronoun_unread() -> None:
 def test_a_name_said_to_the_listener_is_not_someone_of_the_speakers_life() -> None:
     turn = chat_turn("Kate! tell me more about the date, was he nice?", "Noor", 1, session="C1", when=WHEN)
     assert [p.key for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == []
+
+
+def test_the_model_engines_prompts_say_the_same() -> None:
+    from dmem.prompts.formation import ADMIT_SYSTEM, SPLIT_SYSTEM
+
+    assert "a person or pet of the speaker's life" in ADMIT_SYSTEM
+    assert "Write out a person of the speaker's life" in SPLIT_SYSTEM

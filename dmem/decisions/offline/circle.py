@@ -61,6 +61,7 @@ _MINE = re.compile(rf"\b(?:me|i)\s+and\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+and\s+(
                    re.I)
 _YOURS = re.compile(rf"\b(?:you|u)\s+and\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+and\s+(?:you|u)\b", re.I)
 _MEMORY_REL = re.compile(rf"\b(?P<owner>{_NAME})'s\s+{_MODS}(?P<rel>{_KIN})\s+(?P<name>{_NAME})\b")
+_MEMORY_PAIR = re.compile(rf"^(?P<owner>{_NAME})\s+and\s+(?P<name>{_NAME})\b")
 _LEAD = re.compile(r"^(?P<lead>(?:(?:oh|and|but|so|yeah|ya|yes|lol|haha|ok|okay|well|also|plus|honestly)\b[,!.]?\s+)*)",
                    re.I)
 _SUBJECT = re.compile(r"(?P<p>he|she)(?P<s>'s)?\b(?=\s+\w)", re.I)
@@ -185,7 +186,7 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
 
 
 def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
-    """Names the stored memories give a relation and an owner ('Idris's friend Bo' -> Bo, Idris's friend)."""
+    """Names the stored memories give an owner: 'Idris's friend Bo' (Bo, Idris's friend), 'Idris and Sam ...'."""
     known: dict[str, Person] = {}
     for memory in memories:
         for m in _MEMORY_REL.finditer(memory):
@@ -193,6 +194,10 @@ def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
                 rel = m["rel"].lower()
                 known.setdefault(m["name"].lower(), Person(m["name"].lower(), f"my {rel} {m['name']}", m["owner"],
                                                             _GENDER[rel]))
+    for memory in memories:  # "Idris and Sam both came": a companion of the speaker's, relation unknown
+        for m in _MEMORY_PAIR.finditer(memory):
+            if m["owner"] in speakers and m["name"] not in speakers:
+                known.setdefault(m["name"].lower(), Person(m["name"].lower(), m["name"], m["owner"], "n"))
     return known
 
 
