@@ -102,7 +102,7 @@ def test_a_pronoun_meaning_someone_elses_person_or_nobody_is_no_fact_of_the_spea
 
 def test_a_capital_that_may_be_anyone_leaves_a_later_pronoun_unread() -> None:
     prior, turn = _chat([("Noor", "my friend runs the pottery studio on Elm street"),
-                         ("Noor", "Kandinsky first painted landscapes, I read")],
+                         ("Noor", "Vasquelin first painted landscapes, I read")],
                         "he wanted colour to stand on its own")
     found, foreign = circle.read(turn.text or "", circle.Circle(turn, prior, "Ivo"))
     assert found is None
@@ -110,7 +110,7 @@ def test_a_capital_that_may_be_anyone_leaves_a_later_pronoun_unread() -> None:
 
 
 def test_a_name_said_to_the_listener_is_not_someone_of_the_speakers_life() -> None:
-    turn = chat_turn("Kate! tell me more about the date, was he nice?", "Noor", 1, session="C1", when=WHEN)
+    turn = chat_turn("Tamsin! tell me more about the date, was he nice?", "Noor", 1, session="C1", when=WHEN)
     assert [p.key for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == []
 
 

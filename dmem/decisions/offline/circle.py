@@ -67,7 +67,7 @@ _LEAD = re.compile(r"^(?P<lead>(?:(?:oh|and|but|so|yeah|ya|yes|lol|haha|ok|okay|
 _SUBJECT = re.compile(r"(?P<p>he|she)(?P<s>'s)?\b(?=\s+\w)", re.I)
 _OBJECT = re.compile(r"\b(?P<p>him|her)(?=\s*(?:[.,!?;]|$|\s+(?:to|for|at|in|on|with|about|today|yesterday|again|"
                      r"too|back|home|up|out|so|and|but|now|there|tonight|tomorrow|this|every|all)\b))", re.I)
-# A sentence-start capital followed by a verb may be a name ("Kandinsky first painted"): it leaves a he/she unread.
+# A sentence-start capital followed by a verb may be a name ("Vasquelin first painted"): it leaves a he/she unread.
 _VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s+)?(?:[a-z]+ed|is|was|has|had|"
                          r"says|said|told|wants|thinks|loves|did|does|will|can|would))\b")
 _READABLE = re.compile(r"\b(?:he|she|him|her)\b", re.I)
@@ -90,7 +90,7 @@ class Person:
     """The turn that named them."""
     sure: bool = True
     """Whether the text shows a person: a relation, a gender, 'me and', 'with', or a question about them.
-    A bare name ("Cancun is ...", "Note: ...") is not one, and a pronoun after it is left unread."""
+    A bare name ("Harbourview is ...", "Note: ...") is not one, and a pronoun after it is left unread."""
 
 
 def _fits(pronoun: str, person: Person) -> bool:
@@ -139,7 +139,7 @@ def _names(text: str, speakers: set[str], known: set[str]) -> list[tuple[int, st
 
 
 def _vocative(text: str, start: int, end: int) -> bool:
-    """'Kate!', 'How about you, Emily?', 'Jo, guess what': a name said to the listener, not of someone."""
+    """'Tamsin!', 'How about you, Odile?', 'Jo, guess what': a name said to the listener, not of someone."""
     bounded = _opens(text, start) or text[:start].rstrip().endswith(",")
     return bounded and bool(re.match(r"\s*(?:[,.!?]|$)", text[end:]))
 
@@ -170,7 +170,7 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
         key = word.lower()
         if key in claimed:
             continue
-        if not named:  # a capital that may be anyone ("Kandinsky first painted"): a pronoun after it is left unread
+        if not named:  # a capital that may be anyone ("Vasquelin first painted"): a pronoun after it is left unread
             if _VERB_AFTER.match(text[start + len(word):]):
                 found.append((start, Person(key, word, None, "n", tid, sure=False)))
             continue
