@@ -429,6 +429,40 @@ def corpus_rate(name: str, label: str) -> None:
     print(f"{label}, wrong verdicts: " + ("; ".join(wrong) or "none"))
 
 
+def circle_rate(batches: tuple[int, ...] = (1, 2)) -> None:
+    """Admission of invented snippets about the people of the speaker's life (benchmarks/data/circle.json).
+
+    The last turn names someone the turns before introduced, by pronoun or name, and says no 'I' of its own:
+    about the speaker's person it should be admitted with a fact naming them ('Ilse's dad'); about the
+    listener's person, a stranger, someone public or nobody named it should not. Batch 2 is held out.
+    """
+    corpus = json.loads((ROOT / "benchmarks" / "data" / "circle.json").read_text())
+    decider = OfflineDecider(HashEmbeddings())
+    counts: Counter[tuple[int, bool, str]] = Counter()
+    wrong: list[str] = []
+    for i, item in enumerate(i for i in corpus["items"] if i["batch"] in batches):
+        prior = [Message(conversation_id="c", turn_id=f"c{i}.{j}", speaker=who, text=said, seq=j)
+                 for j, (who, said) in enumerate(item["before"])]
+        turn = Message(conversation_id="c", turn_id=f"c{i}", speaker=corpus["speaker"], text=item["text"],
+                       seq=len(prior))
+        admit = decider.admit([turn], prior, []).value.verdicts[0].admit
+        facts = [f.text for f in decider.split([turn], prior, []).value.facts] if admit else []
+        key = (item["batch"], item["personal"])
+        counts[(*key, "all")] += 1
+        counts[(*key, "admitted")] += admit
+        named = bool(item.get("has")) and any(item["has"] in f for f in facts)
+        counts[(*key, "named")] += named
+        if admit != item["personal"] or (admit and item["personal"] and not named):
+            wrong.append(f"{'missed' if item['personal'] else 'admitted'} {item['text']!r} {facts}")
+    for batch in sorted({b for b, _, _ in counts}):
+        for personal, kind in ((True, "about the speaker's person"), (False, "about someone else or nobody")):
+            n, admitted = counts[(batch, personal, "all")], counts[(batch, personal, "admitted")]
+            print(f"people of the speaker's life batch {batch}, {kind}: admitted {admitted}/{n} = "
+                  f"{admitted / max(n, 1):.3f}" + (f", a fact naming them {counts[(batch, True, 'named')]}/{n}"
+                                                   if personal else ""))
+    print("people of the speaker's life, wrong verdicts: " + ("; ".join(wrong) or "none"))
+
+
 def question_fact_rate() -> None:
     """Admission of invented questions (benchmarks/data/question_facts.json), after a turn that asks nothing.
 
@@ -473,6 +507,7 @@ def main() -> None:
             report_dataset(kind, half)
     filler_rate()
     corpus_rate("telegraphic", "telegraphic chat")
+    circle_rate()
     corpus_rate("chat_register", "casual chat")
     corpus_rate("reusable", "reusable content")
     question_fact_rate()

@@ -46,6 +46,13 @@ ADMIT_SYSTEM = system_text(
         "lovely' (an occasion they were at). A generic line ('Cats hate baths'), news ('The ferry "
         "strike starts monday') or a comment on what the other speaker just shared ('The puppy is "
         "adorable' after their 'We adopted a puppy!') is not.",
+        "Admit news about a person or pet of the speaker's life that the conversation introduced, "
+        "though it says no 'I': after the speaker's 'Dad loved the party', 'He keeps showing everyone the "
+        "scarf you knitted him' is about their dad; after 'my cousin Elif moved to Porto', 'She teaches "
+        "surfing there' is about Elif; after the listener's 'how's Lotte getting on?', 'She's loving the "
+        "new job' is about the speaker's Lotte. A he/she that means the listener's person ('he must be glad "
+        "it's over' after their 'my dad had his hip done'), a stranger, someone famous or nobody named is "
+        "no fact of the speaker's life: reject it.",
         "Read casual chat as if it were written out: emoji, laughter ('haha', 'lmao') and markers ('tbh', "
         "'lowkey') say nothing, chat spellings stand for words ('gonna', 'rn', 'bc'), and a dropped 'I' is "
         "still the speaker: 'usually swim before work lol', 'big fan of pickled ginger', 'used to sing in a "
@@ -106,6 +113,9 @@ SPLIT_SYSTEM = system_text(
         "'Noor's twins start swimming next month', 'Haven't slept well since the move' 'Noor has not "
         "slept well since the move', 'The recital on friday was lovely' 'Noor found the recital on "
         "friday lovely'.",
+        "Write out a person of the speaker's life that a pronoun stands for, with how the speaker is "
+        "related to them: Noor's 'He keeps showing everyone the scarf' after her 'Dad loved the party' "
+        "gives 'Noor's dad keeps showing everyone the scarf', sourced from both turns.",
         "A question that presupposes a fact gives that fact as a statement about the person it is "
         "about, never the question copied: Noor asking Ivo 'did you finish the puzzle book I lent "
         "you?' gives 'Noor lent Ivo a puzzle book'; 'how did your driving test go?' gives 'Ivo had a "

@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import chains, presuppose, register, reusable, rules, telegraphic
+from dmem.decisions.offline import chains, circle, presuppose, register, reusable, rules, telegraphic
 from dmem.decisions.offline.replies import (
     Asked,
     casual_first_person,
@@ -74,6 +74,11 @@ _ASKS_HOW_IT_WENT = re.compile(
     r"|\bhow\s+(?:was|were|did\s+you\s+like|did\s+you\s+enjoy)\s+(?:your|ur|the|that)\s+(?!day\b|week\b|weekend\b)\w+"
     r"|\b(?:did|have)\s+you\s+(?:finish|finished|start|started|get|got|move|moved|hear\s+back|sell|sold|fix|fixed)\s+"
     r"(?:your|ur|the|that)\s+\w+", re.I)
+# Rejections a clause about a person of the speaker's life overrides ("He keeps showing everyone the bottle
+# you gave him" after "Dad was over the moon"), with the answer words it needs besides the person.
+_ABOUT_OVERRIDES = frozenset({"impersonal", "vague"})
+V_ABOUT_MIN_WORDS = 2
+_CLOSE = "attribute of someone close"
 # Answer words an opinion without a first-person word needs ("the lake trail has the best views": 3).
 OPINION_MIN_WORDS = 3
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
@@ -110,6 +115,12 @@ class Clause:
     """The words rating something the speaker had ('a solid 8/10', 'would go again'), if any."""
     chat_length: bool = False
     """True when the utterance is chat-length (``reusable.Z_MAX_MESSAGE_WORDS``): its plain statements may be kept."""
+    about: str | None = None
+    """The person of the speaker's life the clause is about, written out in its text ('my dad'), if any."""
+    introduced: str | None = None
+    """The earlier turn that named that person, when the clause refers to them by pronoun."""
+    foreign: bool = False
+    """The clause opens with a he/she meaning someone else's person or nobody named: no attribute of the speaker's."""
 
 
 @dataclass(frozen=True)
@@ -195,7 +206,25 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
                for c in plain]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
-    return clauses, language
+    return _written_out(clauses, message, prior, memories), language
+
+
+def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Message],
+                 memories: Sequence[str]) -> list[Clause]:
+    """Each clause about a person of the speaker's life with that person written out (``circle``)."""
+    others = [m.speaker for m in prior if m.speaker != message.speaker]
+    listener = others[-1] if others else None
+    out, before = [], ""
+    people = circle.Circle(message, prior, listener, memories)
+    for c in clauses:
+        found, foreign = circle.read(c.text, people, before)
+        before = f"{before} {c.text}."
+        if found is None:
+            out.append(replace(c, foreign=foreign))
+            continue
+        introduced = found.introduced if found.introduced != message.turn_id else None
+        out.append(replace(c, text=found.text, about=found.person.phrase, introduced=introduced))
+    return out
 
 
 def informative_words(text: str) -> list[str]:
@@ -236,6 +265,8 @@ def _hedged(verdict: ClauseVerdict, text: str) -> ClauseVerdict:
 def _admit_criterion(clause: Clause) -> ClauseVerdict | None:
     """The first admit criterion the clause meets; then a casual taste, then a rating of the speaker's own."""
     for label, pattern in rules.ADMIT_CRITERIA:
+        if clause.foreign and label == _CLOSE and not rules.AGE.search(clause.text):
+            continue  # "she has been touring for years" of a singer, "he must be glad" of the listener's dad
         if m := pattern.search(clause.text):
             return ClauseVerdict(True, f"admitted: {label} ('{_quote(m)}')", label)
     if m := register.TASTE.search(clause.text):
@@ -291,10 +322,19 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
           and len(answer_words(clause.text)) >= FOLLOW_MIN_WORDS):
         before = _cut(utterance_text(clause.follows), 60)
         verdict = ClauseVerdict(True, f"admitted: continues the speaker's previous message ('{before}')", "follows")
+    elif clause.about and not verdict.admit and verdict.kind in _ABOUT_OVERRIDES and _about_words(clause):
+        verdict = ClauseVerdict(True, f"admitted: fact about someone of the speaker's life ('{clause.about}')",
+                                "circle")
     elif verdict.kind == "impersonal" and clause.chat_length \
             and (anchor := reusable.reusable(clause.text, len(answer_words(clause.text)))):
         verdict = ClauseVerdict(True, f"admitted: reusable content ('{anchor}')", "reusable")
     return _hedged(verdict, clause.text)
+
+
+def _about_words(clause: Clause) -> bool:
+    """Whether the clause says enough about its person besides naming them (V_ABOUT_MIN_WORDS answer words)."""
+    person = set(content_words(clause.about or ""))
+    return len([w for w in answer_words(clause.text) if w not in person]) >= V_ABOUT_MIN_WORDS
 
 
 def _carries_fact(text: str) -> str | None:

@@ -103,6 +103,11 @@ EVENT = re.compile(
     + r"|\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:\w+ed|met|bought|won|ran|took|made|got|had|"
     r"saw|went|gave|found|left|began|came|built|wrote|read|did)\b", _I)
 
+# "He is seven", "my niece just turned 12": the age of someone close.
+AGE = re.compile(r"\b(?:he|she|they|my\s+\w+|(?-i:[A-Z]\w+))\s+(?:is|are|was|turned|turns|just\s+turned)\s+"
+                 r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen)"
+                 r"(?:\s+years?\s+old)?\b(?!\s+of\b)", _I)
+
 # Admission: admit, in precedence order (label, pattern) ------------------------------------
 ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
     ("instruction on assistant behaviour", USER_RULE),
@@ -122,9 +127,7 @@ ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
               "i joined", "i teach", "i study", "i'm studying", "i volunteer", "my career")
         + r"|\bi(?:'m|\s+am)\s+(?:a|an)\s+(?!bit\b|little\b|lot\b)\w+", _I)),
     ("attribute of someone close", re.compile(
-        r"\b(?:he|she|they|my\s+\w+|(?-i:[A-Z]\w+))\s+(?:is|are|was|turned|turns|just\s+turned)\s+"
-        r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen)"
-        r"(?:\s+years?\s+old)?\b(?!\s+of\b)|^\s*(?:he|she|they)\s+(?:really\s+)?(?:loves?|likes?|hates?|enjoys?|"
+        AGE.pattern + r"|^\s*(?:he|she|they)\s+(?:really\s+)?(?:loves?|likes?|hates?|enjoys?|"
         r"prefers?|plays?|works?|lives?|stud(?:y|ies)|has|have)\b", _I)),
     ("health", re.compile(words("diagnosed", "allergic", "allergy", "asthma", "diabetes", "surgery",
                                 "pregnant", "my doctor", "therapy", "therapist", "injury", "injured",

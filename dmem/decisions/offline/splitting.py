@@ -223,14 +223,17 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
             pairs = []
         else:
             pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
-            pairs += [(t, [Category.PERSONA], p) for t, p in
-                      _passing_references(clause.text, message.speaker, remember)]
+            if clause.about is None:  # a person written out from a pronoun is no news that they exist
+                pairs += [(t, [Category.PERSONA], p) for t, p in
+                          _passing_references(clause.text, message.speaker, remember)]
             if clause.condition:
                 rule = _rule_fact(pairs[0][0], clause.condition, message.speaker, listener)
                 pairs.append((rule, [Category.USER_RULE], Provenance.STATED))
         if pairs and replied is not None and replied.turn_id and replied.turn_id not in sources:
             sources = [replied.turn_id, *sources]
             linked = True
+        if clause.introduced and clause.introduced not in sources:  # "he" is read through the turn naming him
+            sources = [clause.introduced, *sources]
         known += antecedents(clause.text, message.speaker)
         for fact_text, categories, provenance in pairs:
             if any(d.text.lower() == fact_text.lower() for d in drafts):

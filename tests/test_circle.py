@@ -1,0 +1,121 @@
+"""People of the speaker's life: a line about someone the chat introduced, by pronoun or name, says no "I" of its
+own but is a fact of the speaker's life; one about the listener's person, a stranger, someone public or nobody
+named is not. Invented conversations only (Noor speaks, Ivo listens)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from dmem.decisions.offline import circle
+from dmem.decisions.offline.admission import judge_utterance
+from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.splitting import split_messages
+from dmem.models.embeddings import HashEmbeddings
+from dmem.state.schemas import Message
+from tests.conftest import chat_turn
+
+WHEN = datetime(2025, 11, 2, 19, 30)
+
+
+def _chat(before: list[tuple[str, str]], text: str) -> tuple[list[Message], Message]:
+    prior = [chat_turn(said, who, i, session="C1", when=WHEN) for i, (who, said) in enumerate(before, start=1)]
+    return prior, chat_turn(text, "Noor", len(prior) + 1, session="C1", when=WHEN)
+
+
+def _facts(before: list[tuple[str, str]], text: str, memories: tuple[str, ...] = ()) -> tuple[bool, list[str]]:
+    prior, turn = _chat(before, text)
+    admitted = judge_utterance(turn, prior, memories)[0]
+    return admitted, [f.text for f in split_messages([turn], prior, gated=True, memories=memories)]
+
+
+@pytest.mark.parametrize(("before", "text", "fact"), [
+    ([("Noor", "Dad was over the moon with the party"), ("Ivo", "aw")],
+     "He keeps showing everyone the scarf you knitted him", "Noor's dad keeps showing everyone the scarf"),
+    ([("Noor", "My cousin Elif moved to Porto last spring"), ("Ivo", "nice")],
+     "She teaches surfing there on weekends", "Noor's cousin Elif teaches surfing there on weekends"),
+    ([("Noor", "our cat Tofu got out last night"), ("Ivo", "noooo")],
+     "he was hiding under the neighbours car the whole time", "Noor's cat Tofu was hiding under"),
+    ([("Noor", "Dog had surgery on her paw this morning"), ("Ivo", "poor girl")],
+     "she's sleeping it off now, vet says two weeks of no walks", "Noor's dog is sleeping it off now"),
+    ([("Ivo", "how's Lotte getting on with the new job?"), ("Noor", "oh good question")],
+     "She's loving it, they gave her a team of six already", "Lotte is loving it"),
+    ([("Noor", "me and Ruth are doing the coast path walk in may"), ("Ivo", "wow")],
+     "Ruth has done it twice before so she's planning the route", "Ruth has done it twice before"),
+])
+def test_a_line_about_a_person_of_the_speakers_life_is_admitted_and_names_them(
+        before: list[tuple[str, str]], text: str, fact: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert admitted
+    assert any(fact in f for f in facts), facts
+
+
+def test_an_object_pronoun_after_the_speakers_own_subject_is_written_out() -> None:
+    admitted, facts = _facts([("Noor", "My mum is in hospital again, her heart"), ("Ivo", "oh no")],
+                             "My aunt is staying with her tonight")
+    assert admitted
+    assert facts == ["Noor's aunt is staying with Noor's mum tonight"]
+
+
+def test_a_pronoun_read_through_an_earlier_turn_names_that_turn_as_a_source() -> None:
+    prior, turn = _chat([("Noor", "my niece Pia started school this week"), ("Ivo", "cute!")],
+                        "she cried on day one but now she wont stop talking about her teacher")
+    facts = OfflineDecider(HashEmbeddings()).split([turn], prior, []).value.facts
+    assert [f.source_turn_ids for f in facts] == [[prior[0].turn_id, turn.turn_id]]
+    assert facts[0].text.startswith("Noor's niece Pia cried on day one")
+
+
+def test_a_name_the_memories_give_a_relation_is_written_with_it() -> None:
+    admitted, facts = _facts([("Ivo", "any news on the boiler?")], "Arash's coming Friday evening to fit it",
+                             memories=("Noor's friend Arash is a plumber",))
+    assert admitted
+    assert any("Noor's friend Arash is coming Friday evening to fit it" in f for f in facts), facts
+
+
+def test_a_name_a_memory_pairs_with_the_speaker_is_theirs() -> None:
+    admitted, facts = _facts([("Ivo", "nice weather today")], "Sasha's been training every morning",
+                             memories=("Noor and Sasha both signed up for the harbour relay",))
+    assert admitted
+    assert facts == ["Sasha has been training every morning"]
+
+
+@pytest.mark.parametrize(("before", "text"), [
+    ([("Ivo", "my dad had his hip done on monday"), ("Ivo", "first day walking today")],
+     "he has been walking with a frame since monday"),
+    ([("Ivo", "Me and Dana are painting the spare room this weekend"), ("Ivo", "mustard yellow")],
+     "She loves that mustard colour, she used it in the hall too"),
+    ([("Noor", "how is your sister getting on in Lyon?"), ("Ivo", "good, busy with the new flat")],
+     "she has a flat near the old bakery now"),
+    ([("Ivo", "our dog Biscuit ate a whole sock"), ("Ivo", "vet says wait and see")],
+     "he has eaten worse things, he will be fine"),
+    ([("Ivo", "have you heard the new album by Solen Marquez"), ("Ivo", "its all ballads")],
+     "She has been touring the same songs for ten years"),
+    ([("Ivo", "morning!"), ("Ivo", "big day today")], "she has been at it again with the leaf blower at seven"),
+])
+def test_a_pronoun_meaning_someone_elses_person_or_nobody_is_no_fact_of_the_speakers_life(
+        before: list[tuple[str, str]], text: str) -> None:
+    prior, turn = _chat(before, text)
+    admitted, reason = judge_utterance(turn, prior)
+    assert not admitted, reason
+
+
+def test_a_capital_that_may_be_anyone_leaves_a_later_pronoun_unread() -> None:
+    prior, turn = _chat([("Noor", "my friend runs the pottery studio on Elm street"),
+                         ("Noor", "Vasquelin first painted landscapes, I read")],
+                        "he wanted colour to stand on its own")
+    found, foreign = circle.read(turn.text or "", circle.Circle(turn, prior, "Ivo"))
+    assert found is None
+    assert not foreign  # not a fact about Noor's friend, and not known to be someone else's either
+
+
+def test_a_name_said_to_the_listener_is_not_someone_of_the_speakers_life() -> None:
+    turn = chat_turn("Tamsin! tell me more about the date, was he nice?", "Noor", 1, session="C1", when=WHEN)
+    assert [p.key for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == []
+
+
+def test_the_model_engines_prompts_say_the_same() -> None:
+    from dmem.prompts.formation import ADMIT_SYSTEM, SPLIT_SYSTEM
+
+    assert "a person or pet of the speaker's life" in ADMIT_SYSTEM
+    assert "Write out a person of the speaker's life" in SPLIT_SYSTEM
