@@ -44,7 +44,8 @@ from dmem.decisions.offline.replies import (
     without_speaker,
 )
 from dmem.state.schemas import Message
-from dmem.text.asked import asks
+from dmem.text.answers import yes_no_echo
+from dmem.text.asked import asks, asks_yes_no, opens_yes_no, topic_stems
 from dmem.text.lexical import content_words
 from dmem.text.quotes import shorten
 
@@ -65,6 +66,11 @@ _EVALUABLE = frozenset({"impersonal", "emotional", "vague"})
 _FOLLOWABLE = frozenset({"impersonal"})
 FOLLOW_MIN_WORDS = 2
 FOLLOW_MAX_WORDS = 12
+# Topic words a yes/no question needs for a bare "yes" or "oh ya she is" that answers it to state a fact (the
+# question says it all: "didnt u fail the first one on parking" -> "...yes"); "is that ok" -> "ya" states none.
+W_CONFIRMED_MIN_TOPIC = 2
+# Words of a bare confirmation ("...yes", "oh ya she is", "I did!"); a longer reply says something of its own.
+W_CONFIRM_MAX_WORDS = 4
 # "How did your driving test go?", "How was the trip to the coast?", "Did you finish the quilt you started?":
 # a question about how the listener's own event or thing went names it. Words chosen on the tuning half.
 ASKS_HOW_MIN_WORDS = 2
@@ -277,6 +283,9 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
         verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question "
                                       f"('{_cut(clause.asked.question)}')", "answer")
+    elif not verdict.admit and verdict.kind in _ANSWERABLE and (asked := confirmed_question(clause)):
+        verdict = ClauseVerdict(True, f"admitted: yes or no to {asked.asker}'s question "
+                                      f"('{_cut(asked.question)}')", "confirms")
     elif clause.own_event and not verdict.admit and verdict.kind in _EVALUABLE:
         verdict = ClauseVerdict(True, f"admitted: the speaker's view of their own dated occasion "
                                       f"('{_cut(clause.own_event, 60)}')", "opinion")
@@ -289,6 +298,18 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
         before = _cut(utterance_text(clause.follows), 60)
         verdict = ClauseVerdict(True, f"admitted: continues the speaker's previous message ('{before}')", "follows")
     return _hedged(verdict, clause.text)
+
+
+def confirmed_question(clause: Clause) -> Asked | None:
+    """The yes/no question with a topic of its own that the clause answers with a yes, a no or an echo ("she is")."""
+    if len(clause.text.split()) > W_CONFIRM_MAX_WORDS:
+        return None
+    for asked in (clause.asked, clause.replies_to):
+        if asked is not None and asks_yes_no(asked.question) \
+                and (opens_yes_no(clause.text) or yes_no_echo(asked.question, clause.text)) \
+                and len(topic_stems(asked.question, [asked.asker])) >= W_CONFIRMED_MIN_TOPIC:
+            return asked
+    return None
 
 
 def _carries_fact(text: str) -> str | None:
