@@ -113,9 +113,9 @@ _CHAT_STEMS = wordset(
 )
 
 
-# A reply opening with a third person, and a question that names one: a name said after its first word, 'he', 'she',
-# 'they' or one of theirs ("Is Rui still learning the cello?", "does her brother still ...").
-_W_THIRD_PERSON = re.compile(r"^\W*(?:(?:oh|ah|well|um+|hm+|no|nah|yes|yeah|ya|yep|nope)\W+)*(?:he|she|they)\b", re.I)
+# A reply saying 'he', 'she' or 'they' as a subject, and a question that names someone: a name after its first
+# word, 'he', 'she', 'they' or one of theirs ("Is Rui still learning the cello?", "does her brother still ...").
+_W_THIRD_PERSON = re.compile(r"\b(?:he|she|they)(?:'s|'re|\s+(?!know\b)[a-z])", re.I)
 _W_SOMEONE = re.compile(r"(?<=\w)\s+(?:(?!I\b)[A-Z][a-z]+|he|she|they|his|her|their|him|them)\b")
 # Words of a reply fragment that reacts instead of answering: "lol", "idk", "no idea", "same", "wow".
 _W_REACTION = re.compile(r"^\W*(?:lo+l|lmf?ao|haha\w*|omg|wow|ok(?:ay)?|idk|dunno|no\s+idea|not\s+sure|same|"
@@ -142,6 +142,12 @@ def question_sentences(turn: str) -> list[str]:
 def asks(text: str) -> bool:
     """Whether a text asks: it ends with '?', or one of its sentences asks (``question_sentences``)."""
     return text.rstrip().endswith("?") or bool(question_sentences(text))
+
+
+def ends_asking(text: str) -> bool:
+    """Whether a text's last sentence asks, with its mark or without ("...so when's the gig", "Yes! Where?")."""
+    last = [m[0] for m in _SENTENCE.finditer(text.rstrip()) if m["body"].strip()]
+    return bool(last) and bool(question_sentences(last[-1]))
 
 
 def _unmarked_question(sentence: str) -> bool:
@@ -207,11 +213,12 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> 
 
 
 def _third_person_answer(questions: Sequence[str], first: str) -> bool:
-    """A question about someone else answered with 'he', 'she' or 'they', not one about the listener.
+    """A question about someone else answered with 'he', 'she' or 'they' as a subject, not one about the listener.
 
-    "Is Dana still in the hospital?" -> "She went home yesterday".
+    "Is Dana still in the hospital?" -> "She went home yesterday", "Is Rui still learning the cello?" ->
+    "Stopped in May, he's doing drums now".
     """
-    return bool(_W_THIRD_PERSON.match(first)) and any(not _YOU.search(q) and _W_SOMEONE.search(q) for q in questions)
+    return bool(_W_THIRD_PERSON.search(first)) and any(not _YOU.search(q) and _W_SOMEONE.search(q) for q in questions)
 
 
 def _fragment_answer(questions: Sequence[str], first: str, names: Sequence[str]) -> bool:

@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import chains, presuppose, register, rules, telegraphic
+from dmem.decisions.offline import chains, outcomes, presuppose, register, rules, telegraphic
 from dmem.decisions.offline.replies import (
     Asked,
     casual_first_person,
@@ -114,6 +114,8 @@ class Clause:
     """The speaker's own dated occasion the clause evaluates ('the concert last night'), if any."""
     rated: str | None = None
     """The words rating something the speaker had ('a solid 8/10', 'would go again'), if any."""
+    outcome_of: Message | str | None = None
+    """The speaker's earlier message, or stored memory, naming the event whose outcome the clause reports."""
 
 
 @dataclass(frozen=True)
@@ -188,13 +190,15 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     follows = own_message_before(message, prior) if len(text.split()) <= FOLLOW_MAX_WORDS else None
     text = register.standard(text) or text  # after the count: "wanna" is one word said, not two
     replies_to = question_replied(message, prior)
+    outcome = outcomes.event_before(text, prior, message.speaker) or outcomes.event_stored(text, memories,
+                                                                                          message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
     clauses = [replace(c, text=telegraphic.restore_owner(restore_subject(register.restore(c.text)), prior,
                                                          message.speaker),
                        asked=asked, follows=follows, replies_to=replies_to,
                        own_event=telegraphic.own_event(c.text, prior, message.speaker),
-                       rated=register.rated(c.text, prior, message.speaker))
+                       rated=register.rated(c.text, prior, message.speaker), outcome_of=outcome)
                for c in plain]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
@@ -286,6 +290,10 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     elif not verdict.admit and verdict.kind in _ANSWERABLE and (asked := confirmed_question(clause)):
         verdict = ClauseVerdict(True, f"admitted: yes or no to {asked.asker}'s question "
                                       f"('{_cut(asked.question)}')", "confirms")
+    elif clause.outcome_of is not None and not verdict.admit and verdict.kind in _EVALUABLE:
+        event = clause.outcome_of if isinstance(clause.outcome_of, str) else utterance_text(clause.outcome_of)
+        verdict = ClauseVerdict(True, f"admitted: how the speaker's awaited event went ('{_cut(event, 60)}')",
+                                "outcome")
     elif clause.own_event and not verdict.admit and verdict.kind in _EVALUABLE:
         verdict = ClauseVerdict(True, f"admitted: the speaker's view of their own dated occasion "
                                       f"('{_cut(clause.own_event, 60)}')", "opinion")

@@ -22,7 +22,7 @@ from dmem.text.quotes import shorten
 _CONTENTLESS = frozenset({"phatic", "emotional", "vague", "question"})
 # Verdict kinds whose fact has a shape of its own; any other admitted clause is stated as said, and a
 # fragment of it with the question it answers.
-_SHAPED = frozenset({"answer", "confirms", "follows", "opinion", "question_fact", "non_english"})
+_SHAPED = frozenset({"answer", "confirms", "outcome", "follows", "opinion", "question_fact", "non_english"})
 _NEED_NOUNS = re.compile(r"^\s*(?:some\s+)?(?:[\w-]+\s+)?(?:ideas|recommendations|suggestions|tips|options)\s+"
                          r"(?:for|on|about)\b", re.I)
 _PASSING = re.compile(r"\bmy\s+(?P<rel>" + "|".join(rules.RELATIONS + rules.PETS) + r")\b", re.I)
@@ -143,6 +143,14 @@ def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | 
     return _tidy(frames.added(speaker, earlier, lowered))
 
 
+def _outcome_fact(clause: Clause, event: Message | str, speaker: str, listener: str | None) -> str:
+    """An outcome kept with the event it reports on: 'Dario added to "Dario's driving test is tmrw": I PASSED'."""
+    if isinstance(event, Message):
+        return _follow_fact(clause, event, speaker, listener)
+    said = _trim(rewrite_person(_drop_vocative(clause.text, listener), speaker, listener))
+    return _tidy(frames.added(speaker, shorten(event, 100), said))
+
+
 def _presupposed(clause: Clause, speaker: str, listener: str | None) -> str | None:
     """What a question clause presupposes, as a statement ('Maya lent Theo the puzzle book'), or None."""
     return presuppose.statement(_trim(_drop_vocative(clause.text, listener)), speaker, listener)
@@ -209,6 +217,11 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         elif replied is not None and verdict.kind not in _SHAPED and chains.fragment(clause.text, replied.question):
             pairs = [(_answer_fact(clause, replied, message.speaker, known), categorize(clause.text),
                       Provenance.STATED)]
+        elif verdict.kind == "outcome" and clause.outcome_of is not None:
+            pairs = [(_outcome_fact(clause, clause.outcome_of, message.speaker, listener), categorize(clause.text),
+                      Provenance.STATED)]
+            if isinstance(clause.outcome_of, Message):
+                sources = [clause.outcome_of.turn_id, message.turn_id]
         elif verdict.kind == "follows" and clause.follows is not None:
             pairs = [(_follow_fact(clause, clause.follows, message.speaker, listener), categorize(clause.text),
                       Provenance.STATED)]
