@@ -66,9 +66,10 @@ _W_NOT_SUBJECT = (r"(?:a|an|the|my|our|his|her|their|so|too|very|really|also|jus
                   r"super|always|never|now|still|probably|definitely|totally|literally|actually|only|all|gonna|going|"
                   r"getting|coming|been|being|done|over|back|out|in|on|at|up|off|here|there|fine|ok|okay|good|bad)")
 # A short question chat asks with no mark: "who's keanu", "what color", "which one", "whens the party" (two or three
-# words after its lead-ins; not "what a day", "what if", "who knows", "how cute").
+# words after its lead-ins; not "what a day", "what if", "who knows", "how cute", nor "whats that", a reaction).
 _W_SHORT_QUESTION = re.compile(
-    rf"^\s*{_OPENERS}(?:(?:who|what|where|when|which|whose)(?:'s|s\b|\s+(?:is|are|r|was|were)\b)"
+    rf"^\s*{_OPENERS}(?:(?:who|where|when|which|whose)(?:'s|s\b|\s+(?:is|are|r|was|were)\b)"
+    r"|what(?:'s|s|\s+is|\s+was)\s+(?!that\b|this\b|it\b|up\b|wrong\b|new\b)\w"
     r"|(?:what|which|whose)\s+(?!a\b|an\b|if\b|about\b|else\b|the\b|ever\b|now\b|happened\b|up\b|for\b)[a-z]+"
     r"(?:\s+(?:one|ones|kind|type|size|colou?r|time|day|brand|model|song|book|show))?\s*$)", re.I)
 W_SHORT_MAX_WORDS = 3
