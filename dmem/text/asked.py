@@ -52,7 +52,7 @@ _W_NEG = (r"(?:didn'?t|don'?t|doesn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|haven'?t|
           r"couldn'?t|shouldn'?t)")
 _W_SUBJECT = r"(?:you|u|ya|y'all|your|ur|he|she|they|we|it|there|anyone|anybody)"
 # A yes/no question: an auxiliary first ("did you", "didnt u"), or a tail offering one answer to confirm after a
-# wh-question ("where r u working now, still the coffee place", "... or the bakery") or alone ("or nah").
+# wh-question ("where u living now, still with ur mum", "... or the flat") or alone ("or nah").
 _YES_NO_QUESTION = re.compile(rf"^\s*{_OPENERS}(?:do|does|did|have|has|had|are|is|was|were|will|would|can|could|"
                               rf"should|ever|any|anything|got|{_W_NEG}\s+{_W_SUBJECT}|r\s+(?:u|you|ya|they|we)|"
                               r"still|or)\b", re.I)
@@ -60,12 +60,12 @@ _YES_NO_QUESTION = re.compile(rf"^\s*{_OPENERS}(?:do|does|did|have|has|had|are|i
 _BASE_VERBS = ("go|come|get|like|love|enjoy|work|turn|end|happen|say|call|text|reply|answer|show|arrive|sell|start|"
                "finish|help|make|win|lose|pass|fix|find|hear|see|know|want|need|look|feel|taste|sound|mind|agree|"
                "give|take|send|buy|pay|move|stay|leave|accept|approve|open|close|last|cost|fit|grow|hurt|heal")
-# Words after an opening auxiliary that are no subject: "Is small but has balcony" (a dropped "it", not a question),
+# Words after an opening auxiliary that are no subject: "Is very cold here" (a dropped "it", not a question),
 # "was kinda still there", "is so getting old".
 _W_NOT_SUBJECT = (r"(?:a|an|the|my|our|his|her|their|so|too|very|really|also|just|not|kinda|sorta|pretty|quite|"
                   r"super|always|never|now|still|probably|definitely|totally|literally|actually|only|all|gonna|going|"
                   r"getting|coming|been|being|done|over|back|out|in|on|at|up|off|here|there|fine|ok|okay|good|bad)")
-# A short question chat asks with no mark: "who's keanu", "what color", "which one", "whens the party" (two or three
+# A short question chat asks with no mark: "whos mirela", "what breed", "which one", "whens the party" (two or three
 # words after its lead-ins; not "what a day", "what if", "who knows", "how cute", nor "whats that", a reaction).
 _W_SHORT_QUESTION = re.compile(
     rf"^\s*{_OPENERS}(?:(?:who|where|when|which|whose)(?:'s|s\b|\s+(?:is|are|r|was|were)\b)"
@@ -93,7 +93,7 @@ _UNMARKED_QUESTION = re.compile(
     r"(?:still|ever|already|gonna|going|coming|getting|even)\b(?=\s+\w)"
     r"|(?:is|are|was|were|can|could|will|would|should)\s+(?:that|this)\b"
     r"|(?:ever\s+(?!since\b)|got\s+any\s+|any\s+|anything\s+|anyone\s+)\w+)", re.I)
-# A sentence that ends on "or" ("should we eat before or", "u coming or"), unless it is a statement's hedge.
+# A sentence that ends on "or" ("should i bring food or", "u coming or"), unless it is a statement's hedge.
 _W_OR_TAIL = re.compile(r"\bor(?:\s+(?:nah|no|not))?\W*$", re.I)
 _OR_STATEMENT = re.compile(r"^\s*(?:i|i'm|im|we|it|it's|its|that|this)\b", re.I)
 # After a comma or 'and' these open a relative clause ("..., which has a garden"), not a question ("who", "where"
@@ -162,7 +162,7 @@ def _unmarked_question(sentence: str) -> bool:
     if _W_SHORT_QUESTION.match(sentence) and len(sentence.split()) <= W_SHORT_MAX_WORDS + 2:
         return True
     if len(sentence.split()) >= 3 and _W_OR_TAIL.search(sentence) and not _OR_STATEMENT.match(sentence):
-        return True  # "should we eat before or": an alternative left open
+        return True  # "should i bring food or": an alternative left open
     return any(len(part.split()) >= UNMARKED_MIN_WORDS and _UNMARKED_QUESTION.match(part)
                for part in [sentence, *parts])
 

@@ -67,7 +67,7 @@ _FOLLOWABLE = frozenset({"impersonal"})
 FOLLOW_MIN_WORDS = 2
 FOLLOW_MAX_WORDS = 12
 # Topic words a yes/no question needs for a bare "yes" or "oh ya she is" that answers it to state a fact (the
-# question says it all: "didnt u fail the first one on parking" -> "...yes"); "is that ok" -> "ya" states none.
+# question says it all: "didnt u sell the van in may" -> "yep"); "is that ok" -> "ya" states none.
 W_CONFIRMED_MIN_TOPIC = 2
 # Words of a bare confirmation ("...yes", "oh ya she is", "I did!"); a longer reply says something of its own.
 W_CONFIRM_MAX_WORDS = 4

@@ -1,9 +1,9 @@
 """An outcome said without its subject, and the event of the speaker's it tells the end of.
 
-Chat announces how an awaited event went without naming it: "I PASSED" the day after "driving test is
-tmrw", "Passed!!" a week after "my Dutch test is Wednesday", "got it!!" after "interview at 10". Alone the
-message names nothing; with the event the speaker stated before it is a fact ("Dario passed the driving
-test"). The event is searched in the speaker's own messages before (the reference window) and, further back,
+Chat announces how an awaited event went without naming it: "WE PASSED" the day after "boat licence
+exam tmrw", "aced it!!" a week after "my viva is on the 9th", "got it!!" after "interview at 10". Alone the
+message names nothing; with the event the speaker stated before it is a fact ("Lale passed the boat licence
+exam"). The event is searched in the speaker's own messages before (the reference window) and, further back,
 in the speaker's stored memories; the message is kept with it, so it adds to that event rather than standing
 as a bare word. The rules are about how chat reports an outcome, never about a particular conversation.
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from dmem.state.schemas import Message
 
-# "I PASSED", "passed!!", "we did it", "got it omg", "didnt pass :(": an outcome verb with no object, the
+# "WE PASSED", "aced it!!", "we did it", "got it omg", "didnt pass :(": an outcome verb with no object, the
 # speaker its subject or dropped, at most a few words of reaction after it.
 _W_OUTCOME = re.compile(
     r"^\W*(?:(?:so|and|well|omg|guess\s+what|update)\W+)*(?:(?:i|we)\s+)?(?:just\s+|finally\s+)?"
@@ -32,7 +32,7 @@ W_OUTCOME_LOOKBACK = 12
 
 
 def is_outcome(text: str) -> bool:
-    """Whether a message only reports how something went, naming nothing ("I PASSED", "got it!!")."""
+    """Whether a message only reports how something went, naming nothing ("aced it!!", "got it omg")."""
     return bool(_W_OUTCOME.match(text.strip()))
 
 

@@ -144,7 +144,7 @@ def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | 
 
 
 def _outcome_fact(clause: Clause, event: Message | str, speaker: str, listener: str | None) -> str:
-    """An outcome kept with the event it reports on: 'Dario added to "Dario's driving test is tmrw": I PASSED'."""
+    """An outcome kept with the event it reports on: 'Lale added to "Lale's boat licence exam is tmrw": WE PASSED'."""
     if isinstance(event, Message):
         return _follow_fact(clause, event, speaker, listener)
     said = _trim(rewrite_person(_drop_vocative(clause.text, listener), speaker, listener))
