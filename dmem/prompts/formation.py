@@ -25,8 +25,14 @@ ADMIT_SYSTEM = system_text(
         "it): a short reply that answers a question in <reference_history> states a fact, 'Tidewater' "
         "after 'What's your favourite board game?' a preference, 'Yes, twice last spring' after 'Have "
         "you ever sailed to the dunes?' a trip. Chat often drops the question mark: 'whats the "
-        "band' or 'ever been to the dunes' asks as much as with it. A greeting ('How are you?') or a "
-        "tag ('..., you know?') is no such question, and a bare 'yep' or 'sure' still says nothing.",
+        "band', 'ever been to the dunes', 'didnt u sell the van', 'is tomas still with the band', 'whos "
+        "mirela' ask as much as with it, and 'my cousin lol' after 'whos mirela' answers. A greeting ('How are "
+        "you?') or a tag ('..., you know?') is no such question, and a bare 'yep' or 'sure' says nothing "
+        "unless it confirms a yes/no question that names a fact: 'yep' after 'didnt u sell the "
+        "van in may' or 'oh ya he is' after 'is tomas still with the band' states it.",
+        "Admit an outcome said without its event ('aced it!!', 'got it omg') when the speaker named the awaited "
+        "event before (a test, an interview, an audition) in <reference_history> or <existing_memories>: it "
+        "tells how that event went. Alone, with no such event, it says nothing.",
         "Admit a turn that adds a detail to a topic of <existing_memories> (a new step of a stored "
         "plan, news about a stored condition or project).",
         "Admit a short message that continues the speaker's own message just before it (chat "

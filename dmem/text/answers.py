@@ -78,7 +78,8 @@ def yes_no_echo(question: str, reply: str) -> bool:
     if _BARE_NO.match(reply):
         return True
     forms = _ECHOED[verb[1].lower()]
-    echo = rf"^\W*(?:(?:yes|yeah|yep|yup|yea|ya|no|nah|sure)\W+)?(?:{_SUBJECT}\s*)?(?:{forms})\b"
+    echo = (rf"^\W*(?:(?:oh|ah|well|um+|hm+)\W+)?(?:(?:yes|yeah|yep|yup|yea|ya|no|nah|sure)\W+)?(?:{_SUBJECT}\s*)?"
+            rf"(?:{forms})\b")
     said = reply.replace("\u2019", "'")
     return bool(re.match(echo, said, re.I)) and not re.match(r"^\W*(?:yes|yeah|yep|yup|no)\W*$", said, re.I)
 

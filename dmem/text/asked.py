@@ -14,8 +14,9 @@ about a particular conversation.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from dmem.text.answers import answer_kind, is_kind_asked
 from dmem.text.lexical import content_stems
 from dmem.text.words import wordset
 
@@ -45,17 +46,38 @@ _TAG = re.compile(r"(?:^|[,\s])(?:you\s+know|right|isn't\s+it|ain't\s+it|don't\s
 # An exclamation with a question mark: "How cute is that puppy??", "how cool is that" (not "how old is she").
 _EXCLAIMS = re.compile(rf"^\s*{_OPENERS}how\s+(?!old|long|far|many|much|often|big|tall|late|early|soon|come)[a-z]+\s+"
                        r"(?:is|are|was|were)\s+(?:that|this|those|these)\b", re.I)
+# Auxiliaries that open a question, chat's "r" and negated forms with or without the apostrophe included.
+_W_AUX = r"(?:do|does|did|have|has|had|are|r|is|was|were|will|would|can|could|should)"
+_W_NEG = (r"(?:didn'?t|don'?t|doesn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|haven'?t|hasn'?t|won'?t|can'?t|wouldn'?t|"
+          r"couldn'?t|shouldn'?t)")
+_W_SUBJECT = r"(?:you|u|ya|y'all|your|ur|he|she|they|we|it|there|anyone|anybody)"
+# A yes/no question: an auxiliary first ("did you", "didnt u"), or a tail offering one answer to confirm after a
+# wh-question ("where u living now, still with ur mum", "... or the flat") or alone ("or nah").
 _YES_NO_QUESTION = re.compile(rf"^\s*{_OPENERS}(?:do|does|did|have|has|had|are|is|was|were|will|would|can|could|"
-                              r"should|ever|any|anything|got)\b", re.I)
+                              rf"should|ever|any|anything|got|{_W_NEG}\s+{_W_SUBJECT}|r\s+(?:u|you|ya|they|we)|"
+                              r"still|or)\b", re.I)
 # Verbs after "did the party ..." that make it ask ("did the party go well"), not a dropped "I" ("did the dishes").
 _BASE_VERBS = ("go|come|get|like|love|enjoy|work|turn|end|happen|say|call|text|reply|answer|show|arrive|sell|start|"
                "finish|help|make|win|lose|pass|fix|find|hear|see|know|want|need|look|feel|taste|sound|mind|agree|"
                "give|take|send|buy|pay|move|stay|leave|accept|approve|open|close|last|cost|fit|grow|hurt|heal")
+# Words after an opening auxiliary that are no subject: "Is very cold here" (a dropped "it", not a question),
+# "was kinda still there", "is so getting old".
+_W_NOT_SUBJECT = (r"(?:a|an|the|my|our|his|her|their|so|too|very|really|also|just|not|kinda|sorta|pretty|quite|"
+                  r"super|always|never|now|still|probably|definitely|totally|literally|actually|only|all|gonna|going|"
+                  r"getting|coming|been|being|done|over|back|out|in|on|at|up|off|here|there|fine|ok|okay|good|bad)")
+# A short question chat asks with no mark: "whos mirela", "what breed", "which one", "whens the party" (two or three
+# words after its lead-ins; not "what a day", "what if", "who knows", "how cute", nor "whats that", a reaction).
+_W_SHORT_QUESTION = re.compile(
+    rf"^\s*{_OPENERS}(?:(?:who|where|when|which|whose)(?:'s|s\b|\s+(?:is|are|r|was|were)\b)"
+    r"|what(?:'s|s|\s+is|\s+was)\s+(?!that\b|this\b|it\b|up\b|wrong\b|new\b)\w"
+    r"|(?:what|which|whose)\s+(?!a\b|an\b|if\b|about\b|else\b|the\b|ever\b|now\b|happened\b|up\b|for\b)[a-z]+"
+    r"(?:\s+(?:one|ones|kind|type|size|colou?r|time|day|brand|model|song|book|show))?\s*$)", re.I)
+W_SHORT_MAX_WORDS = 3
 # How a question opens: a wh-word with a verb after it ("what's", "where did", "how many"), a wh-word with its
 # noun ("what games did you", "which one is it"), "who" with a past verb ("who won"), a verb before a subject
 # ("did you", "is it", "are they"), or chat's short forms ("ever been", "got any", "any plans").
 _UNMARKED_QUESTION = re.compile(
-    rf"^\s*{_OPENERS}(?:(?:what|where|when|who|which|why|how)(?:'s|'re|'d|'ve|s\b|\s+(?:is|are|was|were|do|does|did|"
+    rf"^\s*{_OPENERS}(?:(?:what|where|when|who|which|why|how)(?:'s|'re|'d|'ve|s\b|\s+(?:is|are|r|was|were|do|does|did|"
     r"have|has|had|can|could|will|would|should|about|else|kind|sort|type|made|makes|got)\b)"
     r"|(?:what|which|whose|how\s+many|how\s+much)(?:\s+[\w'-]+){1,3}?\s+(?:do|does|did|are|is|was|were|have|has|can|"
     r"could|will|would|should)\s+(?:you|u|ya|they|he|she|we|it|i)\b"
@@ -64,14 +86,21 @@ _UNMARKED_QUESTION = re.compile(
     r"|what\s+happened\s+(?:to|with|at|in|after|there|next|then)\b"
     r"|(?:did|does|do|will|would|can|could)\s+(?:the|that|this|his|her|their|my|our|ur)\s+(?:[\w'-]+\s+){1,3}?"
     rf"(?:{_BASE_VERBS})\b"
-    r"|(?:do|does|did|are|is|was|were|have|has|had|can|could|will|would|should)\s+(?:you|u|ya|y'all|your|he|she|"
-    r"they|we|it|there|anyone|anybody)\b"
+    rf"|(?:{_W_AUX}|{_W_NEG})\s+{_W_SUBJECT}\b"
+    r"|(?:didn'?t|doesn'?t|don'?t|hasn'?t|haven'?t|won'?t)\s+(?:the|that|this|ur|your|his|her|their)\s+[a-z]"
+    r"|(?:what|where|when|how|why)\s+(?:u|you|ya|they|we)\s+[a-z]+ing\b"
+    rf"|{_W_AUX}\s+(?!{_W_NOT_SUBJECT}\b)[a-z][\w'-]*\s+"
+    r"(?:still|ever|already|gonna|going|coming|getting|even)\b(?=\s+\w)"
     r"|(?:is|are|was|were|can|could|will|would|should)\s+(?:that|this)\b"
     r"|(?:ever\s+(?!since\b)|got\s+any\s+|any\s+|anything\s+|anyone\s+)\w+)", re.I)
+# A sentence that ends on "or" ("should i bring food or", "u coming or"), unless it is a statement's hedge.
+_W_OR_TAIL = re.compile(r"\bor(?:\s+(?:nah|no|not))?\W*$", re.I)
+_OR_STATEMENT = re.compile(r"^\s*(?:i|i'm|im|we|it|it's|its|that|this)\b", re.I)
 # After a comma or 'and' these open a relative clause ("..., which has a garden"), not a question ("who", "where"
 # and "when" ask there only with a verb right after them, which a relative clause lacks: "..., where we ate").
 _RELATIVE = re.compile(r"^\s*(?:which|whom|whose)\b", re.I)
-_YES_NO = re.compile(r"^\W*(?:yes|yeah|yea|yep|yup|ya|no|nope|nah|not\s+yet|not\s+really|of\s+course|sure|"
+_YES_NO = re.compile(r"^\W*(?:(?:oh|ah|um+|hm+|well|haha|lol)\W+)?"
+                     r"(?:yes|yeah|yea|yep|yup|ya|no|nope|nah|not\s+yet|not\s+really|of\s+course|sure|"
                      r"definitely|absolutely|totally|i\s+(?:did|do|have|am|was|will|didn't|don't|haven't|wasn't)|"
                      r"we\s+(?:did|do|have|are|were|didn't|don't|haven't)|i'm\s+not)\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|y'all)\b", re.I)
@@ -83,6 +112,18 @@ _CHAT_STEMS = wordset(
     "think know yeah yes oh well sure thank thanks hope feel look sound tri want need awesom amaz cool wow "
     "hey hi hello right also still even just one someth anyth everyth new"
 )
+
+
+# A reply saying 'he', 'she' or 'they' as a subject, and a question that names someone: a name after its first
+# word, 'he', 'she', 'they' or one of theirs ("Is Rui still learning the cello?", "does her brother still ...").
+_W_THIRD_PERSON = re.compile(r"\b(?:he|she|they)(?:'s|'re|\s+(?!know\b)[a-z])", re.I)
+_W_SOMEONE = re.compile(r"(?<=\w)\s+(?:(?!I\b)[A-Z][a-z]+|he|she|they|his|her|their|him|them)\b")
+# Words of a reply fragment that reacts instead of answering: "lol", "idk", "no idea", "same", "wow".
+_W_REACTION = re.compile(r"^\W*(?:lo+l|lmf?ao|haha\w*|omg|wow|ok(?:ay)?|idk|dunno|no\s+idea|not\s+sure|same|"
+                         r"me\s+too|nice|cool|sure|yes|yeah|ya|no|nope|nah|hm+|um+|good\s+question|sorry|brb|"
+                         r"one\s+sec)\b", re.I)
+# Words of a reply short enough to be a fragment answering a short question.
+W_FRAGMENT_MAX_WORDS = 4
 
 
 def question_sentences(turn: str) -> list[str]:
@@ -104,6 +145,12 @@ def asks(text: str) -> bool:
     return text.rstrip().endswith("?") or bool(question_sentences(text))
 
 
+def ends_asking(text: str) -> bool:
+    """Whether a text's last sentence asks, with its mark or without ("...so when's the gig", "Yes! Where?")."""
+    last = [m[0] for m in _SENTENCE.finditer(text.rstrip()) if m["body"].strip()]
+    return bool(last) and bool(question_sentences(last[-1]))
+
+
 def _unmarked_question(sentence: str) -> bool:
     """Whether a sentence with no end mark opens as a question, or its part after its last comma or 'and' does.
 
@@ -112,6 +159,10 @@ def _unmarked_question(sentence: str) -> bool:
     if not UNMARKED_MIN_WORDS:
         return False
     parts = [p for p in (sentence.rsplit(",", 1)[-1], re.split(r"\s+and\s+", sentence)[-1]) if not _RELATIVE.match(p)]
+    if _W_SHORT_QUESTION.match(sentence) and len(sentence.split()) <= W_SHORT_MAX_WORDS + 2:
+        return True
+    if len(sentence.split()) >= 3 and _W_OR_TAIL.search(sentence) and not _OR_STATEMENT.match(sentence):
+        return True  # "should i bring food or": an alternative left open
     return any(len(part.split()) >= UNMARKED_MIN_WORDS and _UNMARKED_QUESTION.match(part)
                for part in [sentence, *parts])
 
@@ -134,6 +185,12 @@ def opens_yes_no(reply: str) -> bool:
     return bool(_YES_NO.match(reply))
 
 
+def asks_yes_no(question: str) -> bool:
+    """Whether a question asks for a yes or a no: an auxiliary first, or a tail to confirm ('..., still the cafe')."""
+    tail = question.rsplit(",", 1)[-1]
+    return bool(_YES_NO_QUESTION.match(question) or _YES_NO_QUESTION.match(tail))
+
+
 def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> bool:
     """Whether ``reply`` answers a real question of ``question_turn`` (said just before, by the other speaker).
 
@@ -145,9 +202,34 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> 
     names = list(names)
     if len(reply.split()) <= REPLY_MAX_WORDS:
         return True
-    if any(_YES_NO_QUESTION.match(q) for q in questions) and _YES_NO.match(reply):
+    if any(asks_yes_no(q) for q in questions) and _YES_NO.match(reply):
         return True
     first = _FIRST_SENTENCE.match(reply.strip())
     if any(_YOU.search(q) for q in questions) and first and _FIRST_PERSON.search(first[0]):
         return True
+    if first and (_third_person_answer(questions, first[0])
+                  or "?" not in question_turn and _fragment_answer(questions, first[0], names)):
+        return True
     return bool(topic_stems(question_turn, names) & topic_stems(reply, names))
+
+
+def _third_person_answer(questions: Sequence[str], first: str) -> bool:
+    """A question about someone else answered with 'he', 'she' or 'they' as a subject, not one about the listener.
+
+    "Is Dana still in the hospital?" -> "She went home yesterday", "Is Rui still learning the cello?" ->
+    "Stopped in May, he's doing drums now".
+    """
+    return bool(_W_THIRD_PERSON.search(first)) and any(not _YOU.search(q) and _W_SOMEONE.search(q) for q in questions)
+
+
+def _fragment_answer(questions: Sequence[str], first: str, names: Sequence[str]) -> bool:
+    """A short question chat asked without its mark, answered with a short phrase that asks nothing.
+
+    "whos mirela" -> "my cousin lol", "u driving or" -> "train prob": the phrase names something, not only a
+    reaction, and is of the kind asked when the question asks for a kind (a time for "when", a place for "where").
+    """
+    short = [q for q in questions if len(q.split()) <= W_SHORT_MAX_WORDS + 2
+             and (_W_SHORT_QUESTION.match(q.rstrip("?")) or _W_OR_TAIL.search(q.rstrip("?")))]
+    return bool(short) and len(first.split()) <= W_FRAGMENT_MAX_WORDS and not asks(first) \
+        and not _W_REACTION.match(first) and bool(topic_stems(first, names)) \
+        and all(answer_kind(q) is None or is_kind_asked(q, first) for q in short)

@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import chains, circle, presuppose, register, reusable, rules, telegraphic
+from dmem.decisions.offline import chains, circle, outcomes, presuppose, register, reusable, rules, telegraphic
 from dmem.decisions.offline.replies import (
     Asked,
     casual_first_person,
@@ -44,7 +44,8 @@ from dmem.decisions.offline.replies import (
     without_speaker,
 )
 from dmem.state.schemas import Message
-from dmem.text.asked import asks
+from dmem.text.answers import yes_no_echo
+from dmem.text.asked import asks, asks_yes_no, opens_yes_no, topic_stems
 from dmem.text.lexical import content_words
 from dmem.text.quotes import shorten
 
@@ -65,6 +66,11 @@ _EVALUABLE = frozenset({"impersonal", "emotional", "vague"})
 _FOLLOWABLE = frozenset({"impersonal"})
 FOLLOW_MIN_WORDS = 2
 FOLLOW_MAX_WORDS = 12
+# Topic words a yes/no question needs for a bare "yes" or "oh ya she is" that answers it to state a fact (the
+# question says it all: "didnt u sell the van in may" -> "yep"); "is that ok" -> "ya" states none.
+W_CONFIRMED_MIN_TOPIC = 2
+# Words of a bare confirmation ("...yes", "oh ya she is", "I did!"); a longer reply says something of its own.
+W_CONFIRM_MAX_WORDS = 4
 # "How did your driving test go?", "How was the trip to the coast?", "Did you finish the quilt you started?":
 # a question about how the listener's own event or thing went names it. Words chosen on the tuning half.
 ASKS_HOW_MIN_WORDS = 2
@@ -121,6 +127,8 @@ class Clause:
     """The earlier turn that named that person, when the clause refers to them by pronoun."""
     foreign: bool = False
     """The clause opens with a he/she meaning someone else's person or nobody named: no attribute of the speaker's."""
+    outcome_of: Message | str | None = None
+    """The speaker's earlier message, or stored memory, naming the event whose outcome the clause reports."""
 
 
 @dataclass(frozen=True)
@@ -195,13 +203,15 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     follows = own_message_before(message, prior) if len(text.split()) <= FOLLOW_MAX_WORDS else None
     text = register.standard(text) or text  # after the count: "wanna" is one word said, not two
     replies_to = question_replied(message, prior)
+    outcome = outcomes.event_before(text, prior, message.speaker) or outcomes.event_stored(text, memories,
+                                                                                          message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
     clauses = [replace(c, text=telegraphic.restore_owner(restore_subject(register.restore(c.text)), prior,
                                                          message.speaker),
                        asked=asked, follows=follows, replies_to=replies_to,
                        own_event=telegraphic.own_event(c.text, prior, message.speaker),
-                       rated=register.rated(c.text, prior, message.speaker),
+                       rated=register.rated(c.text, prior, message.speaker), outcome_of=outcome,
                        chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS)
                for c in plain]
     if memories:
@@ -311,6 +321,13 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
         verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question "
                                       f"('{_cut(clause.asked.question)}')", "answer")
+    elif not verdict.admit and verdict.kind in _ANSWERABLE and (asked := confirmed_question(clause)):
+        verdict = ClauseVerdict(True, f"admitted: yes or no to {asked.asker}'s question "
+                                      f"('{_cut(asked.question)}')", "confirms")
+    elif clause.outcome_of is not None and not verdict.admit and verdict.kind in _EVALUABLE:
+        event = clause.outcome_of if isinstance(clause.outcome_of, str) else utterance_text(clause.outcome_of)
+        verdict = ClauseVerdict(True, f"admitted: how the speaker's awaited event went ('{_cut(event, 60)}')",
+                                "outcome")
     elif clause.own_event and not verdict.admit and verdict.kind in _EVALUABLE:
         verdict = ClauseVerdict(True, f"admitted: the speaker's view of their own dated occasion "
                                       f"('{_cut(clause.own_event, 60)}')", "opinion")
@@ -335,6 +352,18 @@ def _about_words(clause: Clause) -> bool:
     """Whether the clause says enough about its person besides naming them (V_ABOUT_MIN_WORDS answer words)."""
     person = set(content_words(clause.about or ""))
     return len([w for w in answer_words(clause.text) if w not in person]) >= V_ABOUT_MIN_WORDS
+
+
+def confirmed_question(clause: Clause) -> Asked | None:
+    """The yes/no question with a topic of its own that the clause answers with a yes, a no or an echo ("she is")."""
+    if len(clause.text.split()) > W_CONFIRM_MAX_WORDS:
+        return None
+    for asked in (clause.asked, clause.replies_to):
+        if asked is not None and asks_yes_no(asked.question) \
+                and (opens_yes_no(clause.text) or yes_no_echo(asked.question, clause.text)) \
+                and len(topic_stems(asked.question, [asked.asker])) >= W_CONFIRMED_MIN_TOPIC:
+            return asked
+    return None
 
 
 def _carries_fact(text: str) -> str | None:

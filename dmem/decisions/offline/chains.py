@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from dmem.decisions.offline import rules
-from dmem.text.asked import opens_yes_no, topic_stems
+from dmem.text.asked import ends_asking, opens_yes_no, topic_stems
 from dmem.text.lexical import content_words
 
 # Informative stems a clause shares with one stored memory to continue its topic; chosen on the tuning half.
@@ -73,7 +73,7 @@ def _answer_body(answer: str) -> str:
 def answer_statement(question: str, answer: str, speaker: str) -> str | None:
     """The reply stated as a fact about ``speaker``, for the question shapes we know; else None."""
     body = _answer_body(answer)
-    if not body or body.endswith("?"):
+    if not body or ends_asking(body):
         return None
     q = question.strip()
     if m := _YOUR_THING.match(q):

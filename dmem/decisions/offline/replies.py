@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from dmem.decisions.offline import rules
 from dmem.state.schemas import Message
 from dmem.text import crossed
-from dmem.text.asked import asks, question_sentences, real_questions
+from dmem.text.asked import asks, ends_asking, question_sentences, real_questions
 
 _ADVERBS = r"(?:(?:just|still|also|really|finally|recently|actually|never|always|currently|mostly|even|only)\s+)*"
 _NOT_A_SUBJECT = (r"(?!\s+(?:is|are|was|were|has|have|had|went|got|can|could|will|would|does|did|makes?|helps?|"
@@ -129,7 +129,7 @@ def own_message_before(message: Message, prior: Sequence[Message]) -> Message | 
         if before.speaker != message.speaker or run == FOLLOW_RUN:
             return None
         text = casual_first_person(without_speaker(before.text or "", before.speaker)).strip()
-        if text.endswith("?"):
+        if ends_asking(text):
             return None
         said = " ".join(restore_subject(part) for part in rules.SENTENCE_END.split(text))
         if text and (rules.FIRST_PERSON.search(said) or question_answered(before, prior[:i]) is not None):

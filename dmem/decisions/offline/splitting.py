@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from dmem.decisions.offline import chains, frames, presuppose, register, rules
-from dmem.decisions.offline.admission import Clause, clauses_of, judge_clause, utterance_text
+from dmem.decisions.offline.admission import Clause, clauses_of, confirmed_question, judge_clause, utterance_text
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Category, Message, Provenance
@@ -22,7 +22,7 @@ from dmem.text.quotes import shorten
 _CONTENTLESS = frozenset({"phatic", "emotional", "vague", "question"})
 # Verdict kinds whose fact has a shape of its own; any other admitted clause is stated as said, and a
 # fragment of it with the question it answers.
-_SHAPED = frozenset({"answer", "follows", "opinion", "question_fact", "non_english"})
+_SHAPED = frozenset({"answer", "confirms", "outcome", "follows", "opinion", "question_fact", "non_english"})
 _NEED_NOUNS = re.compile(r"^\s*(?:some\s+)?(?:[\w-]+\s+)?(?:ideas|recommendations|suggestions|tips|options)\s+"
                          r"(?:for|on|about)\b", re.I)
 _PASSING = re.compile(r"\bmy\s+(?P<rel>" + "|".join(rules.RELATIONS + rules.PETS) + r")\b", re.I)
@@ -109,12 +109,19 @@ def _answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Anteced
     return _tidy(frames.answered(speaker, asker, question, _trim(said)))
 
 
+def _asked_of(clause: Clause, kind: str) -> Asked | None:
+    """The question an 'answer' clause answers (the one just before); a 'confirms' clause's may be crossed."""
+    if kind == "confirms":
+        return confirmed_question(clause)
+    return clause.asked
+
+
 def _replies(clause: Clause, kind: str, linked: bool) -> bool:
     """Whether a clause's facts answer the question its utterance replies to (its turn joins their sources).
 
     The utterance's first admitted clause does, and any later one that takes up a word of the question.
     """
-    if clause.replies_to is None or kind == "answer":
+    if clause.replies_to is None or kind in ("answer", "confirms"):
         return False
     return not linked or bool(topic_stems(clause.text) & topic_stems(clause.replies_to.question))
 
@@ -134,6 +141,14 @@ def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | 
     first = said.split(maxsplit=1)[0].lower() if said else ""
     lowered = said[:1].lower() + said[1:] if first in _LOWER_FIRST else said
     return _tidy(frames.added(speaker, earlier, lowered))
+
+
+def _outcome_fact(clause: Clause, event: Message | str, speaker: str, listener: str | None) -> str:
+    """An outcome kept with the event it reports on: 'Lale added to "Lale's boat licence exam is tmrw": WE PASSED'."""
+    if isinstance(event, Message):
+        return _follow_fact(clause, event, speaker, listener)
+    said = _trim(rewrite_person(_drop_vocative(clause.text, listener), speaker, listener))
+    return _tidy(frames.added(speaker, shorten(event, 100), said))
 
 
 def _presupposed(clause: Clause, speaker: str, listener: str | None) -> str | None:
@@ -196,13 +211,18 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         stated: str | None = None  # a question's presupposed fact, drafted once (below)
         if language != "en":
             pairs = [(_tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
-        elif verdict.kind == "answer" and clause.asked is not None:
-            pairs = [(_answer_fact(clause, clause.asked, message.speaker, known), categorize(clause.text),
+        elif verdict.kind in ("answer", "confirms") and (asked := _asked_of(clause, verdict.kind)) is not None:
+            pairs = [(_answer_fact(clause, asked, message.speaker, known), categorize(clause.text),
                       Provenance.STATED)]
-            sources = [t for t in (clause.asked.turn_id, message.turn_id) if t]
+            sources = [t for t in (asked.turn_id, message.turn_id) if t]
         elif replied is not None and verdict.kind not in _SHAPED and chains.fragment(clause.text, replied.question):
             pairs = [(_answer_fact(clause, replied, message.speaker, known), categorize(clause.text),
                       Provenance.STATED)]
+        elif verdict.kind == "outcome" and clause.outcome_of is not None:
+            pairs = [(_outcome_fact(clause, clause.outcome_of, message.speaker, listener), categorize(clause.text),
+                      Provenance.STATED)]
+            if isinstance(clause.outcome_of, Message):
+                sources = [clause.outcome_of.turn_id, message.turn_id]
         elif verdict.kind == "follows" and clause.follows is not None:
             pairs = [(_follow_fact(clause, clause.follows, message.speaker, listener), categorize(clause.text),
                       Provenance.STATED)]
