@@ -342,7 +342,7 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     elif clause.about and not verdict.admit and verdict.kind in _ABOUT_OVERRIDES and _about_words(clause):
         verdict = ClauseVerdict(True, f"admitted: fact about someone of the speaker's life ('{clause.about}')",
                                 "circle")
-    elif verdict.kind == "impersonal" and clause.chat_length \
+    elif verdict.kind == "impersonal" and clause.chat_length and not clause.foreign \
             and (anchor := reusable.reusable(clause.text, len(answer_words(clause.text)))):
         verdict = ClauseVerdict(True, f"admitted: reusable content ('{anchor}')", "reusable")
     return _hedged(verdict, clause.text)
