@@ -203,8 +203,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     follows = own_message_before(message, prior) if len(text.split()) <= FOLLOW_MAX_WORDS else None
     text = register.standard(text) or text  # after the count: "wanna" is one word said, not two
     replies_to = question_replied(message, prior)
-    outcome = outcomes.event_before(text, prior, message.speaker) or outcomes.event_stored(text, memories,
-                                                                                          message.speaker)
+    outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
     clauses = [replace(c, text=telegraphic.restore_owner(restore_subject(register.restore(c.text)), prior,

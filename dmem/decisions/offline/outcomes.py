@@ -36,19 +36,28 @@ def is_outcome(text: str) -> bool:
     return bool(_W_OUTCOME.match(text.strip()))
 
 
-def event_before(text: str, prior: Sequence[Message], speaker: str) -> Message | None:
-    """The speaker's latest own message before that names an awaited event, when ``text`` reports an outcome."""
+def awaited_event(text: str, prior: Sequence[Message], memories: Sequence[str], speaker: str) -> Message | str | None:
+    """The event an outcome message (``text``) tells the end of, or None when ``text`` reports no outcome.
+
+    The speaker's latest own message before that names an awaited event; else the first stored memory that does.
+    """
     if not is_outcome(text):
         return None
+    return _said_before(prior, speaker) or _stored(memories, speaker)
+
+
+def event_stored(text: str, memories: Sequence[str], speaker: str) -> str | None:
+    """The first stored memory naming the speaker and an awaited event, when ``text`` reports an outcome."""
+    return _stored(memories, speaker) if is_outcome(text) else None
+
+
+def _said_before(prior: Sequence[Message], speaker: str) -> Message | None:
     for turn in list(reversed(prior))[:W_OUTCOME_LOOKBACK]:
         if turn.speaker == speaker and _W_EVENT.search(turn.text or ""):
             return turn
     return None
 
 
-def event_stored(text: str, memories: Sequence[str], speaker: str) -> str | None:
-    """The first stored memory naming the speaker and an awaited event, when ``text`` reports an outcome."""
-    if not is_outcome(text):
-        return None
+def _stored(memories: Sequence[str], speaker: str) -> str | None:
     said = re.compile(rf"\b{re.escape(speaker)}\b", re.I)
     return next((m for m in memories if said.search(m) and _W_EVENT.search(m)), None)
