@@ -7,6 +7,7 @@ from datetime import datetime
 import pytest
 
 from dmem.decisions.base import Decider
+from dmem.decisions.offline import lifecycle_rules
 from dmem.decisions.offline.decider import (
     CHUNK_FULL_SCORE,
     CHUNK_MIN_SCORE,
@@ -309,6 +310,26 @@ def test_lifecycle_add_for_unrelated_or_a_new_event(decider: OfflineDecider) -> 
     assert got.operation == Operation.ADD
     trip = fact("Maya went to Porto", categories=[Category.EVENT])
     assert decider.decide_lifecycle(trip, [memory("Maya went to Madrid")]).value.operation == Operation.ADD
+
+
+@pytest.mark.parametrize(("stored", "new"), [
+    # one frame, two answers: close by embedding, but neither corrects the other
+    ('Maya answered Theo\'s question "Did you enjoy the pottery course?": The glazes were wonderful',
+     'Maya answered Theo\'s question "Which kiln do you use?": Anything the studio has free'),
+    # the new fact lacks the stored one's date: another fact, not a correction of the date
+    ("Maya went to a choir rehearsal on 4 June 2024 and it was so moving",
+     "Singers of every age sharing one stage - it pushed Maya to keep going to the choir"),
+])
+def test_lifecycle_adds_when_only_the_embedding_is_close(stored: str, new: str) -> None:
+    got = lifecycle_rules.decide(fact(new), [memory(stored)], [0.86])
+    assert got.operation == Operation.ADD, got.reason
+
+
+def test_lifecycle_values_are_names_not_words_opening_a_sentence_or_quote() -> None:
+    said = 'Maya answered Theo\'s question "Anything new?": Thanks, Maya moved to Lisbon. Porto was loud'
+    assert lifecycle_rules.values(said, "Maya") == {"theo", "lisbon"}
+    corrected = lifecycle_rules.decide(fact("Maya lives in Lisbon now"), [memory("Maya lives in Porto now")], [0.86])
+    assert (corrected.operation, corrected.target) == (Operation.UPDATE, 0) and "porto -> lisbon" in corrected.reason
 
 
 # Query: filter, answer, quality gate, grouping ------------------------------------------------

@@ -4,6 +4,13 @@ Rules in order: a repeat (equal text or cosine >= NOOP_SIMILARITY) is NOOP; a re
 ("no longer", "sold", "quit") about a memory of the same subject is DELETE; the same subject and
 wording with a changed value (number, date, name, or a negation flip) is UPDATE; a fact that adds
 nothing to such a memory is NOOP and one that only adds detail is UPDATE; anything else is ADD.
+
+A changed value replaces one: each text has a value the other lacks ("Porto" -> "Lisbon"); a fact
+that only lacks the memory's date is another fact, not a correction. And the wording must be the
+same once values are masked: an embedding cosine alone does not make two facts one, since facts
+cast in the same frame ('Maya answered Theo's question "...": ...') are close whatever they say,
+and an UPDATE would overwrite the older fact. Names are capitalised words that are neither
+function words nor the first word of a sentence or quote ("Did", "Thanks", "Anything" are not).
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from dmem.decisions.offline import rules
 from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates
 from dmem.state.schemas import Category, Fact, MemoryRecord, Operation
 from dmem.state.verdicts import LifecycleDecision
-from dmem.text.lexical import content_stems, stem, tokenize
+from dmem.text.lexical import STOPWORDS, content_stems, stem, tokenize
 
 NOOP_SIMILARITY = 0.95  # cosine at which a new fact only repeats a stored memory
 SAME_FACT_SIMILARITY = 0.8  # similarity at which a fact speaks about what a memory says
@@ -25,6 +32,8 @@ REMOVAL = re.compile(rules.words("no longer", "not anymore", "anymore", "any mor
                                  "no more", "doesn't have", "does not have", "lost"), re.I)
 NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
 _VALUE = "\x00value"
+_TOKEN = re.compile(r"[A-Za-z0-9][\w'-]*")
+_OPENERS = ".!?:;\"\u201c("  # what the first word of a sentence or of a quote follows
 
 
 def normalise(text: str) -> str:
@@ -42,13 +51,14 @@ def values(text: str, speaker: str | None = None) -> set[str]:
     """Numbers, dates and names in a fact: what an update changes."""
     out = {d.isoformat() for _, d in absolute_dates(text)}
     skip = {speaker.lower()} if speaker else set()
-    for i, token in enumerate(re.findall(r"[A-Za-z0-9][\w'-]*", text)):
+    for m in _TOKEN.finditer(text):
+        token = m.group(0)
         low = token.lower().removesuffix("'s")
         if low in skip or low in ("a", "an"):
             continue
         if token[0].isdigit() or low in NUMBER_WORDS:
             out.add(str(NUMBER_WORDS.get(low, low)))
-        elif i > 0 and token[0].isupper():
+        elif token[0].isupper() and low not in STOPWORDS and not _opens(text, m.start()):
             out.add(low)
     return out
 
@@ -59,6 +69,12 @@ def _stem_sets(text: str, speaker: str | None) -> tuple[set[str], set[str]]:
     vals = {stem(v) for v in values(text, speaker)}
     masked = {s for s in plain if s not in vals} | ({_VALUE} if vals else set())
     return plain, masked
+
+
+def _opens(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens the text, a sentence, a quote or a dash-set phrase."""
+    before = text[:start].rstrip()
+    return not before or before[-1] in _OPENERS or before.endswith((" -", " \u2013"))
 
 
 def similarity(a: str, b: str, cos: float, speaker: str | None = None) -> float:
@@ -76,6 +92,11 @@ def similarity(a: str, b: str, cos: float, speaker: str | None = None) -> float:
     return best
 
 
+def same_wording(a: str, b: str, speaker: str | None = None) -> bool:
+    """Whether two facts say the same thing but for their values: word overlap alone, values masked."""
+    return similarity(a, b, 0.0, speaker) >= SAME_FACT_SIMILARITY
+
+
 def _same_subject(fact: Fact, memory: MemoryRecord) -> bool:
     if fact.speaker and memory.speaker and fact.speaker.lower() == memory.speaker.lower():
         return True
@@ -83,9 +104,12 @@ def _same_subject(fact: Fact, memory: MemoryRecord) -> bool:
 
 
 def _changed(fact: Fact, memory: MemoryRecord) -> str | None:
+    """What changed between a memory and a fact worded the same (a value replaced, a negation flipped), else None."""
+    if not same_wording(fact.text, memory.text, fact.speaker):
+        return None
     new, old = values(fact.text, fact.speaker), values(memory.text, fact.speaker)
-    if new and old and new != old:
-        return f"value changed: {', '.join(sorted(old - new)) or '-'} -> {', '.join(sorted(new - old)) or '-'}"
+    if new - old and old - new:
+        return f"value changed: {', '.join(sorted(old - new))} -> {', '.join(sorted(new - old))}"
     if bool(NEGATION.search(fact.text)) != bool(NEGATION.search(memory.text)):
         return "negation flipped"
     return None
