@@ -20,6 +20,8 @@ _OPERATIONS = [
     "the memory that already says it (the fact's turn becomes one of its sources), e.g. 'Lena bakes "
     "sourdough on Sundays' against [2] 'Lena bakes sourdough every Sunday': NOOP, target 2.",
     "Prefer UPDATE over DELETE when the fact gives the new value of something that changed.",
+    "A memory of the same person or in the same wording frame ('Lena answered Ivo's question ...') is not "
+    "the same subject: another event, answer or opinion is ADD, so an UPDATE never loses an older fact.",
     "target is the label of a listed memory (the number in brackets) for UPDATE, DELETE and NOOP; leave it "
     "empty for ADD, and for a NOOP that restates no listed memory.",
 ]
