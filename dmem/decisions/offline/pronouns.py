@@ -43,24 +43,25 @@ _TOLD = re.compile(r"^(?P<head>\W*)(?:did|have)\s+I\s+(?:ever\s+)?(?:mention(?:e
                    re.I)
 # "did I mention", "don't you love it", "didnt u fail": an auxiliary before its subject (a question) agrees with
 # the name that replaces "I" or "you" ("doesn't Theo love it"), and the verb after it stays bare.
-_AUX = "do did have had am are was were will would can could should shall may might must"
-_ASKING = re.compile(r"(?<!\b[Ii]\s)(?<![\w'\u2019])(?:(?P<irregular>won|can|shan)['\u2019]?t|"
-                     rf"(?P<aux>{'|'.join(_AUX.split())})(?P<neg>n['\u2019]?t)?)\s+(?P<subject>I|you)\b(?!['\u2019]|\s+(?:and|guys|all|both|two)\b)",
-                     re.I)
+_B40_AUX = "do did have had am are was were will would can could should shall may might must"
+_B40_ASKING = re.compile(r"(?<!\b[Ii]\s)(?<![\w'\u2019])(?:(?P<irregular>won|can|shan)['\u2019]?t|"
+                         rf"(?P<aux>{'|'.join(_B40_AUX.split())})(?P<neg>n['\u2019]?t)?)\s+(?P<subject>I|you)\b"
+                         r"(?!['\u2019]|\s+(?:and|guys|all|both|two)\b)", re.I)  # not "you're", "you and Mia"
 _AUX_AGREED = {"do": "does", "have": "has", "am": "is", "are": "is", "were": "was"}
-_AUXILIARIES = wordset(f"{_AUX} does has is won't wont can't cant cannot shan't") | {
-    f"{a}n{q}t" for a in wordset(f"{_AUX} does has is") for q in ("'", "", "\u2019")}
+_B40_AUXILIARIES = wordset(f"{_B40_AUX} does has is won't wont can't cant cannot shan't") | {
+    f"{a}n{q}t" for a in wordset(f"{_B40_AUX} does has is") for q in ("'", "", "\u2019")}
 """Auxiliaries, negated with or without the apostrophe: the verb after one is bare ("didn't Theo fail")."""
 # What may come before a question's auxiliary in its clause: lead-ins, a wh-word and its words ("how long", "what
 # kind of music"); not a subject of the auxiliary's own ("I'll have you know", "when the kids have you over").
-_QUESTION_LEAD = re.compile(r"^\s*(?:(?:and|so|but|or|also|then|oh|ok|okay|wait|hey|well|lol|anyway|btw|now)\s+)*"
-                            r"(?:(?:what|where|when|why|how|who|whom|which|whose)(?:\s+(?!(?:i|we|they|he|she|it|"
-                            r"the|a|an|my|your|his|her|their|our|this|that)\b)[\w'-]+){0,3})?\s*$", re.I)
+_B40_QUESTION_LEAD = re.compile(
+    r"^\s*(?:(?:and|so|but|or|also|then|oh|ok|okay|wait|hey|well|lol|anyway|btw|now)\s+)*"
+    r"(?:(?:what|where|when|why|how|who|whom|which|whose)(?:\s+(?!(?:i|we|they|he|she|it|"
+    r"the|a|an|my|your|his|her|their|our|this|that)\b)[\w'-]+){0,3})?\s*$", re.I)
 _PLURAL_TAIL = {"ve": " have", "m": " are", "d": " would", "ll": " will"}
 # "how you use it" -> "how Theo uses it"; not after an auxiliary or a preposition ("did you use").
 _YOU_VERB = re.compile(rf"(?P<prev>\b\w+\s+)?\b[Yy]ou(?P<adv>(?:\s+{_ADVERB})*)\s+(?P<verb>[a-z]+)\b")
-_NOT_AFTER = _AUXILIARIES | wordset("to for with at of about thank thanks tell told let see saw love miss make made "
-                                    "help want wish")
+_NOT_AFTER = _B40_AUXILIARIES | wordset("to for with at of about thank thanks tell told let see saw love miss make "
+                                        "made help want wish")
 _NOT_VERBS = wordset("guys all too both two and or so are were was is the a an who that about to in on at for with "
                      "from of by into onto over under off out up down back there here again now then later tonight "
                      "today tomorrow this these those next last my your his her our their some any if when "
@@ -115,8 +116,8 @@ def _listener_verb(m: re.Match[str], listener: str) -> str:
 def _asking(m: re.Match[str], speaker: str, listener: str | None) -> str:
     """An auxiliary before 'I' or 'you' agreed with the name ("do you" -> "does Theo"); 'you' only in a question."""
     subject = m["subject"]
-    if subject.lower() == "you" and (not listener or not _QUESTION_LEAD.match(re.split(r"[,.;:!?\n]",
-                                                                                        m.string[: m.start()])[-1])):
+    lead = re.split(r"[,.;:!?\n]", m.string[: m.start()])[-1]  # the clause before the auxiliary
+    if subject.lower() == "you" and (not listener or not _B40_QUESTION_LEAD.match(lead)):
         return m.group(0)
     if m["irregular"]:
         aux = m.group(0)[: -len(subject)].rstrip()
@@ -137,7 +138,7 @@ def rewrite_person(text: str, speaker: str, listener: str | None = None) -> str:
     # "My dad and I": a plural subject, so nothing agrees with the speaker alone ("have", not "has").
     text = rules.PAIR_SUBJECT.sub(lambda m: f"{m['pair']} and {speaker}{_PLURAL_TAIL.get((m['tail'] or '')[1:], '')}",
                                   text, count=1)
-    text = _ASKING.sub(lambda m: _asking(m, speaker, listener), text)
+    text = _B40_ASKING.sub(lambda m: _asking(m, speaker, listener), text)
     for pattern, template in _CONTRACTIONS[:4]:
         text = re.sub(pattern, template.format(s=speaker), text)
     text = _I_VERB.sub(lambda m: f"{speaker}{m['adv']} {agree(m['verb'])}", text)

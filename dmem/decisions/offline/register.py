@@ -59,8 +59,8 @@ _SPELLING = re.compile(rf"(?<![\w'-])(?:{_SPELLINGS})(?![\w'-]|\.\w)", re.I)  # 
 _UR = re.compile(r"(?:(?<![\w'])(?-i:ur)|(?:^|(?<=[.!?]\s))Ur)(?![\w'])(?P<next>\s+(?:so|the|a|an|not|too|very|such|"
                  r"always|never|going|gonna|right|welcome|[a-z]+ing(?!\s+(?:is|was|are|were|has|had)\b))\b)?", re.I)
 # Chat's "r" for "are", only before the subject of a question: "r u still there", "r we on for friday".
-_R = re.compile(r"(?<![\w'-])r(?=\s+(?:u|you|ya|we|they|ur|your)\b)", re.I)
-_U = re.compile(r"(?<![\w'-])u(?![\w'-]|\.\w)", re.I)  # not "U-turn", "U.S."
+_B40_R = re.compile(r"(?<![\w'-])r(?=\s+(?:u|you|ya|we|they|ur|your)\b)", re.I)
+_B40_U = re.compile(r"(?<![\w'-])u(?![\w'-]|\.\w)", re.I)  # not "U-turn", "U.S."
 _LAUGH = r"(?:a?(?:ha){2,}h?|he(?:he)+|lo+l(?:ol)*|lmf?ao+|rofl|xd)"
 _MARKER = "|".join(re.escape(m).replace(r"\ ", r"\s+") for m in REGISTER_MARKERS)
 _EDGE = rf"(?:{_LAUGH}|{_MARKER})"
@@ -89,8 +89,9 @@ _PAST_TIME = re.compile(r"\b(?:yesterday|last\s+\w+|\w+\s+ago|this\s+(?:morning|
                         r"on\s+\w+day)\b", re.I)
 _FUTURE_TIME = re.compile(r"\b(?:tomorrow|tonight|next\s+\w+|this\s+(?:weekend|week|month|\w+day)|on\s+\w+day|"
                           r"in\s+(?:a|\w+)\s+(?:days?|weeks?|months?))\b", re.I)
-_NOT_PROGRESSIVE = wordset("thing something nothing anything everything morning evening wedding spring king ring "
+NOT_PROGRESSIVE = wordset("thing something nothing anything everything morning evening wedding spring king ring "
                            "string building ceiling pudding during sibling")
+"""Words ending in -ing that are no verb's progressive ("nothing", "wedding")."""
 # "Juggling choir and night classes seems rough next week", "Packing for the ferry on monday, I lost ...": the -ing
 # phrase is a subject or a participle there, not a plan whose "I'm" was dropped.
 _OWN_VERB = re.compile(r"\b(?:i|we|is|was|sounds|seems|looks|makes|feels|can|will|must|would)\b", re.I)
@@ -132,8 +133,8 @@ _OWN = re.compile(r"\b(?:my|mine|we|our|us)\b", re.I)
 def spoken_to(text: str) -> str:
     """``text`` with chat's second person written out: 'u', 'ur' and 'r' before a subject ('r u' -> 'are you')."""
     text = _UR.sub(lambda m: ("you're" if m["next"] else "your") + (m["next"] or ""), text)
-    text = _U.sub(lambda m: _cased(m.group(0), "you"), text)
-    return _R.sub(lambda m: _cased(m.group(0), "are"), text)
+    text = _B40_U.sub(lambda m: _cased(m.group(0), "you"), text)
+    return _B40_R.sub(lambda m: _cased(m.group(0), "are"), text)
 
 
 def standard(text: str) -> str:
@@ -167,7 +168,7 @@ def restore(clause: str) -> str:
     if subject is None and not _THIRD.match(body):
         if re.match(_SHORT_PAST, body, re.I) or (first in _BARE_PAST and _PAST_TIME.search(body)):
             subject = "I"
-        elif first.endswith("ing") and first not in _NOT_PROGRESSIVE and _FUTURE_TIME.search(body) \
+        elif first.endswith("ing") and first not in NOT_PROGRESSIVE and _FUTURE_TIME.search(body) \
                 and len(body.split()) <= REGISTER_PLAN_MAX_WORDS and not _OWN_VERB.search(body):
             subject = "I'm"
     return f"{head}{subject} {body[:1].lower()}{body[1:]}" if subject else clause
