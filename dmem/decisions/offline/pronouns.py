@@ -116,7 +116,7 @@ def _listener_verb(m: re.Match[str], listener: str) -> str:
 def _asking(m: re.Match[str], speaker: str, listener: str | None) -> str:
     """An auxiliary before 'I' or 'you' agreed with the name ("do you" -> "does Theo"); 'you' only in a question."""
     subject = m["subject"]
-    lead = re.split(r"[,.;:!?\n]", m.string[: m.start()])[-1]  # the clause before the auxiliary
+    lead = re.split(r"[,.;:!?\n]|\b(?:and|or|but)\b", m.string[: m.start()])[-1]  # the clause before the auxiliary
     if subject.lower() == "you" and (not listener or not _B40_QUESTION_LEAD.match(lead)):
         return m.group(0)
     if m["irregular"]:
