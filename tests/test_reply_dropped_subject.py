@@ -28,6 +28,8 @@ def _facts(question: str, reply: str) -> list[tuple[str, list[str]]]:
     ("what's your brother up to these days?", "working at a bike shop in Ghent",
      "Noor's brother is working at a bike shop in Ghent"),
     ("is ur sister still in Porto?", "moved back to Lyon in march", "Noor's sister moved back to Lyon in march"),
+    ("how's your dad?", "still working at the mill, I visit him on sundays",
+     "Noor's dad is still working at the mill, Noor visits him on sundays"),
     ("how is your dad doing?", "haven't slept much since the surgery",
      "Noor's dad hasn't slept much since the surgery"),
 ])

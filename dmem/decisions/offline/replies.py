@@ -117,7 +117,7 @@ def their_subject(said: str, restored: str, person: str) -> str:
     head = said[: filler.end()] if filler else ""
     body = said[len(head):]
     back = _B40_POINTS_BACK_PET if person in rules.PETS else _B40_POINTS_BACK
-    if not body or back.search(body) or asks(said):
+    if not body or back.search(re.split(r"[,;]", body)[0]) or asks(said):  # the words the dropped subject governs
         return restored
     body = body[:1].lower() + body[1:]
     if restored == said:
