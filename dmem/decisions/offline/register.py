@@ -90,7 +90,7 @@ _PAST_TIME = re.compile(r"\b(?:yesterday|last\s+\w+|\w+\s+ago|this\s+(?:morning|
 _FUTURE_TIME = re.compile(r"\b(?:tomorrow|tonight|next\s+\w+|this\s+(?:weekend|week|month|\w+day)|on\s+\w+day|"
                           r"in\s+(?:a|\w+)\s+(?:days?|weeks?|months?))\b", re.I)
 NOT_PROGRESSIVE = wordset("thing something nothing anything everything morning evening wedding spring king ring "
-                           "string building ceiling pudding during sibling")
+                          "string building ceiling pudding during sibling")
 """Words ending in -ing that are no verb's progressive ("nothing", "wedding")."""
 # "Juggling choir and night classes seems rough next week", "Packing for the ferry on monday, I lost ...": the -ing
 # phrase is a subject or a participle there, not a plan whose "I'm" was dropped.

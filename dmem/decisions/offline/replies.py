@@ -8,6 +8,8 @@ Dropped subjects, casual spellings, and replies that answer a question about the
   the same rules judge the clause as if it were said in full. Not for questions, imperatives or clauses
   whose first word is a noun subject ("Painting is my therapy", "Wedding went great"; a dropped 'my' before
   what the speaker has is ``telegraphic``'s).
+- After a question about one person of the listener's ("how's your sister?"), a reply's dropped subject is
+  that person, not the speaker: "doing great now" reads "my sister is doing great now" (``their_subject``).
 - Casual spellings of the first person ("im", "ive") read as "I'm", "I've" (English only).
 - A reply right after another speaker's question to them ("What's your favourite film?" ->
   "The one with the lighthouse") is about the speaker even without a first-person word:
