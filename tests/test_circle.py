@@ -119,3 +119,14 @@ def test_the_model_engines_prompts_say_the_same() -> None:
 
     assert "a person or pet of the speaker's life" in ADMIT_SYSTEM
     assert "Write out a person of the speaker's life" in SPLIT_SYSTEM
+
+
+def test_the_memories_name_registry_is_read_only_when_a_clause_needs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = circle.registry
+    monkeypatch.setattr(circle, "registry", lambda memories, speakers: calls.append(1) or real(memories, speakers))
+    said = chat_turn("the ferry was late again", "Lale", 2, session="C9", when=datetime(2025, 3, 1, 8, 0))
+    people = circle.Circle(said, [], "Ivo", ["Lale's friend Bo runs the bakery"])
+    assert calls == []
+    assert people.known["bo"].owner == "Lale" and people.known is people.known
+    assert calls == [1]

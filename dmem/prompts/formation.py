@@ -121,7 +121,10 @@ SPLIT_SYSTEM = system_text(
         "friday lovely'.",
         "Write out a person of the speaker's life that a pronoun stands for, with how the speaker is "
         "related to them: Noor's 'He keeps showing everyone the scarf' after her 'Dad loved the party' "
-        "gives 'Noor's dad keeps showing everyone the scarf', sourced from both turns.",
+        "gives 'Noor's dad keeps showing everyone the scarf', sourced from both turns. A reply that drops "
+        "its subject after a question about a person of the listener's speaks of that person: Ivo's "
+        "'how's your sister?' answered 'doing great, moved to Lyon in May' gives 'Noor's sister is doing "
+        "great and moved to Lyon in May', sourced from both turns; 'haven't seen her in weeks' stays Noor's.",
         "A question that presupposes a fact gives that fact as a statement about the person it is "
         "about, never the question copied: Noor asking Ivo 'did you finish the puzzle book I lent "
         "you?' gives 'Noor lent Ivo a puzzle book'; 'how did your driving test go?' gives 'Ivo had a "

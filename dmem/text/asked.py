@@ -46,16 +46,17 @@ _TAG = re.compile(r"(?:^|[,\s])(?:you\s+know|right|isn't\s+it|ain't\s+it|don't\s
 # An exclamation with a question mark: "How cute is that puppy??", "how cool is that" (not "how old is she").
 _EXCLAIMS = re.compile(rf"^\s*{_OPENERS}how\s+(?!old|long|far|many|much|often|big|tall|late|early|soon|come)[a-z]+\s+"
                        r"(?:is|are|was|were)\s+(?:that|this|those|these)\b", re.I)
-# Auxiliaries that open a question, chat's "r" and negated forms with or without the apostrophe included.
-_W_AUX = r"(?:do|does|did|have|has|had|are|r|is|was|were|will|would|can|could|should)"
+# Auxiliaries that open a question; ``_W_AUX`` adds chat's "r", ``_W_NEG`` the negated forms with or without the
+# apostrophe.
+_AUXILIARIES = "do|does|did|have|has|had|are|is|was|were|will|would|can|could|should"
+_W_AUX = rf"(?:{_AUXILIARIES}|r)"
 _W_NEG = (r"(?:didn'?t|don'?t|doesn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|haven'?t|hasn'?t|won'?t|can'?t|wouldn'?t|"
           r"couldn'?t|shouldn'?t)")
 _W_SUBJECT = r"(?:you|u|ya|y'all|your|ur|he|she|they|we|it|there|anyone|anybody)"
 # A yes/no question: an auxiliary first ("did you", "didnt u"), or a tail offering one answer to confirm after a
 # wh-question ("where u living now, still with ur mum", "... or the flat") or alone ("or nah").
-_YES_NO_QUESTION = re.compile(rf"^\s*{_OPENERS}(?:do|does|did|have|has|had|are|is|was|were|will|would|can|could|"
-                              rf"should|ever|any|anything|got|{_W_NEG}\s+{_W_SUBJECT}|r\s+(?:u|you|ya|they|we)|"
-                              r"still|or)\b", re.I)
+_YES_NO_QUESTION = re.compile(rf"^\s*{_OPENERS}(?:{_AUXILIARIES}|ever|any|anything|got|{_W_NEG}\s+{_W_SUBJECT}|"
+                              r"r\s+(?:u|you|ya|they|we)|still|or)\b", re.I)
 # Verbs after "did the party ..." that make it ask ("did the party go well"), not a dropped "I" ("did the dishes").
 _BASE_VERBS = ("go|come|get|like|love|enjoy|work|turn|end|happen|say|call|text|reply|answer|show|arrive|sell|start|"
                "finish|help|make|win|lose|pass|fix|find|hear|see|know|want|need|look|feel|taste|sound|mind|agree|"

@@ -36,11 +36,13 @@ from dataclasses import dataclass, replace
 from dmem.decisions.offline import chains, circle, outcomes, presuppose, register, reusable, rules, telegraphic
 from dmem.decisions.offline.replies import (
     Asked,
+    asked_person,
     casual_first_person,
     own_message_before,
     question_answered,
     question_replied,
     restore_subject,
+    their_subject,
     without_speaker,
 )
 from dmem.state.schemas import Message
@@ -206,16 +208,24 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
-    clauses = [replace(c, text=telegraphic.restore_owner(restore_subject(register.restore(c.text)), prior,
-                                                         message.speaker),
+    said = [restore_subject(register.restore(c.text)) for c in plain]
+    person = asked_person(asked.question) if asked and plain else None
+    if person:  # "how's your sister?" -> "doing great now": the dropped subject is the sister
+        person = person if (theirs := their_subject(plain[0].text, said[0], person)) != said[0] else None
+        said[0] = theirs
+    clauses = [replace(c, text=telegraphic.restore_owner(said[i], prior, message.speaker),
                        asked=asked, follows=follows, replies_to=replies_to,
                        own_event=telegraphic.own_event(c.text, prior, message.speaker),
                        rated=register.rated(c.text, prior, message.speaker), outcome_of=outcome,
                        chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS)
-               for c in plain]
+               for i, c in enumerate(plain)]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
-    return _written_out(clauses, message, prior, memories), language
+    clauses = _written_out(clauses, message, prior, memories)
+    if person and asked:  # the question named the person: its turn is a source of what the reply says of them
+        clauses[0] = replace(clauses[0], about=clauses[0].about or f"my {person}",
+                             introduced=clauses[0].introduced or asked.turn_id or None)
+    return clauses, language
 
 
 def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Message],

@@ -257,8 +257,12 @@ class Circle:
                  memories: Sequence[str] = ()) -> None:
         self.message, self.listener, self.memories = message, listener, memories
         self.window = prior[-V_PRONOUN_TURNS:]
-        self.known = registry(memories, {message.speaker, *(m.speaker for m in prior)})
+        self.speakers = {message.speaker, *(m.speaker for m in prior)}
+
+    @cached_property
+    def known(self) -> dict[str, Person]:
         """Names the stored memories give a relation and an owner."""
+        return registry(self.memories, self.speakers)
 
     @cached_property
     def names(self) -> frozenset[str]:
@@ -283,13 +287,14 @@ def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, boo
     it's over" after the listener's "my dad had his hip done"). ``before``: the message's text before the
     clause (it may name the person).
     """
-    speaker, known = circle.message.speaker, circle.known
+    speaker = circle.message.speaker
     lead = _LEAD.match(text)
     first = re.match(r"[A-Za-z]+", text[lead.end() if lead else 0:])
     opening = first.group(0) if first else ""
     if not _READABLE.search(text) and not (opening[:1].isupper() and opening.lower() not in _NOT_NAMES
-                                           or opening.lower() in known):
+                                           or opening.lower() in circle.known):
         return None, False  # no pronoun to read and no name opening it: nothing to look up
+    known = circle.known
     people = [*circle.people, *mentions(circle.message, before, circle.listener, known, circle.names)]
     if found := _subject(text, speaker, people, known):
         return found, False

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dmem.decisions.offline import rules
+from dmem.decisions.offline import register, rules
 from dmem.text.words import wordset
 
 _NO_AGREEMENT = wordset(
@@ -41,19 +41,31 @@ _OWNED = re.compile(r"\b(?P<lead>[Ii](?:'|\u2019)ve\s+(?:had|owned|got)|[Ii]\s+(
 _TOLD = re.compile(r"^(?P<head>\W*)(?:did|have)\s+I\s+(?:ever\s+)?(?:mention(?:ed)?|tell\s+you|told\s+you)"
                    r"(?:\s+that)?\s+(?!(?:about|of|how|what|when|where|why|who|which|anything|something)\b)(?=\w)",
                    re.I)
-# "did I mention", "have I told you": the auxiliary agrees with the speaker, the verb after it stays bare.
-_ASKING_I = re.compile(r"(?<!\b[Ii]\s)\b(?P<aux>do|did|have|had|am|was|can|could|will|would|should|may|might|must)"
-                       r"\s+[Ii]\b", re.I)
-_AUX_AGREED = {"do": "does", "have": "has", "am": "is"}
+# "did I mention", "don't you love it", "didnt u fail": an auxiliary before its subject (a question) agrees with
+# the name that replaces "I" or "you" ("doesn't Theo love it"), and the verb after it stays bare.
+_B40_AUX = "do did have had am are was were will would can could should shall may might must"
+_B40_ASKING = re.compile(r"(?<!\b[Ii]\s)(?<![\w'\u2019])(?:(?P<irregular>won|can|shan)['\u2019]?t|"
+                         rf"(?P<aux>{'|'.join(_B40_AUX.split())})(?P<neg>n['\u2019]?t)?)\s+(?P<subject>I|you)\b"
+                         r"(?!['\u2019]|\s+(?:and|guys|all|both|two)\b)", re.I)  # not "you're", "you and Mia"
+_AUX_AGREED = {"do": "does", "have": "has", "am": "is", "are": "is", "were": "was"}
+_B40_AUXILIARIES = wordset(f"{_B40_AUX} does has is won't wont can't cant cannot shan't") | {
+    f"{a}n{q}t" for a in wordset(f"{_B40_AUX} does has is") for q in ("'", "", "\u2019")}
+"""Auxiliaries, negated with or without the apostrophe: the verb after one is bare ("didn't Theo fail")."""
+# What may come before a question's auxiliary in its clause: lead-ins, a wh-word and its words ("how long", "what
+# kind of music"); not a subject of the auxiliary's own ("I'll have you know", "when the kids have you over").
+_B40_QUESTION_LEAD = re.compile(
+    r"^\s*(?:(?:and|so|but|or|also|then|oh|ok|okay|wait|hey|well|lol|anyway|btw|now)\s+)*"
+    r"(?:(?:what|where|when|why|how|who|whom|which|whose)(?:\s+(?!(?:i|we|they|he|she|it|"
+    r"the|a|an|my|your|his|her|their|our|this|that)\b)[\w'-]+){0,3})?\s*$", re.I)
 _PLURAL_TAIL = {"ve": " have", "m": " are", "d": " would", "ll": " will"}
 # "how you use it" -> "how Theo uses it"; not after an auxiliary or a preposition ("did you use").
 _YOU_VERB = re.compile(rf"(?P<prev>\b\w+\s+)?\b[Yy]ou(?P<adv>(?:\s+{_ADVERB})*)\s+(?P<verb>[a-z]+)\b")
-_NOT_AFTER = wordset("do does did don't can could would will should shall may might must to for with at of about "
-                     "thank thanks tell told let see saw love miss make made help want wish are were have has had")
+_NOT_AFTER = _B40_AUXILIARIES | wordset("to for with at of about thank thanks tell told let see saw love miss make "
+                                        "made help want wish")
 _NOT_VERBS = wordset("guys all too both two and or so are were was is the a an who that about to in on at for with "
                      "from of by into onto over under off out up down back there here again now then later tonight "
                      "today tomorrow this these those next last my your his her our their some any if when "
-                     "because but as than not")
+                     "because but as than not ok okay alright good fine sure ready free home")
 """Words after 'you' that show it is an object or ends a phrase ("drive you to work"), not a verb's subject."""
 _LISTENER = [
     (r"\b[Yy]ou(?:'|\u2019)re\b|\b[Yy]ou are\b", "{l} is"), (r"\b[Yy]ou(?:'|\u2019)ve\b", "{l} has"),
@@ -101,14 +113,32 @@ def _listener_verb(m: re.Match[str], listener: str) -> str:
     return f"{m['prev'] or ''}{listener}{m['adv']} {agree(m['verb'])}"
 
 
+def _asking(m: re.Match[str], speaker: str, listener: str | None) -> str:
+    """An auxiliary before 'I' or 'you' agreed with the name ("do you" -> "does Theo"); 'you' only in a question."""
+    subject = m["subject"]
+    lead = re.split(r"[,.;:!?\n]|\b(?:and|or|but)\b", m.string[: m.start()])[-1]  # the clause before the auxiliary
+    if subject.lower() == "you" and (not listener or not _B40_QUESTION_LEAD.match(lead)):
+        return m.group(0)
+    if m["irregular"]:
+        aux = m.group(0)[: -len(subject)].rstrip()
+    else:
+        aux = _cased(m["aux"], _AUX_AGREED.get(m["aux"].lower(), m["aux"])) + ("n't" if m["neg"] else "")
+    return f"{aux} {speaker if subject.lower() == 'i' else listener}"
+
+
 def rewrite_person(text: str, speaker: str, listener: str | None = None) -> str:
-    """Name the speaker (and listener) instead of first and second person pronouns."""
+    """Name the speaker (and listener) instead of first and second person pronouns.
+
+    Chat's second person ('u', 'ur', 'r u') names the listener as 'you' does, in statements and questions alike.
+    """
+    if listener:
+        text = register.spoken_to(text)
     text = _TOLD.sub(lambda m: m["head"], text)
     text = _OWNED.sub(_article, text)
     # "My dad and I": a plural subject, so nothing agrees with the speaker alone ("have", not "has").
     text = rules.PAIR_SUBJECT.sub(lambda m: f"{m['pair']} and {speaker}{_PLURAL_TAIL.get((m['tail'] or '')[1:], '')}",
                                   text, count=1)
-    text = _ASKING_I.sub(lambda m: f"{_cased(m['aux'], _AUX_AGREED.get(m['aux'].lower(), m['aux']))} {speaker}", text)
+    text = _B40_ASKING.sub(lambda m: _asking(m, speaker, listener), text)
     for pattern, template in _CONTRACTIONS[:4]:
         text = re.sub(pattern, template.format(s=speaker), text)
     text = _I_VERB.sub(lambda m: f"{speaker}{m['adv']} {agree(m['verb'])}", text)

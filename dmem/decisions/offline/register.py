@@ -5,7 +5,7 @@ Chat says personal facts the way it says filler: "love sushi lol", "usually run 
 as if written out:
 
 - ``standard`` drops emoji and spells chat words out (``REGISTER_SPELLINGS``: "gonna" -> "going to",
-  "rn" -> "right now", "bc" -> "because");
+  "rn" -> "right now", "bc" -> "because"; ``spoken_to``: "u", "ur", "r u" -> "you", "your", "are you");
 - ``plain`` strips laughter ("lol", "haha", "lmao") and casual markers (``REGISTER_MARKERS``: "tbh",
   "ngl", "lowkey") from a clause's edges, unless nothing would be left: a bare "lol" stays filler;
 - ``restore`` puts back the "I" or "I'm" chat drops before a taste ("so into jazz"), a trait
@@ -35,7 +35,7 @@ REGISTER_SPELLINGS: dict[str, str] = {
     "dunno": "don't know", "lemme": "let me", "imma": "I'm going to", "ima": "I'm going to",
     "rn": "right now", "bc": "because", "cuz": "because", "coz": "because", "tho": "though",
     "def": "definitely", "defo": "definitely", "prob": "probably", "probs": "probably", "obv": "obviously",
-    "u": "you", "tmrw": "tomorrow", "tmr": "tomorrow", "tomoz": "tomorrow",
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tomoz": "tomorrow",
     "tonite": "tonight", "wknd": "weekend", "bday": "birthday", "fav": "favourite", "fave": "favourite",
     "abt": "about", "w/": "with", "ppl": "people", "bf": "boyfriend", "gf": "girlfriend", "yrs": "years",
     "hrs": "hours", "mins": "minutes", "pls": "please", "plz": "please",
@@ -43,7 +43,7 @@ REGISTER_SPELLINGS: dict[str, str] = {
     "wasnt": "wasn't", "havent": "haven't", "thats": "that's", "whats": "what's", "youre": "you're",
     "idk": "I don't know", "b4": "before", "2day": "today", "2nite": "tonight",
 }
-"""Chat spellings and their standard English (whole words, any case). 'ur' is read from what follows it."""
+"""Chat spellings and their standard English (whole words, any case); the second person is ``spoken_to``'s."""
 REGISTER_MARKERS = ("tbh", "ngl", "fr", "frfr", "lowkey", "highkey", "imo", "imho",
                     "btw", "srsly", "omg", "omfg", "ikr", "smh", "though", "you know", "ya know", "y'know",
                     "haha", "hahaha", "hehe", "lol", "lolol", "lmao", "lmfao", "rofl", "xd", "xx", "xoxo", "jk")
@@ -58,6 +58,9 @@ _SPELLING = re.compile(rf"(?<![\w'-])(?:{_SPELLINGS})(?![\w'-]|\.\w)", re.I)  # 
 # gerund that is a subject: "ur parking is fine"); "Ur" only opening a sentence.
 _UR = re.compile(r"(?:(?<![\w'])(?-i:ur)|(?:^|(?<=[.!?]\s))Ur)(?![\w'])(?P<next>\s+(?:so|the|a|an|not|too|very|such|"
                  r"always|never|going|gonna|right|welcome|[a-z]+ing(?!\s+(?:is|was|are|were|has|had)\b))\b)?", re.I)
+# Chat's "r" for "are", only before the subject of a question: "r u still there", "r we on for friday".
+_B40_R = re.compile(r"(?<![\w'-])r(?=\s+(?:u|you|ya|we|they|ur|your)\b)", re.I)
+_B40_U = re.compile(r"(?<![\w'-])u(?![\w'-]|\.\w)", re.I)  # not "U-turn", "U.S."
 _LAUGH = r"(?:a?(?:ha){2,}h?|he(?:he)+|lo+l(?:ol)*|lmf?ao+|rofl|xd)"
 _MARKER = "|".join(re.escape(m).replace(r"\ ", r"\s+") for m in REGISTER_MARKERS)
 _EDGE = rf"(?:{_LAUGH}|{_MARKER})"
@@ -86,8 +89,9 @@ _PAST_TIME = re.compile(r"\b(?:yesterday|last\s+\w+|\w+\s+ago|this\s+(?:morning|
                         r"on\s+\w+day)\b", re.I)
 _FUTURE_TIME = re.compile(r"\b(?:tomorrow|tonight|next\s+\w+|this\s+(?:weekend|week|month|\w+day)|on\s+\w+day|"
                           r"in\s+(?:a|\w+)\s+(?:days?|weeks?|months?))\b", re.I)
-_NOT_PROGRESSIVE = wordset("thing something nothing anything everything morning evening wedding spring king ring "
-                           "string building ceiling pudding during sibling")
+NOT_PROGRESSIVE = wordset("thing something nothing anything everything morning evening wedding spring king ring "
+                          "string building ceiling pudding during sibling")
+"""Words ending in -ing that are no verb's progressive ("nothing", "wedding")."""
 # "Juggling choir and night classes seems rough next week", "Packing for the ferry on monday, I lost ...": the -ing
 # phrase is a subject or a participle there, not a plan whose "I'm" was dropped.
 _OWN_VERB = re.compile(r"\b(?:i|we|is|was|sounds|seems|looks|makes|feels|can|will|must|would)\b", re.I)
@@ -126,10 +130,16 @@ _LISTENER = re.compile(r"\b(?:you|your|you're|yours|u|ur|ya)\b", re.I)
 _OWN = re.compile(r"\b(?:my|mine|we|our|us)\b", re.I)
 
 
+def spoken_to(text: str) -> str:
+    """``text`` with chat's second person written out: 'u', 'ur' and 'r' before a subject ('r u' -> 'are you')."""
+    text = _UR.sub(lambda m: ("you're" if m["next"] else "your") + (m["next"] or ""), text)
+    text = _B40_U.sub(lambda m: _cased(m.group(0), "you"), text)
+    return _B40_R.sub(lambda m: _cased(m.group(0), "are"), text)
+
+
 def standard(text: str) -> str:
     """``text`` without emoji and with chat spellings written out ('gonna' -> 'going to')."""
-    text = _EMOJI.sub(" ", text)
-    text = _UR.sub(lambda m: ("you're" if m["next"] else "your") + (m["next"] or ""), text)
+    text = spoken_to(_EMOJI.sub(" ", text))
     text = _SPELLING.sub(lambda m: _cased(m.group(0), REGISTER_SPELLINGS[m.group(0).lower()]), text)
     return re.sub(r"[ \t]+(?=[,.!?;:)\n]|$)", "", re.sub(r"[ \t]{2,}", " ", text)).strip()
 
@@ -158,7 +168,7 @@ def restore(clause: str) -> str:
     if subject is None and not _THIRD.match(body):
         if re.match(_SHORT_PAST, body, re.I) or (first in _BARE_PAST and _PAST_TIME.search(body)):
             subject = "I"
-        elif first.endswith("ing") and first not in _NOT_PROGRESSIVE and _FUTURE_TIME.search(body) \
+        elif first.endswith("ing") and first not in NOT_PROGRESSIVE and _FUTURE_TIME.search(body) \
                 and len(body.split()) <= REGISTER_PLAN_MAX_WORDS and not _OWN_VERB.search(body):
             subject = "I'm"
     return f"{head}{subject} {body[:1].lower()}{body[1:]}" if subject else clause

@@ -8,6 +8,8 @@ Dropped subjects, casual spellings, and replies that answer a question about the
   the same rules judge the clause as if it were said in full. Not for questions, imperatives or clauses
   whose first word is a noun subject ("Painting is my therapy", "Wedding went great"; a dropped 'my' before
   what the speaker has is ``telegraphic``'s).
+- After a question about one person of the listener's ("how's your sister?"), a reply's dropped subject is
+  that person, not the speaker: "doing great now" reads "my sister is doing great now" (``their_subject``).
 - Casual spellings of the first person ("im", "ive") read as "I'm", "I've" (English only).
 - A reply right after another speaker's question to them ("What's your favourite film?" ->
   "The one with the lighthouse") is about the speaker even without a first-person word:
@@ -22,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dmem.decisions.offline import rules
+from dmem.decisions.offline.pronouns import agree
+from dmem.decisions.offline.register import NOT_PROGRESSIVE
 from dmem.state.schemas import Message
 from dmem.text import crossed
 from dmem.text.asked import asks, ends_asking, question_sentences, real_questions
@@ -53,6 +57,20 @@ _RESTORE = [  # (pattern on the clause start, the subject it drops)
     (re.compile(rf"^{_ADVERBS}(?!did\s+(?:i|you|he|she|we|they)\b)(?:{_STANCE}|{_PAST}|[a-z]{{3,}}[^e\W]ed)\b"
                 rf"{_NOT_A_SUBJECT}", re.I), "I"),
 ]
+# "how's your sister?", "is ur dad still in Porto?": a question about one person (or pet) of the listener's, the
+# listener not its subject. A reply that drops its subject speaks of that person: "doing great now" -> "my sister is
+# doing great now", "moved back to Lyon" -> "my sister moved back to Lyon", not the speaker.
+_B40_ONE_OF_THEIRS = [p for p in rules.RELATIONS + rules.PETS if p not in rules.PLURAL and not p.endswith("s")]
+_B40_THEIR_ONE = re.compile(r"\b(?:your|ur)\s+(?:(?:little|big|older|younger|new|old|baby)\s+)?(?P<who>"
+                            + "|".join(_B40_ONE_OF_THEIRS) + r")\b", re.I)
+_B40_LISTENER = re.compile(r"\b(?:you|u|ya)\b", re.I)
+# A reply that names the person asked about as an object is the speaker's: "haven't seen her in weeks", "walked it"
+# (a pet) keep their restored "I"; "she started uni" or "his new school" say no more than that the person is spoken of.
+_B40_POINTS_BACK = re.compile(r"\b(?:him|her|them)\b", re.I)
+_B40_POINTS_BACK_PET = re.compile(r"\b(?:him|her|them|it)\b", re.I)
+_B40_PROGRESSIVE = re.compile(rf"^{_ADVERBS}(?P<verb>[a-z]{{2,}}ing)\b{_NOT_A_SUBJECT}", re.I)
+_B40_RESTORED = re.compile(rf"^(?P<subject>I'm|I've|I)\s+(?P<adv>{_ADVERBS})(?P<verb>\S+)(?P<rest>.*)$", re.S)
+_B40_AGREED_SUBJECT = {"I'm": "is", "I've": "has"}
 _CASUAL = [(re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've")]
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
 # Turns of the other speaker searched for the question a reply answers (3 on the tuning half: +6 % facts, no
@@ -77,6 +95,42 @@ def restore_subject(clause: str) -> str:
         if pattern.match(body):
             return f"{head}{subject} {body[:1].lower()}{body[1:]}"
     return clause
+
+
+def asked_person(question: str) -> str | None:
+    """The one person (or pet) of the listener's a question asks about ('how's your sister?' -> 'sister'), or None.
+
+    None when the listener is the question's subject too ('did you and your sister ...', 'how are you').
+    """
+    if _B40_LISTENER.search(question):
+        return None
+    return m["who"].lower() if (m := _B40_THEIR_ONE.search(question)) else None
+
+
+def their_subject(said: str, restored: str, person: str) -> str:
+    """A reply's dropped subject given to the person the question asked about, not the speaker.
+
+    ``said`` is the reply's first clause as written and ``restored`` the same with the "I" chat dropped put back
+    (``restore_subject``): 'doing great now' -> "my sister is doing great now", 'moved back to Lyon' -> "my sister
+    moved back to Lyon". Unchanged when the clause has a subject of its own or points back at the person ("haven't
+    seen her in weeks": the speaker's).
+    """
+    filler = rules.LEADING_FILLER.match(said)
+    head = said[: filler.end()] if filler else ""
+    body = said[len(head):]
+    back = _B40_POINTS_BACK_PET if person in rules.PETS else _B40_POINTS_BACK
+    if not body or back.search(re.split(r"[,;]", body)[0]) or asks(said):  # the words the dropped subject governs
+        return restored
+    body = body[:1].lower() + body[1:]
+    if restored == said:
+        m = _B40_PROGRESSIVE.match(body)
+        return f"{head}my {person} is {body}" if m and m["verb"].lower() not in NOT_PROGRESSIVE else restored
+    m = _B40_RESTORED.match(restored[len(head):])
+    if m is None or f"{m['adv']}{m['verb']}{m['rest']}" != body:
+        return restored
+    if m["subject"] == "I":
+        return f"{head}my {person} {m['adv']}{agree(m['verb'])}{m['rest']}"
+    return f"{head}my {person} {_B40_AGREED_SUBJECT[m['subject']]} {body}"
 
 
 def casual_first_person(text: str) -> str:
