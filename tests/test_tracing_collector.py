@@ -49,9 +49,16 @@ TURNS = [
 ]
 
 
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+
+
 def count(text: str, needle: str) -> int:
-    """Occurrences of a needle not glued to other digits or letters (a PIN inside a run id is not it)."""
-    return len(re.findall(rf"(?<![0-9A-Za-z]){re.escape(needle)}(?![0-9A-Za-z])", text))
+    """Occurrences of a needle not glued to other digits or letters, outside run ids.
+
+    A run id is a UUID7 whose groups are four hex digits between dashes: a 4-digit code ("7714") is one
+    of them about once in 4,096 ids, so ids are taken out before counting (a PIN inside an id is not it).
+    """
+    return len(re.findall(rf"(?<![0-9A-Za-z]){re.escape(needle)}(?![0-9A-Za-z])", _UUID.sub(" ", text)))
 
 
 def scope_secret(messages: list[BaseMessage]) -> dict[str, Any]:
@@ -254,3 +261,8 @@ def test_langgraph_dev_server_sends_redacted_traces(collector: Collector, tmp_pa
     sent = collector.bodies()
     assert "[redacted: phone number, e-mail address]" in sent
     assert all(count(sent, value) == 0 for value in PERSONAL.values())
+
+
+def test_count_finds_a_code_but_not_a_run_id_group_that_spells_it() -> None:
+    sent = '{"id": "019ae3f2-7714-7abc-8def-0123456789ab", "text": "the code is 7714", "n": "77140"}'
+    assert count(sent, "7714") == 1
