@@ -11,6 +11,8 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
   default mode is starred), averaged over questions: over the ids that exist, and counting missing ids;
 - the admission reasons (rule families, quotes cut) of the evidence turns that formed nothing;
 - the memories whose source turns include the other speaker's question they answer ('linked');
+- full mode: the lifecycle's UPDATEs in the stores' history, and how many replaced a text sharing under
+  OVERWRITE_JACCARD of its content stems (another fact overwritten, its source turns kept: should be ~0);
 - the System 1 answer's evidence trace (hybrid retrieval, the offline answer): precision and recall
   against the gold evidence, for the turns the answer drew on (the trace ``Answer`` gives: a used
   memory's linked question turn only when the answer needs it), every source turn of the memories used,
@@ -65,14 +67,15 @@ from dmem.evidence.citations import answer_trace, cited_turns
 from dmem.models.embeddings import HashEmbeddings
 from dmem.nodes.retrieval import search_memories
 from dmem.services import Services
-from dmem.state.schemas import MemoryRecord, Message
-from dmem.text.lexical import content_words
+from dmem.state.schemas import MemoryRecord, Message, Operation
+from dmem.text.lexical import content_words, jaccard
 
 TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "Chat_2_", "Chat_3_")}
 """The tuning half, by conversation id (RealTalk ids by prefix); every other conversation is the report half."""
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
 CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
+OVERWRITE_JACCARD = 0.3  # an UPDATE whose old and new texts share less of their content stems overwrote a fact
 INVENTED = ROOT / "benchmarks" / "data" / "invented_chats"
 """The invented chats measured by default (batch 1); ``--chats`` names another folder, such as batch 2."""
 
@@ -193,6 +196,10 @@ class Figures:
     missing: int = 0
     linked: int = 0
     """Memories (or drafts) naming a turn of another speaker than their last source turn: the question answered."""
+    updates: int = 0
+    """Lifecycle UPDATEs in the stores' history (full mode)."""
+    overwrites: int = 0
+    """UPDATEs whose new text shares under OVERWRITE_JACCARD of the old text's content stems: another fact."""
     recall: dict[str, list[float]] = field(default_factory=dict)
     unformed: Counter[str] = field(default_factory=Counter)
     unformed_turns: list[tuple[str, str]] = field(default_factory=list)
@@ -207,6 +214,8 @@ class Figures:
         self.formed += other.formed
         self.missing += other.missing
         self.linked += other.linked
+        self.updates += other.updates
+        self.overwrites += other.overwrites
         for key, values in other.recall.items():
             self.recall.setdefault(key, []).extend(values)
         self.unformed.update(other.unformed)
@@ -283,9 +292,13 @@ def measure(kind: str, conv: Conversation) -> Figures:
         records = [r for ns in namespaces for r in svc.store.vectors.list(ns)]
         sources = {t for r in records for t in r.source_turn_ids}
         verdicts = {d.turn_id: d for ns in namespaces for d in svc.store.history.admissions(ns)}
+        updated = [(e.old_text or "", e.new_text or "") for ns in namespaces for e in svc.store.history.entries(ns)
+                   if e.operation == Operation.UPDATE]
         fig = Figures(turns=len(conv.messages), memories=len(records), evidence=len(evidence),
                       formed=len(evidence & sources), missing=len(missing),
-                      linked=linked(records, {m.turn_id: m.speaker for m in conv.messages}))
+                      linked=linked(records, {m.turn_id: m.speaker for m in conv.messages}),
+                      updates=len(updated), overwrites=sum(jaccard(old, new) < OVERWRITE_JACCARD
+                                                           for old, new in updated))
         for turn in sorted(evidence - sources, key=_order(conv)):
             d = verdicts.get(turn)
             family = (reason_family(d.reason) if d and not d.admitted else
@@ -357,6 +370,10 @@ def report_dataset(kind: str, wanted_half: str) -> None:
     for half, fig in halves.items():
         print(f"{_group(half)}, memories naming the other speaker's question they answer: {fig.linked} "
               f"({fig.linked / max(fig.memories, 1):.1%})")
+    for half, fig in halves.items():
+        if fig.updates:
+            print(f"{_group(half)}, lifecycle UPDATEs: {fig.updates}, of which {fig.overwrites} replaced a text "
+                  f"sharing under {OVERWRITE_JACCARD:.0%} of its content stems (another fact overwritten)")
     for half, fig in halves.items():
         print(f"{_group(half)}, evidence turns that formed nothing ({sum(fig.unformed.values())}): "
               + "; ".join(f"{n} {why}" for why, n in fig.unformed.most_common()))
