@@ -12,7 +12,7 @@ from datetime import datetime
 import pytest
 
 from dmem.decisions.offline.admission import judge_utterance
-from dmem.decisions.offline.outcomes import event_stored
+from dmem.decisions.offline.outcomes import awaited_event
 from dmem.decisions.offline.splitting import facts_from_message
 from dmem.text import crossed
 from dmem.text.asked import ends_asking, question_sentences
@@ -83,8 +83,8 @@ def test_an_outcome_is_kept_with_the_event_the_speaker_named_before() -> None:
 
 def test_an_outcome_finds_its_event_among_the_speakers_memories() -> None:
     memories = ["Ivo has a viva on the 9th", "Lale's viva is on the 9th", "Lale likes figs"]
-    assert event_stored("aced it!!", memories, "Lale") == "Lale's viva is on the 9th"
-    assert event_stored("aced the viva", memories, "Lale") is None
+    assert awaited_event("aced it!!", [], memories, "Lale") == "Lale's viva is on the 9th"
+    assert awaited_event("aced the viva", [], memories, "Lale") is None
 
 
 def test_only_a_last_sentence_that_asks_ends_asking() -> None:

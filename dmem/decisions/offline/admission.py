@@ -38,6 +38,7 @@ from dmem.decisions.offline.replies import (
     Asked,
     asked_person,
     casual_first_person,
+    listener_of,
     own_message_before,
     question_answered,
     question_replied,
@@ -231,10 +232,8 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
 def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Message],
                  memories: Sequence[str]) -> list[Clause]:
     """Each clause about a person of the speaker's life with that person written out (``circle``)."""
-    others = [m.speaker for m in prior if m.speaker != message.speaker]
-    listener = others[-1] if others else None
     out, before = [], ""
-    people = circle.Circle(message, prior, listener, memories)
+    people = circle.Circle(message, prior, listener_of(message, prior), memories)
     for c in clauses:
         found, foreign = circle.read(c.text, people, before)
         before = f"{before} {c.text}."

@@ -46,11 +46,6 @@ def awaited_event(text: str, prior: Sequence[Message], memories: Sequence[str], 
     return _said_before(prior, speaker) or _stored(memories, speaker)
 
 
-def event_stored(text: str, memories: Sequence[str], speaker: str) -> str | None:
-    """The first stored memory naming the speaker and an awaited event, when ``text`` reports an outcome."""
-    return _stored(memories, speaker) if is_outcome(text) else None
-
-
 def _said_before(prior: Sequence[Message], speaker: str) -> Message | None:
     for turn in list(reversed(prior))[:W_OUTCOME_LOOKBACK]:
         if turn.speaker == speaker and _W_EVENT.search(turn.text or ""):

@@ -97,6 +97,14 @@ def restore_subject(clause: str) -> str:
     return clause
 
 
+def listener_of(message: Message, window: Sequence[Message]) -> str | None:
+    """The latest other speaker in the window: who 'you' means."""
+    others = [m.speaker for m in window if m.speaker != message.speaker and m.seq <= message.seq]
+    if not others:
+        others = [m.speaker for m in window if m.speaker != message.speaker]
+    return others[-1] if others else None
+
+
 def asked_person(question: str) -> str | None:
     """The one person (or pet) of the listener's a question asks about ('how's your sister?' -> 'sister'), or None.
 

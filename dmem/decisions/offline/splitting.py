@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dmem.decisions.offline import chains, frames, presuppose, register, rules
 from dmem.decisions.offline.admission import Clause, clauses_of, confirmed_question, judge_clause, utterance_text
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
-from dmem.decisions.offline.replies import Asked
+from dmem.decisions.offline.replies import Asked, listener_of
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import asks, topic_stems
@@ -39,14 +39,6 @@ def categorize(clause: str) -> list[Category]:
     if Category.USER_RULE in found and Category.PREFERENCE in found:
         found.remove(Category.PREFERENCE)
     return found or [Category.PERSONA]
-
-
-def listener_of(message: Message, window: list[Message]) -> str | None:
-    """The latest other speaker in the window: who 'you' means."""
-    others = [m.speaker for m in window if m.speaker != message.speaker and m.seq <= message.seq]
-    if not others:
-        others = [m.speaker for m in window if m.speaker != message.speaker]
-    return others[-1] if others else None
 
 
 # "my phone number changed, it's +351 ... now" -> "... phone number is now +351 ..."
