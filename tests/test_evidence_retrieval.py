@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from dmem.evidence import hybrid
@@ -205,3 +206,27 @@ def test_only_a_question_kept_as_asked_loses_weight():
              "Did Theo hike?", "Theo hikes"]
     weighed = hybrid.asked_last([(record(i, text), 1.0 - i / 10) for i, text in enumerate(lines)])
     assert [(r.id, round(score, 2)) for r, score in weighed] == [("m1", 0.9), ("m2", 0.8), ("m3", 0.7), ("m0", 0.5)]
+
+
+
+def _topic_embed(texts: list[str]) -> np.ndarray:
+    """Vectors by topic: 'bake' lines on one axis, lines greeting Ilka close to it, the rest on another."""
+    def one(text: str) -> list[float]:
+        return [1.0, 0.0] if "bake" in text else [0.9, 0.4] if "Ilka" in text else [0.0, 1.0]
+    return np.asarray([one(t) + [0.0] * 62 for t in texts], dtype=np.float32)
+
+
+def test_a_name_only_a_greeting_carries_counts_once_not_as_a_signal_of_its_own(store):
+    # Two lines match the question by one word each, equally for BM25; the topic line is closer in
+    # meaning. The greeting's match is Sami calling Noor 'Ilka': a name settles whom, not what.
+    records = [record(0, "Noor did the thing on the list", turns=("t0",)),
+               record(1, "Noor did the thing on the list", turns=("t1",))]
+    records += [record(2 + i, f"Noor did chore {i}", turns=(f"t{2 + i}",)) for i in range(6)]
+    messages = [turn(0, "the bake sale went fine"), turn(1, "Ilka said it went fine", speaker="Sami")]
+    messages += [turn(2 + i, f"chore {i} went fine") for i in range(6)]
+    store.transcript.append(Routing.of("noor"), messages)
+    for r in records:
+        store.vectors.add(r, _topic_embed([messages[int(r.source_turn_ids[0][1:])].text])[0].tolist())
+    found = [r.id for r, _ in hybrid.memories("Did Ilka bake?", store, EvidenceIndexes(store), "noor", 2,
+                                              _topic_embed)]
+    assert found == ["m0", "m1"]

@@ -1,4 +1,4 @@
-"""Hybrid retrieval: dense and lexical ranks, with name and time-cue matches, fused by reciprocal rank.
+"""Hybrid retrieval: dense and lexical ranks, with time-cue matches, fused by reciprocal rank.
 
 ``memories`` is System 1's retrieval (both engines use it through the ``retrieve`` node);
 ``turns`` finds raw transcript turns for Focused Deliberation's seeds. The dense query over
@@ -33,8 +33,14 @@ Embed = Callable[[list[str]], NDArray[np.float32]]
 
 
 def signal_rankings(docs: DocIndex, question: str) -> list[list[int]]:
-    """The lexical, name and time-cue rankings of one index's documents (positions), best first."""
-    return [docs.lexical(question, POOL), docs.named(question, POOL), docs.timed(question, POOL)]
+    """The lexical and time-cue rankings of one index's memory documents (positions), best first.
+
+    No ranking by the question's names: in a namespace of one person's memories a name says who is
+    asked about, which the namespace already settles, and the few lines that do carry it are mostly
+    the other speaker's words addressed to that person ('Thanks, Ilka!'), so ranking them first fills
+    the K kept with greetings. A rare name still counts through BM25 and the dense query.
+    """
+    return [docs.lexical(question, POOL), docs.timed(question, POOL)]
 
 
 def focused_query(docs: DocIndex, question: str) -> str:
@@ -78,7 +84,7 @@ def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namesp
     """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
 
     Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
-    memory + source-turn text + day, the question's rarer names, and its time cues. With
+    memory + source-turn text + day, and the question's time cues. With
     ``labels``, every signal ranks only the memories (and source turns) carrying them.
     """
     index, vector = memory_query(question, indexes, namespace, embed, labels)
@@ -108,7 +114,7 @@ def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed:
 
 def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit], k: int,
                    embed: Embed) -> list[tuple[MemoryRecord, float]]:
-    """Fuse the dense hits with the lexical, name, time-cue and source-turn rankings; keep ``k``."""
+    """Fuse the dense hits with the lexical, time-cue and source-turn rankings; keep ``k``."""
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
              *signal_rankings(index.docs, question)]
