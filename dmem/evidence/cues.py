@@ -11,9 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from dmem.evidence.bm25 import terms
 from dmem.grounding.deixis import MONTHS
-from dmem.text.names import question_names
 
 DAY_SLACK = 3  # days around a day cue that still match (a fact is often dated by when it was told)
 
@@ -81,11 +79,6 @@ def time_distance(cues: list[TimeCue], days: tuple[date, ...]) -> int | None:
     """Smallest distance of any of the days to any cue; None when none matches."""
     found = [d for cue in cues for day in days if (d := cue.distance(day)) is not None]
     return min(found) if found else None
-
-
-def name_terms(question: str) -> list[str]:
-    """Index terms of the names the question gives ('Maya', 'Blue Heron'), in order, without duplicates."""
-    return list(dict.fromkeys(t for name in question_names(question) for t in terms(name)))
 
 
 def date_words(day: date) -> str:

@@ -1,7 +1,7 @@
 """Ranked lists over one document index, and reciprocal rank fusion of several lists.
 
-Each signal ranks documents its own way: BM25 over the words, the question's names (rare ones
-only: a name on most documents tells none apart), and its time cues against each document's days.
+Each signal ranks documents its own way: BM25 over the words, and the question's time cues against
+each document's days. The question's names on most documents (``shared_names``) tell none apart.
 Fusion by rank (RRF) needs no score calibration between signals, so dense and lexical ranks of
 different models combine without tuning thresholds.
 """
@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dmem.evidence.bm25 import BM25Index, Postings, terms
-from dmem.evidence.cues import name_terms, time_cues, time_distance
+from dmem.evidence.cues import time_cues, time_distance
 from dmem.text.names import SHARED_NAME_SHARE, question_names
 
 RRF_K = 20  # rank offset of reciprocal rank fusion: below the usual 60, a signal's top ranks weigh more (README)
@@ -52,21 +52,6 @@ class DocIndex:
         limit = SHARED_NAME_SHARE * self.bm25.size
         return [n for n in question_names(question)
                 if terms(n) and all(len(self.bm25.holding(t)) > limit for t in terms(n))]
-
-    def named(self, question: str, k: int) -> list[int]:
-        """Documents naming the question's rarer names, most names first, then by BM25."""
-        limit = SHARED_NAME_SHARE * self.bm25.size
-        counts = np.zeros(self.bm25.size, dtype=np.int32)
-        for term in name_terms(question):
-            holders = self.bm25.holding(term)
-            if 0 < len(holders) <= limit:
-                counts[holders] += 1
-        hits = np.flatnonzero(counts)
-        if not len(hits):
-            return []
-        bm25 = self.bm25.scores(terms(question))
-        order = sorted(hits.tolist(), key=lambda i: (-counts[i], -bm25[i], i))
-        return order[:k]
 
     def timed(self, question: str, k: int) -> list[int]:
         """Documents dated where the question's time cues point, closest first, then by BM25."""
