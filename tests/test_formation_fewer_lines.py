@@ -131,3 +131,21 @@ def test_a_list_question_takes_an_item_from_each_joined_reply() -> None:
     other = "[2025-04-07] Theo adopted a third cat called Biscuit from the shelter"
     out = answer(HashEmbeddings(), "What are the names of Theo's cats?", [line, other])
     assert "Pepper" in out.answer and "Miso" in out.answer, out.answer
+
+
+def test_long_pieces_on_one_topic_are_one_memory(decider: OfflineDecider) -> None:
+    facts = _reply_facts(decider, "How was the new climbing gym?",
+                         "The walls are much taller than at the old gym, with a whole overhang for beginners. "
+                         "The staff reset the walls every two weeks so there is always a fresh route to try.")
+    assert len(facts) == 1
+    assert frames.pieces(facts[0]) == [
+        "The walls are much taller than at the old gym, with a whole overhang for beginners",
+        "The staff reset the walls every two weeks so there is always a fresh route to try"]
+
+
+def test_a_long_piece_pointing_back_joins_the_one_before(decider: OfflineDecider) -> None:
+    facts = _reply_facts(decider, "What was the best part of the island trip?",
+                         "Walking the whole coastal path from the lighthouse down to the old fort on the cliffs. "
+                         "It took about five hours because of all the stops to watch seals on the rocks.")
+    assert len(facts) == 1 and len(frames.pieces(facts[0])) == 2
+    assert facts[0].startswith('Theo answered Maya\'s question "What was the best part of the island trip?": ')

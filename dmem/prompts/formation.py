@@ -111,7 +111,8 @@ SPLIT_SYSTEM = system_text(
         "One answer is one fact: a reply giving several fragments to one question ('The lantern "
         "parade. The drummers at midnight.' to 'What were the best moments of the festival?') gives "
         "'Noor's best moments of the festival were the lantern parade and the drummers at midnight', "
-        "not one fact per fragment.",
+        "not one fact per fragment; a long reply stays one fact while it goes on with one topic, and "
+        "only a part on another topic is a fact of its own.",
         "An opinion without 'I' is the speaker's: 'the lake trail has the best views' gives 'Noor "
         "thinks the lake trail has the best views'.",
         "Put back the 'my' or 'I' chat drops and name the speaker: Noor's 'Cat knocked the vase off "

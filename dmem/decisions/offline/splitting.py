@@ -269,10 +269,26 @@ def _z_joined_reusable(drafts: list[FactDraft], speaker: str, sources: list[str]
     return False
 
 
-# Most words of what was said in replies joined under one question: longer pieces stay lines of their own,
-# so one long line does not stand for (and rank below) several sentences. Chosen leaving one conversation
-# out (tuning half): the least joining that keeps memories per turn within +10 % of the pre-#26 baseline.
+# Most words of what was said in replies joined under one question when a piece starts another topic: such
+# pieces stay lines of their own, so one long line does not stand for (and rank below) several topics. Chosen
+# leaving one conversation out (tuning half): the least joining that keeps memories per turn within +10 % of the
+# pre-#26 baseline. A piece going on with the topic joins at any length (``_one_topic``).
 JOINED_MAX_WORDS = 20
+
+
+# First words by which a piece of a reply points back to the piece before it ('it', 'they', 'also', 'but').
+_B42_POINTS_BACK = frozenset({"it", "it's", "its", "this", "that", "these", "those", "they", "they're", "their",
+                              "them", "he", "she", "his", "her", "also", "and", "but", "so", "plus", "which", "then"})
+
+
+def _one_topic(earlier: str, piece: str) -> bool:
+    """Whether a further piece of a reply goes on with what the reply has said so far.
+
+    It points back ('It opens at noon', 'And the drummers...') or takes up a content word of the earlier pieces.
+    """
+    said = frames.said(piece)
+    first = said.split(maxsplit=1)[0].lower().strip(",.!") if said.strip() else ""
+    return first in _B42_POINTS_BACK or bool(topic_stems(" ".join(frames.pieces(earlier))) & topic_stems(said))
 
 
 def _joined_answer(drafts: list[FactDraft], draft: FactDraft) -> bool:
@@ -280,12 +296,14 @@ def _joined_answer(drafts: list[FactDraft], draft: FactDraft) -> bool:
 
     One answer is one memory: 'What were the best moments of the festival?' answered "The lantern
     parade. The drummers at midnight." gives 'Noor answered ... question "...": The lantern parade; The
-    drummers at midnight', not two lines repeating the question.
+    drummers at midnight', not two lines repeating the question. Past ``JOINED_MAX_WORDS`` a piece joins
+    only while it goes on with the answer's topic; a piece on another topic starts a line of its own.
     """
     for i, earlier in enumerate(drafts):
         text = frames.joined(earlier.text, draft.text)
-        if earlier.source_turn_ids != draft.source_turn_ids or text is None \
-                or len(frames.said(text).split()) > JOINED_MAX_WORDS:
+        if earlier.source_turn_ids != draft.source_turn_ids or text is None:
+            continue
+        if len(frames.said(text).split()) > JOINED_MAX_WORDS and not _one_topic(earlier.text, draft.text):
             continue
         stated = Provenance.STATED in (earlier.provenance, draft.provenance)
         drafts[i] = earlier.model_copy(update={
