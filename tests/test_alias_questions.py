@@ -11,12 +11,12 @@ from dmem.state.schemas import Message
 
 T0 = datetime(2026, 3, 2, 9, 0)
 LINES = [
-    ("Alexandra", "Morning Tilly! Did your bakery open on time?"),
+    ("Alexandra", "Morning Tilda! Did your bakery open on time?"),
     ("Ottilie", "It did, I baked sourdough for the first queue."),
     ("Ottilie", "How about you Sasha, any plans tonight?"),
     ("Alexandra", "Pottery class at seven, I'm glazing a teapot."),
     ("Ottilie", "That sounds lovely. Have fun, Sasha!"),
-    ("Alexandra", "Bye Tilly!"),
+    ("Alexandra", "Bye Tilda!"),
     ("Ottilie", "Are you still doing the marathon, Sasha?"),
     ("Alexandra", "Yes, I signed up for the Lakeside marathon in May."),
     ("Ottilie", "Congrats, Sasha!"),

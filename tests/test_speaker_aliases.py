@@ -23,19 +23,19 @@ def names(lines: list[Message]) -> dict[str, str]:
 
 
 GREETED = chat(
-    ("Alexandra", "Morning Tilly! Did your bakery open on time?"),
+    ("Alexandra", "Morning Tilda! Did your bakery open on time?"),
     ("Ottilie", "It did, I baked sourdough for the first queue."),
     ("Ottilie", "How about you Sasha, any plans tonight?"),
     ("Alexandra", "Pottery class at seven, I'm glazing a teapot."),
     ("Ottilie", "That sounds lovely. Have fun, Sasha!"),
-    ("Alexandra", "Bye Tilly!"),
+    ("Alexandra", "Bye Tilda!"),
 )
 
 
 def test_a_name_the_other_speaker_greets_someone_by_is_their_alias_with_the_turns_that_taught_it() -> None:
     found = speaker_aliases(GREETED)
     assert Alias("Sasha", "Alexandra", ("c1-2", "c1-4"), "addressed") in found
-    assert Alias("Tilly", "Ottilie", ("c1-0", "c1-5"), "addressed") in found
+    assert Alias("Tilda", "Ottilie", ("c1-0", "c1-5"), "addressed") in found
 
 
 def test_self_introductions_teach_an_alias_in_one_turn() -> None:
@@ -48,8 +48,8 @@ def test_self_introductions_teach_an_alias_in_one_turn() -> None:
 
 
 def test_saying_im_x_is_an_introduction_only_when_the_other_speaker_calls_them_x() -> None:
-    lines = chat(("Oskar", "Hi! I'm Canadian, so hockey is life."), ("Ines", "Hey! I'm Nessa."),
-                 ("Oskar", "Cool, Nessa! Canadian winters are long."), ("Ines", "Brr"))
+    lines = chat(("Oskar", "Hi! I'm Icelandic, so hockey is life."), ("Ines", "Hey! I'm Nessa."),
+                 ("Oskar", "Cool, Nessa! Icelandic winters are long."), ("Ines", "Brr"))
     assert speaker_aliases(lines) == [Alias("Nessa", "Ines", ("c1-1", "c1-2"), "introduced")]
 
 
@@ -88,4 +88,5 @@ def test_a_name_two_speakers_are_called_by_is_nobodys() -> None:
 def test_a_question_asked_with_an_alias_names_the_speaker_as_the_memories_do() -> None:
     aliases = [Alias("Sasha", "Alexandra", ("c1-2",), "addressed")]
     assert with_speaker_names("What did Sasha's class glaze?", aliases) == "What did Alexandra's class glaze?"
-    assert addressed_names("Thanks for the tips, Sasha!") == ["Sasha"]
+    assert addressed_names("Thanks for your tips, Sasha!") == ["Sasha"]
+    assert addressed_names("I went with my sister, Ana.") == []

@@ -41,7 +41,7 @@ _INTRODUCED = [re.compile(p) for p in (  # the lead-ins ignore case, the names d
 )]
 _I_AM = re.compile(rf"(?i:\b(?:i['\u2019]m|i\s+am)\s+){_NAME}(?=\s*(?:[.!,;]|$))")
 """'I'm Alex.': a self-introduction when the message says it is one, or the other speaker calls them so
-(not 'Hi! I'm Canadian.')."""
+(not 'Hi! I'm Icelandic.')."""
 _INTRODUCING = re.compile(r"\b(?:introduce|my\s+name|nice\s+to\s+meet)\b", re.I)
 _ADDRESSED = [re.compile(p) for p in (
     rf"(?i:(?:^|[.!?]\s+)(?:{_HELLO})[\s,!]+){_NAME}\b(?!\s+(?:and|&)\b)",
@@ -53,7 +53,7 @@ _WORD = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
 _OPENS = re.compile(r"(?:^|[.!?:\"\u201c])\s*$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
-_OWNED = re.compile(r"\b(?:my|our|his|her|their|your)\b", re.I)
+_OWNED = re.compile(r"\b(?:my|our|his|her|their)\b", re.I)  # not "your": "Thanks for your help, Sasha!"
 
 
 @dataclass(frozen=True)
