@@ -65,7 +65,7 @@ from dmem.decisions.offline.frames import is_asked
 from dmem.eval.methods import speaker_namespaces
 from dmem.evidence.citations import answer_trace, cited_turns
 from dmem.models.embeddings import HashEmbeddings
-from dmem.nodes.retrieval import search_memories
+from dmem.nodes.retrieval import asked_by_speaker_names, search_memories
 from dmem.services import Services
 from dmem.state.schemas import MemoryRecord, Message, Operation
 from dmem.text.lexical import content_words, jaccard
@@ -307,24 +307,25 @@ def measure(kind: str, conv: Conversation) -> Figures:
             fig.unformed_turns.append((family, f"{_said(conv, turn)} -- {d.reason if d else 'no verdict'}"))
         for qa in (q for q in questions if q.evidence):
             fig.recall.update({k: fig.recall.get(k, []) for k in ("dense", "hybrid", "hybrid+missing")})
+            asked = asked_by_speaker_names(svc, qa.question, namespaces)  # as ``retrieve`` asks it
             for mode in ("dense", "hybrid"):
-                found = {t for r, _ in search_memories(_mode(svc, mode), qa.question, namespaces)
+                found = {t for r, _ in search_memories(_mode(svc, mode), asked, namespaces)
                          for t in r.source_turn_ids}
                 fig.recall[mode].append(recall(qa, found, False))
                 if mode == "hybrid":
                     fig.recall["hybrid+missing"].append(recall(qa, found, True))
                     fig.missed.extend(f"{_said(conv, t)} <- {qa.question!r}"
                                       for t in qa.evidence if t in sources and t not in found)
-            trace_figures(svc, qa, namespaces, fig)
+            trace_figures(svc, qa, asked, namespaces, fig)
     return fig
 
 
-def trace_figures(svc: Services, qa: QAItem, namespaces: list[str], fig: Figures) -> None:
+def trace_figures(svc: Services, qa: QAItem, asked: str, namespaces: list[str], fig: Figures) -> None:
     """Precision and recall of the System 1 answer's trace: the turns the answer drew on (as ``Answer`` has
     it), every source turn of the memories used (before a linked question's turn was cited only when
-    needed), and every memory retrieved."""
-    memories = [r for r, _ in search_memories(svc, qa.question, namespaces)]
-    draft = svc.decider.answer(qa.question, [m.render() for m in memories]).value
+    needed), and every memory retrieved. ``asked``: the question as ``retrieve`` passes it on."""
+    memories = [r for r, _ in search_memories(svc, asked, namespaces)]
+    draft = svc.decider.answer(asked, [m.render() for m in memories]).value
     every = list(dict.fromkeys(t for m in memories for t in m.source_turn_ids))
     ids = [m.id for m in memories]
     drew = answer_trace(svc.store.transcript, draft, ids, memories) or every

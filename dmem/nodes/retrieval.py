@@ -15,6 +15,8 @@ from dmem.state.graphs import QueryState
 from dmem.state.schemas import MemoryRecord
 from dmem.state.verdicts import MemorySelection
 from dmem.store.base import SearchFilter
+from dmem.text.aliases import speaker_aliases, with_speaker_names
+from dmem.text.names import question_names
 
 log = logging.getLogger(__name__)
 
@@ -69,22 +71,43 @@ def retrieve(state: QueryState, svc: Services) -> dict[str, Any]:
     router after it reads state only (routers never do I/O: they run on the server's event loop).
     """
     namespaces = list(state.get("namespaces") or ["default"])
-    hits = search_memories(svc, state["question"], namespaces, state.get("metadata"))
+    question = asked_by_speaker_names(svc, state["question"], namespaces)
+    hits = search_memories(svc, question, namespaces, state.get("metadata"))
     found = bool(hits) or svc.store.transcript.has_turns(namespaces, state.get("metadata"))
-    return _retrieved(hits, found)
+    return _retrieved(hits, found, question)
 
 
 async def aretrieve(state: QueryState, svc: Services) -> dict[str, Any]:
     """``retrieve`` on the async path: store reads awaited (on the loop's async pool on PostgreSQL)."""
     namespaces = list(state.get("namespaces") or ["default"])
-    hits = await asearch_memories(svc, state["question"], namespaces, state.get("metadata"))
+    question = await svc.store.aoffload(asked_by_speaker_names, svc, state["question"], namespaces)
+    hits = await asearch_memories(svc, question, namespaces, state.get("metadata"))
     found = bool(hits) or await svc.store.transcript.ahas_turns(namespaces, state.get("metadata"))
-    return _retrieved(hits, found)
+    return _retrieved(hits, found, question)
 
 
-def _retrieved(hits: list[tuple[MemoryRecord, float]], has_transcript: bool) -> dict[str, Any]:
+def asked_by_speaker_names(svc: Services, question: str, namespaces: list[str]) -> str:
+    """The question with the other names a speaker goes by (learned from the namespaces' transcripts) as their label.
+
+    Memories name a speaker by the transcript's label, so 'What did Alex cook?' asks about Sasha when
+    the chat taught that Sasha is called Alex (``dmem.text.aliases``). Reads nothing when the question
+    names no one.
+    """
+    names = set(question_names(question))
+    if not names:
+        return question
+    turns = {(m.conversation_id, m.turn_id): m for ns in namespaces for m in svc.indexes.transcript(ns).messages}
+    found = speaker_aliases(turns.values(), names)
+    if found:
+        log.info("question names a speaker by another name: %s",
+                 "; ".join(f"{a.name} is {a.speaker} (turns {', '.join(a.turn_ids[:3])})" for a in found))
+    return with_speaker_names(question, found)
+
+
+def _retrieved(hits: list[tuple[MemoryRecord, float]], has_transcript: bool, question: str) -> dict[str, Any]:
     memories = [record for record, _ in hits]
     return {
+        "question": question,
         "memories": memories,
         "has_transcript": has_transcript,
         "scores": [score for _, score in hits],

@@ -128,7 +128,8 @@ class QueryInput(TypedDict, total=False):
     """A question and whose memories to answer it from."""
 
     question: Required[str]
-    """The question, in plain words."""
+    """The question, in plain words; from ``retrieve`` on, with another name a speaker goes by in the
+    chat written as the speaker's label ('Alex' -> 'Sasha', see ``dmem.text.aliases``)."""
     namespaces: list[str]
     """Whose memories to read (one or more user ids). Default: the host context's or the config's
     'user_id', else 'default'."""

@@ -1,0 +1,48 @@
+"""Asking about a speaker by another name the chat taught: both paths retrieve and answer about the speaker."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from dmem.api import Memory
+from dmem.state.schemas import Message
+
+T0 = datetime(2026, 3, 2, 9, 0)
+LINES = [
+    ("Alexandra", "Morning Tilda! Did your bakery open on time?"),
+    ("Ottilie", "It did, I baked sourdough for the first queue."),
+    ("Ottilie", "How about you Sasha, any plans tonight?"),
+    ("Alexandra", "Pottery class at seven, I'm glazing a teapot."),
+    ("Ottilie", "That sounds lovely. Have fun, Sasha!"),
+    ("Alexandra", "Bye Tilda!"),
+    ("Ottilie", "Are you still doing the marathon, Sasha?"),
+    ("Alexandra", "Yes, I signed up for the Lakeside marathon in May."),
+    ("Ottilie", "Congrats, Sasha!"),
+    ("Alexandra", "My brother Radek is coming to cheer."),
+    ("Ottilie", "On thursdays I play chess at the library."),
+    ("Alexandra", "On thursdays I go climbing at the quarry gym."),
+]
+
+
+def _ingest(mem: Memory) -> None:
+    mem.add([Message(conversation_id="c1", turn_id=f"c1-{i}", speaker=who, text=text,
+                     timestamp=T0 + timedelta(minutes=i), seq=i) for i, (who, text) in enumerate(LINES)],
+            user_id="c", conversation_id="c1", speaker_namespaces={"Alexandra": "c/a", "Ottilie": "c/o"})
+
+
+
+def test_asking_with_an_alias_answers_about_that_speaker(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m", embeddings="hash") as mem:
+        _ingest(mem)
+        ans = mem.ask("What does Sasha do on thursdays?", user_ids=["c/a", "c/o"])
+        assert "climbing" in ans.answer and "chess" not in ans.answer
+        assert ans.retrieved[0].memory.namespace == "c/a"
+
+
+def test_the_async_path_uses_the_same_aliases(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m", embeddings="hash") as mem:
+        _ingest(mem)
+        ans = asyncio.run(mem.aask("What does Sasha do on thursdays?", user_ids=["c/a", "c/o"]))
+        assert "climbing" in ans.answer and "chess" not in ans.answer
