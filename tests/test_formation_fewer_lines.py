@@ -143,9 +143,10 @@ def test_long_pieces_on_one_topic_are_one_memory(decider: OfflineDecider) -> Non
         "The staff reset the walls every two weeks so there is always a fresh route to try"]
 
 
-def test_a_long_piece_pointing_back_joins_the_one_before(decider: OfflineDecider) -> None:
+@pytest.mark.parametrize("opener", ["It took", "It's", "It\u2019s"])
+def test_a_long_piece_pointing_back_joins_the_one_before(decider: OfflineDecider, opener: str) -> None:
     facts = _reply_facts(decider, "What was the best part of the island trip?",
                          "Walking the whole coastal path from the lighthouse down to the old fort on the cliffs. "
-                         "It took about five hours because of all the stops to watch seals on the rocks.")
+                         f"{opener} about five hours because of all the stops to watch seals on the rocks.")
     assert len(facts) == 1 and len(frames.pieces(facts[0])) == 2
     assert facts[0].startswith('Theo answered Maya\'s question "What was the best part of the island trip?": ')

@@ -22,7 +22,7 @@ from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
 from dmem.text.words import wordset
 
-C42_MIN_ADDRESSED = 2
+MIN_ADDRESSED = 2
 """Turns of the other speaker that must address the speaker by a name before it is an alias."""
 
 _NOT_NAMES = {m.lower() for m in MONTHS} | set(WEEKDAYS) | wordset(
@@ -146,7 +146,7 @@ def _conversation_aliases(messages: Sequence[Message], names: Collection[str] | 
             spoken_of[(n, m.speaker)] += 1
     for (name, listener), turns in addressed.items():
         caller = speakers[1] if listener == speakers[0] else speakers[0]
-        if (len(turns) >= C42_MIN_ADDRESSED and name in named and not mentioned[(name, listener)]
+        if (len(turns) >= MIN_ADDRESSED and name in named and not mentioned[(name, listener)]
                 and spoken_of[(name, caller)] <= len(turns)):
             out.append(Alias(name, listener, tuple(dict.fromkeys(turns)), "addressed"))
     for (name, speaker), turns in said_am.items():

@@ -277,8 +277,8 @@ JOINED_MAX_WORDS = 20
 
 
 # First words by which a piece of a reply points back to the piece before it ('it', 'they', 'also', 'but').
-_B42_POINTS_BACK = frozenset({"it", "it's", "its", "this", "that", "these", "those", "they", "they're", "their",
-                              "them", "he", "she", "his", "her", "also", "and", "but", "so", "plus", "which", "then"})
+_POINTS_BACK = frozenset({"it", "it's", "its", "this", "that", "these", "those", "they", "they're", "their",
+                          "them", "he", "she", "his", "her", "also", "and", "but", "so", "plus", "which", "then"})
 
 
 def _one_topic(earlier: str, piece: str) -> bool:
@@ -288,7 +288,7 @@ def _one_topic(earlier: str, piece: str) -> bool:
     """
     said = frames.said(piece)
     first = said.split(maxsplit=1)[0].lower().strip(",.!") if said.strip() else ""
-    return first in _B42_POINTS_BACK or bool(topic_stems(" ".join(frames.pieces(earlier))) & topic_stems(said))
+    return first in _POINTS_BACK or bool(topic_stems(" ".join(frames.pieces(earlier))) & topic_stems(said))
 
 
 def _joined_answer(drafts: list[FactDraft], draft: FactDraft) -> bool:
