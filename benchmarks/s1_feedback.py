@@ -31,7 +31,7 @@ from s1_ranking import CATEGORIES, EMBEDDINGS, conversations, recall
 from dmem.api import Memory
 from dmem.evidence import hybrid
 from dmem.evidence.bm25 import terms
-from dmem.evidence.search import RRF_K, fuse
+from dmem.evidence.search import fuse
 
 K = 30
 POOL = hybrid.POOL
@@ -60,7 +60,7 @@ class Round:
 
     def kept(self, lists: list[list[int]], k: int, last: float = 1.0) -> list:
         """The ``k`` kept after fusing ``lists`` (the last one's reciprocal ranks weighed by ``last``)."""
-        fused = fuse(lists) if last == 1.0 else weighed_fuse(lists, last)
+        fused = fuse(lists, [1.0] * (len(lists) - 1) + [last])
         ranked = [(self.index.records[i], score) for i, score in fused]
         return hybrid.distinct_sources(hybrid.asked_last(ranked), k)
 
@@ -121,16 +121,6 @@ for _m in (3, 5, 10):
     VARIANTS[f"neighbours m{_m}"] = lambda r, m=_m: r.kept([*r.lists, r.neighbours(m)], K)
 for _l in (0.6, 0.75, 0.9):
     VARIANTS[f"mmr l{_l}"] = lambda r, share=_l: r.mmr(share)
-
-
-def weighed_fuse(lists: list[list[int]], last: float) -> list[tuple[int, float]]:
-    """Reciprocal rank fusion (``search.fuse``) with the last list's terms multiplied by ``last``."""
-    scores: dict[int, float] = {}
-    for n, ranking in enumerate(lists):
-        weight = last if n == len(lists) - 1 else 1.0
-        for rank, item in enumerate(dict.fromkeys(ranking), start=1):
-            scores[item] = scores.get(item, 0.0) + weight / (RRF_K + rank)
-    return sorted(scores.items(), key=lambda pair: -pair[1])
 
 
 def option_only() -> str:

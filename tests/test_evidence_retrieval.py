@@ -11,7 +11,7 @@ from dmem.evidence import hybrid
 from dmem.evidence.bm25 import BM25Index, terms
 from dmem.evidence.cues import TimeCue, time_cues
 from dmem.evidence.indexes import EvidenceIndexes
-from dmem.evidence.search import fuse
+from dmem.evidence.search import RRF_K, fuse
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import MemoryRecord, Message
 from dmem.store import open_store
@@ -67,6 +67,13 @@ def test_time_cues_keep_their_precision():
 def test_fusion_rewards_items_ranked_well_by_several_signals():
     fused = [item for item, _ in fuse([["a", "b", "c"], ["c", "b"], ["b"]])]
     assert fused[0] == "b" and set(fused) == {"a", "b", "c"}
+
+
+def test_fusion_weighs_each_list_by_its_weight():
+    plain = dict(fuse([["a", "b"], ["b", "a"]]))
+    weighed = dict(fuse([["a", "b"], ["b", "a"]], [1.0, 0.5]))
+    assert plain["a"] == plain["b"] and weighed["a"] > weighed["b"]
+    assert weighed["a"] == 1.0 / (RRF_K + 1) + 0.5 / (RRF_K + 2)
 
 
 def test_source_turn_text_finds_a_memory_its_own_words_miss(store):

@@ -65,10 +65,14 @@ class DocIndex:
         return [i for i, _ in sorted(gaps, key=lambda p: (p[1], -bm25[p[0]], p[0]))][:k]
 
 
-def fuse(rankings: Sequence[Sequence[K]]) -> list[tuple[K, float]]:
-    """Reciprocal rank fusion: each list adds ``1 / (RRF_K + rank)`` to its items; best first, stable."""
+def fuse(rankings: Sequence[Sequence[K]], weights: Sequence[float] | None = None) -> list[tuple[K, float]]:
+    """Reciprocal rank fusion: each list adds ``weight / (RRF_K + rank)`` to its items; best first, stable.
+
+    ``weights``: one per list (default 1.0 each).
+    """
     scores: dict[K, float] = {}
-    for ranking in rankings:
+    for n, ranking in enumerate(rankings):
+        weight = 1.0 if weights is None else weights[n]
         for rank, item in enumerate(dict.fromkeys(ranking), start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (RRF_K + rank)
+            scores[item] = scores.get(item, 0.0) + weight / (RRF_K + rank)
     return sorted(scores.items(), key=lambda pair: -pair[1])
