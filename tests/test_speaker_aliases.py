@@ -90,3 +90,8 @@ def test_a_question_asked_with_an_alias_names_the_speaker_as_the_memories_do() -
     assert with_speaker_names("What did Sasha's class glaze?", aliases) == "What did Alexandra's class glaze?"
     assert addressed_names("Thanks for your tips, Sasha!") == ["Sasha"]
     assert addressed_names("I went with my sister, Ana.") == []
+
+
+def test_a_label_is_written_as_given_even_with_backslashes() -> None:
+    alias = Alias("Alex", "team\\1 lead", ("c1-0",), "introduced")
+    assert with_speaker_names("What did Alex cook?", [alias]) == "What did team\\1 lead cook?"

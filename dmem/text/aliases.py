@@ -115,7 +115,7 @@ def speaker_aliases(messages: Iterable[Message], names: Collection[str] | None =
 def with_speaker_names(question: str, aliases: Sequence[Alias]) -> str:
     """The question with each alias written as its speaker's label ('What did Alex cook?': 'What did Sasha cook?')."""
     for a in aliases:
-        question = re.sub(rf"\b{re.escape(a.name)}\b", a.speaker, question)
+        question = re.sub(rf"\b{re.escape(a.name)}\b", a.speaker.replace("\\", "\\\\"), question)  # the label as given
     return question
 
 
