@@ -19,7 +19,8 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
   and every memory retrieved.
 `invented` measures a folder of invented chats (RealTalk format, people and events made up) the same way:
 --chats names it, default benchmarks/data/invented_chats (batch 1, written before reading the offline rules);
-benchmarks/data/invented_chats_2 is batch 2, written by another author apart from the rules. It also
+benchmarks/data/invented_chats_2 is batch 2, written by another author apart from the rules;
+benchmarks/data/invented_chats_3 is batch 3, held out at stop 43, written apart from the rules. It also
 prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
 that System 1 did not retrieve, with its question (invented text, so printing it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
@@ -77,7 +78,7 @@ CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
 OVERWRITE_JACCARD = 0.3  # an UPDATE whose old and new texts share less of their content stems overwrote a fact
 INVENTED = ROOT / "benchmarks" / "data" / "invented_chats"
-"""The invented chats measured by default (batch 1); ``--chats`` names another folder, such as batch 2."""
+"""The invented chats measured by default (batch 1); ``--chats`` names another folder, such as batch 2 or 3."""
 
 
 @functools.cache
@@ -92,7 +93,9 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--only", help="comma list of conversation ids")
     parser.add_argument("--chats", default=str(INVENTED),
                         help="invented only: the folder of invented chats (RealTalk format), a path from the "
-                             "current folder or from the repository root; default benchmarks/data/invented_chats")
+                             "current folder or from the repository root; default benchmarks/data/invented_chats "
+                             "(batch 1); benchmarks/data/invented_chats_2 is batch 2, benchmarks/data/invented_chats_3 "
+                             "batch 3 (held out at stop 43, written apart from the rules)")
     parser.add_argument("--drafts", action="store_true", help="admission and split only (fast), no store")
     parser.add_argument("--work", default=str(ROOT / ".bench-stores" / "formation"))
     parser.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))

@@ -1,5 +1,5 @@
-"""The invented chats (benchmarks/data/invented_chats, batch 2 in invented_chats_2) load as RealTalk chats and the
-formation benchmark measures them.
+"""The invented chats (benchmarks/data/invented_chats; batch 2 in invented_chats_2, batch 3 in invented_chats_3) load
+as RealTalk chats and the formation benchmark measures them.
 
 They are the held-out instrument for formation: people and events made up, in the RealTalk format, so the
 loader, ``dmem eval realtalk DIR`` and ``benchmarks/formation.py invented [--chats DIR]`` read them like the dev data.
@@ -21,6 +21,7 @@ from dmem.errors import DataError
 ROOT = Path(__file__).resolve().parents[1]
 CHATS = ROOT / "benchmarks" / "data" / "invented_chats"
 BATCH_2 = ROOT / "benchmarks" / "data" / "invented_chats_2"
+BATCH_3 = ROOT / "benchmarks" / "data" / "invented_chats_3"
 
 
 def load_formation(patch: pytest.MonkeyPatch, *argv: str, name: str = "formation_benchmark") -> ModuleType:
@@ -47,7 +48,8 @@ def monkeypatch_module() -> Iterator[pytest.MonkeyPatch]:
         yield patch
 
 
-@pytest.mark.parametrize(("folder", "prefix"), [(CHATS, "Invented"), (BATCH_2, "Invented2")])
+@pytest.mark.parametrize(("folder", "prefix"), [(CHATS, "Invented"), (BATCH_2, "Invented2"),
+                                                (BATCH_3, "Invented3")])
 def test_the_folder_loads_as_realtalk_chats_with_every_evidence_turn_present(folder: Path, prefix: str) -> None:
     assert detect_kind(folder) == "realtalk"
     dataset = load_dataset("realtalk", folder)
