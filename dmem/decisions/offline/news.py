@@ -1,0 +1,69 @@
+"""The speaker's own news said without an "I": specific content in a chat statement is theirs by default.
+
+In a two-person chat people tell their own news without naming themselves: "also gig on friday! the
+tallow room", "Saturday 28 March", "back room is booked, 7pm, fits 30 max", "tiler came today",
+"Including Wendell". A clause no other rule admitted is the speaker's news when
+
+- it carries specific content (``anchor``): a number, clock time, date, weekday, month, a day word
+  ("today", "tomorrow"), or a proper name, also one opening the sentence when the chat has named it
+  before or it is a two-word name ("Mill Lane");
+- it says enough: ``NEWS_MIN_WORDS`` answer words at least, the anchor's among them;
+- it is no statement about the world at large, the listener or an order (``reusable.about_the_world``),
+  and the caller has already rejected questions, transient states, hypotheticals and clauses about a
+  third person who is not the speaker's.
+
+Unlike ``reusable`` it needs no finite verb (chat news is often a fragment) and an evaluation or an
+emotion word does not veto it: "the green looks amazing" is a reaction, "tiler came today, the green
+looks amazing" is news. The utterance must be chat-length; a news clause forms a fact only when no other
+clause of its message does, kept as said under the speaker's name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from dmem.decisions.offline import reusable
+from dmem.state.schemas import Message
+from dmem.text.lexical import STOPWORDS
+
+# Answer words a news clause needs, its anchor counted ("Including Wendell", "tiler came today"). Chosen on the
+# tuning half (2 against 3, leaving one conversation out); the invented batches show whether it carries.
+NEWS_MIN_WORDS = 2
+_DAY_WORDS = re.compile(r"\b(?:tues|thurs|weds)\b", re.I)  # weekdays chat shortens ("bouldering. tues n thurs")
+_OPENING_NAME = re.compile(r"(?:^|(?<=[.!?]\s))\W*(?P<first>[A-Z][a-z]+)(?P<second>\s+[A-Z][a-z]+)?\b")
+_NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+\b")
+
+
+def known_names(prior: Sequence[Message]) -> frozenset[str]:
+    """Words the chat before has written capitalised inside a sentence (its people and places), lowercased."""
+    found = {m.group(0).lower() for turn in prior for m in _NAMED.finditer((turn.text or "").strip())}
+    return frozenset(found - STOPWORDS)
+
+
+def _opening_name(text: str, known: frozenset[str]) -> str | None:
+    """A name opening a sentence: one the chat named before ('Hester managed ...') or two capitals ('Mill Lane')."""
+    for m in _OPENING_NAME.finditer(text):
+        first = m["first"].lower()
+        if first in STOPWORDS:
+            continue
+        if first in known or (m["second"] and m["second"].strip().lower() not in STOPWORDS):
+            return m.group(0).strip(" \t.!?")
+    return None
+
+
+def anchor(text: str, known: frozenset[str] = frozenset()) -> str | None:
+    """The specific content of a clause: ``reusable.anchor``'s, a day word, or a name opening a sentence."""
+    if found := reusable.anchor(text):
+        return found
+    if m := _DAY_WORDS.search(text):
+        return " ".join(m.group(0).split())
+    return _opening_name(text, known)
+
+
+def own_news(text: str, answer_word_count: int, known: frozenset[str] = frozenset()) -> str | None:
+    """The anchor when a clause without 'I' is the speaker's own news, else None (see the module)."""
+    if not NEWS_MIN_WORDS <= answer_word_count <= reusable.Z_MAX_ANSWER_WORDS or reusable.about_the_world(text) \
+            or reusable.evaluates(text):
+        return None
+    return anchor(text, known)
