@@ -1,21 +1,24 @@
 """The speaker's own news said without an "I": specific content in a chat statement is theirs by default.
 
 In a two-person chat people tell their own news without naming themselves: "also gig on friday! the
-tallow room", "Saturday 28 March", "back room is booked, 7pm, fits 30 max", "tiler came today",
-"Including Wendell". A clause no other rule admitted is the speaker's news when
+tallow room", "Saturday 28 March", "back room is booked, 7pm, they can fit 30 max", "Including Wendell".
+A clause no other rule admitted (it named no first-person fact, said too little, or sat beside a reaction)
+is the speaker's news when
 
-- it carries specific content (``anchor``): a number, clock time, date, weekday, month, a day word
-  ("today", "tomorrow"), or a proper name, also one opening the sentence when the chat has named it
-  before or it is a two-word name ("Mill Lane");
+- it carries specific content (``anchor``): a number, clock time, date, weekday, month or proper name,
+  also a name opening a sentence when the chat has named it before ("Hester managed the whole promenade")
+  or it is two capitalised words ("Linden Arms"); a day word ("today") alone is not specific: world news
+  has it too ("the festival lineup dropped today");
 - it says enough: ``NEWS_MIN_WORDS`` answer words at least, the anchor's among them;
-- it is no statement about the world at large, the listener or an order (``reusable.about_the_world``),
-  and the caller has already rejected questions, transient states, hypotheticals and clauses about a
-  third person who is not the speaker's.
+- it is no statement about the world at large, the listener, an order or a reaction
+  (``reusable.about_the_world``), and no evaluation or impression ("the wedding on saturday looked
+  beautiful"); the caller has already rejected questions, transient states, hypotheticals and clauses
+  about a third person who is not the speaker's.
 
-Unlike ``reusable`` it needs no finite verb (chat news is often a fragment) and an evaluation or an
-emotion word does not veto it: "the green looks amazing" is a reaction, "tiler came today, the green
-looks amazing" is news. The utterance must be chat-length; a news clause forms a fact only when no other
-clause of its message does, kept as said under the speaker's name.
+Unlike ``reusable`` it needs no finite verb (chat news is often a fragment), a modal does not veto it
+("they can fit 30 max"), and the emotion or vague words that rejected the clause do not either. The
+utterance must be chat-length; a news clause forms a fact only when no other clause of its message does,
+kept as said under the speaker's name.
 """
 
 from __future__ import annotations
