@@ -6,8 +6,8 @@ A clause no other rule admitted (it named no first-person fact, said too little,
 is the speaker's news when
 
 - it carries specific content (``anchor``): a number, clock time, date, weekday, month or proper name,
-  also a name opening a sentence when the chat has named it before ("Hester managed the whole promenade")
-  or it is two capitalised words ("Linden Arms"); a day word ("today") alone is not specific: world news
+  also a name opening a sentence when the chat has named it before ("Hester managed the whole promenade");
+  a day word ("today") alone is not specific: world news
   has it too ("the festival lineup dropped today");
 - it says enough: ``NEWS_MIN_WORDS`` answer words at least, the anchor's among them;
 - it is no statement about the world at large, the listener, an order or a reaction
@@ -35,7 +35,7 @@ from dmem.text.lexical import STOPWORDS
 # 0.1 %): 2 is the principle (an anchor and a word saying what of it), and is what invented batches 1-2 were read for.
 NEWS_MIN_WORDS = 2
 _DAY_WORDS = re.compile(r"\b(?:tues|thurs|weds)\b", re.I)  # weekdays chat shortens ("bouldering. tues n thurs")
-_OPENING_NAME = re.compile(r"(?:^|(?<=[.!?]\s))\W*(?P<first>[A-Z][a-z]+)(?P<second>\s+[A-Z][a-z]+)?\b")
+_OPENING_NAME = re.compile(r"(?:^|(?<=[.!?]\s))\W*(?P<first>[A-Z][a-z]+)\b")
 _NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+\b")
 
 
@@ -46,14 +46,8 @@ def known_names(prior: Sequence[Message]) -> frozenset[str]:
 
 
 def _opening_name(text: str, known: frozenset[str]) -> str | None:
-    """A name opening a sentence: one the chat named before ('Hester managed ...') or two capitals ('Mill Lane')."""
-    for m in _OPENING_NAME.finditer(text):
-        first = m["first"].lower()
-        if first in STOPWORDS:
-            continue
-        if first in known or (m["second"] and m["second"].strip().lower() not in STOPWORDS):
-            return m.group(0).strip(" \t.!?")
-    return None
+    """A name opening a sentence that the chat named before ('Hester managed the whole promenade')."""
+    return next((m["first"] for m in _OPENING_NAME.finditer(text) if m["first"].lower() in known), None)
 
 
 def anchor(text: str, known: frozenset[str] = frozenset()) -> str | None:

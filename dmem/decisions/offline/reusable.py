@@ -20,7 +20,7 @@ from dmem.text.lexical import STOPWORDS
 Z_MIN_ANSWER_WORDS = 3
 _Z_NUMBER_WORDS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred"
 _Z_ANCHOR = re.compile(
-    r"[$£€]\s?\d|\b\d+(?:[.,:]\d+)?(?:am|pm|k|km|kg|th|st|nd|rd|s)?\b"
+    r"[$£€]\s?\d|\b\d+(?:[.,:]\d+)?(?:am|pm|k|km|kg|th|st|nd|rd|s|ish)?\b"
     rf"|\b(?:{_Z_NUMBER_WORDS})\s+(?!of\b|or\b|and\b)[a-z]+"
     rf"|\b(?:{'|'.join(WEEKDAYS)})\b|\b(?:{'|'.join(m for m in MONTHS if m != 'May')})\b"
     r"|\b(?:noon|midnight)\b|(?-i:\bMay\b)", re.I)
