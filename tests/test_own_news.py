@@ -68,3 +68,10 @@ def test_where_the_speaker_is_back_from_is_theirs() -> None:
     admitted, reason = _judged("just off a night shift, head is mush")
     assert admitted and reason.startswith("admitted: first-person"), reason
     assert _judged("back from Tromsø, legs are done")[0]
+
+
+def test_the_model_engines_admission_prompt_says_the_same() -> None:
+    from dmem.prompts.formation import ADMIT_SYSTEM
+
+    assert "is the speaker's own news by default, even as a fragment" in ADMIT_SYSTEM
+    assert "'Nine people. Including Bertil'" in ADMIT_SYSTEM
