@@ -31,10 +31,13 @@ def test_specific_content_said_without_i_is_the_speakers_news(text: str, anchor:
     assert reason == f"admitted: the speaker's news, specific content ('{anchor}')"
 
 
-def test_an_emotion_word_beside_specific_content_no_longer_vetoes_it() -> None:
+def test_a_reaction_in_a_clause_of_its_own_does_not_veto_the_news_beside_it() -> None:
     admitted, reason = _judged("wow. lantern parade on the 9th")
     assert admitted, reason
     assert _judged("wow. so lovely") == (False, "rejected: generic emotional reaction ('wow')")
+    # a reaction in the same clause echoes the listener's news: not the speaker's
+    echo = _judged("Wow, Bertil is from Tromso", "Bertil is from Tromso.")
+    assert echo == (False, "rejected: generic emotional reaction ('Wow')")
 
 
 def test_a_name_opening_the_sentence_counts_when_the_chat_named_it_before() -> None:

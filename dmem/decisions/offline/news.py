@@ -2,8 +2,8 @@
 
 In a two-person chat people tell their own news without naming themselves: "also gig on friday! the
 tallow room", "Saturday 28 March", "back room is booked, 7pm, they can fit 30 max", "Including Wendell".
-A clause no other rule admitted (it named no first-person fact, said too little, or sat beside a reaction)
-is the speaker's news when
+A clause no other rule admitted because it named no first-person fact (a reaction beside it, in a clause
+of its own, is judged apart) is the speaker's news when
 
 - it carries specific content (``anchor``): a number, clock time, date, weekday, month or proper name,
   also a name opening a sentence when the chat has named it before ("Hester managed the whole promenade");
@@ -15,8 +15,8 @@ is the speaker's news when
   beautiful"); the caller has already rejected questions, transient states, hypotheticals and clauses
   about a third person who is not the speaker's.
 
-Unlike ``reusable`` it needs no finite verb (chat news is often a fragment), a modal does not veto it
-("they can fit 30 max"), and the emotion or vague words that rejected the clause do not either. The
+Unlike ``reusable`` it needs no finite verb (chat news is often a fragment) and a modal does not veto it
+("they can fit 30 max"). The
 utterance must be chat-length; a news clause forms a fact only when no other clause of its message does,
 kept as said under the speaker's name.
 """
