@@ -25,6 +25,8 @@ where its only fault was saying little on its own, and a question that presuppos
 A short message continuing the speaker's own message just before ("We went to the lantern festival."
 then "Mostly paper cranes.") is admitted with it, and an opinion ranking something named ("the lake
 trail has the best views") is the speaker's though it says no "I".
+Last, in a chat-length message, a clause naming no personal fact but carrying specific content (a number, time,
+date, weekday or name) is the speaker's news (``news``): "also gig on friday!", "Nine people. Including Bertil".
 """
 
 from __future__ import annotations
@@ -216,6 +218,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     replies_to = question_replied(message, prior)
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
+    named = news.known_names(prior)
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
     said = [restore_subject(register.restore(c.text)) for c in plain]
     person = asked_person(asked.question) if asked and plain else None
@@ -227,7 +230,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
                        own_event=telegraphic.own_event(c.text, prior, message.speaker),
                        rated=register.rated(c.text, prior, message.speaker), outcome_of=outcome,
                        chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS,
-                       names=news.known_names(prior))
+                       names=named)
                for i, c in enumerate(plain)]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]

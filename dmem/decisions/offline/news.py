@@ -32,9 +32,9 @@ from dmem.text.lexical import STOPWORDS
 
 # Answer words a news clause needs, its anchor counted ("Including Wendell", "also gig on friday"). The tuning half
 # does not tell 2 from 3 (the same evidence turns formed, leaving any conversation out; memories per turn within
-# 0.1 %): 2 is the principle (an anchor and a word saying what of it), and is what invented batches 1-2 were read for.
+# 0.1 %): 2 is the principle (an anchor and a word saying what of it); on invented batches 1-2 it forms 5 more.
 NEWS_MIN_WORDS = 2
-_DAY_WORDS = re.compile(r"\b(?:tues|thurs|weds)\b", re.I)  # weekdays chat shortens ("bouldering. tues n thurs")
+_SHORT_WEEKDAYS = re.compile(r"\b(?:tues|thurs|weds)\b", re.I)  # as chat writes them: "bouldering. tues n thurs"
 _OPENING_NAME = re.compile(r"(?:^|(?<=[.!?]\s))\W*(?P<first>[A-Z][a-z]+)\b")
 _NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+\b")
 
@@ -51,11 +51,11 @@ def _opening_name(text: str, known: frozenset[str]) -> str | None:
 
 
 def anchor(text: str, known: frozenset[str] = frozenset()) -> str | None:
-    """The specific content of a clause: ``reusable.anchor``'s, a day word, or a name opening a sentence."""
+    """A clause's specific content: ``reusable.anchor``'s, a weekday as chat shortens it, or a known opening name."""
     if found := reusable.anchor(text):
         return found
-    if m := _DAY_WORDS.search(text):
-        return " ".join(m.group(0).split())
+    if m := _SHORT_WEEKDAYS.search(text):
+        return m.group(0)
     return _opening_name(text, known)
 
 
