@@ -21,7 +21,7 @@ _judged, _facts = CHAT.judged, CHAT.facts
     ("also gig on friday! the copper room", "friday"),  # a fragment: no verb
     ("Sunday 14 June", "Sunday"),
     ("5:40ish, by the east gate", "5:40ish"),
-    ("Nine people. Including Bertil", "Bertil"),
+    ("window table for 6, 8:15", "6"),
     ("the function room is booked, 8pm, they can seat 40 max", "8pm"),  # a modal of what can be, not an opinion
     ("swimming. mon n weds", "weds"),  # a weekday chat shortens
 ])
@@ -55,6 +55,8 @@ def test_a_name_opening_the_sentence_counts_when_the_chat_named_it_before() -> N
     "most people finish by 6pm",  # a generic truth
     "please grab 2 chairs for Sunday",  # an order
     "Sunday",  # one word says too little
+    "The Lantern Keeper by Ottilie Brandt.",  # a fragment naming only a name is a title or a reaction
+    "haha classic Tomsbury",
 ])
 def test_world_news_opinions_the_listener_and_orders_are_not_the_speakers_news(text: str) -> None:
     admitted, reason = _judged(text)
@@ -77,4 +79,4 @@ def test_the_model_engines_admission_prompt_says_the_same() -> None:
     from dmem.prompts.formation import ADMIT_SYSTEM
 
     assert "is the speaker's own news by default, even as a fragment" in ADMIT_SYSTEM
-    assert "'Nine people. Including Bertil'" in ADMIT_SYSTEM
+    assert "'window table for 6, 8:15'" in ADMIT_SYSTEM

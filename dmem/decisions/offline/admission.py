@@ -26,7 +26,7 @@ A short message continuing the speaker's own message just before ("We went to th
 then "Mostly paper cranes.") is admitted with it, and an opinion ranking something named ("the lake
 trail has the best views") is the speaker's though it says no "I".
 Last, in a chat-length message, a clause naming no personal fact but carrying specific content (a number, time,
-date, weekday or name) is the speaker's news (``news``): "also gig on friday!", "Nine people. Including Bertil".
+date, weekday or name; a fragment, a detail not a name only) is the speaker's news (``news``): "also gig on friday!".
 """
 
 from __future__ import annotations

@@ -81,11 +81,19 @@ def _name(text: str) -> str | None:
     return None
 
 
+def detail(text: str) -> str | None:
+    """The number, price, date, weekday, month or time a clause gives, or None."""
+    return " ".join(m.group(0).split()) if (m := _Z_ANCHOR.search(text)) else None
+
+
 def anchor(text: str) -> str | None:
     """The specific anchor of a clause (number, price, date, weekday, month, time, name), or None."""
-    if m := _Z_ANCHOR.search(text):
-        return " ".join(m.group(0).split())
-    return _name(text)
+    return detail(text) or _name(text)
+
+
+def states(text: str) -> bool:
+    """Whether a clause has a finite verb: a title or a list item ("The Lighthouse Keeper by Ilse Varga") has none."""
+    return bool(_Z_VERB.search(text))
 
 
 def about_the_world(text: str) -> bool:
@@ -97,7 +105,7 @@ def reusable(text: str, answer_word_count: int) -> str | None:
     """The anchor when a declarative clause without 'I' states reusable content, else None."""
     if not Z_MIN_ANSWER_WORDS <= answer_word_count <= Z_MAX_ANSWER_WORDS:
         return None
-    if not _Z_VERB.search(text) or about_the_world(text):
+    if not states(text) or about_the_world(text):
         return None
     return None if evaluates(text) or _Z_MODAL.search(_Z_REPORTED.sub("", text)) else anchor(text)
 
