@@ -46,6 +46,14 @@ ADMIT_SYSTEM = system_text(
         "'quote was 2400 for the whole roof', 'Lenka got the flat on Rue Vasse'. News, general knowledge, "
         "descriptions and recipes in a long message, an evaluation ('that interview was a mess') or a "
         "remark on the listener are not.",
+        "In a two-person chat a statement with specific content (a number, a time, a date, a day, a name) "
+        "is the speaker's own news by default, even as a fragment and without 'I': 'also gig on friday! the "
+        "copper room', 'Sunday 14 June', 'function room is booked, 8pm, they can seat 40 max', "
+        "'window table for 6, 8:15', 'back from Tromsø, legs are done'. A reaction word beside it ('wow. lantern "
+        "parade on the 9th') does not make it a reaction. Not the speaker's: news of the world at large ('the "
+        "festival lineup dropped today'), an evaluation ('the wedding on saturday looked beautiful'), a "
+        "generic truth, an order, a remark on the listener, or a fragment naming only a name (a title like "
+        "'The Lantern Keeper by Ottilie Brandt', a reaction like 'haha classic Tomsbury').",
         "Chat drops 'my' and 'I': 'Cat knocked the vase off again', 'Sister just had her baby', "
         "'the twins start swimming next month' (the speaker's cat, sister, twins) and 'Haven't slept "
         "well since the move' are facts about the speaker, and so is 'The recital on friday was "

@@ -25,6 +25,8 @@ where its only fault was saying little on its own, and a question that presuppos
 A short message continuing the speaker's own message just before ("We went to the lantern festival."
 then "Mostly paper cranes.") is admitted with it, and an opinion ranking something named ("the lake
 trail has the best views") is the speaker's though it says no "I".
+Last, in a chat-length message, a clause naming no personal fact but carrying specific content (a number, time,
+date, weekday or name; a fragment, a detail not a name only) is the speaker's news (``news``): "also gig on friday!".
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import chains, circle, outcomes, presuppose, register, reusable, rules, telegraphic
+from dmem.decisions.offline import chains, circle, news, outcomes, presuppose, register, reusable, rules, telegraphic
 from dmem.decisions.offline.replies import (
     Asked,
     asked_person,
@@ -86,8 +88,14 @@ _ASKS_HOW_IT_WENT = re.compile(
 # Rejections a clause about a person of the speaker's life overrides ("He keeps showing everyone the bottle
 # you gave him" after "Dad was over the moon"), with the answer words it needs besides the person.
 _ABOUT_OVERRIDES = frozenset({"impersonal", "vague"})
+# Rejections specific content overrides in a chat-length statement (``news``). Only "impersonal": a reaction in a
+# clause of its own ("wow. lantern parade on the 9th") is judged apart already, and one in the same clause marks
+# an echo of the listener's news ("Wow, Bertil is from Tromso"); letting "emotional" and "vague" through too gained
+# no evidence turn on the tuning half or invented batches 1-2 and admitted one such echo on the tuning half.
+_NEWSWORTHY = frozenset({"impersonal"})
 V_ABOUT_MIN_WORDS = 2
 _CLOSE = "attribute of someone close"
+_TOLD = frozenset({"reusable", "news"})  # clauses kept as said, only when no other clause of the message forms a fact
 # Answer words an opinion without a first-person word needs ("the lake trail has the best views": 3).
 OPINION_MIN_WORDS = 3
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
@@ -132,6 +140,8 @@ class Clause:
     """The clause opens with a he/she meaning someone else's person or nobody named: no attribute of the speaker's."""
     outcome_of: Message | str | None = None
     """The speaker's earlier message, or stored memory, naming the event whose outcome the clause reports."""
+    names: frozenset[str] = frozenset()
+    """Words the chat before wrote as names (lowercased): one opening the clause is a name too (``news``)."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +218,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     replies_to = question_replied(message, prior)
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
+    named = news.known_names(prior)
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
     said = [restore_subject(register.restore(c.text)) for c in plain]
     person = asked_person(asked.question) if asked and plain else None
@@ -218,7 +229,8 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
                        asked=asked, follows=follows, replies_to=replies_to,
                        own_event=telegraphic.own_event(c.text, prior, message.speaker),
                        rated=register.rated(c.text, prior, message.speaker), outcome_of=outcome,
-                       chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS)
+                       chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS,
+                       names=named)
                for i, c in enumerate(plain)]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
@@ -353,6 +365,9 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     elif verdict.kind == "impersonal" and clause.chat_length and not clause.foreign \
             and (anchor := reusable.reusable(clause.text, len(answer_words(clause.text)))):
         verdict = ClauseVerdict(True, f"admitted: reusable content ('{anchor}')", "reusable")
+    elif not verdict.admit and verdict.kind in _NEWSWORTHY and clause.chat_length and not clause.foreign \
+            and (anchor := news.own_news(clause.text, len(answer_words(clause.text)), clause.names)):
+        verdict = ClauseVerdict(True, f"admitted: the speaker's news, specific content ('{anchor}')", "news")
     return _hedged(verdict, clause.text)
 
 
@@ -423,7 +438,7 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
     clauses, language = clauses_of(message, prior, memories)
     verdicts = [judge_clause(c, language) for c in clauses]
     # A reusable clause forms a fact only when no other clause does: the reason names the clause that does.
-    admitted = sorted((v for v in verdicts if v.admit), key=lambda v: v.kind == "reusable")
+    admitted = sorted((v for v in verdicts if v.admit), key=lambda v: v.kind in _TOLD)
     if admitted:
         replied = clauses[0].replies_to
         if replied and admitted[0].kind != "answer":  # the audit trail names the question the facts answer

@@ -9,7 +9,8 @@ as if written out:
 - ``plain`` strips laughter ("lol", "haha", "lmao") and casual markers (``REGISTER_MARKERS``: "tbh",
   "ngl", "lowkey") from a clause's edges, unless nothing would be left: a bare "lol" stays filler;
 - ``restore`` puts back the "I" or "I'm" chat drops before a taste ("so into jazz"), a trait
-  ("allergic to cats"), a state ("exhausted, long day"), a habit ("usually run on sundays"), "used to",
+  ("allergic to cats"), a state ("exhausted, long day"), where they are back from ("back from Oslo", "just off a night
+  shift"), a habit ("usually run on sundays"), "used to",
   a short past ("moved here in may") or a past dated by a time word ("read a great book last week"), and
   a plan dated in the future ("flying to Oslo on friday"). Only at the clause's start, only before the
   word lists below: a noun or a third person ("Wedding is next week", "Always the same") stays as said,
@@ -104,6 +105,8 @@ _RESTORE = [  # (pattern on the clause start after a filler, the subject chat dr
     (re.compile(r"^(?:so+\s+|really\s+|super\s+)?(?:exhausted|tired|sleepy|knackered|drained|wiped|bored|stressed)\b",
                 re.I), "I'm"),  # "exhausted, long day": a state (``rules.TRANSIENT``), not a past "I exhausted"
     (re.compile(r"^going\s+to\s+be\s+(?:a|an|so|such|the|fun|great|hard|tough|long|busy|fine)\b", re.I), "It's"),
+    # Where the speaker is coming from: "back from Lisbon", "home from the hospital", "just off a night shift".
+    (re.compile(r"^(?:just\s+|finally\s+)?(?:(?:back|home)\s+from|off\s+(?:a|an|the|my))\s+\w", re.I), "I'm"),
     (re.compile(rf"^{_HABIT}", re.I), "I"),
     (re.compile(r"^used\s+to\s+(?!it\b|that\b|this\b|the\b|them\b|him\b|her\b)\w+", re.I), "I"),
 ]

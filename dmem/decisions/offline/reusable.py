@@ -20,7 +20,7 @@ from dmem.text.lexical import STOPWORDS
 Z_MIN_ANSWER_WORDS = 3
 _Z_NUMBER_WORDS = "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred"
 _Z_ANCHOR = re.compile(
-    r"[$£€]\s?\d|\b\d+(?:[.,:]\d+)?(?:am|pm|k|km|kg|th|st|nd|rd|s)?\b"
+    r"[$£€]\s?\d|\b\d+(?:[.,:]\d+)?(?:am|pm|k|km|kg|th|st|nd|rd|s|ish)?\b"
     rf"|\b(?:{_Z_NUMBER_WORDS})\s+(?!of\b|or\b|and\b)[a-z]+"
     rf"|\b(?:{'|'.join(WEEKDAYS)})\b|\b(?:{'|'.join(m for m in MONTHS if m != 'May')})\b"
     r"|\b(?:noon|midnight)\b|(?-i:\bMay\b)", re.I)
@@ -62,7 +62,8 @@ _Z_EVALUATION = re.compile(
     r"fun|hilarious|sad|scary|weird|better|worse|delightful|stunning|fantastic|appealing|captivating|intriguing|"
     r"exciting|fascinating|divine|luxurious|vibrant|breathtaking|popular|prestigious|famous|iconic|delicious|"
     r"wonderful|incredible|favou?rite|worth|cool|cute|sweet|adorable|interesting|impressive|rich|unique|special|"
-    r"sounds?|seems?|looks?|must|can|could|would|should|might|most)\b", re.I)
+    r"sounds?|seems?|looks?|most)\b", re.I)
+_Z_MODAL = re.compile(r"\b(?:must|can|could|would|should|might)\b", re.I)
 # Most words of a message whose plain statements are kept: a chat line tells its news; a longer message is a
 # description, a list or a reaction, and its statements without "I" are rarely about the speaker's world. Chosen on
 # invented chats batch 1 and LoCoMo tuning conversations (RealTalk tuning reported).
@@ -80,17 +81,35 @@ def _name(text: str) -> str | None:
     return None
 
 
+def detail(text: str) -> str | None:
+    """The number, price, date, weekday, month or time a clause gives, or None."""
+    return " ".join(m.group(0).split()) if (m := _Z_ANCHOR.search(text)) else None
+
+
 def anchor(text: str) -> str | None:
     """The specific anchor of a clause (number, price, date, weekday, month, time, name), or None."""
-    if m := _Z_ANCHOR.search(text):
-        return " ".join(m.group(0).split())
-    return _name(text)
+    return detail(text) or _name(text)
+
+
+def states(text: str) -> bool:
+    """Whether a clause has a finite verb: a title or a list item ("The Lighthouse Keeper by Ilse Varga") has none."""
+    return bool(_Z_VERB.search(text))
+
+
+def about_the_world(text: str) -> bool:
+    """Whether a clause speaks of the listener, gives an order, states a generic truth or reacts."""
+    return any(p.search(text) for p in (_Z_LISTENER, _Z_IMPERATIVE, _Z_GENERIC, _Z_REACTION))
 
 
 def reusable(text: str, answer_word_count: int) -> str | None:
     """The anchor when a declarative clause without 'I' states reusable content, else None."""
     if not Z_MIN_ANSWER_WORDS <= answer_word_count <= Z_MAX_ANSWER_WORDS:
         return None
-    if not _Z_VERB.search(text) or any(p.search(text) for p in (_Z_LISTENER, _Z_IMPERATIVE, _Z_GENERIC, _Z_REACTION)):
+    if not states(text) or about_the_world(text):
         return None
-    return None if _Z_EVALUATION.search(_Z_REPORTED.sub("", text)) else anchor(text)
+    return None if evaluates(text) or _Z_MODAL.search(_Z_REPORTED.sub("", text)) else anchor(text)
+
+
+def evaluates(text: str) -> bool:
+    """Whether a clause evaluates or gives an impression ("was a mess", "looks 10/10"), beside what others said."""
+    return bool(_Z_EVALUATION.search(_Z_REPORTED.sub("", text)))
