@@ -121,6 +121,9 @@ SPLIT_SYSTEM = system_text(
         "'Noor's best moments of the festival were the lantern parade and the drummers at midnight', "
         "not one fact per fragment; a long reply stays one fact while it goes on with one topic, and "
         "only a part on another topic is a fact of its own.",
+        "A sentence that points back to the one before it ('It', 'That', 'They', 'Also', 'But') "
+        "stays in the fact of that sentence: Noor's 'I restore old bikes. It takes most of my "
+        "weekends.' gives 'Noor restores old bikes, which takes most of her weekends', one fact.",
         "An opinion without 'I' is the speaker's: 'the lake trail has the best views' gives 'Noor "
         "thinks the lake trail has the best views'.",
         "Put back the 'my' or 'I' chat drops and name the speaker: Noor's 'Cat knocked the vase off "

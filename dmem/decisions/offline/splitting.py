@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline import chains, frames, presuppose, register, rules
+from dmem.decisions.offline import chains, frames, leaning, presuppose, register, rules
 from dmem.decisions.offline.admission import Clause, clauses_of, confirmed_question, judge_clause, utterance_text
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.decisions.offline.replies import Asked, listener_of
@@ -201,6 +201,7 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         sources = [message.turn_id]
         replied = clause.replies_to if _replies(clause, verdict.kind, linked) else None
         stated: str | None = None  # a question's presupposed fact, drafted once (below)
+        statement = False  # the clause's own proposition as said (it may lean on the fact before it)
         if language != "en":
             pairs = [(_tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
         elif verdict.kind in ("answer", "confirms") and (asked := _asked_of(clause, verdict.kind)) is not None:
@@ -235,6 +236,7 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
             pairs = []
         else:
             pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
+            statement = True
             if clause.about is None:  # a person written out from a pronoun is no news that they exist
                 pairs += [(t, [Category.PERSONA], p) for t, p in
                           _passing_references(clause.text, message.speaker, remember)]
@@ -247,14 +249,15 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
         if clause.introduced and clause.introduced not in sources:  # "he" is read through the turn naming him
             sources = [clause.introduced, *sources]
         known += antecedents(clause.text, message.speaker)
-        for fact_text, categories, provenance in pairs:
+        for i, (fact_text, categories, provenance) in enumerate(pairs):
             if any(d.text.lower() == fact_text.lower() for d in drafts):
                 continue
             if verdict.hedge and provenance == Provenance.STATED:
                 provenance = Provenance.HEDGED
             draft = FactDraft(text=fact_text, speaker=message.speaker, source_turn_ids=sources,
                               categories=categories, provenance=provenance, language=language)
-            if not _joined_answer(drafts, draft):
+            leans = statement and i == 0 and leaning.joined_back(drafts, draft)
+            if not leans and not _joined_answer(drafts, draft):
                 drafts.append(draft)
     return drafts or told
 
@@ -276,19 +279,13 @@ def _z_joined_reusable(drafts: list[FactDraft], speaker: str, sources: list[str]
 JOINED_MAX_WORDS = 20
 
 
-# First words by which a piece of a reply points back to the piece before it ('it', 'they', 'also', 'but').
-_POINTS_BACK = frozenset({"it", "it's", "its", "this", "that", "these", "those", "they", "they're", "their",
-                          "them", "he", "she", "his", "her", "also", "and", "but", "so", "plus", "which", "then"})
-
-
 def _one_topic(earlier: str, piece: str) -> bool:
     """Whether a further piece of a reply goes on with what the reply has said so far.
 
     It points back ('It opens at noon', 'And the drummers...') or takes up a content word of the earlier pieces.
     """
     said = frames.said(piece)
-    first = said.split(maxsplit=1)[0].lower().strip(",.!") if said.strip() else ""
-    return first in _POINTS_BACK or bool(topic_stems(" ".join(frames.pieces(earlier))) & topic_stems(said))
+    return leaning.points_back(said) or bool(topic_stems(" ".join(frames.pieces(earlier))) & topic_stems(said))
 
 
 def _joined_answer(drafts: list[FactDraft], draft: FactDraft) -> bool:
