@@ -5,7 +5,8 @@ focused cosine stands out from the other lines', when it adds something the ques
 when the question names people found in the context, when it names one of them. Lines are judged
 whole (a deliberation fact's sentences explain each other); the span comes from their best sentences.
 A framed line ('Theo answered Maya's question "...": ...') is ranked whole but judged, and its span
-taken, on what was said (``frames``): the frame is never the answer.
+taken, on what was said (``frames``): the frame is never the answer. A line holding pieces joined because
+they point back ('...; it took all summer') ranks by the fact they lean on when that is closer (``leaning.head``).
 """
 
 from __future__ import annotations
