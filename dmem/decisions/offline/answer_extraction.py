@@ -5,7 +5,8 @@ focused cosine stands out from the other lines', when it adds something the ques
 when the question names people found in the context, when it names one of them. Lines are judged
 whole (a deliberation fact's sentences explain each other); the span comes from their best sentences.
 A framed line ('Theo answered Maya's question "...": ...') is ranked whole but judged, and its span
-taken, on what was said (``frames``): the frame is never the answer.
+taken, on what was said (``frames``): the frame is never the answer. A line holding pieces joined because
+they point back ('...; it took all summer') ranks by the fact they lean on when that is closer (``leaning.head``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline import frames, lists, spans
+from dmem.decisions.offline import frames, leaning, lists, spans
 from dmem.decisions.offline.frames import said
 from dmem.decisions.offline.periods import period_words
 from dmem.decisions.offline.rules import SENTENCE_END
@@ -50,16 +51,22 @@ def ranked_lines(embeddings: Embeddings, question: str, lines: list[Line],
                  context: list[str]) -> list[tuple[int, float]]:
     """(index, relevance) of the lines that can answer, best first; a line that only asks cannot."""
     texts = [text for text, _ in lines]
-    signals = focused_signals(embeddings, question, texts, families=True, also=period_words(question, lines))
+    also = period_words(question, lines)
+    signals = focused_signals(embeddings, question, texts, families=True, also=also)
     stand = standouts([c for c, _ in signals])
+    scores = [relevance(cos, lex) for cos, lex in signals]
+    heads = [leaning.head(text) for text in texts]
+    if heads != texts:  # a line ranks by its head when the pieces leaning on it dilute it
+        scores = [max(s, relevance(cos, lex)) for s, (cos, lex)
+                  in zip(scores, focused_signals(embeddings, question, heads, families=True, also=also), strict=True)]
     people = [n for n in question_names(question) if any(mentions(t, [n]) for t in context)]
     topical = topical_names(question, texts, [s for s in map(spans.line_subject, context) if s])
     usable = []
-    for i, ((text, tag), (cos, lex)) in enumerate(zip(lines, signals, strict=True)):
+    for i, (text, tag) in enumerate(lines):
         if (spans.on_topic(question, text, stand[i] or mentions(text, topical))
                 and spans.adds_information(question, said(text), tag) and not _questions_only(said(text))
                 and (not people or mentions(context[i], people))):
-            usable.append((i, relevance(cos, lex)))
+            usable.append((i, scores[i]))
     return sorted(usable, key=lambda p: -p[1])
 
 

@@ -31,6 +31,18 @@ def points_back(text: str) -> bool:
     return _first_word(text) in POINTS_BACK
 
 
+def head(text: str) -> str:
+    """A line up to its first piece joined because it points back ('Ivo got a dog; it snores' -> 'Ivo got a dog').
+
+    The fact such pieces lean on, which they dilute when the line is ranked whole; a line with none is its own head.
+    """
+    parts = text.split(JOIN)
+    for n, part in enumerate(parts[1:], start=1):
+        if part[:1].islower() and points_back(part):
+            return JOIN.join(parts[:n])
+    return text
+
+
 def joined_back(drafts: list[FactDraft], draft: FactDraft) -> bool:
     """Join a statement's fact that points back to the message's fact just before it; False when it stays apart.
 
