@@ -72,6 +72,9 @@ _RELATIVE = re.compile(
 # "are you still at the bakery?", "do you still play the cello?", "is your brother still in the navy?"
 _STILL = re.compile(r"\b(?P<aux>are|is|do|does)\s+(?P<who>you|u|(?:your|ur)\s+[\w-]+)\s+still\s+(?P<pred>[^?.!,]+)",
                     re.I)
+# "where r u working now, still the coffee place?": a tail to confirm what the listener has been doing.
+_STILL_TAIL = re.compile(r"(?:^|[,;]\s*)still\s+(?P<prep>(?:at|with|in|on)\s+)?"
+                         r"(?P<pred>(?:the|your|ur)\s+[^?.!,]*\w)\s*\?", re.I)
 _STILL_IDLE = wordset("there here up awake around online alive busy mad angry upset sick ok okay free coming going "
                       "mine figuring deciding thinking considering waiting wondering planning debating")
 _NOW = re.compile(r"\b(?:now|tonight|today|tomorrow|later|right)\b", re.I)
@@ -84,6 +87,40 @@ _WHEN = re.compile(
 # "how's the new job treating you?", "how do you like the new apartment?"
 _NEW = re.compile(r"\bhow(?:'s|s|\s+is|\s+are|\s+was|\s+do\s+you\s+like|\s+are\s+you\s+liking|\s+are\s+you\s+finding|"
                   r"\s+did\s+you\s+like)\s+(?:the|your|ur)\s+new\s+(?P<noun>(?!(?:one|thing|stuff)\b)[\w'-]+)", re.I)
+# "have you tried the ramen bar on Dock Street? it's incredible": the asker vouches, in the next clause, for
+# what the question offers, so the asker has done it; without the vouching it is only a question.
+_TRIED = re.compile(r"\b(?:have|did)\s+(?:you|u)\s+(?:ever\s+)?(?P<verb>tried|try|been\s+to|seen|see|watched|watch|"
+                    r"read|visited|visit|played|play|heard|listened\s+to|eaten\s+at|gone\s+to|go\s+to)\s+"
+                    r"(?P<obj>[^?.!,;]*\w)", re.I)
+_DONE = {"try": "tried", "see": "seen", "watch": "watched", "visit": "visited", "play": "played", "go to": "been to",
+         "gone to": "been to"}
+_GOOD = (r"(?:incredible|amazing|awesome|great|fantastic|wonderful|delicious|beautiful|brilliant|unreal|stunning|fun|"
+         r"the\s+best|so\s+good|so\s+much\s+fun|a\s+must|worth\s+it|life[- ]changing)")
+_VOUCHES = re.compile(
+    rf"^\s*(?:(?:oh\s+|honestly\s+|seriously\s+)?(?:it|that|this|they|the\s+\w+)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\s+"
+    rf"(?:(?:such|so|an|a|truly|really|absolutely|just|very)\s+)*{_GOOD}|i\s+(?:(?:really|absolutely|just)\s+)?"
+    r"(?:loved|love|liked|enjoyed|went|did|tried|saw|watched|visited|recommend)\b|(?:highly\s+|i\s+)?recommend|"
+    r"you\s+(?:have|need|should|must|gotta)\s+(?:to\s+)?(?:try|go|see|watch|read|visit|check))", re.I)
+# "did you end up buying the van?", "did you get to see the show after all?": the listener meant to do it.
+_MEANT = re.compile(r"(?:^|[,;]\s*)(?:(?:so|and|but|oh|hey|wait)\s+)?did\s+(?:you|u)\s+(?:ever\s+)?"
+                    r"(?:(?P<gerund>end\s+up)\s+(?P<ing>(?!(?:winning|losing|being|having|getting|doing)\b)\w+ing)|"
+                    r"(?:finally|actually|ever)?\s*(?:get\s+to|manage\s+to|go\s+ahead\s+and|finally)\s+(?P<verb>\w+)|"
+                    r"(?P<plain>\w+)(?=[^?.!,;]*\b(?:after\s+all|in\s+the\s+end)\b))"
+                    r"(?P<obj>[^?.!,;]*?)\s*(?:after\s+all|in\s+the\s+end|eventually)?"
+                    r"\s*(?=[?.!,;]|$|\s+(?:you|u|i)\s)", re.I)
+# "what got you into climbing?", "what made you take up the cello?", "how long have you been baking?", "where in
+# Chile are you from?": the question takes the listener's pursuit or origin as known.
+_PURSUIT = re.compile(
+    r"\b(?:what|who)\s+(?:got|gets|brought)\s+(?:you|u)\s+into\s+(?P<into>(?!(?:this|that|these|those|it)\b)[^?.!,;]*\w)"
+    r"|\bhow\s+did\s+(?:you|u)\s+(?:get|got)\s+into\s+(?P<into2>(?!(?:this|that|these|those|it)\b)[^?.!,;]*\w)"
+    r"|\b(?:what|who)\s+(?:inspired|made|got|led|convinced|pushed|encouraged|drew)\s+(?:you|u)\s+(?:to\s+)?"
+    r"(?:decide\s+to\s+|want\s+to\s+)?(?P<verb>(?!(?:be|do|say|think|feel|ask|laugh|smile|cry|wonder|realize|"
+    r"realise|to|so|really|very|such|more|less|it|me|him|her|them)\b)(?![a-z]+ed\b)(?-i:[a-z]+))\s+"
+    r"(?P<obj>(?!(?:this|that|these|those|it)\b)[^?.!,;]*\w)"
+    r"|\bhow\s+long\s+have\s+(?:you|u)\s+(?P<been>been\s+\w+ing|had|lived|worked|played|studied|known)\b"
+    r"(?P<obj2>[^?.!,;]*)"
+    r"|\b(?:where|what\s+(?:city|town|part|area|region))\s+(?:of|in)\s+(?P<place>(?-i:[A-Z][\w'-]+)(?:\s+(?-i:[A-Z][\w'-]+))*)"
+    r"\s+(?:are|r)\s+(?:you|u)\s+from\b", re.I)
 _PAST_ASK = re.compile(r"\b(?:did|was|were|went|how'd|been)\b", re.I)
 # A question about the listener's body carries a fact only about an injury or illness ("did your knee heal?").
 _HURT = re.compile(r"\b(?:heal\w*|hurt\w*|injur\w*|surgery|operation|broke|broken|sprain\w*|recover\w*|pain|better)\b",
@@ -127,13 +164,48 @@ def _own(text: str) -> re.Match[str] | None:
     return None
 
 
-def presupposed(text: str) -> str | None:
-    """The words by which a question carries a fact ('your new puppy', 'the game I lent you'), or None."""
-    if len(_words(text)) < QFACT_MIN_WORDS:
-        return None
-    for m in (_relative(text), _still(text), _WHEN.search(text), _NEW.search(text), _own(text)):
+def _tried(text: str, then: str | None) -> re.Match[str] | None:
+    """'have you tried X' when the clause after it vouches for X ("it's incredible", "I loved it")."""
+    m = _TRIED.search(text)
+    return m if m is not None and then and _VOUCHES.match(then.replace("\u2019", "'")) else None
+
+
+_IDLE_OBJECT = wordset("today tonight now there here lately recently it that this")
+
+
+def _named(words: str | None) -> bool:
+    """Whether the object of a new shape names something ('the cello', 'Chile'; not 'today', 'there')."""
+    return any(w.lower() not in _IDLE_OBJECT for w in _words(words or ""))
+
+
+def _pursuit(text: str) -> re.Match[str] | None:
+    m = _PURSUIT.search(text)
+    named = m is not None and _named(m["into"] or m["into2"] or m["obj"] or m["place"] or m["obj2"])
+    return m if m is not None and (named or (m["been"] or "").startswith("been")) else None
+
+
+def _still_tail(text: str) -> re.Match[str] | None:
+    m = _STILL_TAIL.search(text)
+    return m if m is not None and _named(m["pred"]) else None
+
+
+def _meant(text: str) -> re.Match[str] | None:
+    m = _MEANT.search(text)
+    return m if m is not None and _named(m["obj"]) else None
+
+
+def presupposed(text: str, then: str | None = None) -> str | None:
+    """The words by which a question carries a fact ('your new puppy', 'the game I lent you'), or None.
+
+    ``then``: the clause of the same utterance after the question ('have you tried X? it's incredible').
+    """
+    shapes: list[re.Match[str] | None] = [_tried(text, then), _meant(text), _pursuit(text),
+                                              _still_tail(text)]  # objects name things
+    if len(_words(text)) >= QFACT_MIN_WORDS:
+        shapes = [_relative(text), _still(text), _WHEN.search(text), _NEW.search(text), _own(text), *shapes]
+    for m in shapes:
         if m is not None:
-            return " ".join(m.group(0).split())
+            return " ".join(m.group(0).split()).strip(" ,;")
     return None
 
 
@@ -203,7 +275,32 @@ def _from_own(m: re.Match[str], text: str) -> str | None:
     return f"{subject} {have} {_article(m['mod'] + m['noun'])}{tail}"
 
 
-def _drafted(text: str) -> tuple[str, str] | None:
+def _from_tried(m: re.Match[str], then: str) -> str:
+    """'have you tried X' + "it's incredible" -> "I have tried X: it's incredible"."""
+    verb = " ".join(m["verb"].lower().split())
+    return f"I have {_DONE.get(verb, verb)} {m['obj'].strip()}: {then.strip().rstrip('.!')}"
+
+
+def _from_meant(m: re.Match[str]) -> str:
+    """'did you end up buying the van' -> 'you considered buying the van'; 'did you get to see X' -> 'planned to'."""
+    obj = m["obj"].rstrip()
+    if m["ing"]:
+        return f"you considered {m['ing']}{obj}"
+    return f"you planned to {m['verb'] or m['plain']}{obj}"
+
+
+def _from_pursuit(m: re.Match[str]) -> str:
+    """'what got you into X' -> 'you got into X'; 'how long have you been baking' -> 'you have been baking'."""
+    if into := m["into"] or m["into2"]:
+        return f"you got into {into}"
+    if m["verb"]:
+        return f"you decided to {m['verb']} {m['obj']}"
+    if m["been"]:
+        return f"you have {m['been']}{m['obj2'].rstrip()}"
+    return f"you are from {m['place']}"
+
+
+def _drafted(text: str, then: str | None = None) -> tuple[str, str] | None:
     """The statement with I/you still in it, and the part of the question whose words it must keep.
 
     For 'the game I lent you' that part is what follows the clause: the question around it is what was asked.
@@ -218,15 +315,24 @@ def _drafted(text: str) -> tuple[str, str] | None:
         return f"you have {_article('new ' + m['noun'])}", text
     if (m := _own(text)) and (said := _from_own(m, text)):
         return said, text
+    if then and (m := _tried(text, then)):
+        return _from_tried(m, then), text
+    if m := _meant(text):
+        return _from_meant(m), text
+    if m := _pursuit(text):
+        return _from_pursuit(m), text
+    if m := _still_tail(text):
+        return f"you have been {m['prep'] or 'at '}{m['pred']}", text
     return None
 
 
-def statement(question: str, asker: str, listener: str | None) -> str | None:
+def statement(question: str, asker: str, listener: str | None, then: str | None = None) -> str | None:
     """The fact a question carries as a statement naming the asker or the listener, or None.
 
     None also when the question says more than the statement keeps (``QFACT_LEFTOVER_WORDS``).
+    ``then``: the clause of the same utterance after the question (see ``presupposed``).
     """
-    drafted = _drafted(question.replace("\u2019", "'"))
+    drafted = _drafted(question.replace("\u2019", "'"), then)
     if drafted is None or listener is None:
         return None
     said = register.standard(drafted[0])  # 'ur' and 'u' written out, as admission reads them
