@@ -131,7 +131,7 @@ def test_filler_replies_to_a_question_stay_rejected(decider: OfflineDecider, que
 
 def test_ingestion_adds_sources_not_memories(tmp_path: Path) -> None:
     """The question in the exchange before (reference history) is a source; the memories are the same in number."""
-    turns = [turn("I finally repainted the shed.", "Ivo", 1), turn("How did you start rowing?", "Ivo", 2),
+    turns = [turn("I finally repainted the shed.", "Ivo", 1), turn("What got you into rowing?", "Ivo", 2),
              turn("My cousin took me out on the river once.", "Noor", 3), turn("Nice, I should try it.", "Ivo", 4)]
     with Memory(tmp_path / "m", embeddings="hash") as mem:
         res = mem.add(turns, user_id="u", conversation_id="c1",

@@ -166,7 +166,8 @@ ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
               "lost my", "got a job", "promoted", "transitioned", "broke up", "joined", "signed up",
               "ran a", "completed", "traveled", "travelled"), _I)),
     ("definitive dated plan", re.compile(
-        r"\b(?:i'm|i\s+am|we're|we\s+are|i'll|i\s+will|we'll)\s+(?:\w+ing|going\s+to)\b.*?"
+        r"(?:\b(?:i'm|i\s+am|we're|we\s+are|i'll|i\s+will|we'll)\s+(?:\w+ing|going\s+to)|"
+        r"(?:^|\bi\s+|\bwe\s+)(?:can't|cannot|can\s+not)\s+wait\s+(?:for|to|till|until))\b.*?"
         r"\b(?:next|tomorrow|tonight|in\s+\w+\s+(?:days?|weeks?|months?|years?)|on\s+\w+day|this\s+"
         r"(?:week|weekend|month|year|\w+day))\b", _I)),
     ("request revealing a need", re.compile(
