@@ -107,6 +107,8 @@ def test_chat_spellings_are_written_out_once_as_admission_reads_them() -> None:
     ("Did you get to see the lantern parade after all?", "Dmitri planned to see the lantern parade"),
     ("Did you ever go to the pottery class in the end?", "Dmitri planned to go to the pottery class"),
     ("and you, still at the bakery?", "Dmitri has been at the bakery"),
+    ("Can you believe I finally passed my sailing exam?", "Rosa finally passed Rosa's sailing exam"),
+    ("Did I tell you my cousin is moving to Tallinn in June?", "Rosa's cousin is moving to Tallinn in June"),
 ])
 def test_a_question_read_with_what_follows_or_asking_after_a_plan_gives_a_statement(
         decider: OfflineDecider, question: str, fact: str) -> None:
@@ -121,7 +123,7 @@ def test_a_question_read_with_what_follows_or_asking_after_a_plan_gives_a_statem
     "Did you ever go to Iceland?",  # an experience asked for, no plan
     "Did you end up winning the quiz?",  # an outcome asked for
     "How did you end up celebrating?",
-    "Still the same?",
+    "Still the same?", "Can you believe it?", "Did I tell you about it?",
 ])
 def test_questions_without_a_vouching_clause_or_a_plan_carry_no_fact(decider: OfflineDecider, question: str) -> None:
     assert drafted(decider, question)[0] is False
@@ -144,3 +146,10 @@ def test_looking_forward_to_a_dated_occasion_is_a_plan_not_a_question(decider: O
     assert admitted and "dated plan" in reason
     assert [f for f, _ in facts] == ["Rosa can't wait for tomorrow's open day at the studio"]
     assert drafted(decider, "Can't wait to hear how it goes")[0] is False  # a reaction, no occasion
+
+
+def test_a_lead_in_announcing_news_is_no_hedge(decider: OfflineDecider) -> None:
+    """'Guess what, I ...' tells news: no 'I guess', and the lead-in stays out of the fact."""
+    admitted, reason, facts = drafted(decider, "Guess what, I got the lighthouse job, can you believe it?")
+    assert admitted and "hedged" not in reason
+    assert [f for f, _ in facts] == ["Rosa got the lighthouse job"]

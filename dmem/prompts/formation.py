@@ -84,7 +84,9 @@ ADMIT_SYSTEM = system_text(
         "follows it in the same message: 'have you been to the night market on Pier Road? it's "
         "incredible' tells the asker has been; 'did you end up buying the van?' and 'did you get to "
         "see the lanterns after all?' tell what the listener meant to do; 'where are you working now, "
-        "still the bakery?' tells where they worked. A question that only asks for tastes or news "
+        "still the bakery?' tells where they worked; 'can you believe I finally passed my driving "
+        "test?' and 'did I tell you we adopted a kitten?' tell the asker's own news. A question that "
+        "only asks for tastes or news "
         "presupposes nothing ('any trails that you like on weekends?', 'what other board games do you "
         "enjoy?', 'what's your favourite film?', 'any plans?', 'how was your day?', 'are you still "
         "there?', 'have you tried the night market?' with nothing after it): reject it. A line that "
@@ -151,7 +153,8 @@ SPLIT_SYSTEM = system_text(
         "my recital on friday?' gives 'Noor has a recital on friday'; 'have you been to the night "
         "market on Pier Road? it's incredible' gives 'Noor has been to the night market on Pier Road: "
         "it's incredible'; 'did you end up buying the van?' gives 'Ivo considered buying the van'; 'did "
-        "you get to see the lanterns after all?' gives 'Ivo planned to see the lanterns'.",
+        "you get to see the lanterns after all?' gives 'Ivo planned to see the lanterns'; 'can you "
+        "believe I finally passed my driving test?' gives 'Noor passed her driving test'.",
         "Categories (one or more): persona = identity, relationships, traits; preference = likes, "
         "dislikes, constraints; event = what happened or will happen, with who and when; "
         "procedural = an action done in a device or app; user_rule = how the assistant should "

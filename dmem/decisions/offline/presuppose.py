@@ -7,14 +7,15 @@ friday?" (the asker has a recital), "Did you finish the game I lent you?" (the a
 Five shapes carry a fact (``presupposed`` names the words): a thing, person or occasion someone has ("your
 new puppy", "my sister's party": ``OWNED``), a clause about what someone did to it ("the game I lent you"),
 "still" before what someone does or where they are, a question asking when a planned move happens, and
-"how's the new job". Three more read the question with what follows it: "have you tried the ramen bar on Dock
-Street? it's incredible" (the next clause vouches for it: the asker has been), "did you end up buying the van?"
-or "did you get to see the lanterns after all?" (the listener meant to), and a tail to confirm, "where are you
-working now, still the bakery?" (the listener has been there). A question asking for a taste or for news ("What's
-your favourite film?", "Any plans?", "How was your day?", "Have you tried the ramen bar?" with nothing after it)
-has none of them, and "still" before a passing state ("Are you still there?") is no fact. "What got you into
-rowing?" takes the listener's pursuit as known too, but the reply they give says it and names the question
-(stop 44: stating it as well added 0.5 % memories per turn and no evidence turn), so it is left to the reply.
+"how's the new job". Four more came at stop 44: a question the next clause of the message vouches for ("have
+you tried the ramen bar on Dock Street? it's incredible": the asker has been), a plan asked after ("did you end
+up buying the van?", "did you get to see the lanterns after all?": the listener meant to), a tail to confirm
+("where are you working now, still the bakery?": the listener has been there), and the asker's own news said
+inside the question ("can you believe I finally passed my driving test?"). A question asking for a taste or
+for news ("What's your favourite film?", "Any plans?", "How was your day?", "Have you tried the ramen bar?" with
+nothing after it) has none of them, and "still" before a passing state ("Are you still there?") is no fact.
+"What got you into rowing?" takes the listener's pursuit as known too, but the reply they give says it and names
+the question (stop 44: stating it as well added 0.5 % memories per turn and no evidence turn): left to the reply.
 
 ``statement`` writes the fact as a statement naming the right person ("Ines lent Olek the puzzle game",
 "Olek has a new puppy"); it gives None when the question says more than the statement would keep ("Is your
@@ -107,6 +108,12 @@ _VOUCHES = re.compile(
     rf"(?:(?:such|so|an|a|truly|really|absolutely|just|very)\s+)*{_GOOD}|i\s+(?:(?:really|absolutely|just)\s+)?"
     r"(?:loved|love|liked|enjoyed|went|did|tried|saw|watched|visited|recommend)\b|(?:highly\s+|i\s+)?recommend|"
     r"you\s+(?:have|need|should|must|gotta)\s+(?:to\s+)?(?:try|go|see|watch|read|visit|check))", re.I)
+# "can you believe I finally passed my driving test?", "did I tell you we adopted a kitten?": the asker's own news
+# said inside the question; the statement is that news.
+_NEWS_INSIDE = re.compile(r"^\s*(?:(?:so|oh|omg|hey|and)\W+)*(?:can|could)\s+(?:you|u)\s+believe\s+(?:that\s+)?"
+                          r"(?P<said>(?:i|we|my|our)\b[^?]*\w)"
+                          r"|^\s*(?:(?:so|oh|omg|hey|and)\W+)*(?:did|have)\s+i\s+(?:tell|told|mention|mentioned)\s+"
+                          r"(?:(?:you|u)\s+|to\s+(?:you|u)\s+)?(?:that\s+)?(?P<said2>(?:i|we|my|our)\b[^?]*\w)", re.I)
 # "did you end up buying the van?", "did you get to see the show after all?": the listener meant to do it.
 _MEANT = re.compile(r"(?:^|[,;]\s*)(?:(?:so|and|but|oh|hey|wait)\s+)?did\s+(?:you|u)\s+(?:ever\s+)?"
                     r"(?:(?P<gerund>end\s+up)\s+(?P<ing>(?!(?:winning|losing|being|having|getting|doing)\b)\w+ing)|"
@@ -186,7 +193,8 @@ def presupposed(text: str, then: str | None = None) -> str | None:
 
     ``then``: the clause of the same utterance after the question ('have you tried X? it's incredible').
     """
-    shapes: list[re.Match[str] | None] = [_tried(text, then), _meant(text), _still_tail(text)]  # objects name things
+    shapes: list[re.Match[str] | None] = [_NEWS_INSIDE.search(text), _tried(text, then), _meant(text),
+                                          _still_tail(text)]  # objects name things
     if len(_words(text)) >= QFACT_MIN_WORDS:
         shapes = [_relative(text), _still(text), _WHEN.search(text), _NEW.search(text), _own(text), *shapes]
     for m in shapes:
@@ -280,6 +288,8 @@ def _drafted(text: str, then: str | None = None) -> tuple[str, str] | None:
 
     For 'the game I lent you' that part is what follows the clause: the question around it is what was asked.
     """
+    if m := _NEWS_INSIDE.search(text):
+        return m["said"] or m["said2"], text[m.start("said" if m["said"] else "said2"):]
     if m := _relative(text):
         return (_from_relative(m), text[m.end():]) if m["subj"].lower() in ("i", "you", "u") else None
     if m := _still(text):
