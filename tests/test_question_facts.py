@@ -94,3 +94,62 @@ def test_chat_spellings_are_written_out_once_as_admission_reads_them() -> None:
         "Rosa lent Dmitri the crossword book"
     assert statement("did you get the U-Haul I reserved for you", "Rosa", "Dmitri") == \
         "Rosa reserved the U-Haul for Dmitri"  # a 'U' inside a name is no 'you'
+
+
+# Stop 44: a question read with what follows it, a plan asked after, a tail to confirm ------------------------
+
+@pytest.mark.parametrize(("question", "fact"), [
+    ("Have you tried the dumpling cart on Quay Lane? It's incredible!",
+     "Rosa has tried the dumpling cart on Quay Lane: It's incredible"),
+    ("Have you been to the night market on Pier Road? I loved it", "Rosa has been to the night market on Pier Road: "
+                                                                    "Rosa loved it"),
+    ("Did you end up buying the camper van?", "Dmitri considered buying the camper van"),
+    ("Did you get to see the lantern parade after all?", "Dmitri planned to see the lantern parade"),
+    ("Did you ever go to the pottery class in the end?", "Dmitri planned to go to the pottery class"),
+    ("and you, still at the bakery?", "Dmitri has been at the bakery"),
+    ("Can you believe I finally passed my sailing exam?", "Rosa finally passed Rosa's sailing exam"),
+    ("Did I tell you my cousin is moving to Tallinn in June?", "Rosa's cousin is moving to Tallinn in June"),
+])
+def test_a_question_read_with_what_follows_or_asking_after_a_plan_gives_a_statement(
+        decider: OfflineDecider, question: str, fact: str) -> None:
+    admitted, reason, facts = drafted(decider, question)
+    assert admitted, reason
+    assert facts == [(fact, Provenance.INFERRED)]
+
+
+@pytest.mark.parametrize("question", [
+    "Have you tried the dumpling cart on Quay Lane?",  # nothing after it vouches: only a question
+    "Have you tried the dumpling cart? Not sure it's open.",
+    "Did you ever go to Iceland?",  # an experience asked for, no plan
+    "Did you end up winning the quiz?",  # an outcome asked for
+    "How did you end up celebrating?",
+    "Still the same?", "Can you believe it?", "Did I tell you about it?",
+])
+def test_questions_without_a_vouching_clause_or_a_plan_carry_no_fact(decider: OfflineDecider, question: str) -> None:
+    assert drafted(decider, question)[0] is False
+
+
+@pytest.mark.parametrize(("line", "question"), [
+    ("Will do!", False), ("Have a great trip", False), ("Is what it is", False), ("DO NOT tell mum", False),
+    ("Can't wait for it", False), ("Would love to see the harbour one day", False), ("What a cute dog!", False),
+    ("When it comes to baking, I love tarts", False), ("When you visit Tromso try the sauna", False),
+    ("Will you come", True), ("Is Marta in", True), ("What does that entail", True), ("Did it rain", True),
+    ("Isn't it lovely?", True),
+])
+def test_a_line_opening_like_a_question_asks_only_before_its_subject(line: str, question: bool) -> None:
+    from dmem.decisions.offline.rules import opens_question
+    assert (opens_question(line) or line.endswith("?")) is question
+
+
+def test_looking_forward_to_a_dated_occasion_is_a_plan_not_a_question(decider: OfflineDecider) -> None:
+    admitted, reason, facts = drafted(decider, "Can't wait for tomorrow's open day at the studio!")
+    assert admitted and "dated plan" in reason
+    assert [f for f, _ in facts] == ["Rosa can't wait for tomorrow's open day at the studio"]
+    assert drafted(decider, "Can't wait to hear how it goes")[0] is False  # a reaction, no occasion
+
+
+def test_a_lead_in_announcing_news_is_no_hedge(decider: OfflineDecider) -> None:
+    """'Guess what, I ...' tells news: no 'I guess', and the lead-in stays out of the fact."""
+    admitted, reason, facts = drafted(decider, "Guess what, I got the lighthouse job, can you believe it?")
+    assert admitted and "hedged" not in reason
+    assert [f for f, _ in facts] == ["Rosa got the lighthouse job"]

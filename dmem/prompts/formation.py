@@ -80,10 +80,18 @@ ADMIT_SYSTEM = system_text(
         "ask about what they know of each other: 'how's your new kitten settling in?', 'are you still at "
         "the flower shop?', 'when do you start at the new clinic?', 'is your brother still in the navy?' "
         "tell the listener's kitten, work, move and brother; 'want to come to my recital on friday?' and "
-        "'have you tried the noodle bar I work at?' tell the asker's own. A question that only asks for "
-        "tastes or news presupposes nothing ('any trails that you like on weekends?', 'what other board "
-        "games do you enjoy?', 'what's your favourite film?', 'any plans?', 'how was your day?', 'are "
-        "you still there?'): reject it.",
+        "'have you tried the noodle bar I work at?' tell the asker's own. Read a question with what "
+        "follows it in the same message: 'have you been to the night market on Pier Road? it's "
+        "incredible' tells the asker has been; 'did you end up buying the van?' and 'did you get to "
+        "see the lanterns after all?' tell what the listener meant to do; 'where are you working now, "
+        "still the bakery?' tells where they worked; 'can you believe I finally passed my driving "
+        "test?' and 'did I tell you we adopted a kitten?' tell the asker's own news. A question that "
+        "only asks for tastes or news "
+        "presupposes nothing ('any trails that you like on weekends?', 'what other board games do you "
+        "enjoy?', 'what's your favourite film?', 'any plans?', 'how was your day?', 'are you still "
+        "there?', 'have you tried the night market?' with nothing after it): reject it. A line that "
+        "opens like a question but asks nothing ('Will do!', 'Have a great trip', 'Can't wait for the "
+        "regatta next week') is judged as a statement.",
         "A hedge is not a reason to reject: 'my favourite is probably the green one' and 'I think "
         "I'll move next spring' are admitted; the split marks them hedged.",
         "Reject transient states and one-off situations (a car rented for one trip, today's "
@@ -142,7 +150,11 @@ SPLIT_SYSTEM = system_text(
         "you?' gives 'Noor lent Ivo a puzzle book'; 'how did your driving test go?' gives 'Ivo had a "
         "driving test'; 'how's your new kitten settling in?' gives 'Ivo has a new kitten'; 'are you "
         "still at the flower shop?' gives 'Ivo has been working at the flower shop'; 'want to come to "
-        "my recital on friday?' gives 'Noor has a recital on friday'.",
+        "my recital on friday?' gives 'Noor has a recital on friday'; 'have you been to the night "
+        "market on Pier Road? it's incredible' gives 'Noor has been to the night market on Pier Road: "
+        "it's incredible'; 'did you end up buying the van?' gives 'Ivo considered buying the van'; 'did "
+        "you get to see the lanterns after all?' gives 'Ivo planned to see the lanterns'; 'can you "
+        "believe I finally passed my driving test?' gives 'Noor passed her driving test'.",
         "Categories (one or more): persona = identity, relationships, traits; preference = likes, "
         "dislikes, constraints; event = what happened or will happen, with who and when; "
         "procedural = an action done in a device or app; user_rule = how the assistant should "

@@ -126,6 +126,8 @@ class Clause:
     """The speaker's own message just before, which this one continues (chat splits a turn), if any."""
     replies_to: Asked | None = None
     """The other speaker's real question just before that the utterance replies to: a source of its facts."""
+    then: str | None = None
+    """The utterance's next clause, which may vouch for what a question offers ('have you tried X? it's great')."""
     own_event: str | None = None
     """The speaker's own dated occasion the clause evaluates ('the concert last night'), if any."""
     rated: str | None = None
@@ -235,6 +237,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
     clauses = _written_out(clauses, message, prior, memories)
+    clauses = [replace(c, then=clauses[i + 1].text if i + 1 < len(clauses) else None) for i, c in enumerate(clauses)]
     if person and asked:  # the question named the person: its turn is a source of what the reply says of them
         clauses[0] = replace(clauses[0], about=clauses[0].about or f"my {person}",
                              introduced=clauses[0].introduced or asked.turn_id or None)
@@ -273,7 +276,7 @@ def _quote(m: re.Match[str]) -> str:
 
 
 def _is_question(text: str) -> bool:
-    return asks(text) or bool(rules.QUESTION_START.match(text))
+    return asks(text) or rules.opens_question(text)
 
 
 def _reject_early(text: str) -> ClauseVerdict | None:
@@ -389,13 +392,13 @@ def confirmed_question(clause: Clause) -> Asked | None:
     return None
 
 
-def _carries_fact(text: str) -> str | None:
+def _carries_fact(text: str, then: str | None = None) -> str | None:
     """The words by which a question presupposes something definite about someone, or None.
 
     'the game I lent you', 'your new puppy' (``presuppose``); a longer question naming someone's thing or a
     time, or asking how the listener's own event went ("How did your driving test go?"), is quoted whole.
     """
-    if said := presuppose.presupposed(text):
+    if said := presuppose.presupposed(text, then):
         return said
     words = len(answer_words(text))
     if words >= QUESTION_FACT_MIN_WORDS and (_PRESUPPOSES.search(text)
@@ -418,7 +421,7 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
     if _is_question(text) and not (criterion and rules.FIRST_PERSON.search(text)):
         if (m := rules.PHATIC.search(text)) and len(informative_words(text)) <= MIN_INFORMATIVE_WORDS:
             return ClauseVerdict(False, f"rejected: phatic ('{_quote(m)}')", "phatic")
-        if carried := _carries_fact(text):
+        if carried := _carries_fact(text, clause.then):
             return ClauseVerdict(True, f"admitted: question carrying a fact ('{carried}')", "question_fact")
         return ClauseVerdict(False, "rejected: question without a first-person fact", "question")
     return criterion or _reject_late(text)

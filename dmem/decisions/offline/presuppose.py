@@ -7,8 +7,15 @@ friday?" (the asker has a recital), "Did you finish the game I lent you?" (the a
 Five shapes carry a fact (``presupposed`` names the words): a thing, person or occasion someone has ("your
 new puppy", "my sister's party": ``OWNED``), a clause about what someone did to it ("the game I lent you"),
 "still" before what someone does or where they are, a question asking when a planned move happens, and
-"how's the new job". A question asking for a taste or for news ("What's your favourite film?", "Any plans?",
-"How was your day?") has none of them, and "still" before a passing state ("Are you still there?") is no fact.
+"how's the new job". Four more came at stop 44: a question the next clause of the message vouches for ("have
+you tried the ramen bar on Dock Street? it's incredible": the asker has been), a plan asked after ("did you end
+up buying the van?", "did you get to see the lanterns after all?": the listener meant to), a tail to confirm
+("where are you working now, still the bakery?": the listener has been there), and the asker's own news said
+inside the question ("can you believe I finally passed my driving test?"). A question asking for a taste or
+for news ("What's your favourite film?", "Any plans?", "How was your day?", "Have you tried the ramen bar?" with
+nothing after it) has none of them, and "still" before a passing state ("Are you still there?") is no fact.
+"What got you into rowing?" takes the listener's pursuit as known too, but the reply they give says it and names
+the question (stop 44: stating it as well added 0.5 % memories per turn and no evidence turn): left to the reply.
 
 ``statement`` writes the fact as a statement naming the right person ("Ines lent Olek the puzzle game",
 "Olek has a new puppy"); it gives None when the question says more than the statement would keep ("Is your
@@ -72,6 +79,9 @@ _RELATIVE = re.compile(
 # "are you still at the bakery?", "do you still play the cello?", "is your brother still in the navy?"
 _STILL = re.compile(r"\b(?P<aux>are|is|do|does)\s+(?P<who>you|u|(?:your|ur)\s+[\w-]+)\s+still\s+(?P<pred>[^?.!,]+)",
                     re.I)
+# "where r u working now, still the coffee place?": a tail to confirm what the listener has been doing.
+_STILL_TAIL = re.compile(r"(?:^|[,;]\s*)still\s+(?P<prep>(?:at|with|in|on)\s+)?"
+                         r"(?P<pred>(?:the|your|ur)\s+[^?.!,]*\w)\s*(?:\?|$)", re.I)
 _STILL_IDLE = wordset("there here up awake around online alive busy mad angry upset sick ok okay free coming going "
                       "mine figuring deciding thinking considering waiting wondering planning debating")
 _NOW = re.compile(r"\b(?:now|tonight|today|tomorrow|later|right)\b", re.I)
@@ -84,6 +94,33 @@ _WHEN = re.compile(
 # "how's the new job treating you?", "how do you like the new apartment?"
 _NEW = re.compile(r"\bhow(?:'s|s|\s+is|\s+are|\s+was|\s+do\s+you\s+like|\s+are\s+you\s+liking|\s+are\s+you\s+finding|"
                   r"\s+did\s+you\s+like)\s+(?:the|your|ur)\s+new\s+(?P<noun>(?!(?:one|thing|stuff)\b)[\w'-]+)", re.I)
+# "have you tried the ramen bar on Dock Street? it's incredible": the asker vouches, in the next clause, for
+# what the question offers, so the asker has done it; without the vouching it is only a question.
+_TRIED = re.compile(r"\b(?:have|did)\s+(?:you|u)\s+(?:ever\s+)?(?P<verb>tried|try|been\s+to|seen|see|watched|watch|"
+                    r"read|visited|visit|played|play|heard|listened\s+to|eaten\s+at|gone\s+to|go\s+to)\s+"
+                    r"(?P<obj>[^?.!,;]*\w)", re.I)
+_DONE = {"try": "tried", "see": "seen", "watch": "watched", "visit": "visited", "play": "played", "go to": "been to",
+         "gone to": "been to"}
+_GOOD = (r"(?:incredible|amazing|awesome|great|fantastic|wonderful|delicious|beautiful|brilliant|unreal|stunning|fun|"
+         r"the\s+best|so\s+good|so\s+much\s+fun|a\s+must|worth\s+it|life[- ]changing)")
+_VOUCHES = re.compile(
+    rf"^\s*(?:(?:oh\s+|honestly\s+|seriously\s+)?(?:it|that|this|they|the\s+\w+)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\s+"
+    rf"(?:(?:such|so|an|a|truly|really|absolutely|just|very)\s+)*{_GOOD}|i\s+(?:(?:really|absolutely|just)\s+)?"
+    r"(?:loved|love|liked|enjoyed|went|did|tried|saw|watched|visited|recommend)\b|(?:highly\s+|i\s+)?recommend|"
+    r"you\s+(?:have|need|should|must|gotta)\s+(?:to\s+)?(?:try|go|see|watch|read|visit|check))", re.I)
+# "can you believe I finally passed my driving test?", "did I tell you we adopted a kitten?": the asker's own news
+# said inside the question; the statement is that news.
+_NEWS_INSIDE = re.compile(r"^\s*(?:(?:so|oh|omg|hey|and)\W+)*(?:can|could)\s+(?:you|u)\s+believe\s+(?:that\s+)?"
+                          r"(?P<said>(?:i|we|my|our)\b[^?]*\w)"
+                          r"|^\s*(?:(?:so|oh|omg|hey|and)\W+)*(?:did|have)\s+i\s+(?:tell|told|mention|mentioned)\s+"
+                          r"(?:(?:you|u)\s+|to\s+(?:you|u)\s+)?(?:that\s+)?(?P<said2>(?:i|we|my|our)\b[^?]*\w)", re.I)
+# "did you end up buying the van?", "did you get to see the show after all?": the listener meant to do it.
+_MEANT = re.compile(r"(?:^|[,;]\s*)(?:(?:so|and|but|oh|hey|wait)\s+)?did\s+(?:you|u)\s+(?:ever\s+)?"
+                    r"(?:(?P<gerund>end\s+up)\s+(?P<ing>(?!(?:winning|losing|being|having|getting|doing)\b)\w+ing)|"
+                    r"(?:finally|actually|ever)?\s*(?:get\s+to|manage\s+to|go\s+ahead\s+and|finally)\s+(?P<verb>\w+)|"
+                    r"(?P<plain>\w+)(?=[^?.!,;]*\b(?:after\s+all|in\s+the\s+end)\b))"
+                    r"(?P<obj>[^?.!,;]*?)\s*(?:after\s+all|in\s+the\s+end|eventually)?"
+                    r"\s*(?=[?.!,;]|$|\s+(?:you|u|i)\s)", re.I)
 _PAST_ASK = re.compile(r"\b(?:did|was|were|went|how'd|been)\b", re.I)
 # A question about the listener's body carries a fact only about an injury or illness ("did your knee heal?").
 _HURT = re.compile(r"\b(?:heal\w*|hurt\w*|injur\w*|surgery|operation|broke|broken|sprain\w*|recover\w*|pain|better)\b",
@@ -127,13 +164,42 @@ def _own(text: str) -> re.Match[str] | None:
     return None
 
 
-def presupposed(text: str) -> str | None:
-    """The words by which a question carries a fact ('your new puppy', 'the game I lent you'), or None."""
-    if len(_words(text)) < QFACT_MIN_WORDS:
-        return None
-    for m in (_relative(text), _still(text), _WHEN.search(text), _NEW.search(text), _own(text)):
+def _tried(text: str, then: str | None) -> re.Match[str] | None:
+    """'have you tried X' when the clause after it vouches for X ("it's incredible", "I loved it")."""
+    m = _TRIED.search(text)
+    return m if m is not None and then and _VOUCHES.match(then.replace("\u2019", "'")) else None
+
+
+_IDLE_OBJECT = wordset("today tonight now there here lately recently it that this same one plan case")
+
+
+def _named(words: str | None) -> bool:
+    """Whether the object of a new shape names something ('the cello', 'Chile'; not 'today', 'there')."""
+    return any(w.lower() not in _IDLE_OBJECT for w in _words(words or ""))
+
+
+def _still_tail(text: str) -> re.Match[str] | None:
+    m = _STILL_TAIL.search(text)
+    return m if m is not None and _named(m["pred"]) else None
+
+
+def _meant(text: str) -> re.Match[str] | None:
+    m = _MEANT.search(text)
+    return m if m is not None and _named(m["obj"]) else None
+
+
+def presupposed(text: str, then: str | None = None) -> str | None:
+    """The words by which a question carries a fact ('your new puppy', 'the game I lent you'), or None.
+
+    ``then``: the clause of the same utterance after the question ('have you tried X? it's incredible').
+    """
+    shapes: list[re.Match[str] | None] = [_NEWS_INSIDE.search(text), _tried(text, then), _meant(text),
+                                          _still_tail(text)]  # objects name things
+    if len(_words(text)) >= QFACT_MIN_WORDS:
+        shapes = [_relative(text), _still(text), _WHEN.search(text), _NEW.search(text), _own(text), *shapes]
+    for m in shapes:
         if m is not None:
-            return " ".join(m.group(0).split())
+            return " ".join(m.group(0).split()).strip(" ,;")
     return None
 
 
@@ -203,11 +269,27 @@ def _from_own(m: re.Match[str], text: str) -> str | None:
     return f"{subject} {have} {_article(m['mod'] + m['noun'])}{tail}"
 
 
-def _drafted(text: str) -> tuple[str, str] | None:
+def _from_tried(m: re.Match[str], then: str) -> str:
+    """'have you tried X' + "it's incredible" -> "I have tried X: it's incredible"."""
+    verb = " ".join(m["verb"].lower().split())
+    return f"I have {_DONE.get(verb, verb)} {m['obj'].strip()}: {then.strip().rstrip('.!')}"
+
+
+def _from_meant(m: re.Match[str]) -> str:
+    """'did you end up buying the van' -> 'you considered buying the van'; 'did you get to see X' -> 'planned to'."""
+    obj = m["obj"].rstrip()
+    if m["ing"]:
+        return f"you considered {m['ing']}{obj}"
+    return f"you planned to {m['verb'] or m['plain']}{obj}"
+
+
+def _drafted(text: str, then: str | None = None) -> tuple[str, str] | None:
     """The statement with I/you still in it, and the part of the question whose words it must keep.
 
     For 'the game I lent you' that part is what follows the clause: the question around it is what was asked.
     """
+    if m := _NEWS_INSIDE.search(text):
+        return m["said"] or m["said2"], text[m.start("said" if m["said"] else "said2"):]
     if m := _relative(text):
         return (_from_relative(m), text[m.end():]) if m["subj"].lower() in ("i", "you", "u") else None
     if m := _still(text):
@@ -218,15 +300,22 @@ def _drafted(text: str) -> tuple[str, str] | None:
         return f"you have {_article('new ' + m['noun'])}", text
     if (m := _own(text)) and (said := _from_own(m, text)):
         return said, text
+    if then and (m := _tried(text, then)):
+        return _from_tried(m, then), m["obj"]
+    if m := _meant(text):
+        return _from_meant(m), m["obj"]
+    if m := _still_tail(text):
+        return f"you have been {m['prep'] or 'at '}{m['pred']}", f"{text[: m.start()]} {m['pred']}"
     return None
 
 
-def statement(question: str, asker: str, listener: str | None) -> str | None:
+def statement(question: str, asker: str, listener: str | None, then: str | None = None) -> str | None:
     """The fact a question carries as a statement naming the asker or the listener, or None.
 
     None also when the question says more than the statement keeps (``QFACT_LEFTOVER_WORDS``).
+    ``then``: the clause of the same utterance after the question (see ``presupposed``).
     """
-    drafted = _drafted(question.replace("\u2019", "'"))
+    drafted = _drafted(question.replace("\u2019", "'"), then)
     if drafted is None or listener is None:
         return None
     said = register.standard(drafted[0])  # 'ur' and 'u' written out, as admission reads them

@@ -52,6 +52,9 @@ _NEGATED = (r"(?:(?:haven'?t|hadn'?t|can'?t|didn'?t|won'?t|wasn'?t)\b"
 _RESTORE = [  # (pattern on the clause start, the subject it drops)
     (re.compile(rf"^{_ADVERBS}{_NEGATED}", re.I), "I"),
     (re.compile(rf"^{_ADVERBS}been\b", re.I), "I've"),
+    # "Can't wait for the regatta next week": looking forward to a dated occasion, not a reaction ("can't wait to hear")
+    (re.compile(r"^(?:can'?t|cannot)\s+wait\s+(?:for|to|till|until)\b.*?\b(?:tomorrow|tonight|next|this\s+(?:week|"
+                r"weekend|month|year|\w+day)|on\s+\w+day)\b", re.I), "I"),
     (re.compile(rf"^{_ADVERBS}(?:{_STATES})\b{_NOT_A_SUBJECT}(?!.*\b(?:is|was)\b)", re.I), "I'm"),
     # not "Did I mention ...!", a question whose mark chat dropped
     (re.compile(rf"^{_ADVERBS}(?!did\s+(?:i|you|he|she|we|they)\b)(?:{_STANCE}|{_PAST}|[a-z]{{3,}}[^e\W]ed)\b"

@@ -72,6 +72,32 @@ OPINION = re.compile(r"\b(?:is|are|was|were|has|have|had|makes?|serves?)\s+(?:\w
 QUESTION_START = re.compile(
     r"^\s*(?:what|when|where|who|whom|whose|why|how|which|do|does|did|is|are|was|were|can|could|will|"
     r"would|should|have|has)\b", _I)
+# Without a question mark, an opening auxiliary asks only before its subject ("will you come", "is Maya in"):
+# "Will do!", "Have a great trip", "Is what it is", "DO NOT tell mum" and "Can't wait" (n't) tell or bid.
+_SUBJECT = (r"(?:i|you|u|ya|we|they|he|she|it|there|this|that|these|those|the|my|your|ur|his|her|their|our|any|"
+            r"anyone|anybody|someone|somebody|everyone|everybody|y'all|(?-i:[A-Z][a-z]+))\b")
+_AUX_ASKS = re.compile(rf"^\s*(?:do|does|did|is|are|was|were|can|could|will|would|should|have|has)\s+{_SUBJECT}", _I)
+# ... and a wh-word asks unless it opens an exclamation ("What a day") or a clause of time or place ("When it
+# comes to cooking, ...", "When you visit, try ...", "When spending time there, ...").
+_WH_TELLS = re.compile(r"^\s*(?:(?:what|how)\s+an?\b|(?:when|where|whenever|wherever)\s+"
+                       r"(?:i|you|u|we|they|he|she|it|[a-z]+ing)\b(?!\s+(?:do|does|did|is|are|was|were)\b))", _I)
+
+
+def opens_question(text: str) -> bool:
+    """Whether a clause opens as a question (``QUESTION_START``); without a '?' only when its first word asks.
+
+    That is an auxiliary before its subject, or a wh-word opening no exclamation and no clause of time or place.
+    """
+    m = QUESTION_START.match(text)
+    if m is None:
+        return False
+    if "?" in text:
+        return True
+    if re.match(r"n't|n\u2019t|'|\u2019", text[m.end():]):
+        return False
+    if m.group(0).strip().lower() in ("what", "when", "where", "who", "whom", "whose", "why", "how", "which"):
+        return not _WH_TELLS.match(text)
+    return bool(_AUX_ASKS.match(text))
 ASSISTANT_SPEAKERS = frozenset({"assistant", "system", "ai", "bot"})
 
 # Categories --------------------------------------------------------------------------------
@@ -140,7 +166,8 @@ ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
               "lost my", "got a job", "promoted", "transitioned", "broke up", "joined", "signed up",
               "ran a", "completed", "traveled", "travelled"), _I)),
     ("definitive dated plan", re.compile(
-        r"\b(?:i'm|i\s+am|we're|we\s+are|i'll|i\s+will|we'll)\s+(?:\w+ing|going\s+to)\b.*?"
+        r"(?:\b(?:i'm|i\s+am|we're|we\s+are|i'll|i\s+will|we'll)\s+(?:\w+ing|going\s+to)|"
+        r"(?:^|\bi\s+|\bwe\s+)(?:can't|cannot|can\s+not)\s+wait\s+(?:for|to|till|until))\b.*?"
         r"\b(?:next|tomorrow|tonight|in\s+\w+\s+(?:days?|weeks?|months?|years?)|on\s+\w+day|this\s+"
         r"(?:week|weekend|month|year|\w+day))\b", _I)),
     ("request revealing a need", re.compile(
@@ -150,7 +177,7 @@ ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
 
 # Splitting ---------------------------------------------------------------------------------
 LEADING_FILLER = re.compile(r"^(?:(?:yeah|yea|yep|yes|well|so|oh|wow|hey|and|but|btw|anyway|also|plus|haha|lol|"
-                            r"ok|okay|right|honestly)\b[,!.]?\s+)+", _I)
+                            r"ok|okay|right|honestly|guess\s+what|you\s+know\s+what|get\s+this)\b[,!.]?\s+)+", _I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
 # "Mostly Italian food, have you been there?": a statement and the question tagged onto it.
 QUESTION_TAIL = re.compile(r",\s+(?=(?:and\s+|so\s+)?(?:have|has|did|do|does|are|were|was|is|what|how|where|when|"

@@ -145,7 +145,7 @@ def _outcome_fact(clause: Clause, event: Message | str, speaker: str, listener: 
 
 def _presupposed(clause: Clause, speaker: str, listener: str | None) -> str | None:
     """What a question clause presupposes, as a statement ('Maya lent Theo the puzzle book'), or None."""
-    return presuppose.statement(_trim(_drop_vocative(clause.text, listener)), speaker, listener)
+    return presuppose.statement(_trim(_drop_vocative(clause.text, listener)), speaker, listener, clause.then)
 
 
 def _question_fact(clause: Clause, speaker: str, listener: str | None,
