@@ -15,8 +15,9 @@ from dmem.decisions.offline.splitting import split_messages
 from tests.conftest import chat_turn
 
 WHEN = datetime(2026, 3, 2, 20, 15)
-MEMORIES = ["Theo has a beagle named Biscuit", "Theo plays Hollow Forge most evenings",
-            "Theo: the allotment is on Fenwick Road", "Mara keeps bees on the common", "Theo has a canoe from his uncle"]
+MEMORIES = ["Theo has a beagle named Biscuit", "Theo plays Tinder Keep most evenings",
+            "Theo: the allotment is on Fenwick Road", "Mara keeps bees on the common",
+            "Theo has a canoe from his uncle"]
 """Stored memories of Theo (and one of Mara, the listener)."""
 
 
