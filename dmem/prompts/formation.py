@@ -35,6 +35,15 @@ ADMIT_SYSTEM = system_text(
         "tells how that event went. Alone, with no such event, it says nothing.",
         "Admit a turn that adds a detail to a topic of <existing_memories> (a new step of a stored "
         "plan, news about a stored condition or project).",
+        "Judge a long message by what its sentences are about, not by whether each says 'I': a sentence "
+        "whose subject is something of the speaker's own, named with 'my' earlier in the chat or the same "
+        "message or stored as theirs in <existing_memories>, tells their world. After a stored 'Odile keeps "
+        "bees on the allotment', 'The hives came through the winter. They swarmed twice in May and the new "
+        "queen is calmer' is news about her bees; after 'my kiln has been clicking', 'The test firing "
+        "reached temperature in the normal time' is about her kiln. The sentences after it that go on with "
+        "that thing belong to it. Not the speaker's world: a general truth about such things ('Bees hate "
+        "damp'), what may or can be, advice to the listener, a remark on what the listener said, or a "
+        "thing of the world that only shares a word with a stored memory.",
         "Admit a short message that continues the speaker's own message just before it (chat "
         "splits one turn into several): 'Mostly street food from the islands.' after their 'We went "
         "to the night market last week.' says what they ate there.",
@@ -121,6 +130,10 @@ SPLIT_SYSTEM = system_text(
         "dunes?' answered 'Yes, twice last spring' gives 'Noor sailed to the dunes twice last "
         "spring'. The question's turn becomes a source of that fact, with or without its question "
         "mark ('whats your favourite board game' asks too); a greeting is no question.",
+        "Sentences of a long message about a thing of the speaker's own (one they called 'my' or that "
+        "<existing_memories> stores as theirs) are one fact, stored as said and attributed: Odile's 'The "
+        "hives came through the winter. They swarmed twice in May.' gives 'Odile: the hives came through the "
+        "winter; they swarmed twice in May', not a fact per sentence.",
         "A short message continuing the speaker's own message states what it adds with what it "
         "continues: Noor's 'We went to the night market last week.' then 'Mostly street food.' "
         "gives 'Noor ate mostly street food at the night market last week', from both messages.",

@@ -35,7 +35,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dmem.decisions.offline import chains, circle, news, outcomes, presuppose, register, reusable, rules, telegraphic
+from dmem.decisions.offline import (
+    chains,
+    circle,
+    news,
+    outcomes,
+    ownworld,
+    presuppose,
+    register,
+    reusable,
+    rules,
+    telegraphic,
+)
 from dmem.decisions.offline.replies import (
     Asked,
     asked_person,
@@ -93,9 +104,13 @@ _ABOUT_OVERRIDES = frozenset({"impersonal", "vague"})
 # an echo of the listener's news ("Wow, Bertil is from Tromso"); letting "emotional" and "vague" through too gained
 # no evidence turn on the tuning half or invented batches 1-2 and admitted one such echo on the tuning half.
 _NEWSWORTHY = frozenset({"impersonal"})
+# Rejections a clause about the speaker's own thing overrides (``ownworld``): "The kiln reached temperature" after
+# "my kiln has been clicking". Only "impersonal": a reaction or vague clause says nothing of the thing.
+_OWNABLE = frozenset({"impersonal"})
 V_ABOUT_MIN_WORDS = 2
 _CLOSE = "attribute of someone close"
-_TOLD = frozenset({"reusable", "news"})  # clauses kept as said, only when no other clause of the message forms a fact
+# Clauses kept as said, only when no other clause of the message forms a fact.
+_TOLD = frozenset({"reusable", "news", "own_world"})
 # Answer words an opinion without a first-person word needs ("the lake trail has the best views": 3).
 OPINION_MIN_WORDS = 3
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
@@ -144,6 +159,8 @@ class Clause:
     """The speaker's earlier message, or stored memory, naming the event whose outcome the clause reports."""
     names: frozenset[str] = frozenset()
     """Words the chat before wrote as names (lowercased): one opening the clause is a name too (``news``)."""
+    owns: str | None = None
+    """Why the clause's subject is the speaker's own thing (said with 'my' before, or stored of them), if it is."""
 
 
 @dataclass(frozen=True)
@@ -238,10 +255,27 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
     clauses = _written_out(clauses, message, prior, memories)
     clauses = [replace(c, then=clauses[i + 1].text if i + 1 < len(clauses) else None) for i, c in enumerate(clauses)]
+    clauses = _owned(clauses, message, prior, memories)
     if person and asked:  # the question named the person: its turn is a source of what the reply says of them
         clauses[0] = replace(clauses[0], about=clauses[0].about or f"my {person}",
                              introduced=clauses[0].introduced or asked.turn_id or None)
     return clauses, language
+
+
+def _owned(clauses: list[Clause], message: Message, prior: Sequence[Message],
+           memories: Sequence[str]) -> list[Clause]:
+    """Each clause about the speaker's own thing (``ownworld``); the tellable clauses after one go on about it."""
+    out: list[Clause] = []
+    thing: str | None = None
+    for i, c in enumerate(clauses):
+        words = len(answer_words(c.text))
+        owns = ownworld.own_world(c.text, words, message.speaker, " ".join(d.text for d in clauses[:i]), prior,
+                                  memories)
+        if owns is None and thing and ownworld.tellable(c.text, words):
+            owns = f"{thing}, told on in the same message"
+        thing = owns.split(",")[0] if owns else thing
+        out.append(replace(c, owns=owns))
+    return out
 
 
 def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Message],
@@ -371,6 +405,8 @@ def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
     elif not verdict.admit and verdict.kind in _NEWSWORTHY and clause.chat_length and not clause.foreign \
             and (anchor := news.own_news(clause.text, len(answer_words(clause.text)), clause.names)):
         verdict = ClauseVerdict(True, f"admitted: the speaker's news, specific content ('{anchor}')", "news")
+    elif not verdict.admit and verdict.kind in _OWNABLE and clause.owns and not clause.foreign:
+        verdict = ClauseVerdict(True, f"admitted: about the speaker's own thing ({clause.owns})", "own_world")
     return _hedged(verdict, clause.text)
 
 

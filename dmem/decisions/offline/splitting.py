@@ -227,7 +227,7 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
                                                  and (stated := _presupposed(clause, message.speaker, listener))):
             text, provenance = _question_fact(clause, message.speaker, listener, stated)
             pairs = [(text, categorize(text), provenance)]
-        elif verdict.kind in ("reusable", "news"):  # the speaker's world told without "I": kept as said, attributed
+        elif verdict.kind in ("reusable", "news", "own_world"):  # the speaker's world without "I": kept as said
             said, categories, _ = _main_fact(clause, message.speaker, listener, known, remember)
             if not _z_joined_reusable(told, message.speaker, sources, said):
                 told.append(FactDraft(text=_tidy(f"{message.speaker}: {said}"), speaker=message.speaker,
