@@ -51,7 +51,7 @@ _EMPTY = frozenset({"thing", "things", "stuff", "part", "way", "lot", "bit", "ki
 
 def subject_head(clause: str) -> str | None:
     """The stem of the subject's last content word (the words before the first finite verb, a few at most)."""
-    clause = reusable._Z_VOCATIVE.sub(" ", clause).strip()  # noqa: SLF001 - "Tove, the ..." addresses the listener
+    clause = reusable.unaddressed(clause)  # "Tove, the ..." addresses the listener
     m = _VERB.search(clause)
     if m is None:
         return None
@@ -126,7 +126,7 @@ def tellable(clause: str, answer_word_count: int, judged: bool = False) -> bool:
     """
     return answer_word_count >= OWN_MIN_WORDS and not (
         reusable.about_the_world(clause) or (reusable.evaluates(clause) and not judged)
-        or reusable._Z_MODAL.search(clause))  # noqa: SLF001 - the offline rules share reusable's patterns
+        or reusable.modal(clause))
 
 
 def own_world(clause: str, answer_word_count: int, speaker: str, before: str, prior: Sequence[Message],

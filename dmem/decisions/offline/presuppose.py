@@ -178,14 +178,18 @@ def _named(words: str | None) -> bool:
     return any(w.lower() not in _IDLE_OBJECT for w in _words(words or ""))
 
 
+def _naming(pattern: re.Pattern[str], group: str, text: str) -> re.Match[str] | None:
+    """The pattern's match in the text when its ``group`` names something (``_named``), else None."""
+    m = pattern.search(text)
+    return m if m is not None and _named(m[group]) else None
+
+
 def _still_tail(text: str) -> re.Match[str] | None:
-    m = _STILL_TAIL.search(text)
-    return m if m is not None and _named(m["pred"]) else None
+    return _naming(_STILL_TAIL, "pred", text)
 
 
 def _meant(text: str) -> re.Match[str] | None:
-    m = _MEANT.search(text)
-    return m if m is not None and _named(m["obj"]) else None
+    return _naming(_MEANT, "obj", text)
 
 
 def presupposed(text: str, then: str | None = None) -> str | None:

@@ -74,11 +74,21 @@ Z_MAX_ANSWER_WORDS = 14
 
 def _name(text: str) -> str | None:
     """A capitalised word that is not a function word, does not open a sentence and addresses no one."""
-    for m in _Z_NAME.finditer(_Z_VOCATIVE.sub(" ", text).strip()):
+    for m in _Z_NAME.finditer(unaddressed(text)):
         word = m.group(0).removesuffix("'s").lower()
         if word not in STOPWORDS and word not in _Z_NOT_NAMES:
             return m.group(0)
     return None
+
+
+def unaddressed(text: str) -> str:
+    """The clause without the name it addresses ("Hey Odile, the boat is ready" -> "the boat is ready")."""
+    return _Z_VOCATIVE.sub(" ", text).strip()
+
+
+def modal(text: str) -> bool:
+    """Whether a clause says what can, must or might be rather than what is ("a hat can do wonders")."""
+    return bool(_Z_MODAL.search(text))
 
 
 def detail(text: str) -> str | None:
@@ -107,7 +117,7 @@ def reusable(text: str, answer_word_count: int) -> str | None:
         return None
     if not states(text) or about_the_world(text):
         return None
-    return None if evaluates(text) or _Z_MODAL.search(_Z_REPORTED.sub("", text)) else anchor(text)
+    return None if evaluates(text) or modal(_Z_REPORTED.sub("", text)) else anchor(text)
 
 
 def evaluates(text: str) -> bool:
