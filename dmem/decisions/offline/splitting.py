@@ -10,7 +10,15 @@ import re
 from collections.abc import Sequence
 
 from dmem.decisions.offline import chains, frames, leaning, presuppose, register, rules
-from dmem.decisions.offline.admission import Clause, clauses_of, confirmed_question, judge_clause, utterance_text
+from dmem.decisions.offline.admission import (
+    Clause,
+    ClauseVerdict,
+    clauses_of,
+    confirmed_question,
+    judge_clause,
+    line_verdict,
+    utterance_text,
+)
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.decisions.offline.replies import Asked, listener_of
 from dmem.state.schemas import Category, Message, Provenance
@@ -183,8 +191,14 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
 
     A reply's facts name the question's turn as a source too; a hedged clause's facts are 'hedged'.
     """
+    return _message_facts(message, window, history, gated=gated, memories=memories)[0]
+
+
+def _message_facts(message: Message, window: list[Message], history: list[Message],
+                   *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], bool]:
+    """``facts_from_message``, and whether its one fact is the whole line told as the speaker's world."""
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
-        return []
+        return [], False
     prior = [*history, *window[: window.index(message)]] if message in window else history
     clauses, language = clauses_of(message, prior, memories if gated else ())
     remember = any(c.remember for c in clauses)
@@ -193,8 +207,10 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
     drafts: list[FactDraft] = []
     linked = False  # whether a fact of this utterance already names the question it replies to
     told: list[FactDraft] = []  # plain statements without "I" (criterion 3): kept when nothing else is
+    verdicts: list[ClauseVerdict] = []
     for clause in clauses:
         verdict = judge_clause(clause, language)
+        verdicts.append(verdict)
         if (gated and not verdict.admit) or (not gated and verdict.kind in _CONTENTLESS):
             continue
         pairs: list[tuple[str, list[Category], Provenance]]
@@ -259,7 +275,34 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
             leans = statement and i == 0 and leaning.joined_back(drafts, draft)
             if not leans and not _joined_answer(drafts, draft):
                 drafts.append(draft)
-    return drafts or told
+    if drafts or told or not gated:
+        return drafts or told, False
+    line = _line_fact(clauses, verdicts, message, prior, listener, known, language, memories)
+    return line, bool(line)
+
+
+def _line_fact(clauses: list[Clause], verdicts: list[ClauseVerdict], message: Message, prior: list[Message],
+               listener: str | None, known: list[Antecedent], language: str,
+               memories: Sequence[str]) -> list[FactDraft]:
+    """The one fact of a line told as the speaker's world (``worldline``): its pooled clauses joined, or none."""
+    line = line_verdict(clauses, verdicts, message, prior, language, memories)
+    if line is None or not line.admit:
+        return []
+    pooled = [clauses[i] for i in line.pooled]
+    said = "; ".join(_main_fact(c, message.speaker, listener, known, False)[0] for c in pooled)
+    text = f"{message.speaker}: {said}"
+    if continued := _continued_own(pooled, message.speaker):  # the lifecycle refines that memory, no new one
+        said = f"{said[:1].lower()}{said[1:]}" if said.split()[0].lower() in _LOWER_FIRST else said
+        text = f"{continued.strip().rstrip('.')}; {said}"
+    sources = [message.turn_id]
+    for c in (pooled[0].replies_to, *pooled):  # the question the line answers, the turns naming its people
+        turn = c.turn_id if isinstance(c, Asked) else c.introduced if c else None
+        if turn and turn not in sources:
+            sources.insert(0, turn)
+    hedged = any(verdicts[i].hedge for i in line.pooled) or any(rules.HEDGE.search(c.text) for c in pooled)
+    return [FactDraft(text=_tidy(text), speaker=message.speaker, source_turn_ids=sources,
+                      categories=categorize(said), provenance=Provenance.HEDGED if hedged else Provenance.STATED,
+                      language=language)]
 
 
 def _z_joined_reusable(drafts: list[FactDraft], speaker: str, sources: list[str], said: str) -> bool:
@@ -313,4 +356,37 @@ def _joined_answer(drafts: list[FactDraft], draft: FactDraft) -> bool:
 def split_messages(messages: list[Message], history: list[Message], *, gated: bool,
                    memories: Sequence[str] = ()) -> list[FactDraft]:
     """Facts of every message of the current exchange, in order (``memories``: stored texts it may continue)."""
-    return [d for m in messages for d in facts_from_message(m, messages, history, gated=gated, memories=memories)]
+    drafts: list[FactDraft] = []
+    before: Message | None = None
+    for message in messages:
+        facts, line = _message_facts(message, messages, history, gated=gated, memories=memories)
+        if line and before is not None and before.speaker == message.speaker and drafts \
+                and before.turn_id in drafts[-1].source_turn_ids:
+            drafts[-1] = _joined_line(drafts[-1], facts[0], message.speaker)
+        else:
+            drafts += facts
+        before = message
+    return drafts
+
+
+# Most words of a stored memory a line told as the speaker's world is joined to (``_continued_own``): a longer one
+# already holds several details, and the line starts a memory of its own.
+LINE_JOIN_MAX_WORDS = 40
+
+
+def _continued_own(pooled: list[Clause], speaker: str) -> str | None:
+    """The speaker's own stored memory a pooled clause continues (``chains``), short enough to take the detail."""
+    first = speaker.split()[0].lower() if speaker.split() else ""
+    for c in pooled:
+        if c.continues and c.continues.lstrip().lower().startswith(first) \
+                and len(c.continues.split()) <= LINE_JOIN_MAX_WORDS:
+            return c.continues
+    return None
+
+
+def _joined_line(earlier: FactDraft, line: FactDraft, speaker: str) -> FactDraft:
+    """A line told as the speaker's world joins the fact of the speaker's message just before: one memory."""
+    said = line.text.removeprefix(f"{speaker}: ")
+    sources = list(dict.fromkeys([*earlier.source_turn_ids, *line.source_turn_ids]))
+    return earlier.model_copy(update={"text": f"{earlier.text}; {said[:1].lower() + said[1:]}",
+                                      "source_turn_ids": sources})
