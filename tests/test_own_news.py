@@ -66,7 +66,8 @@ def test_world_news_opinions_the_listener_and_orders_are_not_the_speakers_news(t
 
 
 def test_the_news_is_kept_as_said_under_the_speakers_name_when_nothing_else_is() -> None:
-    assert _facts("also gig on friday! the copper room") == ["Noor: Gig on friday"]
+    # the fragment beside it is part of the line told (``worldline``): one fact, not the anchor's clause alone
+    assert _facts("also gig on friday! the copper room") == ["Noor: Gig on friday; The copper room"]
     facts = _facts("Sunday 14 June. I booked the hall")
     assert facts and not any(f.startswith("Noor: Sunday") for f in facts), facts
 

@@ -77,7 +77,7 @@ def judge_line(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[boo
     if not pooled:
         return None
     opening = next((i for i, t in enumerate(texts) if words(t) or kinds[i] != "vague"), 0)
-    if claims[opening] in _REPLYING or _REPLY_OPENING.search(texts[opening]):  # the rest goes on about it
+    if claims[opening] in _REPLYING or _REPLY_OPENING.search(texts[0]):  # the rest goes on about it
         return LineVerdict(False, f"rejected: a reply to what the listener said ('{texts[opening]}')")
     if sum(why not in (None, "vague") for why in claims) > len(pooled):
         return LineVerdict(False, "rejected: mostly not the speaker's world (advice, general statements, the listener)")
