@@ -76,15 +76,16 @@ def judge_line(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[boo
     pooled = tuple(i for i, why in enumerate(claims) if why is None)
     if not pooled:
         return None
-    opening = next((i for i, t in enumerate(texts) if words(t) or kinds[i] != "vague"), 0)
-    if claims[opening] in _REPLYING or _REPLY_OPENING.search(texts[0]):  # the rest goes on about it
-        return LineVerdict(False, f"rejected: a reply to what the listener said ('{texts[opening]}')")
-    if sum(why not in (None, "vague") for why in claims) > len(pooled):
-        return LineVerdict(False, "rejected: mostly not the speaker's world (advice, general statements, the listener)")
     said = [texts[i] for i in pooled]
     told = [w for t in said for w in words(t) if w not in people]
     if not told:
         return None  # no detail at all: vague, or the reaction or filler its clauses are
+    opening = next((i for i, t in enumerate(texts) if words(t) or kinds[i] != "vague"), 0)
+    if _REPLY_OPENING.search(texts[0]) or claims[opening] in _REPLYING:  # the rest goes on about it
+        quoted = texts[0] if _REPLY_OPENING.search(texts[0]) else texts[opening]
+        return LineVerdict(False, f"rejected: a reply to what the listener said ('{quoted}')")
+    if sum(why not in (None, "vague") for why in claims) > len(pooled):
+        return LineVerdict(False, "rejected: mostly not the speaker's world (advice, general statements, the listener)")
     anchor = line_anchor(said, known, people)
     if not any(reusable.states(t) for t in said):  # fragments only: a name alone is a title or a reaction
         if all(_capitalised(w, said) for w in told):
