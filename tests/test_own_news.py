@@ -44,7 +44,9 @@ def test_a_name_opening_the_sentence_counts_when_the_chat_named_it_before() -> N
     named_before = "Fingers crossed for Saoirse and the castle stairs."
     text = "Saoirse managed the whole tower walk."
     assert _judged(text, named_before)[1] == "admitted: the speaker's news, specific content ('Saoirse')"
-    assert not _judged(text)[0]  # a capital opening a sentence names nobody known
+    # a capital opening a sentence names nobody known: not news by name, but a line telling an event with
+    # concrete detail is the speaker's world by the line default (``worldline``)
+    assert _judged(text)[1].startswith("admitted: a chat line telling the speaker's world"), _judged(text)
     assert news.anchor("Saoirse managed it", frozenset({"saoirse"})) == "Saoirse"
 
 
@@ -64,7 +66,8 @@ def test_world_news_opinions_the_listener_and_orders_are_not_the_speakers_news(t
 
 
 def test_the_news_is_kept_as_said_under_the_speakers_name_when_nothing_else_is() -> None:
-    assert _facts("also gig on friday! the copper room") == ["Noor: Gig on friday"]
+    # the fragment beside it is part of the line told (``worldline``): one fact, not the anchor's clause alone
+    assert _facts("also gig on friday! the copper room") == ["Noor: Gig on friday; The copper room"]
     facts = _facts("Sunday 14 June. I booked the hall")
     assert facts and not any(f.startswith("Noor: Sunday") for f in facts), facts
 

@@ -9,6 +9,7 @@ from datetime import datetime
 
 import pytest
 
+from dmem.decisions.offline import reusable
 from tests.chat_lines import ChatLines
 
 AGREEING = "Ha, fair enough."
@@ -53,7 +54,9 @@ def test_only_the_speakers_world_told_plainly_is_kept(kept: str, not_kept: str) 
 
 
 def test_a_statement_needs_an_anchor() -> None:
-    assert _judged("a parcel came for the upstairs flat") == (False, "rejected: no personal fact about the speaker")
+    assert reusable.reusable("a parcel came for the upstairs flat", 4) is None
+    # without an anchor the line is still the speaker's world by the line default (``worldline``): an event at home
+    assert _judged("a parcel came for the upstairs flat")[1].startswith("admitted: a chat line telling")
     assert _judged("a parcel came for the upstairs flat on Friday") == (True, "admitted: reusable content ('Friday')")
 
 

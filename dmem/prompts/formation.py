@@ -63,6 +63,15 @@ ADMIT_SYSTEM = system_text(
         "festival lineup dropped today'), an evaluation ('the wedding on saturday looked beautiful'), a "
         "generic truth, an order, a remark on the listener, or a fragment naming only a name (a title like "
         "'The Lantern Keeper by Ottilie Brandt', a reaction like 'haha classic Tomsbury').",
+        "Judge a chat line whole, not clause by clause. In a two-person chat, a statement line that carries "
+        "a specific detail (a name, a number, date or price, or a concrete thing: 'a heron took two of the koi "
+        "overnight', 'mould behind the wardrobe, black', 'green tandem. 2019. 340', 'Marigold. The grey one. "
+        "Osric is gutted, he found the gate open') is about the speaker's world by default, even with no 'I' in "
+        "the sentence that holds the detail: its fragments borrow the line's subject, and the speaker's next "
+        "short lines go on with it. Only a marker says otherwise: the listener as the subject ('you did 12 km'), "
+        "advice or an order, a general statement ('Hamsters are easy pets', prices, sport, headlines), a "
+        "reaction to or an evaluation of what the listener said ('that sounds fun', 'looks lovely'), filler, a "
+        "passing state. 'Vague' means no detail at all ('ok', 'same', 'so much stuff'), not 'no I'.",
         "Chat drops 'my' and 'I': 'Cat knocked the vase off again', 'Sister just had her baby', "
         "'the twins start swimming next month' (the speaker's cat, sister, twins) and 'Haven't slept "
         "well since the move' are facts about the speaker, and so is 'The recital on friday was "
@@ -130,6 +139,11 @@ SPLIT_SYSTEM = system_text(
         "dunes?' answered 'Yes, twice last spring' gives 'Noor sailed to the dunes twice last "
         "spring'. The question's turn becomes a source of that fact, with or without its question "
         "mark ('whats your favourite board game' asks too); a greeting is no question.",
+        "A chat line admitted as the speaker's world without 'I' is one fact, its pieces joined and attributed: "
+        "Rosa's 'Marigold. The grey one. Osric is gutted' gives 'Rosa: Marigold; the grey one; Osric is "
+        "gutted'. When it adds a detail to one of the speaker's <existing_memories>, write that memory with "
+        "the detail added (it is updated, not stored twice); when it goes on from the speaker's message just "
+        "before, add it to that message's fact.",
         "Sentences of a long message about a thing of the speaker's own (one they called 'my' or that "
         "<existing_memories> stores as theirs) are one fact, stored as said and attributed: Odile's 'The "
         "hives came through the winter. They swarmed twice in May.' gives 'Odile: the hives came through the "

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from dmem.decisions.offline import (
     chains,
     circle,
+    markers,
     news,
     outcomes,
     ownworld,
@@ -46,6 +47,7 @@ from dmem.decisions.offline import (
     reusable,
     rules,
     telegraphic,
+    worldline,
 )
 from dmem.decisions.offline.replies import (
     Asked,
@@ -484,4 +486,23 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
             return True, f"{admitted[0].reason}; replies to {replied.asker}'s question ('{_cut(replied.question)}')"
         return True, admitted[0].reason
     worst = max(verdicts, key=lambda v: _REJECT_RANK.get(v.kind, 0), default=None)
+    line = line_verdict(clauses, verdicts, message, prior, language, memories)
+    if line is not None and (line.admit or worst is None or worst.kind in markers.POOLABLE):
+        return line.admit, line.reason
     return False, worst.reason if worst else "rejected: empty utterance"
+
+
+def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,
+                 prior: Sequence[Message], language: str, memories: Sequence[str] = ()) -> worldline.LineVerdict | None:
+    """A two-person chat line none of whose clauses was admitted, judged as one unit (``worldline``), or None."""
+    listener = listener_of(message, prior)
+    if not clauses or any(v.admit for v in verdicts) or language != "en" or listener is None:
+        return None
+    people = {w.lower() for s in {message.speaker, *(m.speaker for m in prior)} for w in s.split()}
+
+    def listeners(text: str) -> bool:  # "The bees swarmed" when the bees are stored or said as the listener's
+        why = ownworld.owned(text, listener, "", prior, memories)
+        return why is not None and "as theirs" in why
+
+    return worldline.judge_line([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
+                                answer_words, clauses[0].names, people, listeners)

@@ -49,6 +49,13 @@ _EMPTY = frozenset({"thing", "things", "stuff", "part", "way", "lot", "bit", "ki
                     "time", "times", "day", "days", "people", "everyone", "someone", "nothing", "something", "like"})
 
 
+def subject_words(clause: str) -> list[str] | None:
+    """The words before the clause's first finite verb (a few at most), or None without one or past a few."""
+    m = _VERB.search(reusable.unaddressed(clause))
+    opening = reusable.unaddressed(clause)[: m.start()].split() if m else []
+    return opening if m and len(opening) <= SUBJECT_MAX_WORDS else None
+
+
 def subject_head(clause: str) -> str | None:
     """The stem of the subject's last content word (the words before the first finite verb, a few at most)."""
     clause = reusable.unaddressed(clause)  # "Tove, the ..." addresses the listener

@@ -106,6 +106,21 @@ def states(text: str) -> bool:
     return bool(_Z_VERB.search(text))
 
 
+def orders(text: str) -> bool:
+    """Whether a clause is phrased as an order or request ("bring the 2 chairs on Saturday")."""
+    return bool(_Z_IMPERATIVE.search(text))
+
+
+def generic(text: str) -> bool:
+    """Whether a clause speaks of everyone or always ("most people sleep 7 hours a night")."""
+    return bool(_Z_GENERIC.search(text))
+
+
+def reacts(text: str) -> bool:
+    """Whether a clause opens with an agreement or a negated auxiliary, or speaks of the weather."""
+    return bool(_Z_REACTION.search(text))
+
+
 def about_the_world(text: str) -> bool:
     """Whether a clause speaks of the listener, gives an order, states a generic truth or reacts."""
     return any(p.search(text) for p in (_Z_LISTENER, _Z_IMPERATIVE, _Z_GENERIC, _Z_REACTION))

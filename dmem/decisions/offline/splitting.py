@@ -10,12 +10,23 @@ import re
 from collections.abc import Sequence
 
 from dmem.decisions.offline import chains, frames, leaning, presuppose, register, rules
-from dmem.decisions.offline.admission import Clause, clauses_of, confirmed_question, judge_clause, utterance_text
+from dmem.decisions.offline.admission import (
+    Clause,
+    ClauseVerdict,
+    answer_words,
+    clauses_of,
+    confirmed_question,
+    judge_clause,
+    line_verdict,
+    utterance_text,
+)
+from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.decisions.offline.replies import Asked, listener_of
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import asks, topic_stems
+from dmem.text.lexical import content_stems
 from dmem.text.quotes import shorten
 
 # Reasons that mean "no content", which drop a clause even when the admission gate is off.
@@ -23,6 +34,8 @@ _CONTENTLESS = frozenset({"phatic", "emotional", "vague", "question"})
 # Verdict kinds whose fact has a shape of its own; any other admitted clause is stated as said, and a
 # fragment of it with the question it answers.
 _SHAPED = frozenset({"answer", "confirms", "outcome", "follows", "opinion", "question_fact", "non_english"})
+# Verdict kinds of the speaker's world told without "I": kept as said, one fact per line (``_told_line``).
+_TOLD_KINDS = frozenset({"reusable", "news", "own_world"})
 _NEED_NOUNS = re.compile(r"^\s*(?:some\s+)?(?:[\w-]+\s+)?(?:ideas|recommendations|suggestions|tips|options)\s+"
                          r"(?:for|on|about)\b", re.I)
 _PASSING = re.compile(r"\bmy\s+(?P<rel>" + "|".join(rules.RELATIONS + rules.PETS) + r")\b", re.I)
@@ -183,8 +196,14 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
 
     A reply's facts name the question's turn as a source too; a hedged clause's facts are 'hedged'.
     """
+    return _message_facts(message, window, history, gated=gated, memories=memories)[0]
+
+
+def _message_facts(message: Message, window: list[Message], history: list[Message],
+                   *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], bool]:
+    """``facts_from_message``, and whether its one fact is the whole line told as the speaker's world."""
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
-        return []
+        return [], False
     prior = [*history, *window[: window.index(message)]] if message in window else history
     clauses, language = clauses_of(message, prior, memories if gated else ())
     remember = any(c.remember for c in clauses)
@@ -193,8 +212,10 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
     drafts: list[FactDraft] = []
     linked = False  # whether a fact of this utterance already names the question it replies to
     told: list[FactDraft] = []  # plain statements without "I" (criterion 3): kept when nothing else is
+    verdicts: list[ClauseVerdict] = []
     for clause in clauses:
         verdict = judge_clause(clause, language)
+        verdicts.append(verdict)
         if (gated and not verdict.admit) or (not gated and verdict.kind in _CONTENTLESS):
             continue
         pairs: list[tuple[str, list[Category], Provenance]]
@@ -227,7 +248,7 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
                                                  and (stated := _presupposed(clause, message.speaker, listener))):
             text, provenance = _question_fact(clause, message.speaker, listener, stated)
             pairs = [(text, categorize(text), provenance)]
-        elif verdict.kind in ("reusable", "news", "own_world"):  # the speaker's world without "I": kept as said
+        elif verdict.kind in _TOLD_KINDS:  # the speaker's world without "I": kept as said
             said, categories, _ = _main_fact(clause, message.speaker, listener, known, remember)
             if not _z_joined_reusable(told, message.speaker, sources, said):
                 told.append(FactDraft(text=_tidy(f"{message.speaker}: {said}"), speaker=message.speaker,
@@ -259,7 +280,58 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
             leans = statement and i == 0 and leaning.joined_back(drafts, draft)
             if not leans and not _joined_answer(drafts, draft):
                 drafts.append(draft)
-    return drafts or told
+    if drafts or not gated:
+        return drafts or told, False
+    if told:
+        return _told_line(told, clauses, verdicts, message.speaker, listener, known, memories), True
+    line = _line_fact(clauses, verdicts, message, prior, listener, known, language, memories)
+    return line, bool(line)
+
+
+def _told_line(told: list[FactDraft], clauses: list[Clause], verdicts: list[ClauseVerdict], speaker: str,
+               listener: str | None, known: list[Antecedent], memories: Sequence[str]) -> list[FactDraft]:
+    """A line told plainly (``_TOLD`` kinds) is one fact with the fragments beside it that no marker claims.
+
+    "shed roof. new felt. 40 quid" is 'Noor: Shed roof; new felt; 40 quid', not 'Noor: 40 quid' (``worldline``);
+    written with the speaker's stored memory it continues, the lifecycle refines that memory instead of adding one.
+    """
+    keep = [c for c, v in zip(clauses, verdicts, strict=True)
+            if (v.admit and v.kind in _TOLD_KINDS)
+            or (not v.admit and claimed(c.text, v.kind, c.foreign) is None and answer_words(c.text))]
+    continued = _continued_own(keep, speaker, memories)
+    if len(told) != 1 or (len(keep) <= sum(v.admit for v in verdicts) and continued is None):
+        return told
+    said = "; ".join(_main_fact(c, speaker, listener, known, False)[0] for c in keep)
+    text = f"{continued.strip().rstrip('.')}; {_lowered(said)}" if continued else f"{speaker}: {said}"
+    return [told[0].model_copy(update={"text": _tidy(text)})]
+
+
+def _lowered(said: str) -> str:
+    """A joined piece with its first word lowered when it is a function word ('The grey one' -> 'the grey one')."""
+    return f"{said[:1].lower()}{said[1:]}" if said.split() and said.split()[0].lower() in _LOWER_FIRST else said
+
+
+def _line_fact(clauses: list[Clause], verdicts: list[ClauseVerdict], message: Message, prior: list[Message],
+               listener: str | None, known: list[Antecedent], language: str,
+               memories: Sequence[str]) -> list[FactDraft]:
+    """The one fact of a line told as the speaker's world (``worldline``): its pooled clauses joined, or none."""
+    line = line_verdict(clauses, verdicts, message, prior, language, memories)
+    if line is None or not line.admit:
+        return []
+    pooled = [clauses[i] for i in line.pooled]
+    said = "; ".join(_main_fact(c, message.speaker, listener, known, False)[0] for c in pooled)
+    text = f"{message.speaker}: {said}"
+    if continued := _continued_own(pooled, message.speaker, memories):  # the lifecycle refines that memory, no new one
+        text = f"{continued.strip().rstrip('.')}; {_lowered(said)}"
+    sources = [message.turn_id]
+    for c in (pooled[0].replies_to, *pooled):  # the question the line answers, the turns naming its people
+        turn = c.turn_id if isinstance(c, Asked) else c.introduced if c else None
+        if turn and turn not in sources:
+            sources.insert(0, turn)
+    hedged = any(verdicts[i].hedge for i in line.pooled) or any(rules.HEDGE.search(c.text) for c in pooled)
+    return [FactDraft(text=_tidy(text), speaker=message.speaker, source_turn_ids=sources,
+                      categories=categorize(said), provenance=Provenance.HEDGED if hedged else Provenance.STATED,
+                      language=language)]
 
 
 def _z_joined_reusable(drafts: list[FactDraft], speaker: str, sources: list[str], said: str) -> bool:
@@ -313,4 +385,43 @@ def _joined_answer(drafts: list[FactDraft], draft: FactDraft) -> bool:
 def split_messages(messages: list[Message], history: list[Message], *, gated: bool,
                    memories: Sequence[str] = ()) -> list[FactDraft]:
     """Facts of every message of the current exchange, in order (``memories``: stored texts it may continue)."""
-    return [d for m in messages for d in facts_from_message(m, messages, history, gated=gated, memories=memories)]
+    drafts: list[FactDraft] = []
+    before: Message | None = None
+    for message in messages:
+        facts, line = _message_facts(message, messages, history, gated=gated, memories=memories)
+        if line and before is not None and before.speaker == message.speaker and drafts \
+                and before.turn_id in drafts[-1].source_turn_ids:
+            drafts[-1] = _joined_line(drafts[-1], facts[0], message.speaker)
+        else:
+            drafts += facts
+        before = message
+    return drafts
+
+
+# Most words of a stored memory a line told as the speaker's world is joined to (``_continued_own``): a longer one
+# already holds several details, and the line starts a memory of its own.
+LINE_JOIN_MAX_WORDS = 40
+
+
+# Content stems (the speaker's name aside) a line shares with their stored memory to be written with it.
+LINE_JOIN_MIN_SHARED = 2
+
+
+def _continued_own(pooled: list[Clause], speaker: str, memories: Sequence[str]) -> str | None:
+    """The speaker's own stored memory the line goes on with (most shared stems), short enough to take the detail."""
+    first = speaker.split()[0].lower() if speaker.split() else ""
+    mine = set(content_stems(" ".join(c.text for c in pooled))) - set(content_stems(speaker))
+    best, shared = None, LINE_JOIN_MIN_SHARED - 1
+    for memory in memories:
+        if memory.lstrip().lower().startswith(first) and len(memory.split()) <= LINE_JOIN_MAX_WORDS \
+                and (n := len(mine & set(content_stems(memory)))) > shared:
+            best, shared = memory, n
+    return best
+
+
+def _joined_line(earlier: FactDraft, line: FactDraft, speaker: str) -> FactDraft:
+    """A line told as the speaker's world joins the fact of the speaker's message just before: one memory."""
+    said = line.text.removeprefix(f"{speaker}: ")
+    sources = list(dict.fromkeys([*earlier.source_turn_ids, *line.source_turn_ids]))
+    return earlier.model_copy(update={"text": f"{earlier.text}; {said[:1].lower() + said[1:]}",
+                                      "source_turn_ids": sources})
