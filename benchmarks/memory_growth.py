@@ -201,7 +201,7 @@ PEAK_STEPS = [
     ("dmem.store.transcript", "Transcript", "messages"), ("dmem.store.transcript", "Transcript", "amessages"),
     ("dmem.evidence.indexes", "EvidenceIndexes", "memories"), ("dmem.evidence.indexes", "EvidenceIndexes", "turns"),
     ("dmem.evidence.indexes", "EvidenceIndexes", "transcript"), ("dmem.evidence.hybrid", None, "memory_query"),
-    ("dmem.evidence.hybrid", None, "kept_memories"), ("dmem.evidence.hybrid", None, "source_ranking"),
+    ("dmem.evidence.hybrid", None, "fused_memories"), ("dmem.evidence.hybrid", None, "source_ranking"),
     ("dmem.nodes.deliberation", None, "plan_for"), ("dmem.nodes.deliberation", None, "focus_seeds"),
     ("dmem.nodes.deliberation", None, "told_turns"), ("dmem.nodes.deliberation", None, "reading_plan"),
     ("dmem.evidence.hybrid", None, "turns")]

@@ -82,15 +82,13 @@ def full_ranking(svc: Services, question: str, namespace: str) -> tuple[list, di
     index, vector = hybrid.memory_query(question, svc.indexes, namespace, svc.embed, None)
     pool = max(hybrid.POOL, svc.context.retrieval_top_k)
     dense = svc.store.vectors.search([namespace], vector, pool)
-    lists = hybrid.signal_lists(question, index, vector, dense, svc.embed)
-    hop = hybrid.hop_query(index, lists, vector, svc.embed)
-    second = svc.store.vectors.search([namespace], hop, hybrid.POOL) if hop is not None else []
-    every = hybrid.kept_memories(index, dense, second, lists, len(index.records))
+    every = hybrid.fused_memories(question, index, vector, dense, len(index.records), svc.embed)
     position = {r.id: i for i, r in enumerate(index.records)}
+    lists = [[position[h.record.id] for h in dense if h.record.id in position],
+             *hybrid.signal_rankings(index.docs, question)]
+    lists.append(hybrid.source_ranking(index, list(dict.fromkeys(i for r in lists for i in r)), vector, svc.embed))
     names = ("dense", "lexical", "timed", "source")
-    signals = {n: [index.records[i].id for i in lst] for n, lst in zip(names, lists, strict=True)}
-    signals["second hop"] = [h.record.id for h in second if h.record.id in position]
-    return every, signals
+    return every, {n: [index.records[i].id for i in lst] for n, lst in zip(names, lists, strict=True)}
 
 
 def diagnose(svc: Services, qa: QAItem, namespaces: list[str], found: set[str], formed: set[str],

@@ -6,10 +6,9 @@ memories leaves out the names most documents share (small sentence embeddings le
 the topic: every line about a person looks alike), and the K memories kept are spread over distinct
 source turns, so K memories point at as much evidence as they can. A question kept as asked (the
 offline formation's 'Maya asked Theo: "..."') counts for less than a fact: it resembles the
-questions put to memory without saying what happened. A second hop searches again with the query
-moved towards the first hop's best facts (a broad question shares few words with the facts that
-answer it), and ``shares`` gives the namespace of the person a question names more of the K
-slots than the other speakers' namespaces (per-speaker namespaces; K per namespace in all).
+questions put to memory without saying what happened. With per-speaker namespaces, ``shares``
+gives the namespace of the person a question names more of the K slots than the others' (K per
+namespace in all).
 """
 
 from __future__ import annotations
@@ -33,13 +32,8 @@ POOL = 100  # candidates each signal ranks before fusion
 ASKED_WEIGHT = 0.5
 """Share of its fused score a question kept as asked keeps (chosen leaving one conversation out: RESULTS, h26h)."""
 OTHER_SHARE = 0.5
-"""Share of K a namespace keeps when the question asks about the person of another namespace (``shares``)."""
-HOP_DEPTH = 3
-"""First-hop facts the second hop's query moves towards (0: no second hop)."""
-HOP_MIX = 1.0
-"""Weight of the first hop's facts in the second hop's query (the focused query weighs 1)."""
-HOP_WEIGHT = 1.0
-"""Weight of the second hop's ranking in the fusion (each first-hop signal weighs 1)."""
+"""Share of K a namespace gives when the question asks about another namespace's person (``shares``; chosen on
+LoCoMo's tuning half and invented batches 1-2, checked on RealTalk's and batch 3: RESULTS, h46c)."""
 OWNER_SHARE = 0.5
 """A namespace is about a name when more than this share of its memories name it (and no other namespace's more)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
@@ -107,11 +101,12 @@ def shares(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k
 
     Per-speaker namespaces (one for each person of a chat) each hold the memories about their
     person. A question naming one of them ('What does Maya bake?') is answered mostly from that
-    person's namespace, so the others keep ``OTHER_SHARE`` of ``k`` and the named ones share what
-    they give up: the count returned stays ``k`` per namespace. A namespace is about a name when
-    more than ``OWNER_SHARE`` of its memories name it and no other namespace's memories name it
-    more often. Equal shares when the question names everyone's person, nobody's, or there is one
-    namespace. Reads only the namespaces' lexical indexes (the ones ``memories`` uses next).
+    person's namespace, so the others give ``OTHER_SHARE`` of ``k`` (at least one) and the named
+    ones share what they gave up: the count returned stays ``k`` per namespace. A namespace is
+    about a name when more than ``OWNER_SHARE`` of its memories name it and no other namespace's
+    memories name it more often. Equal shares when the question names everyone's person, nobody's,
+    or there is one namespace. Reads the namespaces' lexical indexes (the ones ``memories`` uses
+    next) and scans their memory texts once per name the question gives.
     """
     names = question_names(question)
     if len(namespaces) < 2 or not names:
@@ -135,17 +130,12 @@ def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namesp
     """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
 
     Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
-    memory + source-turn text + day, the question's time cues, and a second hop's cosine (the
-    query moved towards the first hop's best facts, ``hop_query``: one more embedding call and
-    vector search). With ``labels``, every signal ranks only the memories (and source turns)
-    carrying them.
+    memory + source-turn text + day, and the question's time cues. With
+    ``labels``, every signal ranks only the memories (and source turns) carrying them.
     """
     index, vector = memory_query(question, indexes, namespace, embed, labels)
-    where = SearchFilter.of_labels(labels)
-    dense = store.vectors.search([namespace], vector, max(POOL, k), where=where)
-    lists, hop = first_hop(question, index, vector, dense, embed)
-    second = store.vectors.search([namespace], hop, POOL, where=where) if hop is not None else []
-    return kept_memories(index, dense, second, lists, k)
+    dense = store.vectors.search([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
+    return fused_memories(question, index, vector, dense, k, embed)
 
 
 async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
@@ -157,11 +147,8 @@ async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes,
     the loop's async pool on PostgreSQL, ``store.aoffload``).
     """
     index, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels)
-    where = SearchFilter.of_labels(labels)
-    dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=where)
-    lists, hop = await asyncio.to_thread(first_hop, question, index, vector, dense, embed)
-    second = await store.vectors.asearch([namespace], hop, POOL, where=where) if hop is not None else []
-    return await asyncio.to_thread(kept_memories, index, dense, second, lists, k)
+    dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
+    return await asyncio.to_thread(fused_memories, question, index, vector, dense, k, embed)
 
 
 def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed: Embed,
@@ -171,52 +158,15 @@ def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed:
     return index, embed([focused_query(index.docs, question)])[0]
 
 
-def first_hop(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit],
-              embed: Embed) -> tuple[list[list[int]], list[float] | None]:
-    """The first hop's rankings (``signal_lists``) and the second hop's query (``hop_query``; None: no second hop)."""
-    lists = signal_lists(question, index, vector, dense, embed)
-    return lists, hop_query(index, lists, vector, embed)
-
-
-def signal_lists(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit],
-                 embed: Embed) -> list[list[int]]:
-    """The first hop's rankings (positions in ``index``): dense hits, lexical, time cues, source turns."""
+def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit], k: int,
+                   embed: Embed) -> list[tuple[MemoryRecord, float]]:
+    """Fuse the dense hits with the lexical, time-cue and source-turn rankings; keep ``k``."""
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
              *signal_rankings(index.docs, question)]
     lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
-    return lists
-
-
-def hop_query(index: MemoryIndex, lists: Sequence[Sequence[int]], vector: Sequence[float],
-              embed: Embed) -> list[float] | None:
-    """The second hop's query: the focused query moved towards the first hop's ``HOP_DEPTH`` best facts.
-
-    A broad question ('What does Maya do for fun?') shares few words with the facts that answer it
-    ('Maya joined a climbing club'); the first hop finds some of them, and what they say about
-    the person finds the rest. Questions kept as asked are left out (they state no fact). None
-    when the first hop found nothing or ``HOP_DEPTH`` is 0. Costs one embedding of those facts.
-    """
-    if HOP_DEPTH <= 0:
-        return None
-    top = [index.records[i].text for i, _ in fuse(lists) if not is_asked(index.records[i].text)][:HOP_DEPTH]
-    if not top:
-        return None
-    rows = np.asarray(embed(top), dtype=np.float32)
-    rows /= np.linalg.norm(rows, axis=1, keepdims=True) + 1e-12
-    query = np.asarray(vector, dtype=np.float32)
-    query /= np.linalg.norm(query) + 1e-12
-    return (query + HOP_MIX * rows.mean(axis=0)).tolist()
-
-
-def kept_memories(index: MemoryIndex, dense: Sequence[Hit], second: Sequence[Hit], lists: Sequence[Sequence[int]],
-                  k: int) -> list[tuple[MemoryRecord, float]]:
-    """Fuse the first hop's rankings with the second hop's dense hits; keep ``k`` (distinct sources, asked last)."""
-    position = {r.id: i for i, r in enumerate(index.records)}
-    hop = [position[h.record.id] for h in second if h.record.id in position]
-    known = {h.record.id: h.record for h in (*second, *dense)}  # live records win over the index's copies
-    fused = fuse([*lists, hop], [1.0] * len(lists) + [HOP_WEIGHT]) if hop else fuse(lists)
-    ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fused]
+    known = {h.record.id: h.record for h in dense}  # live records win over the index's copies
+    ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists)]
     return distinct_sources(asked_last(ranked), k)
 
 
