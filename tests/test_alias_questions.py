@@ -1,4 +1,4 @@
-"""Asking about a speaker by another name the chat taught: both paths retrieve and answer about the speaker."""
+"""Asking about a speaker (by another name the chat taught, too): both paths retrieve and answer about the speaker."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from dmem.api import Memory
+from dmem.nodes.retrieval import asearch_memories, search_memories
 from dmem.state.schemas import Message
 
 T0 = datetime(2026, 3, 2, 9, 0)
@@ -46,3 +47,14 @@ def test_the_async_path_uses_the_same_aliases(tmp_path: Path) -> None:
         _ingest(mem)
         ans = asyncio.run(mem.aask("What does Sasha do on thursdays?", user_ids=["c/a", "c/o"]))
         assert "climbing" in ans.answer and "chess" not in ans.answer
+
+
+def test_both_paths_take_more_from_the_namespace_of_the_person_asked_about(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=2) as mem:
+        _ingest(mem)
+        svc = mem.services
+        question = "What does Alexandra do on thursdays?"
+        hits = search_memories(svc, question, ["c/a", "c/o"])
+        ahits = asyncio.run(asearch_memories(svc, question, ["c/a", "c/o"]))
+        assert [(r.id, s) for r, s in hits] == [(r.id, s) for r, s in ahits]
+        assert sorted(r.namespace for r, _ in hits) == ["c/a", "c/a", "c/a", "c/o"]  # 3 + 1: still 2 per namespace

@@ -237,3 +237,33 @@ def test_a_name_only_a_greeting_carries_counts_once_not_as_a_signal_of_its_own(s
     found = [r.id for r, _ in hybrid.memories("Did Ilka bake?", store, EvidenceIndexes(store), "noor", 2,
                                               _topic_embed)]
     assert found == ["m0", "m1"]
+
+
+def _two_people(store):
+    """Per-speaker namespaces of one chat: Maya's memories name Maya, Theo's name Theo (and Maya now and then)."""
+    fill(store, [record(i, f"Maya bakes loaf number {i}", ns="maya") for i in range(10)], ns="maya")
+    theo = [record(20 + i, f"Theo repairs bicycle number {i}", ns="theo") for i in range(8)]
+    theo += [record(30, "Theo answered Maya's question about the ferry", ns="theo"),
+             record(31, "Theo lent Maya a tent", ns="theo")]
+    fill(store, theo, ns="theo")
+
+
+def test_a_question_about_one_person_takes_more_from_that_persons_namespace(store):
+    _two_people(store)
+    indexes = EvidenceIndexes(store)
+    assert hybrid.shares("What does Maya bake?", indexes, ["maya", "theo"], 30) == [45, 15]
+    assert hybrid.shares("What does Theo repair?", indexes, ["maya", "theo"], 30) == [15, 45]
+    assert hybrid.shares("What does Theo repair?", indexes, ["maya", "theo"], 5) == [2, 8]
+
+
+def test_equal_shares_unless_the_question_names_some_namespaces_person_only(store):
+    _two_people(store)
+    indexes = EvidenceIndexes(store)
+    both = ["maya", "theo"]
+    assert hybrid.shares("What do Maya and Theo share?", indexes, both, 30) == [30, 30]
+    assert hybrid.shares("What happened at the fair?", indexes, both, 30) == [30, 30]
+    assert hybrid.shares("Where did Ottoline go?", indexes, both, 30) == [30, 30]  # nobody's person
+    assert hybrid.shares("What does Maya bake?", indexes, ["maya"], 30) == [30]
+    # Theo's memories name Maya too (2 of 10), but less often than hers: the name is her namespace's alone.
+    assert hybrid.shares("What did Maya lend?", indexes, both, 30) == [45, 15]
+

@@ -6,12 +6,15 @@ memories leaves out the names most documents share (small sentence embeddings le
 the topic: every line about a person looks alike), and the K memories kept are spread over distinct
 source turns, so K memories point at as much evidence as they can. A question kept as asked (the
 offline formation's 'Maya asked Theo: "..."') counts for less than a fact: it resembles the
-questions put to memory without saying what happened.
+questions put to memory without saying what happened. With per-speaker namespaces, ``shares``
+gives the namespace of the person a question names more of the K slots than the others' (K per
+namespace in all).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -28,6 +31,11 @@ from dmem.text.names import question_names, strip_names
 POOL = 100  # candidates each signal ranks before fusion
 ASKED_WEIGHT = 0.5
 """Share of its fused score a question kept as asked keeps (chosen leaving one conversation out: RESULTS, h26h)."""
+OTHER_SHARE = 0.5
+"""Share of K a namespace gives when the question asks about another namespace's person (``shares``; chosen on
+LoCoMo's tuning half and invented batches 1-2, checked on RealTalk's and batch 3: RESULTS, h46c)."""
+OWNER_SHARE = 0.5
+"""A namespace is about a name when more than this share of its memories name it (and no other namespace's more)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
 
@@ -77,6 +85,44 @@ def source_ranking(index: MemoryIndex, candidates: Sequence[int], vector: Sequen
     sims = dict(zip(texts, (matrix @ (query / (np.linalg.norm(query) + 1e-12))).tolist(), strict=True))
     best = {i: max(sims[t] for t in index.sources[i]) for i in candidates if index.sources[i]}
     return sorted(best, key=lambda i: -best[i])
+
+
+def about(index: MemoryIndex, name: str) -> float:
+    """The share of the namespace's memories whose text names ``name`` (any case)."""
+    if not index.records:
+        return 0.0
+    pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+    return sum(bool(pattern.search(r.text)) for r in index.records) / len(index.records)
+
+
+def shares(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k: int,
+           labels: Labels | None = None) -> list[int]:
+    """How many memories each namespace gives: ``k`` each, unless the question asks about some of them.
+
+    Per-speaker namespaces (one for each person of a chat) each hold the memories about their
+    person. A question naming one of them ('What does Maya bake?') is answered mostly from that
+    person's namespace, so the others give ``OTHER_SHARE`` of ``k`` (at least one) and the named
+    ones share what they gave up: the count returned stays ``k`` per namespace. A namespace is
+    about a name when more than ``OWNER_SHARE`` of its memories name it and no other namespace's
+    memories name it more often. Equal shares when the question names everyone's person, nobody's,
+    or there is one namespace. Reads the namespaces' lexical indexes (the ones ``memories`` uses
+    next) and scans their memory texts once per name the question gives.
+    """
+    names = question_names(question)
+    if len(namespaces) < 2 or not names:
+        return [k] * len(namespaces)
+    held = [[about(indexes.memories(ns, labels), n) for n in names] for ns in namespaces]
+    named = [any(row[j] > OWNER_SHARE and row[j] == max(r[j] for r in held) for j in range(len(names)))
+             for row in held]
+    if all(named) or not any(named):
+        return [k] * len(namespaces)
+    other = max(1, round(k * OTHER_SHARE)) if k else 0
+    extra, rest = divmod((k - other) * named.count(False), named.count(True))
+    given, out = 0, []
+    for is_named in named:
+        out.append(k + extra + (1 if is_named and given < rest else 0) if is_named else other)
+        given += is_named
+    return out
 
 
 def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,

@@ -25,17 +25,20 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
                     labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
     """Top ``retrieval_top_k`` per namespace, merged best first: fused ranks (hybrid) or cosine (dense).
 
-    With ``labels`` (the query's label filter), only memories carrying every one of them.
+    Hybrid: a question about the person of some of the namespaces takes more from those and less from
+    the others, ``retrieval_top_k`` per namespace in all (``hybrid.shares``). With ``labels`` (the
+    query's label filter), only memories carrying every one of them.
     """
     k = svc.context.retrieval_top_k
     hits: list[tuple[MemoryRecord, float]] = []
+    if svc.context.retrieval_mode == "hybrid":
+        for ns, share in zip(namespaces, hybrid.shares(question, svc.indexes, namespaces, k, labels), strict=True):
+            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, share, svc.embed, labels))
+        return _best_first(hits)
     for ns in namespaces:
-        if svc.context.retrieval_mode == "hybrid":
-            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, k, svc.embed, labels))
-        else:
-            vector = svc.embed([question])[0]
-            found = svc.store.vectors.search([ns], vector, k, where=SearchFilter.of_labels(labels))
-            hits.extend((h.record, h.score) for h in found)
+        vector = svc.embed([question])[0]
+        found = svc.store.vectors.search([ns], vector, k, where=SearchFilter.of_labels(labels))
+        hits.extend((h.record, h.score) for h in found)
     return _best_first(hits)
 
 
@@ -44,13 +47,15 @@ async def asearch_memories(svc: Services, question: str, namespaces: list[str],
     """``search_memories`` with the vector searches awaited (on the loop on PostgreSQL), embedding in a thread."""
     k = svc.context.retrieval_top_k
     hits: list[tuple[MemoryRecord, float]] = []
+    if svc.context.retrieval_mode == "hybrid":
+        shares = await svc.store.aoffload(hybrid.shares, question, svc.indexes, namespaces, k, labels)
+        for ns, share in zip(namespaces, shares, strict=True):
+            hits.extend(await hybrid.amemories(question, svc.store, svc.indexes, ns, share, svc.embed, labels))
+        return _best_first(hits)
     for ns in namespaces:
-        if svc.context.retrieval_mode == "hybrid":
-            hits.extend(await hybrid.amemories(question, svc.store, svc.indexes, ns, k, svc.embed, labels))
-        else:
-            vector = (await asyncio.to_thread(svc.embed, [question]))[0]
-            found = await svc.store.vectors.asearch([ns], vector, k, where=SearchFilter.of_labels(labels))
-            hits.extend((h.record, h.score) for h in found)
+        vector = (await asyncio.to_thread(svc.embed, [question]))[0]
+        found = await svc.store.vectors.asearch([ns], vector, k, where=SearchFilter.of_labels(labels))
+        hits.extend((h.record, h.score) for h in found)
     return _best_first(hits)
 
 
