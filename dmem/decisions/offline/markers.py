@@ -64,7 +64,6 @@ _BARE_PLURAL = re.compile(r"[A-Za-z]{2,}[^su'\W]s")
 _PRESENT = re.compile(r"(?:[a-z]+[^s'\W]s|is|isn't|doesn't|can't|can|never|always)", re.I)
 
 
-
 def generic(text: str, known: frozenset[str] = frozenset()) -> bool:
     """A general statement: everyone/always, or a present-tense clause with a bare subject and no time.
 

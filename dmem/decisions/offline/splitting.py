@@ -36,6 +36,11 @@ _CONTENTLESS = frozenset({"phatic", "emotional", "vague", "question"})
 _SHAPED = frozenset({"answer", "confirms", "outcome", "follows", "opinion", "question_fact", "non_english"})
 # Verdict kinds of the speaker's world told without "I": kept as said, one fact per line (``_told_line``).
 _TOLD_KINDS = frozenset({"reusable", "news", "own_world"})
+# Most words of a stored memory a line told as the speaker's world is joined to (``_continued_own``): a longer one
+# already holds several details, and the line starts a memory of its own.
+LINE_JOIN_MAX_WORDS = 40
+# Content stems (the speaker's name aside) a line shares with their stored memory to be written with it.
+LINE_JOIN_MIN_SHARED = 2
 _NEED_NOUNS = re.compile(r"^\s*(?:some\s+)?(?:[\w-]+\s+)?(?:ideas|recommendations|suggestions|tips|options)\s+"
                          r"(?:for|on|about)\b", re.I)
 _PASSING = re.compile(r"\bmy\s+(?P<rel>" + "|".join(rules.RELATIONS + rules.PETS) + r")\b", re.I)
@@ -143,9 +148,7 @@ def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | 
     said = _trim(rewrite_person(_drop_vocative(clause.text, listener), speaker, listener))
     earlier = _trim(rewrite_person(utterance_text(before), speaker, listener))
     earlier = shorten(earlier, 100)
-    first = said.split(maxsplit=1)[0].lower() if said else ""
-    lowered = said[:1].lower() + said[1:] if first in _LOWER_FIRST else said
-    return _tidy(frames.added(speaker, earlier, lowered))
+    return _tidy(frames.added(speaker, earlier, _lowered(said)))
 
 
 def _outcome_fact(clause: Clause, event: Message | str, speaker: str, listener: str | None) -> str:
@@ -290,7 +293,7 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
 
 def _told_line(told: list[FactDraft], clauses: list[Clause], verdicts: list[ClauseVerdict], speaker: str,
                listener: str | None, known: list[Antecedent], memories: Sequence[str]) -> list[FactDraft]:
-    """A line told plainly (``_TOLD`` kinds) is one fact with the fragments beside it that no marker claims.
+    """A line told plainly (``_TOLD_KINDS``) is one fact with the fragments beside it that no marker claims.
 
     "shed roof. new felt. 40 quid" is 'Noor: Shed roof; new felt; 40 quid', not 'Noor: 40 quid' (``worldline``);
     written with the speaker's stored memory it continues, the lifecycle refines that memory instead of adding one.
@@ -301,9 +304,18 @@ def _told_line(told: list[FactDraft], clauses: list[Clause], verdicts: list[Clau
     continued = _continued_own(keep, speaker, memories)
     if len(told) != 1 or (len(keep) <= sum(v.admit for v in verdicts) and continued is None):
         return told
-    said = "; ".join(_main_fact(c, speaker, listener, known, False)[0] for c in keep)
-    text = f"{continued.strip().rstrip('.')}; {_lowered(said)}" if continued else f"{speaker}: {said}"
-    return [told[0].model_copy(update={"text": _tidy(text)})]
+    said = _pieces(keep, speaker, listener, known)
+    return [told[0].model_copy(update={"text": _tidy(_line_text(said, speaker, continued))})]
+
+
+def _pieces(clauses: list[Clause], speaker: str, listener: str | None, known: list[Antecedent]) -> str:
+    """A line's clauses stated as said, joined: 'Marigold; The grey one; Osric is gutted'."""
+    return "; ".join(_main_fact(c, speaker, listener, known, False)[0] for c in clauses)
+
+
+def _line_text(said: str, speaker: str, continued: str | None) -> str:
+    """The joined pieces attributed to the speaker, or written after the stored memory of theirs they continue."""
+    return f"{continued.strip().rstrip('.')}; {_lowered(said)}" if continued else f"{speaker}: {said}"
 
 
 def _lowered(said: str) -> str:
@@ -319,10 +331,9 @@ def _line_fact(clauses: list[Clause], verdicts: list[ClauseVerdict], message: Me
     if line is None or not line.admit:
         return []
     pooled = [clauses[i] for i in line.pooled]
-    said = "; ".join(_main_fact(c, message.speaker, listener, known, False)[0] for c in pooled)
-    text = f"{message.speaker}: {said}"
-    if continued := _continued_own(pooled, message.speaker, memories):  # the lifecycle refines that memory, no new one
-        text = f"{continued.strip().rstrip('.')}; {_lowered(said)}"
+    said = _pieces(pooled, message.speaker, listener, known)
+    # written with the stored memory it continues, the lifecycle refines that memory instead of adding one
+    text = _line_text(said, message.speaker, _continued_own(pooled, message.speaker, memories))
     sources = [message.turn_id]
     for c in (pooled[0].replies_to, *pooled):  # the question the line answers, the turns naming its people
         turn = c.turn_id if isinstance(c, Asked) else c.introduced if c else None
@@ -397,14 +408,6 @@ def split_messages(messages: list[Message], history: list[Message], *, gated: bo
         before = message
     return drafts
 
-
-# Most words of a stored memory a line told as the speaker's world is joined to (``_continued_own``): a longer one
-# already holds several details, and the line starts a memory of its own.
-LINE_JOIN_MAX_WORDS = 40
-
-
-# Content stems (the speaker's name aside) a line shares with their stored memory to be written with it.
-LINE_JOIN_MIN_SHARED = 2
 
 
 def _continued_own(pooled: list[Clause], speaker: str, memories: Sequence[str]) -> str | None:
