@@ -88,15 +88,26 @@ def source_ranking(index: MemoryIndex, candidates: Sequence[int], vector: Sequen
 
 
 def about(index: MemoryIndex, name: str) -> float:
-    """The share of the namespace's memories whose text names ``name`` (any case)."""
-    if not index.records:
-        return 0.0
-    pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
-    return sum(bool(pattern.search(r.text)) for r in index.records) / len(index.records)
+    """The share of the namespace's memories whose text names ``name`` (any case), kept on the index."""
+    key = name.lower()
+    if key not in index.named:
+        pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+        count = sum(bool(pattern.search(r.text)) for r in index.records)
+        index.named[key] = count / len(index.records) if index.records else 0.0
+    return index.named[key]
 
 
-def shares(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k: int,
-           labels: Labels | None = None) -> list[int]:
+def plan(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k: int,
+         labels: Labels | None = None) -> list[tuple[MemoryIndex, int]]:
+    """Each namespace's memory index, brought up to its version once, and the memories it gives (``shares``).
+
+    One version read per namespace serves both ``shares`` and ``memories`` (a query each on PostgreSQL).
+    """
+    held = [indexes.memories(ns, labels) for ns in namespaces]
+    return list(zip(held, shares(question, held, k), strict=True))
+
+
+def shares(question: str, held: Sequence[MemoryIndex], k: int) -> list[int]:
     """How many memories each namespace gives: ``k`` each, unless the question asks about some of them.
 
     Per-speaker namespaces (one for each person of a chat) each hold the memories about their
@@ -105,17 +116,17 @@ def shares(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k
     ones share what they gave up: the count returned stays ``k`` per namespace. A namespace is
     about a name when more than ``OWNER_SHARE`` of its memories name it and no other namespace's
     memories name it more often. Equal shares when the question names everyone's person, nobody's,
-    or there is one namespace. Reads the namespaces' lexical indexes (the ones ``memories`` uses
-    next) and scans their memory texts once per name the question gives.
+    or there is one namespace. ``held``: the namespaces' memory indexes (``plan``, the ones
+    ``memories`` reads next); their name shares are kept on them (``about``).
     """
     names = question_names(question)
-    if len(namespaces) < 2 or not names:
-        return [k] * len(namespaces)
-    held = [[about(indexes.memories(ns, labels), n) for n in names] for ns in namespaces]
-    named = [any(row[j] > OWNER_SHARE and row[j] == max(r[j] for r in held) for j in range(len(names)))
-             for row in held]
+    if len(held) < 2 or not names:
+        return [k] * len(held)
+    rows = [[about(index, n) for n in names] for index in held]
+    named = [any(row[j] > OWNER_SHARE and row[j] == max(r[j] for r in rows) for j in range(len(names)))
+             for row in rows]
     if all(named) or not any(named):
-        return [k] * len(namespaces)
+        return [k] * len(held)
     other = max(1, round(k * OTHER_SHARE)) if k else 0
     extra, rest = divmod((k - other) * named.count(False), named.count(True))
     given, out = 0, []
@@ -126,35 +137,38 @@ def shares(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k
 
 
 def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
-             embed: Embed, labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+             embed: Embed, labels: Labels | None = None,
+             index: MemoryIndex | None = None) -> list[tuple[MemoryRecord, float]]:
     """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
 
     Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
     memory + source-turn text + day, and the question's time cues. With
-    ``labels``, every signal ranks only the memories (and source turns) carrying them.
+    ``labels``, every signal ranks only the memories (and source turns) carrying them. ``index``: the
+    namespace's memory index when the caller read it already (``plan``), else read here.
     """
-    index, vector = memory_query(question, indexes, namespace, embed, labels)
+    read, vector = memory_query(question, indexes, namespace, embed, labels, index)
     dense = store.vectors.search([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
-    return fused_memories(question, index, vector, dense, k, embed)
+    return fused_memories(question, read, vector, dense, k, embed)
 
 
 async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
-                    embed: Embed, labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+                    embed: Embed, labels: Labels | None = None,
+                    index: MemoryIndex | None = None) -> list[tuple[MemoryRecord, float]]:
     """``memories`` on the async path, with the dense search awaited (on the loop itself on PostgreSQL).
 
     The lexical index refresh (a cache of the namespace's rows, rebuilt when its version moved),
     embedding and fusion are CPU work: they run in worker threads (the refresh's reads awaited on
     the loop's async pool on PostgreSQL, ``store.aoffload``).
     """
-    index, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels)
+    read, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels, index)
     dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
-    return await asyncio.to_thread(fused_memories, question, index, vector, dense, k, embed)
+    return await asyncio.to_thread(fused_memories, question, read, vector, dense, k, embed)
 
 
 def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed: Embed,
-                 labels: Labels | None) -> tuple[MemoryIndex, list[float]]:
-    """The namespace's lexical index (refreshed when its rows changed) and the focused query's vector."""
-    index = indexes.memories(namespace, labels)
+                 labels: Labels | None, index: MemoryIndex | None = None) -> tuple[MemoryIndex, list[float]]:
+    """The namespace's lexical index (refreshed when its rows changed, unless given) and the focused query's vector."""
+    index = index if index is not None else indexes.memories(namespace, labels)
     return index, embed([focused_query(index.docs, question)])[0]
 
 
