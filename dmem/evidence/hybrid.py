@@ -8,7 +8,8 @@ source turns, so K memories point at as much evidence as they can. A question ke
 offline formation's 'Maya asked Theo: "..."') counts for less than a fact: it resembles the
 questions put to memory without saying what happened. With per-speaker namespaces, ``shares``
 gives the namespace of the person a question names more of the K slots than the others' (K per
-namespace in all).
+namespace in all). A list question that names a category ('What hobbies does Maya have?') adds a
+ranking of the memories that are instances of it (``kinds``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from numpy.typing import NDArray
 
 from dmem.decisions.offline.frames import is_asked
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
+from dmem.evidence.kinds import asked_kind, instance_ranking
 from dmem.evidence.search import DocIndex, fuse
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import MemoryStore, SearchFilter
@@ -35,6 +37,9 @@ OTHER_SHARE = 0.5
 """Share of K a namespace gives when the question asks about another namespace's person (``shares``; chosen on
 LoCoMo's tuning half and invented batches 1-2, checked on RealTalk's and batch 3: RESULTS, h46c)."""
 OWNER_SHARE = 0.5
+INSTANCE_WEIGHT = 1.0
+"""Weight in the fusion of the ranking of a list question's instances (``kinds``; 0.5 / 1 / 2 tried on LoCoMo's
+tuning half and invented batches 1-2, 1 kept (0.5 the same), checked on RealTalk's and batches 3-4: RESULTS, h47b)."""
 """A namespace is about a name when more than this share of its memories name it (and no other namespace's more)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
@@ -147,8 +152,11 @@ def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namesp
     namespace's memory index when the caller read it already (``plan``), else read here.
     """
     read, vector = memory_query(question, indexes, namespace, embed, labels, index)
-    dense = store.vectors.search([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
-    return fused_memories(question, read, vector, dense, k, embed)
+    where = SearchFilter.of_labels(labels)
+    dense = store.vectors.search([namespace], vector, max(POOL, k), where=where)
+    kind = kind_query(question, embed)
+    instances = store.vectors.search([namespace], kind[1], POOL, where=where) if kind else []
+    return fused_memories(question, read, vector, dense, k, embed, (kind[0], instances) if kind else None)
 
 
 async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
@@ -161,8 +169,12 @@ async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes,
     the loop's async pool on PostgreSQL, ``store.aoffload``).
     """
     read, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels, index)
-    dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
-    return await asyncio.to_thread(fused_memories, question, read, vector, dense, k, embed)
+    where = SearchFilter.of_labels(labels)
+    dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=where)
+    kind = await asyncio.to_thread(kind_query, question, embed) if asked_kind(question) else None
+    instances = await store.vectors.asearch([namespace], kind[1], POOL, where=where) if kind else []
+    return await asyncio.to_thread(fused_memories, question, read, vector, dense, k, embed,
+                                   (kind[0], instances) if kind else None)
 
 
 def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed: Embed,
@@ -172,15 +184,32 @@ def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed:
     return index, embed([focused_query(index.docs, question)])[0]
 
 
+def kind_query(question: str, embed: Embed) -> tuple[str, list[float]] | None:
+    """The category a list question asks for and its embedding, or None (``kinds.asked_kind``)."""
+    kind = asked_kind(question)
+    return (kind, embed([kind])[0].tolist()) if kind else None
+
+
 def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit], k: int,
-                   embed: Embed) -> list[tuple[MemoryRecord, float]]:
-    """Fuse the dense hits with the lexical, time-cue and source-turn rankings; keep ``k``."""
+                   embed: Embed, instances: tuple[str, Sequence[Hit]] | None = None
+                   ) -> list[tuple[MemoryRecord, float]]:
+    """Fuse the dense hits with the lexical, time-cue and source-turn rankings; keep ``k``.
+
+    ``instances``: a list question's category and the dense hits for it alone, one more ranking
+    (at ``INSTANCE_WEIGHT``) of the memories that do not say the category word (``kinds``).
+    """
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
              *signal_rankings(index.docs, question)]
+    if instances is not None:
+        lists.append(instance_ranking(instances[0], instances[1], position))
     lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
+    weights = [1.0] * len(lists)
+    if instances is not None:
+        weights[-2] = INSTANCE_WEIGHT
     known = {h.record.id: h.record for h in dense}  # live records win over the index's copies
-    ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists)]
+    known.update((h.record.id, h.record) for h in (instances[1] if instances else ()) if h.record.id not in known)
+    ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists, weights)]
     return distinct_sources(asked_last(ranked), k)
 
 
