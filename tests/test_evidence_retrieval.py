@@ -248,22 +248,42 @@ def _two_people(store):
     fill(store, theo, ns="theo")
 
 
+def _shares(question, indexes, namespaces, k):
+    return hybrid.shares(question, [indexes.memories(ns) for ns in namespaces], k)
+
+
 def test_a_question_about_one_person_takes_more_from_that_persons_namespace(store):
     _two_people(store)
     indexes = EvidenceIndexes(store)
-    assert hybrid.shares("What does Maya bake?", indexes, ["maya", "theo"], 30) == [45, 15]
-    assert hybrid.shares("What does Theo repair?", indexes, ["maya", "theo"], 30) == [15, 45]
-    assert hybrid.shares("What does Theo repair?", indexes, ["maya", "theo"], 5) == [2, 8]
+    assert _shares("What does Maya bake?", indexes, ["maya", "theo"], 30) == [45, 15]
+    assert _shares("What does Theo repair?", indexes, ["maya", "theo"], 30) == [15, 45]
+    assert _shares("What does Theo repair?", indexes, ["maya", "theo"], 5) == [2, 8]
 
 
 def test_equal_shares_unless_the_question_names_some_namespaces_person_only(store):
     _two_people(store)
     indexes = EvidenceIndexes(store)
     both = ["maya", "theo"]
-    assert hybrid.shares("What do Maya and Theo share?", indexes, both, 30) == [30, 30]
-    assert hybrid.shares("What happened at the fair?", indexes, both, 30) == [30, 30]
-    assert hybrid.shares("Where did Ottoline go?", indexes, both, 30) == [30, 30]  # nobody's person
-    assert hybrid.shares("What does Maya bake?", indexes, ["maya"], 30) == [30]
+    assert _shares("What do Maya and Theo share?", indexes, both, 30) == [30, 30]
+    assert _shares("What happened at the fair?", indexes, both, 30) == [30, 30]
+    assert _shares("Where did Ottoline go?", indexes, both, 30) == [30, 30]  # nobody's person
+    assert _shares("What does Maya bake?", indexes, ["maya"], 30) == [30]
     # Theo's memories name Maya too (2 of 10), but less often than hers: the name is her namespace's alone.
-    assert hybrid.shares("What did Maya lend?", indexes, both, 30) == [45, 15]
+    assert _shares("What did Maya lend?", indexes, both, 30) == [45, 15]
 
+
+
+def test_name_shares_are_scanned_once_per_index_version_and_versions_read_once_per_namespace(store):
+    _two_people(store)
+    indexes = EvidenceIndexes(store)
+    reads: list[str] = []
+    version = store.version
+    store.version = lambda ns: reads.append(ns) or version(ns)
+    assert [share for _, share in hybrid.plan("What does Maya bake?", indexes, ["maya", "theo"], 30)] == [45, 15]
+    assert sorted(reads) == ["maya", "theo"]
+    maya = indexes.memories("maya")
+    assert maya.named == {"maya": 1.0}
+    maya.named["maya"] = 0.0  # a kept share is read back, not scanned again
+    assert _shares("What does Maya bake?", indexes, ["maya", "theo"], 30) == [30, 30]  # nobody owns the name now
+    fill(store, [record(40, "Maya bakes rye", ns="maya")], ns="maya")
+    assert _shares("What does Maya bake?", indexes, ["maya", "theo"], 30) == [45, 15]  # a new version scans again

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 import numpy as np
@@ -114,6 +114,9 @@ class MemoryIndex:
     """Each memory's source turns as rendered for embedding (``Message.render``)."""
     rows: int = -1
     """The namespace's last transcript row when it was read (-1: not noted), for a caller that checks it."""
+    named: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
+    """Share of the memories naming each name asked about so far (``hybrid.about``): lives as long as this
+    version of the index, so the scan of every memory text runs once per name and version, not per question."""
 
     @property
     def documents(self) -> int:

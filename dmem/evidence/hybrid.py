@@ -8,7 +8,8 @@ source turns, so K memories point at as much evidence as they can. A question ke
 offline formation's 'Maya asked Theo: "..."') counts for less than a fact: it resembles the
 questions put to memory without saying what happened. With per-speaker namespaces, ``shares``
 gives the namespace of the person a question names more of the K slots than the others' (K per
-namespace in all).
+namespace in all). A list question that names a category ('What hobbies does Maya have?') adds a
+ranking of the memories that are instances of it (``kinds``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from numpy.typing import NDArray
 
 from dmem.decisions.offline.frames import is_asked
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
+from dmem.evidence.kinds import asked_kind, instance_ranking
 from dmem.evidence.search import DocIndex, fuse
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import MemoryStore, SearchFilter
@@ -35,6 +37,9 @@ OTHER_SHARE = 0.5
 """Share of K a namespace gives when the question asks about another namespace's person (``shares``; chosen on
 LoCoMo's tuning half and invented batches 1-2, checked on RealTalk's and batch 3: RESULTS, h46c)."""
 OWNER_SHARE = 0.5
+INSTANCE_WEIGHT = 1.0
+"""Weight in the fusion of the ranking of a list question's instances (``kinds``; 0.5 / 1 / 2 tried on LoCoMo's
+tuning half and invented batches 1-2, 1 kept (0.5 the same), checked on RealTalk's and batches 3-4: RESULTS, h47b)."""
 """A namespace is about a name when more than this share of its memories name it (and no other namespace's more)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
@@ -88,15 +93,26 @@ def source_ranking(index: MemoryIndex, candidates: Sequence[int], vector: Sequen
 
 
 def about(index: MemoryIndex, name: str) -> float:
-    """The share of the namespace's memories whose text names ``name`` (any case)."""
-    if not index.records:
-        return 0.0
-    pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
-    return sum(bool(pattern.search(r.text)) for r in index.records) / len(index.records)
+    """The share of the namespace's memories whose text names ``name`` (any case), kept on the index."""
+    key = name.lower()
+    if key not in index.named:
+        pattern = re.compile(rf"\b{re.escape(name)}\b", re.IGNORECASE)
+        count = sum(bool(pattern.search(r.text)) for r in index.records)
+        index.named[key] = count / len(index.records) if index.records else 0.0
+    return index.named[key]
 
 
-def shares(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k: int,
-           labels: Labels | None = None) -> list[int]:
+def plan(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k: int,
+         labels: Labels | None = None) -> list[tuple[MemoryIndex, int]]:
+    """Each namespace's memory index, brought up to its version once, and the memories it gives (``shares``).
+
+    One version read per namespace serves both ``shares`` and ``memories`` (a query each on PostgreSQL).
+    """
+    held = [indexes.memories(ns, labels) for ns in namespaces]
+    return list(zip(held, shares(question, held, k), strict=True))
+
+
+def shares(question: str, held: Sequence[MemoryIndex], k: int) -> list[int]:
     """How many memories each namespace gives: ``k`` each, unless the question asks about some of them.
 
     Per-speaker namespaces (one for each person of a chat) each hold the memories about their
@@ -105,17 +121,17 @@ def shares(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k
     ones share what they gave up: the count returned stays ``k`` per namespace. A namespace is
     about a name when more than ``OWNER_SHARE`` of its memories name it and no other namespace's
     memories name it more often. Equal shares when the question names everyone's person, nobody's,
-    or there is one namespace. Reads the namespaces' lexical indexes (the ones ``memories`` uses
-    next) and scans their memory texts once per name the question gives.
+    or there is one namespace. ``held``: the namespaces' memory indexes (``plan``, the ones
+    ``memories`` reads next); their name shares are kept on them (``about``).
     """
     names = question_names(question)
-    if len(namespaces) < 2 or not names:
-        return [k] * len(namespaces)
-    held = [[about(indexes.memories(ns, labels), n) for n in names] for ns in namespaces]
-    named = [any(row[j] > OWNER_SHARE and row[j] == max(r[j] for r in held) for j in range(len(names)))
-             for row in held]
+    if len(held) < 2 or not names:
+        return [k] * len(held)
+    rows = [[about(index, n) for n in names] for index in held]
+    named = [any(row[j] > OWNER_SHARE and row[j] == max(r[j] for r in rows) for j in range(len(names)))
+             for row in rows]
     if all(named) or not any(named):
-        return [k] * len(namespaces)
+        return [k] * len(held)
     other = max(1, round(k * OTHER_SHARE)) if k else 0
     extra, rest = divmod((k - other) * named.count(False), named.count(True))
     given, out = 0, []
@@ -126,47 +142,74 @@ def shares(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k
 
 
 def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
-             embed: Embed, labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+             embed: Embed, labels: Labels | None = None,
+             index: MemoryIndex | None = None) -> list[tuple[MemoryRecord, float]]:
     """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
 
     Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
     memory + source-turn text + day, and the question's time cues. With
-    ``labels``, every signal ranks only the memories (and source turns) carrying them.
+    ``labels``, every signal ranks only the memories (and source turns) carrying them. ``index``: the
+    namespace's memory index when the caller read it already (``plan``), else read here.
     """
-    index, vector = memory_query(question, indexes, namespace, embed, labels)
-    dense = store.vectors.search([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
-    return fused_memories(question, index, vector, dense, k, embed)
+    read, vector = memory_query(question, indexes, namespace, embed, labels, index)
+    where = SearchFilter.of_labels(labels)
+    dense = store.vectors.search([namespace], vector, max(POOL, k), where=where)
+    kind = kind_query(question, embed)
+    instances = store.vectors.search([namespace], kind[1], POOL, where=where) if kind else []
+    return fused_memories(question, read, vector, dense, k, embed, (kind[0], instances) if kind else None)
 
 
 async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
-                    embed: Embed, labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+                    embed: Embed, labels: Labels | None = None,
+                    index: MemoryIndex | None = None) -> list[tuple[MemoryRecord, float]]:
     """``memories`` on the async path, with the dense search awaited (on the loop itself on PostgreSQL).
 
     The lexical index refresh (a cache of the namespace's rows, rebuilt when its version moved),
     embedding and fusion are CPU work: they run in worker threads (the refresh's reads awaited on
     the loop's async pool on PostgreSQL, ``store.aoffload``).
     """
-    index, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels)
-    dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=SearchFilter.of_labels(labels))
-    return await asyncio.to_thread(fused_memories, question, index, vector, dense, k, embed)
+    read, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels, index)
+    where = SearchFilter.of_labels(labels)
+    dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=where)
+    kind = await asyncio.to_thread(kind_query, question, embed) if asked_kind(question) else None
+    instances = await store.vectors.asearch([namespace], kind[1], POOL, where=where) if kind else []
+    return await asyncio.to_thread(fused_memories, question, read, vector, dense, k, embed,
+                                   (kind[0], instances) if kind else None)
 
 
 def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed: Embed,
-                 labels: Labels | None) -> tuple[MemoryIndex, list[float]]:
-    """The namespace's lexical index (refreshed when its rows changed) and the focused query's vector."""
-    index = indexes.memories(namespace, labels)
+                 labels: Labels | None, index: MemoryIndex | None = None) -> tuple[MemoryIndex, list[float]]:
+    """The namespace's lexical index (refreshed when its rows changed, unless given) and the focused query's vector."""
+    index = index if index is not None else indexes.memories(namespace, labels)
     return index, embed([focused_query(index.docs, question)])[0]
 
 
+def kind_query(question: str, embed: Embed) -> tuple[str, list[float]] | None:
+    """The category a list question asks for and its embedding, or None (``kinds.asked_kind``)."""
+    kind = asked_kind(question)
+    return (kind, embed([kind])[0].tolist()) if kind else None
+
+
 def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit], k: int,
-                   embed: Embed) -> list[tuple[MemoryRecord, float]]:
-    """Fuse the dense hits with the lexical, time-cue and source-turn rankings; keep ``k``."""
+                   embed: Embed, instances: tuple[str, Sequence[Hit]] | None = None
+                   ) -> list[tuple[MemoryRecord, float]]:
+    """Fuse the dense hits with the lexical, time-cue and source-turn rankings; keep ``k``.
+
+    ``instances``: a list question's category and the dense hits for it alone, one more ranking
+    (at ``INSTANCE_WEIGHT``) of the memories that do not say the category word (``kinds``).
+    """
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
              *signal_rankings(index.docs, question)]
+    if instances is not None:
+        lists.append(instance_ranking(instances[0], instances[1], position))
     lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
+    weights = [1.0] * len(lists)
+    if instances is not None:
+        weights[-2] = INSTANCE_WEIGHT
     known = {h.record.id: h.record for h in dense}  # live records win over the index's copies
-    ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists)]
+    known.update((h.record.id, h.record) for h in (instances[1] if instances else ()) if h.record.id not in known)
+    ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists, weights)]
     return distinct_sources(asked_last(ranked), k)
 
 

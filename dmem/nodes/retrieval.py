@@ -32,8 +32,9 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
     k = svc.context.retrieval_top_k
     hits: list[tuple[MemoryRecord, float]] = []
     if svc.context.retrieval_mode == "hybrid":
-        for ns, share in zip(namespaces, hybrid.shares(question, svc.indexes, namespaces, k, labels), strict=True):
-            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, share, svc.embed, labels))
+        for ns, (index, share) in zip(namespaces, hybrid.plan(question, svc.indexes, namespaces, k, labels),
+                                      strict=True):
+            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index))
         return _best_first(hits)
     for ns in namespaces:
         vector = svc.embed([question])[0]
@@ -48,9 +49,9 @@ async def asearch_memories(svc: Services, question: str, namespaces: list[str],
     k = svc.context.retrieval_top_k
     hits: list[tuple[MemoryRecord, float]] = []
     if svc.context.retrieval_mode == "hybrid":
-        shares = await svc.store.aoffload(hybrid.shares, question, svc.indexes, namespaces, k, labels)
-        for ns, share in zip(namespaces, shares, strict=True):
-            hits.extend(await hybrid.amemories(question, svc.store, svc.indexes, ns, share, svc.embed, labels))
+        planned = await svc.store.aoffload(hybrid.plan, question, svc.indexes, namespaces, k, labels)
+        for ns, (index, share) in zip(namespaces, planned, strict=True):
+            hits.extend(await hybrid.amemories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index))
         return _best_first(hits)
     for ns in namespaces:
         vector = (await asyncio.to_thread(svc.embed, [question]))[0]

@@ -1,0 +1,96 @@
+"""List questions: the category they name ranks the memories that are instances of it; one-thing questions do not."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import numpy as np
+import pytest
+
+from dmem.evidence import hybrid
+from dmem.evidence.indexes import EvidenceIndexes
+from dmem.evidence.kinds import asked_kind, instance_ranking
+from dmem.state.schemas import MemoryRecord
+from dmem.store import open_store
+from dmem.store.filters import Hit
+from dmem.store.namespaces import Routing
+
+T0 = datetime(2024, 5, 2, 9, 0)
+INSTANCES = ("Maya adopted a dog called Rufus", "Maya feeds a parrot named Kiwi every morning")
+CATEGORY_LINES = tuple(f"Maya talked about pets with Theo on walk number {i}" for i in range(8))
+
+
+def _embed(texts: list[str]) -> np.ndarray:
+    """A category alone sits with its instances; lines and questions that say the word sit between topics."""
+    def one(text: str) -> list[float]:
+        if text == "pets" or "dog" in text or "parrot" in text:
+            return [1.0, 0.0]
+        return [0.8, 0.6] if "pets" in text else [0.0, 1.0]
+    return np.asarray([one(t) + [0.0] * 62 for t in texts], dtype=np.float32)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = open_store(tmp_path / "store", dim=64)
+    s.transcript.append(Routing.of("maya"), [])
+    texts = [*CATEGORY_LINES, *INSTANCES, *(f"Maya repaired shelf number {i}" for i in range(6))]
+    for i, text in enumerate(texts):
+        record = MemoryRecord(id=f"m{i}", namespace="maya", text=text, conversation_id="chat",
+                              created_at=T0, updated_at=T0)
+        s.vectors.add(record, _embed([text])[0].tolist())
+    yield s
+    s.close()
+
+
+def _ids(store, question: str, k: int) -> list[str]:
+    found = hybrid.memories(question, store, EvidenceIndexes(store), "maya", k, _embed)
+    return [r.text for r, _ in found]
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("What hobbies does Maya have?", "hobbies"),
+    ("Which cities has Theo been to?", "cities"),
+    ("What are Maya's hobbies?", "hobbies"),
+    ("What kind of music does Theo like?", "music"),
+    ("What outdoor activities has Theo done?", "outdoor activities"),
+])
+def test_a_list_question_names_the_category_it_asks_for(question, kind):
+    assert asked_kind(question) == kind
+
+
+@pytest.mark.parametrize("question", [
+    "What is Maya's job?", "Which city does Theo live in?", "What does Maya do on Sundays?",
+    "What bus does Theo take?", "Does Maya have pets?", "What do Maya and Theo both like?",
+])
+def test_a_question_about_one_thing_or_no_category_names_none(question):
+    assert asked_kind(question) is None
+
+
+def test_the_category_ranks_its_instances_above_the_lines_that_repeat_the_word(store):
+    found = _ids(store, "What pets does Maya have?", 6)
+    assert set(INSTANCES) <= set(found)
+    # The same words asked as a yes/no question name no category: the lines saying 'pets' fill K.
+    assert not set(INSTANCES) & set(_ids(store, "Does Maya have pets?", 6))
+
+
+def test_the_instance_ranking_leaves_out_the_memories_that_say_the_category(store):
+    hits = [Hit(record=r, score=1.0) for r in store.vectors.list("maya")]
+    position = {h.record.id: i for i, h in enumerate(hits)}
+    ranked = [hits[i].record.text for i in instance_ranking("pets", hits, position)]
+    assert not any("pets" in text for text in ranked)
+    assert set(INSTANCES) <= set(ranked)
+
+
+def test_a_question_about_one_thing_ranks_as_without_the_category_signal(store, monkeypatch):
+    question = "What is the name of Maya's dog?"
+    before = _ids(store, question, 4)
+    monkeypatch.setattr(hybrid, "kind_query", lambda q, e: None)  # the category signal switched off
+    assert _ids(store, question, 4) == before
+
+
+def test_the_async_path_finds_the_same_instances(store):
+    import asyncio
+
+    question = "What pets does Maya have?"
+    found = asyncio.run(hybrid.amemories(question, store, EvidenceIndexes(store), "maya", 6, _embed))
+    assert [r.text for r, _ in found] == _ids(store, question, 6)
