@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from dmem.decisions.offline import (
     chains,
     circle,
+    confirmed,
     markers,
     news,
     outcomes,
@@ -424,7 +425,8 @@ def confirmed_question(clause: Clause) -> Asked | None:
         return None
     for asked in (clause.asked, clause.replies_to):
         if asked is not None and asks_yes_no(asked.question) \
-                and (opens_yes_no(clause.text) or yes_no_echo(asked.question, clause.text)) \
+                and (opens_yes_no(clause.text) or yes_no_echo(asked.question, clause.text)
+                     or (_SECOND_PERSON.search(asked.question) and confirmed.verb_echo(asked.question, clause.text))) \
                 and len(topic_stems(asked.question, [asked.asker])) >= W_CONFIRMED_MIN_TOPIC:
             return asked
     return None

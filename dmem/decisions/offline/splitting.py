@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline import chains, frames, leaning, presuppose, register, rules
+from dmem.decisions.offline import chains, confirmed, frames, leaning, presuppose, register, rules
 from dmem.decisions.offline.admission import (
     Clause,
     ClauseVerdict,
@@ -116,6 +116,8 @@ def _answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Anteced
     if stated := chains.answer_statement(asked.question, _trim(said), speaker):
         return _tidy(stated)
     question = rewrite_person(asked.question, asker, speaker)
+    if stated := confirmed.confirmed_statement(question, _trim(said), speaker):  # "got it!!": the question, stated
+        return _tidy(stated)
     return _tidy(frames.answered(speaker, asker, question, _trim(said)))
 
 
@@ -371,6 +373,21 @@ def _one_topic(earlier: str, piece: str) -> bool:
     return leaning.points_back(said) or bool(topic_stems(" ".join(frames.pieces(earlier))) & topic_stems(said))
 
 
+def _after_confirmed(earlier: str, framed: str) -> str | None:
+    """The rest of a reply framed with the question whose yes or no ``earlier`` states, joined to it; else None.
+
+    'Perpetua does not eat coriander yet' + 'Perpetua answered ... "does Perpetua eat coriander yet?": never'
+    -> 'Perpetua does not eat coriander yet; never': one answer, one memory.
+    """
+    question, said = frames.replied_to(framed), frames.said(framed)
+    who = framed.split(" answered ", 1)[0]
+    if not question or said == framed:
+        return None
+    stated = {_tidy(s).rstrip(".") for r in ("yes", "no") if (s := confirmed.confirmed_statement(question, r, who))}
+    first = earlier.split(frames.JOIN, 1)[0].rstrip(".")  # a rest joined already: the statement opens the line
+    return f"{earlier.rstrip('.')}{frames.JOIN}{said}" if first in stated else None
+
+
 def _joined_answer(drafts: list[FactDraft], draft: FactDraft) -> bool:
     """A reply framed with the question an earlier fact of the utterance already answers joins that fact.
 
@@ -380,7 +397,7 @@ def _joined_answer(drafts: list[FactDraft], draft: FactDraft) -> bool:
     only while it goes on with the answer's topic; a piece on another topic starts a line of its own.
     """
     for i, earlier in enumerate(drafts):
-        text = frames.joined(earlier.text, draft.text)
+        text = frames.joined(earlier.text, draft.text) or _after_confirmed(earlier.text, draft.text)
         if earlier.source_turn_ids != draft.source_turn_ids or text is None:
             continue
         if len(frames.said(text).split()) > JOINED_MAX_WORDS and not _one_topic(earlier.text, draft.text):
