@@ -69,3 +69,18 @@ def test_a_shouted_dropped_subject_line_is_the_speakers_in_lower_case() -> None:
     assert restore_subject("GOT AN INTERVIEW") == "I got AN INTERVIEW"
     assert restore_subject("passed my theory test") == "I passed my theory test"
     assert [past(v) for v in ("get", "pass", "try", "bake", "sell")] == ["got", "passed", "tried", "baked", "sold"]
+
+
+def test_the_rest_of_a_longer_reply_joins_the_stated_line_so_no_memory_is_added() -> None:
+    joined = facts("do you drink coffee yet?", "Nope. Too bitter. Never")
+    assert joined == [("Osric does not drink coffee yet; Too bitter; Never", ["D5:1", "D5:2"])]
+    # a rest that is a fact of its own stays one, as before
+    assert facts("do you drink coffee yet?", "Nope. Still hate the smell") == [
+        ("Osric does not drink coffee yet", ["D5:1", "D5:2"]), ("Osric still hates the smell", ["D5:1", "D5:2"])]
+
+
+def test_an_open_question_and_a_reply_that_is_no_yes_or_no_stay_framed() -> None:
+    assert confirmed_statement("does Osric have any pets?", "yes", "Osric") is None  # a yes does not say which
+    assert confirmed_statement("does Osric have plans for the weekend?", "nice one", "Osric") is None
+    assert confirmed_statement("has Osric tried the plum cake?", "Osric hasn't tried it", "Osric") == (
+        "Osric has not tried the plum cake")
