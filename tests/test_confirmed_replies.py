@@ -14,7 +14,7 @@ import pytest
 
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.chains import answer_statement
-from dmem.decisions.offline.confirmed import confirmed_statement, past, verb_echo
+from dmem.decisions.offline.confirmed import clarified, confirmed_statement, outcome, past, verb_echo
 from dmem.decisions.offline.replies import restore_subject
 from dmem.decisions.offline.splitting import facts_from_message
 from tests.conftest import chat_turn
@@ -74,9 +74,9 @@ def test_a_shouted_dropped_subject_line_is_the_speakers_in_lower_case() -> None:
 def test_the_rest_of_a_longer_reply_joins_the_stated_line_so_no_memory_is_added() -> None:
     joined = facts("do you drink coffee yet?", "Nope. Too bitter. Never")
     assert joined == [("Osric does not drink coffee yet; Too bitter; Never", ["D5:1", "D5:2"])]
-    # a rest that is a fact of its own stays one, as before
+    # a rest that is a fact of its own joins the stated line too (B47d): one answer, one memory
     assert facts("do you drink coffee yet?", "Nope. Still hate the smell") == [
-        ("Osric does not drink coffee yet", ["D5:1", "D5:2"]), ("Osric still hates the smell", ["D5:1", "D5:2"])]
+        ("Osric does not drink coffee yet; Osric still hates the smell", ["D5:1", "D5:2"])]
 
 
 def test_an_open_question_and_a_reply_that_is_no_yes_or_no_stay_framed() -> None:
@@ -84,3 +84,55 @@ def test_an_open_question_and_a_reply_that_is_no_yes_or_no_stay_framed() -> None
     assert confirmed_statement("does Osric have plans for the weekend?", "nice one", "Osric") is None
     assert confirmed_statement("has Osric tried the plum cake?", "Osric hasn't tried it", "Osric") == (
         "Osric has not tried the plum cake")
+
+
+def exchange(*lines: tuple[str, str]) -> list[tuple[str, list[str]]]:
+    """The facts the last line forms after the lines before it (speaker, text), with their sources."""
+    turns = [turn(text, who, i + 1) for i, (who, text) in enumerate(lines)]
+    admitted, _ = judge_utterance(turns[-1], turns[:-1])
+    if not admitted:
+        return []
+    return [(f.text, f.source_turn_ids) for f in facts_from_message(turns[-1], turns, [], gated=True)]
+
+
+@pytest.mark.parametrize(("question", "reply", "fact"), [
+    ("how did the exam go?", "passed!!", "Osric passed the exam"),
+    ("how did your driving test go in the end??", "nailed it", "Osric nailed the driving test"),
+])
+def test_how_the_asked_event_went_is_stated_with_the_event(question: str, reply: str, fact: str) -> None:
+    assert facts(question, reply) == [(fact, ["D5:1", "D5:2"])]
+
+
+def test_an_outcome_that_says_more_or_no_outcome_verb_stays_framed() -> None:
+    assert outcome("how did the exam go?", "went ok i think", "Osric") is None
+    assert outcome("how did the exam go?", "passed the written part, failed the oral", "Osric") is None
+
+
+def test_a_noun_phrase_asked_back_names_the_it_of_the_speakers_news() -> None:
+    assert exchange(("Ines", "THE BOATYARD JOB???"), ("Osric", "got it!!")) == [
+        ("Osric got the boatyard job", ["D5:1", "D5:2"])]
+    assert exchange(("Osric", "i got it"), ("Ines", "THE JOB???"), ("Osric", "yeah 😭😭")) == [
+        ("Osric got the job", ["D5:1", "D5:2", "D5:3"])]
+
+
+def test_an_answer_to_a_noun_phrase_asked_back_keeps_the_news_it_asks_about() -> None:
+    assert exchange(("Osric", "GOT A CALLBACK"), ("Ines", "AAAH"), ("Ines", "the theatre one??"),
+                    ("Osric", "mhm. friday at 6")) == [
+        ('Osric added to "Osric got a callback": the theatre one; mhm; friday at 6', ["D5:1", "D5:3", "D5:4"])]
+
+
+def test_a_noun_phrase_asked_back_without_news_or_with_a_denial_forms_nothing() -> None:
+    assert exchange(("Ines", "THE JOB???"), ("Osric", "yeah")) == []  # no "it" of the speaker's to name
+    assert exchange(("Osric", "i got it"), ("Ines", "THE JOB???"), ("Osric", "nope")) == []
+    assert exchange(("Ines", "THE JOB???"), ("Osric", "lol")) == []
+    assert clarified("plans?", "yeah", "i got it") is None  # no "the": asks what, not which
+    assert clarified("the job?", "yeah", "i love it") is None  # "love" is no news done
+
+
+def test_what_a_stated_confirmation_goes_on_to_say_joins_it() -> None:
+    assert facts("are you using the blue glaze?", "Yes. I mix it from ash and feldspar every spring") \
+        == [("Osric is using the blue glaze; Osric mixes it from ash and feldspar every spring", ["D5:1", "D5:2"])]
+
+
+def test_an_opinion_asked_yes_or_no_stays_framed() -> None:
+    assert confirmed_statement("does Osric think it's silly to swim in march?", "not silly", "Osric") is None

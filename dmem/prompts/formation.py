@@ -37,7 +37,11 @@ ADMIT_SYSTEM = system_text(
         "after 'when is your dentist appointment?' ('tuesday') states when it is. A line that opens with a verb "
         "and drops its subject ('GOT AN INTERVIEW', 'passed my theory test') is the speaker's. A 'yes' to an offer "
         "('want to come?') and a yes/no about the world or someone the speaker does not speak for state nothing "
-        "of the speaker.",
+        "of the speaker. Judge the news, the question and the reply as one unit: 'how did the exam go?' -> "
+        "'passed!!' states 'Osric passed the exam'; when the other speaker asks back a bare noun phrase about the "
+        "speaker's short news ('i got it' -> 'THE JOB???' -> 'yeah', or 'GOT A CALLBACK' -> 'the theatre one??' "
+        "-> 'mhm, friday at 6'), the reply names what the news was about ('Osric got the job'), with the three "
+        "turns as sources. What a confirming reply says next goes into that same fact, not a new one.",
         "Admit an outcome said without its event ('aced it!!', 'got it omg') when the speaker named the awaited "
         "event before (a test, an interview, an audition) in <reference_history> or <existing_memories>: it "
         "tells how that event went. Alone, with no such event, it says nothing.",

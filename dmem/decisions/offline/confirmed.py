@@ -9,15 +9,23 @@ The reply and the question are judged as one unit: the reply alone says nothing,
   "I got it", "didn't get it", "passed!!"), so it confirms or denies it even without a "yes" or "no";
 - ``confirmed_statement``: the question, with the speaker already named in it (``rewrite_person``), said as a
   statement of the reply's polarity, only when the reply adds nothing of its own (a longer reply stays framed
-  with its question).
+  with its question);
+- ``outcome``: "how did the exam go?" answered "passed!!" / "nailed it": the outcome verb said of the asked
+  event ("Osric passed the exam"), where the frame quoted the question (B47d);
+- ``clarified``: the other's bare noun phrase asked back ("THE APPRENTICESHIP???") names the "it" of the
+  speaker's short news, and the reply confirms it: "got it!!", or a yes after the speaker's own "i got it"
+  ("Osric got the apprenticeship", the three turns one memory); no "it" to name, or a denial: nothing (B47d).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from dmem.decisions.offline import rules
 from dmem.decisions.offline.pronouns import agree
+from dmem.decisions.offline.replies import Asked
+from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
 from dmem.text.asked import opens_yes_no
 from dmem.text.lexical import content_words
@@ -45,9 +53,23 @@ _BARE = frozenset({"it", "them", "that", "this", "one", "yet", "did", "didn't", 
                    "today", "finally"})
 # "does Osric have any pets?": a yes says there are some, not which; the question stays framed with its reply.
 _OPEN = re.compile(r"\b(?:any|anything|anyone|anybody|anywhere|some|something|or)\b", re.I)
+# "do you think it's silly ...?": a yes or no is the speaker's view, said in the reply; the question stays framed.
+_OPINION = re.compile(r"^(?:\w+\s+)?(?:think|reckon|suppose|guess|believe|feel)\b", re.I)
 _NOT = re.compile(r"\b(?:not|never|\w+n'?t)\b", re.I)
 _ADVERB = re.compile(r"^(?:(?:ever|already|finally|just|actually|still|often|usually|always|sometimes|really)\s+)?",
                      re.I)
+# "how did the driving test go?": the asked event; "THE APPRENTICESHIP???": a bare noun phrase asked back.
+_HOW_WENT = re.compile(rf"^\W*{_SOFT}how\s+(?:did|'d)\s+(?P<np>(?:the|your|ur|[A-Z][\w-]*'s)\s+[\w'-]+"
+                       r"(?:\s+[\w'-]+){0,2}?)\s+go\b(?:\s+(?:in\s+the\s+end|then|today))?\W*$", re.I)
+_THING_ASKED = re.compile(r"^\W*(?P<np>(?:the|your|ur)\s+[\w'-]+(?:\s+[\w'-]+){0,2})\s*\?+\W*$", re.I)
+_DID_IT = re.compile(r"^\W*(?:(?:yes|yeah|yep|yup|ya|yea|omg|oh|finally|just)\W+)*(?:(?:i|we)\s+)?"
+                     r"(?:(?:just|finally|actually|totally)\s+)?(?P<verb>[a-z]+)(?P<it>\s+it)?\W*$", re.I)
+# The verbs that tell how an exam, interview or match went, said of it ("passed", "nailed it").
+_OUTCOME = frozenset({"passed", "failed", "nailed", "aced", "smashed", "crushed", "bombed", "flunked", "won", "lost",
+                      "finished", "survived"})
+# The asker's turns between the speaker's line and the question asked back ("AHHH"), and that line's length.
+ASKED_BACK_RUN = 2
+ASKED_BACK_MAX_WORDS = 5
 _STATED = {"did": ("", "did not"), "have": ("has", "has not"), "has": ("has", "has not"), "are": ("is", "is not"),
            "is": ("is", "is not"), "were": ("was", "was not"), "was": ("was", "was not"), "do": ("", "does not"),
            "does": ("", "does not"), "will": ("will", "will not"), "can": ("can", "cannot")}
@@ -93,18 +115,23 @@ def _own_words(reply: str, question: str, speaker: str = "") -> set[str]:
     return {w for w in content_words(reply) if w not in known and w not in rules.INTERJECTIONS}
 
 
-def confirmed_statement(question: str, reply: str, speaker: str) -> str | None:
+def confirmed_statement(question: str, reply: str, speaker: str, before: str | None = None) -> str | None:
     """The yes/no ``question`` (naming ``speaker``) said as the fact the bare ``reply`` confirms or denies; else None.
 
     'did Osric get the job at the boatyard?' + 'got it!!' -> 'Osric got the job at the boatyard'; + 'nope' ->
     'Osric did not get the job at the boatyard'. None for another shape or a reply that says more.
     """
+    bare = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", reply)  # "Osric passed": the reply without its subject
+    if stated := outcome(question, bare, speaker):
+        return stated
+    if found := clarified(question, bare, before):
+        return f"{speaker} {found}"
     q = question.replace("\u2019", "'").strip()
     said = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", reply.replace("\u2019", "'"))  # "Osric didn't": the reply
     aux_names = "|".join(_STATED)
     m = re.match(rf"^\W*{_SOFT}(?P<aux>{aux_names})\s+{re.escape(speaker)}\s+(?P<rest>[^?]+?)\s*\?*$", q, re.I)
     you = q.replace(speaker, "you")
-    if m is None or _OPEN.search(m["rest"]) or _own_words(said, you, speaker):
+    if m is None or _OPEN.search(m["rest"]) or _OPINION.match(m["rest"]) or _own_words(said, you, speaker):
         return None
     denied = bool(_DENIAL.match(said) or _NOT.search(said))
     if not (denied or opens_yes_no(said) or yes_no_echo(you, said) or verb_echo(you, said)):
@@ -120,3 +147,63 @@ def confirmed_statement(question: str, reply: str, speaker: str) -> str | None:
         said = past(verb) if aux == "did" else agree(verb)
         return f"{speaker} {kept}{said} {tail}".rstrip()
     return f"{speaker} {yes} {rest}"
+
+
+def _done(verb: str) -> bool:
+    """Whether a word is a past form a short reply says its news with ('got', 'passed'; not 'need', 'shed')."""
+    low = verb.lower()
+    return low in _IRREGULAR.values() or (low.endswith("ed") and len(low) > 4 and not low.endswith("eed"))
+
+
+def outcome(question: str, reply: str, speaker: str) -> str | None:
+    """'how did the exam go?' + 'passed!!' -> 'Osric passed the exam'; None for another shape or more words."""
+    asked, said = _HOW_WENT.match(question.replace("\u2019", "'").strip()), _DID_IT.match(reply.replace("\u2019", "'"))
+    verb = said["verb"].lower() if said else ""
+    if asked is None or verb not in _OUTCOME or _own_words(reply, question, speaker) - set(content_words(verb)):
+        return None
+    np = re.sub(rf"^(?:your|ur|{re.escape(speaker)}'s)\b", "the", asked["np"], flags=re.I)
+    return f"{speaker} {verb} {np}"
+
+
+def thing_asked(question: str) -> str | None:
+    """The noun phrase a bare question asks back ('THE APPRENTICESHIP???' -> 'the apprenticeship'), else None."""
+    m = _THING_ASKED.match(question.replace("\u2019", "'"))
+    return re.sub(r"^(?:your|ur)\b", "the", m["np"].lower()) if m else None
+
+
+def clarified(question: str, reply: str, before: str | None = None) -> str | None:
+    """The speaker's news whose "it" the other's bare noun-phrase ``question`` names, as the reply confirms it.
+
+    'THE JOB???' + 'got it!!' -> 'got the job'; 'i got it' (``before``, the speaker's line before the question)
+    + 'THE JOB???' + 'yeah' -> 'got the job'. None for a denial, more words, or no "it" to name.
+    """
+    np = thing_asked(question)
+    reply = reply.replace("\u2019", "'")
+    said = _DID_IT.match(reply)
+    verb = said["verb"].lower() if said else ""
+    if np is None or _DENIAL.match(reply) or _own_words(reply, question) - set(content_words(verb)):
+        return None
+    if said and said["it"] and _done(verb):
+        return f"{verb} {np}"
+    told = _DID_IT.match(before.replace("\u2019", "'")) if before and opens_yes_no(reply) else None
+    if told and told["it"] and _done(told["verb"]):
+        return f"{told['verb'].lower()} {np}"
+    return None
+
+
+def line_asked_back(asked: Asked | None, prior: Sequence[Message], speaker: str) -> Message | None:
+    """The speaker's short line that the other's bare noun-phrase question ``asked`` asks back about, if any.
+
+    "GOT AN INTERVIEW" / "AHHH" / "the council one??": the line just before the asker's run of turns, when it
+    is the speaker's and at most ``ASKED_BACK_MAX_WORDS`` words (longer news formed its own memory).
+    """
+    if asked is None or not asked.turn_id or thing_asked(asked.question) is None:
+        return None
+    at = next((i for i, m in enumerate(prior) if m.turn_id == asked.turn_id), None)
+    run = 0
+    while at and prior[at - 1].speaker == asked.asker and run < ASKED_BACK_RUN:
+        at, run = at - 1, run + 1
+    before = prior[at - 1] if at else None
+    if before is None or before.speaker != speaker or len((before.text or "").split()) > ASKED_BACK_MAX_WORDS:
+        return None
+    return before
