@@ -74,9 +74,12 @@ def test_a_shouted_dropped_subject_line_is_the_speakers_in_lower_case() -> None:
 def test_the_rest_of_a_longer_reply_joins_the_stated_line_so_no_memory_is_added() -> None:
     joined = facts("do you drink coffee yet?", "Nope. Too bitter. Never")
     assert joined == [("Osric does not drink coffee yet; Too bitter; Never", ["D5:1", "D5:2"])]
-    # a rest that is a fact of its own joins the stated line too (B47d): one answer, one memory
-    assert facts("do you drink coffee yet?", "Nope. Still hate the smell") == [
-        ("Osric does not drink coffee yet; Osric still hates the smell", ["D5:1", "D5:2"])]
+    # a rest that is a fact of its own joins the stated line when it goes on with its topic (B47d), else not
+    assert facts("do you drink coffee yet?", "Nope. Still hate the smell of coffee") == [
+        ("Osric does not drink coffee yet; Osric still hates the smell of coffee", ["D5:1", "D5:2"])]
+    assert facts("do you drink coffee yet?", "Nope. I joined a rowing club in Harwick") == [
+        ("Osric does not drink coffee yet", ["D5:1", "D5:2"]),
+        ("Osric joined a rowing club in Harwick", ["D5:1", "D5:2"])]
 
 
 def test_an_open_question_and_a_reply_that_is_no_yes_or_no_stay_framed() -> None:
@@ -130,8 +133,9 @@ def test_a_noun_phrase_asked_back_without_news_or_with_a_denial_forms_nothing() 
 
 
 def test_what_a_stated_confirmation_goes_on_to_say_joins_it() -> None:
-    assert facts("are you using the blue glaze?", "Yes. I mix it from ash and feldspar every spring") \
-        == [("Osric is using the blue glaze; Osric mixes it from ash and feldspar every spring", ["D5:1", "D5:2"])]
+    assert facts("are you using the blue glaze?", "Yes. I mix the glaze from ash and feldspar every spring") \
+        == [("Osric is using the blue glaze; Osric mixes the glaze from ash and feldspar every spring",
+             ["D5:1", "D5:2"])]
 
 
 def test_an_opinion_asked_yes_or_no_stays_framed() -> None:

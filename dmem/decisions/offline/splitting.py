@@ -399,16 +399,17 @@ def _after_confirmed(earlier: str, framed: str) -> str | None:
     return f"{earlier.rstrip('.')}{frames.JOIN}{said}" if first in stated else None
 
 
-def _after_stated(earlier: str, piece: str) -> str | None:
+def _after_stated(earlier: str, piece: str, speaker: str) -> str | None:
     """The next piece of a reply joined to the confirmation it stated, or to its line asked back (B47d).
 
     'Osric added to "Osric got an interview": the council one; mhm' + '... : the council one; tomorrow at 2'
-    -> '...: the council one; mhm; tomorrow at 2'; 'Jolka is using a new glaze' + 'Jolka mixes it herself'
-    -> 'Jolka is using a new glaze; Jolka mixes it herself'.
+    -> '...: the council one; mhm; tomorrow at 2'; 'Jolka is using a new glaze' + 'Jolka mixes the glaze from ash'
+    -> 'Jolka is using a new glaze; Jolka mixes the glaze from ash' (a piece on another topic stays apart).
     """
     said, told = frames.said(earlier), frames.said(piece)
-    if said == earlier:  # a stated confirmation: the piece joins whole
-        return f"{earlier.rstrip('.')}{frames.JOIN}{piece}"
+    if said == earlier:  # a stated confirmation: a piece on its topic joins whole, another topic stays apart
+        shared = topic_stems(earlier, [speaker]) & topic_stems(piece, [speaker])  # the speaker's name is no topic
+        return f"{earlier.rstrip('.')}{frames.JOIN}{piece}" if shared else None
     head, first = piece[: piece.rindex(told)], said.split(frames.JOIN, 1)[0]
     if told == piece or not earlier.startswith(head):
         return None
@@ -424,11 +425,11 @@ def _joined_answer(drafts: list[FactDraft], draft: FactDraft, confirmations: Col
     drummers at midnight', not two lines repeating the question. Past ``JOINED_MAX_WORDS`` a piece joins
     only while it goes on with the answer's topic; a piece on another topic starts a line of its own.
     A question stated as confirmed (``confirmations``: their indexes) takes what the reply says next the same
-    way: 'Jolka is using a new glaze; Jolka mixes it herself' is one memory, not two (B47d).
+    way when it goes on with its topic: 'Jolka is using a new glaze; Jolka mixes the glaze from ash' (B47d).
     """
     for i, earlier in enumerate(drafts):
         text = frames.joined(earlier.text, draft.text) or _after_confirmed(earlier.text, draft.text) \
-            or (_after_stated(earlier.text, draft.text) if i in confirmations else None)
+            or (_after_stated(earlier.text, draft.text, draft.speaker) if i in confirmations else None)
         if earlier.source_turn_ids != draft.source_turn_ids or text is None:
             continue
         if len(frames.said(text).split()) > JOINED_MAX_WORDS and not _one_topic(earlier.text, draft.text):
