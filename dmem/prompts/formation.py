@@ -30,6 +30,18 @@ ADMIT_SYSTEM = system_text(
         "you?') or a tag ('..., you know?') is no such question, and a bare 'yep' or 'sure' says nothing "
         "unless it confirms a yes/no question that names a fact: 'yep' after 'didnt u sell the "
         "van in may' or 'oh ya he is' after 'is tomas still with the band' states it.",
+        "A short reply that confirms or denies the other speaker's yes/no question about the speaker's own doing "
+        "('got it!!', 'i got it', 'yep', 'nope, didn't get it' after 'did you get the job at the boatyard?') states "
+        "the question as the speaker's fact, negated on a denial ('Osric got the job at the boatyard', 'Osric did "
+        "not get the job at the boatyard'), with the question's turn and the reply's as sources; a short value "
+        "after 'when is your dentist appointment?' ('tuesday') states when it is. A line that opens with a verb "
+        "and drops its subject ('GOT AN INTERVIEW', 'passed my theory test') is the speaker's. A 'yes' to an offer "
+        "('want to come?') and a yes/no about the world or someone the speaker does not speak for state nothing "
+        "of the speaker. Judge the news, the question and the reply as one unit: 'how did the exam go?' -> "
+        "'passed!!' states 'Osric passed the exam'; when the other speaker asks back a bare noun phrase about the "
+        "speaker's short news ('i got it' -> 'THE JOB???' -> 'yeah', or 'GOT A CALLBACK' -> 'the theatre one??' "
+        "-> 'mhm, friday at 6'), the reply names what the news was about ('Osric got the job'), with the three "
+        "turns as sources. What a confirming reply says next goes into that same fact, not a new one.",
         "Admit an outcome said without its event ('aced it!!', 'got it omg') when the speaker named the awaited "
         "event before (a test, an interview, an audition) in <reference_history> or <existing_memories>: it "
         "tells how that event went. Alone, with no such event, it says nothing.",

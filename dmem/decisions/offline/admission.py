@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from dmem.decisions.offline import (
     chains,
     circle,
+    confirmed,
     markers,
     news,
     outcomes,
@@ -157,6 +158,8 @@ class Clause:
     """The earlier turn that named that person, when the clause refers to them by pronoun."""
     foreign: bool = False
     """The clause opens with a he/she meaning someone else's person or nobody named: no attribute of the speaker's."""
+    asked_back: Message | None = None
+    """The speaker's own line whose "it" the other's bare noun-phrase question names ("i got it" / "THE JOB???")."""
     outcome_of: Message | str | None = None
     """The speaker's earlier message, or stored memory, naming the event whose outcome the clause reports."""
     names: frozenset[str] = frozenset()
@@ -237,6 +240,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     follows = own_message_before(message, prior) if len(text.split()) <= FOLLOW_MAX_WORDS else None
     text = register.standard(text) or text  # after the count: "wanna" is one word said, not two
     replies_to = question_replied(message, prior)
+    asked_back = confirmed.line_asked_back(asked, prior, message.speaker)
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
     named = news.known_names(prior)
@@ -247,7 +251,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
         person = person if (theirs := their_subject(plain[0].text, said[0], person)) != said[0] else None
         said[0] = theirs
     clauses = [replace(c, text=telegraphic.restore_owner(said[i], prior, message.speaker),
-                       asked=asked, follows=follows, replies_to=replies_to,
+                       asked=asked, follows=follows, replies_to=replies_to, asked_back=asked_back,
                        own_event=telegraphic.own_event(c.text, prior, message.speaker),
                        rated=register.rated(c.text, prior, message.speaker), outcome_of=outcome,
                        chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS,
@@ -424,8 +428,12 @@ def confirmed_question(clause: Clause) -> Asked | None:
         return None
     for asked in (clause.asked, clause.replies_to):
         if asked is not None and asks_yes_no(asked.question) \
-                and (opens_yes_no(clause.text) or yes_no_echo(asked.question, clause.text)) \
+                and (opens_yes_no(clause.text) or yes_no_echo(asked.question, clause.text)
+                     or (_SECOND_PERSON.search(asked.question) and confirmed.verb_echo(asked.question, clause.text))) \
                 and len(topic_stems(asked.question, [asked.asker])) >= W_CONFIRMED_MIN_TOPIC:
+            return asked
+        before = utterance_text(clause.asked_back) if clause.asked_back else None
+        if asked is not None and confirmed.clarified(asked.question, clause.text, before):  # "THE JOB???" "got it"
             return asked
     return None
 

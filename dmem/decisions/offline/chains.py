@@ -32,6 +32,9 @@ _YOUR_THING = re.compile(rf"^(?:so\s+|and\s+|but\s+)?(?:what|who|which\s+one){_B
                          r"(?P<np>[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+(?:these\s+days|now|again))?\s*\?*$", re.I)
 _WHERE = re.compile(r"^(?:so\s+|and\s+)?where\s+(?:do|did)\s+you\s+(?P<verb>live|work|study|grow\s+up|stay|go)"
                     r"(?P<rest>(?:\s+[\w'-]+){0,3}?)\s*\?*$", re.I)
+# "when is your dentist appointment?" -> "tuesday": when the listener's own thing is (B46d).
+_WHEN = re.compile(rf"^(?:so\s+|and\s+)?when{_BE}\s+(?:your|ur)\s+(?P<np>[\w'-]+(?:\s+[\w'-]+){{0,3}}?)\s*\?*$", re.I)
+_DAY = re.compile(r"^(?:the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\d{1,2}(?:st|nd|rd|th)\b)", re.I)
 _PAST = {"grow up": "grew up", "go": "went", "live": "lived", "work": "worked", "study": "studied", "stay": "stayed"}
 _PRESENT = {"grow up": "grows up", "go": "goes", "live": "lives", "work": "works", "study": "studies",
             "stay": "stays"}
@@ -80,6 +83,10 @@ def answer_statement(question: str, answer: str, speaker: str) -> str | None:
         np = m["np"].lower()
         verb = "are" if np.endswith("s") and not np.endswith("ss") else "is"
         return f"{speaker}'s {np} {verb} {body}"
+    if m := _WHEN.match(q):
+        np = m["np"].lower()
+        verb = "are" if np.endswith("s") and not np.endswith("ss") else "is"
+        return f"{speaker}'s {np} {verb} {'on ' if _DAY.match(body) else ''}{body}"
     if m := _WHERE.match(q):
         verb = m["verb"].lower()
         tense = _PAST if re.match(r"^(?:so\s+|and\s+)?where\s+did\b", q, re.I) else _PRESENT

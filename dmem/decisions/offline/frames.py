@@ -13,14 +13,16 @@ comes from what was said (``said``).
 
 from __future__ import annotations
 
-__all__ = ["added", "answered", "asked", "is_asked", "joined", "pieces", "replied_to", "said"]
+__all__ = ["JOIN", "added", "answered", "asked", "is_asked", "joined", "pieces", "replied_to", "said"]
 
 import re
 
 _NAME = r"[^\"]{1,60}?"
 _REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"(?P<question>[^\"]*)\":\s*(?P<said>\S.*)$", re.S)
 _ADDED = re.compile(rf"^\s*{_NAME} added to \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
-_JOIN = "; "  # between the replies joined under one question
+JOIN = "; "
+"""Between the replies joined under one question."""
+_JOIN = JOIN
 _ASKED = re.compile(rf"^\s*{_NAME} asked {_NAME}:\s*\"(?P<said>[^\"]*\?)\"\s*$", re.S)
 
 

@@ -95,8 +95,10 @@ def restore_subject(clause: str) -> str:
     filler = rules.LEADING_FILLER.match(clause)
     head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
     for pattern, subject in _RESTORE:
-        if pattern.match(body):
-            return f"{head}{subject} {body[:1].lower()}{body[1:]}"
+        if pattern.match(body):  # "GOT AN INTERVIEW": the shouted verb lowered whole, not "I gOT"
+            first = body.split(maxsplit=1)[0]
+            start = first.lower() if first.isupper() else first[:1].lower() + first[1:]
+            return f"{head}{subject} {start}{body[len(first):]}"
     return clause
 
 

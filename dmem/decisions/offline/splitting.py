@@ -7,9 +7,9 @@ and the listener. Relative time words are kept as said (a later node grounds the
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
-from dmem.decisions.offline import chains, frames, leaning, presuppose, register, rules
+from dmem.decisions.offline import chains, confirmed, frames, leaning, presuppose, register, rules
 from dmem.decisions.offline.admission import (
     Clause,
     ClauseVerdict,
@@ -22,7 +22,7 @@ from dmem.decisions.offline.admission import (
 )
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
-from dmem.decisions.offline.replies import Asked, listener_of
+from dmem.decisions.offline.replies import Asked, listener_of, restore_subject
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import asks, topic_stems
@@ -116,6 +116,15 @@ def _answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Anteced
     if stated := chains.answer_statement(asked.question, _trim(said), speaker):
         return _tidy(stated)
     question = rewrite_person(asked.question, asker, speaker)
+    before = utterance_text(clause.asked_back) if clause.asked_back else None
+    if stated := confirmed.confirmed_statement(question, _trim(said), speaker, before):  # "got it!!": stated
+        return _tidy(stated)
+    if before and (thing := confirmed.thing_asked(asked.question)):  # "GOT AN INTERVIEW" "the council one??"
+        told = before.lower() if before.isupper() else before
+        earlier = _trim(rewrite_person(restore_subject(told), speaker, asker))
+        reply = _lowered(_trim(said))
+        reply = reply if reply.lower().startswith(thing) else f"{thing}{frames.JOIN}{reply}"
+        return _tidy(frames.added(speaker, earlier, reply))
     return _tidy(frames.answered(speaker, asker, question, _trim(said)))
 
 
@@ -216,6 +225,7 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     linked = False  # whether a fact of this utterance already names the question it replies to
     told: list[FactDraft] = []  # plain statements without "I" (criterion 3): kept when nothing else is
     verdicts: list[ClauseVerdict] = []
+    confirmations: set[int] = set()  # drafts stating a question the reply confirmed: what it says more joins them
     for clause in clauses:
         verdict = judge_clause(clause, language)
         verdicts.append(verdict)
@@ -231,7 +241,10 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
         elif verdict.kind in ("answer", "confirms") and (asked := _asked_of(clause, verdict.kind)) is not None:
             pairs = [(_answer_fact(clause, asked, message.speaker, known), categorize(clause.text),
                       Provenance.STATED)]
-            sources = [t for t in (asked.turn_id, message.turn_id) if t]
+            back = clause.asked_back.turn_id if clause.asked_back else None
+            sources = [t for t in (back, asked.turn_id, message.turn_id) if t]
+            if (verdict.kind == "confirms" or back) and not frames.replied_to(pairs[0][0]):  # the rest joins it
+                confirmations.add(len(drafts))
         elif replied is not None and verdict.kind not in _SHAPED and chains.fragment(clause.text, replied.question):
             pairs = [(_answer_fact(clause, replied, message.speaker, known), categorize(clause.text),
                       Provenance.STATED)]
@@ -281,7 +294,7 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
             draft = FactDraft(text=fact_text, speaker=message.speaker, source_turn_ids=sources,
                               categories=categories, provenance=provenance, language=language)
             leans = statement and i == 0 and leaning.joined_back(drafts, draft)
-            if not leans and not _joined_answer(drafts, draft):
+            if not leans and not _joined_answer(drafts, draft, confirmations):
                 drafts.append(draft)
     if drafts or not gated:
         return drafts or told, False
@@ -371,16 +384,52 @@ def _one_topic(earlier: str, piece: str) -> bool:
     return leaning.points_back(said) or bool(topic_stems(" ".join(frames.pieces(earlier))) & topic_stems(said))
 
 
-def _joined_answer(drafts: list[FactDraft], draft: FactDraft) -> bool:
+def _after_confirmed(earlier: str, framed: str) -> str | None:
+    """The rest of a reply framed with the question whose yes or no ``earlier`` states, joined to it; else None.
+
+    'Perpetua does not eat coriander yet' + 'Perpetua answered ... "does Perpetua eat coriander yet?": never'
+    -> 'Perpetua does not eat coriander yet; never': one answer, one memory.
+    """
+    question, said = frames.replied_to(framed), frames.said(framed)
+    who = framed.split(" answered ", 1)[0]
+    if not question or said == framed:
+        return None
+    stated = {_tidy(s).rstrip(".") for r in ("yes", "no") if (s := confirmed.confirmed_statement(question, r, who))}
+    first = earlier.split(frames.JOIN, 1)[0].rstrip(".")  # a rest joined already: the statement opens the line
+    return f"{earlier.rstrip('.')}{frames.JOIN}{said}" if first in stated else None
+
+
+def _after_stated(earlier: str, piece: str, speaker: str) -> str | None:
+    """The next piece of a reply joined to the confirmation it stated, or to its line asked back (B47d).
+
+    'Osric added to "Osric got an interview": the council one; mhm' + '... : the council one; tomorrow at 2'
+    -> '...: the council one; mhm; tomorrow at 2'; 'Jolka is using a new glaze' + 'Jolka mixes the glaze from ash'
+    -> 'Jolka is using a new glaze; Jolka mixes the glaze from ash' (a piece on another topic stays apart).
+    """
+    said, told = frames.said(earlier), frames.said(piece)
+    if said == earlier:  # a stated confirmation: a piece on its topic joins whole, another topic stays apart
+        shared = topic_stems(earlier, [speaker]) & topic_stems(piece, [speaker])  # the speaker's name is no topic
+        return f"{earlier.rstrip('.')}{frames.JOIN}{piece}" if shared else None
+    head, first = piece[: piece.rindex(told)], said.split(frames.JOIN, 1)[0]
+    if told == piece or not earlier.startswith(head):
+        return None
+    rest = told[len(first) + len(frames.JOIN):] if told.startswith(first + frames.JOIN) else told
+    return f"{earlier.rstrip('.')}{frames.JOIN}{rest}"
+
+
+def _joined_answer(drafts: list[FactDraft], draft: FactDraft, confirmations: Collection[int] = ()) -> bool:
     """A reply framed with the question an earlier fact of the utterance already answers joins that fact.
 
     One answer is one memory: 'What were the best moments of the festival?' answered "The lantern
     parade. The drummers at midnight." gives 'Noor answered ... question "...": The lantern parade; The
     drummers at midnight', not two lines repeating the question. Past ``JOINED_MAX_WORDS`` a piece joins
     only while it goes on with the answer's topic; a piece on another topic starts a line of its own.
+    A question stated as confirmed (``confirmations``: their indexes) takes what the reply says next the same
+    way when it goes on with its topic: 'Jolka is using a new glaze; Jolka mixes the glaze from ash' (B47d).
     """
     for i, earlier in enumerate(drafts):
-        text = frames.joined(earlier.text, draft.text)
+        text = frames.joined(earlier.text, draft.text) or _after_confirmed(earlier.text, draft.text) \
+            or (_after_stated(earlier.text, draft.text, draft.speaker) if i in confirmations else None)
         if earlier.source_turn_ids != draft.source_turn_ids or text is None:
             continue
         if len(frames.said(text).split()) > JOINED_MAX_WORDS and not _one_topic(earlier.text, draft.text):

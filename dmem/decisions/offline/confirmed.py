@@ -1,0 +1,209 @@
+"""A short reply that confirms or denies the other speaker's yes/no question about the speaker's own doing.
+
+"did you get the job at the boatyard?" answered "got it!!", "i got it", "yep" or "nope, didn't get it": the
+fact is the question's content said of the speaker, negated on a denial ("Osric got the job at the
+boatyard", "Osric did not get the job at the boatyard"), with the question's turn and the reply's as sources.
+The reply and the question are judged as one unit: the reply alone says nothing, the question alone only asks.
+
+- ``verb_echo``: the reply takes up the question's own verb with its subject dropped or said ("got it",
+  "I got it", "didn't get it", "passed!!"), so it confirms or denies it even without a "yes" or "no";
+- ``confirmed_statement``: the question, with the speaker already named in it (``rewrite_person``), said as a
+  statement of the reply's polarity, only when the reply adds nothing of its own (a longer reply stays framed
+  with its question);
+- ``outcome``: "how did the exam go?" answered "passed!!" / "nailed it": the outcome verb said of the asked
+  event ("Osric passed the exam"), where the frame quoted the question (B47d);
+- ``clarified``: the other's bare noun phrase asked back ("THE APPRENTICESHIP???") names the "it" of the
+  speaker's short news, and the reply confirms it: "got it!!", or a yes after the speaker's own "i got it"
+  ("Osric got the apprenticeship", the three turns one memory); no "it" to name, or a denial: nothing (B47d).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.pronouns import agree
+from dmem.decisions.offline.replies import Asked
+from dmem.state.schemas import Message
+from dmem.text.answers import yes_no_echo
+from dmem.text.asked import opens_yes_no
+from dmem.text.lexical import content_words
+
+_SOFT = r"(?:(?:so|and|but|wait|oh|also|btw|ok|okay|well)\b[,!.]?\s*)*"
+_EVER = r"(?:(?:ever|already|finally|just|actually|still)\s+)?"
+# "did you get ...", "have u booked ...": the listener's own doing, asked yes or no (the verb it asks of them).
+_ASKS_DOING = re.compile(rf"^\W*{_SOFT}(?P<aux>did|have|has)\s+(?:you|u|ya)\s+{_EVER}(?P<verb>[a-z]+)\b", re.I)
+_REPLY_VERB = re.compile(r"^\W*(?:(?:yes|yeah|yep|yup|ya|yea|omg|oh|no|nope|nah|sadly|finally|just|totally|"
+                         r"actually)\W+)*(?:(?:i|we)\s+)?(?:(?:just|finally|actually|totally)\s+)?"
+                         r"(?P<neg>(?:didn'?t|did\s+not|haven'?t|have\s+not|never)\s+)?(?P<verb>[a-z]+)\b", re.I)
+_IRREGULAR = {"get": "got", "win": "won", "make": "made", "find": "found", "buy": "bought", "sell": "sold",
+              "take": "took", "hear": "heard", "see": "saw", "go": "went", "do": "did", "have": "had", "give": "gave",
+              "land": "landed", "meet": "met", "leave": "left", "send": "sent", "pay": "paid", "tell": "told",
+              "fly": "flew", "ride": "rode", "write": "wrote", "drive": "drove", "build": "built", "catch": "caught",
+              "break": "broke", "choose": "chose", "begin": "began", "sit": "sat", "hold": "held", "keep": "kept",
+              "lose": "lost", "feel": "felt", "bring": "brought", "think": "thought", "run": "ran"}
+_PARTICIPLE = {"got": "gotten", "gave": "given", "took": "taken", "saw": "seen", "went": "gone", "did": "done",
+               "wrote": "written", "drove": "driven", "broke": "broken", "chose": "chosen", "began": "begun",
+               "flew": "flown", "rode": "ridden"}
+_DENIAL = re.compile(r"^\W*(?:(?:oh|well|sadly|um+)\W+)?(?:no|nope|nah|not|never|(?:i\s+|we\s+)?(?:didn'?t|did\s+not|"
+                     r"haven'?t|hasn'?t|have\s+not|wasn'?t|weren'?t|isn'?t|aren'?t|don'?t|doesn'?t|won'?t|can'?t))\b",
+                     re.I)
+_BARE = frozenset({"it", "them", "that", "this", "one", "yet", "did", "didn't", "didnt", "have", "haven't", "not",
+                   "today", "finally"})
+# "does Osric have any pets?": a yes says there are some, not which; the question stays framed with its reply.
+_OPEN = re.compile(r"\b(?:any|anything|anyone|anybody|anywhere|some|something|or)\b", re.I)
+# "do you think it's silly ...?": a yes or no is the speaker's view, said in the reply; the question stays framed.
+_OPINION = re.compile(r"^(?:\w+\s+)?(?:think|reckon|suppose|guess|believe|feel)\b", re.I)
+_NOT = re.compile(r"\b(?:not|never|\w+n'?t)\b", re.I)
+_ADVERB = re.compile(r"^(?:(?:ever|already|finally|just|actually|still|often|usually|always|sometimes|really)\s+)?",
+                     re.I)
+# "how did the driving test go?": the asked event; "THE APPRENTICESHIP???": a bare noun phrase asked back.
+_HOW_WENT = re.compile(rf"^\W*{_SOFT}how\s+(?:did|'d)\s+(?P<np>(?:the|your|ur|[A-Z][\w-]*'s)\s+[\w'-]+"
+                       r"(?:\s+[\w'-]+){0,2}?)\s+go\b(?:\s+(?:in\s+the\s+end|then|today))?\W*$", re.I)
+_THING_ASKED = re.compile(r"^\W*(?P<np>(?:the|your|ur)\s+[\w'-]+(?:\s+[\w'-]+){0,2})\s*\?+\W*$", re.I)
+_DID_IT = re.compile(r"^\W*(?:(?:yes|yeah|yep|yup|ya|yea|omg|oh|finally|just)\W+)*(?:(?:i|we)\s+)?"
+                     r"(?:(?:just|finally|actually|totally)\s+)?(?P<verb>[a-z]+)(?P<it>\s+it)?\W*$", re.I)
+# The verbs that tell how an exam, interview or match went, said of it ("passed", "nailed it").
+_OUTCOME = frozenset({"passed", "failed", "nailed", "aced", "smashed", "crushed", "bombed", "flunked", "won", "lost",
+                      "finished", "survived"})
+# The asker's turns between the speaker's line and the question asked back ("AHHH"), and that line's length.
+ASKED_BACK_RUN = 2
+ASKED_BACK_MAX_WORDS = 5
+_STATED = {"did": ("", "did not"), "have": ("has", "has not"), "has": ("has", "has not"), "are": ("is", "is not"),
+           "is": ("is", "is not"), "were": ("was", "was not"), "was": ("was", "was not"), "do": ("", "does not"),
+           "does": ("", "does not"), "will": ("will", "will not"), "can": ("can", "cannot")}
+
+
+def past(verb: str) -> str:
+    """The simple past of a base-form verb ('get' -> 'got', 'pass' -> 'passed', 'try' -> 'tried')."""
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low.endswith("e"):
+        return low + "d"
+    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        return low[:-1] + "ied"
+    return low + "ed"
+
+
+def forms(verb: str) -> set[str]:
+    """The forms of a verb a reply may echo it with: base, past and past participle."""
+    low = verb.lower()
+    done = past(low)
+    return {low, done, _PARTICIPLE.get(done, done)}
+
+
+def verb_echo(question: str, reply: str) -> bool:
+    """Whether a short ``reply`` takes up the verb of a yes/no ``question`` about the listener's own doing.
+
+    "did you get the job?" -> "got it!!", "I got it", "nope, didn't get it" (not "got a cold", which says
+    something else: the echo carries no content word of its own besides the verb).
+    """
+    asked, said = _ASKS_DOING.match(question.replace("\u2019", "'")), _REPLY_VERB.match(reply.replace("\u2019", "'"))
+    if asked is None or said is None or said["verb"].lower() not in forms(asked["verb"]):
+        return False
+    return not _own_words(reply, question)
+
+
+def _own_words(reply: str, question: str, speaker: str = "") -> set[str]:
+    """The content words the reply says beyond the question, its verb forms, yes/no and pointing back."""
+    asked = _ASKS_DOING.match(question)
+    known = set(content_words(question)) | set(content_words(speaker)) | rules.INTERJECTIONS | _BARE
+    if asked:
+        known |= {w for f in forms(asked["verb"]) for w in content_words(f)}
+    return {w for w in content_words(reply) if w not in known and w not in rules.INTERJECTIONS}
+
+
+def confirmed_statement(question: str, reply: str, speaker: str, before: str | None = None) -> str | None:
+    """The yes/no ``question`` (naming ``speaker``) said as the fact the bare ``reply`` confirms or denies; else None.
+
+    'did Osric get the job at the boatyard?' + 'got it!!' -> 'Osric got the job at the boatyard'; + 'nope' ->
+    'Osric did not get the job at the boatyard'. None for another shape or a reply that says more.
+    """
+    bare = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", reply)  # "Osric passed": the reply without its subject
+    if stated := outcome(question, bare, speaker):
+        return stated
+    if found := clarified(question, bare, before):
+        return f"{speaker} {found}"
+    q = question.replace("\u2019", "'").strip()
+    said = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", reply.replace("\u2019", "'"))  # "Osric didn't": the reply
+    aux_names = "|".join(_STATED)
+    m = re.match(rf"^\W*{_SOFT}(?P<aux>{aux_names})\s+{re.escape(speaker)}\s+(?P<rest>[^?]+?)\s*\?*$", q, re.I)
+    you = q.replace(speaker, "you")
+    if m is None or _OPEN.search(m["rest"]) or _OPINION.match(m["rest"]) or _own_words(said, you, speaker):
+        return None
+    denied = bool(_DENIAL.match(said) or _NOT.search(said))
+    if not (denied or opens_yes_no(said) or yes_no_echo(you, said) or verb_echo(you, said)):
+        return None  # "nice one", "let's do it": no yes or no to the question
+    aux, rest = m["aux"].lower(), m["rest"].strip(" ,.!")
+    yes, no = _STATED[aux]
+    if denied:
+        return f"{speaker} {no} {rest}"
+    if aux in ("did", "do", "does"):
+        adverb = _ADVERB.match(rest)
+        kept = "" if adverb is None or adverb[0].strip().lower() == "ever" else adverb[0]
+        verb, _, tail = rest[adverb.end() if adverb else 0:].partition(" ")
+        said = past(verb) if aux == "did" else agree(verb)
+        return f"{speaker} {kept}{said} {tail}".rstrip()
+    return f"{speaker} {yes} {rest}"
+
+
+def _done(verb: str) -> bool:
+    """Whether a word is a past form a short reply says its news with ('got', 'passed'; not 'need', 'shed')."""
+    low = verb.lower()
+    return low in _IRREGULAR.values() or (low.endswith("ed") and len(low) > 4 and not low.endswith("eed"))
+
+
+def outcome(question: str, reply: str, speaker: str) -> str | None:
+    """'how did the exam go?' + 'passed!!' -> 'Osric passed the exam'; None for another shape or more words."""
+    asked, said = _HOW_WENT.match(question.replace("\u2019", "'").strip()), _DID_IT.match(reply.replace("\u2019", "'"))
+    verb = said["verb"].lower() if said else ""
+    if asked is None or verb not in _OUTCOME or _own_words(reply, question, speaker) - set(content_words(verb)):
+        return None
+    np = re.sub(rf"^(?:your|ur|{re.escape(speaker)}'s)\b", "the", asked["np"], flags=re.I)
+    return f"{speaker} {verb} {np}"
+
+
+def thing_asked(question: str) -> str | None:
+    """The noun phrase a bare question asks back ('THE APPRENTICESHIP???' -> 'the apprenticeship'), else None."""
+    m = _THING_ASKED.match(question.replace("\u2019", "'"))
+    return re.sub(r"^(?:your|ur)\b", "the", m["np"].lower()) if m else None
+
+
+def clarified(question: str, reply: str, before: str | None = None) -> str | None:
+    """The speaker's news whose "it" the other's bare noun-phrase ``question`` names, as the reply confirms it.
+
+    'THE JOB???' + 'got it!!' -> 'got the job'; 'i got it' (``before``, the speaker's line before the question)
+    + 'THE JOB???' + 'yeah' -> 'got the job'. None for a denial, more words, or no "it" to name.
+    """
+    np = thing_asked(question)
+    reply = reply.replace("\u2019", "'")
+    said = _DID_IT.match(reply)
+    verb = said["verb"].lower() if said else ""
+    if np is None or _DENIAL.match(reply) or _own_words(reply, question) - set(content_words(verb)):
+        return None
+    if said and said["it"] and _done(verb):
+        return f"{verb} {np}"
+    told = _DID_IT.match(before.replace("\u2019", "'")) if before and opens_yes_no(reply) else None
+    if told and told["it"] and _done(told["verb"]):
+        return f"{told['verb'].lower()} {np}"
+    return None
+
+
+def line_asked_back(asked: Asked | None, prior: Sequence[Message], speaker: str) -> Message | None:
+    """The speaker's short line that the other's bare noun-phrase question ``asked`` asks back about, if any.
+
+    "GOT AN INTERVIEW" / "AHHH" / "the council one??": the line just before the asker's run of turns, when it
+    is the speaker's and at most ``ASKED_BACK_MAX_WORDS`` words (longer news formed its own memory).
+    """
+    if asked is None or not asked.turn_id or thing_asked(asked.question) is None:
+        return None
+    at = next((i for i, m in enumerate(prior) if m.turn_id == asked.turn_id), None)
+    run = 0
+    while at and prior[at - 1].speaker == asked.asker and run < ASKED_BACK_RUN:
+        at, run = at - 1, run + 1
+    before = prior[at - 1] if at else None
+    if before is None or before.speaker != speaker or len((before.text or "").split()) > ASKED_BACK_MAX_WORDS:
+        return None
+    return before
