@@ -41,7 +41,20 @@ def test_a_question_takes_its_embedded_clause_as_known(question: str, fact: str)
     assert facts[0][1] == Provenance.INFERRED  # presupposed, not said
 
 
+@pytest.mark.parametrize(("question", "fact"), [
+    ("Evening! My name is Hanna, what is yours?", "Marit's name is Hanna"),
+    ("im good, I spent the day re-tiling the bathroom how about you?", "re-tiling the bathroom"),
+])
+def test_the_askers_statement_before_the_question_is_told(question: str, fact: str) -> None:
+    admitted, reason, facts = drafted(question)
+    assert admitted and "the asker's own statement before a question" in reason
+    assert fact in facts[0][0] and facts[0][1] == Provenance.STATED
+
+
 @pytest.mark.parametrize("question", [
+    "Remind me again, what are you cooking?",  # an order, not the asker's statement
+    "im good, and you?",  # filler
+
     "what are you knitting at the moment?",  # no detail
     "what are you cooking tonight?",  # no detail
     "Do you swim in Lisbon much?",  # a yes/no question asks whether

@@ -474,8 +474,8 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
         if carried := _carries_fact(text, clause.then):
             return ClauseVerdict(True, f"admitted: question carrying a fact ('{carried}')", "question_fact")
         if found := embedded_clause(clause, language):
-            return ClauseVerdict(True, f"admitted: presupposed by a question ('{_cut(found.said, 60)}')",
-                                 "question_fact")
+            how = "the asker's own statement before a question" if found.told else "presupposed by a question"
+            return ClauseVerdict(True, f"admitted: {how} ('{_cut(found.said, 60)}')", "question_fact")
         return ClauseVerdict(False, "rejected: question without a first-person fact", "question")
     return criterion or _reject_late(text)
 

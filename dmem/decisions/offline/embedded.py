@@ -15,6 +15,9 @@ moment?" and "what are you cooking tonight?" stay questions, and so do an open o
 ("have you applied to any college?") and one asking for a taste ("what are your favourite things to do
 there?"); a wh-question needs a person (a question about the world, "how big is Tallinn?", takes nothing
 of anyone as known).
+And what the asker says of themselves before the question it leads into ("My name is Hanna, what's
+yours?", "I spent the day re-tiling the bathroom, how about you?") is told, not asked: it is judged as said
+(its last comma piece when the whole is not admitted), with the asker as its subject.
 ``statement`` writes what the question takes as known with the person named ("Ines did visit Lisbon"); the
 fact keeps the question as its source turn and says it was presupposed (inferred, not said).
 """
@@ -25,7 +28,7 @@ __all__ = ["EMBEDDED_MIN_WORDS", "Embedded", "embedded", "statement"]
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.pronouns import rewrite_person
@@ -45,6 +48,14 @@ _NEGATIVE = re.compile(rf"(?:^|[,;:.!]\s*){_LEAD}(?P<aux>didn'?t|isn'?t|aren'?t|
 _HEARD = re.compile(rf"(?:^|[,;:.!]\s*){_LEAD}(?:did|have|do)\s+(?:you|u)\s+(?:hear|heard|know|see|saw|notice|noticed|"
                     r"realise|realize)\s+(?:that\s+)?(?P<rest>(?!(?:it|that|this|them|him|her|anything|about)\b)"
                     r"[^?.!;]{3,})", re.I)
+# "My name is Hanna, what's yours?", "I was baking all day how about you?": the asker's own statement said
+# before the question it leads into is told, not asked.
+_TOLD_FIRST = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)(?:,\s*|\s+)(?=(?:(?:and|so)\s+)?(?:(?:how|what)\s+about\s+"
+                         r"(?:you|u|yours)\b|(?:what|where|when|how|who|which|do|does|did|are|is|have|has|can|would|"
+                         r"will)(?:'s)?\s+(?:[\w'-]+\s+){0,2}(?:you|u|your|ur|yours)\b))", re.I)
+# The asker as the subject of what they say first ("I was baking", "my name is"), not "remind me again".
+_SAYS_I = re.compile(r"^\W*(?:(?:hey|hi|oh|so|well|yeah|yes|and|honestly|ok|okay)\W+)*"
+                     r"(?:i|i'm|im|i've|ive|i'd|my|we|we're|we've|our)\b", re.I)
 # What a question offers or asks for is no fact of anyone's: "do you need help", "don't you want to come".
 _OFFER = re.compile(r"\b(?:want|wanna|like\s+to|mind|need\s+(?:help|a\s+hand|anything)|fancy|up\s+for|"
                     r"think|reckon|feel|mean)\b", re.I)
@@ -73,9 +84,13 @@ class Embedded:
     """'listener', 'asker', or 'news' (a third person: the asker's news)."""
     asked: str
     """What the wh-word asks of the clause ('which street'), or '' for the other frames."""
+    told: bool = False
+    """True when the asker says the clause before the question ('I sold the van, how about you?'): stated."""
 
 
 def _frame(text: str) -> Embedded | None:
+    if (m := _TOLD_FIRST.match(text)) and _SAYS_I.match(m["said"]):
+        return Embedded(m["said"].strip(" ,"), "asker", "", told=True)
     if m := _HEARD.search(text):
         rest = m["rest"].strip(" ,")
         return Embedded(rest, _whose(rest, "news"), "")
@@ -116,6 +131,10 @@ def embedded(text: str, words: Callable[[str], list[str]], known: frozenset[str]
     (lowercased, no detail); ``judged``: whether the admission rules admit a statement (first person).
     """
     found = _frame(text.replace("\u2019", "'"))
+    if found is not None and found.told:  # the asker's statement, judged as said; else its last piece
+        last = found.said.rsplit(",", 1)[-1].strip()
+        said = next((s for s in dict.fromkeys([found.said, last]) if _SAYS_I.match(s) and judged(s)), None)
+        return replace(found, said=said) if said else None
     if found is None or _OFFER.search(found.said):
         return None
     asked = found.asked.split(maxsplit=1)[1:]  # 'which street in Tallinn' -> 'street in Tallinn'

@@ -177,7 +177,8 @@ def _question_fact(clause: Clause, speaker: str, listener: str | None,
     if stated or (stated := _presupposed(clause, speaker, listener)):
         return _tidy(stated), Provenance.INFERRED
     if found := embedded_clause(clause):  # what the question takes as known, its person named
-        return _tidy(embedded.statement(found, speaker, listener)), Provenance.INFERRED
+        return _tidy(embedded.statement(found, speaker, listener)), \
+            Provenance.STATED if found.told else Provenance.INFERRED
     asked = rewrite_person(register.standard(said), speaker, listener)
     return _tidy(frames.asked(speaker, listener or "someone", _trim(asked))), Provenance.STATED
 
