@@ -115,7 +115,15 @@ ADMIT_SYSTEM = system_text(
         "incredible' tells the asker has been; 'did you end up buying the van?' and 'did you get to "
         "see the lanterns after all?' tell what the listener meant to do; 'where are you working now, "
         "still the bakery?' tells where they worked; 'can you believe I finally passed my driving "
-        "test?' and 'did I tell you we adopted a kitten?' tell the asker's own news. A question that "
+        "test?' and 'did I tell you we adopted a kitten?' tell the asker's own news. Read any other "
+        "question for what it takes as known, and judge that like a statement: 'when did you visit "
+        "Lisbon?' takes it the listener visited Lisbon, 'didn't you sit the exam in Ghent twice?' that "
+        "they sat it, 'did you hear cousin Wilma is flying in from Perth?' tells the asker's news; admit "
+        "it when what it takes as known names a place, a name, a number or a date. A yes/no question "
+        "asks whether and takes nothing as known ('do you swim in Lisbon much?'), nor does a question "
+        "about the world ('how big is Tallinn?') or an offer. What the asker says of themselves before "
+        "the question ('My name is Hanna, what's yours?', 'I spent the day re-tiling the bathroom, how "
+        "about you?') is a statement: judge it as one. A question that "
         "only asks for tastes or news "
         "presupposes nothing ('any trails that you like on weekends?', 'what other board games do you "
         "enjoy?', 'what's your favourite film?', 'any plans?', 'how was your day?', 'are you still "
@@ -167,7 +175,10 @@ SPLIT_SYSTEM = system_text(
         "parade. The drummers at midnight.' to 'What were the best moments of the festival?') gives "
         "'Noor's best moments of the festival were the lantern parade and the drummers at midnight', "
         "not one fact per fragment; a long reply stays one fact while it goes on with one topic, and "
-        "only a part on another topic is a fact of its own.",
+        "only a part on another topic is a fact of its own. A part of the reply that only reacts, "
+        "thanks or turns to the asker ('Thanks for asking!', 'That sounds like a great plan') and takes "
+        "up no word of the question is no fact of its own when another part says something: the "
+        "question's turn is a source of that part's fact instead.",
         "A sentence that points back to the one before it ('It', 'That', 'They', 'Also', 'But') "
         "stays in the fact of that sentence: Noor's 'I restore old bikes. It takes most of my "
         "weekends.' gives 'Noor restores old bikes, which takes most of her weekends', one fact.",

@@ -32,13 +32,14 @@ date, weekday or name; a fragment, a detail not a name only) is the speaker's ne
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import (
     chains,
     circle,
     confirmed,
+    embedded,
     markers,
     news,
     outcomes,
@@ -166,6 +167,8 @@ class Clause:
     """Words the chat before wrote as names (lowercased): one opening the clause is a name too (``news``)."""
     owns: str | None = None
     """Why the clause's subject is the speaker's own thing (said with 'my' before, or stored of them), if it is."""
+    people: frozenset[str] = frozenset()
+    """The chat's speakers' name words (lowercased): a vocative is no detail of a question (``embedded``)."""
 
 
 @dataclass(frozen=True)
@@ -255,7 +258,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
                        own_event=telegraphic.own_event(c.text, prior, message.speaker),
                        rated=register.rated(c.text, prior, message.speaker), outcome_of=outcome,
                        chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS,
-                       names=named)
+                       names=named, people=frozenset(w.lower() for n in names for w in n.split()))
                for i, c in enumerate(plain)]
     if memories:
         clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
@@ -453,6 +456,15 @@ def _carries_fact(text: str, then: str | None = None) -> str | None:
     return _cut(text, 60) if words >= ASKS_HOW_MIN_WORDS and _ASKS_HOW_IT_WENT.search(text) else None
 
 
+def embedded_clause(clause: Clause, language: str = "en") -> embedded.Embedded | None:
+    """The question clause's embedded clause when it is judged a fact like a statement (``embedded``), or None."""
+    def judged(said: str) -> bool:
+        plain = replace(clause, text=said, asked=None, replies_to=None, follows=None, then=None, outcome_of=None)
+        return judge_clause(plain, language).admit
+
+    return embedded.embedded(clause.text, answer_words, clause.names, set(clause.people), judged)
+
+
 def _judge(clause: Clause, language: str) -> ClauseVerdict:
     text = clause.text
     if clause.remember and content_words(text):
@@ -469,6 +481,9 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
             return ClauseVerdict(False, f"rejected: phatic ('{_quote(m)}')", "phatic")
         if carried := _carries_fact(text, clause.then):
             return ClauseVerdict(True, f"admitted: question carrying a fact ('{carried}')", "question_fact")
+        if found := embedded_clause(clause, language):
+            how = "the asker's own statement before a question" if found.told else "presupposed by a question"
+            return ClauseVerdict(True, f"admitted: {how} ('{_cut(found.said, 60)}')", "question_fact")
         return ClauseVerdict(False, "rejected: question without a first-person fact", "question")
     return criterion or _reject_late(text)
 
@@ -507,10 +522,20 @@ def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
     if not clauses or any(v.admit for v in verdicts) or language != "en" or listener is None:
         return None
     people = {w.lower() for s in {message.speaker, *(m.speaker for m in prior)} for w in s.split()}
+    return worldline.judge_line([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
+                                answer_words, clauses[0].names, people, listeners_of(message, prior, memories))
 
-    def listeners(text: str) -> bool:  # "The bees swarmed" when the bees are stored or said as the listener's
-        why = ownworld.owned(text, listener, "", prior, memories)
+
+def listeners_of(message: Message, prior: Sequence[Message],
+                 memories: Sequence[str] = ()) -> Callable[[str], bool]:
+    """Whether a clause's subject is the listener's thing (said or stored as theirs: "The bees swarmed").
+
+    Lines told plainly and lines judged whole ask it alike (``markers.claimed``).
+    """
+    listener = listener_of(message, prior)
+
+    def listeners(text: str) -> bool:
+        why = ownworld.owned(text, listener, "", prior, memories) if listener else None
         return why is not None and "as theirs" in why
 
-    return worldline.judge_line([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
-                                answer_words, clauses[0].names, people, listeners)
+    return listeners

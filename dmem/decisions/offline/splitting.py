@@ -7,17 +7,29 @@ and the listener. Relative time words are kept as said (a later node grounds the
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
-from dmem.decisions.offline import chains, confirmed, frames, leaning, presuppose, register, rules
+from dmem.decisions.offline import (
+    chains,
+    confirmed,
+    embedded,
+    frames,
+    leaning,
+    payback,
+    presuppose,
+    register,
+    rules,
+)
 from dmem.decisions.offline.admission import (
     Clause,
     ClauseVerdict,
     answer_words,
     clauses_of,
     confirmed_question,
+    embedded_clause,
     judge_clause,
     line_verdict,
+    listeners_of,
     utterance_text,
 )
 from dmem.decisions.offline.markers import claimed
@@ -183,6 +195,9 @@ def _question_fact(clause: Clause, speaker: str, listener: str | None,
     said = _drop_vocative(clause.text, listener)
     if stated or (stated := _presupposed(clause, speaker, listener)):
         return _tidy(stated), Provenance.INFERRED
+    if found := embedded_clause(clause):  # what the question takes as known, its person named
+        return _tidy(embedded.statement(found, speaker, listener)), \
+            Provenance.STATED if found.told else Provenance.INFERRED
     asked = rewrite_person(register.standard(said), speaker, listener)
     return _tidy(frames.asked(speaker, listener or "someone", _trim(asked))), Provenance.STATED
 
@@ -226,6 +241,7 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     told: list[FactDraft] = []  # plain statements without "I" (criterion 3): kept when nothing else is
     verdicts: list[ClauseVerdict] = []
     confirmations: set[int] = set()  # drafts stating a question the reply confirmed: what it says more joins them
+    restating: set[int] = set()  # drafts of answer clauses that only react to the question (``payback``)
     for clause in clauses:
         verdict = judge_clause(clause, language)
         verdicts.append(verdict)
@@ -294,26 +310,37 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
             draft = FactDraft(text=fact_text, speaker=message.speaker, source_turn_ids=sources,
                               categories=categories, provenance=provenance, language=language)
             leans = statement and i == 0 and leaning.joined_back(drafts, draft)
+            restated = gated and payback.restates(clause, verdict.kind, language)
             if not leans and not _joined_answer(drafts, draft, confirmations):
+                if restated:
+                    restating.add(len(drafts))
                 drafts.append(draft)
+            elif not restated:  # a piece of its own joined the answer: the joined line says something
+                restating -= {j for j, d in enumerate(drafts) if d.source_turn_ids == sources}
+    drafts = payback.without_restated(drafts, restating)
     if drafts or not gated:
         return drafts or told, False
     if told:
-        return _told_line(told, clauses, verdicts, message.speaker, listener, known, memories), True
+        return _told_line(told, clauses, verdicts, message.speaker, listener, known, memories,
+                          listeners_of(message, prior, memories)), True
     line = _line_fact(clauses, verdicts, message, prior, listener, known, language, memories)
     return line, bool(line)
 
 
 def _told_line(told: list[FactDraft], clauses: list[Clause], verdicts: list[ClauseVerdict], speaker: str,
-               listener: str | None, known: list[Antecedent], memories: Sequence[str]) -> list[FactDraft]:
+               listener: str | None, known: list[Antecedent], memories: Sequence[str],
+               listeners: Callable[[str], bool] = lambda _: False) -> list[FactDraft]:
     """A line told plainly (``_TOLD_KINDS``) is one fact with the fragments beside it that no marker claims.
 
     "shed roof. new felt. 40 quid" is 'Noor: Shed roof; new felt; 40 quid', not 'Noor: 40 quid' (``worldline``);
     written with the speaker's stored memory it continues, the lifecycle refines that memory instead of adding one.
+    A fragment is claimed as a line judged whole claims it (``worldline``): with the names the chat wrote before
+    and ``listeners``, whether its subject is the listener's thing.
     """
     keep = [c for c, v in zip(clauses, verdicts, strict=True)
             if (v.admit and v.kind in _TOLD_KINDS)
-            or (not v.admit and claimed(c.text, v.kind, c.foreign) is None and answer_words(c.text))]
+            or (not v.admit and claimed(c.text, v.kind, c.foreign, c.names, listeners) is None
+                and answer_words(c.text))]
     continued = _continued_own(keep, speaker, memories)
     if len(told) != 1 or (len(keep) <= sum(v.admit for v in verdicts) and continued is None):
         return told

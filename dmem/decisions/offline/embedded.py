@@ -1,0 +1,163 @@
+"""A question's embedded clause, judged like a statement (issue #26, stop 47).
+
+A question tells what it takes as known. "When did you visit Lisbon?" takes it that the listener visited Lisbon,
+"which street in Tallinn do you live on?" that they live in Tallinn, "didn't you sit the exam twice?" that they
+sat it, "did you hear cousin Wilma is flying in from Perth?" tells the asker's news. So a question no shape of
+``presuppose`` claimed is not rejected out of hand: its embedded clause, the question without its operator, is
+judged like a statement (the admission rules, not new shapes), and attributed by its pronoun: "you" is the
+listener's, "I"/"my" the asker's, a third person the asker's news.
+Only three frames say their clause as known: a wh-question (what it asks about is taken as known), a negative
+question ("didn't you", "isn't your") and a question of hearing or knowing ("did you hear (that) ..."). A plain
+yes/no question ("do you swim in Lisbon much?", "have you been to Tallinn?") asks whether, and takes nothing
+as known; so do offers ("want to come?", "do you need help moving?"). The clause needs a specific detail
+(a name, number or date, with ``EMBEDDED_MIN_WORDS`` answer words), so "what are you knitting at the
+moment?" and "what are you cooking tonight?" stay questions, and so do an open one
+("have you applied to any college?") and one asking for a taste ("what are your favourite things to do
+there?"); a wh-question needs a person (a question about the world, "how big is Tallinn?", takes nothing
+of anyone as known).
+And what the asker says of themselves before the question it leads into ("My name is Hanna, what's
+yours?", "I spent the day re-tiling the bathroom, how about you?") is told, not asked: it is judged as said
+(its last comma piece when the whole is not admitted), with the asker as its subject.
+``statement`` writes what the question takes as known with the person named ("Ines did visit Lisbon"); the
+fact keeps the question as its source turn and says it was presupposed (inferred, not said).
+"""
+
+from __future__ import annotations
+
+__all__ = ["EMBEDDED_MIN_WORDS", "Embedded", "embedded", "statement"]
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from dmem.decisions.offline import news, reusable, rules
+from dmem.decisions.offline.pronouns import rewrite_person
+from dmem.text.lexical import content_words
+
+EMBEDDED_MIN_WORDS = 2
+"""Answer words an embedded clause needs besides its name, number or date (tuning half + invented batches 1-2)."""
+
+_LEAD = (r"(?:(?:oh|ok|okay|so|and|but|also|wait|hey|hmm|quick\s+one|random\s+q|btw|anyway|lol|haha|omg|well)"
+         r"\W+)*")
+_WH = r"(?P<wh>(?:what|when|where|which|who|whose|why|how\s+(?:long|many|much|often|far|old|come))(?:\s+[\w'-]+){0,3}?)"
+_AUX = r"(?P<aux>do|does|did|are|is|was|were|have|has|had|will|would|r)"
+_SUBJECT = r"(?P<subject>you|u|i|we|(?:your|ur|my|our)\s+[\w'-]+(?:\s+[\w'-]+(?=\s+\w))?)"
+_WH_ASKS = re.compile(rf"(?:^|[,;:.!]\s*){_LEAD}{_WH}\s+{_AUX}\s+{_SUBJECT}\b(?P<rest>[^?.!;]*)", re.I)
+_NEGATIVE = re.compile(rf"(?:^|[,;:.!]\s*){_LEAD}(?P<aux>didn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|haven'?t|hasn'?t|"
+                       rf"don'?t|doesn'?t)\s+{_SUBJECT}\b(?P<rest>[^?.!;]*)", re.I)
+_HEARD = re.compile(rf"(?:^|[,;:.!]\s*){_LEAD}(?:did|have|do)\s+(?:you|u)\s+(?:hear|heard|know|see|saw|notice|noticed|"
+                    r"realise|realize)\s+(?:that\s+)?(?P<rest>(?!(?:it|that|this|them|him|her|anything|about)\b)"
+                    r"[^?.!;]{3,})", re.I)
+# "My name is Hanna, what's yours?", "I was baking all day how about you?": the asker's own statement said
+# before the question it leads into is told, not asked.
+_TOLD_FIRST = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)(?:,\s*|\s+)(?=(?:(?:and|so)\s+)?(?:(?:how|what)\s+about\s+"
+                         r"(?:you|u|yours)\b|(?:what|where|when|how|who|which|do|does|did|are|is|have|has|can|would|"
+                         r"will)(?:'s)?\s+(?:[\w'-]+\s+){0,2}(?:you|u|your|ur|yours)\b))", re.I)
+# The asker as the subject of what they say first ("I was baking", "my name is"), not "remind me again".
+_SAYS_I = re.compile(r"^\W*(?:(?:hey|hi|oh|so|well|yeah|yes|and|honestly|ok|okay)\W+)*"
+                     r"(?:i|i'm|im|i've|ive|i'd|my|we|we're|we've|our)\b", re.I)
+# What a question offers or asks for is no fact of anyone's: "do you need help", "don't you want to come".
+_OFFER = re.compile(r"\b(?:want|wanna|like\s+to|mind|need\s+(?:help|a\s+hand|anything)|fancy|up\s+for|"
+                    r"think|reckon|feel|mean)\b", re.I)
+# An open question asks whether there is any: "have you applied to any college", "when do you ever cook".
+# So does one asking for a taste: "what are your favourite things to do in Tallinn".
+_OPEN = re.compile(r"\b(?:any|anything|anywhere|anyone|ever|favou?rites?|fave)\b", re.I)
+_LISTENER = re.compile(r"\b(?:you|u|your|ur|yours)\b", re.I)
+_ASKER = re.compile(r"\b(?:i|my|we|our|me|us)\b", re.I)
+_POSITIVE = {"didnt": "did", "didn't": "did", "isnt": "is", "isn't": "is", "arent": "are", "aren't": "are",
+             "wasnt": "was", "wasn't": "was", "werent": "were", "weren't": "were", "havent": "have",
+             "haven't": "have", "hasnt": "has", "hasn't": "has", "dont": "do", "don't": "do", "doesnt": "does",
+             "doesn't": "does", "r": "are"}
+_COPULA = frozenset({"is", "are", "was", "were"})
+# What follows a copula when the clause tells something: a doing, a done or a place ("are you going skiing").
+_PREDICATE = re.compile(r"(?:[a-z]+ing|[a-z]+ed|from|in|at|on|with|to|into|back|still|moving|living|based)\b", re.I)
+_FIRST = {"you": "I", "u": "I", "your": "my", "ur": "my", "yours": "mine"}
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """A question's embedded clause as a statement, still with I/you in it, and whose it is."""
+
+    said: str
+    """The clause as a statement in the asker's words: 'you did visit Lisbon', 'cousin Wilma is flying in'."""
+    whose: str
+    """'listener', 'asker', or 'news' (a third person: the asker's news)."""
+    asked: str
+    """What the wh-word asks of the clause ('which street'), or '' for the other frames."""
+    told: bool = False
+    """True when the asker says the clause before the question ('I sold the van, how about you?'): stated."""
+
+
+def _frame(text: str) -> Embedded | None:
+    if (m := _TOLD_FIRST.match(text)) and _SAYS_I.match(m["said"]):
+        return Embedded(m["said"].strip(" ,"), "asker", "", told=True)
+    if m := _HEARD.search(text):
+        rest = m["rest"].strip(" ,")
+        return Embedded(rest, _whose(rest, "news"), "")
+    for pattern in (_NEGATIVE, _WH_ASKS):
+        if (m := pattern.search(text)) is None:
+            continue
+        aux = _POSITIVE.get(m["aux"].lower(), m["aux"].lower())
+        rest = m["rest"].strip(" ,")
+        if not rest:
+            return None
+        if aux in _COPULA and not _PREDICATE.match(rest):
+            return None  # "what are your plans", "what is your favourite film": asks for a value, tells none
+        subject = m["subject"]
+        whose = "listener" if _LISTENER.match(subject) else "asker"
+        asked = m.groupdict().get("wh") or ""
+        return Embedded(f"{subject} {aux} {rest}", whose, asked)
+    return None
+
+
+def _whose(text: str, default: str) -> str:
+    if _LISTENER.search(text):
+        return "listener"
+    return "asker" if _ASKER.search(text) else default
+
+
+def _first_person(said: str, whose: str) -> str:
+    """The clause as the person it is about would say it: 'you did visit Lisbon' -> 'I did visit Lisbon'."""
+    if whose != "listener":
+        return said
+    return re.sub(r"\b(?:you|u|your|ur|yours)\b", lambda m: _FIRST[m.group(0).lower()], said, flags=re.I)
+
+
+def embedded(text: str, words: Callable[[str], list[str]], known: frozenset[str], people: set[str],
+             judged: Callable[[str], bool]) -> Embedded | None:
+    """The question's embedded clause when it is judged a fact like a statement, else None.
+
+    ``words``: a clause's answer words; ``known``: names the chat wrote before; ``people``: the speakers' names
+    (lowercased, no detail); ``judged``: whether the admission rules admit a statement (first person).
+    """
+    found = _frame(text.replace("\u2019", "'"))
+    if found is not None and found.told:  # the asker's statement, judged as said; else its last piece
+        last = found.said.rsplit(",", 1)[-1].strip()
+        said = next((s for s in dict.fromkeys([found.said, last]) if _SAYS_I.match(s) and judged(s)), None)
+        return replace(found, said=said) if said else None
+    if found is None or _OFFER.search(found.said):
+        return None
+    asked = found.asked.split(maxsplit=1)[1:]  # 'which street in Tallinn' -> 'street in Tallinn'
+    clause = " ".join([_first_person(found.said, found.whose), *asked])
+    told = [w for w in words(clause) if w not in people]
+    anchor = reusable.anchor(clause) or news.anchor(clause, known)
+    detail = anchor is not None and anchor.lower() not in people
+    if not detail or len(told) < EMBEDDED_MIN_WORDS or _OPEN.search(clause):
+        return None
+    return found if judged(clause) else None
+
+
+def statement(found: Embedded, asker: str, listener: str | None) -> str:
+    """What the question takes as known, the person named: 'Ines did visit Lisbon (which street)'."""
+    said = " ".join(found.said.split())
+    if found.whose == "news" and not rules.FIRST_PERSON.search(said):
+        said = f"{asker}'s news: {said}"
+    text = rewrite_person(said, asker, listener) if listener else said
+    for who in filter(None, (asker, listener)):
+        text = re.sub(rf"\b{re.escape(who)} are\b", f"{who} is", text)
+        text = re.sub(rf"\b{re.escape(who)} have\b", f"{who} has", text)
+        text = re.sub(rf"\b{re.escape(who)} do\s+(?=\w)", f"{who} does ", text)
+    asked = found.asked.split(maxsplit=1)
+    if len(asked) > 1 and content_words(asked[1]):
+        text = f"{text} ({found.asked.lower()})"
+    return text[:1].upper() + text[1:]
