@@ -29,6 +29,7 @@ from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
 from dmem.text.asked import opens_yes_no
 from dmem.text.lexical import content_words
+from dmem.text.verbs import irregular_past, participle, past
 
 _SOFT = r"(?:(?:so|and|but|wait|oh|also|btw|ok|okay|well)\b[,!.]?\s*)*"
 _EVER = r"(?:(?:ever|already|finally|just|actually|still)\s+)?"
@@ -37,15 +38,6 @@ _ASKS_DOING = re.compile(rf"^\W*{_SOFT}(?P<aux>did|have|has)\s+(?:you|u|ya)\s+{_
 _REPLY_VERB = re.compile(r"^\W*(?:(?:yes|yeah|yep|yup|ya|yea|omg|oh|no|nope|nah|sadly|finally|just|totally|"
                          r"actually)\W+)*(?:(?:i|we)\s+)?(?:(?:just|finally|actually|totally)\s+)?"
                          r"(?P<neg>(?:didn'?t|did\s+not|haven'?t|have\s+not|never)\s+)?(?P<verb>[a-z]+)\b", re.I)
-_IRREGULAR = {"get": "got", "win": "won", "make": "made", "find": "found", "buy": "bought", "sell": "sold",
-              "take": "took", "hear": "heard", "see": "saw", "go": "went", "do": "did", "have": "had", "give": "gave",
-              "land": "landed", "meet": "met", "leave": "left", "send": "sent", "pay": "paid", "tell": "told",
-              "fly": "flew", "ride": "rode", "write": "wrote", "drive": "drove", "build": "built", "catch": "caught",
-              "break": "broke", "choose": "chose", "begin": "began", "sit": "sat", "hold": "held", "keep": "kept",
-              "lose": "lost", "feel": "felt", "bring": "brought", "think": "thought", "run": "ran"}
-_PARTICIPLE = {"got": "gotten", "gave": "given", "took": "taken", "saw": "seen", "went": "gone", "did": "done",
-               "wrote": "written", "drove": "driven", "broke": "broken", "chose": "chosen", "began": "begun",
-               "flew": "flown", "rode": "ridden"}
 _DENIAL = re.compile(r"^\W*(?:(?:oh|well|sadly|um+)\W+)?(?:no|nope|nah|not|never|(?:i\s+|we\s+)?(?:didn'?t|did\s+not|"
                      r"haven'?t|hasn'?t|have\s+not|wasn'?t|weren'?t|isn'?t|aren'?t|don'?t|doesn'?t|won'?t|can'?t))\b",
                      re.I)
@@ -75,23 +67,10 @@ _STATED = {"did": ("", "did not"), "have": ("has", "has not"), "has": ("has", "h
            "does": ("", "does not"), "will": ("will", "will not"), "can": ("can", "cannot")}
 
 
-def past(verb: str) -> str:
-    """The simple past of a base-form verb ('get' -> 'got', 'pass' -> 'passed', 'try' -> 'tried')."""
-    low = verb.lower()
-    if low in _IRREGULAR:
-        return _IRREGULAR[low]
-    if low.endswith("e"):
-        return low + "d"
-    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
-        return low[:-1] + "ied"
-    return low + "ed"
-
-
 def forms(verb: str) -> set[str]:
     """The forms of a verb a reply may echo it with: base, past and past participle."""
     low = verb.lower()
-    done = past(low)
-    return {low, done, _PARTICIPLE.get(done, done)}
+    return {low, past(low), participle(low)}
 
 
 def verb_echo(question: str, reply: str) -> bool:
@@ -152,7 +131,7 @@ def confirmed_statement(question: str, reply: str, speaker: str, before: str | N
 def _done(verb: str) -> bool:
     """Whether a word is a past form a short reply says its news with ('got', 'passed'; not 'need', 'shed')."""
     low = verb.lower()
-    return low in _IRREGULAR.values() or (low.endswith("ed") and len(low) > 4 and not low.endswith("eed"))
+    return irregular_past(low) or (low.endswith("ed") and len(low) > 4 and not low.endswith("eed"))
 
 
 def outcome(question: str, reply: str, speaker: str) -> str | None:

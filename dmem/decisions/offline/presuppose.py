@@ -32,6 +32,7 @@ from dmem.decisions.offline import register, rules
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.telegraphic import PERSONAL_NOUNS
 from dmem.text.lexical import content_words
+from dmem.text.verbs import participle
 from dmem.text.words import wordset
 
 QFACT_MIN_WORDS = 2
@@ -127,10 +128,6 @@ _HURT = re.compile(r"\b(?:heal\w*|hurt\w*|injur\w*|surgery|operation|broke|broke
                    re.I)
 _ASKING = wordset("going doing settling treating coming along like liking enjoy enjoying excited nervous ready want "
                   "wanna come now yet still old hows how's whats what's finding find get chance name")
-_PARTICIPLE = {"go": "gone", "ride": "ridden", "swim": "swum", "run": "run", "see": "seen", "do": "done",
-               "teach": "taught", "write": "written", "eat": "eaten", "have": "had", "drive": "driven",
-               "sing": "sung", "take": "taken", "make": "made", "speak": "spoken", "draw": "drawn",
-               "fly": "flown", "sew": "sewn", "knit": "knitted"}
 
 
 def _words(text: str) -> list[str]:
@@ -214,17 +211,6 @@ def _article(noun: str) -> str:
     return f"{'an' if low[:1] in 'aeiou' else 'a'} {noun}"
 
 
-def _participle(verb: str) -> str:
-    low = verb.lower()
-    if low in _PARTICIPLE:
-        return _PARTICIPLE[low]
-    if low.endswith("e"):
-        return verb + "d"
-    if low.endswith("y") and low[-2:-1] not in tuple("aeiou"):
-        return verb[:-1] + "ied"
-    return verb + "ed"
-
-
 def _from_relative(m: re.Match[str]) -> str:
     """'the puzzle game I lent you' -> 'I lent you the puzzle game'; 'the bar I work at' -> 'I work at the bar'."""
     rest = [{"you": _LISTENER, "u": _LISTENER, "me": _ASKER}.get(w.lower(), w) for w in m["rest"].split()]
@@ -243,7 +229,7 @@ def _from_still(m: re.Match[str]) -> str:
     if m["aux"].lower() in ("are", "is"):
         return f"{who} {have} been {pred}"
     verb, _, rest = pred.partition(" ")
-    return f"{who} {have} {_participle(verb)} {rest}".strip()
+    return f"{who} {have} {participle(verb)} {rest}".strip()
 
 
 def _from_when(m: re.Match[str]) -> str:
@@ -252,7 +238,7 @@ def _from_when(m: re.Match[str]) -> str:
         return f"{m['who']} are {verb}{rest}"
     if aux == "did":
         first, _, more = verb.partition(" ")
-        return f"{m['who']} {_participle(first)}{' ' + more if more else ''}{rest}"
+        return f"{m['who']} {participle(first)}{' ' + more if more else ''}{rest}"
     return f"{m['who']} will {verb}{rest}"
 
 
