@@ -37,10 +37,10 @@ OTHER_SHARE = 0.5
 """Share of K a namespace gives when the question asks about another namespace's person (``shares``; chosen on
 LoCoMo's tuning half and invented batches 1-2, checked on RealTalk's and batch 3: RESULTS, h46c)."""
 OWNER_SHARE = 0.5
+"""A namespace is about a name when more than this share of its memories name it (and no other namespace's more)."""
 INSTANCE_WEIGHT = 1.0
 """Weight in the fusion of the ranking of a list question's instances (``kinds``; 0.5 / 1 / 2 tried on LoCoMo's
 tuning half and invented batches 1-2, 1 kept (0.5 the same), checked on RealTalk's and batches 3-4: RESULTS, h47b)."""
-"""A namespace is about a name when more than this share of its memories name it (and no other namespace's more)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
 
@@ -201,12 +201,12 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
              *signal_rankings(index.docs, question)]
-    if instances is not None:
-        lists.append(instance_ranking(instances[0], instances[1], position))
-    lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
     weights = [1.0] * len(lists)
     if instances is not None:
-        weights[-2] = INSTANCE_WEIGHT
+        lists.append(instance_ranking(instances[0], instances[1], position))
+        weights.append(INSTANCE_WEIGHT)
+    lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
+    weights.append(1.0)
     known = {h.record.id: h.record for h in dense}  # live records win over the index's copies
     known.update((h.record.id, h.record) for h in (instances[1] if instances else ()) if h.record.id not in known)
     ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists, weights)]

@@ -36,8 +36,8 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
                                       strict=True):
             hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index))
         return _best_first(hits)
+    vector = svc.embed([question])[0]  # the question as asked, the same for every namespace
     for ns in namespaces:
-        vector = svc.embed([question])[0]
         found = svc.store.vectors.search([ns], vector, k, where=SearchFilter.of_labels(labels))
         hits.extend((h.record, h.score) for h in found)
     return _best_first(hits)
@@ -53,8 +53,8 @@ async def asearch_memories(svc: Services, question: str, namespaces: list[str],
         for ns, (index, share) in zip(namespaces, planned, strict=True):
             hits.extend(await hybrid.amemories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index))
         return _best_first(hits)
+    vector = (await asyncio.to_thread(svc.embed, [question]))[0]
     for ns in namespaces:
-        vector = (await asyncio.to_thread(svc.embed, [question]))[0]
         found = await svc.store.vectors.asearch([ns], vector, k, where=SearchFilter.of_labels(labels))
         hits.extend((h.record, h.score) for h in found)
     return _best_first(hits)

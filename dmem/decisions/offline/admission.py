@@ -521,9 +521,9 @@ def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
     listener = listener_of(message, prior)
     if not clauses or any(v.admit for v in verdicts) or language != "en" or listener is None:
         return None
-    people = {w.lower() for s in {message.speaker, *(m.speaker for m in prior)} for w in s.split()}
     return worldline.judge_line([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
-                                answer_words, clauses[0].names, people, listeners_of(message, prior, memories))
+                                answer_words, clauses[0].names, set(clauses[0].people),
+                                listeners_of(message, prior, memories))
 
 
 def listeners_of(message: Message, prior: Sequence[Message],

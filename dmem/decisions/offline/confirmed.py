@@ -100,13 +100,13 @@ def confirmed_statement(question: str, reply: str, speaker: str, before: str | N
     'did Osric get the job at the boatyard?' + 'got it!!' -> 'Osric got the job at the boatyard'; + 'nope' ->
     'Osric did not get the job at the boatyard'. None for another shape or a reply that says more.
     """
-    bare = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", reply)  # "Osric passed": the reply without its subject
-    if stated := outcome(question, bare, speaker):
+    # "Osric passed", "Osric didn't": the reply without its subject
+    said = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", reply.replace("\u2019", "'"))
+    if stated := outcome(question, said, speaker):
         return stated
-    if found := clarified(question, bare, before):
+    if found := clarified(question, said, before):
         return f"{speaker} {found}"
     q = question.replace("\u2019", "'").strip()
-    said = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", reply.replace("\u2019", "'"))  # "Osric didn't": the reply
     aux_names = "|".join(_STATED)
     m = re.match(rf"^\W*{_SOFT}(?P<aux>{aux_names})\s+{re.escape(speaker)}\s+(?P<rest>[^?]+?)\s*\?*$", q, re.I)
     you = q.replace(speaker, "you")

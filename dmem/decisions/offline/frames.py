@@ -22,7 +22,6 @@ _REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"(?P<question>[^
 _ADDED = re.compile(rf"^\s*{_NAME} added to \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
 JOIN = "; "
 """Between the replies joined under one question."""
-_JOIN = JOIN
 _ASKED = re.compile(rf"^\s*{_NAME} asked {_NAME}:\s*\"(?P<said>[^\"]*\?)\"\s*$", re.S)
 
 
@@ -49,14 +48,14 @@ def joined(first: str, second: str) -> str | None:
     a, b = _REPLY.match(first), _REPLY.match(second)
     if a is None or b is None or first[: a.start("said")] != second[: b.start("said")]:
         return None
-    return f"{first[: a.start('said')]}{a['said'].rstrip()}{_JOIN}{b['said']}"
+    return f"{first[: a.start('said')]}{a['said'].rstrip()}{JOIN}{b['said']}"
 
 
 def pieces(text: str) -> list[str]:
     """What was said, piece by piece: the replies ``joined`` under one question apart, else ``said`` whole."""
     if (m := _REPLY.match(text)) is None:
         return [said(text)]
-    return [p.strip() for p in m["said"].split(_JOIN) if p.strip()] or [m["said"].strip()]
+    return [p.strip() for p in m["said"].split(JOIN) if p.strip()] or [m["said"].strip()]
 
 
 def replied_to(text: str) -> str | None:

@@ -485,7 +485,6 @@ def split_messages(messages: list[Message], history: list[Message], *, gated: bo
     return drafts
 
 
-
 def _continued_own(pooled: list[Clause], speaker: str, memories: Sequence[str]) -> str | None:
     """The speaker's own stored memory the line goes on with (most shared stems), short enough to take the detail."""
     first = speaker.split()[0].lower() if speaker.split() else ""
