@@ -41,7 +41,15 @@ ADMIT_SYSTEM = system_text(
         "'passed!!' states 'Osric passed the exam'; when the other speaker asks back a bare noun phrase about the "
         "speaker's short news ('i got it' -> 'THE JOB???' -> 'yeah', or 'GOT A CALLBACK' -> 'the theatre one??' "
         "-> 'mhm, friday at 6'), the reply names what the news was about ('Osric got the job'), with the three "
-        "turns as sources. What a confirming reply says next goes into that same fact, not a new one.",
+        "turns as sources. What a confirming reply says next goes into that same fact, not a new one. "
+        "The same unit holds for any reply to a follow-up that names nothing ('what happened', 'hows it', "
+        "'and??', 'why', 'tell me more'): the reply goes on with the speaker's own news just before that question, "
+        "so a fragment says that news's detail ('failed my theory test' -> 'noo what happened' -> 'parking. obvs' "
+        "is 'Tamsin failed her theory test on the parking'; 'got the allotment!' -> 'hows it' -> 'muddy. shed "
+        "leaks' is 'Tamsin's allotment is muddy and its shed leaks'), written into the fact of that news when it "
+        "is in <existing_memories> (the same memory, one more detail) and with the news, question and reply "
+        "turns as sources. Filler ('lol idk'), a reply about the listener, and a question that names its own "
+        "topic are judged as before.",
         "Admit an outcome said without its event ('aced it!!', 'got it omg') when the speaker named the awaited "
         "event before (a test, an interview, an audition) in <reference_history> or <existing_memories>: it "
         "tells how that event went. Alone, with no such event, it says nothing.",

@@ -40,6 +40,7 @@ from dmem.decisions.offline import (
     circle,
     confirmed,
     embedded,
+    followup,
     markers,
     news,
     outcomes,
@@ -510,7 +511,12 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
         return True, admitted[0].reason
     worst = max(verdicts, key=lambda v: _REJECT_RANK.get(v.kind, 0), default=None)
     line = line_verdict(clauses, verdicts, message, prior, language, memories)
-    if line is not None and (line.admit or worst is None or worst.kind in markers.POOLABLE):
+    if line is not None and line.admit:
+        return True, line.reason
+    if unit := followup_unit(clauses, verdicts, message, prior, language, memories):
+        return True, f"admitted: goes on with the speaker's news ('{_cut(utterance_text(unit.news), 60)}') " \
+                     f"asked after ('{_cut(utterance_text(unit.question), 40)}')"
+    if line is not None and (worst is None or worst.kind in markers.POOLABLE):
         return line.admit, line.reason
     return False, worst.reason if worst else "rejected: empty utterance"
 
@@ -524,6 +530,23 @@ def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
     return worldline.judge_line([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
                                 answer_words, clauses[0].names, set(clauses[0].people),
                                 listeners_of(message, prior, memories))
+
+
+def followup_unit(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,
+                  prior: Sequence[Message], language: str, memories: Sequence[str] = ()) -> followup.FollowUp | None:
+    """A reply none of whose clauses was admitted, judged with the news a question naming nothing asked after."""
+    if not clauses or any(v.admit for v in verdicts) or language != "en" \
+            or (unit := followup_news(message, prior, memories)) is None:
+        return None
+    pooled = followup.judge_reply([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
+                                  answer_words, clauses[0].names, set(clauses[0].people),
+                                  listeners_of(message, prior, memories))
+    return replace(unit, pooled=pooled) if pooled else None
+
+
+def followup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> followup.FollowUp | None:
+    """The speaker's news and the other's question naming nothing that the message replies to (``followup``)."""
+    return followup.asked_on(message, prior, lambda news, before: judge_utterance(news, before, memories)[0])
 
 
 def listeners_of(message: Message, prior: Sequence[Message],

@@ -1,0 +1,145 @@
+"""A reply to a question that names nothing takes its topic from the replier's own news just before it.
+
+"failed the test 😩" / "noo what happened" / "roundabout. obvs"; "moved in tho!" / "hows it" / "cold. boiler makes
+a noise": the other's follow-up ("what happened", "hows it", "and??", "how come", "why", "tell me more") names
+nothing of its own, so the reply alone has no topic and says too little to tell. Judged as the unit the three turns
+are (as ``confirmed`` judges a yes or no), the reply goes on with the news: its clauses pool as a line's do
+(``worldline``), a bare subject meaning the news's thing rather than things in general ("boiler makes a noise"),
+and it is the speaker's world when it carries one answer word that is no filler. The fact is written with the
+memory the news formed when it is stored ("Osric moved in; cold; boiler makes a noise"; the lifecycle then refines
+that memory), else with the news quoted ('Osric added to "Osric failed the test": roundabout'), the news, the
+question and the reply as its sources.
+Kept out: a question naming its own topic ("how's the new boiler?": judged as now), a reply that only reacts or
+fills ("lol idk"), a reply about the listener, advice or the world, and a line before the question that is not
+the speaker's own news (a question, a reaction, the other's news: nothing the rules admitted as the speaker's).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from dmem.decisions.offline import reusable, rules
+from dmem.decisions.offline.markers import claimed
+from dmem.decisions.offline.replies import without_speaker
+from dmem.state.schemas import Message
+from dmem.text.lexical import content_stems, content_words
+from dmem.text.words import wordset
+
+# The asker's turns between the speaker's news and the reply ("noo" / "what happened"), the question the last.
+FOLLOWUP_RUN = 2
+# Answer words (no filler) the reply needs: its topic is the news, so one detail is enough ("roundabout").
+FOLLOWUP_MIN_WORDS = 1
+# Most words of a follow-up question: a longer line says something of its own.
+FOLLOWUP_MAX_WORDS = 6
+# Share of the news's content stems a stored memory of the speaker's holds to be the one the news formed.
+NEWS_SHARE = 0.5
+# Words that name nothing: asking words, generic verbs, pointing back, a prompt to go on.
+_GENERIC = wordset(
+    "what whats what's how hows how's why when where who which whatd happened happen happens happening go goes went "
+    "going gone was is were be been it its it's that thats that's this they them he she him her say said says come "
+    "came so and then tell me more again exactly really seriously wait well else like story deets details detail "
+    "spill one do did does done the a an about with on up go mean meaning ok okay oh omg no noo nooo wtf huh eh "
+    "pls please now")
+# What marks a follow-up as asking: an asking word, a question mark, or a prompt to go on.
+_ASKING = re.compile(r"\?|\b(?:what|whats|how|hows|why|when|where|who|which|whatd)\b|\btell\s+me\b|\bspill\b|"
+                     r"\bgo\s+on\b|^\W*(?:and|so|well|deets|details)\W*$", re.I)
+# Chat filler that answers nothing: "lol idk", "obvs", "tbh".
+_FILLER = wordset("idk dunno know knows obvs obv obviously tbh ikr ngl lol lmao haha hahaha rn fr idc whatever "
+                        "nothing much literally honestly basically long ugh meh guess mean sure")
+# A letter or capitalised word past the first names someone or something: "Who's T?", "and Bram?".
+_NAMED = re.compile(r"\b(?![AIU]\b)[A-Z](?:\b|[a-z]+\b)")
+_REPEATED = re.compile(r"^(?:n+o+|o+h+|a+h+|w+h+a+t+|h+u+h+|e+h+|u+m+|h+m+)$", re.I)
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """The replier's own news and the other's question that names nothing, between it and the reply."""
+
+    news: Message
+    question: Message
+    pooled: tuple[int, ...] = ()
+    """Indexes of the reply's clauses that go on with the news (what the fact says of it)."""
+
+
+def _said(message: Message) -> str:
+    return without_speaker(message.text or "", message.speaker).replace("\u2019", "'").strip()
+
+
+def names_nothing(text: str) -> bool:
+    """Whether a line asks to go on without naming anything ("noo what happened", "hows it", "and??", "why")."""
+    words = text.split()
+    if not words or len(words) > FOLLOWUP_MAX_WORDS or not _ASKING.search(text) or _NAMED.search(text[1:]):
+        return False
+    return all(w in _GENERIC or w in rules.INTERJECTIONS or _REPEATED.match(w) for w in content_words(text))
+
+
+def _reacts(text: str) -> bool:
+    """Whether an asker's turn before the question only reacts ("noo", "omg!!", "😭"): no word of its own."""
+    return all(w in rules.INTERJECTIONS or _REPEATED.match(w) or w in _GENERIC for w in content_words(text))
+
+
+def asked_on(message: Message, prior: Sequence[Message],
+             told: Callable[[Message, Sequence[Message]], bool]) -> FollowUp | None:
+    """The speaker's news and the other's question naming nothing that ``message`` answers, or None.
+
+    The question is the other's turn just before, after at most ``FOLLOWUP_RUN`` - 1 turns of theirs that only
+    react; the news is the speaker's turn before those, when ``told`` (the rules) admits it as theirs.
+    """
+    if not prior or prior[-1].speaker == message.speaker or not names_nothing(_said(prior[-1])):
+        return None
+    question, at = prior[-1], len(prior) - 1
+    while at and prior[at - 1].speaker == question.speaker and len(prior) - at < FOLLOWUP_RUN \
+            and _reacts(_said(prior[at - 1])):
+        at -= 1
+    news = prior[at - 1] if at else None
+    if news is None or news.speaker != message.speaker or not told(news, prior[: at - 1]):
+        return None
+    return FollowUp(news, question)
+
+
+def detail_words(words: Sequence[str]) -> list[str]:
+    """The answer words that say something: no chat filler ("lol idk", "obvs")."""
+    return [w for w in words if w not in _FILLER and not _REPEATED.match(w)]
+
+
+def news_memory(news: str, speaker: str, memories: Sequence[str]) -> str | None:
+    """The speaker's stored memory the news formed: theirs, holding ``NEWS_SHARE`` of the news's content stems."""
+    first = speaker.split()[0].lower() if speaker.split() else ""
+    stems = set(content_stems(news)) - set(content_stems(speaker))
+    best, shared = None, max(1, math.ceil(NEWS_SHARE * len(stems))) - 1
+    for memory in memories:
+        if memory.lstrip().lower().startswith(first) and (n := len(stems & set(content_stems(memory)))) > shared:
+            best, shared = memory, n
+    return best
+
+
+def _goes_on(text: str, kind: str, foreign: bool, known: frozenset[str], listeners: Callable[[str], bool]) -> bool:
+    """Whether a reply's clause goes on with the news: no marker claims it, or only as a general statement.
+
+    After "hows it", "boiler makes a noise" speaks of the news's boiler, not of boilers in general; a reaction,
+    the listener, advice or the world still claim a clause.
+    """
+    why = claimed(text, kind, foreign, known, listeners)
+    return why is None or (why == "a general statement or a reaction" and not reusable.reacts(text))
+
+
+def judge_reply(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[bool],
+                words: Callable[[str], list[str]], known: frozenset[str], people: set[str],
+                listeners: Callable[[str], bool] = lambda _: False) -> tuple[int, ...]:
+    """The reply's clauses that tell the news's detail, or () when the reply only reacts, fills or is claimed.
+
+    ``texts``/``kinds``/``foreign``: each clause, its rejection kind and whether it is about someone else's
+    person; ``words``: a clause's answer words; ``known``: names the chat wrote before; ``people``: the speakers'
+    name words, lowercased.
+    """
+    goes = [_goes_on(t, k, f, known, listeners) for t, k, f in zip(texts, kinds, foreign, strict=True)]
+    pooled = tuple(i for i, ok in enumerate(goes)
+                   if ok and detail_words([w for w in words(texts[i]) if w not in people]))
+    claimed_out = sum(not ok and kinds[i] != "vague" for i, ok in enumerate(goes))
+    told = [w for i in pooled for w in detail_words(words(texts[i])) if w not in people]
+    if len(told) < FOLLOWUP_MIN_WORDS or claimed_out > len(pooled):
+        return ()
+    return pooled
