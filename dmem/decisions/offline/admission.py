@@ -66,7 +66,7 @@ from dmem.decisions.offline.replies import (
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
 from dmem.text.asked import asks, asks_yes_no, opens_yes_no, topic_stems
-from dmem.text.lexical import content_words
+from dmem.text.lexical import content_words, straighten
 from dmem.text.quotes import shorten
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
@@ -185,7 +185,7 @@ class ClauseVerdict:
 
 def utterance_text(message: Message) -> str:
     """The message text without a leading 'Speaker:' and with the image caption as a clause."""
-    text = without_speaker(message.text or "", message.speaker).replace("\u2019", "'")
+    text = straighten(without_speaker(message.text or "", message.speaker))
     if message.image_caption:
         caption = re.sub(r"^(?:a|an)\s+(?:photo|picture|image|photograph)\s+of\s+", "", message.image_caption.strip(),
                          flags=re.I)

@@ -28,7 +28,7 @@ from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
 from dmem.text.asked import opens_yes_no
-from dmem.text.lexical import content_words
+from dmem.text.lexical import content_words, straighten
 from dmem.text.verbs import irregular_past, participle, past
 
 _SOFT = r"(?:(?:so|and|but|wait|oh|also|btw|ok|okay|well)\b[,!.]?\s*)*"
@@ -79,7 +79,7 @@ def verb_echo(question: str, reply: str) -> bool:
     "did you get the job?" -> "got it!!", "I got it", "nope, didn't get it" (not "got a cold", which says
     something else: the echo carries no content word of its own besides the verb).
     """
-    asked, said = _ASKS_DOING.match(question.replace("\u2019", "'")), _REPLY_VERB.match(reply.replace("\u2019", "'"))
+    asked, said = _ASKS_DOING.match(straighten(question)), _REPLY_VERB.match(straighten(reply))
     if asked is None or said is None or said["verb"].lower() not in forms(asked["verb"]):
         return False
     return not _own_words(reply, question)
@@ -101,12 +101,11 @@ def confirmed_statement(question: str, reply: str, speaker: str, before: str | N
     'Osric did not get the job at the boatyard'. None for another shape or a reply that says more.
     """
     # "Osric passed", "Osric didn't": the reply without its subject
-    said = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", reply.replace("\u2019", "'"))
-    if stated := outcome(question, said, speaker):
+    said, q = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", straighten(reply)), straighten(question).strip()
+    if stated := outcome(q, said, speaker):
         return stated
-    if found := clarified(question, said, before):
+    if found := clarified(q, said, before):
         return f"{speaker} {found}"
-    q = question.replace("\u2019", "'").strip()
     aux_names = "|".join(_STATED)
     m = re.match(rf"^\W*{_SOFT}(?P<aux>{aux_names})\s+{re.escape(speaker)}\s+(?P<rest>[^?]+?)\s*\?*$", q, re.I)
     you = q.replace(speaker, "you")
@@ -136,7 +135,7 @@ def _done(verb: str) -> bool:
 
 def outcome(question: str, reply: str, speaker: str) -> str | None:
     """'how did the exam go?' + 'passed!!' -> 'Osric passed the exam'; None for another shape or more words."""
-    asked, said = _HOW_WENT.match(question.replace("\u2019", "'").strip()), _DID_IT.match(reply.replace("\u2019", "'"))
+    asked, said = _HOW_WENT.match(straighten(question).strip()), _DID_IT.match(straighten(reply))
     verb = said["verb"].lower() if said else ""
     if asked is None or verb not in _OUTCOME or _own_words(reply, question, speaker) - set(content_words(verb)):
         return None
@@ -146,7 +145,7 @@ def outcome(question: str, reply: str, speaker: str) -> str | None:
 
 def thing_asked(question: str) -> str | None:
     """The noun phrase a bare question asks back ('THE APPRENTICESHIP???' -> 'the apprenticeship'), else None."""
-    m = _THING_ASKED.match(question.replace("\u2019", "'"))
+    m = _THING_ASKED.match(straighten(question))
     return re.sub(r"^(?:your|ur)\b", "the", m["np"].lower()) if m else None
 
 
@@ -157,14 +156,14 @@ def clarified(question: str, reply: str, before: str | None = None) -> str | Non
     + 'THE JOB???' + 'yeah' -> 'got the job'. None for a denial, more words, or no "it" to name.
     """
     np = thing_asked(question)
-    reply = reply.replace("\u2019", "'")
+    reply = straighten(reply)
     said = _DID_IT.match(reply)
     verb = said["verb"].lower() if said else ""
     if np is None or _DENIAL.match(reply) or _own_words(reply, question) - set(content_words(verb)):
         return None
     if said and said["it"] and _done(verb):
         return f"{verb} {np}"
-    told = _DID_IT.match(before.replace("\u2019", "'")) if before and opens_yes_no(reply) else None
+    told = _DID_IT.match(straighten(before)) if before and opens_yes_no(reply) else None
     if told and told["it"] and _done(told["verb"]):
         return f"{told['verb'].lower()} {np}"
     return None

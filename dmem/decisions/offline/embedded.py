@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.pronouns import rewrite_person
-from dmem.text.lexical import content_words
+from dmem.text.lexical import content_words, straighten
 
 EMBEDDED_MIN_WORDS = 2
 """Answer words an embedded clause needs besides its name, number or date (tuning half + invented batches 1-2)."""
@@ -130,7 +130,7 @@ def embedded(text: str, words: Callable[[str], list[str]], known: frozenset[str]
     ``words``: a clause's answer words; ``known``: names the chat wrote before; ``people``: the speakers' names
     (lowercased, no detail); ``judged``: whether the admission rules admit a statement (first person).
     """
-    found = _frame(text.replace("\u2019", "'"))
+    found = _frame(straighten(text))
     if found is not None and found.told:  # the asker's statement, judged as said; else its last piece
         last = found.said.rsplit(",", 1)[-1].strip()
         said = next((s for s in dict.fromkeys([found.said, last]) if _SAYS_I.match(s) and judged(s)), None)
