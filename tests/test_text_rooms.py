@@ -2,23 +2,37 @@
 
 - ``straighten``: a curly apostrophe reads as a straight one, once per text, before any rule looks at it;
   the confirmed-reply, question-fact and embedded-question rules read a curly line the way they read a straight one.
+- ``ClauseVerdict.ruled``: an answer's verdict keeps the rules' own verdict its question overrode, so ``payback``
+  judges the clause without its question by the rules only once.
 
 Invented people and events only.
 """
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
+from dataclasses import replace
+from datetime import datetime
+
 import pytest
 
+from dmem.decisions.offline import admission
+from dmem.decisions.offline.admission import Clause, judge_clause
 from dmem.decisions.offline.confirmed import clarified, confirmed_statement, outcome, thing_asked, verb_echo
+from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.replies import Asked
+from dmem.models.embeddings import HashEmbeddings
 from dmem.text.answers import yes_no_echo
 from dmem.text.lexical import straighten, tokenize
+from tests.conftest import chat_turn
 
 CURLY = "\u2019"
 
 
 def test_straighten_turns_each_curly_apostrophe_straight_and_keeps_the_rest() -> None:
-    assert straighten(f"I{CURLY}ve sold Pim{CURLY}s old kayak, didn{CURLY}t I?") == "I've sold Pim's old kayak, didn't I?"
+    said = f"I{CURLY}ve sold Pim{CURLY}s old kayak, didn{CURLY}t I?"
+    assert straighten(said) == "I've sold Pim's old kayak, didn't I?"
     assert straighten("no apostrophe here") == "no apostrophe here"
     assert straighten("\u2018quoted\u201d") == "\u2018quoted\u201d"  # only the apostrophe; quote marks stay
 
@@ -49,3 +63,33 @@ def test_each_public_confirmation_rule_straightens_its_own_inputs() -> None:
     assert thing_asked(f"the band{CURLY}s gig??") == "the band's gig"
     assert clarified(f"the band{CURLY}s gig??", "booked it!!") == "booked the band's gig"
     assert yes_no_echo("did you find the keys?", f"I didn{CURLY}t") == yes_no_echo("did you find the keys?", "I didn't")
+
+
+turn = functools.partial(chat_turn, session="R8", when=datetime(2025, 6, 14, 9, 30))
+
+
+def test_an_answer_keeps_the_rules_verdict_its_question_overrode() -> None:
+    clause = Clause("Ooh that sounds like a proper adventure", asked=Asked("Marit", "How was your weekend?", "R8:1"))
+    verdict = judge_clause(clause)
+    assert verdict.admit and verdict.kind == "answer"
+    assert verdict.ruled is not None and not verdict.ruled.admit and verdict.ruled.kind != "answer"
+    alone = replace(clause, asked=None)
+    assert judge_clause(alone, ruled=verdict.ruled) == judge_clause(alone)  # the same verdict, the rules not run
+    assert judge_clause(Clause("I repainted the boat shed")).ruled is None  # admitted by the rules: nothing overrode
+
+
+def test_splitting_a_reply_runs_the_rules_once_a_clause(monkeypatch: pytest.MonkeyPatch) -> None:
+    judged: Counter[str] = Counter()
+    rules_alone = admission._judge
+
+    def counted(clause: Clause, language: str) -> admission.ClauseVerdict:
+        judged[clause.text] += 1
+        return rules_alone(clause, language)
+
+    asked = turn("How was your weekend?", "Marit", 1)
+    reply = turn("Thanks for asking! Ooh that sounds like a proper adventure. I spent it repainting the boat shed.",
+                 "Tobias", 2)
+    monkeypatch.setattr(admission, "_judge", counted)
+    facts = OfflineDecider(HashEmbeddings()).split([reply], [asked], []).value.facts
+    assert [f.source_turn_ids for f in facts] == [["R8:1", "R8:2"]]  # the reactions restate: no memory of their own
+    assert judged and max(judged.values()) == 1, judged
