@@ -4,6 +4,8 @@
   the confirmed-reply, question-fact and embedded-question rules read a curly line the way they read a straight one.
 - ``ClauseVerdict.ruled``: an answer's verdict keeps the rules' own verdict its question overrode, so ``payback``
   judges the clause without its question by the rules only once.
+- ``text.asked``'s ``LEAD_INS``, ``LEAD_WORDS``, ``AUXILIARIES`` and ``NEGATED``: one set of lead-ins and
+  auxiliaries for every rule that reads how a question opens (confirmed replies, embedded clauses, chained answers).
 
 Invented people and events only.
 """
@@ -18,12 +20,15 @@ from datetime import datetime
 import pytest
 
 from dmem.decisions.offline import admission
-from dmem.decisions.offline.admission import Clause, judge_clause
+from dmem.decisions.offline.admission import Clause, answer_words, judge_clause
+from dmem.decisions.offline.chains import answer_statement
 from dmem.decisions.offline.confirmed import clarified, confirmed_statement, outcome, thing_asked, verb_echo
 from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.embedded import embedded
 from dmem.decisions.offline.replies import Asked
 from dmem.models.embeddings import HashEmbeddings
 from dmem.text.answers import yes_no_echo
+from dmem.text.asked import asks_yes_no
 from dmem.text.lexical import straighten, tokenize
 from tests.conftest import chat_turn
 
@@ -93,3 +98,23 @@ def test_splitting_a_reply_runs_the_rules_once_a_clause(monkeypatch: pytest.Monk
     facts = OfflineDecider(HashEmbeddings()).split([reply], [asked], []).value.facts
     assert [f.source_turn_ids for f in facts] == [["R8:1", "R8:2"]]  # the reactions restate: no memory of their own
     assert judged and max(judged.values()) == 1, judged
+
+
+@pytest.mark.parametrize("lead", ["", "so ", "oh btw ", "hey Osric, ", "hi! ", "ok wait, "])
+def test_every_rule_reading_a_question_skips_the_same_lead_ins(lead: str) -> None:
+    asked = f"{lead}did you get the job at the boatyard?"
+    assert asks_yes_no(asked)
+    assert verb_echo(asked, "got it!!")
+    assert confirmed_statement(f"{lead}did Osric get the job at the boatyard?", "yep", "Osric") == \
+        "Osric got the job at the boatyard"
+    assert answer_statement(f"{lead}where do you work?", "the bakery on Dock Lane", "Ines") == \
+        "Ines works in the bakery on Dock Lane"
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("hiya Ines, didnt you move to Tromso in May?", "you did move to Tromso in May"),
+    ("hey Ines, where did you move to in May?", "you did move to in May"),
+])
+def test_an_embedded_clause_is_read_after_the_shared_lead_ins(question: str, said: str) -> None:
+    found = embedded(question, answer_words, frozenset(), {"ines"}, lambda _: True)
+    assert found is not None and found.said == said and found.whose == "listener"

@@ -27,14 +27,13 @@ from dmem.decisions.offline.pronouns import agree
 from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
-from dmem.text.asked import opens_yes_no
+from dmem.text.asked import LEAD_INS, opens_yes_no
 from dmem.text.lexical import content_words, straighten
 from dmem.text.verbs import irregular_past, participle, past
 
-_SOFT = r"(?:(?:so|and|but|wait|oh|also|btw|ok|okay|well)\b[,!.]?\s*)*"
 _EVER = r"(?:(?:ever|already|finally|just|actually|still)\s+)?"
 # "did you get ...", "have u booked ...": the listener's own doing, asked yes or no (the verb it asks of them).
-_ASKS_DOING = re.compile(rf"^\W*{_SOFT}(?P<aux>did|have|has)\s+(?:you|u|ya)\s+{_EVER}(?P<verb>[a-z]+)\b", re.I)
+_ASKS_DOING = re.compile(rf"^\W*{LEAD_INS}(?P<aux>did|have|has)\s+(?:you|u|ya)\s+{_EVER}(?P<verb>[a-z]+)\b", re.I)
 _REPLY_VERB = re.compile(r"^\W*(?:(?:yes|yeah|yep|yup|ya|yea|omg|oh|no|nope|nah|sadly|finally|just|totally|"
                          r"actually)\W+)*(?:(?:i|we)\s+)?(?:(?:just|finally|actually|totally)\s+)?"
                          r"(?P<neg>(?:didn'?t|did\s+not|haven'?t|have\s+not|never)\s+)?(?P<verb>[a-z]+)\b", re.I)
@@ -51,7 +50,7 @@ _NOT = re.compile(r"\b(?:not|never|\w+n'?t)\b", re.I)
 _ADVERB = re.compile(r"^(?:(?:ever|already|finally|just|actually|still|often|usually|always|sometimes|really)\s+)?",
                      re.I)
 # "how did the driving test go?": the asked event; "THE APPRENTICESHIP???": a bare noun phrase asked back.
-_HOW_WENT = re.compile(rf"^\W*{_SOFT}how\s+(?:did|'d)\s+(?P<np>(?:the|your|ur|[A-Z][\w-]*'s)\s+[\w'-]+"
+_HOW_WENT = re.compile(rf"^\W*{LEAD_INS}how\s+(?:did|'d)\s+(?P<np>(?:the|your|ur|[A-Z][\w-]*'s)\s+[\w'-]+"
                        r"(?:\s+[\w'-]+){0,2}?)\s+go\b(?:\s+(?:in\s+the\s+end|then|today))?\W*$", re.I)
 _THING_ASKED = re.compile(r"^\W*(?P<np>(?:the|your|ur)\s+[\w'-]+(?:\s+[\w'-]+){0,2})\s*\?+\W*$", re.I)
 _DID_IT = re.compile(r"^\W*(?:(?:yes|yeah|yep|yup|ya|yea|omg|oh|finally|just)\W+)*(?:(?:i|we)\s+)?"
@@ -107,7 +106,7 @@ def confirmed_statement(question: str, reply: str, speaker: str, before: str | N
     if found := clarified(q, said, before):
         return f"{speaker} {found}"
     aux_names = "|".join(_STATED)
-    m = re.match(rf"^\W*{_SOFT}(?P<aux>{aux_names})\s+{re.escape(speaker)}\s+(?P<rest>[^?]+?)\s*\?*$", q, re.I)
+    m = re.match(rf"^\W*{LEAD_INS}(?P<aux>{aux_names})\s+{re.escape(speaker)}\s+(?P<rest>[^?]+?)\s*\?*$", q, re.I)
     you = q.replace(speaker, "you")
     if m is None or _OPEN.search(m["rest"]) or _OPINION.match(m["rest"]) or _own_words(said, you, speaker):
         return None
