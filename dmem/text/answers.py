@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
+from dmem.text.lexical import straighten
 
 _OPENERS = r"(?:(?:hi|hey|oh|so|and|also|well|btw|wait)\b[,!.]?\s*)*"
 _YES_NO_VERB = re.compile(rf"^\W*{_OPENERS}(do|does|did|have|has|had|are|is|was|were|will|would|can|could|ever|got|"
@@ -80,7 +81,7 @@ def yes_no_echo(question: str, reply: str) -> bool:
     forms = _ECHOED[verb[1].lower()]
     echo = (rf"^\W*(?:(?:oh|ah|well|um+|hm+)\W+)?(?:(?:yes|yeah|yep|yup|yea|ya|no|nah|sure)\W+)?(?:{_SUBJECT}\s*)?"
             rf"(?:{forms})\b")
-    said = reply.replace("\u2019", "'")
+    said = straighten(reply)
     return bool(re.match(echo, said, re.I)) and not re.match(r"^\W*(?:yes|yeah|yep|yup|no)\W*$", said, re.I)
 
 

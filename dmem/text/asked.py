@@ -29,12 +29,16 @@ REPLY_MAX_WORDS = 0
 # --unmarked): 4 in three folds of six (the RealTalk ones), 2 in two (3 ties with it), 5 in one.
 UNMARKED_MIN_WORDS = 4
 _SENTENCE = re.compile(r"(?P<body>[^.!?\n]+)(?P<mark>[.!?]+|\n|$)")
-# Lead-ins before a question: greetings, "and", "so", and chat's "also", "but", "ok", "wait", "lol", "omg" ...
-_OPENERS = (r"(?:(?:hi|hey|hello|hiya|oh|so|and|also|but|well|anyway|anyways|btw|ok|okay|wait|lol|lmao|omg|ha(?:ha)+|"
-            r"um+|hm+|yo|good\s+morning|morning)\b[,!.]?\s*(?:\w+[,!]\s*)?)*")
+# Lead-ins before a question: greetings, "and", "so", and chat's "also", "but", "ok", "wait", "lol", "omg", "btw" ...,
+# each with a name after it or not ("hey Mia, did you ..."). The one room for them: every rule that reads how a
+# question opens skips them with ``LEAD_INS`` (``embedded``, ``confirmed``, ``chains``), and the rules that read a
+# statement's subject skip ``LEAD_WORDS`` with their own interjections (``markers``, ``embedded``).
+LEAD_WORDS = (r"(?:hi|hey|hello|hiya|oh|so|and|also|but|well|anyway|anyways|btw|ok|okay|wait|lol|lmao|omg|ha(?:ha)+|"
+              r"um+|hm+|yo|good\s+morning|morning)")
+LEAD_INS = rf"(?:{LEAD_WORDS}\b[,!.]?\s*(?:\w+[,!]\s*)?)*"
 # Questions that greet or keep the talk going: their reply says how one is, not a fact the question asks for.
 _GREETING = re.compile(
-    rf"^\s*{_OPENERS}(?:how\s+(?:are|r)\s+(?:you|u|ya)(?:\s+(?:doing|today|guys|feeling))*"
+    rf"^\s*{LEAD_INS}(?:how\s+(?:are|r)\s+(?:you|u|ya)(?:\s+(?:doing|today|guys|feeling))*"
     r"|how\s+(?:are|r)\s+things|how(?:'s|\s+is)\s+(?:it|everything|life)\s+(?:going|been)?"
     r"|how\s+(?:have|ve)\s+you\s+been|what(?:'s|s|\s+is)\s+up|sup|what(?:'s|\s+is)\s+new"
     r"|how(?:'s|\s+is|\s+was|\s+has)\s+(?:your|ur|the)\s+(?:day|week|weekend|morning|evening|night|afternoon)"
@@ -44,18 +48,19 @@ _GREETING = re.compile(
 _TAG = re.compile(r"(?:^|[,\s])(?:you\s+know|right|isn't\s+it|ain't\s+it|don't\s+you\s+think|huh|eh|no|yeah|"
                   r"really|seriously|lol|haha|too|see)\W*\?+\s*$", re.I)
 # An exclamation with a question mark: "How cute is that puppy??", "how cool is that" (not "how old is she").
-_EXCLAIMS = re.compile(rf"^\s*{_OPENERS}how\s+(?!old|long|far|many|much|often|big|tall|late|early|soon|come)[a-z]+\s+"
+_EXCLAIMS = re.compile(rf"^\s*{LEAD_INS}how\s+(?!old|long|far|many|much|often|big|tall|late|early|soon|come)[a-z]+\s+"
                        r"(?:is|are|was|were)\s+(?:that|this|those|these)\b", re.I)
-# Auxiliaries that open a question; ``_W_AUX`` adds chat's "r", ``_W_NEG`` the negated forms with or without the
-# apostrophe.
-_AUXILIARIES = "do|does|did|have|has|had|are|is|was|were|will|would|can|could|should"
-_W_AUX = rf"(?:{_AUXILIARIES}|r)"
-_W_NEG = (r"(?:didn'?t|don'?t|doesn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|haven'?t|hasn'?t|won'?t|can'?t|wouldn'?t|"
-          r"couldn'?t|shouldn'?t)")
+# Auxiliaries that open a question (``_W_AUX`` adds chat's "r"), and their negated forms with or without the
+# apostrophe: of what was done or is so ("didnt u move"), and of the modals ("won't you", "can't we").
+AUXILIARIES = "do|does|did|have|has|had|are|is|was|were|will|would|can|could|should"
+NEGATED = r"(?:didn'?t|don'?t|doesn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|haven'?t|hasn'?t)"
+NEGATED_MODALS = r"(?:won'?t|can'?t|wouldn'?t|couldn'?t|shouldn'?t)"
+_W_AUX = rf"(?:{AUXILIARIES}|r)"
+_W_NEG = rf"(?:{NEGATED}|{NEGATED_MODALS})"
 _W_SUBJECT = r"(?:you|u|ya|y'all|your|ur|he|she|they|we|it|there|anyone|anybody)"
 # A yes/no question: an auxiliary first ("did you", "didnt u"), or a tail offering one answer to confirm after a
 # wh-question ("where u living now, still with ur mum", "... or the flat") or alone ("or nah").
-_YES_NO_QUESTION = re.compile(rf"^\s*{_OPENERS}(?:{_AUXILIARIES}|ever|any|anything|got|{_W_NEG}\s+{_W_SUBJECT}|"
+_YES_NO_QUESTION = re.compile(rf"^\s*{LEAD_INS}(?:{AUXILIARIES}|ever|any|anything|got|{_W_NEG}\s+{_W_SUBJECT}|"
                               r"r\s+(?:u|you|ya|they|we)|still|or)\b", re.I)
 # Verbs after "did the party ..." that make it ask ("did the party go well"), not a dropped "I" ("did the dishes").
 _BASE_VERBS = ("go|come|get|like|love|enjoy|work|turn|end|happen|say|call|text|reply|answer|show|arrive|sell|start|"
@@ -69,7 +74,7 @@ _W_NOT_SUBJECT = (r"(?:a|an|the|my|our|his|her|their|so|too|very|really|also|jus
 # A short question chat asks with no mark: "whos mirela", "what breed", "which one", "whens the party" (two or three
 # words after its lead-ins; not "what a day", "what if", "who knows", "how cute", nor "whats that", a reaction).
 _W_SHORT_QUESTION = re.compile(
-    rf"^\s*{_OPENERS}(?:(?:who|where|when|which|whose)(?:'s|s\b|\s+(?:is|are|r|was|were)\b)"
+    rf"^\s*{LEAD_INS}(?:(?:who|where|when|which|whose)(?:'s|s\b|\s+(?:is|are|r|was|were)\b)"
     r"|what(?:'s|s|\s+is|\s+was)\s+(?!that\b|this\b|it\b|up\b|wrong\b|new\b)\w"
     r"|(?:what|which|whose)\s+(?!a\b|an\b|if\b|about\b|else\b|the\b|ever\b|now\b|happened\b|up\b|for\b)[a-z]+"
     r"(?:\s+(?:one|ones|kind|type|size|colou?r|time|day|brand|model|song|book|show))?\s*$)", re.I)
@@ -78,10 +83,10 @@ W_SHORT_MAX_WORDS = 3
 # noun ("what games did you", "which one is it"), "who" with a past verb ("who won"), a verb before a subject
 # ("did you", "is it", "are they"), or chat's short forms ("ever been", "got any", "any plans").
 _UNMARKED_QUESTION = re.compile(
-    rf"^\s*{_OPENERS}(?:(?:what|where|when|who|which|why|how)(?:'s|'re|'d|'ve|s\b|\s+(?:is|are|r|was|were|do|does|did|"
-    r"have|has|had|can|could|will|would|should|about|else|kind|sort|type|made|makes|got)\b)"
-    r"|(?:what|which|whose|how\s+many|how\s+much)(?:\s+[\w'-]+){1,3}?\s+(?:do|does|did|are|is|was|were|have|has|can|"
-    r"could|will|would|should)\s+(?:you|u|ya|they|he|she|we|it|i)\b"
+    rf"^\s*{LEAD_INS}(?:(?:what|where|when|who|which|why|how)(?:'s|'re|'d|'ve|s\b|\s+(?:{_W_AUX}|about|else|kind|"
+    r"sort|type|made|makes|got)\b)"
+    rf"|(?:what|which|whose|how\s+many|how\s+much)(?:\s+[\w'-]+){{1,3}}?\s+(?:{AUXILIARIES})"
+    r"\s+(?:you|u|ya|they|he|she|we|it|i)\b"
     r"|who\s+(?!knows\b|cares\b)[a-z]+(?:ed|ote|ade|on|ew|ang|ought|ave)\b"
     r"|how\s+(?:many|much|long|often|come|far|old)\b"
     r"|what\s+happened\s+(?:to|with|at|in|after|there|next|then)\b"

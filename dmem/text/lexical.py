@@ -49,9 +49,14 @@ _IRREGULAR = dict(pair.split(":") for pair in wordset(
 ))
 
 
+def straighten(text: str) -> str:
+    """``text`` with each curly apostrophe (\u2019) written straight, so "I\u2019m" reads as "I'm" to the rules."""
+    return text.replace("\u2019", "'")
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens (apostrophes kept inside words, curly ones straightened)."""
-    return [t.replace("\u2019", "'") for t in _WORD.findall(text.lower())]
+    return _WORD.findall(straighten(text.lower()))
 
 
 STEM_CACHE_WORDS = 20_000

@@ -67,7 +67,7 @@ from dmem.decisions.offline.replies import (
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
 from dmem.text.asked import asks, asks_yes_no, opens_yes_no, topic_stems
-from dmem.text.lexical import content_words
+from dmem.text.lexical import content_words, straighten
 from dmem.text.quotes import shorten
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
@@ -182,11 +182,13 @@ class ClauseVerdict:
     """Rule family: 'remember', an admit criterion, or a reject family ('transient', 'phatic', ...)."""
     hedge: str | None = None
     """The hedge words of an admitted clause ('probably'): its facts are kept as hedged."""
+    ruled: ClauseVerdict | None = None
+    """For an 'answer': the rules' own verdict on the clause, the rejection its question overrode."""
 
 
 def utterance_text(message: Message) -> str:
     """The message text without a leading 'Speaker:' and with the image caption as a clause."""
-    text = without_speaker(message.text or "", message.speaker).replace("\u2019", "'")
+    text = straighten(without_speaker(message.text or "", message.speaker))
     if message.image_caption:
         caption = re.sub(r"^(?:a|an)\s+(?:photo|picture|image|photograph)\s+of\s+", "", message.image_caption.strip(),
                          flags=re.I)
@@ -376,18 +378,20 @@ def _cut(text: str, limit: int = 80) -> str:
     return shorten(text, limit)
 
 
-def judge_clause(clause: Clause, language: str = "en") -> ClauseVerdict:
+def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | None = None) -> ClauseVerdict:
     """Admit or reject one clause, naming the rule and quoting the words that decided it.
 
     A reply to a question about the speaker is admitted where the only fault was that it named
     no first-person fact (or too little of one), as long as it carries informative words; so is
     a clause that extends a stored memory's topic. A hedge is kept on the verdict, never a veto.
+    ``ruled``: the rules' own verdict on this clause's text, when the caller has it (an answer's
+    ``ClauseVerdict.ruled``: the rules read no question, so the clause is not judged by them again).
     """
-    verdict = _judge(clause, language)
+    verdict = _judge(clause, language) if ruled is None else ruled
     needed = _ANSWERABLE.get(verdict.kind)
     if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
         verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question "
-                                      f"('{_cut(clause.asked.question)}')", "answer")
+                                      f"('{_cut(clause.asked.question)}')", "answer", ruled=verdict)
     elif not verdict.admit and verdict.kind in _ANSWERABLE and (asked := confirmed_question(clause)):
         verdict = ClauseVerdict(True, f"admitted: yes or no to {asked.asker}'s question "
                                       f"('{_cut(asked.question)}')", "confirms")

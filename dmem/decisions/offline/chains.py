@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from dmem.decisions.offline import rules
-from dmem.text.asked import ends_asking, opens_yes_no, topic_stems
+from dmem.text.asked import LEAD_INS, ends_asking, opens_yes_no, topic_stems
 from dmem.text.lexical import content_words
 
 # Informative stems a clause shares with one stored memory to continue its topic; chosen on the tuning half.
@@ -28,12 +28,12 @@ FRAGMENT_MAX_WORDS = 8
 _POINTS_BACK = re.compile(r"\b(?:it|that|this|there|them|those|these|one|ones)\b", re.I)
 
 _BE = r"(?:'s|\s+is|\s+are|'re|\s+was|\s+were)"
-_YOUR_THING = re.compile(rf"^(?:so\s+|and\s+|but\s+)?(?:what|who|which\s+one){_BE}\s+(?:your|ur)\s+"
+_YOUR_THING = re.compile(rf"^{LEAD_INS}(?:what|who|which\s+one){_BE}\s+(?:your|ur)\s+"
                          r"(?P<np>[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:\s+(?:these\s+days|now|again))?\s*\?*$", re.I)
-_WHERE = re.compile(r"^(?:so\s+|and\s+)?where\s+(?:do|did)\s+you\s+(?P<verb>live|work|study|grow\s+up|stay|go)"
+_WHERE = re.compile(rf"^{LEAD_INS}where\s+(?:do|did)\s+you\s+(?P<verb>live|work|study|grow\s+up|stay|go)"
                     r"(?P<rest>(?:\s+[\w'-]+){0,3}?)\s*\?*$", re.I)
 # "when is your dentist appointment?" -> "tuesday": when the listener's own thing is (B46d).
-_WHEN = re.compile(rf"^(?:so\s+|and\s+)?when{_BE}\s+(?:your|ur)\s+(?P<np>[\w'-]+(?:\s+[\w'-]+){{0,3}}?)\s*\?*$", re.I)
+_WHEN = re.compile(rf"^{LEAD_INS}when{_BE}\s+(?:your|ur)\s+(?P<np>[\w'-]+(?:\s+[\w'-]+){{0,3}}?)\s*\?*$", re.I)
 _DAY = re.compile(r"^(?:the\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\d{1,2}(?:st|nd|rd|th)\b)", re.I)
 _PAST = {"grow up": "grew up", "go": "went", "live": "lived", "work": "worked", "study": "studied", "stay": "stayed"}
 _PRESENT = {"grow up": "grows up", "go": "goes", "live": "lives", "work": "works", "study": "studies",
@@ -89,7 +89,7 @@ def answer_statement(question: str, answer: str, speaker: str) -> str | None:
         return f"{speaker}'s {np} {verb} {'on ' if _DAY.match(body) else ''}{body}"
     if m := _WHERE.match(q):
         verb = m["verb"].lower()
-        tense = _PAST if re.match(r"^(?:so\s+|and\s+)?where\s+did\b", q, re.I) else _PRESENT
+        tense = _PAST if re.match(rf"^{LEAD_INS}where\s+did\b", q, re.I) else _PRESENT
         rest = m["rest"] or ""
         link = "" if _PREPOSITION.match(body) else (" to" if verb == "go" else " in")
         return f"{speaker} {tense[verb]}{rest}{link} {body}"

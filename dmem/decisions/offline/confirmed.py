@@ -27,14 +27,13 @@ from dmem.decisions.offline.pronouns import agree
 from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
-from dmem.text.asked import opens_yes_no
-from dmem.text.lexical import content_words
+from dmem.text.asked import LEAD_INS, opens_yes_no
+from dmem.text.lexical import content_words, straighten
 from dmem.text.verbs import irregular_past, participle, past
 
-_SOFT = r"(?:(?:so|and|but|wait|oh|also|btw|ok|okay|well)\b[,!.]?\s*)*"
 _EVER = r"(?:(?:ever|already|finally|just|actually|still)\s+)?"
 # "did you get ...", "have u booked ...": the listener's own doing, asked yes or no (the verb it asks of them).
-_ASKS_DOING = re.compile(rf"^\W*{_SOFT}(?P<aux>did|have|has)\s+(?:you|u|ya)\s+{_EVER}(?P<verb>[a-z]+)\b", re.I)
+_ASKS_DOING = re.compile(rf"^\W*{LEAD_INS}(?P<aux>did|have|has)\s+(?:you|u|ya)\s+{_EVER}(?P<verb>[a-z]+)\b", re.I)
 _REPLY_VERB = re.compile(r"^\W*(?:(?:yes|yeah|yep|yup|ya|yea|omg|oh|no|nope|nah|sadly|finally|just|totally|"
                          r"actually)\W+)*(?:(?:i|we)\s+)?(?:(?:just|finally|actually|totally)\s+)?"
                          r"(?P<neg>(?:didn'?t|did\s+not|haven'?t|have\s+not|never)\s+)?(?P<verb>[a-z]+)\b", re.I)
@@ -51,7 +50,7 @@ _NOT = re.compile(r"\b(?:not|never|\w+n'?t)\b", re.I)
 _ADVERB = re.compile(r"^(?:(?:ever|already|finally|just|actually|still|often|usually|always|sometimes|really)\s+)?",
                      re.I)
 # "how did the driving test go?": the asked event; "THE APPRENTICESHIP???": a bare noun phrase asked back.
-_HOW_WENT = re.compile(rf"^\W*{_SOFT}how\s+(?:did|'d)\s+(?P<np>(?:the|your|ur|[A-Z][\w-]*'s)\s+[\w'-]+"
+_HOW_WENT = re.compile(rf"^\W*{LEAD_INS}how\s+(?:did|'d)\s+(?P<np>(?:the|your|ur|[A-Z][\w-]*'s)\s+[\w'-]+"
                        r"(?:\s+[\w'-]+){0,2}?)\s+go\b(?:\s+(?:in\s+the\s+end|then|today))?\W*$", re.I)
 _THING_ASKED = re.compile(r"^\W*(?P<np>(?:the|your|ur)\s+[\w'-]+(?:\s+[\w'-]+){0,2})\s*\?+\W*$", re.I)
 _DID_IT = re.compile(r"^\W*(?:(?:yes|yeah|yep|yup|ya|yea|omg|oh|finally|just)\W+)*(?:(?:i|we)\s+)?"
@@ -79,7 +78,7 @@ def verb_echo(question: str, reply: str) -> bool:
     "did you get the job?" -> "got it!!", "I got it", "nope, didn't get it" (not "got a cold", which says
     something else: the echo carries no content word of its own besides the verb).
     """
-    asked, said = _ASKS_DOING.match(question.replace("\u2019", "'")), _REPLY_VERB.match(reply.replace("\u2019", "'"))
+    asked, said = _ASKS_DOING.match(straighten(question)), _REPLY_VERB.match(straighten(reply))
     if asked is None or said is None or said["verb"].lower() not in forms(asked["verb"]):
         return False
     return not _own_words(reply, question)
@@ -101,14 +100,13 @@ def confirmed_statement(question: str, reply: str, speaker: str, before: str | N
     'Osric did not get the job at the boatyard'. None for another shape or a reply that says more.
     """
     # "Osric passed", "Osric didn't": the reply without its subject
-    said = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", reply.replace("\u2019", "'"))
-    if stated := outcome(question, said, speaker):
+    said, q = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", straighten(reply)), straighten(question).strip()
+    if stated := outcome(q, said, speaker):
         return stated
-    if found := clarified(question, said, before):
+    if found := clarified(q, said, before):
         return f"{speaker} {found}"
-    q = question.replace("\u2019", "'").strip()
     aux_names = "|".join(_STATED)
-    m = re.match(rf"^\W*{_SOFT}(?P<aux>{aux_names})\s+{re.escape(speaker)}\s+(?P<rest>[^?]+?)\s*\?*$", q, re.I)
+    m = re.match(rf"^\W*{LEAD_INS}(?P<aux>{aux_names})\s+{re.escape(speaker)}\s+(?P<rest>[^?]+?)\s*\?*$", q, re.I)
     you = q.replace(speaker, "you")
     if m is None or _OPEN.search(m["rest"]) or _OPINION.match(m["rest"]) or _own_words(said, you, speaker):
         return None
@@ -136,7 +134,7 @@ def _done(verb: str) -> bool:
 
 def outcome(question: str, reply: str, speaker: str) -> str | None:
     """'how did the exam go?' + 'passed!!' -> 'Osric passed the exam'; None for another shape or more words."""
-    asked, said = _HOW_WENT.match(question.replace("\u2019", "'").strip()), _DID_IT.match(reply.replace("\u2019", "'"))
+    asked, said = _HOW_WENT.match(straighten(question).strip()), _DID_IT.match(straighten(reply))
     verb = said["verb"].lower() if said else ""
     if asked is None or verb not in _OUTCOME or _own_words(reply, question, speaker) - set(content_words(verb)):
         return None
@@ -146,7 +144,7 @@ def outcome(question: str, reply: str, speaker: str) -> str | None:
 
 def thing_asked(question: str) -> str | None:
     """The noun phrase a bare question asks back ('THE APPRENTICESHIP???' -> 'the apprenticeship'), else None."""
-    m = _THING_ASKED.match(question.replace("\u2019", "'"))
+    m = _THING_ASKED.match(straighten(question))
     return re.sub(r"^(?:your|ur)\b", "the", m["np"].lower()) if m else None
 
 
@@ -157,14 +155,14 @@ def clarified(question: str, reply: str, before: str | None = None) -> str | Non
     + 'THE JOB???' + 'yeah' -> 'got the job'. None for a denial, more words, or no "it" to name.
     """
     np = thing_asked(question)
-    reply = reply.replace("\u2019", "'")
+    reply = straighten(reply)
     said = _DID_IT.match(reply)
     verb = said["verb"].lower() if said else ""
     if np is None or _DENIAL.match(reply) or _own_words(reply, question) - set(content_words(verb)):
         return None
     if said and said["it"] and _done(verb):
         return f"{verb} {np}"
-    told = _DID_IT.match(before.replace("\u2019", "'")) if before and opens_yes_no(reply) else None
+    told = _DID_IT.match(straighten(before)) if before and opens_yes_no(reply) else None
     if told and told["it"] and _done(told["verb"]):
         return f"{told['verb'].lower()} {np}"
     return None

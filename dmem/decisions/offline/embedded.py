@@ -32,29 +32,27 @@ from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.pronouns import rewrite_person
-from dmem.text.lexical import content_words
+from dmem.text.asked import AUXILIARIES, LEAD_INS, LEAD_WORDS, NEGATED
+from dmem.text.lexical import content_words, straighten
 
 EMBEDDED_MIN_WORDS = 2
 """Answer words an embedded clause needs besides its name, number or date (tuning half + invented batches 1-2)."""
 
-_LEAD = (r"(?:(?:oh|ok|okay|so|and|but|also|wait|hey|hmm|quick\s+one|random\s+q|btw|anyway|lol|haha|omg|well)"
-         r"\W+)*")
 _WH = r"(?P<wh>(?:what|when|where|which|who|whose|why|how\s+(?:long|many|much|often|far|old|come))(?:\s+[\w'-]+){0,3}?)"
-_AUX = r"(?P<aux>do|does|did|are|is|was|were|have|has|had|will|would|r)"
+_AUX = rf"(?P<aux>{AUXILIARIES}|r)"
 _SUBJECT = r"(?P<subject>you|u|i|we|(?:your|ur|my|our)\s+[\w'-]+(?:\s+[\w'-]+(?=\s+\w))?)"
-_WH_ASKS = re.compile(rf"(?:^|[,;:.!]\s*){_LEAD}{_WH}\s+{_AUX}\s+{_SUBJECT}\b(?P<rest>[^?.!;]*)", re.I)
-_NEGATIVE = re.compile(rf"(?:^|[,;:.!]\s*){_LEAD}(?P<aux>didn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|haven'?t|hasn'?t|"
-                       rf"don'?t|doesn'?t)\s+{_SUBJECT}\b(?P<rest>[^?.!;]*)", re.I)
-_HEARD = re.compile(rf"(?:^|[,;:.!]\s*){_LEAD}(?:did|have|do)\s+(?:you|u)\s+(?:hear|heard|know|see|saw|notice|noticed|"
-                    r"realise|realize)\s+(?:that\s+)?(?P<rest>(?!(?:it|that|this|them|him|her|anything|about)\b)"
+_WH_ASKS = re.compile(rf"(?:^|[,;:.!]\s*){LEAD_INS}{_WH}\s+{_AUX}\s+{_SUBJECT}\b(?P<rest>[^?.!;]*)", re.I)
+_NEGATIVE = re.compile(rf"(?:^|[,;:.!]\s*){LEAD_INS}(?P<aux>{NEGATED})\s+{_SUBJECT}\b(?P<rest>[^?.!;]*)", re.I)
+_HEARD = re.compile(rf"(?:^|[,;:.!]\s*){LEAD_INS}(?:did|have|do)\s+(?:you|u)\s+(?:hear|heard|know|see|saw|notice|"
+                    r"noticed|realise|realize)\s+(?:that\s+)?(?P<rest>(?!(?:it|that|this|them|him|her|anything|about)\b)"
                     r"[^?.!;]{3,})", re.I)
 # "My name is Hanna, what's yours?", "I was baking all day how about you?": the asker's own statement said
 # before the question it leads into is told, not asked.
 _TOLD_FIRST = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)(?:,\s*|\s+)(?=(?:(?:and|so)\s+)?(?:(?:how|what)\s+about\s+"
-                         r"(?:you|u|yours)\b|(?:what|where|when|how|who|which|do|does|did|are|is|have|has|can|would|"
-                         r"will)(?:'s)?\s+(?:[\w'-]+\s+){0,2}(?:you|u|your|ur|yours)\b))", re.I)
+                         rf"(?:you|u|yours)\b|(?:what|where|when|how|who|which|{AUXILIARIES})(?:'s)?\s+"
+                         r"(?:[\w'-]+\s+){0,2}(?:you|u|your|ur|yours)\b))", re.I)
 # The asker as the subject of what they say first ("I was baking", "my name is"), not "remind me again".
-_SAYS_I = re.compile(r"^\W*(?:(?:hey|hi|oh|so|well|yeah|yes|and|honestly|ok|okay)\W+)*"
+_SAYS_I = re.compile(rf"^\W*(?:(?:{LEAD_WORDS}|yeah|yes|honestly)\W+)*"
                      r"(?:i|i'm|im|i've|ive|i'd|my|we|we're|we've|our)\b", re.I)
 # What a question offers or asks for is no fact of anyone's: "do you need help", "don't you want to come".
 _OFFER = re.compile(r"\b(?:want|wanna|like\s+to|mind|need\s+(?:help|a\s+hand|anything)|fancy|up\s+for|"
@@ -130,7 +128,7 @@ def embedded(text: str, words: Callable[[str], list[str]], known: frozenset[str]
     ``words``: a clause's answer words; ``known``: names the chat wrote before; ``people``: the speakers' names
     (lowercased, no detail); ``judged``: whether the admission rules admit a statement (first person).
     """
-    found = _frame(text.replace("\u2019", "'"))
+    found = _frame(straighten(text))
     if found is not None and found.told:  # the asker's statement, judged as said; else its last piece
         last = found.said.rsplit(",", 1)[-1].strip()
         said = next((s for s in dict.fromkeys([found.said, last]) if _SAYS_I.match(s) and judged(s)), None)

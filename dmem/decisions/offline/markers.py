@@ -14,12 +14,12 @@ import re
 from collections.abc import Callable
 
 from dmem.decisions.offline import ownworld, reusable
+from dmem.text.asked import LEAD_WORDS
 
 # Clause verdict kinds whose clause may join the pool: they said too little or nothing of the speaker alone.
 # Not "emotional": a reaction in the clause itself echoes the listener ("Wow, Bertil is from Tromso").
 POOLABLE = frozenset({"impersonal", "vague"})
-_LISTENER_SUBJECT = re.compile(r"^\W*(?:(?:and|but|so|also|oh|well|ok|okay|then|now|wow|omg|haha|lol|yes|yeah|aw+|"
-                               r"hey|ooh|ah|damn|dang|whoa)\W+)*"
+_LISTENER_SUBJECT = re.compile(rf"^\W*(?:(?:{LEAD_WORDS}|then|now|wow|yes|yeah|aw+|ooh|ah|damn|dang|whoa)\W+)*"
                                r"(?:you|your|yours|u|ur|ya|youll|youd|youre|youve)\b", re.I)
 _ADVICE = re.compile(r"\b(?:should|shouldn't|must|mustn't|ought|would|wouldn't|could|might|better\s+to|make\s+sure|"
                      r"(?:important|crucial|essential|vital|key)\s+(?:to|for))\b",

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from dmem.decisions.offline.rules import PHATIC
-from dmem.text.lexical import STOPWORDS, stem, tokenize
+from dmem.text.lexical import STOPWORDS, stem, straighten, tokenize
 from dmem.text.words import wordset
 
 CONTEXT_TOKENS = 3  # tokens either side of a run that are checked for question words
@@ -38,7 +38,7 @@ class Run:
 
 
 def _known(token: str, known: set[str]) -> bool:
-    return stem(token.lower().replace("\u2019", "'")) in known
+    return stem(straighten(token.lower())) in known
 
 
 def runs(text: str, known: set[str], dates: re.Pattern[str] | None = None) -> list[Run]:

@@ -15,25 +15,26 @@ __all__ = ["restates", "without_restated"]
 
 from dataclasses import replace
 
-from dmem.decisions.offline.admission import Clause, judge_clause
+from dmem.decisions.offline.admission import Clause, ClauseVerdict, judge_clause
 from dmem.decisions.offline.markers import claimed
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import topic_stems
 
 
-def restates(clause: Clause, kind: str, language: str = "en") -> bool:
+def restates(clause: Clause, verdict: ClauseVerdict, language: str = "en") -> bool:
     """Whether an answer clause only restates the exchange (see the module).
 
     It takes up no topic word of the question and, judged without it, a marker claims it for a reaction,
     the listener, advice or a general statement (``markers``).
 
-    ``kind``: the clause's verdict kind; only an 'answer' (a rejection the question overrode) can restate.
+    ``verdict``: the clause's verdict; only an 'answer' (a rejection the question overrode) can restate, and
+    its ``ruled`` verdict stands for the rules' judgement without the question (they are not run again).
     """
-    if kind != "answer" or clause.asked is None:
+    if verdict.kind != "answer" or clause.asked is None:
         return False
     if topic_stems(clause.text) & topic_stems(clause.asked.question, [clause.asked.asker]):
         return False  # "the cooking class was fantastic" to "did you get to the cooking class?" answers it
-    alone = judge_clause(replace(clause, asked=None, replies_to=None), language)
+    alone = judge_clause(replace(clause, asked=None, replies_to=None), language, verdict.ruled)
     return not alone.admit and claimed(clause.text, alone.kind, clause.foreign, clause.names) is not None
 
 

@@ -31,7 +31,7 @@ import re
 from dmem.decisions.offline import register, rules
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.telegraphic import PERSONAL_NOUNS
-from dmem.text.lexical import content_words
+from dmem.text.lexical import content_words, straighten
 from dmem.text.verbs import participle
 from dmem.text.words import wordset
 
@@ -164,7 +164,7 @@ def _own(text: str) -> re.Match[str] | None:
 def _tried(text: str, then: str | None) -> re.Match[str] | None:
     """'have you tried X' when the clause after it vouches for X ("it's incredible", "I loved it")."""
     m = _TRIED.search(text)
-    return m if m is not None and then and _VOUCHES.match(then.replace("\u2019", "'")) else None
+    return m if m is not None and then and _VOUCHES.match(straighten(then)) else None
 
 
 _IDLE_OBJECT = wordset("today tonight now there here lately recently it that this same one plan case")
@@ -305,7 +305,7 @@ def statement(question: str, asker: str, listener: str | None, then: str | None 
     None also when the question says more than the statement keeps (``QFACT_LEFTOVER_WORDS``).
     ``then``: the clause of the same utterance after the question (see ``presupposed``).
     """
-    drafted = _drafted(question.replace("\u2019", "'"), then)
+    drafted = _drafted(straighten(question), then)
     if drafted is None or listener is None:
         return None
     said = register.standard(drafted[0])  # 'ur' and 'u' written out, as admission reads them

@@ -318,6 +318,7 @@ def _said_facts(message: Message, window: list[Message], history: list[Message],
         if clause.introduced and clause.introduced not in sources:  # "he" is read through the turn naming him
             sources = [clause.introduced, *sources]
         known += antecedents(clause.text, message.speaker)
+        restated = gated and bool(pairs) and payback.restates(clause, verdict, language)  # once a clause
         for i, (fact_text, categories, provenance) in enumerate(pairs):
             if any(d.text.lower() == fact_text.lower() for d in drafts):
                 continue
@@ -326,7 +327,6 @@ def _said_facts(message: Message, window: list[Message], history: list[Message],
             draft = FactDraft(text=fact_text, speaker=message.speaker, source_turn_ids=sources,
                               categories=categories, provenance=provenance, language=language)
             leans = statement and i == 0 and leaning.joined_back(drafts, draft)
-            restated = gated and payback.restates(clause, verdict.kind, language)
             if not leans and not _joined_answer(drafts, draft, confirmations):
                 if restated:
                     restating.add(len(drafts))
