@@ -25,7 +25,7 @@ from dmem.decisions.offline import reusable, rules
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.replies import without_speaker
 from dmem.state.schemas import Message
-from dmem.text.lexical import content_stems, content_words
+from dmem.text.lexical import content_stems, content_words, straighten
 from dmem.text.words import wordset
 
 # The asker's turns between the speaker's news and the reply ("noo" / "what happened"), the question the last.
@@ -65,7 +65,7 @@ class FollowUp:
 
 
 def _said(message: Message) -> str:
-    return without_speaker(message.text or "", message.speaker).replace("\u2019", "'").strip()
+    return straighten(without_speaker(message.text or "", message.speaker)).strip()
 
 
 def names_nothing(text: str) -> bool:
