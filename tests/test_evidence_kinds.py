@@ -84,7 +84,7 @@ def test_the_instance_ranking_leaves_out_the_memories_that_say_the_category(stor
 def test_a_question_about_one_thing_ranks_as_without_the_category_signal(store, monkeypatch):
     question = "What is the name of Maya's dog?"
     before = _ids(store, question, 4)
-    monkeypatch.setattr(hybrid, "kind_query", lambda q, e: None)  # the category signal switched off
+    monkeypatch.setattr(hybrid, "asked_for", lambda q, e: hybrid.Asked())  # the category signal switched off
     assert _ids(store, question, 4) == before
 
 
@@ -94,3 +94,19 @@ def test_the_async_path_finds_the_same_instances(store):
     question = "What pets does Maya have?"
     found = asyncio.run(hybrid.amemories(question, store, EvidenceIndexes(store), "maya", 6, _embed))
     assert [r.text for r, _ in found] == _ids(store, question, 6)
+
+
+def test_a_list_question_s_category_is_read_once_for_every_namespace(store):
+    calls: list[list[str]] = []
+
+    def counting(texts: list[str]) -> np.ndarray:
+        calls.append(texts)
+        return _embed(texts)
+
+    indexes = EvidenceIndexes(store)
+    planned = hybrid.plan("What pets does Maya have?", indexes, ["maya", "theo"], 6, counting)
+    assert planned.asked.kind == "pets" and len(planned.asked.vector) == 64
+    for ns, (index, share) in zip(["maya", "theo"], planned.held, strict=True):
+        hybrid.memories("What pets does Maya have?", store, indexes, ns, share, counting, None, index, planned.asked)
+    assert sum(texts == ["pets"] for texts in calls) == 1  # not once per namespace
+    assert hybrid.plan("Where does Maya live?", indexes, ["maya"], 6, counting).asked == hybrid.Asked()

@@ -279,7 +279,8 @@ def test_name_shares_are_scanned_once_per_index_version_and_versions_read_once_p
     reads: list[str] = []
     version = store.version
     store.version = lambda ns: reads.append(ns) or version(ns)
-    assert [share for _, share in hybrid.plan("What does Maya bake?", indexes, ["maya", "theo"], 30)] == [45, 15]
+    planned = hybrid.plan("What does Maya bake?", indexes, ["maya", "theo"], 30, EMB.embed_documents)
+    assert [share for _, share in planned.held] == [45, 15]
     assert sorted(reads) == ["maya", "theo"]
     maya = indexes.memories("maya")
     assert maya.named == {"maya": 1.0}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -102,14 +103,42 @@ def about(index: MemoryIndex, name: str) -> float:
     return index.named[key]
 
 
-def plan(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k: int,
-         labels: Labels | None = None) -> list[tuple[MemoryIndex, int]]:
-    """Each namespace's memory index, brought up to its version once, and the memories it gives (``shares``).
+@dataclass(frozen=True)
+class Asked:
+    """What a list question asks for (``kinds``), read once per question for every namespace."""
 
-    One version read per namespace serves both ``shares`` and ``memories`` (a query each on PostgreSQL).
+    kind: str | None = None
+    """The category the question names ('hobbies'), None when it names none."""
+    vector: list[float] = field(default_factory=list)
+    """The category's embedding alone (empty without a category)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A question's retrieval plan: each namespace's memory index and share of K, and what a list question asks."""
+
+    held: list[tuple[MemoryIndex, int]]
+    asked: Asked
+
+
+def asked_for(question: str, embed: Embed) -> Asked:
+    """The category a list question names and its embedding (one embedding, cached; none without a category)."""
+    kind = asked_kind(question)
+    if kind is None:
+        return Asked()
+    vector = embed([kind])[0].tolist()
+    return Asked(kind, vector)
+
+
+def plan(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k: int, embed: Embed,
+         labels: Labels | None = None) -> Plan:
+    """Each namespace's memory index and share of K (``shares``), and what the question asks for (``asked_for``).
+
+    The index is brought up to its version once, what is asked read once, for every namespace. One version
+    read per namespace serves both ``shares`` and ``memories`` (a query each on PostgreSQL).
     """
     held = [indexes.memories(ns, labels) for ns in namespaces]
-    return list(zip(held, shares(question, held, k), strict=True))
+    return Plan(list(zip(held, shares(question, held, k), strict=True)), asked_for(question, embed))
 
 
 def shares(question: str, held: Sequence[MemoryIndex], k: int) -> list[int]:
@@ -142,26 +171,27 @@ def shares(question: str, held: Sequence[MemoryIndex], k: int) -> list[int]:
 
 
 def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
-             embed: Embed, labels: Labels | None = None,
-             index: MemoryIndex | None = None) -> list[tuple[MemoryRecord, float]]:
+             embed: Embed, labels: Labels | None = None, index: MemoryIndex | None = None,
+             asked: Asked | None = None) -> list[tuple[MemoryRecord, float]]:
     """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
 
     Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
-    memory + source-turn text + day, and the question's time cues. With
-    ``labels``, every signal ranks only the memories (and source turns) carrying them. ``index``: the
-    namespace's memory index when the caller read it already (``plan``), else read here.
+    memory + source-turn text + day, and the question's time cues; for a list question, its category's
+    instances. With ``labels``, every signal ranks only the
+    memories (and source turns) carrying them. ``index`` and ``asked``: the namespace's memory index and
+    what the question asks for when the caller read them already (``plan``), else read here.
     """
     read, vector = memory_query(question, indexes, namespace, embed, labels, index)
+    asked = asked if asked is not None else asked_for(question, embed)
     where = SearchFilter.of_labels(labels)
     dense = store.vectors.search([namespace], vector, max(POOL, k), where=where)
-    kind = kind_query(question, embed)
-    instances = store.vectors.search([namespace], kind[1], POOL, where=where) if kind else []
-    return fused_memories(question, read, vector, dense, k, embed, (kind[0], instances) if kind else None)
+    instances = store.vectors.search([namespace], asked.vector, POOL, where=where) if asked.kind else []
+    return fused_memories(question, read, vector, dense, k, embed, asked, instances)
 
 
 async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
-                    embed: Embed, labels: Labels | None = None,
-                    index: MemoryIndex | None = None) -> list[tuple[MemoryRecord, float]]:
+                    embed: Embed, labels: Labels | None = None, index: MemoryIndex | None = None,
+                    asked: Asked | None = None) -> list[tuple[MemoryRecord, float]]:
     """``memories`` on the async path, with the dense search awaited (on the loop itself on PostgreSQL).
 
     The lexical index refresh (a cache of the namespace's rows, rebuilt when its version moved),
@@ -169,12 +199,11 @@ async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes,
     the loop's async pool on PostgreSQL, ``store.aoffload``).
     """
     read, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels, index)
+    asked = asked if asked is not None else await asyncio.to_thread(asked_for, question, embed)
     where = SearchFilter.of_labels(labels)
     dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=where)
-    kind = await asyncio.to_thread(kind_query, question, embed) if asked_kind(question) else None
-    instances = await store.vectors.asearch([namespace], kind[1], POOL, where=where) if kind else []
-    return await asyncio.to_thread(fused_memories, question, read, vector, dense, k, embed,
-                                   (kind[0], instances) if kind else None)
+    instances = await store.vectors.asearch([namespace], asked.vector, POOL, where=where) if asked.kind else []
+    return await asyncio.to_thread(fused_memories, question, read, vector, dense, k, embed, asked, instances)
 
 
 def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed: Embed,
@@ -184,31 +213,25 @@ def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed:
     return index, embed([focused_query(index.docs, question)])[0]
 
 
-def kind_query(question: str, embed: Embed) -> tuple[str, list[float]] | None:
-    """The category a list question asks for and its embedding, or None (``kinds.asked_kind``)."""
-    kind = asked_kind(question)
-    return (kind, embed([kind])[0].tolist()) if kind else None
-
-
 def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit], k: int,
-                   embed: Embed, instances: tuple[str, Sequence[Hit]] | None = None
+                   embed: Embed, asked: Asked | None = None, instances: Sequence[Hit] = ()
                    ) -> list[tuple[MemoryRecord, float]]:
     """Fuse the dense hits with the lexical, time-cue and source-turn rankings; keep ``k``.
 
-    ``instances``: a list question's category and the dense hits for it alone, one more ranking
-    (at ``INSTANCE_WEIGHT``) of the memories that do not say the category word (``kinds``).
+    A list question (``asked`` names a category) adds the ranking of ``instances``, the dense hits for its
+    category alone that do not say the word (at ``INSTANCE_WEIGHT``, ``kinds``).
     """
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
              *signal_rankings(index.docs, question)]
     weights = [1.0] * len(lists)
-    if instances is not None:
-        lists.append(instance_ranking(instances[0], instances[1], position))
+    if asked is not None and asked.kind is not None:
+        lists.append(instance_ranking(asked.kind, instances, position))
         weights.append(INSTANCE_WEIGHT)
     lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
     weights.append(1.0)
     known = {h.record.id: h.record for h in dense}  # live records win over the index's copies
-    known.update((h.record.id, h.record) for h in (instances[1] if instances else ()) if h.record.id not in known)
+    known.update((h.record.id, h.record) for h in instances if h.record.id not in known)
     ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists, weights)]
     return distinct_sources(asked_last(ranked), k)
 

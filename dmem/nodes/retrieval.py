@@ -32,9 +32,10 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
     k = svc.context.retrieval_top_k
     hits: list[tuple[MemoryRecord, float]] = []
     if svc.context.retrieval_mode == "hybrid":
-        for ns, (index, share) in zip(namespaces, hybrid.plan(question, svc.indexes, namespaces, k, labels),
-                                      strict=True):
-            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index))
+        planned = hybrid.plan(question, svc.indexes, namespaces, k, svc.embed, labels)
+        for ns, (index, share) in zip(namespaces, planned.held, strict=True):
+            hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index,
+                                        planned.asked))
         return _best_first(hits)
     vector = svc.embed([question])[0]  # the question as asked, the same for every namespace
     for ns in namespaces:
@@ -49,9 +50,10 @@ async def asearch_memories(svc: Services, question: str, namespaces: list[str],
     k = svc.context.retrieval_top_k
     hits: list[tuple[MemoryRecord, float]] = []
     if svc.context.retrieval_mode == "hybrid":
-        planned = await svc.store.aoffload(hybrid.plan, question, svc.indexes, namespaces, k, labels)
-        for ns, (index, share) in zip(namespaces, planned, strict=True):
-            hits.extend(await hybrid.amemories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index))
+        planned = await svc.store.aoffload(hybrid.plan, question, svc.indexes, namespaces, k, svc.embed, labels)
+        for ns, (index, share) in zip(namespaces, planned.held, strict=True):
+            hits.extend(await hybrid.amemories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index,
+                                               planned.asked))
         return _best_first(hits)
     vector = (await asyncio.to_thread(svc.embed, [question]))[0]
     for ns in namespaces:
