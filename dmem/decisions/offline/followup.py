@@ -41,7 +41,7 @@ _GENERIC = wordset(
     "what whats what's how hows how's why when where who which whatd happened happen happens happening go goes went "
     "going gone was is were be been it its it's that thats that's this they them he she him her say said says come "
     "came so and then tell me more again exactly really seriously wait well else like story deets details detail "
-    "spill one do did does done the a an about with on up go mean meaning ok okay oh omg no noo nooo wtf huh eh "
+    "spill one do did does done the a an about with on up mean meaning ok okay oh omg no noo nooo wtf huh eh "
     "pls please now")
 # What marks a follow-up as asking: an asking word, a question mark, or a prompt to go on.
 _ASKING = re.compile(r"\?|\b(?:what|whats|how|hows|why|when|where|who|which|whatd)\b|\btell\s+me\b|\bspill\b|"
@@ -73,12 +73,12 @@ def names_nothing(text: str) -> bool:
     words = text.split()
     if not words or len(words) > FOLLOWUP_MAX_WORDS or not _ASKING.search(text) or _NAMED.search(text[1:]):
         return False
-    return all(w in _GENERIC or w in rules.INTERJECTIONS or _REPEATED.match(w) for w in content_words(text))
+    return _reacts(text)
 
 
 def _reacts(text: str) -> bool:
-    """Whether an asker's turn before the question only reacts ("noo", "omg!!", "😭"): no word of its own."""
-    return all(w in rules.INTERJECTIONS or _REPEATED.match(w) or w in _GENERIC for w in content_words(text))
+    """Whether a line has no word of its own: only asking, generic or reacting words ("noo", "omg!!", "😭")."""
+    return all(w in _GENERIC or w in rules.INTERJECTIONS or _REPEATED.match(w) for w in content_words(text))
 
 
 def asked_on(message: Message, prior: Sequence[Message],
