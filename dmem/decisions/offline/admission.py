@@ -517,7 +517,8 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
     line = line_verdict(clauses, verdicts, message, prior, language, memories)
     if line is not None and line.admit:
         return True, line.reason
-    if unit := followup_unit(clauses, verdicts, message, prior, language, memories):
+    if unit := followup_unit(clauses, verdicts, message, prior, language, followup_news(message, prior, memories),
+                             memories):
         return True, f"admitted: goes on with the speaker's news ('{_cut(utterance_text(unit.news), 60)}') " \
                      f"asked after ('{_cut(utterance_text(unit.question), 40)}')"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
@@ -537,15 +538,18 @@ def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
 
 
 def followup_unit(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,
-                  prior: Sequence[Message], language: str, memories: Sequence[str] = ()) -> followup.FollowUp | None:
-    """A reply none of whose clauses was admitted, judged with the news a question naming nothing asked after."""
-    if not clauses or any(v.admit for v in verdicts) or language != "en" \
-            or (unit := followup_news(message, prior, memories)) is None:
+                  prior: Sequence[Message], language: str, news: followup.FollowUp | None,
+                  memories: Sequence[str] = ()) -> followup.FollowUp | None:
+    """A reply none of whose clauses was admitted, judged with ``news``: what a question naming nothing asked after.
+
+    ``news`` is ``followup_news`` of the reply, looked up once by the caller (splitting also writes with it).
+    """
+    if news is None or not clauses or any(v.admit for v in verdicts) or language != "en":
         return None
     pooled = followup.judge_reply([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
                                   answer_words, clauses[0].names, set(clauses[0].people),
                                   listeners_of(message, prior, memories))
-    return replace(unit, pooled=pooled) if pooled else None
+    return replace(news, pooled=pooled) if pooled else None
 
 
 def followup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> followup.FollowUp | None:

@@ -35,6 +35,8 @@ from dmem.decisions.offline.admission import (
     listeners_of,
     utterance_text,
 )
+from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
+from dmem.decisions.offline.followup_writing import followup_fact, with_news
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.decisions.offline.replies import Asked, listener_of, restore_subject
@@ -61,34 +63,6 @@ _NEED_NOUNS = re.compile(r"^\s*(?:some\s+)?(?:[\w-]+\s+)?(?:ideas|recommendation
 _PASSING = re.compile(r"\bmy\s+(?P<rel>" + "|".join(rules.RELATIONS + rules.PETS) + r")\b", re.I)
 
 
-def categorize(clause: str) -> list[Category]:
-    """Categories by rules on the clause as said (multi-label; persona when nothing else fits)."""
-    checks = [
-        (Category.USER_RULE, rules.USER_RULE), (Category.ERROR_LEARNING, rules.ERROR_LEARNING),
-        (Category.PROCEDURAL, rules.PROCEDURAL), (Category.PREFERENCE, rules.PREFERENCE),
-        (Category.PERSONA, rules.PERSONA), (Category.EVENT, rules.EVENT),
-    ]
-    found = [cat for cat, pattern in checks if pattern.search(clause)]
-    if Category.USER_RULE in found and Category.PREFERENCE in found:
-        found.remove(Category.PREFERENCE)
-    return found or [Category.PERSONA]
-
-
-# "my phone number changed, it's +351 ... now" -> "... phone number is now +351 ..."
-_CHANGED_TO = re.compile(r"^(?P<subject>.+?)\s+(?:has\s+)?changed,?\s+(?:it's|it\s+is|it\u2019s)\s+(?P<value>.+?)"
-                         r"(?:\s+now)?$", re.I)
-
-
-def _trim(text: str) -> str:
-    """One-spaced, without leading fillers ('yeah, so'), edge punctuation or the final stop."""
-    return rules.LEADING_FILLER.sub("", " ".join(text.split())).strip(" ,;:-").rstrip(".!?")
-
-
-def _tidy(text: str) -> str:
-    text = _trim(text)
-    text = _CHANGED_TO.sub(lambda m: f"{m['subject']} is now {m['value']}", text)
-    return text[:1].upper() + text[1:]
-
 
 def _passing_references(clause: str, speaker: str, remember: bool) -> list[tuple[str, Provenance]]:
     """'gift ideas for my son' implies "<speaker> has a son" (inferred unless told to remember)."""
@@ -103,21 +77,13 @@ def _passing_references(clause: str, speaker: str, remember: bool) -> list[tuple
     return out
 
 
-def _drop_vocative(text: str, listener: str | None) -> str:
-    """'Priya, Theo had to...' / '... agrees, Maya': the listener addressed is not part of the fact."""
-    if not listener:
-        return text
-    name = re.escape(listener)
-    return re.sub(rf"^\s*{name}\s*[,!]\s+|,\s*{name}\s*[.!?]*\s*$", "", text)
-
-
 def _rule_fact(fact: str, condition: tuple[str, str], speaker: str, listener: str | None) -> str:
     """The assistant behaviour a remembered fact governs: 'Assistant should suggest vegetarian restaurants'."""
     verb, obj = condition[0].lower(), rewrite_person(condition[1], speaker, listener)
     who = listener or "the assistant"
     if m := re.fullmatch(rf"{re.escape(speaker)} is (?P<adj>[a-z-]+)", fact):
-        return _tidy(f"{who} should {verb} {m['adj']} {obj} for {speaker}")
-    return _tidy(f"when {who} {agree(verb)} {obj}, {who} should keep in mind that {fact}")
+        return tidy(f"{who} should {verb} {m['adj']} {obj} for {speaker}")
+    return tidy(f"when {who} {agree(verb)} {obj}, {who} should keep in mind that {fact}")
 
 
 def _answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Antecedent]) -> str:
@@ -127,20 +93,20 @@ def _answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Anteced
     'Theo answered Maya's question "What's Theo's favourite film?": the one with the lighthouse'.
     """
     asker = asked.asker
-    said = resolve_subjects(rewrite_person(_drop_vocative(clause.text, asker), speaker, asker), speaker, known)
-    if stated := chains.answer_statement(asked.question, _trim(said), speaker):
-        return _tidy(stated)
+    said = resolve_subjects(rewrite_person(drop_vocative(clause.text, asker), speaker, asker), speaker, known)
+    if stated := chains.answer_statement(asked.question, trim(said), speaker):
+        return tidy(stated)
     question = rewrite_person(asked.question, asker, speaker)
     before = utterance_text(clause.asked_back) if clause.asked_back else None
-    if stated := confirmed.confirmed_statement(question, _trim(said), speaker, before):  # "got it!!": stated
-        return _tidy(stated)
+    if stated := confirmed.confirmed_statement(question, trim(said), speaker, before):  # "got it!!": stated
+        return tidy(stated)
     if before and (thing := confirmed.thing_asked(asked.question)):  # "GOT AN INTERVIEW" "the council one??"
         told = before.lower() if before.isupper() else before
-        earlier = _trim(rewrite_person(restore_subject(told), speaker, asker))
-        reply = _lowered(_trim(said))
+        earlier = trim(rewrite_person(restore_subject(told), speaker, asker))
+        reply = _lowered(trim(said))
         reply = reply if reply.lower().startswith(thing) else f"{thing}{frames.JOIN}{reply}"
-        return _tidy(frames.added(speaker, earlier, reply))
-    return _tidy(frames.answered(speaker, asker, question, _trim(said)))
+        return tidy(frames.added(speaker, earlier, reply))
+    return tidy(frames.answered(speaker, asker, question, trim(said)))
 
 
 def _asked_of(clause: Clause, kind: str) -> Asked | None:
@@ -169,23 +135,23 @@ def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | 
 
     'Noor added to "Noor just started at the art school": it is right by the ferry pier'.
     """
-    said = _trim(rewrite_person(_drop_vocative(clause.text, listener), speaker, listener))
-    earlier = _trim(rewrite_person(utterance_text(before), speaker, listener))
+    said = trim(rewrite_person(drop_vocative(clause.text, listener), speaker, listener))
+    earlier = trim(rewrite_person(utterance_text(before), speaker, listener))
     earlier = shorten(earlier, 100)
-    return _tidy(frames.added(speaker, earlier, _lowered(said)))
+    return tidy(frames.added(speaker, earlier, _lowered(said)))
 
 
 def _outcome_fact(clause: Clause, event: Message | str, speaker: str, listener: str | None) -> str:
     """An outcome kept with the event it reports on: 'Lale added to "Lale's boat licence exam is tmrw": WE PASSED'."""
     if isinstance(event, Message):
         return _follow_fact(clause, event, speaker, listener)
-    said = _trim(rewrite_person(_drop_vocative(clause.text, listener), speaker, listener))
-    return _tidy(frames.added(speaker, shorten(event, 100), said))
+    said = trim(rewrite_person(drop_vocative(clause.text, listener), speaker, listener))
+    return tidy(frames.added(speaker, shorten(event, 100), said))
 
 
 def _presupposed(clause: Clause, speaker: str, listener: str | None) -> str | None:
     """What a question clause presupposes, as a statement ('Maya lent Theo the puzzle book'), or None."""
-    return presuppose.statement(_trim(_drop_vocative(clause.text, listener)), speaker, listener, clause.then)
+    return presuppose.statement(trim(drop_vocative(clause.text, listener)), speaker, listener, clause.then)
 
 
 def _question_fact(clause: Clause, speaker: str, listener: str | None,
@@ -195,29 +161,29 @@ def _question_fact(clause: Clause, speaker: str, listener: str | None,
     'Maya lent Theo the puzzle book' (inferred: presupposed, not said), else 'Maya asked Theo: "..."' (both named).
     ``stated``: the statement when the caller has already drafted it (``_presupposed``).
     """
-    said = _drop_vocative(clause.text, listener)
+    said = drop_vocative(clause.text, listener)
     if stated or (stated := _presupposed(clause, speaker, listener)):
-        return _tidy(stated), Provenance.INFERRED
+        return tidy(stated), Provenance.INFERRED
     if found := embedded_clause(clause):  # what the question takes as known, its person named
-        return _tidy(embedded.statement(found, speaker, listener)), \
+        return tidy(embedded.statement(found, speaker, listener)), \
             Provenance.STATED if found.told else Provenance.INFERRED
     asked = rewrite_person(register.standard(said), speaker, listener)
-    return _tidy(frames.asked(speaker, listener or "someone", _trim(asked))), Provenance.STATED
+    return tidy(frames.asked(speaker, listener or "someone", trim(asked))), Provenance.STATED
 
 
 def _main_fact(clause: Clause, speaker: str, listener: str | None,
                known: list[Antecedent], remember: bool) -> tuple[str, list[Category], Provenance]:
     """The clause's own proposition, rewritten to stand alone."""
-    said = _drop_vocative(clause.text, listener)
+    said = drop_vocative(clause.text, listener)
     if m := rules.REQUEST.match(said):
         text = f"{speaker} wants {rewrite_person(m['obj'], speaker, listener)}"
         prov = Provenance.STATED if remember else Provenance.INFERRED
-        return _tidy(text), [Category.PREFERENCE], prov
+        return tidy(text), [Category.PREFERENCE], prov
     if _NEED_NOUNS.match(said):
         text = f"{speaker} looked for {rewrite_person(said, speaker, listener)}"
-        return _tidy(text), [Category.PROCEDURAL], Provenance.STATED
+        return tidy(text), [Category.PROCEDURAL], Provenance.STATED
     text = resolve_subjects(rewrite_person(said, speaker, listener), speaker, known)
-    return _tidy(text), categorize(said), Provenance.STATED
+    return tidy(text), categorize(said), Provenance.STATED
 
 
 def facts_from_message(message: Message, window: list[Message], history: list[Message],
@@ -235,22 +201,26 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
 
     A reply to a question naming nothing is written with the speaker's news that question asked after (B48b).
     """
-    facts, line = _said_facts(message, window, history, gated=gated, memories=memories)
-    prior = [*history, *window[: window.index(message)]] if message in window else history
-    if facts and gated and (unit := followup_news(message, prior, memories)):
-        return _with_news(facts, unit, message, listener_of(message, [*history, *window]), memories), False
-    return facts, line
-
-
-def _said_facts(message: Message, window: list[Message], history: list[Message],
-                *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], bool]:
-    """The utterance's own facts, and whether its one fact is the whole line told as the speaker's world."""
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return [], False
     prior = [*history, *window[: window.index(message)]] if message in window else history
+    news = followup_news(message, prior, memories) if gated else None  # looked up once, for both uses below
+    facts, line = _said_facts(message, prior, [*history, *window], news, gated=gated, memories=memories)
+    if facts and news:
+        return with_news(facts, news, message, listener_of(message, [*history, *window]), memories), False
+    return facts, line
+
+
+def _said_facts(message: Message, prior: list[Message], chat: list[Message], news: followup.FollowUp | None,
+                *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], bool]:
+    """The utterance's own facts, and whether its one fact is the whole line told as the speaker's world.
+
+    ``prior``: the turns before it; ``chat``: history and window; ``news``: what a question naming nothing just
+    before asked after (``followup_news``), which a reply no clause of which was admitted may go on with.
+    """
     clauses, language = clauses_of(message, prior, memories if gated else ())
     remember = any(c.remember for c in clauses)
-    listener = listener_of(message, [*history, *window])
+    listener = listener_of(message, chat)
     known = [a for h in prior for a in antecedents(utterance_text(h), h.speaker)]
     drafts: list[FactDraft] = []
     linked = False  # whether a fact of this utterance already names the question it replies to
@@ -269,7 +239,7 @@ def _said_facts(message: Message, window: list[Message], history: list[Message],
         stated: str | None = None  # a question's presupposed fact, drafted once (below)
         statement = False  # the clause's own proposition as said (it may lean on the fact before it)
         if language != "en":
-            pairs = [(_tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
+            pairs = [(tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
         elif verdict.kind in ("answer", "confirms") and (asked := _asked_of(clause, verdict.kind)) is not None:
             pairs = [(_answer_fact(clause, asked, message.speaker, known), categorize(clause.text),
                       Provenance.STATED)]
@@ -290,8 +260,8 @@ def _said_facts(message: Message, window: list[Message], history: list[Message],
                       Provenance.STATED)]
             sources = [clause.follows.turn_id, message.turn_id]
         elif verdict.kind == "opinion" or (verdict.kind == "rated" and not rules.FIRST_PERSON.search(clause.text)):
-            said = rewrite_person(_drop_vocative(clause.text, listener), message.speaker, listener)
-            pairs = [(_tidy(f"{message.speaker}'s opinion: {_trim(said)}"), [Category.PREFERENCE], Provenance.STATED)]
+            said = rewrite_person(drop_vocative(clause.text, listener), message.speaker, listener)
+            pairs = [(tidy(f"{message.speaker}'s opinion: {trim(said)}"), [Category.PREFERENCE], Provenance.STATED)]
         elif verdict.kind == "question_fact" or (asks(clause.text)
                                                  and (stated := _presupposed(clause, message.speaker, listener))):
             text, provenance = _question_fact(clause, message.speaker, listener, stated)
@@ -299,7 +269,7 @@ def _said_facts(message: Message, window: list[Message], history: list[Message],
         elif verdict.kind in _TOLD_KINDS:  # the speaker's world without "I": kept as said
             said, categories, _ = _main_fact(clause, message.speaker, listener, known, remember)
             if not _z_joined_reusable(told, message.speaker, sources, said):
-                told.append(FactDraft(text=_tidy(f"{message.speaker}: {said}"), speaker=message.speaker,
+                told.append(FactDraft(text=tidy(f"{message.speaker}: {said}"), speaker=message.speaker,
                                       source_turn_ids=sources, categories=categories, provenance=Provenance.STATED,
                                       language=language))
             pairs = []
@@ -340,8 +310,8 @@ def _said_facts(message: Message, window: list[Message], history: list[Message],
         return _told_line(told, clauses, verdicts, message.speaker, listener, known, memories,
                           listeners_of(message, prior, memories)), True
     line = _line_fact(clauses, verdicts, message, prior, listener, known, language, memories)
-    if not line and (unit := followup_unit(clauses, verdicts, message, prior, language, memories)):
-        return [_followup_fact(unit, [clauses[i] for i in unit.pooled], message, listener, memories)], False
+    if not line and (unit := followup_unit(clauses, verdicts, message, prior, language, news, memories)):
+        return [followup_fact(unit, [clauses[i] for i in unit.pooled], message, listener, memories)], False
     return line, bool(line)
 
 
@@ -363,7 +333,7 @@ def _told_line(told: list[FactDraft], clauses: list[Clause], verdicts: list[Clau
     if len(told) != 1 or (len(keep) <= sum(v.admit for v in verdicts) and continued is None):
         return told
     said = _pieces(keep, speaker, listener, known)
-    return [told[0].model_copy(update={"text": _tidy(_line_text(said, speaker, continued))})]
+    return [told[0].model_copy(update={"text": tidy(_line_text(said, speaker, continued))})]
 
 
 def _pieces(clauses: list[Clause], speaker: str, listener: str | None, known: list[Antecedent]) -> str:
@@ -398,73 +368,10 @@ def _line_fact(clauses: list[Clause], verdicts: list[ClauseVerdict], message: Me
         if turn and turn not in sources:
             sources.insert(0, turn)
     hedged = any(verdicts[i].hedge for i in line.pooled) or any(rules.HEDGE.search(c.text) for c in pooled)
-    return [FactDraft(text=_tidy(text), speaker=message.speaker, source_turn_ids=sources,
+    return [FactDraft(text=tidy(text), speaker=message.speaker, source_turn_ids=sources,
                       categories=categorize(said), provenance=Provenance.HEDGED if hedged else Provenance.STATED,
                       language=language)]
 
-
-def _followup_fact(unit: followup.FollowUp, pooled: list[Clause], message: Message, listener: str | None,
-                   memories: Sequence[str]) -> FactDraft:
-    """A reply going on with the speaker's news (``followup``), written with the memory the news formed.
-
-    'Osric moved in; cold; boiler makes a noise', else 'Osric added to "Osric failed the test": roundabout';
-    the news, the question asked after it and the reply are its sources.
-    """
-    speaker = message.speaker
-    said = frames.JOIN.join(_trim(rewrite_person(_drop_vocative(c.text, listener), speaker, listener)) for c in pooled)
-    return _on_news(said, unit, message, listener, memories, any(rules.HEDGE.search(c.text) for c in pooled))
-
-
-def _with_news(drafts: list[FactDraft], unit: followup.FollowUp, message: Message, listener: str | None,
-               memories: Sequence[str]) -> list[FactDraft]:
-    """The reply's lines framed with the question naming nothing, or told plainly, written with the news instead.
-
-    'Osric answered Wren's question "what happened?": clutch' and 'Osric: clutch; 640 to fix' say nothing of what
-    happened to what: after "car died today" they read 'Osric added to "my car died today": clutch; 640 to fix'.
-    """
-    out: list[FactDraft] = []
-    said: list[str] = []
-    at, categories, hedged = 0, list[Category](), False
-    for draft in drafts:
-        question, prefix = frames.replied_to(draft.text), f"{message.speaker}: "
-        if question is not None and followup.names_nothing(question):
-            piece = frames.said(draft.text)
-        elif draft.text.startswith(prefix) and draft.source_turn_ids == [message.turn_id]:
-            piece = draft.text.removeprefix(prefix)
-        else:
-            out.append(draft)
-            continue
-        at = at if said else len(out)
-        said += [_as_said(p, message.text) for p in piece.split(frames.JOIN)]
-        categories += [c for c in draft.categories if c not in categories]
-        hedged = hedged or draft.provenance == Provenance.HEDGED
-    if said:  # one memory: the news and all the reply goes on with it
-        fact = _on_news(frames.JOIN.join(said), unit, message, listener, memories, hedged)
-        out.insert(at, fact.model_copy(update={"categories": categories}))
-    return out
-
-
-def _as_said(piece: str, text: str | None) -> str:
-    """A piece with its first word in the case the message wrote it ('Muddy' back to 'muddy'), else as is."""
-    first = piece.split(maxsplit=1)[0] if piece.split() else ""
-    said = re.search(rf"\b{re.escape(first)}\b", text or "", re.I)
-    return f"{piece[:1].lower()}{piece[1:]}" if said and said[0].islower() and first != "I" else piece
-
-
-def _on_news(said: str, unit: followup.FollowUp, message: Message, listener: str | None, memories: Sequence[str],
-             hedged: bool) -> FactDraft:
-    """What the reply says, written with the memory the speaker's news formed, else after the news quoted."""
-    speaker, news = message.speaker, utterance_text(unit.news)
-    if memory := followup.news_memory(news, speaker, memories):
-        text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
-    else:
-        told = register.standard(news) or news
-        told = (told.lower() if told.isupper() else told).replace('"', "'")  # the frame quotes it
-        earlier = _trim(rewrite_person(restore_subject(told), speaker, listener))
-        text = frames.added(speaker, shorten(earlier, 100), said)
-    sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
-    return FactDraft(text=_tidy(text), speaker=speaker, source_turn_ids=sources, categories=categorize(said),
-                     provenance=Provenance.HEDGED if hedged else Provenance.STATED, language="en")
 
 
 def _z_joined_reusable(drafts: list[FactDraft], speaker: str, sources: list[str], said: str) -> bool:
@@ -472,7 +379,7 @@ def _z_joined_reusable(drafts: list[FactDraft], speaker: str, sources: list[str]
     prefix = f"{speaker}: "
     for i, earlier in enumerate(drafts):
         if earlier.text.lower().startswith(prefix.lower()) and earlier.source_turn_ids == sources:
-            drafts[i] = earlier.model_copy(update={"text": f"{earlier.text}; {_tidy(said)}"})
+            drafts[i] = earlier.model_copy(update={"text": f"{earlier.text}; {tidy(said)}"})
             return True
     return False
 
@@ -503,7 +410,7 @@ def _after_confirmed(earlier: str, framed: str) -> str | None:
     who = framed.split(" answered ", 1)[0]
     if not question or said == framed:
         return None
-    stated = {_tidy(s).rstrip(".") for r in ("yes", "no") if (s := confirmed.confirmed_statement(question, r, who))}
+    stated = {tidy(s).rstrip(".") for r in ("yes", "no") if (s := confirmed.confirmed_statement(question, r, who))}
     first = earlier.split(frames.JOIN, 1)[0].rstrip(".")  # a rest joined already: the statement opens the line
     return f"{earlier.rstrip('.')}{frames.JOIN}{said}" if first in stated else None
 

@@ -1,0 +1,84 @@
+"""The facts of a reply going on with the speaker's news (``followup``): written with the memory the news formed.
+
+'Osric moved in; cold; boiler makes a noise' when the news formed a stored memory, else
+'Osric added to "Osric failed the test": roundabout'; the news, the question asked after it and the reply are the
+sources. ``followup`` judges the unit; this module only writes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from dmem.decisions.offline import followup, frames, register, rules
+from dmem.decisions.offline.admission import Clause, utterance_text
+from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
+from dmem.decisions.offline.pronouns import rewrite_person
+from dmem.decisions.offline.replies import restore_subject
+from dmem.state.schemas import Category, Message, Provenance
+from dmem.state.verdicts import FactDraft
+from dmem.text.quotes import shorten
+
+
+def followup_fact(unit: followup.FollowUp, pooled: list[Clause], message: Message, listener: str | None,
+                  memories: Sequence[str]) -> FactDraft:
+    """A reply going on with the speaker's news (``followup``), written with the memory the news formed.
+
+    'Osric moved in; cold; boiler makes a noise', else 'Osric added to "Osric failed the test": roundabout';
+    the news, the question asked after it and the reply are its sources.
+    """
+    speaker = message.speaker
+    said = frames.JOIN.join(trim(rewrite_person(drop_vocative(c.text, listener), speaker, listener)) for c in pooled)
+    return _on_news(said, unit, message, listener, memories, any(rules.HEDGE.search(c.text) for c in pooled))
+
+
+def with_news(drafts: list[FactDraft], unit: followup.FollowUp, message: Message, listener: str | None,
+              memories: Sequence[str]) -> list[FactDraft]:
+    """The reply's lines framed with the question naming nothing, or told plainly, written with the news instead.
+
+    'Osric answered Wren's question "what happened?": clutch' and 'Osric: clutch; 640 to fix' say nothing of what
+    happened to what: after "car died today" they read 'Osric added to "my car died today": clutch; 640 to fix'.
+    """
+    out: list[FactDraft] = []
+    said: list[str] = []
+    at, categories, hedged = 0, list[Category](), False
+    for draft in drafts:
+        question, prefix = frames.replied_to(draft.text), f"{message.speaker}: "
+        if question is not None and followup.names_nothing(question):
+            piece = frames.said(draft.text)
+        elif draft.text.startswith(prefix) and draft.source_turn_ids == [message.turn_id]:
+            piece = draft.text.removeprefix(prefix)
+        else:
+            out.append(draft)
+            continue
+        at = at if said else len(out)
+        said += [_as_said(p, message.text) for p in piece.split(frames.JOIN)]
+        categories += [c for c in draft.categories if c not in categories]
+        hedged = hedged or draft.provenance == Provenance.HEDGED
+    if said:  # one memory: the news and all the reply goes on with it
+        fact = _on_news(frames.JOIN.join(said), unit, message, listener, memories, hedged)
+        out.insert(at, fact.model_copy(update={"categories": categories}))
+    return out
+
+
+def _as_said(piece: str, text: str | None) -> str:
+    """A piece with its first word in the case the message wrote it ('Muddy' back to 'muddy'), else as is."""
+    first = piece.split(maxsplit=1)[0] if piece.split() else ""
+    said = re.search(rf"\b{re.escape(first)}\b", text or "", re.I)
+    return f"{piece[:1].lower()}{piece[1:]}" if said and said[0].islower() and first != "I" else piece
+
+
+def _on_news(said: str, unit: followup.FollowUp, message: Message, listener: str | None, memories: Sequence[str],
+             hedged: bool) -> FactDraft:
+    """What the reply says, written with the memory the speaker's news formed, else after the news quoted."""
+    speaker, news = message.speaker, utterance_text(unit.news)
+    if memory := followup.news_memory(news, speaker, memories):
+        text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
+    else:
+        told = register.standard(news) or news
+        told = (told.lower() if told.isupper() else told).replace('"', "'")  # the frame quotes it
+        earlier = trim(rewrite_person(restore_subject(told), speaker, listener))
+        text = frames.added(speaker, shorten(earlier, 100), said)
+    sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
+    return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=sources, categories=categorize(said),
+                     provenance=Provenance.HEDGED if hedged else Provenance.STATED, language="en")
