@@ -109,6 +109,11 @@ _YES_NO = re.compile(r"^\W*(?:(?:oh|ah|um+|hm+|well|haha|lol)\W+)?"
                      r"(?:yes|yeah|yea|yep|yup|ya|no|nope|nah|not\s+yet|not\s+really|of\s+course|sure|"
                      r"definitely|absolutely|totally|i\s+(?:did|do|have|am|was|will|didn't|don't|haven't|wasn't)|"
                      r"we\s+(?:did|do|have|are|were|didn't|don't|haven't)|i'm\s+not)\b", re.I)
+# A wh-word anywhere in a question, also chat's "whats", "wheres", "hows": it asks for more than a yes or a no.
+_WH_ANYWHERE = re.compile(r"\b(?:what|whats|when|whens|where|wheres|who|whos|whom|whose|why|how|hows|which)\b",
+                          re.I)
+# What an offer asks: "want to", "fancy", "up for", "need a hand" (its yes accepts, it tells nothing).
+_OFFERS = re.compile(r"\b(?:want|wanna|fancy|up\s+for|like\s+to|mind|need\s+(?:help|a\s+hand|anything))\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|y'all)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|we've|our|us)\b", re.I)
 _FIRST_SENTENCE = re.compile(r"^[^.!?\n]*")
@@ -192,9 +197,23 @@ def opens_yes_no(reply: str) -> bool:
 
 
 def asks_yes_no(question: str) -> bool:
-    """Whether a question asks for a yes or a no: an auxiliary first, or a tail to confirm ('..., still the cafe')."""
+    """Whether a question asks for a yes or a no.
+
+    An auxiliary first, a tail to confirm ('..., still the cafe'), or an elliptical check (``elliptical_check``).
+    """
     tail = question.rsplit(",", 1)[-1]
-    return bool(_YES_NO_QUESTION.match(question) or _YES_NO_QUESTION.match(tail))
+    return bool(_YES_NO_QUESTION.match(question) or _YES_NO_QUESTION.match(tail)) or elliptical_check(question)
+
+
+def elliptical_check(question: str) -> bool:
+    """A question with no wh-word anywhere and a topic of its own: it checks a yes or a no ('the blue one?').
+
+    Not one turning the question back ("and you?"): a topic word is needed besides the people; nor an offer
+    ("want to call later?"), whose yes accepts it and tells nothing.
+    """
+    body = question.strip(" ?!.")
+    return bool(body) and not _WH_ANYWHERE.search(body) and not _OFFERS.search(body) \
+        and bool(topic_stems(_YOU.sub(" ", body)))
 
 
 def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> bool:
