@@ -38,7 +38,7 @@ LINE_MIN_WORDS = 3
 # The dial of how loose the default is for a short line (``short_statement``): the answer words a line needs when
 # it has no anchor and fewer than LINE_MIN_WORDS, as long as it is one plain statement with a verb. At
 # LINE_MIN_WORDS the tier is off (the stop-46 default); 2 keeps "the boiler packed in"; 1 keeps "its draughty".
-# 2 was chosen on the tuning half and invented batches 1-4 (1 cost ~3-4 % more memories for few evidence turns).
+# 2 was chosen on the tuning half and invented batches 1-4 (1 cost 4-5 % more memories for few evidence turns).
 LINE_LOOSE_WORDS = 2
 # A line opening with an agreement, a greeting or a remark on the listener answers what they said.
 _REPLY_OPENING = re.compile(r"^\W*(?:yes|yeah|yep|yup|yea|ya|sure|true|totally|absolutely|exactly|agreed|indeed|"
