@@ -534,7 +534,18 @@ def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
         return None
     return worldline.judge_line([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
                                 answer_words, clauses[0].names, set(clauses[0].people),
-                                listeners_of(message, prior, memories))
+                                listeners_of(message, prior, memories),
+                                replying=_replying(clauses[0], message, prior))
+
+
+def _replying(clause: Clause, message: Message, prior: Sequence[Message]) -> bool:
+    """Whether the message replies to a question of the other speaker's just before, one naming nothing too."""
+    if clause.replies_to is not None or clause.asked is not None:
+        return True
+    if not prior or prior[-1].speaker == message.speaker:
+        return False
+    said = utterance_text(prior[-1])
+    return _is_question(said) or followup.names_nothing(said)
 
 
 def followup_unit(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,
