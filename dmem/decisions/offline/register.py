@@ -160,6 +160,11 @@ def plain(clause: str) -> str:
     return inner if re.search(r"\w", inner) else clause
 
 
+def progressive(word: str) -> bool:
+    """Whether a lowercased word is a verb's -ing form ('eating', 'moving'), not a noun like 'morning' or 'thing'."""
+    return word.endswith("ing") and word not in NOT_PROGRESSIVE
+
+
 def restore(clause: str) -> str:
     """The clause with the 'I' or "I'm" chat dropped before a taste, trait, habit, past or plan put back."""
     if asks(clause) or rules.FIRST_PERSON.match(clause):
@@ -171,7 +176,7 @@ def restore(clause: str) -> str:
     if subject is None and not _THIRD.match(body):
         if re.match(_SHORT_PAST, body, re.I) or (first in _BARE_PAST and _PAST_TIME.search(body)):
             subject = "I"
-        elif first.endswith("ing") and first not in NOT_PROGRESSIVE and _FUTURE_TIME.search(body) \
+        elif progressive(first) and _FUTURE_TIME.search(body) \
                 and len(body.split()) <= REGISTER_PLAN_MAX_WORDS and not _OWN_VERB.search(body):
             subject = "I'm"
     return f"{head}{subject} {body[:1].lower()}{body[1:]}" if subject else clause

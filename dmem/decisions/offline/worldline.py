@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.markers import claimed
-from dmem.decisions.offline.register import NOT_PROGRESSIVE
+from dmem.decisions.offline.register import progressive
 from dmem.text.lexical import STOPWORDS
 
 # Answer words a line's pool needs with an anchor (a number, date or name and a word saying what of it), and
@@ -131,7 +131,7 @@ def _doing_now(text: str) -> bool:
     "eating lunch", "sending it now" are transient states; a habit or a dated plan got its subject back before.
     """
     first = text.split()[0].lower().strip("\"'(,.!?") if text.split() else ""
-    return first.endswith("ing") and first not in NOT_PROGRESSIVE
+    return progressive(first)
 
 
 def _capitalised(word: str, texts: Sequence[str]) -> bool:
