@@ -6,16 +6,16 @@ memory, per set: by default the live memories of the stores formation.py ingeste
 --source as formation.py: a missing store is ingested), with --drafts the drafted facts (admission + split):
 - by the admission verdict family ('question without a first-person fact' or another);
 - by SHAPE, what the question would have to be stored as (``shape``): an offer or plan; an elliptical check
-  (no wh-word, no auxiliary: "the blue one? from the market?"), which the reply's yes or echo confirms; a
-  question about the listener that takes something as known (wh-/how-was); a yes/no question about the
-  listener; a question about the asker; a question about nobody in the chat; or, for a turn the verdict read
-  as a question though ``asks`` does not ("Which would mean a raise."), no question mark;
+  (dmem's ``elliptical_check``, no auxiliary first: "the blue one? from the market?"), which the reply's yes or
+  echo confirms; a question about the listener that takes something as known (wh-/how-was); a yes/no question
+  about the listener; a question about the asker; a question about nobody in the chat; or, for a turn the
+  verdict read as a question though ``asks`` does not ("Which would mean a raise."), no question mark;
 - by the REPLY: whether the other speaker's next turn formed a fact, and whether a fact sourced on that
   reply also names the question turn (formation.py's 'linked'); by construction an unformed question is
   never linked, so 'reply formed, not linked' is the count a question-to-reply link could form.
 Prints counts only. --show prints each turn with its gold question and reply, for the tuning half and the
 invented batches only: it refuses the report half (the lead runs this once there, for counts).
-Usage: python benchmarks/question_shapes.py [--sets tuning,report,1,2,...,7] [--show] [--drafts]
+Usage: python benchmarks/question_shapes.py [--sets tuning,report,1,2,...,8] [--show] [--drafts]
        [--work DIR] [--source HASH] [--no-ingest] [--data DIR]
 """
 
@@ -34,9 +34,10 @@ from dmem.api import Memory
 from dmem.datasets.datasets import Conversation, load_dataset
 from dmem.eval.methods import speaker_namespaces
 from dmem.state.schemas import MemoryRecord
-from dmem.text.asked import AUXILIARIES, asks
+from dmem.text.asked import AUXILIARIES, asks, elliptical_check
 
-ELLIPTICAL_MAX_WORDS = 10
+RELEASED = tuple(str(n) for n in range(1, 9))
+"""Invented batches this script may read (batch 9 is held out for stop 50)."""
 QUESTION_VERDICT = "rejected: question without a first-person fact"
 _OFFER = re.compile(r"\b(?:want(?:\s+to)?|wanna|shall\s+we|should\s+we|let'?s|join\s+(?:me|us)|fancy|up\s+for|"
                     r"how\s+about\s+(?:we|you\s+come)|why\s+don'?t\s+(?:we|you)|come\s+(?:with|over|along)|"
@@ -57,7 +58,7 @@ def shape(text: str) -> str:
     last = asked[-1]
     if _OFFER.search(last):
         return SHAPES[0]
-    if not _WH.search(last) and not _ASKS_FIRST.search(last) and len(last.split()) <= ELLIPTICAL_MAX_WORDS:
+    if not _ASKS_FIRST.search(last) and elliptical_check(last):  # dmem's own check; an auxiliary first: yes/no
         return SHAPES[1]
     if _LISTENER.search(last):
         return SHAPES[2] if _WH.search(last) else SHAPES[3]
@@ -126,8 +127,8 @@ def conversations(name: str) -> list[tuple[str, Conversation]]:
                 for c in load_dataset(kind, formation.SETS[kind]).conversations  # type: ignore[arg-type]
                 if formation.half_of(kind, c.conversation_id) == name]
     folder = ROOT / "benchmarks" / "data" / ("invented_chats" if name == "1" else f"invented_chats_{name}")
-    if name == "8" or not folder.is_dir():
-        raise SystemExit(f"question_shapes.py: no released invented batch {name!r} (batch 8 is held out)")
+    if name not in RELEASED or not folder.is_dir():
+        raise SystemExit(f"question_shapes.py: no released invented batch {name!r} (batches 9 and on are held out)")
     return [("invented", c) for c in load_dataset("realtalk", folder).conversations]
 
 
@@ -140,7 +141,7 @@ def ingested(kind: str, conv: Conversation) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default="tuning,1,2,3,4,5,6,7")
+    parser.add_argument("--sets", default="tuning,1,2,3,4,5,6,7,8")
     parser.add_argument("--show", action="store_true", help="print each turn (refused on the report half)")
     parser.add_argument("--drafts", action="store_true", help="drafted facts (fast), not the ingested stores")
     parser.add_argument("--data", default=str(Path(formation.DATA)))

@@ -14,6 +14,7 @@ from datetime import datetime
 
 import pytest
 
+from dmem.decisions.offline import admission
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.followup import names_nothing, news_memory
 from dmem.decisions.offline.splitting import facts_from_message
@@ -90,3 +91,34 @@ def test_the_others_news_or_a_reply_about_the_listener_is_not_taken_up() -> None
                     ("Ilario", "why"), ("Tamsin", "roundabout. obvs")) == []
     assert exchange(("Tamsin", "failed my theory test 😩"), ("Ilario", "noo what happened"),
                     ("Tamsin", "you should take it too")) == []
+
+
+def test_the_news_is_looked_up_only_past_the_cheap_guards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``judge_utterance`` asks for the follow-up news only for English clauses none of which was admitted."""
+    looked: list[str] = []
+    real = admission.followup_news
+
+    def spy(message, prior, memories=()):  # type: ignore[no-untyped-def]
+        looked.append(message.text)
+        return real(message, prior, memories)
+
+    monkeypatch.setattr(admission, "followup_news", spy)
+    lines = [turn("failed my theory test 😩", "Tamsin", 1), turn("noo what happened", "Ilario", 2)]
+    assert judge_utterance(turn("parking. obvs", "Tamsin", 3), lines)[0]
+    assert looked == ["parking. obvs"]
+    looked.clear()
+    assert judge_utterance(turn("I failed it at the Dunmore test centre on Friday", "Tamsin", 3), lines)[0]
+    assert looked == []
+    monkeypatch.setattr(admission, "may_follow_up", lambda *_: False)  # a guard that fails: no look-up at all
+    assert not judge_utterance(turn("parking. obvs", "Tamsin", 3), lines)[0]
+    assert looked == []
+
+
+def test_may_follow_up_needs_english_clauses_none_admitted() -> None:
+    clause = admission.Clause("parking. obvs")
+    rejected = admission.ClauseVerdict(False, "rejected: too little detail to tell ('parking')", "vague")
+    taken = admission.ClauseVerdict(True, "admitted: first-person statement", "first_person")
+    assert admission.may_follow_up([clause], [rejected], "en")
+    assert not admission.may_follow_up([], [], "en")
+    assert not admission.may_follow_up([clause, clause], [rejected, taken], "en")
+    assert not admission.may_follow_up([clause], [rejected], "pt")

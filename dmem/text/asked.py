@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from dmem.text.answers import answer_kind, is_kind_asked
 from dmem.text.lexical import content_stems
-from dmem.text.words import wordset
+from dmem.text.words import SECOND_PERSON_ASKED, wordset
 
 # A reply of at most this many words, right after a real question, answers it whatever it says. 0 = off: on the
 # tuning half (leave one conversation out, 6 / 12 / 20 tried) it linked more replies and formed no evidence turn.
@@ -114,7 +114,6 @@ _WH_ANYWHERE = re.compile(r"\b(?:what|whats|when|whens|where|wheres|who|whos|who
                           re.I)
 # What an offer asks: "want to", "fancy", "up for", "need a hand" (its yes accepts, it tells nothing).
 _OFFERS = re.compile(r"\b(?:want|wanna|fancy|up\s+for|like\s+to|mind|need\s+(?:help|a\s+hand|anything))\b", re.I)
-_YOU = re.compile(r"\b(?:you|your|yours|yourself|u|ur|y'all)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|we've|our|us)\b", re.I)
 _FIRST_SENTENCE = re.compile(r"^[^.!?\n]*")
 # Words any chat uses whatever its topic: sharing one is no sign that a reply takes up a question.
@@ -213,7 +212,7 @@ def elliptical_check(question: str) -> bool:
     """
     body = question.strip(" ?!.")
     return bool(body) and not _WH_ANYWHERE.search(body) and not _OFFERS.search(body) \
-        and bool(topic_stems(_YOU.sub(" ", body)))
+        and bool(topic_stems(SECOND_PERSON_ASKED.sub(" ", body)))
 
 
 def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> bool:
@@ -230,7 +229,7 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> 
     if any(asks_yes_no(q) for q in questions) and _YES_NO.match(reply):
         return True
     first = _FIRST_SENTENCE.match(reply.strip())
-    if any(_YOU.search(q) for q in questions) and first and _FIRST_PERSON.search(first[0]):
+    if any(SECOND_PERSON_ASKED.search(q) for q in questions) and first and _FIRST_PERSON.search(first[0]):
         return True
     if first and (_third_person_answer(questions, first[0])
                   or "?" not in question_turn and _fragment_answer(questions, first[0], names)):
@@ -244,7 +243,8 @@ def _third_person_answer(questions: Sequence[str], first: str) -> bool:
     "Is Dana still in the hospital?" -> "She went home yesterday", "Is Rui still learning the cello?" ->
     "Stopped in May, he's doing drums now".
     """
-    return bool(_W_THIRD_PERSON.search(first)) and any(not _YOU.search(q) and _W_SOMEONE.search(q) for q in questions)
+    return bool(_W_THIRD_PERSON.search(first)) \
+        and any(not SECOND_PERSON_ASKED.search(q) and _W_SOMEONE.search(q) for q in questions)
 
 
 def _fragment_answer(questions: Sequence[str], first: str, names: Sequence[str]) -> bool:

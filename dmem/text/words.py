@@ -1,8 +1,29 @@
-"""Word lists written as one long string, read as a set."""
+"""Word lists written as one long string, read as a set; the second person's words, one home for every stage."""
 
 from __future__ import annotations
+
+import re
 
 
 def wordset(text: str) -> frozenset[str]:
     """A set of the whitespace-separated words of a long lexicon string."""
     return frozenset(text.split())
+
+
+def whole_words(text: str) -> re.Pattern[str]:
+    """A case-blind pattern finding any of the whitespace-separated words of ``text`` as a whole word."""
+    return re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in text.split())})\b", re.I)
+
+
+YOU = "you your yours u ur"
+"""The listener as subject, object or owner, with chat's "u", "ur" ("you're", "you've" match by "you")."""
+
+SECOND_PERSON = whole_words(f"{YOU} yourself")
+"""The listener named anywhere in a clause (admission's opinion and confirmation, replies' question asked)."""
+
+# Variants, each as its stage was tuned (stop 50: every stage on SECOND_PERSON_ASKED | "ya" drafts the same facts
+# on the tuning half and batches 1-7; dropping "ya" where it stands changes one):
+SECOND_PERSON_ASKED = whole_words(f"{YOU} yourself y'all")  # asked: a question to a group ("y'all in?") asks them too
+SECOND_PERSON_CHAT = whole_words(f"{YOU} yourself ya")  # reusable: chat's "ya going monday"; elsewhere ya may be yes
+LISTENER_SAID = whole_words(YOU)  # embedded (a subject is never "yourself"), worldline: no reflexive, as tuned
+LISTENER_SAID_CHAT = whole_words(f"{YOU} ya")  # register's compliments and ratings: chat's "ya", no reflexive, as tuned

@@ -69,6 +69,7 @@ from dmem.text.answers import yes_no_echo
 from dmem.text.asked import asks, asks_yes_no, opens_yes_no, topic_stems
 from dmem.text.lexical import content_words, straighten
 from dmem.text.quotes import shorten
+from dmem.text.words import SECOND_PERSON
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
 NON_ENGLISH_MIN_WORDS = 3  # words a non-English clause needs (rules there are only a length check)
@@ -118,7 +119,6 @@ _CLOSE = "attribute of someone close"
 _TOLD = frozenset({"reusable", "news", "own_world"})
 # Answer words an opinion without a first-person word needs ("the lake trail has the best views": 3).
 OPINION_MIN_WORDS = 3
-_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
 # A question presupposes a fact when it names someone's thing, the asker's own doing or a time: "the game
 # I lent you", "your trip", "the match last week". "The" or "that" alone does not: "any books you look for
 # at the library?", "a dish that you cook for guests?" only ask for news or tastes (ARTICLES_PRESUPPOSE 1
@@ -367,7 +367,7 @@ def _reject_late(text: str) -> ClauseVerdict:
         return ClauseVerdict(False, "rejected: vague content (no specific detail)", "vague")
     if first_person:
         return ClauseVerdict(True, "admitted: first-person statement with reusable content", "first_person")
-    if (m := rules.OPINION.search(text)) and not _SECOND_PERSON.search(text) \
+    if (m := rules.OPINION.search(text)) and not SECOND_PERSON.search(text) \
             and len(answer_words(text)) >= OPINION_MIN_WORDS:
         return ClauseVerdict(True, f"admitted: the speaker's opinion ('{_quote(m)}')", "opinion")
     return ClauseVerdict(False, "rejected: no personal fact about the speaker", "impersonal")
@@ -437,7 +437,7 @@ def confirmed_question(clause: Clause) -> Asked | None:
     for asked in (clause.asked, clause.replies_to):
         if asked is not None and asks_yes_no(asked.question) \
                 and (opens_yes_no(clause.text) or yes_no_echo(asked.question, clause.text)
-                     or (_SECOND_PERSON.search(asked.question) and confirmed.verb_echo(asked.question, clause.text))) \
+                     or (SECOND_PERSON.search(asked.question) and confirmed.verb_echo(asked.question, clause.text))) \
                 and len(topic_stems(asked.question, [asked.asker])) >= W_CONFIRMED_MIN_TOPIC:
             return asked
         before = utterance_text(clause.asked_back) if clause.asked_back else None
@@ -517,8 +517,8 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
     line = line_verdict(clauses, verdicts, message, prior, language, memories)
     if line is not None and line.admit:
         return True, line.reason
-    if unit := followup_unit(clauses, verdicts, message, prior, language, followup_news(message, prior, memories),
-                             memories):
+    asked_after = followup_news(message, prior, memories) if may_follow_up(clauses, verdicts, language) else None
+    if unit := followup_unit(clauses, verdicts, message, prior, language, asked_after, memories):
         return True, f"admitted: goes on with the speaker's news ('{_cut(utterance_text(unit.news), 60)}') " \
                      f"asked after ('{_cut(utterance_text(unit.question), 40)}')"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
@@ -555,12 +555,17 @@ def followup_unit(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], 
 
     ``news`` is ``followup_news`` of the reply, looked up once by the caller (splitting also writes with it).
     """
-    if news is None or not clauses or any(v.admit for v in verdicts) or language != "en":
+    if news is None or not may_follow_up(clauses, verdicts, language):
         return None
     pooled = followup.judge_reply([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
                                   answer_words, clauses[0].names, set(clauses[0].people),
                                   listeners_of(message, prior, memories))
     return replace(news, pooled=pooled) if pooled else None
+
+
+def may_follow_up(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], language: str) -> bool:
+    """``followup_unit``'s cheap guards (English clauses, none admitted): the news is looked up only past them."""
+    return bool(clauses) and not any(v.admit for v in verdicts) and language == "en"
 
 
 def followup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> followup.FollowUp | None:

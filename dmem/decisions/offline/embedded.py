@@ -34,6 +34,7 @@ from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.text.asked import AUXILIARIES, LEAD_INS, LEAD_WORDS, NEGATED
 from dmem.text.lexical import content_words, straighten
+from dmem.text.words import LISTENER_SAID
 
 EMBEDDED_MIN_WORDS = 2
 """Answer words an embedded clause needs besides its name, number or date (tuning half + invented batches 1-2)."""
@@ -60,7 +61,6 @@ _OFFER = re.compile(r"\b(?:want|wanna|like\s+to|mind|need\s+(?:help|a\s+hand|any
 # An open question asks whether there is any: "have you applied to any college", "when do you ever cook".
 # So does one asking for a taste: "what are your favourite things to do in Tallinn".
 _OPEN = re.compile(r"\b(?:any|anything|anywhere|anyone|ever|favou?rites?|fave)\b", re.I)
-_LISTENER = re.compile(r"\b(?:you|u|your|ur|yours)\b", re.I)
 _ASKER = re.compile(r"\b(?:i|my|we|our|me|us)\b", re.I)
 _POSITIVE = {"didnt": "did", "didn't": "did", "isnt": "is", "isn't": "is", "arent": "are", "aren't": "are",
              "wasnt": "was", "wasn't": "was", "werent": "were", "weren't": "were", "havent": "have",
@@ -102,14 +102,14 @@ def _frame(text: str) -> Embedded | None:
         if aux in _COPULA and not _PREDICATE.match(rest):
             return None  # "what are your plans", "what is your favourite film": asks for a value, tells none
         subject = m["subject"]
-        whose = "listener" if _LISTENER.match(subject) else "asker"
+        whose = "listener" if LISTENER_SAID.match(subject) else "asker"
         asked = m.groupdict().get("wh") or ""
         return Embedded(f"{subject} {aux} {rest}", whose, asked)
     return None
 
 
 def _whose(text: str, default: str) -> str:
-    if _LISTENER.search(text):
+    if LISTENER_SAID.search(text):
         return "listener"
     return "asker" if _ASKER.search(text) else default
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dmem.decisions.offline import rules, telegraphic
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
-from dmem.text.words import wordset
+from dmem.text.words import LISTENER_SAID_CHAT, wordset
 
 REGISTER_SPELLINGS: dict[str, str] = {
     "gonna": "going to", "wanna": "want to", "gotta": "have to", "kinda": "kind of", "sorta": "sort of",
@@ -129,7 +129,6 @@ _COMPLIMENT = re.compile(r"\b(?:sweet|best|amazing|awesome|kind|cute|funny|hilar
                          r"lovely|legend|proud|talented|genius|goals|killing\s+it|slay|sweetest|adorable|"
                          r"the\s+(?:best|greatest|sweetest)|(?:love|loving)\s+(?:that|this)\s+for|happy\s+for|"
                          r"got\s+this|deserve)\b", re.I)
-_LISTENER = re.compile(r"\b(?:you|your|you're|yours|u|ur|ya)\b", re.I)
 _OWN = re.compile(r"\b(?:my|mine|we|our|us)\b", re.I)
 
 
@@ -186,7 +185,7 @@ def unreal(clause: str) -> str | None:
     """What makes a clause no fact about the speaker: a hypothetical, or a short compliment to the listener."""
     if m := HYPOTHETICAL.search(clause):
         return f"hypothetical ('{' '.join(m.group(0).split())}')"
-    if len(clause.split()) <= REGISTER_MAX_WORDS and _LISTENER.search(clause) and not _OWN.search(clause) \
+    if len(clause.split()) <= REGISTER_MAX_WORDS and LISTENER_SAID_CHAT.search(clause) and not _OWN.search(clause) \
             and not asks(clause) and (m := _COMPLIMENT.search(clause)):
         return f"compliment to the listener ('{m.group(0)}')"
     return None
@@ -195,7 +194,7 @@ def unreal(clause: str) -> str | None:
 def rated(clause: str, prior: Sequence[Message] = (), speaker: str = "") -> str | None:
     """The rating words of a clause rating something the speaker had; None for the listener's own thing."""
     m = RATED.search(clause)
-    if m is None or asks(clause) or _LISTENER.search(clause):
+    if m is None or asks(clause) or LISTENER_SAID_CHAT.search(clause):
         return None
     named = {w.rstrip("s") for w in re.findall(r"[a-z']+", clause[: m.start()].lower())}
     theirs = telegraphic.others_words(prior, speaker) & named

@@ -29,6 +29,7 @@ from dmem.decisions.offline.register import NOT_PROGRESSIVE
 from dmem.state.schemas import Message
 from dmem.text import crossed
 from dmem.text.asked import asks, ends_asking, question_sentences, real_questions
+from dmem.text.words import SECOND_PERSON
 
 _ADVERBS = r"(?:(?:just|still|also|really|finally|recently|actually|never|always|currently|mostly|even|only)\s+)*"
 _NOT_A_SUBJECT = (r"(?!\s+(?:is|are|was|were|has|have|had|went|got|can|could|will|would|does|did|makes?|helps?|"
@@ -75,7 +76,6 @@ _B40_PROGRESSIVE = re.compile(rf"^{_ADVERBS}(?P<verb>[a-z]{{2,}}ing)\b{_NOT_A_SU
 _B40_RESTORED = re.compile(rf"^(?P<subject>I'm|I've|I)\s+(?P<adv>{_ADVERBS})(?P<verb>\S+)(?P<rest>.*)$", re.S)
 _B40_AGREED_SUBJECT = {"I'm": "is", "I've": "has"}
 _CASUAL = [(re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), "I've")]
-_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself|u|ur)\b", re.I)
 # Turns of the other speaker searched for the question a reply answers (3 on the tuning half: +6 % facts, no
 # evidence turn gained, so 1).
 ASKING_TURNS = 1
@@ -221,5 +221,5 @@ def question_replied(message: Message, prior: Sequence[Message]) -> Asked | None
 
 def _asked(turn: Message, questions: Sequence[str]) -> Asked:
     """The question of ``turn`` a reply answers: its latest addressing the listener ('you'), else its latest."""
-    about_them = [q for q in questions if _SECOND_PERSON.search(q)]
+    about_them = [q for q in questions if SECOND_PERSON.search(q)]
     return Asked(asker=turn.speaker, question=(about_them or questions)[-1], turn_id=turn.turn_id)

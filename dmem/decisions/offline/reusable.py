@@ -14,6 +14,7 @@ import re
 
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.text.lexical import STOPWORDS
+from dmem.text.words import SECOND_PERSON_CHAT
 
 # Answer words a reusable clause needs besides its anchor ("rent is 950 a month": 'rent', '950', 'month').
 # Chosen on invented chats batch 1 and LoCoMo tuning conversations; RealTalk tuning is reported.
@@ -33,7 +34,6 @@ _Z_IMPERATIVE = re.compile(
     r"^\s*(?:please\s+|pls\s+|just\s+|and\s+|so\s+)?(?:let|let's|come|go|check|try|look|call|text|tell|bring|send|grab|"
     r"meet|don't|dont|do|remember|see|take|make|give|watch|read|listen|keep|pick|book|get|put|ask|wait|"
     r"imagine|guess|think)\b", re.I)
-_Z_LISTENER = re.compile(r"\b(?:you|your|yours|yourself|u|ur|ya)\b", re.I)
 # An agreement opens a reaction to the listener ("Absolutely, the decorations add a lot"); a negated auxiliary
 # opens a question even without its mark ("isn't the race next week"); weather is a passing state.
 _Z_REACTION = re.compile(
@@ -123,7 +123,7 @@ def reacts(text: str) -> bool:
 
 def about_the_world(text: str) -> bool:
     """Whether a clause speaks of the listener, gives an order, states a generic truth or reacts."""
-    return any(p.search(text) for p in (_Z_LISTENER, _Z_IMPERATIVE, _Z_GENERIC, _Z_REACTION))
+    return any(p.search(text) for p in (SECOND_PERSON_CHAT, _Z_IMPERATIVE, _Z_GENERIC, _Z_REACTION))
 
 
 def reusable(text: str, answer_word_count: int) -> str | None:
