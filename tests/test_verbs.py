@@ -23,3 +23,9 @@ def test_case_of_the_written_verb() -> None:
 def test_irregular_past_is_a_past_not_a_base() -> None:
     assert irregular_past("went") and irregular_past("Got")
     assert not irregular_past("go") and not irregular_past("passed")
+
+
+def test_pasts_a_one_word_deed_uses() -> None:
+    # "lent", "forgot" say a deed alone ("forgot 🙃"); "lend" would be written "lended" without the table.
+    assert irregular_past("lent") and irregular_past("forgot") and irregular_past("slept")
+    assert past("lend") == "lent" and participle("forget") == "forgotten" and past("steal") == "stole"

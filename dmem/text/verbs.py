@@ -22,7 +22,9 @@ _IRREGULAR: dict[str, tuple[str, str]] = {
     "sell": ("sold", "sold"), "send": ("sent", "sent"), "sew": ("sewed", "sewn"), "sing": ("sang", "sung"),
     "sit": ("sat", "sat"), "speak": ("spoke", "spoken"), "swim": ("swam", "swum"), "take": ("took", "taken"),
     "teach": ("taught", "taught"), "tell": ("told", "told"), "think": ("thought", "thought"),
-    "win": ("won", "won"), "write": ("wrote", "written"),
+    "win": ("won", "won"), "write": ("wrote", "written"), "spend": ("spent", "spent"), "lend": ("lent", "lent"),
+    "quit": ("quit", "quit"), "fall": ("fell", "fallen"), "forget": ("forgot", "forgotten"),
+    "wake": ("woke", "woken"), "sleep": ("slept", "slept"), "steal": ("stole", "stolen"),
 }
 
 

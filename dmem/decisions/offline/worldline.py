@@ -58,8 +58,6 @@ _REPLYING = frozenset({"emotional", "phatic", "a reaction", "about the listener"
 _NOT_STATING = re.compile(rf"{LISTENER_SAID.pattern}"
                           r"|^\W*(?:how|hows|how's|what|whats|what's|where|who|why|when|which)\b"
                           r"|^\W*(?:that|this|thats|that's|this's)\b|^\s*[\[(].*[\])]\W*$", re.I)
-# Simple pasts of irregular verbs the shared table (``dmem.text.verbs``) lacks.
-_PAST_EXTRA = frozenset({"spent", "lent", "quit", "fell", "forgot", "woke", "slept", "stole"})
 # Pasts that acknowledge what the listener said ("noted", "understood"): a reply, no deed of the speaker's.
 _ACKNOWLEDGING = frozenset({"noted", "understood", "agreed", "seconded"})
 # A word pointing at what the listener just said: "didn't think of that" reacts to it.
@@ -161,7 +159,7 @@ def done_deed(said: Sequence[str], told: Sequence[str]) -> str | None:
 def _past(word: str) -> bool:
     """Whether a word is a simple past: a regular -ed form ("passed", not "need") or an irregular one ("sent")."""
     regular = len(word) >= 5 and word.endswith("ed") and not word.endswith("eed")
-    return (regular or irregular_past(word) or word in _PAST_EXTRA) and word not in _ACKNOWLEDGING
+    return (regular or irregular_past(word)) and word not in _ACKNOWLEDGING
 
 
 def _doing_now(text: str) -> bool:
