@@ -26,6 +26,6 @@ def test_irregular_past_is_a_past_not_a_base() -> None:
 
 
 def test_pasts_a_one_word_deed_uses() -> None:
-    # "lent", "forgot" say a deed alone ("forgot 🙃"); "lend" would be written "lended" without the table.
+    # A confirmed question writes "lent the drill", not "lended"; "forgot", "slept" are pasts, not bases.
     assert irregular_past("lent") and irregular_past("forgot") and irregular_past("slept")
     assert past("lend") == "lent" and participle("forget") == "forgotten" and past("steal") == "stole"

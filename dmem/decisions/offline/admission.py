@@ -535,15 +535,7 @@ def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
     return worldline.judge_line([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
                                 answer_words, clauses[0].names, set(clauses[0].people),
                                 listeners_of(message, prior, memories),
-                                replying=_replying(clauses[0], message, prior), after_news=_after_news(message, prior))
-
-
-_SUBJECT_I = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|we|we're|we've|we'll)\b", re.I)
-
-
-def _after_news(message: Message, prior: Sequence[Message]) -> bool:
-    """Whether the other speaker's turn just before tells their own world, "I" or "we" its subject ("I've been ...")."""
-    return bool(prior) and prior[-1].speaker != message.speaker and bool(_SUBJECT_I.search(utterance_text(prior[-1])))
+                                replying=_replying(clauses[0], message, prior))
 
 
 def _replying(clause: Clause, message: Message, prior: Sequence[Message]) -> bool:

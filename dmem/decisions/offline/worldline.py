@@ -16,10 +16,6 @@ news, sport or prices in general), a reaction to or an evaluation of what the li
 fun", "absolutely"), an impression, filler, a question, a transient state or a hypothetical.
 A line too short for that is still the speaker's world when it is one plain statement of theirs with
 ``LINE_LOOSE_WORDS`` answer words ("the boiler packed in"; ``short_statement``): the dial of how loose the default is.
-One answer word is enough when it is a deed: a simple past (or a negated verb) opening the clause, the "I" chat
-dropped ("PASSED", "signed btw", "sent", "didn't go"; ``done_deed``): terse chat announces what the speaker did
-that way. Not an acknowledgement ("noted"), a past pointing at what was said ("didn't think of that"), nor a lone
-past right after the listener told their own news ("disciplined": it judges them).
 "Vague" then means what it says: a line with no informative word at all. The line forms one fact naming
 the speaker, its pooled clauses joined ("Rosa: Marigold; the grey one; Osric is gutted, ..."), not one each.
 """
@@ -30,11 +26,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from dmem.decisions.offline import news, register, reusable, rules
+from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.register import progressive
 from dmem.text.lexical import STOPWORDS
-from dmem.text.verbs import irregular_past
 from dmem.text.words import LISTENER_SAID
 
 # Answer words a line's pool needs with an anchor (a number, date or name and a word saying what of it), and
@@ -58,13 +53,6 @@ _REPLYING = frozenset({"emotional", "phatic", "a reaction", "about the listener"
 _NOT_STATING = re.compile(rf"{LISTENER_SAID.pattern}"
                           r"|^\W*(?:how|hows|how's|what|whats|what's|where|who|why|when|which)\b"
                           r"|^\W*(?:that|this|thats|that's|this's)\b|^\s*[\[(].*[\])]\W*$", re.I)
-# Pasts that acknowledge what the listener said ("noted", "understood"): a reply, no deed of the speaker's.
-_ACKNOWLEDGING = frozenset({"noted", "understood", "agreed", "seconded"})
-# A word pointing at what the listener just said: "didn't think of that" reacts to it.
-_POINTING = re.compile(r"\b(?:that|this|thats|that's)\b", re.I)
-# A clause opening with its verb, after at most a first-person subject (restored or said) and a "just", "finally".
-_DEED = re.compile(r"^\W*(?:(?:i|we)\s+)?(?:(?:just|finally|already|officially)\s+)?"
-                   r"(?:(?P<not>didn't|didnt|did\s+not|never)\s+)?(?P<verb>[a-z]+)\b", re.I)
 _LONE_NAME = re.compile(r"^\W*(?P<name>[A-Z][a-z]+)\W*$")
 
 
@@ -91,16 +79,14 @@ def line_anchor(texts: Sequence[str], known: frozenset[str], people: set[str]) -
 
 def judge_line(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[bool],
                words: Callable[[str], list[str]], known: frozenset[str], people: set[str],
-               listeners: Callable[[str], bool] = lambda _: False, replying: bool = False,
-               after_news: bool = False) -> LineVerdict | None:
+               listeners: Callable[[str], bool] = lambda _: False, replying: bool = False) -> LineVerdict | None:
     """The line's verdict as one unit, or None when its pool says nothing (the clauses' own reasons stand).
 
     ``texts``/``kinds``/``foreign``: each clause, its rejection kind and whether it is about someone else's
     person; ``listeners``: whether a clause's subject is the listener's thing; ``words``: a clause's answer
     words; ``known``: names the chat wrote before; ``people``: the speakers' names, lowercased (no detail);
     ``replying``: the line replies to the listener's question just before (the answer and follow-up rules judge
-    a short line then); ``after_news``: the listener's turn just before told their own world in the first
-    person (a lone past then judges it: "disciplined", "smashed it").
+    a short line then).
     """
     claims = [claimed(t, k, f, known, listeners) for t, k, f in zip(texts, kinds, foreign, strict=True)]
     pooled = tuple(i for i, why in enumerate(claims) if why is None)
@@ -127,39 +113,17 @@ def judge_line(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[boo
     if len(told) >= LINE_LOOSE_WORDS and not replying and short_statement(texts, claims, told):
         return LineVerdict(True, f"admitted: a short chat line stating the speaker's world ('{' '.join(told)}')",
                            pooled)
-    if not after_news and (done := done_deed(said, told)) and short_statement(texts, claims, told, lone=True):
-        return LineVerdict(True, f"admitted: a chat line telling what the speaker did ('{done}')", pooled)
     return LineVerdict(False, f"rejected: too little detail to tell ('{' '.join(told)}')")
 
 
-def short_statement(texts: Sequence[str], claims: Sequence[str | None], told: Sequence[str],
-                    lone: bool = False) -> bool:
+def short_statement(texts: Sequence[str], claims: Sequence[str | None], told: Sequence[str]) -> bool:
     """Whether a line too short for the default is still one plain statement of the speaker's world.
 
     Every clause is the speaker's (no marker claims one: no reaction, question, advice or listener), one has a
     verb (``reusable.states``: "solid plan" has none), and no answer word is said twice ("night night").
     """
-    return all(why is None for why in claims) and (lone or any(reusable.states(t) for t in texts)) \
+    return all(why is None for why in claims) and any(reusable.states(t) for t in texts) \
         and len(set(told)) == len(told) and not any(_NOT_STATING.search(t) or _doing_now(t) for t in texts)
-
-
-def done_deed(said: Sequence[str], told: Sequence[str]) -> str | None:
-    """The past verb a pooled clause opens with, its "I" chat dropped ("passed", "signed btw"), or None.
-
-    A completed deed of the speaker's told in one word is news ("PASSED", "entered", "sent"); a state said with
-    a participle ("tired", "stressed") got "I'm" back before (``register.restore``) or is claimed as transient.
-    """
-    for text in said:
-        if (m := _DEED.match(register.standard(text))) and (verb := m["verb"].lower()) in told \
-                and (_past(verb) or (m["not"] and verb.isalpha())) and not _POINTING.search(text):
-            return f"{m['not']} {verb}" if m["not"] else verb
-    return None
-
-
-def _past(word: str) -> bool:
-    """Whether a word is a simple past: a regular -ed form ("passed", not "need") or an irregular one ("sent")."""
-    regular = len(word) >= 5 and word.endswith("ed") and not word.endswith("eed")
-    return (regular or irregular_past(word)) and word not in _ACKNOWLEDGING
 
 
 def _doing_now(text: str) -> bool:
