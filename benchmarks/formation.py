@@ -80,6 +80,8 @@ from dmem.text.lexical import content_words, jaccard
 
 TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "Chat_2_", "Chat_3_")}
 """The tuning half, by conversation id (RealTalk ids by prefix); every other conversation is the report half."""
+RELEASED_BATCHES = tuple(str(n) for n in range(1, 9))
+"""Invented batches released for tuning and reading; later ones are held out (batch 9 for stop 50, 10 for 51)."""
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
 CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
@@ -143,6 +145,18 @@ def half_of(kind: str, conv_id: str) -> str:
     if kind == "invented":
         return "invented"
     return "tuning" if any(conv_id == t or conv_id.startswith(t) for t in TUNING[kind]) else "report"
+
+
+def held_out(kind: str, store: str) -> bool:
+    """Whether a store of formation.py's work tree (``<kind>/<conversation>``) is one a script must never read.
+
+    The dev data's report half (``half_of``), or an invented chat of a batch not released: a store is named
+    'Invented<batch>_...' ('Invented_...' for batch 1).
+    """
+    if kind in TUNING:
+        return half_of(kind, store.removesuffix(".done")) == "report"
+    batch = re.match(r"Invented(\d*)_", store)
+    return kind == "invented" and batch is not None and (batch[1] or "1") not in RELEASED_BATCHES
 
 
 def _group(half: str) -> str:

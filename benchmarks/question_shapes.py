@@ -36,8 +36,6 @@ from dmem.eval.methods import speaker_namespaces
 from dmem.state.schemas import MemoryRecord
 from dmem.text.asked import AUXILIARIES, asks, elliptical_check
 
-RELEASED = tuple(str(n) for n in range(1, 9))
-"""Invented batches this script may read (batch 9 is held out for stop 50)."""
 QUESTION_VERDICT = "rejected: question without a first-person fact"
 _OFFER = re.compile(r"\b(?:want(?:\s+to)?|wanna|shall\s+we|should\s+we|let'?s|join\s+(?:me|us)|fancy|up\s+for|"
                     r"how\s+about\s+(?:we|you\s+come)|why\s+don'?t\s+(?:we|you)|come\s+(?:with|over|along)|"
@@ -127,7 +125,7 @@ def conversations(name: str) -> list[tuple[str, Conversation]]:
                 for c in load_dataset(kind, formation.SETS[kind]).conversations  # type: ignore[arg-type]
                 if formation.half_of(kind, c.conversation_id) == name]
     folder = ROOT / "benchmarks" / "data" / ("invented_chats" if name == "1" else f"invented_chats_{name}")
-    if name not in RELEASED or not folder.is_dir():
+    if name not in formation.RELEASED_BATCHES or not folder.is_dir():
         raise SystemExit(f"question_shapes.py: no released invented batch {name!r} (batches 9 and on are held out)")
     return [("invented", c) for c in load_dataset("realtalk", folder).conversations]
 

@@ -12,7 +12,7 @@ Rules (a memory "A" of a speaker's namespace, "B" another live memory):
   covered         drop A when the same-namespace memories sharing its turns together hold its turns and stems;
   merge_turn      merge the memories of a namespace with the same source turns into one (texts joined, embedded);
   merge_fragments merge a memory of at most --max-stems content stems into a same-turn sibling.
-Report-half and held-out stores are skipped by name: they must never be read.
+Report-half and held-out stores (``formation.held_out``) are never copied: they must never be read.
 """
 
 from __future__ import annotations
@@ -27,14 +27,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+import formation  # the splits and the stores' embeddings; reads its own flags only when asked
 import numpy as np
 
 from dmem.models.embeddings import make_embeddings
 from dmem.text.lexical import content_stems
 
-HELD_OUT = ("conv-42", "conv-43", "conv-44", "Chat_4_", "Chat_5_", "Invented9", "Invented10")
 ASKED = re.compile(r'^\S+ asked \S+: "')
-EMBEDDINGS = "local:all-MiniLM-L6-v2"
 
 
 class Memo(NamedTuple):
@@ -120,6 +119,12 @@ def edit_store(db: Path, rule: str, max_stems: int, embed: Callable[[str], list[
     return len(memos), len(gone)
 
 
+def _skipped(directory: str, names: list[str]) -> set[str]:
+    """What the copy leaves out: locks, vector snapshots, and every store a script must not read."""
+    kind = Path(directory).name
+    return {n for n in names if n.startswith((".lock", "faiss")) or formation.held_out(kind, n)}
+
+
 def main() -> None:
     """Copy the stores, edit them by the rule, print live memories and removals per kind."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -130,9 +135,8 @@ def main() -> None:
     args = parser.parse_args()
     target = args.simwork / args.rule
     shutil.rmtree(target, ignore_errors=True)
-    skipped = shutil.ignore_patterns(".lock*", "faiss*", *[f"{h}*" for h in HELD_OUT])
-    shutil.copytree(args.source, target, ignore=skipped)
-    model = make_embeddings(EMBEDDINGS) if args.rule.startswith("merge") else None
+    shutil.copytree(args.source, target, ignore=_skipped)
+    model = make_embeddings(formation.EMBEDDINGS) if args.rule.startswith("merge") else None
     before: Counter[str] = Counter()
     removed: Counter[str] = Counter()
     for db in sorted(target.glob("*/*/dmem.sqlite")):
