@@ -27,7 +27,8 @@ benchmarks/data/invented_chats_6 is batch 6, held out at stop 48, written apart 
 benchmarks/data/invented_chats_7 is batch 7, held out for stop 49, written apart from the rules;
 benchmarks/data/invented_chats_8 is batch 8, held out at stop 49, written apart from the rules;
 benchmarks/data/invented_chats_9 is batch 9, held out for stop 50, written apart from the rules;
-benchmarks/data/invented_chats_10 is batch 10, held out for stop 51, written apart from the rules. It also
+benchmarks/data/invented_chats_10 is batch 10, held out for stop 51, written apart from the rules;
+benchmarks/data/invented_chats_11 is batch 11, held out for stop 52, written apart from the rules. It also
 prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
 that System 1 did not retrieve, with its question (invented text, so printing it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
