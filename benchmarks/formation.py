@@ -7,6 +7,9 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
 - formed: the share of the evidence turns that exist in the conversation that are the source of a
   live memory (evidence ids naming no turn are counted apart, as 'missing');
 - memories per turn;
+- 'S1 max': the most System 1 recall could be, the share of each question's existing evidence turns that
+  source any memory, averaged over questions (it is not 'formed', which counts each evidence turn once:
+  a question with many evidence turns loses only part of its recall to one that formed nothing);
 - System 1 evidence recall at K = retrieval_top_k per speaker namespace (dense and hybrid; the
   default mode is starred), averaged over questions: over the ids that exist, and counting missing ids;
 - the admission reasons (rule families, quotes cut) of the evidence turns that formed nothing;
@@ -250,15 +253,18 @@ class Figures:
     def row(self, name: str) -> str:
         r = {k: f"{statistics.mean(v):.3f}" for k, v in self.recall.items() if v}
         return (f"{name:<22}{self.turns:>6}{self.memories / max(self.turns, 1):>9.3f}{self.evidence:>6}"
-                f"{self.missing:>6}{self.formed / max(self.evidence, 1):>8.3f}{r.get('dense', '-'):>8}"
+                f"{self.missing:>6}{self.formed / max(self.evidence, 1):>8.3f}{r.get('ceiling', '-'):>7}"
+                f"{r.get('dense', '-'):>8}"
                 f"{r.get('hybrid', '-'):>8}{r.get('hybrid+missing', '-'):>10}")
 
 
-HEADER = (f"{'conversation':<22}{'turns':>6}{'mem/turn':>9}{'evid':>6}{'miss':>6}{'formed':>8}{'S1 dns':>8}"
+HEADER = (f"{'conversation':<22}{'turns':>6}{'mem/turn':>9}{'evid':>6}{'miss':>6}{'formed':>8}{'S1 max':>7}"
+          f"{'S1 dns':>8}"
           f"{'S1 hyb*':>8}{'hyb+miss':>10}")
 
 
 def recall(qa: QAItem, found: set[str], count_missing: bool) -> float:
+    """The share of a question's evidence turns among ``found`` (its missing ids counted when asked)."""
     total = len(qa.evidence) + (len(qa.missing_evidence) if count_missing else 0)
     return sum(e in found for e in qa.evidence) / total
 
@@ -299,6 +305,7 @@ def measure_drafts(conv: Conversation) -> Figures:
     fig = Figures(turns=len(conv.messages), memories=len(facts), evidence=len(evidence),
                   formed=len(evidence & sources), missing=len(missing),
                   linked=linked(facts, {m.turn_id: m.speaker for m in conv.messages}))
+    fig.recall["ceiling"] = [recall(q, sources, False) for q in questions if q.evidence]
     for turn in sorted(evidence - sources, key=_order(conv)):
         admitted, reason = verdicts[turn]
         family = "admitted, no fact drafted" if admitted else reason_family(reason)
@@ -330,6 +337,7 @@ def measure(kind: str, conv: Conversation) -> Figures:
                       "admitted, no live memory" if d else "no admission recorded")
             fig.unformed[family] += 1
             fig.unformed_turns.append((family, f"{_said(conv, turn)} -- {d.reason if d else 'no verdict'}"))
+        fig.recall["ceiling"] = [recall(q, sources, False) for q in questions if q.evidence]
         for qa in (q for q in questions if q.evidence):
             fig.recall.update({k: fig.recall.get(k, []) for k in ("dense", "hybrid", "hybrid+missing")})
             asked = asked_by_speaker_names(svc, qa.question, namespaces)  # as ``retrieve`` asks it
