@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from dmem.decisions.offline import confirmed, followup, rules
+from dmem.decisions.offline import confirmed, followup, rules, worldline
 from dmem.decisions.offline.replies import without_speaker
 from dmem.state.schemas import Message
 from dmem.text.lexical import content_words, stem, straighten
@@ -51,6 +51,9 @@ _CALLED_NEWS = re.compile(r"\b(?:great|good|wonderful|amazing|brilliant|fantasti
 # when??", "which one?", "how come"); a line naming the listener asks about them ("what are you doing up").
 _ASKS_AFTER = re.compile(r"^\W*(?:(?:wait|and|so|but|oh|omg|n+o+)\W+)?(?:what|whats|when|whens|where|wheres|which|"
                          r"who|whos|how|hows|why)\b|\?\W*$", re.I)
+# A line replying to the listener is no news of its own: an agreement, a laugh or a greeting opening it
+# (``worldline.REPLY_OPENING``) or one of chat's short concessions ("ha, fair enough", "same").
+_REPLYING = re.compile(r"^\W*(?:ha+|heh|fair\s+enough|same|me\s+too|makes\s+sense)\b", re.I)
 # Farewells and greetings: "night x" echoed "night x" is no news.
 _GREETING = wordset("night nite goodnight morning evening bye goodbye later cya hi hey hello hiya xx")
 # Words an echo never takes up: asking and generic words (``followup``), chat filler.
@@ -129,6 +132,8 @@ def taken_up(message: Message, prior: Sequence[Message], told: Told) -> TakeUp |
         news = prior[at - back]
         if not followup.detail_words(content_words(said(news))):
             continue  # "lol", "😂": filler, not the line taken up
+        if worldline.REPLY_OPENING.search(said(news)) or _REPLYING.search(said(news)):
+            return None  # a reply to the listener: what is taken up is theirs
         if signal(said(message), content_words(said(news))) is None:
             return None  # no take-up of any of its words: the line is not judged again
         judged = told(news, prior[: at - back])
