@@ -47,10 +47,10 @@ _NEWS_REACTION = re.compile(
 # A reaction naming what it reacts to as news ("Tam! That is wonderful news."); asked, it offers news of one's own.
 _CALLED_NEWS = re.compile(r"\b(?:great|good|wonderful|amazing|brilliant|fantastic|exciting|sad|terrible|awful)\s+"
                           r"news\b(?![^?]*\?)", re.I)
-# A follow-up question asks after the news with an asking word opening it or a question mark ending it ("wait
-# when??", "which one?", "how come"); a line naming the listener asks about them ("what are you doing up").
+# A follow-up question asks after the news with an asking word opening it ("wait when??", "which one?", "how
+# come"); a bare mark ("??", "really?") is surprise or a check, and a line naming the listener asks about them.
 _ASKS_AFTER = re.compile(r"^\W*(?:(?:wait|and|so|but|oh|omg|n+o+)\W+)?(?:what|whats|when|whens|where|wheres|which|"
-                         r"who|whos|how|hows|why)\b|\?\W*$", re.I)
+                         r"who|whos|how|hows|why)\b", re.I)
 # A line replying to the listener is no news of its own: an agreement, a laugh or a greeting opening it
 # (``worldline.REPLY_OPENING``) or one of chat's short concessions ("ha, fair enough", "same").
 _REPLYING = re.compile(r"^\W*(?:ha+|heh|fair\s+enough|same|me\s+too|makes\s+sense)\b", re.I)
