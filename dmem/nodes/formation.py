@@ -71,21 +71,30 @@ def _utterance(msg: Message) -> str:
 def _to_facts(state: IngestState, drafts: list[FactDraft], sources: list[Message]) -> list[Fact]:
     by_turn = {m.turn_id: m for m in sources}
     # A reply's fact may also name the question it answers: a turn of the window, not a source.
-    window = {m.turn_id for m in [*state.get("history", []), *state["exchange"]]}
+    window = {m.turn_id: m for m in [*state.get("history", []), *state["exchange"]]}
     facts = []
     for d in drafts:
         if not d.text.strip():
             continue
         turn_ids = [t for t in d.source_turn_ids if t in by_turn or t in window]
-        if not any(t in by_turn for t in turn_ids):
+        if any(t in by_turn for t in turn_ids):
+            src = by_turn[next(t for t in turn_ids if t in by_turn)]
+        elif _earlier_line(d, turn_ids, window):
+            src = window[turn_ids[0]]
+        else:
             turn_ids = [m.turn_id for m in sources]
-        src = by_turn[next(t for t in turn_ids if t in by_turn)]
+            src = by_turn[turn_ids[0]]
         speaker = d.speaker or src.speaker
         facts.append(Fact(text=d.text.strip(), namespace=namespace_for(state, speaker), speaker=speaker,
                           categories=d.categories, provenance=d.provenance, language=d.language,
                           source_turn_ids=turn_ids, conversation_id=src.conversation_id,
                           event_time=src.timestamp))
     return facts
+
+
+def _earlier_line(draft: FactDraft, turn_ids: list[str], window: dict[str, Message]) -> bool:
+    """Whether a fact is about an earlier turn of the window only, its own speaker's (the listener took it up)."""
+    return bool(turn_ids) and bool(draft.speaker) and all(window[t].speaker == draft.speaker for t in turn_ids)
 
 
 def _draft_facts(state: IngestState, stage: str, sources: list[Message],

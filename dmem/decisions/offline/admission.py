@@ -49,6 +49,7 @@ from dmem.decisions.offline import (
     register,
     reusable,
     rules,
+    takeup,
     telegraphic,
     worldline,
 )
@@ -521,9 +522,33 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
     if unit := followup_unit(clauses, verdicts, message, prior, language, asked_after, memories):
         return True, f"admitted: goes on with the speaker's news ('{_cut(utterance_text(unit.news), 60)}') " \
                      f"asked after ('{_cut(utterance_text(unit.question), 40)}')"
+    if taken := takeup_news(message, prior, memories):
+        return True, f"admitted: takes up {taken.news.speaker}'s news " \
+                     f"('{_cut(utterance_text(taken.news), 60)}'), {taken.how}"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
         return line.admit, line.reason
     return False, worst.reason if worst else "rejected: empty utterance"
+
+
+def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> takeup.TakeUp | None:
+    """The other speaker's earlier line that formed nothing and that the message takes up as news (``takeup``)."""
+    def told(news: Message, before: Sequence[Message]) -> tuple[str, tuple[int, ...], list[str]] | None:
+        ok, reason = judge_utterance(news, before, memories)
+        if ok:
+            return None
+        clauses, language = clauses_of(news, before, memories)
+        if language != "en":
+            return None
+        verdicts = [judge_clause(c, language) for c in clauses]
+        listeners = listeners_of(news, before, memories)
+        # as after a follow-up (``followup``): taken up, a line's bare subject is its news, not the world's
+        pooled = tuple(i for i, (c, v) in enumerate(zip(clauses, verdicts, strict=True))
+                       if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners))
+        people = set(clauses[0].people) if clauses else set()
+        details = [w for i in pooled for w in answer_words(clauses[i].text) if w not in people]
+        return reason, tuple(i for i in pooled if answer_words(clauses[i].text)), details
+
+    return takeup.taken_up(message, prior, told)
 
 
 def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,

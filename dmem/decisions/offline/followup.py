@@ -50,7 +50,7 @@ _ASKING = re.compile(r"\?|\b(?:what|whats|how|hows|why|when|where|who|which|what
 _FILLER = wordset("idk dunno know knows obvs obv obviously tbh ikr ngl lol lmao haha hahaha rn fr idc whatever "
                         "nothing much literally honestly basically long ugh meh guess mean sure")
 # A letter or capitalised word past the first names someone or something: "Who's T?", "and Bram?".
-_NAMED = re.compile(r"\b(?![AIU]\b)[A-Z](?:\b|[a-z]+\b)")
+NAMED = re.compile(r"\b(?![AIU]\b)[A-Z](?:\b|[a-z]+\b)")
 _REPEATED = re.compile(r"^(?:n+o+|o+h+|a+h+|w+h+a+t+|h+u+h+|e+h+|u+m+|h+m+)$", re.I)
 
 
@@ -71,7 +71,7 @@ def _said(message: Message) -> str:
 def names_nothing(text: str) -> bool:
     """Whether a line asks to go on without naming anything ("noo what happened", "hows it", "and??", "why")."""
     words = text.split()
-    if not words or len(words) > FOLLOWUP_MAX_WORDS or not _ASKING.search(text) or _NAMED.search(text[1:]):
+    if not words or len(words) > FOLLOWUP_MAX_WORDS or not _ASKING.search(text) or NAMED.search(text[1:]):
         return False
     return _reacts(text)
 
@@ -116,7 +116,7 @@ def news_memory(news: str, speaker: str, memories: Sequence[str]) -> str | None:
     return best
 
 
-def _goes_on(text: str, kind: str, foreign: bool, known: frozenset[str], listeners: Callable[[str], bool]) -> bool:
+def goes_on(text: str, kind: str, foreign: bool, known: frozenset[str], listeners: Callable[[str], bool]) -> bool:
     """Whether a reply's clause goes on with the news: no marker claims it, or only as a general statement.
 
     After "hows it", "boiler makes a noise" speaks of the news's boiler, not of boilers in general; a reaction,
@@ -135,7 +135,7 @@ def judge_reply(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[bo
     person; ``words``: a clause's answer words; ``known``: names the chat wrote before; ``people``: the speakers'
     name words, lowercased.
     """
-    goes = [_goes_on(t, k, f, known, listeners) for t, k, f in zip(texts, kinds, foreign, strict=True)]
+    goes = [goes_on(t, k, f, known, listeners) for t, k, f in zip(texts, kinds, foreign, strict=True)]
     pooled = tuple(i for i, ok in enumerate(goes)
                    if ok and detail_words([w for w in words(texts[i]) if w not in people]))
     claimed_out = sum(not ok and kinds[i] != "vague" for i, ok in enumerate(goes))

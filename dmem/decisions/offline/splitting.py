@@ -33,6 +33,7 @@ from dmem.decisions.offline.admission import (
     judge_clause,
     line_verdict,
     listeners_of,
+    takeup_news,
     utterance_text,
 )
 from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
@@ -40,6 +41,7 @@ from dmem.decisions.offline.followup_writing import followup_fact, with_news
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
 from dmem.decisions.offline.replies import Asked, listener_of, restore_subject
+from dmem.decisions.offline.takeup import TakeUp
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import asks, topic_stems
@@ -207,8 +209,29 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     news = followup_news(message, prior, memories) if gated else None  # looked up once, for both uses below
     facts, line = _said_facts(message, prior, [*history, *window], news, gated=gated, memories=memories)
     if facts and news:
-        return with_news(facts, news, message, listener_of(message, [*history, *window]), memories), False
+        facts, line = with_news(facts, news, message, listener_of(message, [*history, *window]), memories), False
+    if gated and (taken := takeup_news(message, prior, memories)):
+        return [*facts, _takeup_fact(taken, prior, memories)], False
     return facts, line
+
+
+def _takeup_fact(taken: TakeUp, prior: list[Message], memories: Sequence[str]) -> FactDraft:
+    """The other speaker's line the message took up as news, written as a line told as their world (``takeup``).
+
+    Their fact, in their namespace: 'Nadia: keys today', the line its only source (the take-up's words are not in it).
+    """
+    news, speaker = taken.news, taken.news.speaker
+    before = prior[: prior.index(news)]
+    clauses, language = clauses_of(news, before, memories)
+    pooled = [clauses[i] for i in taken.pooled]
+    known = [a for h in before for a in antecedents(utterance_text(h), h.speaker)]
+    said = _pieces(pooled, speaker, listener_of(news, prior), known)
+    continued = _continued_own(pooled, speaker, memories)
+    text = said if len(pooled) == 1 and not continued and said.startswith(f"{speaker} ") \
+        else _line_text(said, speaker, continued)  # 'Nadia got the keys', not 'Nadia: Nadia got the keys'
+    hedged = any(rules.HEDGE.search(c.text) for c in pooled)
+    return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=[news.turn_id], categories=categorize(said),
+                     provenance=Provenance.HEDGED if hedged else Provenance.STATED, language=language)
 
 
 def _said_facts(message: Message, prior: list[Message], chat: list[Message], news: followup.FollowUp | None,

@@ -42,7 +42,7 @@ LINE_MIN_WORDS = 3
 # 2 was chosen on the tuning half and invented batches 1-4 (1 cost 4-5 % more memories for few evidence turns).
 LINE_LOOSE_WORDS = 2
 # A line opening with an agreement, a greeting or a remark on the listener answers what they said.
-_REPLY_OPENING = re.compile(r"^\W*(?:yes|yeah|yep|yup|yea|ya|sure|true|totally|absolutely|exactly|agreed|indeed|"
+REPLY_OPENING = re.compile(r"^\W*(?:yes|yeah|yep|yup|yea|ya|sure|true|totally|absolutely|exactly|agreed|indeed|"
                             r"definitely|right|hey|hi|hello|glad|appreciate|thanks|thank|mm+|aww*|wow|oh|haha\w*|lol|"
                             r"omg|good\s+(?:luck|job|point|idea|call)|great|nice|congrats\w*|so\s+true|for\s+sure)\b"
                             r"|\b(?:you're|you've|you\s+(?:are|have|got|did|found|made|seem))\b", re.I)
@@ -97,8 +97,8 @@ def judge_line(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[boo
     if not told:
         return None  # no detail at all: vague, or the reaction or filler its clauses are
     opening = next((i for i, t in enumerate(texts) if words(t) or kinds[i] != "vague"), 0)
-    if _REPLY_OPENING.search(texts[0]) or claims[opening] in _REPLYING:  # the rest goes on about it
-        quoted = texts[0] if _REPLY_OPENING.search(texts[0]) else texts[opening]
+    if REPLY_OPENING.search(texts[0]) or claims[opening] in _REPLYING:  # the rest goes on about it
+        quoted = texts[0] if REPLY_OPENING.search(texts[0]) else texts[opening]
         return LineVerdict(False, f"rejected: a reply to what the listener said ('{quoted}')")
     if sum(why not in (None, "vague") for why in claims) > len(pooled):
         return LineVerdict(False, "rejected: mostly not the speaker's world (advice, general statements, the listener)")

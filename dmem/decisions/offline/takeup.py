@@ -1,0 +1,159 @@
+"""The listener's take-up: the other speaker's next turn shows that a short line of the speaker's was news.
+
+Judged alone, "keys today" or "vet at 3" says too little to tell, or nothing personal. But the listener says what
+was news by taking it up in the next turn: a follow-up question naming nothing of its own ("wait when??", "which
+one?"), a reaction only news gets ("congrats!!", "oh no", "sorry to hear"), or an echo of one of its content words
+("the vet? how come"). Those are dialogue acts, not words of the line, so this is evidence from the exchange:
+the line (A's) is re-judged as A's news when B's turn just after A's lines takes it up, and it forms one fact of
+A's, written as a line told as A's world ('Nadia: keys today'), the line its source (the take-up turn is not: the
+fact says none of its words).
+Kept out: a line that formed something (the take-up is about that), a rejection that is no lack of content (a
+question to the listener, a reaction to their news, filler, a greeting, advice or a general statement: the rules'
+own claims), a line with no detail word but filler, and a take-up turn stating the listener's own news ("I got
+mine too"). Only the first take-up of B's run counts, so a line is formed once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from dmem.decisions.offline import confirmed, followup, rules, worldline
+from dmem.decisions.offline.replies import without_speaker
+from dmem.state.schemas import Message
+from dmem.text.lexical import content_words, stem, straighten
+from dmem.text.words import SECOND_PERSON, wordset
+
+# The speaker's lines before the take-up turn it may reach back over (the nearest with content is taken up), and
+# the listener's lines of the take-up run (the first, or the one after a line that took nothing up). Chosen on
+# the tuning half and invented batches 1-6; reported on batches 7-9 apart.
+TAKEUP_BACK = 2
+TAKEUP_RUN = 2
+# Most words of a take-up turn: a longer line says something of its own.
+TAKEUP_MAX_WORDS = 8
+# Most words of a follow-up question that names a word of its own ("how old", "where from"; "which one?" names none).
+FOLLOWUP_SHORT_WORDS = 2
+# Shortest word an echo may take up ("vet", "keys"): shorter ones are chat's function words ("ok", "ya").
+ECHO_MIN_CHARS = 3
+# Rejections that mean "too little content", which a take-up overrides: the line said something, only briefly.
+CONTENT_POOR = ("rejected: no personal fact", "rejected: too little detail", "rejected: vague content",
+                "rejected: a title or a name alone")
+# Reactions that only news gets (not "lol", "ok", "nice", "haha", which follow anything): joy, shock, sympathy.
+_NEWS_REACTION = re.compile(
+    r"^\W*(?:(?:wait|oh|ah|aw+|o+h+)\W+)?(?:congrats\w*|congratulations|yay+|woo+(?:hoo+)?|hooray|finally|"
+    r"wh?oa+h?|yikes|omg+|omfg|no+\s+way|oh\s+no+|oh\s+dear|(?:so\s+)?sorry\s+to\s+hear|so\s+sorry|well\s+done|"
+    r"good\s+for\s+(?:you|u)|about\s+time|y+e+s+s{2,}|a{3,}h*)\b", re.I)
+# A reaction naming what it reacts to as news ("Tam! That is wonderful news."); asked, it offers news of one's own.
+_CALLED_NEWS = re.compile(r"\b(?:great|good|wonderful|amazing|brilliant|fantastic|exciting|sad|terrible|awful)\s+"
+                          r"news\b(?![^?]*\?)", re.I)
+# A follow-up question asks after the news with an asking word opening it ("wait when??", "which one?", "how
+# come"); a bare mark ("??", "really?") is surprise or a check, and a line naming the listener asks about them.
+_ASKS_AFTER = re.compile(r"^\W*(?:(?:wait|and|so|but|oh|omg|n+o+)\W+)?(?:what|whats|when|whens|where|wheres|which|"
+                         r"who|whos|how|hows|why)\b", re.I)
+# A line replying to the listener is no news of its own: an agreement, a laugh or a greeting opening it
+# (``worldline.REPLY_OPENING``) or one of chat's short concessions ("ha, fair enough", "same").
+_REPLYING = re.compile(r"^\W*(?:ha+|heh|fair\s+enough|same|me\s+too|makes\s+sense)\b", re.I)
+# Farewells and greetings: "night x" echoed "night x" is no news.
+_GREETING = wordset("night nite goodnight morning evening bye goodbye later cya hi hey hello hiya xx")
+# Words an echo never takes up: asking and generic words (``followup``), chat filler.
+_NO_ECHO = wordset("got get gets getting going gonna today tonight tomorrow yesterday now really just still one")
+
+
+@dataclass(frozen=True)
+class TakeUp:
+    """The speaker's earlier line the listener's turn takes up, and how."""
+
+    news: Message
+    """The speaker's line (A's) that formed nothing alone."""
+    turn: Message
+    """The listener's take-up turn (B's)."""
+    how: str
+    """What the take-up is: a follow-up question, a reaction to news, or an echo ('vet')."""
+    pooled: tuple[int, ...]
+    """Indexes of the news's clauses the fact says (no marker claims them)."""
+
+
+Told = Callable[[Message, Sequence[Message]], "tuple[str, tuple[int, ...], list[str]] | None"]
+"""A line's rejection reason, its pooled clauses and their detail words; None when the line formed something."""
+
+
+def said(message: Message) -> str:
+    """A message's text without its 'Speaker:' prefix, quotes straightened."""
+    return straighten(without_speaker(message.text or "", message.speaker)).strip()
+
+
+def signal(text: str, details: Sequence[str]) -> str | None:
+    """How a short line takes up news with ``details`` (its detail words): the dialogue act, or None."""
+    if not text or len(text.split()) > TAKEUP_MAX_WORDS or rules.FIRST_PERSON.search(text):
+        return None
+    if _NEWS_REACTION.search(text) or _CALLED_NEWS.search(text):
+        return "a reaction to news"
+    if _ASKS_AFTER.search(text) and not SECOND_PERSON.search(text) \
+            and (followup.names_nothing(text) or _short_ask(text)):
+        return "a follow-up question"
+    stems = {stem(w) for w in details if len(w) >= ECHO_MIN_CHARS and w not in _NO_ECHO}
+    words = content_words(text)
+    echoed = [w for w in words if stem(w) in stems]
+    own = [w for w in words if stem(w) not in stems and w not in rules.INTERJECTIONS and w not in _NO_ECHO
+           and followup.detail_words([w])]
+    # an echo takes the word up (asked back, "a SPOONBILL", "yes midwife"); one saying more of its own goes on
+    return f"an echo ('{echoed[0]}')" if echoed and (not own or text.rstrip().endswith("?")) else None
+
+
+def _short_ask(text: str) -> bool:
+    """An asking word and at most one word more, no name: "how old", "where from" ask after what was just said."""
+    words = text.split()
+    return len(words) <= FOLLOWUP_SHORT_WORDS and bool(_ASKS_AFTER.match(text)) and not followup.NAMED.search(text[1:])
+
+
+def _run_start(message: Message, prior: Sequence[Message]) -> int | None:
+    """Index in ``prior`` after the speaker's lines just before the listener's run holding ``message``, or None."""
+    at, run = len(prior), 1
+    while at and prior[at - 1].speaker == message.speaker:
+        at, run = at - 1, run + 1
+    return at if at and run <= TAKEUP_RUN else None
+
+
+def taken_up(message: Message, prior: Sequence[Message], told: Told) -> TakeUp | None:
+    """The other speaker's line that ``message`` takes up as news, or None (``told`` judges a line in its place).
+
+    The listener's run before ``message`` must have taken it up in no line already (it is formed once); the
+    speaker's lines just before the run are looked at nearest first, skipping pure filler; one that formed
+    something ends the search.
+    """
+    at = _run_start(message, prior)
+    if at is None:
+        return None
+    speaker, run = prior[at - 1].speaker, prior[at:]
+    for back in range(1, TAKEUP_BACK + 1):
+        if at - back < 0 or prior[at - back].speaker != speaker:
+            return None
+        news = prior[at - back]
+        if not followup.detail_words(content_words(said(news))):
+            continue  # "lol", "😂": filler, not the line taken up
+        if worldline.REPLY_OPENING.search(said(news)) or _REPLYING.search(said(news)):
+            return None  # a reply to the listener: what is taken up is theirs
+        if signal(said(message), content_words(said(news))) is None:
+            return None  # no take-up of any of its words: the line is not judged again
+        judged = told(news, prior[: at - back])
+        if judged is None:
+            return None
+        reason, pooled, details = judged
+        details = [w for w in details if w not in _GREETING]
+        if not reason.startswith(CONTENT_POOR) or not pooled or not followup.detail_words(details):
+            return None
+        return _taking(message, run, news, details, pooled)
+    return None
+
+
+def _taking(message: Message, run: Sequence[Message], news: Message, details: Sequence[str],
+            pooled: tuple[int, ...]) -> TakeUp | None:
+    """The take-up of ``news`` by ``message``, when no earlier line of the run took it up and no clarifying ask."""
+    if any(signal(said(m), details) for m in run):
+        return None  # taken up already, by the run's earlier line
+    text = said(message)
+    if confirmed.thing_asked(text) and len(said(news).split()) <= confirmed.ASKED_BACK_MAX_WORDS:
+        return None  # "THE JOB???": the answer to it forms the line (``confirmed.clarified``)
+    how = signal(text, details)
+    return TakeUp(news, message, how, pooled) if how else None
