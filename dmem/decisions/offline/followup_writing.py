@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from dmem.decisions.offline import followup, frames, register, rules
-from dmem.decisions.offline.admission import Clause, utterance_text
+from dmem.decisions.offline.clauses import Clause, utterance_text
 from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.replies import restore_subject

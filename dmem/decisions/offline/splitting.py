@@ -17,18 +17,14 @@ from dmem.decisions.offline import (
     rules,
 )
 from dmem.decisions.offline.admission import (
-    Clause,
-    ClauseVerdict,
-    answer_words,
-    clauses_of,
     followup_news,
     followup_unit,
     judge_clause,
     line_verdict,
     listeners_of,
-    utterance_text,
 )
 from dmem.decisions.offline.clause_facts import TOLD_KINDS, Drafting, clause_pairs, lowered, main_fact
+from dmem.decisions.offline.clauses import Clause, ClauseVerdict, answer_words, clauses_of, utterance_text
 from dmem.decisions.offline.fact_text import categorize, tidy
 from dmem.decisions.offline.followup_writing import followup_fact, with_news
 from dmem.decisions.offline.markers import claimed
