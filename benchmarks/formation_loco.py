@@ -24,7 +24,7 @@ from contextlib import contextmanager
 import formation
 
 from dmem.datasets.datasets import Conversation, load_dataset
-from dmem.decisions.offline import admission, chains, replies, telegraphic
+from dmem.decisions.offline import admission, chains, clauses, replies, telegraphic
 from dmem.text import asked, crossed
 
 _SENTENCE_CUT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -32,7 +32,7 @@ _SENTENCE_CUT = re.compile(r"(?<=[.!?])\s+|\n+")
 OFF = 10_000
 RULES: dict[str, tuple[object, str, list[int], int]] = {
     # name: (module, constant, candidates, value that switches the rule off)
-    "follows: FOLLOW_MAX_WORDS": (admission, "FOLLOW_MAX_WORDS", [8, 12, 16, 24], 0),
+    "follows: FOLLOW_MAX_WORDS": (clauses, "FOLLOW_MAX_WORDS", [8, 12, 16, 24], 0),
     "follows: FOLLOW_RUN": (replies, "FOLLOW_RUN", [1, 2, 3], 0),
     "question about the listener's event: ASKS_HOW_MIN_WORDS": (admission, "ASKS_HOW_MIN_WORDS", [2, 3], OFF),
     "opinion: OPINION_MIN_WORDS": (admission, "OPINION_MIN_WORDS", [2, 3, 4], OFF),

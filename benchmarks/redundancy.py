@@ -18,19 +18,19 @@ Report-half and held-out stores (``formation.held_out``) are never copied: they 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import shutil
-import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
 import formation  # the splits and the stores' embeddings; reads its own flags only when asked
-import numpy as np
 
 from dmem.models.embeddings import make_embeddings
+from dmem.state.schemas import MemoryRecord
+from dmem.store.local.store import open_store
+from dmem.store.records import sort_time
 from dmem.text.lexical import content_stems
 
 ASKED = re.compile(r'^\S+ asked \S+: "')
@@ -96,26 +96,31 @@ def merged(rule: str, memos: list[Memo], max_stems: int) -> list[list[Memo]]:
     return [g for g in out if len(g) > 1]
 
 
-def edit_store(db: Path, rule: str, max_stems: int, embed: Callable[[str], list[float]]) -> tuple[int, int]:
-    """Apply the rule to one store: (live memories before, memories removed)."""
-    con = sqlite3.connect(db)
-    rows = con.execute("SELECT id, namespace, text, json FROM memories WHERE deleted = 0 ORDER BY rowid").fetchall()
-    memos = [Memo(i, ns, t, frozenset(json.loads(j)["source_turn_ids"]), frozenset(content_stems(t)),
-                  json.loads(j)["provenance"]) for i, ns, t, j in rows]
-    rev = (con.execute("SELECT max(rev) FROM memories").fetchone()[0] or 0) + 1
-    gone: set[str] = set()
-    if rule.startswith("merge"):
-        for group in merged(rule, memos, max_stems):
-            text = ". ".join(m.text.rstrip(".") for m in group)
-            vector = np.asarray(embed(text), dtype=np.float32).tobytes()
-            con.execute("UPDATE memories SET text = ?, vector = ?, rev = ? WHERE id = ?",
-                        (text, vector, rev, group[0].id))
-            gone |= {m.id for m in group[1:]}
-    else:
-        gone = dropped(rule, memos)
-    con.executemany("UPDATE memories SET deleted = 1, rev = ? WHERE id = ?", [(rev, i) for i in gone])
-    con.commit()
-    con.close()
+def edit_store(directory: Path, rule: str, max_stems: int, embed: Callable[[str], list[float]]) -> tuple[int, int]:
+    """Apply the rule to one store through its public API: (live memories before, memories removed).
+
+    Memories are judged oldest first (``sort_time``, as ``list`` orders one namespace); merged texts are embedded
+    before the one write transaction that updates and soft-deletes.
+    """
+    with open_store(directory, dim=None) as store:
+        records = sorted((r for ns in store.vectors.namespaces() for r in store.vectors.list(ns)), key=sort_time)
+        memos = [Memo(r.id, r.namespace, r.text, frozenset(r.source_turn_ids), frozenset(content_stems(r.text)),
+                      r.provenance.value) for r in records]
+        by_id = {r.id: r for r in records}
+        updates: list[tuple[MemoryRecord, list[float]]] = []
+        gone: set[str] = set()
+        if rule.startswith("merge"):
+            for group in merged(rule, memos, max_stems):
+                text = ". ".join(m.text.rstrip(".") for m in group)
+                updates.append((by_id[group[0].id].model_copy(update={"text": text}), embed(text)))
+                gone |= {m.id for m in group[1:]}
+        else:
+            gone = dropped(rule, memos)
+        with store.transaction():
+            for record, vector in updates:
+                store.vectors.update(record, vector)
+            for memory_id in sorted(gone):
+                store.vectors.delete(by_id[memory_id].namespace, memory_id)
     return len(memos), len(gone)
 
 
@@ -139,8 +144,11 @@ def main() -> None:
     model = make_embeddings(formation.EMBEDDINGS) if args.rule.startswith("merge") else None
     before: Counter[str] = Counter()
     removed: Counter[str] = Counter()
+    def embed(text: str) -> list[float]:
+        return model.embed_documents([text])[0] if model else []
+
     for db in sorted(target.glob("*/*/dmem.sqlite")):
-        n, gone = edit_store(db, args.rule, args.max_stems, lambda t: model.embed_documents([t])[0] if model else [])
+        n, gone = edit_store(db.parent, args.rule, args.max_stems, embed)
         before[db.parent.parent.name] += n
         removed[db.parent.parent.name] += gone
     for kind in sorted(before):

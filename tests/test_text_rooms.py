@@ -20,8 +20,9 @@ from datetime import datetime
 import pytest
 
 from dmem.decisions.offline import admission
-from dmem.decisions.offline.admission import Clause, answer_words, judge_clause
+from dmem.decisions.offline.admission import judge_clause
 from dmem.decisions.offline.chains import answer_statement
+from dmem.decisions.offline.clauses import Clause, answer_words
 from dmem.decisions.offline.confirmed import clarified, confirmed_statement, outcome, thing_asked, verb_echo
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.embedded import embedded

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from dmem.text.answers import answer_kind, is_kind_asked
 from dmem.text.lexical import content_stems
-from dmem.text.words import SECOND_PERSON_ASKED, wordset
+from dmem.text.words import SECOND_PERSON_ASKED, WH_ANYWHERE, wordset
 
 # A reply of at most this many words, right after a real question, answers it whatever it says. 0 = off: on the
 # tuning half (leave one conversation out, 6 / 12 / 20 tried) it linked more replies and formed no evidence turn.
@@ -109,9 +109,6 @@ _YES_NO = re.compile(r"^\W*(?:(?:oh|ah|um+|hm+|well|haha|lol)\W+)?"
                      r"(?:yes|yeah|yea|yep|yup|ya|no|nope|nah|not\s+yet|not\s+really|of\s+course|sure|"
                      r"definitely|absolutely|totally|i\s+(?:did|do|have|am|was|will|didn't|don't|haven't|wasn't)|"
                      r"we\s+(?:did|do|have|are|were|didn't|don't|haven't)|i'm\s+not)\b", re.I)
-# A wh-word anywhere in a question, also chat's "whats", "wheres", "hows": it asks for more than a yes or a no.
-_WH_ANYWHERE = re.compile(r"\b(?:what|whats|when|whens|where|wheres|who|whos|whom|whose|why|how|hows|which)\b",
-                          re.I)
 # What an offer asks: "want to", "fancy", "up for", "need a hand" (its yes accepts, it tells nothing).
 _OFFERS = re.compile(r"\b(?:want|wanna|fancy|up\s+for|like\s+to|mind|need\s+(?:help|a\s+hand|anything))\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|we've|our|us)\b", re.I)
@@ -211,7 +208,7 @@ def elliptical_check(question: str) -> bool:
     ("want to call later?"), whose yes accepts it and tells nothing.
     """
     body = question.strip(" ?!.")
-    return bool(body) and not _WH_ANYWHERE.search(body) and not _OFFERS.search(body) \
+    return bool(body) and not WH_ANYWHERE.search(body) and not _OFFERS.search(body) \
         and bool(topic_stems(SECOND_PERSON_ASKED.sub(" ", body)))
 
 

@@ -97,6 +97,12 @@ def _stemmer() -> Stemmer.Stemmer:
     return found
 
 
+def first_word(text: str) -> str:
+    """The first whitespace-separated word of ``text`` as written, or '' when it has none."""
+    words = text.split(maxsplit=1)
+    return words[0] if words else ""
+
+
 def content_words(text: str) -> list[str]:
     """Tokens that are not stopwords, in order."""
     return [t for t in tokenize(text) if t not in STOPWORDS]

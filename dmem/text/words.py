@@ -10,9 +10,14 @@ def wordset(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+def alternation(text: str) -> str:
+    """The whitespace-separated words of ``text`` as a regex alternation (``a|b|c``), each escaped."""
+    return "|".join(re.escape(w) for w in text.split())
+
+
 def whole_words(text: str) -> re.Pattern[str]:
     """A case-blind pattern finding any of the whitespace-separated words of ``text`` as a whole word."""
-    return re.compile(rf"\b(?:{'|'.join(re.escape(w) for w in text.split())})\b", re.I)
+    return re.compile(rf"\b(?:{alternation(text)})\b", re.I)
 
 
 YOU = "you your yours u ur"
@@ -27,3 +32,11 @@ SECOND_PERSON_ASKED = whole_words(f"{YOU} yourself y'all")  # asked: a question 
 SECOND_PERSON_CHAT = whole_words(f"{YOU} yourself ya")  # reusable: chat's "ya going monday"; elsewhere ya may be yes
 LISTENER_SAID = whole_words(YOU)  # embedded (a subject is never "yourself"), worldline: no reflexive, as tuned
 LISTENER_SAID_CHAT = whole_words(f"{YOU} ya")  # register's compliments and ratings: chat's "ya", no reflexive, as tuned
+
+WH = "what whats when where who which why how hows"
+"""The question words, with chat's "whats", "hows" ("what's", "how's" match by "what", "how" as whole words)."""
+
+# Variants, each as its stage was tuned (stop 51 gave them one home; each drafts what it drafted before):
+WH_ANYWHERE = whole_words(f"{WH} whens wheres whos whom whose")  # asked: any of them makes a check ask for more
+WH_OPENING = re.compile(rf"^\W*(?:{alternation(WH)})\b", re.I)  # worldline: a short line opening as a question
+WH_FOLLOWUP = f"{WH} whatd"  # followup: chat's "whatd" ("whatd he say") asks too

@@ -1,4 +1,4 @@
-"""Offline admission: cut an utterance into clauses and judge each by ordered, quotable rules.
+"""Offline admission: judge each clause of an utterance (``clauses``) by ordered, quotable rules.
 
 Precedence (first that fires wins): explicit 'remember' > transient marker > question (admitted
 when it carries a fact) > a named admit criterion > phatic > emotional reaction > vague >
@@ -33,42 +33,39 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from dmem.decisions.offline import (
     chains,
-    circle,
     confirmed,
     embedded,
     followup,
     markers,
     news,
-    outcomes,
     ownworld,
     presuppose,
     register,
     reusable,
     rules,
     takeup,
-    telegraphic,
     worldline,
+)
+from dmem.decisions.offline.clauses import (
+    Clause,
+    ClauseVerdict,
+    answer_words,
+    clauses_of,
+    informative_words,
+    utterance_text,
 )
 from dmem.decisions.offline.replies import (
     Asked,
-    asked_person,
-    casual_first_person,
     listener_of,
-    own_message_before,
-    question_answered,
-    question_replied,
-    restore_subject,
-    their_subject,
-    without_speaker,
 )
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
 from dmem.text.asked import asks, asks_yes_no, opens_yes_no, topic_stems
-from dmem.text.lexical import content_words, straighten
+from dmem.text.lexical import content_words
 from dmem.text.quotes import shorten
 from dmem.text.words import SECOND_PERSON
 
@@ -85,10 +82,9 @@ _CONTINUABLE = frozenset({"impersonal", "vague", "emotional", "question"})
 # Rejections an evaluation of the speaker's own dated occasion overrides ("The concert last night was incredible").
 _EVALUABLE = frozenset({"impersonal", "emotional", "vague"})
 # Rejections a clause continuing the speaker's own message just before overrides (chat splits one turn
-# into messages), with the answer words it needs; chosen on the tuning half.
+# into messages, ``clauses.FOLLOW_MAX_WORDS``), with the answer words it needs; chosen on the tuning half.
 _FOLLOWABLE = frozenset({"impersonal"})
 FOLLOW_MIN_WORDS = 2
-FOLLOW_MAX_WORDS = 12
 # Topic words a yes/no question needs for a bare "yes" or "oh ya she is" that answers it to state a fact (the
 # question says it all: "didnt u sell the van in may" -> "yep"); "is that ok" -> "ya" states none.
 W_CONFIRMED_MIN_TOPIC = 2
@@ -128,194 +124,6 @@ ARTICLES_PRESUPPOSE = 0
 _PRESUPPOSES = re.compile(r"\b(?:your|my|our|his|her|their)\s+\w+|\b(?:i|we)\s+\w+|"
                           r"\b(?:yesterday|last\s+\w+|ago|tonight|tomorrow|today)\b", re.I)
 _ARTICLE = re.compile(r"\b(?:the|that)\s+\w+", re.I)
-
-
-@dataclass(frozen=True)
-class Clause:
-    """One proposition-sized piece of an utterance."""
-
-    text: str
-    remember: bool = False
-    """True when the clause follows an explicit 'remember (that)'."""
-    condition: tuple[str, str] | None = None
-    """(verb, object) of 'remember that when you <verb> <object>': the assistant behaviour it governs."""
-    asked: Asked | None = None
-    """The other speaker's question about the speaker that this clause's utterance replies to."""
-    continues: str | None = None
-    """The stored memory whose topic this clause extends (shared informative words), if any."""
-    follows: Message | None = None
-    """The speaker's own message just before, which this one continues (chat splits a turn), if any."""
-    replies_to: Asked | None = None
-    """The other speaker's real question just before that the utterance replies to: a source of its facts."""
-    then: str | None = None
-    """The utterance's next clause, which may vouch for what a question offers ('have you tried X? it's great')."""
-    own_event: str | None = None
-    """The speaker's own dated occasion the clause evaluates ('the concert last night'), if any."""
-    rated: str | None = None
-    """The words rating something the speaker had ('a solid 8/10', 'would go again'), if any."""
-    chat_length: bool = False
-    """True when the utterance is chat-length (``reusable.Z_MAX_MESSAGE_WORDS``): its plain statements may be kept."""
-    about: str | None = None
-    """The person of the speaker's life the clause is about, written out in its text ('my dad'), if any."""
-    introduced: str | None = None
-    """The earlier turn that named that person, when the clause refers to them by pronoun."""
-    foreign: bool = False
-    """The clause opens with a he/she meaning someone else's person or nobody named: no attribute of the speaker's."""
-    asked_back: Message | None = None
-    """The speaker's own line whose "it" the other's bare noun-phrase question names ("i got it" / "THE JOB???")."""
-    outcome_of: Message | str | None = None
-    """The speaker's earlier message, or stored memory, naming the event whose outcome the clause reports."""
-    names: frozenset[str] = frozenset()
-    """Words the chat before wrote as names (lowercased): one opening the clause is a name too (``news``)."""
-    owns: str | None = None
-    """Why the clause's subject is the speaker's own thing (said with 'my' before, or stored of them), if it is."""
-    people: frozenset[str] = frozenset()
-    """The chat's speakers' name words (lowercased): a vocative is no detail of a question (``embedded``)."""
-
-
-@dataclass(frozen=True)
-class ClauseVerdict:
-    """A clause's admission and the rule that decided it."""
-
-    admit: bool
-    reason: str
-    kind: str
-    """Rule family: 'remember', an admit criterion, or a reject family ('transient', 'phatic', ...)."""
-    hedge: str | None = None
-    """The hedge words of an admitted clause ('probably'): its facts are kept as hedged."""
-    ruled: ClauseVerdict | None = None
-    """For an 'answer': the rules' own verdict on the clause, the rejection its question overrode."""
-
-
-def utterance_text(message: Message) -> str:
-    """The message text without a leading 'Speaker:' and with the image caption as a clause."""
-    text = straighten(without_speaker(message.text or "", message.speaker))
-    if message.image_caption:
-        caption = re.sub(r"^(?:a|an)\s+(?:photo|picture|image|photograph)\s+of\s+", "", message.image_caption.strip(),
-                         flags=re.I)
-        text = f"{text.rstrip()} \n I shared a photo of {caption.rstrip('.')}."
-    return text.strip()
-
-
-def _split_joined(sentence: str) -> list[str]:
-    """Split on 'and/but' + a first-person subject, when the left part has a first-person word too."""
-    pieces: list[str] = []
-    start = 0
-    for m in rules.CLAUSE_JOIN.finditer(sentence):
-        if (pair := rules.PAIR_SUBJECT.match(sentence[start:])) and m.end() < start + pair.end():
-            continue  # "My dad and I built a shed": one subject, not two clauses
-        if rules.FIRST_PERSON.search(sentence[start : m.start()]):
-            pieces.append(sentence[start : m.start()])
-            start = m.end()
-    pieces.append(sentence[start:])
-    return pieces
-
-
-def segment(text: str) -> list[Clause]:
-    """Sentences, then 'remember (that)' boundaries, then clauses joined by and/but.
-
-    "<fact>, so remember that when you <verb> <object>" stays one clause carrying its condition.
-    """
-    out: list[Clause] = []
-    sentences = [part for s in rules.SENTENCE_END.split(text) for part in rules.QUESTION_TAIL.split(s)]
-    for sentence in sentences:
-        if m := rules.REMEMBER_WHEN.match(sentence.strip()):
-            out.append(Clause(m["fact"].strip(" ,;:-"), remember=True, condition=(m["verb"], m["obj"])))
-            continue
-        parts = rules.REMEMBER.split(sentence)
-        for i, part in enumerate(parts):
-            for piece in _split_joined(part):
-                piece = piece.strip(" ,;:-\u2014")
-                if piece:
-                    out.append(Clause(piece, remember=i > 0))
-    return out
-
-
-def clauses_of(message: Message, prior: Sequence[Message] = (),
-               memories: Sequence[str] = ()) -> tuple[list[Clause], str]:
-    """The utterance's clauses as they are judged, and its language.
-
-    English chat is made explicit first (``replies``): casual first person, dropped subjects, and
-    the question about the speaker that the utterance answers, when the turns before ask one.
-    Each clause names the stored memory (of ``memories``) whose topic it extends, if any.
-    """
-    text = utterance_text(message)
-    language = rules.detect_language(text)
-    if language != "en":
-        return segment(text), language
-    asked = question_answered(message, prior)
-    follows = own_message_before(message, prior) if len(text.split()) <= FOLLOW_MAX_WORDS else None
-    text = register.standard(text) or text  # after the count: "wanna" is one word said, not two
-    replies_to = question_replied(message, prior)
-    asked_back = confirmed.line_asked_back(asked, prior, message.speaker)
-    outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
-    names = {message.speaker, *(m.speaker for m in prior)}
-    named = news.known_names(prior)
-    plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
-    said = [restore_subject(register.restore(c.text)) for c in plain]
-    person = asked_person(asked.question) if asked and plain else None
-    if person:  # "how's your sister?" -> "doing great now": the dropped subject is the sister
-        person = person if (theirs := their_subject(plain[0].text, said[0], person)) != said[0] else None
-        said[0] = theirs
-    clauses = [replace(c, text=telegraphic.restore_owner(said[i], prior, message.speaker),
-                       asked=asked, follows=follows, replies_to=replies_to, asked_back=asked_back,
-                       own_event=telegraphic.own_event(c.text, prior, message.speaker),
-                       rated=register.rated(c.text, prior, message.speaker), outcome_of=outcome,
-                       chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS,
-                       names=named, people=frozenset(w.lower() for n in names for w in n.split()))
-               for i, c in enumerate(plain)]
-    if memories:
-        clauses = [replace(c, continues=chains.continued(c.text, memories, names)) for c in clauses]
-    clauses = _written_out(clauses, message, prior, memories)
-    clauses = [replace(c, then=clauses[i + 1].text if i + 1 < len(clauses) else None) for i, c in enumerate(clauses)]
-    clauses = _owned(clauses, message, prior, memories)
-    if person and asked:  # the question named the person: its turn is a source of what the reply says of them
-        clauses[0] = replace(clauses[0], about=clauses[0].about or f"my {person}",
-                             introduced=clauses[0].introduced or asked.turn_id or None)
-    return clauses, language
-
-
-def _owned(clauses: list[Clause], message: Message, prior: Sequence[Message],
-           memories: Sequence[str]) -> list[Clause]:
-    """Each clause about the speaker's own thing (``ownworld``); the tellable clauses after one go on about it."""
-    out: list[Clause] = []
-    thing: str | None = None
-    for i, c in enumerate(clauses):
-        words = len(answer_words(c.text))
-        owns = ownworld.own_world(c.text, words, message.speaker, " ".join(d.text for d in clauses[:i]), prior,
-                                  memories)
-        if owns is None and thing and ownworld.tellable(c.text, words):
-            owns = f"{thing}, told on in the same message"
-        thing = owns.split(",")[0] if owns else thing
-        out.append(replace(c, owns=owns))
-    return out
-
-
-def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Message],
-                 memories: Sequence[str]) -> list[Clause]:
-    """Each clause about a person of the speaker's life with that person written out (``circle``)."""
-    out, before = [], ""
-    people = circle.Circle(message, prior, listener_of(message, prior), memories)
-    for c in clauses:
-        found, foreign = circle.read(c.text, people, before)
-        before = f"{before} {c.text}."
-        if found is None:
-            out.append(replace(c, foreign=foreign))
-            continue
-        introduced = found.introduced if found.introduced != message.turn_id else None
-        out.append(replace(c, text=found.text, about=found.person.phrase, introduced=introduced))
-    return out
-
-
-def informative_words(text: str) -> list[str]:
-    """Content words that are not vague fillers ('things', 'ok', 'taking care')."""
-    return [w for w in content_words(text) if w not in rules.VAGUE_WORDS and not rules.PHATIC.fullmatch(w)]
-
-
-def answer_words(text: str) -> list[str]:
-    """Informative words that say something in a reply: no reactions, greetings, hedges or yes/no."""
-    return [w for w in informative_words(text) if w not in rules.INTERJECTIONS
-            and not (rules.EMOTION.fullmatch(w) or rules.PHATIC.fullmatch(w) or rules.HEDGE.fullmatch(w))]
 
 
 def _quote(m: re.Match[str]) -> str:

@@ -19,6 +19,7 @@ from langchain_core.embeddings import Embeddings
 from dmem.decisions.base import Decided
 from dmem.decisions.offline import (
     admission,
+    clauses,
     enrichment,
     gate,
     lifecycle_rules,
@@ -226,7 +227,7 @@ class OfflineDecider:
 
         def work() -> ChunkFacts:
             names = question_names(question)
-            docs = [f"{m.speaker}: {strip_vocatives(admission.utterance_text(m), names)}" for m in chunk]
+            docs = [f"{m.speaker}: {strip_vocatives(clauses.utterance_text(m), names)}" for m in chunk]
             signals = focused_signals(self.embeddings, question, docs)
             stand = standouts([c for c, _ in signals])
             topical = topical_names(question, docs, [m.speaker for m in chunk])
@@ -258,7 +259,7 @@ class OfflineDecider:
 
 def standalone(message: Message) -> str:
     """'On <date>, <speaker> said: <text>' with the message's relative times grounded."""
-    body = admission.utterance_text(message).replace("\n", " ")
+    body = clauses.utterance_text(message).replace("\n", " ")
     body = " ".join(body.split())
     if message.timestamp is None:
         return f"{message.speaker} said: {body}"

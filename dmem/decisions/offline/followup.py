@@ -25,8 +25,8 @@ from dmem.decisions.offline import reusable, rules
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.replies import without_speaker
 from dmem.state.schemas import Message
-from dmem.text.lexical import content_stems, content_words, straighten
-from dmem.text.words import wordset
+from dmem.text.lexical import content_stems, content_words, first_word, straighten
+from dmem.text.words import WH_FOLLOWUP, alternation, wordset
 
 # The asker's turns between the speaker's news and the reply ("noo" / "what happened"), the question the last.
 FOLLOWUP_RUN = 2
@@ -38,13 +38,13 @@ FOLLOWUP_MAX_WORDS = 6
 NEWS_SHARE = 0.5
 # Words that name nothing: asking words, generic verbs, pointing back, a prompt to go on.
 _GENERIC = wordset(
-    "what whats what's how hows how's why when where who which whatd happened happen happens happening go goes went "
+    f"{WH_FOLLOWUP} what's how's happened happen happens happening go goes went "
     "going gone was is were be been it its it's that thats that's this they them he she him her say said says come "
     "came so and then tell me more again exactly really seriously wait well else like story deets details detail "
     "spill one do did does done the a an about with on up mean meaning ok okay oh omg no noo nooo wtf huh eh "
     "pls please now")
 # What marks a follow-up as asking: an asking word, a question mark, or a prompt to go on.
-_ASKING = re.compile(r"\?|\b(?:what|whats|how|hows|why|when|where|who|which|whatd)\b|\btell\s+me\b|\bspill\b|"
+_ASKING = re.compile(rf"\?|\b(?:{alternation(WH_FOLLOWUP)})\b|\btell\s+me\b|\bspill\b|"
                      r"\bgo\s+on\b|^\W*(?:and|so|well|deets|details)\W*$", re.I)
 # Chat filler that answers nothing: "lol idk", "obvs", "tbh".
 _FILLER = wordset("idk dunno know knows obvs obv obviously tbh ikr ngl lol lmao haha hahaha rn fr idc whatever "
@@ -107,11 +107,21 @@ def detail_words(words: Sequence[str]) -> list[str]:
 
 def news_memory(news: str, speaker: str, memories: Sequence[str]) -> str | None:
     """The speaker's stored memory the news formed: theirs, holding ``NEWS_SHARE`` of the news's content stems."""
-    first = speaker.split()[0].lower() if speaker.split() else ""
     stems = set(content_stems(news)) - set(content_stems(speaker))
-    best, shared = None, max(1, math.ceil(NEWS_SHARE * len(stems))) - 1
+    return own_memory(stems, speaker, memories, max(1, math.ceil(NEWS_SHARE * len(stems))))
+
+
+def own_memory(stems: set[str], speaker: str, memories: Sequence[str], least: int,
+               max_words: int | None = None) -> str | None:
+    """The speaker's stored memory sharing the most of ``stems`` (at least ``least``; the first of equals), or None.
+
+    A memory is the speaker's when it opens with their first name; ``max_words``: the longest it may be.
+    """
+    first = first_word(speaker).lower()
+    best, shared = None, least - 1
     for memory in memories:
-        if memory.lstrip().lower().startswith(first) and (n := len(stems & set(content_stems(memory)))) > shared:
+        if memory.lstrip().lower().startswith(first) and (max_words is None or len(memory.split()) <= max_words) \
+                and (n := len(stems & set(content_stems(memory)))) > shared:
             best, shared = memory, n
     return best
 

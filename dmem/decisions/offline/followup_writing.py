@@ -11,12 +11,13 @@ import re
 from collections.abc import Sequence
 
 from dmem.decisions.offline import followup, frames, register, rules
-from dmem.decisions.offline.admission import Clause, utterance_text
+from dmem.decisions.offline.clauses import Clause, utterance_text
 from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.replies import restore_subject
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
+from dmem.text.lexical import first_word
 from dmem.text.quotes import shorten
 
 
@@ -63,7 +64,7 @@ def with_news(drafts: list[FactDraft], unit: followup.FollowUp, message: Message
 
 def _as_said(piece: str, text: str | None) -> str:
     """A piece with its first word in the case the message wrote it ('Muddy' back to 'muddy'), else as is."""
-    first = piece.split(maxsplit=1)[0] if piece.split() else ""
+    first = first_word(piece)
     said = re.search(rf"\b{re.escape(first)}\b", text or "", re.I)
     return f"{piece[:1].lower()}{piece[1:]}" if said and said[0].islower() and first != "I" else piece
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dmem.decisions.offline import frames
 from dmem.state.schemas import Provenance
 from dmem.state.verdicts import FactDraft
+from dmem.text.lexical import first_word
 
 POINTS_BACK = frozenset({"it", "it's", "its", "this", "that", "these", "those", "they", "they're", "their",
                          "them", "he", "she", "his", "her", "also", "and", "but", "so", "plus", "which", "then"})
@@ -22,13 +23,9 @@ JOIN = "; "
 """Between a fact and the piece joined to it (as between replies joined under one question)."""
 
 
-def _first_word(text: str) -> str:
-    return text.split(maxsplit=1)[0].lower().strip(",.!") if text.strip() else ""
-
-
 def points_back(text: str) -> bool:
     """Whether a piece opens with a word that points back to what was said before it."""
-    return _first_word(text) in POINTS_BACK
+    return first_word(text).lower().strip(",.!") in POINTS_BACK
 
 
 def head(text: str) -> str:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dmem.decisions.offline import rules, telegraphic
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
+from dmem.text.lexical import first_word
 from dmem.text.words import LISTENER_SAID_CHAT, wordset
 
 REGISTER_SPELLINGS: dict[str, str] = {
@@ -171,7 +172,7 @@ def restore(clause: str) -> str:
     filler = rules.LEADING_FILLER.match(clause)
     head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
     subject = next((s for pattern, s in _RESTORE if pattern.match(body)), None)
-    first = body.split(maxsplit=1)[0].lower() if body.split() else ""
+    first = first_word(body).lower()
     if subject is None and not _THIRD.match(body):
         if re.match(_SHORT_PAST, body, re.I) or (first in _BARE_PAST and _PAST_TIME.search(body)):
             subject = "I"

@@ -17,7 +17,7 @@ from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.topics import class_stems, in_class_sense, related, shares, topic_stems, topic_terms
 from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
-from dmem.text.lexical import content_stems, stem, tokenize
+from dmem.text.lexical import content_stems, first_word, stem, tokenize
 
 PLACE_NEAR_TOKENS = 4  # a place this close after a topic word ("job at Atlas Robotics") answers 'where'
 ANSWER_NAME_NEAR_TOKENS = 4  # a name this close to a topic word answers 'who' before the line's first name
@@ -74,7 +74,7 @@ def line_subject(line: str) -> str | None:
     text = _TAG.sub("", line).strip()
     if m := _SAID.match(text):
         return m["speaker"]
-    first = text.split(maxsplit=1)[0].removesuffix("'s") if text else ""
+    first = first_word(text).removesuffix("'s")
     return first if first[:1].isupper() else None
 
 

@@ -6,186 +6,44 @@ and the listener. Relative time words are kept as said (a later node grounds the
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Sequence
 
 from dmem.decisions.offline import (
-    chains,
     confirmed,
-    embedded,
     followup,
     frames,
     leaning,
     payback,
-    presuppose,
-    register,
     rules,
 )
 from dmem.decisions.offline.admission import (
-    Clause,
-    ClauseVerdict,
-    answer_words,
-    clauses_of,
-    confirmed_question,
-    embedded_clause,
     followup_news,
     followup_unit,
     judge_clause,
     line_verdict,
     listeners_of,
     takeup_news,
-    utterance_text,
 )
-from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
+from dmem.decisions.offline.clause_facts import TOLD_KINDS, Drafting, clause_pairs, lowered, main_fact
+from dmem.decisions.offline.clauses import Clause, ClauseVerdict, answer_words, clauses_of, utterance_text
+from dmem.decisions.offline.fact_text import categorize, tidy
 from dmem.decisions.offline.followup_writing import followup_fact, with_news
 from dmem.decisions.offline.markers import claimed
-from dmem.decisions.offline.pronouns import Antecedent, agree, antecedents, resolve_subjects, rewrite_person
-from dmem.decisions.offline.replies import Asked, listener_of, restore_subject
+from dmem.decisions.offline.pronouns import Antecedent, antecedents
+from dmem.decisions.offline.replies import Asked, listener_of
 from dmem.decisions.offline.takeup import TakeUp
-from dmem.state.schemas import Category, Message, Provenance
+from dmem.state.schemas import Message, Provenance
 from dmem.state.verdicts import FactDraft
-from dmem.text.asked import asks, topic_stems
+from dmem.text.asked import topic_stems
 from dmem.text.lexical import content_stems
-from dmem.text.quotes import shorten
 
 # Reasons that mean "no content", which drop a clause even when the admission gate is off.
 _CONTENTLESS = frozenset({"phatic", "emotional", "vague", "question"})
-# Verdict kinds whose fact has a shape of its own; any other admitted clause is stated as said, and a
-# fragment of it with the question it answers.
-_SHAPED = frozenset({"answer", "confirms", "outcome", "follows", "opinion", "question_fact", "non_english"})
-# Verdict kinds of the speaker's world told without "I": kept as said, one fact per line (``_told_line``).
-_TOLD_KINDS = frozenset({"reusable", "news", "own_world"})
 # Most words of a stored memory a line told as the speaker's world is joined to (``_continued_own``): a longer one
 # already holds several details, and the line starts a memory of its own.
 LINE_JOIN_MAX_WORDS = 40
 # Content stems (the speaker's name aside) a line shares with their stored memory to be written with it.
 LINE_JOIN_MIN_SHARED = 2
-_NEED_NOUNS = re.compile(r"^\s*(?:some\s+)?(?:[\w-]+\s+)?(?:ideas|recommendations|suggestions|tips|options)\s+"
-                         r"(?:for|on|about)\b", re.I)
-_PASSING = re.compile(r"\bmy\s+(?P<rel>" + "|".join(rules.RELATIONS + rules.PETS) + r")\b", re.I)
-
-
-
-def _passing_references(clause: str, speaker: str, remember: bool) -> list[tuple[str, Provenance]]:
-    """'gift ideas for my son' implies "<speaker> has a son" (inferred unless told to remember)."""
-    out = []
-    for m in _PASSING.finditer(clause):
-        if clause[: m.start()].strip() == "" or re.search(r"\bhave\s+(?:a|an)?\s*$", clause[: m.start()], re.I):
-            continue  # the relation is the clause's subject or its very assertion, not a passing mention
-        rel = m["rel"].lower()
-        plural = rel in rules.PLURAL or (rel.endswith("s") and rel in rules.PETS)
-        article = "" if plural else ("an " if rel[0] in "aeiou" else "a ")
-        out.append((f"{speaker} has {article}{rel}", Provenance.STATED if remember else Provenance.INFERRED))
-    return out
-
-
-def _rule_fact(fact: str, condition: tuple[str, str], speaker: str, listener: str | None) -> str:
-    """The assistant behaviour a remembered fact governs: 'Assistant should suggest vegetarian restaurants'."""
-    verb, obj = condition[0].lower(), rewrite_person(condition[1], speaker, listener)
-    who = listener or "the assistant"
-    if m := re.fullmatch(rf"{re.escape(speaker)} is (?P<adj>[a-z-]+)", fact):
-        return tidy(f"{who} should {verb} {m['adj']} {obj} for {speaker}")
-    return tidy(f"when {who} {agree(verb)} {obj}, {who} should keep in mind that {fact}")
-
-
-def _answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Antecedent]) -> str:
-    """The reply with the question it answers, as one fact.
-
-    "Theo's favourite film is the one with the lighthouse", or for other question shapes
-    'Theo answered Maya's question "What's Theo's favourite film?": the one with the lighthouse'.
-    """
-    asker = asked.asker
-    said = resolve_subjects(rewrite_person(drop_vocative(clause.text, asker), speaker, asker), speaker, known)
-    if stated := chains.answer_statement(asked.question, trim(said), speaker):
-        return tidy(stated)
-    question = rewrite_person(asked.question, asker, speaker)
-    before = utterance_text(clause.asked_back) if clause.asked_back else None
-    if stated := confirmed.confirmed_statement(question, trim(said), speaker, before):  # "got it!!": stated
-        return tidy(stated)
-    if before and (thing := confirmed.thing_asked(asked.question)):  # "GOT AN INTERVIEW" "the council one??"
-        told = before.lower() if before.isupper() else before
-        earlier = trim(rewrite_person(restore_subject(told), speaker, asker))
-        reply = _lowered(trim(said))
-        reply = reply if reply.lower().startswith(thing) else f"{thing}{frames.JOIN}{reply}"
-        return tidy(frames.added(speaker, earlier, reply))
-    return tidy(frames.answered(speaker, asker, question, trim(said)))
-
-
-def _asked_of(clause: Clause, kind: str) -> Asked | None:
-    """The question an 'answer' clause answers (the one just before); a 'confirms' clause's may be crossed."""
-    if kind == "confirms":
-        return confirmed_question(clause)
-    return clause.asked
-
-
-def _replies(clause: Clause, kind: str, linked: bool) -> bool:
-    """Whether a clause's facts answer the question its utterance replies to (its turn joins their sources).
-
-    The utterance's first admitted clause does, and any later one that takes up a word of the question.
-    """
-    if clause.replies_to is None or kind in ("answer", "confirms"):
-        return False
-    return not linked or bool(topic_stems(clause.text) & topic_stems(clause.replies_to.question))
-
-
-_LOWER_FIRST = frozenset({"it", "it's", "its", "this", "that", "these", "those", "they", "they're", "there",
-                          "there's", "he", "she", "the", "a", "an", "some", "mostly", "also", "so", "and", "but"})
-
-
-def _follow_fact(clause: Clause, before: Message, speaker: str, listener: str | None) -> str:
-    """A short message continuing the speaker's own one, said with what it continues.
-
-    'Noor added to "Noor just started at the art school": it is right by the ferry pier'.
-    """
-    said = trim(rewrite_person(drop_vocative(clause.text, listener), speaker, listener))
-    earlier = trim(rewrite_person(utterance_text(before), speaker, listener))
-    earlier = shorten(earlier, 100)
-    return tidy(frames.added(speaker, earlier, _lowered(said)))
-
-
-def _outcome_fact(clause: Clause, event: Message | str, speaker: str, listener: str | None) -> str:
-    """An outcome kept with the event it reports on: 'Lale added to "Lale's boat licence exam is tmrw": WE PASSED'."""
-    if isinstance(event, Message):
-        return _follow_fact(clause, event, speaker, listener)
-    said = trim(rewrite_person(drop_vocative(clause.text, listener), speaker, listener))
-    return tidy(frames.added(speaker, shorten(event, 100), said))
-
-
-def _presupposed(clause: Clause, speaker: str, listener: str | None) -> str | None:
-    """What a question clause presupposes, as a statement ('Maya lent Theo the puzzle book'), or None."""
-    return presuppose.statement(trim(drop_vocative(clause.text, listener)), speaker, listener, clause.then)
-
-
-def _question_fact(clause: Clause, speaker: str, listener: str | None,
-                   stated: str | None = None) -> tuple[str, Provenance]:
-    """A question that carries a fact: what it presupposes, as a statement, else the question as asked.
-
-    'Maya lent Theo the puzzle book' (inferred: presupposed, not said), else 'Maya asked Theo: "..."' (both named).
-    ``stated``: the statement when the caller has already drafted it (``_presupposed``).
-    """
-    said = drop_vocative(clause.text, listener)
-    if stated or (stated := _presupposed(clause, speaker, listener)):
-        return tidy(stated), Provenance.INFERRED
-    if found := embedded_clause(clause):  # what the question takes as known, its person named
-        return tidy(embedded.statement(found, speaker, listener)), \
-            Provenance.STATED if found.told else Provenance.INFERRED
-    asked = rewrite_person(register.standard(said), speaker, listener)
-    return tidy(frames.asked(speaker, listener or "someone", trim(asked))), Provenance.STATED
-
-
-def _main_fact(clause: Clause, speaker: str, listener: str | None,
-               known: list[Antecedent], remember: bool) -> tuple[str, list[Category], Provenance]:
-    """The clause's own proposition, rewritten to stand alone."""
-    said = drop_vocative(clause.text, listener)
-    if m := rules.REQUEST.match(said):
-        text = f"{speaker} wants {rewrite_person(m['obj'], speaker, listener)}"
-        prov = Provenance.STATED if remember else Provenance.INFERRED
-        return tidy(text), [Category.PREFERENCE], prov
-    if _NEED_NOUNS.match(said):
-        text = f"{speaker} looked for {rewrite_person(said, speaker, listener)}"
-        return tidy(text), [Category.PROCEDURAL], Provenance.STATED
-    text = resolve_subjects(rewrite_person(said, speaker, listener), speaker, known)
-    return tidy(text), categorize(said), Provenance.STATED
 
 
 def facts_from_message(message: Message, window: list[Message], history: list[Message],
@@ -234,6 +92,16 @@ def _takeup_fact(taken: TakeUp, prior: list[Message], memories: Sequence[str]) -
                      provenance=Provenance.HEDGED if hedged else Provenance.STATED, language=language)
 
 
+def _replies(clause: Clause, kind: str, linked: bool) -> bool:
+    """Whether a clause's facts answer the question its utterance replies to (its turn joins their sources).
+
+    The utterance's first admitted clause does, and any later one that takes up a word of the question.
+    """
+    if clause.replies_to is None or kind in ("answer", "confirms"):
+        return False
+    return not linked or bool(topic_stems(clause.text) & topic_stems(clause.replies_to.question))
+
+
 def _said_facts(message: Message, prior: list[Message], chat: list[Message], news: followup.FollowUp | None,
                 *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], bool]:
     """The utterance's own facts, and whether its one fact is the whole line told as the speaker's world.
@@ -242,95 +110,21 @@ def _said_facts(message: Message, prior: list[Message], chat: list[Message], new
     before asked after (``followup_news``), which a reply no clause of which was admitted may go on with.
     """
     clauses, language = clauses_of(message, prior, memories if gated else ())
-    remember = any(c.remember for c in clauses)
     listener = listener_of(message, chat)
     known = [a for h in prior for a in antecedents(utterance_text(h), h.speaker)]
-    drafts: list[FactDraft] = []
-    linked = False  # whether a fact of this utterance already names the question it replies to
-    told: list[FactDraft] = []  # plain statements without "I" (criterion 3): kept when nothing else is
+    state = Drafting(known=known, remember=any(c.remember for c in clauses))
     verdicts: list[ClauseVerdict] = []
-    confirmations: set[int] = set()  # drafts stating a question the reply confirmed: what it says more joins them
-    restating: set[int] = set()  # drafts of answer clauses that only react to the question (``payback``)
     for clause in clauses:
         verdict = judge_clause(clause, language)
         verdicts.append(verdict)
         if (gated and not verdict.admit) or (not gated and verdict.kind in _CONTENTLESS):
             continue
-        pairs: list[tuple[str, list[Category], Provenance]]
-        sources = [message.turn_id]
-        replied = clause.replies_to if _replies(clause, verdict.kind, linked) else None
-        stated: str | None = None  # a question's presupposed fact, drafted once (below)
-        statement = False  # the clause's own proposition as said (it may lean on the fact before it)
-        if language != "en":
-            pairs = [(tidy(f"{message.speaker}: {clause.text}"), categorize(clause.text), Provenance.STATED)]
-        elif verdict.kind in ("answer", "confirms") and (asked := _asked_of(clause, verdict.kind)) is not None:
-            pairs = [(_answer_fact(clause, asked, message.speaker, known), categorize(clause.text),
-                      Provenance.STATED)]
-            back = clause.asked_back.turn_id if clause.asked_back else None
-            sources = [t for t in (back, asked.turn_id, message.turn_id) if t]
-            if (verdict.kind == "confirms" or back) and not frames.replied_to(pairs[0][0]):  # the rest joins it
-                confirmations.add(len(drafts))
-        elif replied is not None and verdict.kind not in _SHAPED and chains.fragment(clause.text, replied.question):
-            pairs = [(_answer_fact(clause, replied, message.speaker, known), categorize(clause.text),
-                      Provenance.STATED)]
-        elif verdict.kind == "outcome" and clause.outcome_of is not None:
-            pairs = [(_outcome_fact(clause, clause.outcome_of, message.speaker, listener), categorize(clause.text),
-                      Provenance.STATED)]
-            if isinstance(clause.outcome_of, Message):
-                sources = [clause.outcome_of.turn_id, message.turn_id]
-        elif verdict.kind == "follows" and clause.follows is not None:
-            pairs = [(_follow_fact(clause, clause.follows, message.speaker, listener), categorize(clause.text),
-                      Provenance.STATED)]
-            sources = [clause.follows.turn_id, message.turn_id]
-        elif verdict.kind == "opinion" or (verdict.kind == "rated" and not rules.FIRST_PERSON.search(clause.text)):
-            said = rewrite_person(drop_vocative(clause.text, listener), message.speaker, listener)
-            pairs = [(tidy(f"{message.speaker}'s opinion: {trim(said)}"), [Category.PREFERENCE], Provenance.STATED)]
-        elif verdict.kind == "question_fact" or (asks(clause.text)
-                                                 and (stated := _presupposed(clause, message.speaker, listener))):
-            text, provenance = _question_fact(clause, message.speaker, listener, stated)
-            pairs = [(text, categorize(text), provenance)]
-        elif verdict.kind in _TOLD_KINDS:  # the speaker's world without "I": kept as said
-            said, categories, _ = _main_fact(clause, message.speaker, listener, known, remember)
-            if not _z_joined_reusable(told, message.speaker, sources, said):
-                told.append(FactDraft(text=tidy(f"{message.speaker}: {said}"), speaker=message.speaker,
-                                      source_turn_ids=sources, categories=categories, provenance=Provenance.STATED,
-                                      language=language))
-            pairs = []
-        else:
-            pairs = [_main_fact(clause, message.speaker, listener, known, remember)]
-            statement = True
-            if clause.about is None:  # a person written out from a pronoun is no news that they exist
-                pairs += [(t, [Category.PERSONA], p) for t, p in
-                          _passing_references(clause.text, message.speaker, remember)]
-            if clause.condition:
-                rule = _rule_fact(pairs[0][0], clause.condition, message.speaker, listener)
-                pairs.append((rule, [Category.USER_RULE], Provenance.STATED))
-        if pairs and replied is not None and replied.turn_id and replied.turn_id not in sources:
-            sources = [replied.turn_id, *sources]
-            linked = True
-        if clause.introduced and clause.introduced not in sources:  # "he" is read through the turn naming him
-            sources = [clause.introduced, *sources]
-        known += antecedents(clause.text, message.speaker)
-        restated = gated and bool(pairs) and payback.restates(clause, verdict, language)  # once a clause
-        for i, (fact_text, categories, provenance) in enumerate(pairs):
-            if any(d.text.lower() == fact_text.lower() for d in drafts):
-                continue
-            if verdict.hedge and provenance == Provenance.STATED:
-                provenance = Provenance.HEDGED
-            draft = FactDraft(text=fact_text, speaker=message.speaker, source_turn_ids=sources,
-                              categories=categories, provenance=provenance, language=language)
-            leans = statement and i == 0 and leaning.joined_back(drafts, draft)
-            if not leans and not _joined_answer(drafts, draft, confirmations):
-                if restated:
-                    restating.add(len(drafts))
-                drafts.append(draft)
-            elif not restated:  # a piece of its own joined the answer: the joined line says something
-                restating -= {j for j, d in enumerate(drafts) if d.source_turn_ids == sources}
-    drafts = payback.without_restated(drafts, restating)
+        _draft_clause(state, clause, verdict, message, listener, language, gated=gated)
+    drafts = payback.without_restated(state.drafts, state.restating)
     if drafts or not gated:
-        return drafts or told, False
-    if told:
-        return _told_line(told, clauses, verdicts, message.speaker, listener, known, memories,
+        return drafts or state.told, False
+    if state.told:
+        return _told_line(state.told, clauses, verdicts, message.speaker, listener, known, memories,
                           listeners_of(message, prior, memories)), True
     line = _line_fact(clauses, verdicts, message, prior, listener, known, language, memories)
     if not line and (unit := followup_unit(clauses, verdicts, message, prior, language, news, memories)):
@@ -338,10 +132,38 @@ def _said_facts(message: Message, prior: list[Message], chat: list[Message], new
     return line, bool(line)
 
 
+def _draft_clause(state: Drafting, clause: Clause, verdict: ClauseVerdict, message: Message, listener: str | None,
+                  language: str, *, gated: bool) -> None:
+    """One admitted clause's facts added to ``state``: its sources with the question it replies to, if any."""
+    replied = clause.replies_to if _replies(clause, verdict.kind, state.linked) else None
+    pairs, sources, statement = clause_pairs(state, clause, verdict.kind, message, listener, language, replied)
+    if pairs and replied is not None and replied.turn_id and replied.turn_id not in sources:
+        sources = [replied.turn_id, *sources]
+        state.linked = True
+    if clause.introduced and clause.introduced not in sources:  # "he" is read through the turn naming him
+        sources = [clause.introduced, *sources]
+    state.known += antecedents(clause.text, message.speaker)
+    restated = gated and bool(pairs) and payback.restates(clause, verdict, language)  # once a clause
+    for i, (fact_text, categories, provenance) in enumerate(pairs):
+        if any(d.text.lower() == fact_text.lower() for d in state.drafts):
+            continue
+        if verdict.hedge and provenance == Provenance.STATED:
+            provenance = Provenance.HEDGED
+        draft = FactDraft(text=fact_text, speaker=message.speaker, source_turn_ids=sources,
+                          categories=categories, provenance=provenance, language=language)
+        leans = statement and i == 0 and leaning.joined_back(state.drafts, draft)
+        if not leans and not _joined_answer(state.drafts, draft, state.confirmations):
+            if restated:
+                state.restating.add(len(state.drafts))
+            state.drafts.append(draft)
+        elif not restated:  # a piece of its own joined the answer: the joined line says something
+            state.restating -= {j for j, d in enumerate(state.drafts) if d.source_turn_ids == sources}
+
+
 def _told_line(told: list[FactDraft], clauses: list[Clause], verdicts: list[ClauseVerdict], speaker: str,
                listener: str | None, known: list[Antecedent], memories: Sequence[str],
                listeners: Callable[[str], bool] = lambda _: False) -> list[FactDraft]:
-    """A line told plainly (``_TOLD_KINDS``) is one fact with the fragments beside it that no marker claims.
+    """A line told plainly (``TOLD_KINDS``) is one fact with the fragments beside it that no marker claims.
 
     "shed roof. new felt. 40 quid" is 'Noor: Shed roof; new felt; 40 quid', not 'Noor: 40 quid' (``worldline``);
     written with the speaker's stored memory it continues, the lifecycle refines that memory instead of adding one.
@@ -349,7 +171,7 @@ def _told_line(told: list[FactDraft], clauses: list[Clause], verdicts: list[Clau
     and ``listeners``, whether its subject is the listener's thing.
     """
     keep = [c for c, v in zip(clauses, verdicts, strict=True)
-            if (v.admit and v.kind in _TOLD_KINDS)
+            if (v.admit and v.kind in TOLD_KINDS)
             or (not v.admit and claimed(c.text, v.kind, c.foreign, c.names, listeners) is None
                 and answer_words(c.text))]
     continued = _continued_own(keep, speaker, memories)
@@ -361,17 +183,12 @@ def _told_line(told: list[FactDraft], clauses: list[Clause], verdicts: list[Clau
 
 def _pieces(clauses: list[Clause], speaker: str, listener: str | None, known: list[Antecedent]) -> str:
     """A line's clauses stated as said, joined: 'Marigold; The grey one; Osric is gutted'."""
-    return "; ".join(_main_fact(c, speaker, listener, known, False)[0] for c in clauses)
+    return "; ".join(main_fact(c, speaker, listener, known, False)[0] for c in clauses)
 
 
 def _line_text(said: str, speaker: str, continued: str | None) -> str:
     """The joined pieces attributed to the speaker, or written after the stored memory of theirs they continue."""
-    return f"{continued.strip().rstrip('.')}; {_lowered(said)}" if continued else f"{speaker}: {said}"
-
-
-def _lowered(said: str) -> str:
-    """A joined piece with its first word lowered when it is a function word ('The grey one' -> 'the grey one')."""
-    return f"{said[:1].lower()}{said[1:]}" if said.split() and said.split()[0].lower() in _LOWER_FIRST else said
+    return f"{continued.strip().rstrip('.')}; {lowered(said)}" if continued else f"{speaker}: {said}"
 
 
 def _line_fact(clauses: list[Clause], verdicts: list[ClauseVerdict], message: Message, prior: list[Message],
@@ -395,16 +212,6 @@ def _line_fact(clauses: list[Clause], verdicts: list[ClauseVerdict], message: Me
                       categories=categorize(said), provenance=Provenance.HEDGED if hedged else Provenance.STATED,
                       language=language)]
 
-
-
-def _z_joined_reusable(drafts: list[FactDraft], speaker: str, sources: list[str], said: str) -> bool:
-    """A message's further reusable clause joins its first one: one message told plainly is one memory."""
-    prefix = f"{speaker}: "
-    for i, earlier in enumerate(drafts):
-        if earlier.text.lower().startswith(prefix.lower()) and earlier.source_turn_ids == sources:
-            drafts[i] = earlier.model_copy(update={"text": f"{earlier.text}; {tidy(said)}"})
-            return True
-    return False
 
 
 # Most words of what was said in replies joined under one question when a piece starts another topic: such
@@ -499,14 +306,8 @@ def split_messages(messages: list[Message], history: list[Message], *, gated: bo
 
 def _continued_own(pooled: list[Clause], speaker: str, memories: Sequence[str]) -> str | None:
     """The speaker's own stored memory the line goes on with (most shared stems), short enough to take the detail."""
-    first = speaker.split()[0].lower() if speaker.split() else ""
     mine = set(content_stems(" ".join(c.text for c in pooled))) - set(content_stems(speaker))
-    best, shared = None, LINE_JOIN_MIN_SHARED - 1
-    for memory in memories:
-        if memory.lstrip().lower().startswith(first) and len(memory.split()) <= LINE_JOIN_MAX_WORDS \
-                and (n := len(mine & set(content_stems(memory)))) > shared:
-            best, shared = memory, n
-    return best
+    return followup.own_memory(mine, speaker, memories, LINE_JOIN_MIN_SHARED, LINE_JOIN_MAX_WORDS)
 
 
 def _joined_line(earlier: FactDraft, line: FactDraft, speaker: str) -> FactDraft:

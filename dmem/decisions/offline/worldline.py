@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.register import progressive
-from dmem.text.lexical import STOPWORDS
-from dmem.text.words import LISTENER_SAID
+from dmem.text.lexical import STOPWORDS, first_word
+from dmem.text.words import LISTENER_SAID, WH_OPENING
 
 # Answer words a line's pool needs with an anchor (a number, date or name and a word saying what of it), and
 # without one. Chosen on invented batches 1-2 and the tuning half's drafts; batch 3 is reported as the check.
@@ -50,8 +50,7 @@ REPLY_OPENING = re.compile(r"^\W*(?:yes|yeah|yep|yup|yea|ya|sure|true|totally|ab
 _REPLYING = frozenset({"emotional", "phatic", "a reaction", "about the listener"})
 # What keeps a short line from stating the speaker's world: the listener, a question without its mark ("hows
 # mungo"), a demonstrative subject pointing at what was just said ("thats what she says"), a stage direction.
-_NOT_STATING = re.compile(rf"{LISTENER_SAID.pattern}"
-                          r"|^\W*(?:how|hows|how's|what|whats|what's|where|who|why|when|which)\b"
+_NOT_STATING = re.compile(rf"{LISTENER_SAID.pattern}|{WH_OPENING.pattern}"
                           r"|^\W*(?:that|this|thats|that's|this's)\b|^\s*[\[(].*[\])]\W*$", re.I)
 _LONE_NAME = re.compile(r"^\W*(?P<name>[A-Z][a-z]+)\W*$")
 
@@ -131,8 +130,7 @@ def _doing_now(text: str) -> bool:
 
     "eating lunch", "sending it now" are transient states; a habit or a dated plan got its subject back before.
     """
-    first = text.split()[0].lower().strip("\"'(,.!?") if text.split() else ""
-    return progressive(first)
+    return progressive(first_word(text).lower().strip("\"'(,.!?"))
 
 
 def _capitalised(word: str, texts: Sequence[str]) -> bool:
