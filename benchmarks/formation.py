@@ -31,9 +31,11 @@ benchmarks/data/invented_chats_7 is batch 7, held out for stop 49, written apart
 benchmarks/data/invented_chats_8 is batch 8, held out at stop 49, written apart from the rules;
 benchmarks/data/invented_chats_9 is batch 9, held out for stop 50, written apart from the rules;
 benchmarks/data/invented_chats_10 is batch 10, held out for stop 51, written apart from the rules;
-benchmarks/data/invented_chats_11 is batch 11, held out for stop 52, written apart from the rules. It also
-prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
-that System 1 did not retrieve, with its question (invented text, so printing it is fine).
+benchmarks/data/invented_chats_11 is batch 11, held out for stop 52, written apart from the rules;
+benchmarks/data/invented_chats_12 is batch 12, held out for stop 52 (two long chats, for System 1 retrieval), written
+apart from the rules. `invented` also prints each unformed evidence turn with its text and verdict,
+and each evidence turn that formed but that System 1 did not retrieve, with its question (invented text, so printing
+it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
 (telegraphic.json, chat_register.json: personal facts against non-facts of the same register), of invented
 questions with and without a fact (question_facts.json), and the precision and recall of linking a reply
