@@ -87,7 +87,8 @@ from dmem.text.lexical import content_words, jaccard
 TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "Chat_2_", "Chat_3_")}
 """The tuning half, by conversation id (RealTalk ids by prefix); every other conversation is the report half."""
 RELEASED_BATCHES = tuple(str(n) for n in range(1, 10))
-"""Invented batches released for tuning and reading; later ones are held out (batch 10 for stop 51, 11 for 52)."""
+"""Invented batches released for tuning and reading; later ones are held out (batch 10 for stop 51; 11 and 12,
+two long chats, for stop 52)."""
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
 CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
