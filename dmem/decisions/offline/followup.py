@@ -64,7 +64,8 @@ class FollowUp:
     """Indexes of the reply's clauses that go on with the news (what the fact says of it)."""
 
 
-def _said(message: Message) -> str:
+def said(message: Message) -> str:
+    """A message's text without its 'Speaker:' prefix, quotes straightened."""
     return straighten(without_speaker(message.text or "", message.speaker)).strip()
 
 
@@ -88,11 +89,11 @@ def asked_on(message: Message, prior: Sequence[Message],
     The question is the other's turn just before, after at most ``FOLLOWUP_RUN`` - 1 turns of theirs that only
     react; the news is the speaker's turn before those, when ``told`` (the rules) admits it as theirs.
     """
-    if not prior or prior[-1].speaker == message.speaker or not names_nothing(_said(prior[-1])):
+    if not prior or prior[-1].speaker == message.speaker or not names_nothing(said(prior[-1])):
         return None
     question, at = prior[-1], len(prior) - 1
     while at and prior[at - 1].speaker == question.speaker and len(prior) - at < FOLLOWUP_RUN \
-            and _reacts(_said(prior[at - 1])):
+            and _reacts(said(prior[at - 1])):
         at -= 1
     news = prior[at - 1] if at else None
     if news is None or news.speaker != message.speaker or not told(news, prior[: at - 1]):

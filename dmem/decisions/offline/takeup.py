@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dmem.decisions.offline import confirmed, followup, rules, worldline
-from dmem.decisions.offline.replies import without_speaker
+from dmem.decisions.offline.followup import said
 from dmem.state.schemas import Message
-from dmem.text.lexical import content_words, stem, straighten
-from dmem.text.words import SECOND_PERSON, wordset
+from dmem.text.lexical import content_words, stem
+from dmem.text.words import SECOND_PERSON, WH, alternation, wordset
 
 # The speaker's lines before the take-up turn it may reach back over (the nearest with content is taken up), and
 # the listener's lines of the take-up run (the first, or the one after a line that took nothing up). Chosen on
@@ -49,8 +49,8 @@ _CALLED_NEWS = re.compile(r"\b(?:great|good|wonderful|amazing|brilliant|fantasti
                           r"news\b(?![^?]*\?)", re.I)
 # A follow-up question asks after the news with an asking word opening it ("wait when??", "which one?", "how
 # come"); a bare mark ("??", "really?") is surprise or a check, and a line naming the listener asks about them.
-_ASKS_AFTER = re.compile(r"^\W*(?:(?:wait|and|so|but|oh|omg|n+o+)\W+)?(?:what|whats|when|whens|where|wheres|which|"
-                         r"who|whos|how|hows|why)\b", re.I)
+_ASKS_AFTER = re.compile(rf"^\W*(?:(?:wait|and|so|but|oh|omg|n+o+)\W+)?(?:{alternation(f'{WH} whens wheres whos')})\b",
+                         re.I)
 # A line replying to the listener is no news of its own: an agreement, a laugh or a greeting opening it
 # (``worldline.REPLY_OPENING``) or one of chat's short concessions ("ha, fair enough", "same").
 _REPLYING = re.compile(r"^\W*(?:ha+|heh|fair\s+enough|same|me\s+too|makes\s+sense)\b", re.I)
@@ -76,11 +76,6 @@ class TakeUp:
 
 Told = Callable[[Message, Sequence[Message]], "tuple[str, tuple[int, ...], list[str]] | None"]
 """A line's rejection reason, its pooled clauses and their detail words; None when the line formed something."""
-
-
-def said(message: Message) -> str:
-    """A message's text without its 'Speaker:' prefix, quotes straightened."""
-    return straighten(without_speaker(message.text or "", message.speaker)).strip()
 
 
 def signal(text: str, details: Sequence[str]) -> str | None:
@@ -125,16 +120,17 @@ def taken_up(message: Message, prior: Sequence[Message], told: Told) -> TakeUp |
     at = _run_start(message, prior)
     if at is None:
         return None
-    speaker, run = prior[at - 1].speaker, prior[at:]
+    speaker, run, text = prior[at - 1].speaker, prior[at:], said(message)
     for back in range(1, TAKEUP_BACK + 1):
         if at - back < 0 or prior[at - back].speaker != speaker:
             return None
         news = prior[at - back]
-        if not followup.detail_words(content_words(said(news))):
+        line = said(news)
+        if not followup.detail_words(content_words(line)):
             continue  # "lol", "😂": filler, not the line taken up
-        if worldline.REPLY_OPENING.search(said(news)) or _REPLYING.search(said(news)):
+        if worldline.REPLY_OPENING.search(line) or _REPLYING.search(line):
             return None  # a reply to the listener: what is taken up is theirs
-        if signal(said(message), content_words(said(news))) is None:
+        if signal(text, content_words(line)) is None:
             return None  # no take-up of any of its words: the line is not judged again
         judged = told(news, prior[: at - back])
         if judged is None:
