@@ -30,12 +30,15 @@ benchmarks/data/invented_chats_6 is batch 6, held out at stop 48, written apart 
 benchmarks/data/invented_chats_7 is batch 7, held out for stop 49, written apart from the rules;
 benchmarks/data/invented_chats_8 is batch 8, held out at stop 49, written apart from the rules;
 benchmarks/data/invented_chats_9 is batch 9, held out for stop 50, written apart from the rules;
-benchmarks/data/invented_chats_10 is batch 10, held out at stop 51 (released from stop 52), written apart from the rules;
+benchmarks/data/invented_chats_10 is batch 10, held out at stop 51 (released from stop 52), written apart from the
+rules;
 benchmarks/data/invented_chats_11 is batch 11, held out for stop 52, written apart from the rules;
 benchmarks/data/invented_chats_12 is batch 12, held out for stop 52 (two long chats, for System 1 retrieval), written
-apart from the rules. `invented` also prints each unformed evidence turn with its text and verdict,
-and each evidence turn that formed but that System 1 did not retrieve, with its question (invented text, so printing
-it is fine).
+apart from the rules;
+benchmarks/data/invented_chats_13 is batch 13, held out for stop 53 (two long chats, one terse and one chatty, and an
+ordinary one), written apart from the rules.
+`invented` also prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
+that System 1 did not retrieve, with its question (invented text, so printing it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
 (telegraphic.json, chat_register.json: personal facts against non-facts of the same register), of invented
 questions with and without a fact (question_facts.json), and the precision and recall of linking a reply
@@ -88,7 +91,7 @@ TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "
 """The tuning half, by conversation id (RealTalk ids by prefix); every other conversation is the report half."""
 RELEASED_BATCHES = tuple(str(n) for n in range(1, 11))
 """Invented batches released for tuning and reading; later ones are held out (batch 10 was held out for stop 51
-and is released from stop 52; 11 and 12, two long chats, are held out for stop 52)."""
+and is released from stop 52; 11 and 12, two long chats, are held out for stop 52; 13 is held out for stop 53)."""
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
 CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
