@@ -98,7 +98,7 @@ class _Stderr(logging.StreamHandler[TextIO]):
     """
 
     @property
-    def stream(self) -> TextIO:  # type: ignore[override]
+    def stream(self) -> TextIO:
         return sys.stderr
 
     @stream.setter
