@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import langsmith.utils
 import pytest
 from langchain_core.messages import BaseMessage
 
@@ -19,6 +20,7 @@ from dmem.graphs import served_resources
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
 from dmem.testing import FakeChatModel
+from tests.collector import Collector
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 T0 = datetime(2023, 5, 8, 13, 56)
@@ -172,6 +174,26 @@ def _dmem_log_level_restored() -> Iterator[None]:
     level = logger.level
     yield
     logger.setLevel(level)
+
+
+@pytest.fixture
+def langsmith_collector(monkeypatch: pytest.MonkeyPatch) -> Iterator[Collector]:
+    """A loopback LangSmith API (``tests/collector.py``) that every LangSmith client the test makes talks to.
+
+    A client starts a thread that asks its API for settings at once: at the default endpoint that is the network,
+    and the thread logs the failure whenever it comes, after the test too. Runs are sent uncompressed, as the
+    collector reads them.
+    """
+    server = Collector()
+    for key in ("LANGCHAIN_ENDPOINT", "LANGCHAIN_API_KEY", "LANGSMITH_RUNS_ENDPOINTS"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANGSMITH_ENDPOINT", server.url)
+    monkeypatch.setenv("LANGSMITH_API_KEY", "dummy-key")
+    monkeypatch.setenv("LANGSMITH_DISABLE_RUN_COMPRESSION", "true")
+    langsmith.utils.get_env_var.cache_clear()
+    yield server
+    server.close()
+    langsmith.utils.get_env_var.cache_clear()
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,10 @@ JSON-only stderr with ``--json``, and no heavy import a command does not use."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +113,16 @@ def test_commands_import_only_what_they_use(hash_store: Path) -> None:
     assert imported_by("--store", str(hash_store), "memories", "--user-id", "ines") == []
     assert imported_by("--help") == []
     assert imported_by("--store", str(hash_store), "ask", "Where are the beehives?", "--user-id", "ines") == []
+
+
+def test_its_log_records_go_to_stderr_as_it_is_when_they_come(hash_store: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Run in-process, the CLI's log handler follows ``sys.stderr``: a record logged after this test's capture
+    is gone (a LangSmith client's thread, in a later test) reaches the stderr of then, never a closed stream."""
+    code, _, err = run(capsys, "--store", str(hash_store), "search", "honey", "--user-id", "ines")
+    assert code == 0, err
+    later = io.StringIO()
+    with contextlib.redirect_stderr(later):
+        logging.getLogger("tests.late").warning("flushed after the command")
+    assert later.getvalue() == "WARNING tests.late: flushed after the command\n"
+    assert "flushed" not in capsys.readouterr().err

@@ -18,6 +18,7 @@ from dmem.state.context import Context, build_context
 from dmem.state.privacy_terms import vocabulary
 from dmem.state.schemas import Scope
 from dmem.testing import FakeChatModel
+from tests.collector import Collector
 
 CLASSES: list[tuple[str, str, str]] = [
     # codes written with separators
@@ -85,13 +86,16 @@ def test_a_deployment_adds_terms_and_patterns() -> None:
     assert detect("The Larkspur Clinical trial", extra) == []  # whole words only
 
 
-def test_the_settings_reach_scope_and_trace_redaction(fake: FakeChatModel, memory_factory: Any) -> None:
+def test_the_settings_reach_scope_and_trace_redaction(fake: FakeChatModel, memory_factory: Any,
+                                                      langsmith_collector: Collector) -> None:
     mem = memory_factory(fake, privacy_terms=["Project Nightjar"], privacy_patterns=[r"EMP-\d{6}"])
     mem.add([{"speaker": "Ines", "text": "I was moved onto Project Nightjar this week."},
              {"speaker": "Ines", "text": "My staff number is EMP-204481."}], user_id="ines", exchange_size=1)
     stored = mem.get_all(user_id="ines")
     assert len(stored) == 2 and {m.scope for m in stored} == {Scope.USER_PII}
-    redactor = mem.tracing.client("pii")._anonymizer  # the client this memory traces through
+    client = mem.tracing.client("pii")  # the client this memory traces through, at the loopback collector
+    assert client.api_url == langsmith_collector.url
+    redactor = client._anonymizer
     assert redactor is not None and "Nightjar" not in str(redactor({"text": "Project Nightjar ships soon"}))
 
 

@@ -2,18 +2,28 @@
 
 The question words (``dmem.text.words.WH`` and the variants each stage was tuned with), a text's first word
 (``dmem.text.lexical.first_word``) and the speaker's stored memory a line goes on with (``followup.own_memory``).
-Each finds what it names and nothing past it, and the stages read them as they read their own copies. Invented
-lines only.
+Each finds what it names and nothing past it, and the stages read them as they read their own copies. Stop 52
+(h52e): an utterance's clauses are cut and judged once for its verdict and its take-up (``judged_utterance``), a
+chat filler is split off in one place (``rules.after_filler``) and answers are grouped by one union-find
+(``verdicts.joined``). Invented lines only.
 """
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
+from datetime import datetime
+from typing import Any
+
 import pytest
 
-from dmem.decisions.offline import followup, leaning, worldline
+from dmem.decisions.offline import admission, followup, gate, leaning, register, replies, rules, telegraphic, worldline
+from dmem.decisions.offline.clauses import clauses_of
+from dmem.state.verdicts import group_answers, joined
 from dmem.text.asked import elliptical_check
 from dmem.text.lexical import first_word
 from dmem.text.words import WH, WH_ANYWHERE, WH_FOLLOWUP, WH_OPENING, alternation
+from tests.conftest import chat_turn
 
 
 @pytest.mark.parametrize("line", ["what's the ferry called", "hows Moss", "Where did you park", "why not",
@@ -90,3 +100,62 @@ def test_own_memory_needs_the_least_shared_and_keeps_to_the_longest_allowed() ->
 def test_news_memory_asks_for_half_the_news_stems() -> None:
     assert followup.news_memory("jetty lake sunday", "Orla", MEMORIES) == MEMORIES[1]
     assert followup.news_memory("jetty rowing club regatta", "Orla", MEMORIES) is None
+
+
+turn = functools.partial(chat_turn, session="D2", when=datetime(2025, 3, 4, 18, 0))
+
+
+@pytest.mark.parametrize(("who", "text"), [("Odalys", "got the keys"), ("Odalys", "My cousin Brann plays the oboe."),
+                                           ("Odalys", "ok"), ("assistant", "Noted, I will remember that."),
+                                           ("Odalys", "  "), ("Odalys", "wait when?? and where")])
+def test_judged_utterance_is_the_verdict_with_the_clauses_it_was_drawn_from(who: str, text: str) -> None:
+    prior = [turn("hey, long day?", "Perrin", 1)]
+    message = turn(text, who, 2)
+    judged = admission.judged_utterance(message, prior)
+    assert (judged.admit, judged.reason) == admission.judge_utterance(message, prior)
+    if who == "assistant" or not text.strip():
+        assert judged.clauses == () and not judged.admit
+        return
+    clauses, language = clauses_of(message, prior)
+    assert (list(judged.clauses), judged.language) == (clauses, language)
+    assert list(judged.verdicts) == [admission.judge_clause(c, language) for c in clauses]
+
+
+def test_a_line_taken_up_is_cut_into_clauses_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = [turn("heyy", "Odalys", 1), turn("hey you", "Perrin", 2), turn("got the keys", "Odalys", 3)]
+    cut: Counter[str] = Counter()
+
+    def counted(message: Any, *args: Any, **kwargs: Any) -> Any:
+        cut[message.turn_id] += 1
+        return clauses_of(message, *args, **kwargs)
+
+    monkeypatch.setattr(admission, "clauses_of", counted)
+    taken = admission.takeup_news(turn("omg congrats", "Perrin", 4), lines)
+    assert taken is not None and taken.news.turn_id == "D2:3" and taken.how == "a reaction to news"
+    assert cut["D2:3"] == 1
+
+
+@pytest.mark.parametrize(("clause", "head", "body"), [
+    ("yeah so got the job", "yeah so ", "got the job"),
+    ("Oh, moved to Tarsk last May", "Oh, ", "moved to Tarsk last May"),
+    ("got the job", "", "got the job"), ("", "", ""), ("so", "", "so")])
+def test_after_filler_splits_the_leading_filler_from_the_rest(clause: str, head: str, body: str) -> None:
+    assert rules.after_filler(clause) == (head, body)
+
+
+def test_the_dropped_word_is_put_back_after_the_filler_by_each_stage() -> None:
+    assert register.restore("lol so usually run on sundays") == "lol so I usually run on sundays"
+    assert telegraphic.restore_owner("oh dog has been sick all week") == "oh my dog has been sick all week"
+    assert replies.restore_subject("yeah had an audition yesterday") == "yeah I had an audition yesterday"
+
+
+def test_joined_groups_indexes_by_their_links_first_member_first() -> None:
+    assert joined(0, []) == []
+    assert joined(5, [(4, 2), (5, 1)]) == [[1, 5], [2, 4], [3]]
+    assert joined(4, [(1, 2), (3, 4), (2, 3)]) == [[1, 2, 3, 4]]
+
+
+def test_answer_groupings_read_the_one_union_find() -> None:
+    assert group_answers([[2, 1, 9, 2]], ["the blue kite", "a red kite", "The blue kite."]) == [[1, 2, 3]]
+    assert group_answers([], ["Lisbon", "Porto", "lisbon"]) == [[1, 3], [2]]
+    assert gate.group(["in March 2021", "Porto", "March 2021"]).groups == [[1, 3], [2]]

@@ -72,21 +72,15 @@ def scope_secret(messages: list[BaseMessage]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def collector(monkeypatch: pytest.MonkeyPatch) -> Iterator[Collector]:
-    server = Collector()
-    for key in ("LANGCHAIN_ENDPOINT", "LANGCHAIN_API_KEY", "LANGSMITH_RUNS_ENDPOINTS"):
-        monkeypatch.delenv(key, raising=False)
-    monkeypatch.setenv("LANGSMITH_ENDPOINT", server.url)
-    monkeypatch.setenv("LANGSMITH_API_KEY", "dummy-key")
+def collector(langsmith_collector: Collector, monkeypatch: pytest.MonkeyPatch) -> Iterator[Collector]:
+    """The loopback collector with tracing on, for this project."""
     monkeypatch.setenv("LANGSMITH_TRACING", "true")
     monkeypatch.setenv("LANGSMITH_PROJECT", "dmem-tests")
     langsmith.utils.get_env_var.cache_clear()
     langsmith.configure(client=None)  # the process-wide client is rebuilt from this environment
-    yield server
+    yield langsmith_collector
     wait_for_all_tracers()
     langsmith.configure(client=None)
-    server.close()
-    langsmith.utils.get_env_var.cache_clear()
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 import dmem
 from dmem.cli import reading, stores, tools, writing
@@ -90,8 +90,24 @@ class _JsonLines(logging.Formatter):
         return safe_json(json.dumps(data, ensure_ascii=False))
 
 
+class _Stderr(logging.StreamHandler[TextIO]):
+    """Writes each record to ``sys.stderr`` as it is then (as ``logging.lastResort`` does), not as it was at set-up.
+
+    A caller that runs ``main`` in-process with ``sys.stderr`` swapped for a while (a test's capture,
+    ``contextlib.redirect_stderr``) and then closes that stream leaves no handler writing to a closed file.
+    """
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _: TextIO) -> None:
+        """``StreamHandler`` sets its stream; this one is always the current ``sys.stderr``."""
+
+
 def _configure_logging(verbose: bool, as_json: bool) -> None:
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _Stderr()
     handler.setFormatter(_JsonLines() if as_json else logging.Formatter("%(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, handlers=[handler], force=True)
     logging.captureWarnings(True)  # Python warnings too go through the handler (JSON with --json)

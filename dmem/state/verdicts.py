@@ -6,7 +6,7 @@ Reasoning fields come before decision fields so a model reasons before it commit
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field
@@ -235,13 +235,8 @@ def normalise_answer(text: str) -> str:
     return " ".join(w for w in _FILLER.sub("", words).split() if w not in ("a", "an", "the"))
 
 
-def group_answers(groups: Sequence[Sequence[int]], answers: Sequence[str]) -> list[list[int]]:
-    """Every answer index (1..n) in exactly one group, largest groups first.
-
-    The given groups (bad and repeated indexes dropped) are joined wherever two answers are the
-    same normalised text; with no usable groups this is plain normalised-string grouping.
-    """
-    n = len(answers)
+def joined(n: int, links: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """Indexes 1..n in groups, two joined wherever a link joins them (union-find): each group and the list ascending."""
     parent = list(range(n + 1))
 
     def find(i: int) -> int:
@@ -249,19 +244,33 @@ def group_answers(groups: Sequence[Sequence[int]], answers: Sequence[str]) -> li
             i = parent[i]
         return i
 
-    seen: set[int] = set()
-    for group in groups:
-        members = [i for i in dict.fromkeys(group) if 1 <= i <= n and i not in seen]
-        seen.update(members)
-        for other in members[1:]:
-            parent[find(other)] = find(members[0])
-    first: dict[str, int] = {}
+    for a, b in links:
+        parent[find(b)] = find(a)
+    groups: dict[int, list[int]] = {}
     for i in range(1, n + 1):
-        key = normalise_answer(answers[i - 1])
-        if key in first:
-            parent[find(i)] = find(first[key])
-        first.setdefault(key, i)
-    merged: dict[int, list[int]] = {}
-    for i in range(1, n + 1):
-        merged.setdefault(find(i), []).append(i)
-    return sorted(merged.values(), key=lambda g: (-len(g), g[0]))
+        groups.setdefault(find(i), []).append(i)
+    return sorted(groups.values(), key=lambda g: g[0])
+
+
+def group_answers(groups: Sequence[Sequence[int]], answers: Sequence[str]) -> list[list[int]]:
+    """Every answer index (1..n) in exactly one group, largest groups first.
+
+    The given groups (bad and repeated indexes dropped) are joined wherever two answers are the
+    same normalised text; with no usable groups this is plain normalised-string grouping.
+    """
+    n = len(answers)
+
+    def links() -> Iterator[tuple[int, int]]:
+        seen: set[int] = set()
+        for group in groups:
+            members = [i for i in dict.fromkeys(group) if 1 <= i <= n and i not in seen]
+            seen.update(members)
+            yield from ((members[0], other) for other in members[1:])
+        first: dict[str, int] = {}
+        for i in range(1, n + 1):
+            key = normalise_answer(answers[i - 1])
+            if key in first:
+                yield first[key], i
+            first.setdefault(key, i)
+
+    return sorted(joined(n, links()), key=lambda g: (-len(g), g[0]))

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import (
     chains,
@@ -302,6 +302,20 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
     return criterion or _reject_late(text)
 
 
+@dataclass(frozen=True)
+class Judged:
+    """An utterance's verdict with the clauses it was cut into and theirs, so a caller reads them, not redoes them."""
+
+    admit: bool
+    reason: str
+    clauses: Sequence[Clause] = ()
+    """The utterance's clauses (``clauses_of``); none for an assistant turn or an empty one."""
+    verdicts: Sequence[ClauseVerdict] = ()
+    """Each clause's own verdict (``judge_clause``), in order."""
+    language: str = "en"
+    """The language ``clauses_of`` found."""
+
+
 def judge_utterance(message: Message, prior: Sequence[Message] = (),
                     memories: Sequence[str] = ()) -> tuple[bool, str]:
     """Admit if any clause is admitted (its reason); else the most telling clause rejection.
@@ -309,12 +323,25 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
     ``prior`` are the turns before it, in order (they say what question it may answer);
     ``memories`` are stored memory texts it may continue.
     """
+    judged = judged_utterance(message, prior, memories)
+    return judged.admit, judged.reason
+
+
+def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: Sequence[str] = ()) -> Judged:
+    """``judge_utterance``'s verdict, with the clauses and clause verdicts it was drawn from."""
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
-        return False, "rejected: assistant turns are context, not a source of user facts"
+        return Judged(False, "rejected: assistant turns are context, not a source of user facts")
     if not utterance_text(message):
-        return False, "rejected: empty utterance"
+        return Judged(False, "rejected: empty utterance")
     clauses, language = clauses_of(message, prior, memories)
     verdicts = [judge_clause(c, language) for c in clauses]
+    admit, reason = _utterance_verdict(clauses, verdicts, language, message, prior, memories)
+    return Judged(admit, reason, clauses, verdicts, language)
+
+
+def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], language: str,
+                       message: Message, prior: Sequence[Message], memories: Sequence[str]) -> tuple[bool, str]:
+    """The utterance's verdict from its clauses' own: an admitted clause, else the line, news or take-up rules."""
     # A reusable clause forms a fact only when no other clause does: the reason names the clause that does.
     admitted = sorted((v for v in verdicts if v.admit), key=lambda v: v.kind in _TOLD)
     if admitted:
@@ -341,20 +368,17 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
 def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> takeup.TakeUp | None:
     """The other speaker's earlier line that formed nothing and that the message takes up as news (``takeup``)."""
     def told(news: Message, before: Sequence[Message]) -> tuple[str, tuple[int, ...], list[str]] | None:
-        ok, reason = judge_utterance(news, before, memories)
-        if ok:
-            return None
-        clauses, language = clauses_of(news, before, memories)
-        if language != "en":
-            return None
-        verdicts = [judge_clause(c, language) for c in clauses]
+        judged = judged_utterance(news, before, memories)
+        if judged.admit or judged.language != "en" or not judged.clauses:
+            return None  # no clauses: an assistant turn or an empty one, whose rejection no take-up overrides
+        clauses, verdicts = judged.clauses, judged.verdicts
         listeners = listeners_of(news, before, memories)
         # as after a follow-up (``followup``): taken up, a line's bare subject is its news, not the world's
         pooled = tuple(i for i, (c, v) in enumerate(zip(clauses, verdicts, strict=True))
                        if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners))
         people = set(clauses[0].people) if clauses else set()
         details = [w for i in pooled for w in answer_words(clauses[i].text) if w not in people]
-        return reason, tuple(i for i in pooled if answer_words(clauses[i].text)), details
+        return judged.reason, tuple(i for i in pooled if answer_words(clauses[i].text)), details
 
     return takeup.taken_up(message, prior, told)
 

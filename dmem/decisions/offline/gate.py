@@ -11,7 +11,7 @@ from dmem.decisions.offline import rules
 from dmem.decisions.offline.spans import adds_information, parse_line, question_kind
 from dmem.decisions.offline.topics import covered, focused_signals, standouts, topic_stems, topic_terms
 from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates, ground_time
-from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityGateVerdict, is_no_info
+from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityGateVerdict, is_no_info, joined
 from dmem.text.lexical import (
     STOPWORDS,
     content_stems,
@@ -142,21 +142,9 @@ def _best(members: list[int], answers: list[str]) -> int:
 
 def group(answers: list[str]) -> AnswerGroups:
     """Union of pairwise-equivalent answers (indexes from 1), with the most quoted member of each."""
-    parent = list(range(len(answers) + 1))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            i = parent[i]
-        return i
-
-    for i in range(1, len(answers) + 1):
-        for j in range(i + 1, len(answers) + 1):
-            if _equivalent(answers[i - 1], answers[j - 1]):
-                parent[find(j)] = find(i)
-    groups: dict[int, list[int]] = {}
-    for i in range(1, len(answers) + 1):
-        groups.setdefault(find(i), []).append(i)
-    ordered = sorted(groups.values(), key=lambda g: g[0])
+    n = len(answers)
+    ordered = joined(n, ((i, j) for i in range(1, n + 1) for j in range(i + 1, n + 1)
+                         if _equivalent(answers[i - 1], answers[j - 1])))
     best = [_best(g, answers) for g in ordered]
     sizes = ", ".join(f"{{{', '.join(map(str, g))}}}" for g in ordered)
     return AnswerGroups(reason=f"grouped by shared words (Jaccard >= {GROUP_MIN_JACCARD}), dates or numbers: "

@@ -169,8 +169,7 @@ def restore(clause: str) -> str:
     """The clause with the 'I' or "I'm" chat dropped before a taste, trait, habit, past or plan put back."""
     if asks(clause) or rules.FIRST_PERSON.match(clause):
         return clause
-    filler = rules.LEADING_FILLER.match(clause)
-    head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
+    head, body = rules.after_filler(clause)
     subject = next((s for pattern, s in _RESTORE if pattern.match(body)), None)
     first = first_word(body).lower()
     if subject is None and not _THIRD.match(body):

@@ -92,8 +92,7 @@ def restore_subject(clause: str) -> str:
     """The clause with its dropped first-person subject put back; unchanged when none was dropped."""
     if asks(clause):  # "got any tips ...": a question, no "I got"
         return clause
-    filler = rules.LEADING_FILLER.match(clause)
-    head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
+    head, body = rules.after_filler(clause)
     for pattern, subject in _RESTORE:
         if pattern.match(body):  # "GOT AN INTERVIEW": the shouted verb lowered whole, not "I gOT"
             first = body.split(maxsplit=1)[0]
@@ -128,9 +127,7 @@ def their_subject(said: str, restored: str, person: str) -> str:
     moved back to Lyon". Unchanged when the clause has a subject of its own or points back at the person ("haven't
     seen her in weeks": the speaker's).
     """
-    filler = rules.LEADING_FILLER.match(said)
-    head = said[: filler.end()] if filler else ""
-    body = said[len(head):]
+    head, body = rules.after_filler(said)
     back = _B40_POINTS_BACK_PET if person in rules.PETS else _B40_POINTS_BACK
     if not body or back.search(re.split(r"[,;]", body)[0]) or asks(said):  # the words the dropped subject governs
         return restored

@@ -178,6 +178,14 @@ ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
 # Splitting ---------------------------------------------------------------------------------
 LEADING_FILLER = re.compile(r"^(?:(?:yeah|yea|yep|yes|well|so|oh|wow|hey|and|but|btw|anyway|also|plus|haha|lol|"
                             r"ok|okay|right|honestly|guess\s+what|you\s+know\s+what|get\s+this)\b[,!.]?\s+)+", _I)
+
+
+def after_filler(clause: str) -> tuple[str, str]:
+    """The clause's leading filler ("yeah so ") and the rest: a word chat dropped is put back after the filler."""
+    filler = LEADING_FILLER.match(clause)
+    return (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
+
+
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*;\s*|\n+")
 # "Mostly Italian food, have you been there?": a statement and the question tagged onto it.
 QUESTION_TAIL = re.compile(r",\s+(?=(?:and\s+|so\s+)?(?:have|has|did|do|does|are|were|was|is|what|how|where|when|"

@@ -107,8 +107,7 @@ def restore_owner(clause: str, prior: Sequence[Message] = (), speaker: str = "")
     """The clause with the 'my' chat dropped before a personal noun subject put back; else unchanged."""
     if asks(clause) or rules.FIRST_PERSON.match(clause):
         return clause
-    filler = rules.LEADING_FILLER.match(clause)
-    head, body = (clause[: filler.end()], clause[filler.end():]) if filler else ("", clause)
+    head, body = rules.after_filler(clause)
     m = _OPENING.match(body)
     if m is None or not _owned(m, body) or m["noun"].lower().rstrip("s") in others_words(prior, speaker):
         return clause
