@@ -30,7 +30,8 @@ benchmarks/data/invented_chats_6 is batch 6, held out at stop 48, written apart 
 benchmarks/data/invented_chats_7 is batch 7, held out for stop 49, written apart from the rules;
 benchmarks/data/invented_chats_8 is batch 8, held out at stop 49, written apart from the rules;
 benchmarks/data/invented_chats_9 is batch 9, held out for stop 50, written apart from the rules;
-benchmarks/data/invented_chats_10 is batch 10, held out at stop 51 (released from stop 52), written apart from the rules;
+benchmarks/data/invented_chats_10 is batch 10, held out at stop 51 (released from stop 52), written apart from the
+rules;
 benchmarks/data/invented_chats_11 is batch 11, held out for stop 52, written apart from the rules;
 benchmarks/data/invented_chats_12 is batch 12, held out for stop 52 (two long chats, for System 1 retrieval), written
 apart from the rules. `invented` also prints each unformed evidence turn with its text and verdict,
