@@ -31,6 +31,7 @@ date, weekday or name; a fragment, a detail not a name only) is the speaker's ne
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -42,6 +43,7 @@ from dmem.decisions.offline import (
     followup,
     markers,
     news,
+    opening,
     ownworld,
     presuppose,
     register,
@@ -62,6 +64,7 @@ from dmem.decisions.offline.replies import (
     Asked,
     listener_of,
 )
+from dmem.silence import spoken
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
 from dmem.text.asked import asks, asks_yes_no, opens_yes_no, topic_stems
@@ -303,11 +306,12 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
 
 
 def judge_utterance(message: Message, prior: Sequence[Message] = (),
-                    memories: Sequence[str] = ()) -> tuple[bool, str]:
+                    memories: Sequence[str] = (), *, reopened: bool = True) -> tuple[bool, str]:
     """Admit if any clause is admitted (its reason); else the most telling clause rejection.
 
     ``prior`` are the turns before it, in order (they say what question it may answer);
-    ``memories`` are stored memory texts it may continue.
+    ``memories`` are stored memory texts it may continue; ``reopened`` False judges it without its place
+    after a silence (``opening``), as that rule itself does.
     """
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return False, "rejected: assistant turns are context, not a source of user facts"
@@ -333,6 +337,8 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
     if taken := takeup_news(message, prior, memories):
         return True, f"admitted: takes up {taken.news.speaker}'s news " \
                      f"('{_cut(utterance_text(taken.news), 60)}'), {taken.how}"
+    if reopened and (opened := opening_news(message, prior, memories)):
+        return True, f"admitted: the speaker's news, opening the chat after {spoken(opened.silence)} of silence"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
         return line.admit, line.reason
     return False, worst.reason if worst else "rejected: empty utterance"
@@ -340,23 +346,33 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
 
 def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> takeup.TakeUp | None:
     """The other speaker's earlier line that formed nothing and that the message takes up as news (``takeup``)."""
-    def told(news: Message, before: Sequence[Message]) -> tuple[str, tuple[int, ...], list[str]] | None:
-        ok, reason = judge_utterance(news, before, memories)
-        if ok:
-            return None
-        clauses, language = clauses_of(news, before, memories)
-        if language != "en":
-            return None
-        verdicts = [judge_clause(c, language) for c in clauses]
-        listeners = listeners_of(news, before, memories)
-        # as after a follow-up (``followup``): taken up, a line's bare subject is its news, not the world's
-        pooled = tuple(i for i, (c, v) in enumerate(zip(clauses, verdicts, strict=True))
-                       if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners))
-        people = set(clauses[0].people) if clauses else set()
-        details = [w for i in pooled for w in answer_words(clauses[i].text) if w not in people]
-        return reason, tuple(i for i in pooled if answer_words(clauses[i].text)), details
+    return takeup.taken_up(message, prior, functools.partial(_told, memories=memories))
 
-    return takeup.taken_up(message, prior, told)
+
+def opening_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> opening.Opening | None:
+    """The message as the speaker's news that opens the chat after a silence (``opening``), or None."""
+    return opening.opening(message, prior, functools.partial(_told, memories=memories, reopened=False))
+
+
+def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = (),
+          reopened: bool = True) -> tuple[str, tuple[int, ...], list[str]] | None:
+    """A line's rejection reason, its pooled clauses and their detail words; None when it formed something.
+
+    As after a follow-up (``followup``): taken as news, a line's bare subject is its news, not the world's.
+    """
+    ok, reason = judge_utterance(news, before, memories, reopened=reopened)
+    if ok:
+        return None
+    clauses, language = clauses_of(news, before, memories)
+    if language != "en":
+        return None
+    verdicts = [judge_clause(c, language) for c in clauses]
+    listeners = listeners_of(news, before, memories)
+    pooled = tuple(i for i, (c, v) in enumerate(zip(clauses, verdicts, strict=True))
+                   if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners))
+    people = set(clauses[0].people) if clauses else set()
+    details = [w for i in pooled for w in answer_words(clauses[i].text) if w not in people]
+    return reason, tuple(i for i in pooled if answer_words(clauses[i].text)), details
 
 
 def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,
