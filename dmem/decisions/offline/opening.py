@@ -25,7 +25,7 @@ from dmem.decisions.offline.followup import said
 from dmem.silence import silence_before
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
-from dmem.text.lexical import content_words
+from dmem.text.lexical import STOPWORDS, content_words
 from dmem.text.words import wordset
 
 # The speaker's lines after the silence that may open it: the first, or the second when the first said nothing
@@ -52,17 +52,17 @@ class Opening:
 
 
 def _details(message: Message) -> list[str]:
-    """The line's words that say something: no greeting (stretched or not: "heyyy"), no chat filler."""
-    return followup.detail_words([w for w in content_words(said(message)) if not _greets(w) and w not in _ANNOUNCES])
+    """The line's words that say something: no greeting, no stretched function word ("heyyy", "sooo"), no filler."""
+    return followup.detail_words([w for w in content_words(said(message)) if not _empty(w)])
 
 
-def _greets(word: str) -> bool:
-    """A greeting or farewell word, its last letter stretched or not ("heyyy", "morninggg", "hiii")."""
-    return word in takeup.GREETING or _STRETCHED.sub(r"\1", word) in takeup.GREETING
+def _empty(word: str) -> bool:
+    """A greeting, a news announcement or a function word, its last letter stretched or not ("morninggg", "sooo")."""
+    return any(w in takeup.GREETING or w in _ANNOUNCES or w in STOPWORDS for w in (word, _STRETCHED.sub(r"\1", word)))
 
 
 def opening_silence(message: Message, prior: Sequence[Message]) -> timedelta | None:
-    """The silence ``message`` opens the chat after: it ends it, or the speaker's greeting just before did; else None."""
+    """The silence ``message`` opens the chat after (it ends it, or the speaker's greeting just before did), or None."""
     for back in range(min(OPENING_RUN, len(prior) + 1)):
         at = len(prior) - back
         first = prior[at] if back else message
@@ -83,7 +83,7 @@ def opening(message: Message, prior: Sequence[Message], told: takeup.Told) -> Op
     if judged is None:
         return None  # it formed something: a line is formed once
     reason, pooled, details = judged
-    details = [w for w in details if not _greets(w) and w not in _ANNOUNCES]
+    details = [w for w in details if not _empty(w)]
     if not reason.startswith(takeup.CONTENT_POOR) or not pooled or not followup.detail_words(details):
         return None
     return Opening(message, silence, pooled)
