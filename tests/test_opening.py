@@ -74,6 +74,7 @@ def test_the_line_after_a_greeting_opens_the_chat() -> None:
     "any news?",  # a question
     "heyyy",  # a greeting
     "sooo",  # a stretched function word
+    "[shares a photo]",  # a stage direction alone
     "thanks!!",  # thanks alone
     "ok outside",  # an "ok" keeping an arrangement
     "good news and bad news",  # announcing news still to come

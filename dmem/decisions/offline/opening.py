@@ -37,6 +37,8 @@ _ACKNOWLEDGES = re.compile(r"^\W*(?:ok+|okay|kk?|yes|yeah|yep|ya|sure|right|true
 # Words that announce news and say none ("Good news and bad news", "guess what", "update!"): the news follows.
 _ANNOUNCES = wordset("news update updates guess")
 _STRETCHED = re.compile(r"(\w)\1+$")
+# A stage direction alone ("[shares an image]", "(voice note)") stands for something the line does not say.
+_STAGE = re.compile(r"^\s*[\[(].*[\])]\W*$")
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ def opening(message: Message, prior: Sequence[Message], told: takeup.Told) -> Op
     """``message`` as the news that opens the chat after a silence, or None (``told`` judges it without this)."""
     silence = opening_silence(message, prior)
     line = said(message)
-    if silence is None or asks(line) or _ACKNOWLEDGES.search(line) or not _details(message):
+    if silence is None or asks(line) or _ACKNOWLEDGES.search(line) or _STAGE.match(line) or not _details(message):
         return None
     judged = told(message, prior)
     if judged is None:
