@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from langchain_core.messages import BaseMessage
 
 from dmem.prompts.render import build, fact_line, memories_block, messages_block, numbered, system_text
+from dmem.silence import silence_before, spoken
 from dmem.state.schemas import Fact, MemoryRecord, Message
 
 ADMIT_SYSTEM = system_text(
@@ -138,6 +139,12 @@ ADMIT_SYSTEM = system_text(
         "there?', 'have you tried the night market?' with nothing after it): reject it. A line that "
         "opens like a question but asks nothing ('Will do!', 'Have a great trip', 'Can't wait for the "
         "regatta next week') is judged as a statement.",
+        "A line that opens the chat again after a silence (hours or days; <silences> names it) answers "
+        "nobody: the speaker came back to tell it, so it is their news though it is short and says no 'I'. "
+        "After two days quiet, 'signed btw', 'home! best weekend' and 'ferry cancelled, stuck in port' are the "
+        "speaker's news (and so is the next line when the first was only 'morning!!'). A question ('any "
+        "news?'), a greeting or thanks alone, an 'ok' keeping an arrangement ('ok outside'), a line announcing "
+        "news still to come ('good news and bad news') and a passing state stay rejected.",
         "A hedge is not a reason to reject: 'my favourite is probably the green one' and 'I think "
         "I'll move next spring' are admitted; the split marks them hedged.",
         "Reject transient states and one-off situations (a car rented for one trip, today's "
@@ -276,11 +283,26 @@ def admission_prompt(exchange: Sequence[Message], history: Sequence[Message],
     It shows the current exchange with the reference history (the question a reply answers, the
     antecedents of references) and the stored memories it may continue.
     """
-    return build(ADMIT_SYSTEM, [
+    sections = [
         ("reference_history", messages_block(history, timed=False)),
         ("existing_memories", memories_block(memories, dated=False)),
         ("current_exchange", messages_block(exchange, labelled=True, timed=False)),
-    ])
+    ]
+    if silences := silences_block(exchange, history):
+        sections.append(("silences", silences))
+    return build(ADMIT_SYSTEM, sections)
+
+
+def silences_block(exchange: Sequence[Message], history: Sequence[Message]) -> str:
+    """The exchange's lines that open the chat after a silence ('[2] opens the chat after 3 days of silence').
+
+    Formation prompts show no clock times, so the silence a line ends is said in words; empty when none does.
+    """
+    lines = []
+    for i, message in enumerate(exchange):
+        if silence := silence_before(message, [*history, *exchange[:i]]):
+            lines.append(f"[{i + 1}] opens the chat after {spoken(silence)} of silence")
+    return "\n".join(lines)
 
 
 def split_prompt(admitted: Sequence[Message], history: Sequence[Message],

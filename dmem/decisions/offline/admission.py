@@ -31,6 +31,7 @@ date, weekday or name; a fragment, a detail not a name only) is the speaker's ne
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -42,6 +43,7 @@ from dmem.decisions.offline import (
     followup,
     markers,
     news,
+    opening,
     ownworld,
     presuppose,
     register,
@@ -62,6 +64,7 @@ from dmem.decisions.offline.replies import (
     Asked,
     listener_of,
 )
+from dmem.silence import spoken
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
 from dmem.text.asked import asks, asks_yes_no, opens_yes_no, topic_stems
@@ -317,17 +320,19 @@ class Judged:
 
 
 def judge_utterance(message: Message, prior: Sequence[Message] = (),
-                    memories: Sequence[str] = ()) -> tuple[bool, str]:
+                    memories: Sequence[str] = (), *, reopened: bool = True) -> tuple[bool, str]:
     """Admit if any clause is admitted (its reason); else the most telling clause rejection.
 
     ``prior`` are the turns before it, in order (they say what question it may answer);
-    ``memories`` are stored memory texts it may continue.
+    ``memories`` are stored memory texts it may continue; ``reopened`` False judges it without its place
+    after a silence (``opening``), as that rule itself does.
     """
-    judged = judged_utterance(message, prior, memories)
+    judged = judged_utterance(message, prior, memories, reopened=reopened)
     return judged.admit, judged.reason
 
 
-def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: Sequence[str] = ()) -> Judged:
+def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: Sequence[str] = (), *,
+                     reopened: bool = True) -> Judged:
     """``judge_utterance``'s verdict, with the clauses and clause verdicts it was drawn from."""
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return Judged(False, "rejected: assistant turns are context, not a source of user facts")
@@ -335,13 +340,17 @@ def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: 
         return Judged(False, "rejected: empty utterance")
     clauses, language = clauses_of(message, prior, memories)
     verdicts = [judge_clause(c, language) for c in clauses]
-    admit, reason = _utterance_verdict(clauses, verdicts, language, message, prior, memories)
+    admit, reason = _utterance_verdict(clauses, verdicts, language, message, prior, memories, reopened)
     return Judged(admit, reason, clauses, verdicts, language)
 
 
 def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], language: str,
-                       message: Message, prior: Sequence[Message], memories: Sequence[str]) -> tuple[bool, str]:
-    """The utterance's verdict from its clauses' own: an admitted clause, else the line, news or take-up rules."""
+                       message: Message, prior: Sequence[Message], memories: Sequence[str],
+                       reopened: bool = True) -> tuple[bool, str]:
+    """The verdict from the clauses' own: an admitted clause, else the line, news, take-up or opening rules.
+
+    The opening rule (a line after a silence) is asked only when ``reopened``.
+    """
     # A reusable clause forms a fact only when no other clause does: the reason names the clause that does.
     admitted = sorted((v for v in verdicts if v.admit), key=lambda v: v.kind in _TOLD)
     if admitted:
@@ -360,6 +369,8 @@ def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdi
     if taken := takeup_news(message, prior, memories):
         return True, f"admitted: takes up {taken.news.speaker}'s news " \
                      f"('{_cut(utterance_text(taken.news), 60)}'), {taken.how}"
+    if reopened and (opened := opening_news(message, prior, memories)):
+        return True, f"admitted: the speaker's news, opening the chat after {spoken(opened.silence)} of silence"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
         return line.admit, line.reason
     return False, worst.reason if worst else "rejected: empty utterance"
@@ -367,20 +378,30 @@ def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdi
 
 def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> takeup.TakeUp | None:
     """The other speaker's earlier line that formed nothing and that the message takes up as news (``takeup``)."""
-    def told(news: Message, before: Sequence[Message]) -> tuple[str, tuple[int, ...], list[str]] | None:
-        judged = judged_utterance(news, before, memories)
-        if judged.admit or judged.language != "en" or not judged.clauses:
-            return None  # no clauses: an assistant turn or an empty one, whose rejection no take-up overrides
-        clauses, verdicts = judged.clauses, judged.verdicts
-        listeners = listeners_of(news, before, memories)
-        # as after a follow-up (``followup``): taken up, a line's bare subject is its news, not the world's
-        pooled = tuple(i for i, (c, v) in enumerate(zip(clauses, verdicts, strict=True))
-                       if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners))
-        people = set(clauses[0].people) if clauses else set()
-        details = [w for i in pooled for w in answer_words(clauses[i].text) if w not in people]
-        return judged.reason, tuple(i for i in pooled if answer_words(clauses[i].text)), details
+    return takeup.taken_up(message, prior, functools.partial(_told, memories=memories))
 
-    return takeup.taken_up(message, prior, told)
+
+def opening_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> opening.Opening | None:
+    """The message as the speaker's news that opens the chat after a silence (``opening``), or None."""
+    return opening.opening(message, prior, functools.partial(_told, memories=memories, reopened=False))
+
+
+def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = (),
+          reopened: bool = True) -> tuple[str, tuple[int, ...], list[str]] | None:
+    """A line's rejection reason, its pooled clauses and their detail words; None when it formed something.
+
+    As after a follow-up (``followup``): taken as news, a line's bare subject is its news, not the world's.
+    """
+    judged = judged_utterance(news, before, memories, reopened=reopened)
+    if judged.admit or judged.language != "en" or not judged.clauses:
+        return None  # no clauses: an assistant turn or an empty one, whose rejection no take-up overrides
+    clauses, verdicts = judged.clauses, judged.verdicts
+    listeners = listeners_of(news, before, memories)
+    pooled = tuple(i for i, (c, v) in enumerate(zip(clauses, verdicts, strict=True))
+                   if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners))
+    people = set(clauses[0].people) if clauses else set()
+    details = [w for i in pooled for w in answer_words(clauses[i].text) if w not in people]
+    return judged.reason, tuple(i for i in pooled if answer_words(clauses[i].text)), details
 
 
 def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,

@@ -22,6 +22,7 @@ from dmem.decisions.offline.admission import (
     judge_clause,
     line_verdict,
     listeners_of,
+    opening_news,
     takeup_news,
 )
 from dmem.decisions.offline.clause_facts import TOLD_KINDS, Drafting, clause_pairs, lowered, main_fact
@@ -31,7 +32,6 @@ from dmem.decisions.offline.followup_writing import followup_fact, with_news
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.pronouns import Antecedent, antecedents
 from dmem.decisions.offline.replies import Asked, listener_of
-from dmem.decisions.offline.takeup import TakeUp
 from dmem.state.schemas import Message, Provenance
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import topic_stems
@@ -69,21 +69,24 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     if facts and news:
         facts, line = with_news(facts, news, message, listener_of(message, [*history, *window]), memories), False
     if gated and (taken := takeup_news(message, prior, memories)):
-        return [*facts, _takeup_fact(taken, prior, memories)], False
+        told = taken.news
+        return [*facts, _news_fact(told, taken.pooled, prior[: prior.index(told)], prior, memories)], False
+    if gated and not facts and (opened := opening_news(message, prior, memories)):
+        return [_news_fact(message, opened.pooled, prior, prior, memories)], True
     return facts, line
 
 
-def _takeup_fact(taken: TakeUp, prior: list[Message], memories: Sequence[str]) -> FactDraft:
-    """The other speaker's line the message took up as news, written as a line told as their world (``takeup``).
+def _news_fact(news: Message, pooled_at: Sequence[int], before: list[Message], chat: list[Message],
+               memories: Sequence[str]) -> FactDraft:
+    """A line that formed nothing alone, shown to be news (``takeup``, ``opening``), told as its speaker's world.
 
-    Their fact, in their namespace: 'Nadia: keys today', the line its only source (the take-up's words are not in it).
+    Their fact, in their namespace: 'Nadia: keys today', the line its only source (a take-up's words are not in it).
     """
-    news, speaker = taken.news, taken.news.speaker
-    before = prior[: prior.index(news)]
+    speaker = news.speaker
     clauses, language = clauses_of(news, before, memories)
-    pooled = [clauses[i] for i in taken.pooled]
+    pooled = [clauses[i] for i in pooled_at]
     known = [a for h in before for a in antecedents(utterance_text(h), h.speaker)]
-    said = _pieces(pooled, speaker, listener_of(news, prior), known)
+    said = _pieces(pooled, speaker, listener_of(news, chat), known)
     continued = _continued_own(pooled, speaker, memories)
     text = said if len(pooled) == 1 and not continued and said.startswith(f"{speaker} ") \
         else _line_text(said, speaker, continued)  # 'Nadia got the keys', not 'Nadia: Nadia got the keys'

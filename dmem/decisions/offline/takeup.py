@@ -55,7 +55,7 @@ _ASKS_AFTER = re.compile(rf"^\W*(?:(?:wait|and|so|but|oh|omg|n+o+)\W+)?(?:{alter
 # (``worldline.REPLY_OPENING``) or one of chat's short concessions ("ha, fair enough", "same").
 _REPLYING = re.compile(r"^\W*(?:ha+|heh|fair\s+enough|same|me\s+too|makes\s+sense)\b", re.I)
 # Farewells and greetings: "night x" echoed "night x" is no news.
-_GREETING = wordset("night nite goodnight morning evening bye goodbye later cya hi hey hello hiya xx")
+GREETING = wordset("night nite goodnight morning evening bye goodbye later cya hi hey hello hiya xx")
 # Words an echo never takes up: asking and generic words (``followup``), chat filler.
 _NO_ECHO = wordset("got get gets getting going gonna today tonight tomorrow yesterday now really just still one")
 
@@ -136,7 +136,7 @@ def taken_up(message: Message, prior: Sequence[Message], told: Told) -> TakeUp |
         if judged is None:
             return None
         reason, pooled, details = judged
-        details = [w for w in details if w not in _GREETING]
+        details = [w for w in details if w not in GREETING]
         if not reason.startswith(CONTENT_POOR) or not pooled or not followup.detail_words(details):
             return None
         return _taking(message, run, news, details, pooled)
