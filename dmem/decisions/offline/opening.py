@@ -81,11 +81,5 @@ def opening(message: Message, prior: Sequence[Message], told: takeup.Told) -> Op
     line = said(message)
     if silence is None or asks(line) or _ACKNOWLEDGES.search(line) or _STAGE.match(line) or not _details(message):
         return None
-    judged = told(message, prior)
-    if judged is None:
-        return None  # it formed something: a line is formed once
-    reason, pooled, details = judged
-    details = [w for w in details if not _empty(w)]
-    if not reason.startswith(takeup.CONTENT_POOR) or not pooled or not followup.detail_words(details):
-        return None
-    return Opening(message, silence, pooled)
+    told_news = takeup.content_poor_news(told(message, prior), _empty)
+    return Opening(message, silence, told_news[0]) if told_news else None

@@ -132,15 +132,29 @@ def taken_up(message: Message, prior: Sequence[Message], told: Told) -> TakeUp |
             return None  # a reply to the listener: what is taken up is theirs
         if signal(text, content_words(line)) is None:
             return None  # no take-up of any of its words: the line is not judged again
-        judged = told(news, prior[: at - back])
-        if judged is None:
+        told_news = content_poor_news(told(news, prior[: at - back]), GREETING.__contains__)
+        if told_news is None:
             return None
-        reason, pooled, details = judged
-        details = [w for w in details if w not in GREETING]
-        if not reason.startswith(CONTENT_POOR) or not pooled or not followup.detail_words(details):
-            return None
+        pooled, details = told_news
         return _taking(message, run, news, details, pooled)
     return None
+
+
+def content_poor_news(judged: tuple[str, tuple[int, ...], list[str]] | None,
+                      empty: Callable[[str], bool]) -> tuple[tuple[int, ...], list[str]] | None:
+    """A line ``told`` judged, as news: its pooled clauses and detail words, or None.
+
+    None when it formed something (a line is formed once), was rejected for more than a lack of content (a rule's
+    own claim: a greeting, a reaction, advice, the listener), pools no clause, or says no detail word besides the
+    ``empty`` ones (greetings for a take-up; ``opening`` adds announcements and stretched function words).
+    """
+    if judged is None:
+        return None
+    reason, pooled, details = judged
+    details = [w for w in details if not empty(w)]
+    if not reason.startswith(CONTENT_POOR) or not pooled or not followup.detail_words(details):
+        return None
+    return pooled, details
 
 
 def _taking(message: Message, run: Sequence[Message], news: Message, details: Sequence[str],
