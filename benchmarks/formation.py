@@ -32,9 +32,10 @@ benchmarks/data/invented_chats_8 is batch 8, held out at stop 49, written apart 
 benchmarks/data/invented_chats_9 is batch 9, held out for stop 50, written apart from the rules;
 benchmarks/data/invented_chats_10 is batch 10, held out at stop 51 (released from stop 52), written apart from the
 rules;
-benchmarks/data/invented_chats_11 is batch 11, held out for stop 52, written apart from the rules;
-benchmarks/data/invented_chats_12 is batch 12, held out for stop 52 (two long chats, for System 1 retrieval), written
-apart from the rules;
+benchmarks/data/invented_chats_11 is batch 11, held out at stop 52 (released from stop 53), written apart from the
+rules;
+benchmarks/data/invented_chats_12 is batch 12, held out at stop 52 (two long chats, for System 1 retrieval; released
+from stop 53), written apart from the rules;
 benchmarks/data/invented_chats_13 is batch 13, held out for stop 53 (two long chats, one terse and one chatty, and an
 ordinary one), written apart from the rules.
 `invented` also prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
@@ -89,9 +90,10 @@ from dmem.text.lexical import content_words, jaccard
 
 TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "Chat_2_", "Chat_3_")}
 """The tuning half, by conversation id (RealTalk ids by prefix); every other conversation is the report half."""
-RELEASED_BATCHES = tuple(str(n) for n in range(1, 11))
+RELEASED_BATCHES = tuple(str(n) for n in range(1, 13))
 """Invented batches released for tuning and reading; later ones are held out (batch 10 was held out for stop 51
-and is released from stop 52; 11 and 12, two long chats, are held out for stop 52; 13 is held out for stop 53)."""
+and is released from stop 52; 11 and 12 were held out for stop 52 and are released from stop 53; 13, two long chats
+and an ordinary one, is held out for stop 53)."""
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
 CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
