@@ -387,8 +387,8 @@ def opening_news(message: Message, prior: Sequence[Message], memories: Sequence[
 
 
 def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = (),
-          reopened: bool = True) -> tuple[str, tuple[int, ...], list[str]] | None:
-    """A line's rejection reason, its pooled clauses and their detail words; None when it formed something.
+          reopened: bool = True) -> takeup.Unformed | None:
+    """A line judged in its place, with the clauses it was cut into: None when it formed something.
 
     As after a follow-up (``followup``): taken as news, a line's bare subject is its news, not the world's.
     """
@@ -397,11 +397,11 @@ def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = ()
         return None  # no clauses: an assistant turn or an empty one, whose rejection no take-up overrides
     clauses, verdicts = judged.clauses, judged.verdicts
     listeners = listeners_of(news, before, memories)
-    pooled = tuple(i for i, (c, v) in enumerate(zip(clauses, verdicts, strict=True))
-                   if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners))
+    pooled = [c for c, v in zip(clauses, verdicts, strict=True)
+              if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners)]
     people = set(clauses[0].people) if clauses else set()
-    details = [w for i in pooled for w in answer_words(clauses[i].text) if w not in people]
-    return judged.reason, tuple(i for i in pooled if answer_words(clauses[i].text)), details
+    details = [w for c in pooled for w in answer_words(c.text) if w not in people]
+    return takeup.Unformed(judged.reason, tuple(c for c in pooled if answer_words(c.text)), details, judged.language)
 
 
 def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,
