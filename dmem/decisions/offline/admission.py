@@ -45,7 +45,7 @@ from dmem.decisions.offline import (
     news,
     opening,
     ownworld,
-    presuppose,
+    question_facts,
     register,
     reusable,
     rules,
@@ -67,15 +67,13 @@ from dmem.decisions.offline.replies import (
 from dmem.silence import spoken
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
-from dmem.text.asked import asks, asks_yes_no, opens_yes_no, topic_stems
+from dmem.text.asked import asks_yes_no, opens_yes_no, topic_stems
 from dmem.text.lexical import content_words
 from dmem.text.quotes import shorten
 from dmem.text.words import SECOND_PERSON
 
 MIN_INFORMATIVE_WORDS = 2  # informative (non-vague) content words a clause needs to count as content
 NON_ENGLISH_MIN_WORDS = 3  # words a non-English clause needs (rules there are only a length check)
-# Answer words a question needs to carry a fact (with a presupposing word); chosen on the tuning half.
-QUESTION_FACT_MIN_WORDS = 5
 _REJECT_RANK = {"transient": 5, "unreal": 5, "question": 4, "emotional": 3, "vague": 2, "phatic": 1}
 # Rejections a reply to a question about the speaker overrides, with the informative words it needs:
 # "Miso soup" answering "What's your comfort food?" is about the speaker though it says no "I".
@@ -93,15 +91,6 @@ FOLLOW_MIN_WORDS = 2
 W_CONFIRMED_MIN_TOPIC = 2
 # Words of a bare confirmation ("...yes", "oh ya she is", "I did!"); a longer reply says something of its own.
 W_CONFIRM_MAX_WORDS = 4
-# "How did your driving test go?", "How was the trip to the coast?", "Did you finish the quilt you started?":
-# a question about how the listener's own event or thing went names it. Words chosen on the tuning half.
-ASKS_HOW_MIN_WORDS = 2
-_ASKS_HOW_IT_WENT = re.compile(
-    r"\bhow\s+(?:did|was|were|is|are|'s)\s+(?:your|ur|the|that)\s+(?!day\b|week\b|weekend\b|morning\b|evening\b)"
-    r"[\w'-]+(?:\s+[\w'-]+){0,5}?\s+(?:go|going|went|goes|been|turn\s+out|turning\s+out|come\s+along|coming\s+along)\b"
-    r"|\bhow\s+(?:was|were|did\s+you\s+like|did\s+you\s+enjoy)\s+(?:your|ur|the|that)\s+(?!day\b|week\b|weekend\b)\w+"
-    r"|\b(?:did|have)\s+you\s+(?:finish|finished|start|started|get|got|move|moved|hear\s+back|sell|sold|fix|fixed)\s+"
-    r"(?:your|ur|the|that)\s+\w+", re.I)
 # Rejections a clause about a person of the speaker's life overrides ("He keeps showing everyone the bottle
 # you gave him" after "Dad was over the moon"), with the answer words it needs besides the person.
 _ABOUT_OVERRIDES = frozenset({"impersonal", "vague"})
@@ -119,22 +108,10 @@ _CLOSE = "attribute of someone close"
 _TOLD = frozenset({"reusable", "news", "own_world"})
 # Answer words an opinion without a first-person word needs ("the lake trail has the best views": 3).
 OPINION_MIN_WORDS = 3
-# A question presupposes a fact when it names someone's thing, the asker's own doing or a time: "the game
-# I lent you", "your trip", "the match last week". "The" or "that" alone does not: "any books you look for
-# at the library?", "a dish that you cook for guests?" only ask for news or tastes (ARTICLES_PRESUPPOSE 1
-# counts them, as before; 0 was chosen leaving one conversation out, tuning half only).
-ARTICLES_PRESUPPOSE = 0
-_PRESUPPOSES = re.compile(r"\b(?:your|my|our|his|her|their)\s+\w+|\b(?:i|we)\s+\w+|"
-                          r"\b(?:yesterday|last\s+\w+|ago|tonight|tomorrow|today)\b", re.I)
-_ARTICLE = re.compile(r"\b(?:the|that)\s+\w+", re.I)
 
 
 def _quote(m: re.Match[str]) -> str:
     return " ".join(m.group(0).split()).strip(" ,;:")
-
-
-def _is_question(text: str) -> bool:
-    return asks(text) or rules.opens_question(text)
 
 
 def _reject_early(text: str) -> ClauseVerdict | None:
@@ -258,21 +235,6 @@ def confirmed_question(clause: Clause) -> Asked | None:
     return None
 
 
-def _carries_fact(text: str, then: str | None = None) -> str | None:
-    """The words by which a question presupposes something definite about someone, or None.
-
-    'the game I lent you', 'your new puppy' (``presuppose``); a longer question naming someone's thing or a
-    time, or asking how the listener's own event went ("How did your driving test go?"), is quoted whole.
-    """
-    if said := presuppose.presupposed(text, then):
-        return said
-    words = len(answer_words(text))
-    if words >= QUESTION_FACT_MIN_WORDS and (_PRESUPPOSES.search(text)
-                                             or (ARTICLES_PRESUPPOSE and _ARTICLE.search(text))):
-        return _cut(text, 60)
-    return _cut(text, 60) if words >= ASKS_HOW_MIN_WORDS and _ASKS_HOW_IT_WENT.search(text) else None
-
-
 def embedded_clause(clause: Clause, language: str = "en") -> embedded.Embedded | None:
     """The question clause's embedded clause when it is judged a fact like a statement (``embedded``), or None."""
     def judged(said: str) -> bool:
@@ -293,10 +255,10 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
     if early := _reject_early(text):
         return early
     criterion = _admit_criterion(clause)
-    if _is_question(text) and not (criterion and rules.FIRST_PERSON.search(text)):
+    if question_facts.is_question(text) and not (criterion and rules.FIRST_PERSON.search(text)):
         if (m := rules.PHATIC.search(text)) and len(informative_words(text)) <= MIN_INFORMATIVE_WORDS:
             return ClauseVerdict(False, f"rejected: phatic ('{_quote(m)}')", "phatic")
-        if carried := _carries_fact(text, clause.then):
+        if carried := question_facts.carries_fact(text, clause.then):
             return ClauseVerdict(True, f"admitted: question carrying a fact ('{carried}')", "question_fact")
         if found := embedded_clause(clause, language):
             how = "the asker's own statement before a question" if found.told else "presupposed by a question"
@@ -423,7 +385,7 @@ def _replying(clause: Clause, message: Message, prior: Sequence[Message]) -> boo
     if not prior or prior[-1].speaker == message.speaker:
         return False
     said = utterance_text(prior[-1])
-    return _is_question(said) or followup.names_nothing(said)
+    return question_facts.is_question(said) or followup.names_nothing(said)
 
 
 def followup_unit(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,
