@@ -24,7 +24,7 @@ from contextlib import contextmanager
 import formation
 
 from dmem.datasets.datasets import Conversation, load_dataset
-from dmem.decisions.offline import admission, chains, clauses, question_facts, replies, telegraphic
+from dmem.decisions.offline import chains, clause_rules, clauses, question_facts, replies, telegraphic
 from dmem.text import asked, crossed
 
 _SENTENCE_CUT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -35,7 +35,7 @@ RULES: dict[str, tuple[object, str, list[int], int]] = {
     "follows: FOLLOW_MAX_WORDS": (clauses, "FOLLOW_MAX_WORDS", [8, 12, 16, 24], 0),
     "follows: FOLLOW_RUN": (replies, "FOLLOW_RUN", [1, 2, 3], 0),
     "question about the listener's event: ASKS_HOW_MIN_WORDS": (question_facts, "ASKS_HOW_MIN_WORDS", [2, 3], OFF),
-    "opinion: OPINION_MIN_WORDS": (admission, "OPINION_MIN_WORDS", [2, 3, 4], OFF),
+    "opinion: OPINION_MIN_WORDS": (clause_rules, "OPINION_MIN_WORDS", [2, 3, 4], OFF),
     # A reply linked to the question it answers (the question's turn a source of its facts), and a fragment
     # reply stated with the question. These add sources, not facts: the tie-break is fewest links.
     # Crossed messages (both people type at once): the asker's own messages after the question and the

@@ -20,6 +20,7 @@ import pytest
 
 from dmem.decisions.offline import (
     admission,
+    clause_admission,
     followup,
     gate,
     leaning,
@@ -130,7 +131,7 @@ def test_judged_utterance_is_the_verdict_with_the_clauses_it_was_drawn_from(who:
         return
     clauses, language = clauses_of(message, prior)
     assert (list(judged.clauses), judged.language) == (clauses, language)
-    assert list(judged.verdicts) == [admission.judge_clause(c, language) for c in clauses]
+    assert list(judged.verdicts) == [clause_admission.judge_clause(c, language) for c in clauses]
 
 
 def test_a_line_taken_up_is_cut_into_clauses_once(monkeypatch: pytest.MonkeyPatch) -> None:

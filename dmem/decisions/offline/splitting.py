@@ -19,12 +19,12 @@ from dmem.decisions.offline import (
 from dmem.decisions.offline.admission import (
     followup_news,
     followup_unit,
-    judge_clause,
     line_verdict,
     listeners_of,
     opening_news,
     takeup_news,
 )
+from dmem.decisions.offline.clause_admission import judge_clause
 from dmem.decisions.offline.clause_facts import TOLD_KINDS, Drafting, clause_pairs, lowered, main_fact
 from dmem.decisions.offline.clauses import Clause, ClauseVerdict, answer_words, clauses_of, utterance_text
 from dmem.decisions.offline.fact_text import categorize, tidy
