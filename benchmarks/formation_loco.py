@@ -24,7 +24,7 @@ from contextlib import contextmanager
 import formation
 
 from dmem.datasets.datasets import Conversation, load_dataset
-from dmem.decisions.offline import admission, chains, clauses, replies, telegraphic
+from dmem.decisions.offline import chains, clause_rules, clauses, question_facts, replies, telegraphic
 from dmem.text import asked, crossed
 
 _SENTENCE_CUT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -34,8 +34,8 @@ RULES: dict[str, tuple[object, str, list[int], int]] = {
     # name: (module, constant, candidates, value that switches the rule off)
     "follows: FOLLOW_MAX_WORDS": (clauses, "FOLLOW_MAX_WORDS", [8, 12, 16, 24], 0),
     "follows: FOLLOW_RUN": (replies, "FOLLOW_RUN", [1, 2, 3], 0),
-    "question about the listener's event: ASKS_HOW_MIN_WORDS": (admission, "ASKS_HOW_MIN_WORDS", [2, 3], OFF),
-    "opinion: OPINION_MIN_WORDS": (admission, "OPINION_MIN_WORDS", [2, 3, 4], OFF),
+    "question about the listener's event: ASKS_HOW_MIN_WORDS": (question_facts, "ASKS_HOW_MIN_WORDS", [2, 3], OFF),
+    "opinion: OPINION_MIN_WORDS": (clause_rules, "OPINION_MIN_WORDS", [2, 3, 4], OFF),
     # A reply linked to the question it answers (the question's turn a source of its facts), and a fragment
     # reply stated with the question. These add sources, not facts: the tie-break is fewest links.
     # Crossed messages (both people type at once): the asker's own messages after the question and the
@@ -46,7 +46,7 @@ RULES: dict[str, tuple[object, str, list[int], int]] = {
     "fragment stated with its question: FRAGMENT_MAX_WORDS": (chains, "FRAGMENT_MAX_WORDS", [0, 4, 8, 12], 0),
     # Whether "the"/"that" + a word makes a question presuppose a fact (1, as before issue 26's fourth
     # helper) or only a possessive, the asker's own doing or a time word (0).
-    "question carrying a fact: ARTICLES_PRESUPPOSE": (admission, "ARTICLES_PRESUPPOSE", [0, 1], 1),
+    "question carrying a fact: ARTICLES_PRESUPPOSE": (question_facts, "ARTICLES_PRESUPPOSE", [0, 1], 1),
     # A sentence with no end mark that opens as a question is one (chat drops the mark): the words it needs.
     "question without its mark: UNMARKED_MIN_WORDS": (asked, "UNMARKED_MIN_WORDS", [2, 3, 4, 5], 0),
     # The other speaker's turns searched for the noun a telegraphic line leaves bare ("The puppy is adorable" after

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from dmem.decisions.offline.admission import followup_news, followup_unit, judge_clause
+from dmem.decisions.offline.admission import followup_news, followup_unit
+from dmem.decisions.offline.clause_admission import judge_clause
 from dmem.decisions.offline.clauses import Clause, ClauseVerdict, clauses_of
 from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
 from dmem.state.schemas import Category, Message

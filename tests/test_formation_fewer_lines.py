@@ -9,7 +9,7 @@ from datetime import datetime
 
 import pytest
 
-from dmem.decisions.offline import admission, frames
+from dmem.decisions.offline import frames, question_facts
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message, Provenance
@@ -90,7 +90,7 @@ def test_a_question_is_kept_as_asked_only_when_it_presupposes_something(
 
 
 def test_articles_presupposing_was_the_old_rule(decider: OfflineDecider, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(admission, "ARTICLES_PRESUPPOSE", 1)
+    monkeypatch.setattr(question_facts, "ARTICLES_PRESUPPOSE", 1)
     asked = [turn("Do you have any favourite hiking trails or quiet spots that you visit on weekends?", "Noor", 2)]
     verdict = decider.admit(asked, [turn("Long week at work.", "Ivo", 1)], []).value.verdicts[0]
     assert verdict.admit and verdict.reason.startswith("admitted: question carrying a fact (")

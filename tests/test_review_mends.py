@@ -5,7 +5,8 @@ The question words (``dmem.text.words.WH`` and the variants each stage was tuned
 Each finds what it names and nothing past it, and the stages read them as they read their own copies. Stop 52
 (h52e): an utterance's clauses are cut and judged once for its verdict and its take-up (``judged_utterance``), a
 chat filler is split off in one place (``rules.after_filler``) and answers are grouped by one union-find
-(``verdicts.joined``). Invented lines only.
+(``verdicts.joined``). Stop 53 (h53d): a line shown to be news by its take-up or its opening is written from the
+clauses admission cut it into, not cut again. Invented lines only.
 """
 
 from __future__ import annotations
@@ -17,7 +18,19 @@ from typing import Any
 
 import pytest
 
-from dmem.decisions.offline import admission, followup, gate, leaning, register, replies, rules, telegraphic, worldline
+from dmem.decisions.offline import (
+    admission,
+    clause_admission,
+    followup,
+    gate,
+    leaning,
+    register,
+    replies,
+    rules,
+    splitting,
+    telegraphic,
+    worldline,
+)
 from dmem.decisions.offline.clauses import clauses_of
 from dmem.state.verdicts import group_answers, joined
 from dmem.text.asked import elliptical_check
@@ -118,7 +131,7 @@ def test_judged_utterance_is_the_verdict_with_the_clauses_it_was_drawn_from(who:
         return
     clauses, language = clauses_of(message, prior)
     assert (list(judged.clauses), judged.language) == (clauses, language)
-    assert list(judged.verdicts) == [admission.judge_clause(c, language) for c in clauses]
+    assert list(judged.verdicts) == [clause_admission.judge_clause(c, language) for c in clauses]
 
 
 def test_a_line_taken_up_is_cut_into_clauses_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,6 +146,39 @@ def test_a_line_taken_up_is_cut_into_clauses_once(monkeypatch: pytest.MonkeyPatc
     taken = admission.takeup_news(turn("omg congrats", "Perrin", 4), lines)
     assert taken is not None and taken.news.turn_id == "D2:3" and taken.how == "a reaction to news"
     assert cut["D2:3"] == 1
+
+
+def _cuts_while_writing(monkeypatch: pytest.MonkeyPatch, turns: list[Any]) -> tuple[list[Any], Counter[str]]:
+    """The last turn's drafts, and how often each turn was cut into clauses (by admission and the splitter)."""
+    cut: Counter[str] = Counter()
+
+    def counted(message: Any, *args: Any, **kwargs: Any) -> Any:
+        cut[message.turn_id] += 1
+        return clauses_of(message, *args, **kwargs)
+
+    monkeypatch.setattr(admission, "clauses_of", counted)
+    monkeypatch.setattr(splitting, "clauses_of", counted)
+    return splitting.facts_from_message(turns[-1], turns, [], gated=True), cut
+
+
+def test_a_line_taken_up_is_written_from_the_clauses_admission_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 53 (h53d): the take-up carries the line's pooled clauses and language; the splitter cuts it no more."""
+    lines = [turn("heyy", "Odalys", 1), turn("hey you", "Perrin", 2), turn("got the keys", "Odalys", 3),
+             turn("omg congrats", "Perrin", 4)]
+    drafts, cut = _cuts_while_writing(monkeypatch, lines)
+    assert [(d.text, d.speaker, d.source_turn_ids, d.language) for d in drafts] == [
+        ("Odalys got the keys", "Odalys", ["D2:3"], "en")]
+    assert cut["D2:3"] == 1  # judged in its place once; written from those clauses
+
+
+def test_a_line_opening_the_chat_is_written_from_the_clauses_admission_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop 53 (h53d): the opening carries the line's pooled clauses; only the message's own split cuts it again."""
+    back = datetime(2025, 3, 6, 18, 0)  # two days after the lines before
+    lines = [turn("ok night, ferry at 7", "Odalys", 1), turn("night! safe trip", "Perrin", 2),
+             chat_turn("signed btw", "Odalys", 3, session="D2", when=back)]
+    drafts, cut = _cuts_while_writing(monkeypatch, lines)
+    assert [(d.text, d.speaker, d.source_turn_ids) for d in drafts] == [("Odalys signed", "Odalys", ["D2:3"])]
+    assert cut["D2:3"] == 2  # the splitter's own cut of the message, and the opening's judgement of it
 
 
 @pytest.mark.parametrize(("clause", "head", "body"), [

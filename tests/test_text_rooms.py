@@ -19,9 +19,9 @@ from datetime import datetime
 
 import pytest
 
-from dmem.decisions.offline import admission
-from dmem.decisions.offline.admission import judge_clause
+from dmem.decisions.offline import clause_admission
 from dmem.decisions.offline.chains import answer_statement
+from dmem.decisions.offline.clause_admission import judge_clause
 from dmem.decisions.offline.clauses import Clause, answer_words
 from dmem.decisions.offline.confirmed import clarified, confirmed_statement, outcome, thing_asked, verb_echo
 from dmem.decisions.offline.decider import OfflineDecider
@@ -86,16 +86,16 @@ def test_an_answer_keeps_the_rules_verdict_its_question_overrode() -> None:
 
 def test_splitting_a_reply_runs_the_rules_once_a_clause(monkeypatch: pytest.MonkeyPatch) -> None:
     judged: Counter[str] = Counter()
-    rules_alone = admission._judge
+    rules_alone = clause_admission._judge
 
-    def counted(clause: Clause, language: str) -> admission.ClauseVerdict:
+    def counted(clause: Clause, language: str) -> clause_admission.ClauseVerdict:
         judged[clause.text] += 1
         return rules_alone(clause, language)
 
     asked = turn("How was your weekend?", "Marit", 1)
     reply = turn("Thanks for asking! Ooh that sounds like a proper adventure. I spent it repainting the boat shed.",
                  "Tobias", 2)
-    monkeypatch.setattr(admission, "_judge", counted)
+    monkeypatch.setattr(clause_admission, "_judge", counted)
     facts = OfflineDecider(HashEmbeddings()).split([reply], [asked], []).value.facts
     assert [f.source_turn_ids for f in facts] == [["R8:1", "R8:2"]]  # the reactions restate: no memory of their own
     assert judged and max(judged.values()) == 1, judged

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from dmem.decisions.offline import chains, confirmed, embedded, frames, presuppose, register, rules
-from dmem.decisions.offline.admission import confirmed_question, embedded_clause
+from dmem.decisions.offline.clause_admission import confirmed_question, embedded_clause
 from dmem.decisions.offline.clauses import Clause, utterance_text
 from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
 from dmem.decisions.offline.pronouns import Antecedent, agree, resolve_subjects, rewrite_person

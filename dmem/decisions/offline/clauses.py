@@ -41,7 +41,7 @@ from dmem.state.schemas import Message
 from dmem.text.lexical import content_words, straighten
 
 # Most words of a short message that may continue the speaker's own message just before (chat splits one turn
-# into messages); chosen on the tuning half (``admission.FOLLOW_MIN_WORDS`` is the least it must say).
+# into messages); chosen on the tuning half (``clause_admission.FOLLOW_MIN_WORDS`` is the least it must say).
 FOLLOW_MAX_WORDS = 12
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from dmem.decisions.offline import followup, takeup
+from dmem.decisions.offline.clauses import Clause
 from dmem.decisions.offline.followup import said
 from dmem.silence import silence_before
 from dmem.state.schemas import Message
@@ -49,8 +50,10 @@ class Opening:
     """The line (formed nothing alone)."""
     silence: timedelta
     """The silence before the speaker's opening lines."""
-    pooled: tuple[int, ...]
-    """Indexes of the line's clauses the fact says (no marker claims them)."""
+    pooled: tuple[Clause, ...]
+    """The line's clauses the fact says (no marker claims them), as admission cut them."""
+    language: str
+    """The language admission cut the line in."""
 
 
 def _details(message: Message) -> list[str]:
@@ -82,4 +85,4 @@ def opening(message: Message, prior: Sequence[Message], told: takeup.Told) -> Op
     if silence is None or asks(line) or _ACKNOWLEDGES.search(line) or _STAGE.match(line) or not _details(message):
         return None
     told_news = takeup.content_poor_news(told(message, prior), _empty)
-    return Opening(message, silence, told_news[0]) if told_news else None
+    return Opening(message, silence, told_news.pooled, told_news.language) if told_news else None

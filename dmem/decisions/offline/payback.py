@@ -15,7 +15,7 @@ __all__ = ["restates", "without_restated"]
 
 from dataclasses import replace
 
-from dmem.decisions.offline.admission import judge_clause
+from dmem.decisions.offline.clause_admission import judge_clause
 from dmem.decisions.offline.clauses import Clause, ClauseVerdict
 from dmem.decisions.offline.markers import claimed
 from dmem.state.verdicts import FactDraft

@@ -19,12 +19,12 @@ from dmem.decisions.offline import (
 from dmem.decisions.offline.admission import (
     followup_news,
     followup_unit,
-    judge_clause,
     line_verdict,
     listeners_of,
     opening_news,
     takeup_news,
 )
+from dmem.decisions.offline.clause_admission import judge_clause
 from dmem.decisions.offline.clause_facts import TOLD_KINDS, Drafting, clause_pairs, lowered, main_fact
 from dmem.decisions.offline.clauses import Clause, ClauseVerdict, answer_words, clauses_of, utterance_text
 from dmem.decisions.offline.fact_text import categorize, tidy
@@ -70,21 +70,21 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
         facts, line = with_news(facts, news, message, listener_of(message, [*history, *window]), memories), False
     if gated and (taken := takeup_news(message, prior, memories)):
         told = taken.news
-        return [*facts, _news_fact(told, taken.pooled, prior[: prior.index(told)], prior, memories)], False
+        return [*facts, _news_fact(told, taken.pooled, taken.language, prior[: prior.index(told)], prior,
+                                   memories)], False
     if gated and not facts and (opened := opening_news(message, prior, memories)):
-        return [_news_fact(message, opened.pooled, prior, prior, memories)], True
+        return [_news_fact(message, opened.pooled, opened.language, prior, prior, memories)], True
     return facts, line
 
 
-def _news_fact(news: Message, pooled_at: Sequence[int], before: list[Message], chat: list[Message],
+def _news_fact(news: Message, pooled: Sequence[Clause], language: str, before: list[Message], chat: list[Message],
                memories: Sequence[str]) -> FactDraft:
     """A line that formed nothing alone, shown to be news (``takeup``, ``opening``), told as its speaker's world.
 
     Their fact, in their namespace: 'Nadia: keys today', the line its only source (a take-up's words are not in it).
+    ``pooled`` and ``language``: the clauses the fact says, as admission cut the line (it is not cut again).
     """
     speaker = news.speaker
-    clauses, language = clauses_of(news, before, memories)
-    pooled = [clauses[i] for i in pooled_at]
     known = [a for h in before for a in antecedents(utterance_text(h), h.speaker)]
     said = _pieces(pooled, speaker, listener_of(news, chat), known)
     continued = _continued_own(pooled, speaker, memories)
@@ -184,7 +184,7 @@ def _told_line(told: list[FactDraft], clauses: list[Clause], verdicts: list[Clau
     return [told[0].model_copy(update={"text": tidy(_line_text(said, speaker, continued))})]
 
 
-def _pieces(clauses: list[Clause], speaker: str, listener: str | None, known: list[Antecedent]) -> str:
+def _pieces(clauses: Sequence[Clause], speaker: str, listener: str | None, known: list[Antecedent]) -> str:
     """A line's clauses stated as said, joined: 'Marigold; The grey one; Osric is gutted'."""
     return "; ".join(main_fact(c, speaker, listener, known, False)[0] for c in clauses)
 
@@ -307,7 +307,7 @@ def split_messages(messages: list[Message], history: list[Message], *, gated: bo
     return drafts
 
 
-def _continued_own(pooled: list[Clause], speaker: str, memories: Sequence[str]) -> str | None:
+def _continued_own(pooled: Sequence[Clause], speaker: str, memories: Sequence[str]) -> str | None:
     """The speaker's own stored memory the line goes on with (most shared stems), short enough to take the detail."""
     mine = set(content_stems(" ".join(c.text for c in pooled))) - set(content_stems(speaker))
     return followup.own_memory(mine, speaker, memories, LINE_JOIN_MIN_SHARED, LINE_JOIN_MAX_WORDS)

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import confirmed, followup, rules, worldline
+from dmem.decisions.offline.clauses import Clause
 from dmem.decisions.offline.followup import said
 from dmem.state.schemas import Message
 from dmem.text.lexical import content_words, stem
@@ -70,12 +71,28 @@ class TakeUp:
     """The listener's take-up turn (B's)."""
     how: str
     """What the take-up is: a follow-up question, a reaction to news, or an echo ('vet')."""
-    pooled: tuple[int, ...]
-    """Indexes of the news's clauses the fact says (no marker claims them)."""
+    pooled: tuple[Clause, ...]
+    """The news's clauses the fact says (no marker claims them), as admission cut them."""
+    language: str
+    """The language admission cut the news in."""
 
 
-Told = Callable[[Message, Sequence[Message]], "tuple[str, tuple[int, ...], list[str]] | None"]
-"""A line's rejection reason, its pooled clauses and their detail words; None when the line formed something."""
+@dataclass(frozen=True)
+class Unformed:
+    """A line that formed nothing, judged in its place: what a fact of it would say, as admission cut and judged it."""
+
+    reason: str
+    """Its rejection reason."""
+    pooled: tuple[Clause, ...]
+    """Its clauses a fact would say (no marker claims them, each with an answer word)."""
+    details: list[str]
+    """The pooled clauses' detail words (the chat's speakers' names aside)."""
+    language: str
+    """The language its clauses were cut in."""
+
+
+Told = Callable[[Message, Sequence[Message]], "Unformed | None"]
+"""A line judged in its place: what it says as news, or None when it formed something."""
 
 
 def signal(text: str, details: Sequence[str]) -> str | None:
@@ -133,16 +150,12 @@ def taken_up(message: Message, prior: Sequence[Message], told: Told) -> TakeUp |
         if signal(text, content_words(line)) is None:
             return None  # no take-up of any of its words: the line is not judged again
         told_news = content_poor_news(told(news, prior[: at - back]), GREETING.__contains__)
-        if told_news is None:
-            return None
-        pooled, details = told_news
-        return _taking(message, run, news, details, pooled)
+        return None if told_news is None else _taking(message, run, news, told_news)
     return None
 
 
-def content_poor_news(judged: tuple[str, tuple[int, ...], list[str]] | None,
-                      empty: Callable[[str], bool]) -> tuple[tuple[int, ...], list[str]] | None:
-    """A line ``told`` judged, as news: its pooled clauses and detail words, or None.
+def content_poor_news(judged: Unformed | None, empty: Callable[[str], bool]) -> Unformed | None:
+    """A line ``told`` judged, as news: it with its detail words besides the ``empty`` ones, or None.
 
     None when it formed something (a line is formed once), was rejected for more than a lack of content (a rule's
     own claim: a greeting, a reaction, advice, the listener), pools no clause, or says no detail word besides the
@@ -150,20 +163,18 @@ def content_poor_news(judged: tuple[str, tuple[int, ...], list[str]] | None,
     """
     if judged is None:
         return None
-    reason, pooled, details = judged
-    details = [w for w in details if not empty(w)]
-    if not reason.startswith(CONTENT_POOR) or not pooled or not followup.detail_words(details):
+    details = [w for w in judged.details if not empty(w)]
+    if not judged.reason.startswith(CONTENT_POOR) or not judged.pooled or not followup.detail_words(details):
         return None
-    return pooled, details
+    return replace(judged, details=details)
 
 
-def _taking(message: Message, run: Sequence[Message], news: Message, details: Sequence[str],
-            pooled: tuple[int, ...]) -> TakeUp | None:
+def _taking(message: Message, run: Sequence[Message], news: Message, told: Unformed) -> TakeUp | None:
     """The take-up of ``news`` by ``message``, when no earlier line of the run took it up and no clarifying ask."""
-    if any(signal(said(m), details) for m in run):
+    if any(signal(said(m), told.details) for m in run):
         return None  # taken up already, by the run's earlier line
     text = said(message)
     if confirmed.thing_asked(text) and len(said(news).split()) <= confirmed.ASKED_BACK_MAX_WORDS:
         return None  # "THE JOB???": the answer to it forms the line (``confirmed.clarified``)
-    how = signal(text, details)
-    return TakeUp(news, message, how, pooled) if how else None
+    how = signal(text, told.details)
+    return TakeUp(news, message, how, told.pooled, told.language) if how else None
