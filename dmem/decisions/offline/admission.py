@@ -383,14 +383,16 @@ def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[s
 
 def opening_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> opening.Opening | None:
     """The message as the speaker's news that opens the chat after a silence (``opening``), or None."""
-    return opening.opening(message, prior, functools.partial(_told, memories=memories, reopened=False))
+    told = functools.partial(_told, memories=memories, reopened=False)
+    return opening.opening(message, prior, told, functools.partial(told, lifted=opening.UNANSWERING))
 
 
-def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = (),
-          reopened: bool = True) -> tuple[str, tuple[int, ...], list[str]] | None:
+def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = (), reopened: bool = True,
+          lifted: frozenset[str] = frozenset()) -> tuple[str, tuple[int, ...], list[str]] | None:
     """A line's rejection reason, its pooled clauses and their detail words; None when it formed something.
 
     As after a follow-up (``followup``): taken as news, a line's bare subject is its news, not the world's.
+    ``lifted``: markers' claims that do not keep a clause out of the pool (``followup.goes_on``).
     """
     judged = judged_utterance(news, before, memories, reopened=reopened)
     if judged.admit or judged.language != "en" or not judged.clauses:
@@ -398,7 +400,7 @@ def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = ()
     clauses, verdicts = judged.clauses, judged.verdicts
     listeners = listeners_of(news, before, memories)
     pooled = tuple(i for i, (c, v) in enumerate(zip(clauses, verdicts, strict=True))
-                   if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners))
+                   if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners, lifted))
     people = set(clauses[0].people) if clauses else set()
     details = [w for i in pooled for w in answer_words(clauses[i].text) if w not in people]
     return judged.reason, tuple(i for i in pooled if answer_words(clauses[i].text)), details

@@ -39,6 +39,10 @@ _ANNOUNCES = wordset("news update updates guess")
 _STRETCHED = re.compile(r"(\w)\1+$")
 # A stage direction alone ("[shares an image]", "(voice note)") stands for something the line does not say.
 _STAGE = re.compile(r"^\s*[\[(].*[\])]\W*$")
+UNANSWERING = frozenset({"a reaction", "an evaluation", "a general statement or a reaction", "the world at large"})
+"""Markers' claims a line after a silence cannot bear: no line before it to react to, evaluate or talk about in
+general. In a line that is news already, a clause they claim is the news's framing or detail ("Bad news, trains
+are off tomorrow. Strike"; "saltmarsh was so good. no floods"; "window broke. storm") and is kept with it."""
 
 
 @dataclass(frozen=True)
@@ -75,11 +79,19 @@ def opening_silence(message: Message, prior: Sequence[Message]) -> timedelta | N
     return None
 
 
-def opening(message: Message, prior: Sequence[Message], told: takeup.Told) -> Opening | None:
-    """``message`` as the news that opens the chat after a silence, or None (``told`` judges it without this)."""
+def opening(message: Message, prior: Sequence[Message], told: takeup.Told,
+            widened: takeup.Told | None = None) -> Opening | None:
+    """``message`` as the news that opens the chat after a silence, or None (``told`` judges it without this).
+
+    ``widened`` judges it as ``told`` does with the claims of ``UNANSWERING`` lifted: when the line is news, its
+    pool keeps the clauses only they claimed ("Bad news, trains are off tomorrow" besides "Strike").
+    """
     silence = opening_silence(message, prior)
     line = said(message)
     if silence is None or asks(line) or _ACKNOWLEDGES.search(line) or _STAGE.match(line) or not _details(message):
         return None
     told_news = takeup.content_poor_news(told(message, prior), _empty)
-    return Opening(message, silence, told_news[0]) if told_news else None
+    if not told_news:
+        return None
+    wider = takeup.content_poor_news(widened(message, prior), _empty) if widened else None
+    return Opening(message, silence, wider[0] if wider and set(wider[0]) >= set(told_news[0]) else told_news[0])
