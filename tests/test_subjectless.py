@@ -56,6 +56,8 @@ def test_a_verb_first_line_is_the_speakers_own_news(text: str, fact: str) -> Non
     "camping at hollin cove this weekend?",  # a question
     "texting ur sister about the party",  # names the listener's
     "including the twins from next door",  # an -ing preposition
+    "seeing the kids grow brings me such joy",  # a gerund subject before a present verb and its object
+    "sharing it with everyone isn't easy",  # the same, its verb contracted
 ])
 def test_what_keeps_no_dropped_i(text: str) -> None:
     assert dropped_subject(text) is None
@@ -84,6 +86,15 @@ def test_a_line_of_several_clauses_is_told_whole() -> None:
     # "doing porto instead. 2nd to 6th april": a subject put back in the first clause would drop the dates
     found = formed("doing porto instead. 2nd to 6th april", (("Wilhelmina", "the lisbon flights are silly prices"),))
     assert len(found) == 1 and "april" in found[0][0] and "porto" in found[0][0].lower()
+
+
+def test_a_line_longer_than_chat_says_its_subjects() -> None:
+    # written-out English says its subjects: an -ing opening a sentence there is a gerund subject
+    long = ("Thanks so much for the card, it arrived this morning and made the whole office smile. Volunteering at "
+            "the shelter on weekends with all the dogs and the other helpers and the new manager.")
+    turns = chat(*BEFORE, ("Bartholomew", long))
+    assert not reads_as_own(turns[-1], turns[:-1], [long])
+    assert not any(c.text.startswith("I'm volunteering") for c in clauses_of(turns[-1], turns[:-1])[0])
 
 
 def test_the_prompts_say_it_too() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline import register, rules
+from dmem.decisions.offline import register, reusable, rules
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
 from dmem.text.lexical import content_words, first_word
@@ -39,8 +39,10 @@ _REGULAR_PAST = re.compile(r"^[a-z]+[^e\W]ed$|^[a-z]+ied$", re.I)
 _NOT_VERB_ING = wordset("bring sing sting swing sling cling fling wring including regarding according considering "
                         "speaking concerning following")
 # A verb of its own after the "-ing" makes it a gerund subject: "moving went ok", "finishing early felt strange".
+# "Sharing it isn't easy", "seeing them grow brings me joy": a contraction, or a present verb before its object.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|did|do|will|would|can|could|must|should|sounds|seems|"
-                     r"looks|makes|feels|works|helps|takes|i|we|he|she|they)\b|[a-z]+[^e\W]ed\b", re.I)
+                     r"looks|makes|feels|works|helps|takes|i|we|he|she|they)\b|[a-z]+[^e\W]ed\b|n't\b|'(?:s|re|ll)\b"
+                     r"|\b[a-z]+[^s\W]s\s+(?:me|my|us|our|him|her|them|everyone|people)\b", re.I)
 # Content words a progressive needs after its verb: "camping at the bay" says where; "sending it now" says nothing
 # the speaker will be asked about. Not tuned: a place or a thing with its detail is two words.
 PROGRESSIVE_MIN_WORDS = 2
@@ -95,8 +97,12 @@ def reads_as_own(message: Message, prior: Sequence[Message], said: Sequence[str]
     ``said``: the line's clauses. A line of several, none with an "I", is told whole as the speaker's world
     (``worldline``: "doing porto instead. 2nd to 6th april"); a subject put back in one clause would admit it
     alone and drop the rest, so only a one-clause line, or one that speaks in the first person already, is read.
+    A line longer than chat's (``reusable.Z_MAX_MESSAGE_WORDS``) is written out: its subjects are said, and an
+    "-ing" opening a sentence there is a gerund subject ("Seeing them grow brings me such joy").
     """
     if len(said) > 1 and not any(rules.FIRST_PERSON.search(s) for s in said):
+        return False
+    if len(" ".join(said).split()) > reusable.Z_MAX_MESSAGE_WORDS:
         return False
     before = prior[-1] if prior else None
     if before is None or before.speaker == message.speaker or not asks(before.text):
