@@ -39,7 +39,7 @@ _REGULAR_PAST = re.compile(r"^[a-z]+[^e\W]ed$|^[a-z]+ied$", re.I)
 _NOT_VERB_ING = wordset("bring sing sting swing sling cling fling wring including regarding according considering "
                         "speaking concerning following")
 # A verb of its own after the "-ing" makes it a gerund subject: "moving went ok", "finishing early felt strange".
-# "Sharing it isn't easy", "seeing them grow brings me joy": a contraction, or a present verb before its object.
+# "Packing for two isn't fun", "watching the kids race cheers me up": a contraction, or a present verb and its object.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|did|do|will|would|can|could|must|should|sounds|seems|"
                      r"looks|makes|feels|works|helps|takes|i|we|he|she|they)\b|[a-z]+[^e\W]ed\b|n't\b|'(?:s|re|ll)\b"
                      r"|\b[a-z]+[^s\W]s\s+(?:me|my|us|our|him|her|them|everyone|people)\b", re.I)
