@@ -85,6 +85,25 @@ def test_what_opens_the_chat_and_is_no_news(text: str) -> None:
     assert facts(turns) == []
 
 
+def test_the_opening_keeps_the_framing_and_detail_it_told() -> None:
+    # "trains are off tomorrow" (framed as bad news) and "saltmarsh was so good" (an evaluation) answer nobody
+    # after a silence: they are the news and its detail, kept with the clause pooled on its own
+    strike = facts(chat(("Odalys", "Bad news, trains are off tomorrow. Strike 😩", TWO_DAYS)))
+    assert len(strike) == 1 and "trains are off tomorrow" in strike[0][0] and "Strike" in strike[0][0]
+    floods = facts(chat(("Joaquim", "saltmarsh was sooo good. no floods", TWO_DAYS)))
+    assert len(floods) == 1 and "saltmarsh was sooo good" in floods[0][0].lower() and "floods" in floods[0][0]
+    # thanks is the listener's, never the news's detail; and minutes later the same framing claims the clause
+    assert facts(chat(("Odalys", "Home! Thanks for the best weekend", TWO_DAYS))) == [("Odalys: Home", "Odalys",
+                                                                                     ["D2:1"])]
+    assert not any("trains" in f[0] for f in facts(chat(("Odalys", "Bad news, trains are off tomorrow. Strike",
+                                                         MINUTES))))
+
+
+def test_a_line_all_framing_opens_nothing_more() -> None:
+    # the lifted claims keep a clause only beside one that is news on its own: a line of world talk stays out
+    assert facts(chat(("Odalys", "petrol prices are mad", TWO_DAYS))) == []
+
+
 def test_no_clock_or_no_line_before_means_no_silence() -> None:
     untimed = [Message(turn_id="D1:1", speaker="Odalys", text="ferry at 7"),
                Message(turn_id="D2:1", speaker="Odalys", text="signed btw")]
@@ -107,6 +126,7 @@ def test_the_admission_prompt_names_the_line_that_ends_a_silence() -> None:
     prompt = admission_prompt(turns[2:], turns[:2])
     assert last_section(prompt, "silences") == "[1] opens the chat after 2 days of silence"
     assert "opens the chat again after a silence" in str(prompt[0].content)
+    assert "the storm its cause" in str(prompt[0].content)
     soon = chat(("Odalys", "signed btw", MINUTES))
     assert last_section(admission_prompt(soon[2:], soon[:2]), "silences") == ""
 

@@ -139,12 +139,19 @@ ADMIT_SYSTEM = system_text(
         "there?', 'have you tried the night market?' with nothing after it): reject it. A line that "
         "opens like a question but asks nothing ('Will do!', 'Have a great trip', 'Can't wait for the "
         "regatta next week') is judged as a statement.",
+        "Anywhere in the chat, a line whose first word is a verb and that has no subject of its own is the "
+        "speaker's own news: 'camping at the dunes instead, end of june', 'moving the party to the bank "
+        "holiday' and 'fixed my bike finally' are facts about them. Not so a verb with a subject of its own "
+        "('camping is fun', 'moving went fine'), a deed with nothing to keep ('sending it now'), a reply about "
+        "someone else ('doing better' after 'how's Tove?' is Tove's) or a question.",
         "A line that opens the chat again after a silence (hours or days; <silences> names it) answers "
         "nobody: the speaker came back to tell it, so it is their news though it is short and says no 'I'. "
         "After two days quiet, 'signed btw', 'home! best weekend' and 'ferry cancelled, stuck in port' are the "
         "speaker's news (and so is the next line when the first was only 'morning!!'). A question ('any "
         "news?'), a greeting or thanks alone, an 'ok' keeping an arrangement ('ok outside'), a line announcing "
-        "news still to come ('good news and bad news') and a passing state stay rejected.",
+        "news still to come ('good news and bad news') and a passing state stay rejected. Such a line keeps "
+        "all it tells: in 'bad news, ferry cancelled. storm' the cancelled ferry is the news and the storm "
+        "its cause, not a comment on the world.",
         "A hedge is not a reason to reject: 'my favourite is probably the green one' and 'I think "
         "I'll move next spring' are admitted; the split marks them hedged.",
         "Reject transient states and one-off situations (a car rented for one trip, today's "
@@ -204,6 +211,10 @@ SPLIT_SYSTEM = system_text(
         "'Noor's twins start swimming next month', 'Haven't slept well since the move' 'Noor has not "
         "slept well since the move', 'The recital on friday was lovely' 'Noor found the recital on "
         "friday lovely'.",
+        "A line that opens the chat after a silence is written whole, its framing and detail kept: Noor's "
+        "'bad news, ferry cancelled. storm' gives 'Noor: bad news, ferry cancelled; storm', not 'Noor: storm'. "
+        "A line whose first verb has no subject is the speaker's: 'camping at the dunes instead, end of "
+        "june' gives 'Noor is camping at the dunes instead, end of june'.",
         "Write out a person of the speaker's life that a pronoun stands for, with how the speaker is "
         "related to them: Noor's 'He keeps showing everyone the scarf' after her 'Dad loved the party' "
         "gives 'Noor's dad keeps showing everyone the scarf', sourced from both turns. A reply that drops "

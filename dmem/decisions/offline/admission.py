@@ -119,25 +119,31 @@ def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[s
 
 def opening_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> opening.Opening | None:
     """The message as the speaker's news that opens the chat after a silence (``opening``), or None."""
-    return opening.opening(message, prior, functools.partial(_told, memories=memories, reopened=False))
+    # The line is judged once, when the rule first asks, for both of its pools (with and without the lift).
+    judged = functools.cache(functools.partial(judged_utterance, message, prior, memories, reopened=False))
+    told = functools.partial(_told, memories=memories, reopened=False, judged=judged)
+    return opening.opening(message, prior, told, functools.partial(told, lifted=opening.UNANSWERING))
 
 
-def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = (),
-          reopened: bool = True) -> takeup.Unformed | None:
+def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = (), reopened: bool = True,
+          lifted: frozenset[str] = frozenset(), judged: Callable[[], Judged] | None = None) -> takeup.Unformed | None:
     """A line judged in its place, with the clauses it was cut into: None when it formed something.
 
     As after a follow-up (``followup``): taken as news, a line's bare subject is its news, not the world's.
+    ``lifted``: markers' claims that do not keep a clause out of the pool (``followup.goes_on``); ``judged``, the
+    line's judgement in its place when the caller already holds it (``news`` and ``before`` are then its own).
     """
-    judged = judged_utterance(news, before, memories, reopened=reopened)
-    if judged.admit or judged.language != "en" or not judged.clauses:
+    judgement = judged() if judged else judged_utterance(news, before, memories, reopened=reopened)
+    if judgement.admit or judgement.language != "en" or not judgement.clauses:
         return None  # no clauses: an assistant turn or an empty one, whose rejection no take-up overrides
-    clauses, verdicts = judged.clauses, judged.verdicts
+    clauses, verdicts = judgement.clauses, judgement.verdicts
     listeners = listeners_of(news, before, memories)
     pooled = [c for c, v in zip(clauses, verdicts, strict=True)
-              if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners)]
+              if followup.goes_on(c.text, v.kind, c.foreign, c.names, listeners, lifted)]
     people = set(clauses[0].people) if clauses else set()
     details = [w for c in pooled for w in answer_words(c.text) if w not in people]
-    return takeup.Unformed(judged.reason, tuple(c for c in pooled if answer_words(c.text)), details, judged.language)
+    told = tuple(c for c in pooled if answer_words(c.text))
+    return takeup.Unformed(judgement.reason, told, details, judgement.language)
 
 
 def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,

@@ -23,6 +23,7 @@ from dmem.decisions.offline import (
     register,
     reusable,
     rules,
+    subjectless,
     telegraphic,
 )
 from dmem.decisions.offline.replies import (
@@ -168,6 +169,8 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     named = news.known_names(prior)
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
     said = [restore_subject(register.restore(c.text)) for c in plain]
+    if subjectless.reads_as_own(message, prior, said):  # "camping at the bay" is the speaker's
+        said = [subjectless.restored(s) for s in said]
     person = asked_person(asked.question) if asked and plain else None
     if person:  # "how's your sister?" -> "doing great now": the dropped subject is the sister
         person = person if (theirs := their_subject(plain[0].text, said[0], person)) != said[0] else None

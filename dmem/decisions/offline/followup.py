@@ -127,14 +127,16 @@ def own_memory(stems: set[str], speaker: str, memories: Sequence[str], least: in
     return best
 
 
-def goes_on(text: str, kind: str, foreign: bool, known: frozenset[str], listeners: Callable[[str], bool]) -> bool:
+def goes_on(text: str, kind: str, foreign: bool, known: frozenset[str], listeners: Callable[[str], bool],
+            lifted: frozenset[str] = frozenset()) -> bool:
     """Whether a reply's clause goes on with the news: no marker claims it, or only as a general statement.
 
     After "hows it", "boiler makes a noise" speaks of the news's boiler, not of boilers in general; a reaction,
-    the listener, advice or the world still claim a clause.
+    the listener, advice or the world still claim a clause. ``lifted``: claims the caller's line cannot bear
+    (after a silence there is no line to react to: ``opening.UNANSWERING``), which claim nothing.
     """
     why = claimed(text, kind, foreign, known, listeners)
-    return why is None or (why == "a general statement or a reaction" and not reusable.reacts(text))
+    return why is None or why in lifted or (why == "a general statement or a reaction" and not reusable.reacts(text))
 
 
 def judge_reply(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[bool],

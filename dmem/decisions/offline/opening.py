@@ -40,6 +40,10 @@ _ANNOUNCES = wordset("news update updates guess")
 _STRETCHED = re.compile(r"(\w)\1+$")
 # A stage direction alone ("[shares an image]", "(voice note)") stands for something the line does not say.
 _STAGE = re.compile(r"^\s*[\[(].*[\])]\W*$")
+UNANSWERING = frozenset({"a reaction", "an evaluation", "a general statement or a reaction", "the world at large"})
+"""Markers' claims a line after a silence cannot bear: no line before it to react to, evaluate or talk about in
+general. In a line that is news already, a clause they claim is the news's framing or detail ("Bad news, trains
+are off tomorrow. Strike"; "saltmarsh was so good. no floods"; "window broke. storm") and is kept with it."""
 
 
 @dataclass(frozen=True)
@@ -78,11 +82,20 @@ def opening_silence(message: Message, prior: Sequence[Message]) -> timedelta | N
     return None
 
 
-def opening(message: Message, prior: Sequence[Message], told: takeup.Told) -> Opening | None:
-    """``message`` as the news that opens the chat after a silence, or None (``told`` judges it without this)."""
+def opening(message: Message, prior: Sequence[Message], told: takeup.Told,
+            widened: takeup.Told | None = None) -> Opening | None:
+    """``message`` as the news that opens the chat after a silence, or None (``told`` judges it without this).
+
+    ``widened`` judges it as ``told`` does with the claims of ``UNANSWERING`` lifted: when the line is news, its
+    pool keeps the clauses only they claimed ("Bad news, trains are off tomorrow" besides "Strike").
+    """
     silence = opening_silence(message, prior)
     line = said(message)
     if silence is None or asks(line) or _ACKNOWLEDGES.search(line) or _STAGE.match(line) or not _details(message):
         return None
     told_news = takeup.content_poor_news(told(message, prior), _empty)
-    return Opening(message, silence, told_news.pooled, told_news.language) if told_news else None
+    if not told_news:
+        return None
+    wider = takeup.content_poor_news(widened(message, prior), _empty) if widened else None
+    pooled = wider.pooled if wider and set(wider.pooled) >= set(told_news.pooled) else told_news.pooled
+    return Opening(message, silence, pooled, told_news.language)
