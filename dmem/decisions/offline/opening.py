@@ -87,7 +87,8 @@ def opening(message: Message, prior: Sequence[Message], told: takeup.Told,
     """``message`` as the news that opens the chat after a silence, or None (``told`` judges it without this).
 
     ``widened`` judges it as ``told`` does with the claims of ``UNANSWERING`` lifted: when the line is news, its
-    pool keeps the clauses only they claimed ("Bad news, trains are off tomorrow" besides "Strike").
+    pool keeps the clauses only they claimed ("Bad news, trains are off tomorrow" besides "Strike"). A lift only
+    adds clauses to a pool (``followup.goes_on``), so the widened pool holds the told one.
     """
     silence = opening_silence(message, prior)
     line = said(message)
@@ -97,5 +98,4 @@ def opening(message: Message, prior: Sequence[Message], told: takeup.Told,
     if not told_news:
         return None
     wider = takeup.content_poor_news(widened(message, prior), _empty) if widened else None
-    pooled = wider.pooled if wider and set(wider.pooled) >= set(told_news.pooled) else told_news.pooled
-    return Opening(message, silence, pooled, told_news.language)
+    return Opening(message, silence, (wider or told_news).pooled, told_news.language)

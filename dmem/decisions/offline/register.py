@@ -86,7 +86,8 @@ _HABIT_VERBS = wordset("run go walk cook eat drink read play swim bike cycle wor
 _HABIT = (r"(?:usually|normally|often|sometimes|rarely|generally|typically|mostly)\s+"
           rf"(?:{'|'.join(sorted(_HABIT_VERBS))})\b")
 _SHORT_PAST = r"(?:moved|tried|hiked|biked|baked|dyed|joined|lived|named|signed|loved|hated|liked)\b"
-_BARE_PAST = wordset("read quit cut put set hit let shut")  # past only with a time word: "Read it" orders
+BARE_PAST = wordset("read quit cut put set hit let shut")
+"""Base forms that are their own past: a past only with a time word ("Read it", "put my name down" order)."""
 _PAST_TIME = re.compile(r"\b(?:yesterday|last\s+\w+|\w+\s+ago|this\s+(?:morning|afternoon)|earlier\s+today|"
                         r"on\s+\w+day)\b", re.I)
 _FUTURE_TIME = re.compile(r"\b(?:tomorrow|tonight|next\s+\w+|this\s+(?:weekend|week|month|\w+day)|on\s+\w+day|"
@@ -173,7 +174,7 @@ def restore(clause: str) -> str:
     subject = next((s for pattern, s in _RESTORE if pattern.match(body)), None)
     first = first_word(body).lower()
     if subject is None and not _THIRD.match(body):
-        if re.match(_SHORT_PAST, body, re.I) or (first in _BARE_PAST and _PAST_TIME.search(body)):
+        if re.match(_SHORT_PAST, body, re.I) or (first in BARE_PAST and _PAST_TIME.search(body)):
             subject = "I"
         elif progressive(first) and _FUTURE_TIME.search(body) \
                 and len(body.split()) <= REGISTER_PLAN_MAX_WORDS and not _OWN_VERB.search(body):

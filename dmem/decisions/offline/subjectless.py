@@ -30,8 +30,6 @@ from dmem.text.words import SECOND_PERSON, wordset
 SUBJECTLESS_MAX_WORDS = register.REGISTER_PLAN_MAX_WORDS
 # Adverbs chat puts before a dropped subject's verb ("also", "finally", "just"): the verb is the word after them.
 _ADVERBS = wordset("also just still finally literally currently now then actually officially")
-# Base forms that are their own past open orders ("cut my hair for me", "put my name down"): not read as pasts.
-_BASE_PAST = wordset("put set let cut hit read shut quit")
 # "-ed" forms read as a past: "fixed", "booked", "painted", "tried".
 _REGULAR_PAST = re.compile(r"^[a-z]+[^e\W]ed$|^[a-z]+ied$", re.I)
 # Verbs whose base form ends in "-ing" ("bring my charger" orders), and "-ing" words that are prepositions
@@ -72,7 +70,7 @@ def dropped_subject(clause: str) -> str | None:
 
 def _past(word: str) -> bool:
     """Whether a lowercased word reads as a past form (listed irregular, or a regular "-ed")."""
-    if word in _BASE_PAST:
+    if word in register.BARE_PAST:  # a base form that is its own past opens an order: "put my name down"
         return False
     return word in rules.IRREGULAR_PAST or bool(_REGULAR_PAST.match(word))
 
