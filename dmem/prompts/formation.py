@@ -30,7 +30,12 @@ ADMIT_SYSTEM = system_text(
         "mirela' ask as much as with it, and 'my cousin lol' after 'whos mirela' answers. A greeting ('How are "
         "you?') or a tag ('..., you know?') is no such question, and a bare 'yep' or 'sure' says nothing "
         "unless it confirms a yes/no question that names a fact: 'yep' after 'didnt u sell the "
-        "van in may' or 'oh ya he is' after 'is tomas still with the band' states it.",
+        "van in may' or 'oh ya he is' after 'is tomas still with the band' states it. Chat drops 'your' in a "
+        "short question as it drops 'my': 'how r lessons' (how are your lessons), 'hows the legs', 'name' (after "
+        "the speaker's new budgie) or an asking word alone ('how much', 'of what', 'meh why') asks about the "
+        "speaker's own thing, so 'can float now' or '32 each' right after answers it and states a fact; not a "
+        "longer question about the asker or the world ('how far is it to the coast'), nor a reply that only "
+        "reacts, fills or says yes.",
         "A short reply that confirms or denies the other speaker's yes/no question about the speaker's own doing "
         "('got it!!', 'i got it', 'yep', 'nope, didn't get it' after 'did you get the job at the boatyard?') states "
         "the question as the speaker's fact, negated on a denial ('Osric got the job at the boatyard', 'Osric did "
@@ -180,7 +185,10 @@ SPLIT_SYSTEM = system_text(
         "'Tidewater' gives 'Noor's favourite board game is Tidewater'; 'Have you ever sailed to the "
         "dunes?' answered 'Yes, twice last spring' gives 'Noor sailed to the dunes twice last "
         "spring'. The question's turn becomes a source of that fact, with or without its question "
-        "mark ('whats your favourite board game' asks too); a greeting is no question.",
+        "mark ('whats your favourite board game' asks too); a greeting is no question. A short question "
+        "that drops 'your' asks about the replier's own thing: 'how r lessons' answered 'can float now' gives "
+        "\"Noor's lessons: can float now\"; one naming no thing of theirs is kept with the reply: 'Noor "
+        "answered Ivo's question \"how much\": 32 each', both turns its sources.",
         "A chat line admitted as the speaker's world without 'I' is one fact, its pieces joined and attributed: "
         "Rosa's 'Marigold. The grey one. Osric is gutted' gives 'Rosa: Marigold; the grey one; Osric is "
         "gutted'. When it adds a detail to one of the speaker's <existing_memories>, write that memory with "

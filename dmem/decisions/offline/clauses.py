@@ -25,6 +25,7 @@ from dmem.decisions.offline import (
     rules,
     subjectless,
     telegraphic,
+    terse_asked,
 )
 from dmem.decisions.offline.replies import (
     Asked,
@@ -164,6 +165,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     text = register.standard(text) or text  # after the count: "wanna" is one word said, not two
     replies_to = question_replied(message, prior)
     asked_back = confirmed.line_asked_back(asked, prior, message.speaker)
+    asked = asked or terse_asked.asked_terse(message, prior, answer_words)  # "how r lessons" -> "can float now"
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
     named = news.known_names(prior)

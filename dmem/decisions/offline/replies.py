@@ -158,6 +158,9 @@ class Asked:
     question: str
     turn_id: str = ""
     """The turn that asked it (a fact stating question and reply names both turns as its sources)."""
+    thing: str | None = None
+    """For a short question asked without "you" (``terse_asked``): the listener's thing it names ('lessons'), or ''
+    when it names none the fact can own; None for a question read by its sentences."""
 
 
 def question_answered(message: Message, prior: Sequence[Message]) -> Asked | None:

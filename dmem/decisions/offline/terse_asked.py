@@ -1,0 +1,112 @@
+"""A short question about the listener's own thing asked without "you", and the reply that answers it.
+
+Chat drops "your" in a question as it drops "my" in a statement: "how r lessons" is "how are your lessons",
+"hows the legs" "how are your legs", "name" (after a new pet) "what's its name", and a bare asking word ("how
+far", "how much", "of what", "meh why") asks after what the listener was telling. ``replies`` sees only questions
+that say "you", with a question mark or a question's opening, so the speaker's reply right after ("can float now",
+"32 each", "lieutenant fig") was judged alone and said too little. Read as the question it answers, the reply is
+the speaker's answer: one fact stating both ("Teodwin's lessons: can float now" when the question names a thing
+of theirs, else 'Teodwin answered Marisole's question "how much": 32 each'), the question's turn a source.
+
+Kept out: a longer question (it says whose thing it asks about: "how far is it to the coast", "how much are
+tickets these days"), one naming the asker ("how do i look") or the listener (``replies`` reads those), "what?"
+alone (a "pardon?"), a lead-in that doubts ("idk why", "not sure how"); a reply that only reacts, fills or says
+yes or no, asks back, or runs long. A question naming nothing right after the speaker's own line with content
+("under the fence" / "how far") asks after that line: ``followup`` joins the reply to it, not this rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from dmem.decisions.offline import followup, telegraphic
+from dmem.decisions.offline.replies import Asked, without_speaker
+from dmem.state.schemas import Message
+from dmem.text.asked import LEAD_INS, asks, opens_yes_no
+from dmem.text.lexical import content_words, straighten
+from dmem.text.words import SECOND_PERSON_ASKED, alternation
+
+# Most words of a question asked without "you": a longer one names whose thing it asks about. Chosen on the
+# tuning half and batches 1-11 and 13 (batch 12 the check).
+QUESTION_MAX_WORDS = 4
+# Most words of the reply: a longer one is judged on what it says (chat's answer to such a question is a phrase).
+REPLY_MAX_WORDS = 6
+# The asker as subject or owner: such a question asks about them ("how do i look", "hows my hair").
+_ASKER = re.compile(r"\b(?:i|i'm|im|me|my|we|our|us)\b", re.I)
+# Chat's yes and no beyond ``opens_yes_no``'s ("ye 👶"): a yes alone answers no question asking for a thing.
+_YES_NO = re.compile(r"^\W*(?:ye+|yh|yas+|ya+|yea+h*|ok|k|na+h*|no+)\b", re.I)
+_BE = r"(?:'s|s|\s+(?:is|are|r|was|were))"
+# "how r lessons", "hows the legs", "whats the plan": a thing of the listener's with "your" dropped (one or two
+# words, a determiner 'the' at most: "how is it" names nothing and is ``followup``'s).
+_THING = re.compile(rf"^{LEAD_INS}(?:how|what){_BE}\s+(?P<det>the\s+)?(?P<np>(?!(?:it|that|this|they|he|she|things|"
+                    r"everything|life)\b)[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)\W*$", re.I)
+# "name?", "the job?": a bare noun of what a person has (``telegraphic.PERSONAL_NOUNS``) asked about alone; after a
+# conjunction at most ("hi back": a greeting passed on, not a question about one's back).
+_NOUNS = alternation(" ".join(sorted(telegraphic.PERSONAL_NOUNS)))
+_NOUN = re.compile(rf"^(?:(?:and|so|but|ok|okay|wait)\s+)?(?:the\s+)?(?P<np>{_NOUNS})\s*\?*$", re.I)
+# "how far", "of what", "meh why", "tragic how": an asking word alone, with its measure, a preposition, or one word
+# before it; "what" only after a preposition ("what?", "wait what": surprise, not a question); no lead-in that
+# doubts ("idk why", "not sure how": no question).
+_DOUBT = r"(?:idk|dunno|not|no|know|see|wonder|sure)"
+_BARE = re.compile(rf"^{LEAD_INS}(?:(?!{_DOUBT}\b)[\w']+\s+)?(?:(?P<prep>of|for|with|to|from|since|in|at|by)\s+)?"
+                   r"(?:how(?:\s+(?:much|far|long|many|often|old|big|come|so|exactly))?|why|where|when|who|"
+                   r"which(?:\s+one)?|(?(prep)what|(?!)))\s*(?:tho|then|exactly|now)?\s*\?*$", re.I)
+
+
+def own_thing(question: str) -> str | None:
+    """What a short question asked without "you" asks of the listener's: the thing, '' for an asking word alone.
+
+    "how r lessons" -> 'lessons'; "hows the legs" -> '' (a thing said with 'the' is named by the question, not
+    owned in the fact); "name" -> '' (whose name the chat before says); "how far" -> ''. None for any other line.
+    """
+    text = " ".join(straighten(question).split())
+    words = text.split()
+    if not words or len(words) > QUESTION_MAX_WORDS or SECOND_PERSON_ASKED.search(text) or _ASKER.search(text):
+        return None
+    if m := _THING.match(text):
+        return "" if m["det"] else m["np"]
+    if _NOUN.match(text) or _BARE.match(text):
+        return ""
+    return None
+
+
+def names_nothing(question: str) -> bool:
+    """Whether the question only asks (an asking word, no thing of its own): it asks after the line before."""
+    return _BARE.match(" ".join(straighten(question).split())) is not None
+
+
+def asked_terse(message: Message, prior: Sequence[Message], words: Callable[[str], list[str]]) -> Asked | None:
+    """The other speaker's short question without "you" that ``message`` answers (``own_thing``), or None.
+
+    The question is the other's turn just before; the reply is short and says something (an answer word that is
+    no filler, no yes or no alone, no question back). A question naming nothing after the speaker's own line with
+    content is left to ``followup``. ``words``: a text's answer words (``clauses.answer_words``).
+    """
+    if not prior or prior[-1].speaker == message.speaker:
+        return None
+    question = followup.said(prior[-1])
+    thing = own_thing(question)
+    if thing is None or not _answers(followup.said(message), words):
+        return None
+    if names_nothing(question) and _told_before(message, prior):
+        return None
+    return Asked(asker=prior[-1].speaker, question=question.rstrip(" ?") + "?", turn_id=prior[-1].turn_id,
+                 thing=thing)
+
+
+def _answers(reply: str, words: Callable[[str], list[str]]) -> bool:
+    """Whether a reply is short and says something: a detail word, not only a yes or no, no question back."""
+    if not reply or len(reply.split()) > REPLY_MAX_WORDS or asks(reply):
+        return False
+    details = followup.detail_words(words(reply))
+    return bool(details) and not ((opens_yes_no(reply) or _YES_NO.match(reply)) and len(details) < 2)
+
+
+def _told_before(message: Message, prior: Sequence[Message]) -> bool:
+    """Whether the speaker's line before the asker's turns (``followup.FOLLOWUP_RUN``) says something of its own."""
+    for turn in reversed(prior[-followup.FOLLOWUP_RUN - 1:]):
+        if turn.speaker == message.speaker:
+            text = without_speaker(turn.text or "", turn.speaker)
+            return not asks(text) and bool(followup.detail_words(content_words(text)))
+    return False
