@@ -33,7 +33,8 @@ def _facts(turns: list[Message]) -> list[tuple[str, list[str]]]:
 
 @pytest.mark.parametrize(("question", "thing"), [
     ("how r lessons", "lessons"),  # "how are your lessons": the thing is owned in the fact
-    ("hows work", "work"),
+    ("hows work", ""),  # not a noun of what a person has (a name, likely: "hows ness"): kept with the question
+    ("how is baby", "baby"),
     ("hows the legs", ""),  # said with 'the': kept with the question
     ("how much", ""),
     ("of what", ""),
@@ -81,6 +82,11 @@ def test_a_question_naming_no_thing_of_theirs_is_kept_with_the_reply() -> None:
 def test_a_reply_that_only_reacts_fills_says_yes_or_asks_back_answers_nothing(reply: str) -> None:
     turns = _chat(("Ivo", "how r lessons"), ("Noor", reply))
     assert terse_asked.asked_terse(turns[-1], turns[:-1], answer_words) is None
+
+
+def test_a_reply_in_pieces_is_one_fact_framed_with_its_question() -> None:
+    turns = _chat(("Ivo", "how r lessons"), ("Noor", "scary. can float now"))
+    assert _facts(turns) == [('Noor answered Ivo\'s question "how r lessons?": scary; can float now', ["T1:1", "T1:2"])]
 
 
 def test_a_long_reply_is_judged_on_what_it_says() -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from dmem.decisions.offline import followup, telegraphic
+from dmem.decisions.offline import followup, rules, telegraphic
 from dmem.decisions.offline.replies import Asked, without_speaker
 from dmem.state.schemas import Message
 from dmem.text.asked import LEAD_INS, asks, opens_yes_no
@@ -57,15 +57,18 @@ _BARE = re.compile(rf"^{LEAD_INS}(?:(?!{_DOUBT}\b)[\w']+\s+)?(?:(?P<prep>of|for|
 def own_thing(question: str) -> str | None:
     """What a short question asked without "you" asks of the listener's: the thing, '' for an asking word alone.
 
-    "how r lessons" -> 'lessons'; "hows the legs" -> '' (a thing said with 'the' is named by the question, not
-    owned in the fact); "name" -> '' (whose name the chat before says); "how far" -> ''. None for any other line.
+    "how r lessons" -> 'lessons' (a bare noun of what a person has, ``telegraphic.PERSONAL_NOUNS``); "hows the
+    legs", "hows work", "hows ness" (a name, likely) -> '': the fact keeps the question; "name" -> '' (whose name the
+    chat before says); "how far" -> ''. None for any other line.
     """
     text = " ".join(straighten(question).split())
     words = text.split()
     if not words or len(words) > QUESTION_MAX_WORDS or SECOND_PERSON_ASKED.search(text) or _ASKER.search(text):
         return None
-    if m := _THING.match(text):
-        return "" if m["det"] else m["np"]
+    if m := _THING.match(text):  # a bare word of no person's things is likely a name ("hows ness"): not owned
+        owned = not m["det"] and (m["np"].lower() in telegraphic.PERSONAL_NOUNS
+                                  or m["np"].lower().removesuffix("s") in telegraphic.PERSONAL_NOUNS)
+        return m["np"] if owned else ""
     if _NOUN.match(text) or _BARE.match(text):
         return ""
     return None
@@ -86,9 +89,11 @@ def asked_terse(message: Message, prior: Sequence[Message], words: Callable[[str
     if not prior or prior[-1].speaker == message.speaker:
         return None
     question = followup.said(prior[-1])
-    thing = own_thing(question)
-    if thing is None or not _answers(followup.said(message), words):
+    thing, reply = own_thing(question), followup.said(message)
+    if thing is None or not _answers(reply, words):
         return None
+    if len([s for s in rules.SENTENCE_END.split(reply) if s.strip()]) > 1:
+        thing = ""  # a reply in pieces stays one fact framed with its question (its pieces join there)
     if names_nothing(question) and _told_before(message, prior):
         return None
     return Asked(asker=prior[-1].speaker, question=question.rstrip(" ?") + "?", turn_id=prior[-1].turn_id,
