@@ -40,6 +40,7 @@ def _facts(turns: list[Message]) -> list[tuple[str, list[str]]]:
     ("of what", ""),
     ("meh why", ""),
     ("name", ""),  # a bare noun of what a person has
+    ("baby?", ""),  # a person's word asks with its mark
     ("ok but how", ""),
 ])
 def test_a_short_question_without_you_asks_about_the_listeners_thing(question: str, thing: str) -> None:
@@ -56,6 +57,7 @@ def test_a_short_question_without_you_asks_about_the_listeners_thing(question: s
     "idk why",  # a doubt, no question
     "hows it",  # names nothing: the follow-up rule's
     "hi back",  # a greeting passed on, not one's back
+    "baby",  # a person's word with no mark: a tease
     "lovely",
 ])
 def test_other_lines_are_no_such_question(question: str) -> None:

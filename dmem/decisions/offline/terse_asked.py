@@ -45,6 +45,8 @@ _THING = re.compile(rf"^{LEAD_INS}(?:how|what){_BE}\s+(?P<det>the\s+)?(?P<np>(?!
 # conjunction at most ("hi back": a greeting passed on, not a question about one's back).
 _NOUNS = alternation(" ".join(sorted(telegraphic.PERSONAL_NOUNS)))
 _NOUN = re.compile(rf"^(?:(?:and|so|but|ok|okay|wait)\s+)?(?:the\s+)?(?P<np>{_NOUNS})\s*\?*$", re.I)
+# Words for a person or pet: alone and unmarked they address or tease the listener ("baby", "boys"), asking nothing.
+_PEOPLE = frozenset(w.lower() for w in (*rules.RELATIONS, *rules.PETS))
 # "how far", "of what", "meh why", "tragic how": an asking word alone, with its measure, a preposition, or one word
 # before it; "what" only after a preposition ("what?", "wait what": surprise, not a question); no lead-in that
 # doubts ("idk why", "not sure how": no question).
@@ -69,7 +71,9 @@ def own_thing(question: str) -> str | None:
         owned = not m["det"] and (m["np"].lower() in telegraphic.PERSONAL_NOUNS
                                   or m["np"].lower().removesuffix("s") in telegraphic.PERSONAL_NOUNS)
         return m["np"] if owned else ""
-    if _NOUN.match(text) or _BARE.match(text):
+    if m := _NOUN.match(text):  # a person's word with no mark calls the listener a name ("baby"): no question
+        return "" if "?" in text or m["np"].lower() not in _PEOPLE else None
+    if _BARE.match(text):
         return ""
     return None
 
