@@ -99,6 +99,9 @@ def test_a_long_reply_is_judged_on_what_it_says() -> None:
 def test_a_question_naming_nothing_after_the_speakers_own_line_is_left_to_the_follow_up() -> None:
     turns = _chat(("Noor", "the dog escaped"), ("Ivo", "how far"), ("Noor", "next door"))
     assert terse_asked.asked_terse(turns[-1], turns[:-1], answer_words) is None
+    # after the speaker's own question it asks about that question ("why do you ask"), not a thing of theirs
+    turns = _chat(("Noor", "how was your weekend?"), ("Ivo", "why"), ("Noor", "roundabout. obvs"))
+    assert terse_asked.asked_terse(turns[-1], turns[:-1], answer_words) is None
     # after a line of the speaker's that says nothing, the question asks on its own
     turns = _chat(("Noor", "meh"), ("Ivo", "meh why"), ("Noor", "pruett"))
     asked = terse_asked.asked_terse(turns[-1], turns[:-1], answer_words)

@@ -12,7 +12,8 @@ Kept out: a longer question (it says whose thing it asks about: "how far is it t
 tickets these days"), one naming the asker ("how do i look") or the listener (``replies`` reads those), "what?"
 alone (a "pardon?"), a lead-in that doubts ("idk why", "not sure how"); a reply that only reacts, fills or says
 yes or no, asks back, or runs long. A question naming nothing right after the speaker's own line with content
-("under the fence" / "how far") asks after that line: ``followup`` joins the reply to it, not this rule.
+("under the fence" / "how far") asks after that line: ``followup`` joins the reply to it, not this rule; one right
+after the speaker's own question ("how was your weekend?" / "why") asks why they ask.
 """
 
 from __future__ import annotations
@@ -88,7 +89,8 @@ def asked_terse(message: Message, prior: Sequence[Message], words: Callable[[str
 
     The question is the other's turn just before; the reply is short and says something (an answer word that is
     no filler, no yes or no alone, no question back). A question naming nothing after the speaker's own line with
-    content is left to ``followup``. ``words``: a text's answer words (``clauses.answer_words``).
+    content is left to ``followup``, and one after the speaker's own question asks about that question.
+    ``words``: a text's answer words (``clauses.answer_words``).
     """
     if not prior or prior[-1].speaker == message.speaker:
         return None
@@ -98,7 +100,7 @@ def asked_terse(message: Message, prior: Sequence[Message], words: Callable[[str
         return None
     if len([s for s in rules.SENTENCE_END.split(reply) if s.strip()]) > 1:
         thing = ""  # a reply in pieces stays one fact framed with its question (its pieces join there)
-    if names_nothing(question) and _told_before(message, prior):
+    if names_nothing(question) and _said_before(message, prior):
         return None
     return Asked(asker=prior[-1].speaker, question=question.rstrip(" ?") + "?", turn_id=prior[-1].turn_id,
                  thing=thing)
@@ -112,10 +114,14 @@ def _answers(reply: str, words: Callable[[str], list[str]]) -> bool:
     return bool(details) and not ((opens_yes_no(reply) or _YES_NO.match(reply)) and len(details) < 2)
 
 
-def _told_before(message: Message, prior: Sequence[Message]) -> bool:
-    """Whether the speaker's line before the asker's turns (``followup.FOLLOWUP_RUN``) says something of its own."""
+def _said_before(message: Message, prior: Sequence[Message]) -> bool:
+    """Whether the speaker's line before the asker's turns (``followup.FOLLOWUP_RUN``) asks or says something.
+
+    An asking word alone then asks after that line: its news (``followup``'s) or its question ("how was your
+    weekend?" / "why": why the speaker asks), not a thing of the speaker's.
+    """
     for turn in reversed(prior[-followup.FOLLOWUP_RUN - 1:]):
         if turn.speaker == message.speaker:
             text = without_speaker(turn.text or "", turn.speaker)
-            return not asks(text) and bool(followup.detail_words(content_words(text)))
+            return asks(text) or bool(followup.detail_words(content_words(text)))
     return False
