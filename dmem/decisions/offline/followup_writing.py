@@ -34,16 +34,15 @@ def followup_fact(unit: followup.FollowUp, pooled: list[Clause], message: Messag
                     any(rules.HEDGE.search(c.text) for c in pooled))
 
 
-def thread_fact(thread: threads.Thread, pooled: list[Clause], message: Message, listener: str | None,
-                memories: Sequence[str]) -> FactDraft:
+def thread_fact(thread: threads.Thread, said: str, message: Message, listener: str | None,
+                memories: Sequence[str], hedged: bool) -> FactDraft:
     """A piece going on with the speaker's fact of the same thread (``threads``), written with the memory it formed.
 
     'Corwen: van failed inspection; brakes + rust' (the stored memory holding every word of the fact's line, which
     the lifecycle then updates, else the fact restated, never framed); the fact's line and the piece are its sources.
+    ``said``: what the piece says, in the third person (``detail``).
     """
-    speaker, said, hedged = message.speaker, detail(pooled, message.speaker, listener), \
-        any(rules.HEDGE.search(c.text) for c in pooled)
-    sources = [thread.fact.turn_id, message.turn_id]
+    speaker, sources = message.speaker, [thread.fact.turn_id, message.turn_id]
     told = utterance_text(thread.fact)
     stems = set(content_stems(told)) - set(content_stems(speaker))
     if stems and (memory := followup.own_memory(stems, speaker, memories, len(stems))):

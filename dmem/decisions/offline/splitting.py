@@ -155,14 +155,21 @@ def _said_facts(message: Message, prior: list[Message], chat: list[Message], new
         _line_fact(clauses, verdicts, message, prior, listener, known, language, memories)
     if not line and (unit := followup_unit(clauses, verdicts, message, prior, language, news, memories)):
         return [followup_fact(unit, [clauses[i] for i in unit.pooled], message, listener, memories)], None
-    if (not line or _fragment(line, message.speaker)) \
+    if news is None and (not line or _fragment(line, message.speaker)) \
             and (thread := thread_piece(clauses, verdicts, message, prior, language, memories)):
         pooled = [clauses[i] for i in thread.pooled]
-        fact = thread_fact(thread, pooled, message, listener, memories)
+        said = _as_said(line[0], message.speaker) if line else detail(pooled, message.speaker, listener)
+        hedged = any(d.provenance == Provenance.HEDGED for d in line) or any(rules.HEDGE.search(c.text) for c in pooled)
+        fact = thread_fact(thread, said, message, listener, memories, hedged)
         sources = list(dict.fromkeys([*fact.source_turn_ids, *(s for d in line for s in d.source_turn_ids)]))
-        return [fact.model_copy(update={"source_turn_ids": sources})], \
-            Joins(thread.fact.turn_id, detail(pooled, message.speaker, listener))
+        return [fact.model_copy(update={"source_turn_ids": sources})], Joins(thread.fact.turn_id, said)
     return line, _told_joins(line[0], message, prior) if line else None
+
+
+def _as_said(line: FactDraft, speaker: str) -> str:
+    """What a line told as the speaker's world says, without its 'Speaker: ', opening lowercase as a joined piece."""
+    said = line.text.removeprefix(f"{speaker}: ")
+    return said[:1].lower() + said[1:] if said[:2] != said[:2].upper() else said
 
 
 def _fragment(line: list[FactDraft], speaker: str) -> bool:

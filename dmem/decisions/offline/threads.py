@@ -30,6 +30,7 @@ from dmem.decisions.offline.followup import GENERIC, NAMED, detail_words, reacts
 from dmem.state.schemas import Message
 from dmem.text.asked import asks, ends_asking
 from dmem.text.lexical import content_stems, content_words, stem
+from dmem.text.words import WH, alternation
 
 # Most turns from the piece back to the fact it continues: a thread's fact, a reaction, a question, the speaker's
 # earlier pieces. Chosen on the tuning half and released batches 1-11 and 13 (see RESULTS, h54b).
@@ -56,17 +57,23 @@ _LISTENER = re.compile(r"\b(?:u|ur|you|your|youre|you're|yours|urs)\b", re.I)
 # to the listener, closed-class words each of which answers the other's turn.
 _TO_LISTENER = re.compile(r"^\W*(?:ty|thx|thanks|thank|sry|soz|oops|fair|deal|night|nite|bye|later|cya|gn|np)\b",
                           re.I)
+# A question without its mark: a question word anywhere in a short line ("with which car", "hows the dog"), or
+# chat's "any" opening a request ("any tips").
+_ASKING = re.compile(rf"\b(?:{alternation(WH)})\b|^\W*any\b", re.I)
 # A relative time of the piece's own ("physio today", "gig next fri"): a dated event of its own, not a detail.
-_OWN_TIME = re.compile(r"\b(?:today|tonight|tomorrow|tmrw|tmr|yesterday|(?:next|last|this)\s+\w+)\b", re.I)
+_OWN_TIME = re.compile(r"\b(?:today|tonight|tomorrow|tmrw|tmr|yesterday|(?:next|last|this)\s+(?:week|weekend|month|"
+                       r"year|term|morning|afternoon|evening|night|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|"
+                       r"\w+day|spring|summer|autumn|fall|winter))\b", re.I)
 # A verb of the piece's own (finite, a modal or a past form): "got a ferret", "can float now" open something.
 _OWN_VERB = re.compile(
     r"'(?:s|re|ve|ll|d|m)\b|\b(?:is|are|was|were|am|has|have|had|will|won't|can|can't|could|would|should|must|"
     r"might|do|does|did|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|got|gets|went|goes|came|comes|took|"
     r"made|gave|broke|fell|grew|ran|sold|bought|lost|won|left|found|saw|told|said|keeps|needs|makes|takes|gives|"
-    r"lives|runs|wants|says|[a-z]{3,}ed|i|im|ive|ill|id|its|hes|shes|thats|theyre|were|theres)\b"
+    r"lives|runs|wants|says|gone|been|done|need|want|love|hate|think|feel|know|going|gonna|doing|getting|having|"
+    r"coming|trying|[a-z]{3,}ed|i|im|ive|ill|id|its|hes|shes|thats|theyre|were|theres)\b"
     r"|^\W*(?:he|she|they|we|it|this|that)\s", re.I)
-# A question's own measure word after "how" ("how far", "how much", "how long"): it asks for the detail, it names
-# no topic of its own.
+# A two-word question's measure word after "how" ("how far", "how much", "how long"): it asks for the detail, it
+# names no topic of its own ("how r lessons" does).
 _HOW = re.compile(r"^\W*how\s+(\w+)", re.I)
 
 
@@ -86,10 +93,12 @@ def may_continue(message: Message) -> bool:
     Nor a dated event of its own: a line of several words with its own relative time ("physio today").
     """
     text = said(message)
-    return bool(text) and len(text.split()) <= THREAD_MAX_WORDS and not asks(text) and not ends_asking(text) \
-        and not worldline.REPLY_OPENING.search(text) and not takeup.REPLYING.search(text) \
-        and not _ELSEWHERE.search(text) and not _LISTENER.search(text) and not _TO_LISTENER.search(text) \
-        and not (len(text.split()) > 1 and _OWN_TIME.search(text))
+    if not text or len(text.split()) > THREAD_MAX_WORDS or asks(text) or ends_asking(text):
+        return False
+    if any(p.search(text) for p in (worldline.REPLY_OPENING, takeup.REPLYING, _ASKING, _ELSEWHERE, _LISTENER,
+                                    _TO_LISTENER)):
+        return False
+    return len(text.split()) == 1 or not _OWN_TIME.search(text)
 
 
 def fragment(text: str) -> bool:
@@ -106,11 +115,11 @@ def interjects(text: str, thread: set[str]) -> bool:
     """
     if len(text.split()) > INTERJECTION_MAX_WORDS or NAMED.search(text[1:]):
         return False
-    measure = m.group(1).lower() if (m := _HOW.match(text)) else None
+    measure = m.group(1).lower() if (m := _HOW.match(text)) and len(text.split()) == 2 else None
     own = [w for w in detail_words(content_words(text)) if not reacts(w) and w not in GENERIC and w != measure]
     if len(own) > 1:
         return False
-    return not own or not (asks(text) or ends_asking(text)) or stem(own[0]) in thread
+    return not own or not (asks(text) or ends_asking(text) or _ASKING.search(text)) or stem(own[0]) in thread
 
 
 def thread_of(message: Message, prior: Sequence[Message],
@@ -132,18 +141,23 @@ def thread_of(message: Message, prior: Sequence[Message],
                 return None
             crossed = True
             continue
-        if formed(turn, prior[:at]):
-            return (turn, crossed) if _topic(text) else None
+        if formed(turn, prior[:at]) and _topic(text, THREAD_MAX_WORDS if crossed else reusable.Z_MAX_MESSAGE_WORDS):
+            return turn, crossed
         if asks(text) or ends_asking(text) or not may_continue(turn):
             return None  # the speaker's own question, reply or aside: no thread of theirs runs through it
-        thread |= set(content_stems(text))
+        thread |= set(content_stems(text))  # an earlier piece: formed nothing, or only as a piece ("under the fence")
     return None
 
 
-def _topic(text: str) -> bool:
-    """Whether the fact's line has a topic a piece can continue: two content words, no question, not a paragraph."""
+def _topic(text: str, most: int) -> bool:
+    """Whether the fact's line has a topic a piece can continue: two content words, no question, ``most`` words.
+
+    Across the listener's turn the fact is a terse line too (``THREAD_MAX_WORDS``): a longer one tells several
+    things, and what comes after the listener's turn is no piece of one of them; with no turn between, a chat line
+    (``reusable.Z_MAX_MESSAGE_WORDS``, h52b), as a one-word line after a paragraph starts something else.
+    """
     return not ends_asking(text) and len(detail_words(content_words(text))) >= FACT_MIN_WORDS \
-        and len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS
+        and len(text.split()) <= most
 
 
 def carries_content(details: Sequence[str], earlier: str) -> bool:
