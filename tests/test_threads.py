@@ -171,3 +171,11 @@ def test_the_threaded_memory_is_updated_not_stored_twice(tmp_path: Path) -> None
     assert len(van) == 1  # the memory was updated, not stored twice
     assert van[0][0].endswith("brakes + rust") and "D7:5" in van[0][1]
     assert not any("brakes" in t for t in ilse)
+
+
+def test_the_model_prompts_say_the_same() -> None:
+    from dmem.prompts.formation import ADMIT_SYSTEM, SPLIT_SYSTEM
+
+    assert "Terse chat tells one fact over several turns" in ADMIT_SYSTEM
+    assert "'got a ferret' opens something new" in ADMIT_SYSTEM
+    assert "'Corwen: the van failed inspection; brakes + rust'" in SPLIT_SYSTEM

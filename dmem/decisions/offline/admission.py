@@ -214,7 +214,9 @@ def may_follow_up(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], 
 
 def followup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> followup.FollowUp | None:
     """The speaker's news and the other's question naming nothing that the message replies to (``followup``)."""
-    return followup.asked_on(message, prior, lambda news, before: judge_utterance(news, before, memories)[0])
+    # the news formed a fact of its own: a thread's piece is no news a question asks after (``threads`` joins it)
+    return followup.asked_on(message, prior,
+                             lambda news, before: judge_utterance(news, before, memories, threaded=False)[0])
 
 
 def listeners_of(message: Message, prior: Sequence[Message],

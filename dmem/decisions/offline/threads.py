@@ -53,10 +53,10 @@ _ELSEWHERE = re.compile(r"^\W*(?:sorry|anyway|anyways|anyhow)\b|\b(?:btw|by\s+th
                         r"on\s+another\s+note|changing\s+the\s+subject)\b", re.I)
 # The listener named in a line ("ur watch is in ur postbox"): the line is about them, no piece of the speaker's.
 _LISTENER = re.compile(r"\b(?:u|ur|you|your|youre|you're|yours|urs)\b", re.I)
-# A line opening with chat's thanks, apology, concession or farewell ("ty", "sry", "fair", "deal", "night"): said
-# to the listener, closed-class words each of which answers the other's turn.
-_TO_LISTENER = re.compile(r"^\W*(?:ty|thx|thanks|thank|sry|soz|oops|fair|deal|night|nite|bye|later|cya|gn|np)\b",
-                          re.I)
+# A line opening with chat's thanks, apology, concession, farewell or wish ("ty", "sry", "fair", "deal", "night",
+# "safe trip"): said to the listener, closed-class words each of which answers the other's turn.
+_TO_LISTENER = re.compile(r"^\W*(?:ty|thx|thanks|thank|sry|soz|oops|fair|deal|night|nite|bye|later|cya|gn|np|safe|"
+                          r"enjoy|have\s+fun|good\s+luck)\b", re.I)
 # A question without its mark: a question word anywhere in a short line ("with which car", "hows the dog"), or
 # chat's "any" opening a request ("any tips").
 _ASKING = re.compile(rf"\b(?:{alternation(WH)})\b|^\W*any\b", re.I)
