@@ -19,8 +19,9 @@ import pytest
 from dmem import Memory
 from dmem.decisions.offline import threads
 from dmem.decisions.offline.admission import judge_utterance
+from dmem.decisions.offline.lifecycle_rules import decide, goes_on
 from dmem.decisions.offline.splitting import facts_from_message, split_messages
-from dmem.state.schemas import Message
+from dmem.state.schemas import Fact, MemoryRecord, Message, Operation
 from tests.conftest import chat_turn
 
 START = datetime(2025, 9, 12, 19, 0)
@@ -179,3 +180,23 @@ def test_the_model_prompts_say_the_same() -> None:
     assert "Terse chat tells one fact over several turns" in ADMIT_SYSTEM
     assert "'got a ferret' opens something new" in ADMIT_SYSTEM
     assert "'Corwen: the van failed inspection; brakes + rust'" in SPLIT_SYSTEM
+
+
+def _memory(text: str, sources: list[str]) -> MemoryRecord:
+    return MemoryRecord(id="m", namespace="corwen", text=text, speaker="Corwen", source_turn_ids=sources,
+                        created_at=START, updated_at=START)
+
+
+@pytest.mark.parametrize(("memory", "fact", "joined"), [
+    ("Corwen sold the van", "Corwen sold the van; 900", "Corwen sold the van; 900"),
+    ("Corwen sold the van; 900", "Corwen sold the van; to a student", "Corwen sold the van; 900; to a student"),
+    ("Corwen sold the van; 900", "Corwen sold the van; 900", None),  # nothing new: the repeat rule
+])
+def test_the_lifecycle_joins_a_pieces_words_to_the_memory_of_its_first_turn(memory: str, fact: str,
+                                                                            joined: str | None) -> None:
+    new = Fact(text=fact, namespace="corwen", speaker="Corwen", source_turn_ids=["D7:3", "D7:9"])
+    assert goes_on(new, _memory(memory, ["D7:3"])) == joined
+    assert goes_on(new, _memory(memory, ["D7:1"])) is None  # another turn's memory
+    if joined:
+        decision = decide(new, [_memory(memory, ["D7:3"])], [0.99])  # close enough to count as a repeat
+        assert decision.operation == Operation.UPDATE and decision.text == joined
