@@ -110,6 +110,7 @@ def test_the_news_is_looked_up_only_past_the_cheap_guards(monkeypatch: pytest.Mo
     assert judge_utterance(turn("I failed it at the Dunmore test centre on Friday", "Tamsin", 3), lines)[0]
     assert looked == []
     monkeypatch.setattr(admission, "may_follow_up", lambda *_: False)  # a guard that fails: no look-up at all
+    monkeypatch.setattr(admission, "thread_piece", lambda *_: None)  # the thread rule (``threads``) admits it too
     assert not judge_utterance(turn("parking. obvs", "Tamsin", 3), lines)[0]
     assert looked == []
 

@@ -73,6 +73,16 @@ ADMIT_SYSTEM = system_text(
         "Admit a short message that continues the speaker's own message just before it (chat "
         "splits one turn into several): 'Mostly street food from the islands.' after their 'We went "
         "to the night market last week.' says what they ate there.",
+        "Terse chat tells one fact over several turns with the listener reacting between, and each piece "
+        "belongs to the fact it goes on with: Corwen's 'the van failed inspection', Ilse's 'oh no', Corwen's "
+        "'brakes + rust' says why it failed; 'sold the van' / 'nooo' / '900' says the price; 'the dog got "
+        "out' / 'WHAT' / 'under the fence' / 'how far' / 'next door' says how and where. Admit such a short "
+        "piece (a few words, no verb of its own) as a detail of the speaker's own fact a few turns before "
+        "when every turn between is the listener's reaction, filler or a short question naming nothing of "
+        "its own ('where', 'how much'). Not a piece of it: a line with its own subject and verb ('got a "
+        "ferret' opens something new), a dated event of its own ('dentist tomorrow'), thanks, an apology or "
+        "a goodbye, a line about the listener, an answer to a question about another topic ('how are the "
+        "lessons?'), anything after the listener's own news, or after a long pause.",
         "Admit an opinion about something named, even without 'I': 'the lake trail has the best "
         "views' is the speaker's view. Advice to the listener is not one.",
         "Admit what the speaker tells of their own world without 'I' when a later answer could use it "
@@ -201,6 +211,11 @@ SPLIT_SYSTEM = system_text(
         "A short message continuing the speaker's own message states what it adds with what it "
         "continues: Noor's 'We went to the night market last week.' then 'Mostly street food.' "
         "gives 'Noor ate mostly street food at the night market last week', from both messages.",
+        "A terse piece of the speaker's fact told across the listener's reactions is written with that fact, "
+        "never alone: Corwen's 'the van failed inspection', Ilse's 'oh no', Corwen's 'brakes + rust' gives "
+        "'Corwen: the van failed inspection; brakes + rust', from Corwen's two lines, not 'Corwen: brakes + "
+        "rust'. When <existing_memories> holds that fact, write the memory with the piece added (it is "
+        "updated, not stored twice).",
         "One answer is one fact: a reply giving several fragments to one question ('The lantern "
         "parade. The drummers at midnight.' to 'What were the best moments of the festival?') gives "
         "'Noor's best moments of the festival were the lantern parade and the drummers at midnight', "

@@ -2,8 +2,9 @@
 
 Else the exchange may still show it says something: the line judged whole as the speaker's world (``worldline``),
 a reply going on with the speaker's news that a question naming nothing asked after (``followup``), the listener's
-take-up of a short line as news (``takeup``), or the line opening the chat after a silence (``opening``). A verdict
-keeps the clauses it was drawn from (``Judged``), so a caller reads them rather than cutting the line again.
+take-up of a short line as news (``takeup``), the line opening the chat after a silence (``opening``), or a terse
+piece going on with the speaker's own fact of the same thread across the listener's interjections (``threads``).
+A verdict keeps the clauses it was drawn from (``Judged``), so a caller reads them rather than cutting the line again.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dmem.decisions.offline import (
     question_facts,
     rules,
     takeup,
+    threads,
     worldline,
 )
 from dmem.decisions.offline.clause_admission import judge_clause
@@ -55,19 +57,20 @@ class Judged:
 
 
 def judge_utterance(message: Message, prior: Sequence[Message] = (),
-                    memories: Sequence[str] = (), *, reopened: bool = True) -> tuple[bool, str]:
+                    memories: Sequence[str] = (), *, reopened: bool = True, threaded: bool = True) -> tuple[bool, str]:
     """Admit if any clause is admitted (its reason); else the most telling clause rejection.
 
     ``prior`` are the turns before it, in order (they say what question it may answer);
     ``memories`` are stored memory texts it may continue; ``reopened`` False judges it without its place
-    after a silence (``opening``), as that rule itself does.
+    after a silence (``opening``), as that rule itself does; ``threaded`` False without the thread it may
+    continue (``threads``), as a thread's fact is judged: it must form a fact of its own.
     """
-    judged = judged_utterance(message, prior, memories, reopened=reopened)
+    judged = judged_utterance(message, prior, memories, reopened=reopened, threaded=threaded)
     return judged.admit, judged.reason
 
 
 def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: Sequence[str] = (), *,
-                     reopened: bool = True) -> Judged:
+                     reopened: bool = True, threaded: bool = True) -> Judged:
     """``judge_utterance``'s verdict, with the clauses and clause verdicts it was drawn from."""
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return Judged(False, "rejected: assistant turns are context, not a source of user facts")
@@ -75,16 +78,16 @@ def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: 
         return Judged(False, "rejected: empty utterance")
     clauses, language = clauses_of(message, prior, memories)
     verdicts = [judge_clause(c, language) for c in clauses]
-    admit, reason = _utterance_verdict(clauses, verdicts, language, message, prior, memories, reopened)
+    admit, reason = _utterance_verdict(clauses, verdicts, language, message, prior, memories, reopened, threaded)
     return Judged(admit, reason, clauses, verdicts, language)
 
 
 def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], language: str,
                        message: Message, prior: Sequence[Message], memories: Sequence[str],
-                       reopened: bool = True) -> tuple[bool, str]:
-    """The verdict from the clauses' own: an admitted clause, else the line, news, take-up or opening rules.
+                       reopened: bool = True, threaded: bool = True) -> tuple[bool, str]:
+    """The verdict from the clauses' own: an admitted clause, else the line, news, take-up, opening or thread rules.
 
-    The opening rule (a line after a silence) is asked only when ``reopened``.
+    The opening rule (a line after a silence) is asked only when ``reopened``, the thread rule when ``threaded``.
     """
     # A reusable clause forms a fact only when no other clause does: the reason names the clause that does.
     admitted = sorted((v for v in verdicts if v.admit), key=lambda v: v.kind in _TOLD)
@@ -107,9 +110,30 @@ def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdi
                      f"('{shorten(utterance_text(taken.news), 60)}'), {taken.how}"
     if reopened and (opened := opening_news(message, prior, memories)):
         return True, f"admitted: the speaker's news, opening the chat after {spoken(opened.silence)} of silence"
+    if threaded and (thread := thread_piece(clauses, verdicts, message, prior, language, memories)):
+        return True, f"admitted: goes on with the speaker's fact ('{shorten(utterance_text(thread.fact), 60)}')"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
         return line.admit, line.reason
     return False, worst.reason if worst else "rejected: empty utterance"
+
+
+def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,
+                 prior: Sequence[Message], language: str, memories: Sequence[str] = ()) -> threads.Thread | None:
+    """The speaker's fact of the same thread that a terse line goes on with (``threads``), or None.
+
+    Its clauses are judged as a reply after "hows it" is (``followup.judge_reply``); a reply to a question is one
+    only to the listener's interjection in the thread ("how far"), which ``threads`` reads among the turns between.
+    """
+    if not clauses or language != "en" or not threads.may_continue(message):
+        return None
+    replied = clauses[0].replies_to or clauses[0].asked
+    if replied is not None and replied.turn_id not in {t.turn_id for t in prior[-threads.THREAD_TURNS:]}:
+        return None
+    texts = [c.text for c in clauses]
+    pooled = followup.judge_reply(texts, [v.kind for v in verdicts], [c.foreign for c in clauses], answer_words,
+                                  clauses[0].names, set(clauses[0].people), listeners_of(message, prior, memories))
+    return threads.continues(message, prior, texts, pooled,
+                             lambda fact, before: judge_utterance(fact, before, memories, threaded=False)[0])
 
 
 def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> takeup.TakeUp | None:
@@ -190,7 +214,9 @@ def may_follow_up(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], 
 
 def followup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> followup.FollowUp | None:
     """The speaker's news and the other's question naming nothing that the message replies to (``followup``)."""
-    return followup.asked_on(message, prior, lambda news, before: judge_utterance(news, before, memories)[0])
+    # the news formed a fact of its own: a thread's piece is no news a question asks after (``threads`` joins it)
+    return followup.asked_on(message, prior,
+                             lambda news, before: judge_utterance(news, before, memories, threaded=False)[0])
 
 
 def listeners_of(message: Message, prior: Sequence[Message],

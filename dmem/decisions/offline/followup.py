@@ -37,7 +37,7 @@ FOLLOWUP_MAX_WORDS = 6
 # Share of the news's content stems a stored memory of the speaker's holds to be the one the news formed.
 NEWS_SHARE = 0.5
 # Words that name nothing: asking words, generic verbs, pointing back, a prompt to go on.
-_GENERIC = wordset(
+GENERIC = wordset(
     f"{WH_FOLLOWUP} what's how's happened happen happens happening go goes went "
     "going gone was is were be been it its it's that thats that's this they them he she him her say said says come "
     "came so and then tell me more again exactly really seriously wait well else like story deets details detail "
@@ -74,12 +74,12 @@ def names_nothing(text: str) -> bool:
     words = text.split()
     if not words or len(words) > FOLLOWUP_MAX_WORDS or not _ASKING.search(text) or NAMED.search(text[1:]):
         return False
-    return _reacts(text)
+    return reacts(text)
 
 
-def _reacts(text: str) -> bool:
+def reacts(text: str) -> bool:
     """Whether a line has no word of its own: only asking, generic or reacting words ("noo", "omg!!", "😭")."""
-    return all(w in _GENERIC or w in rules.INTERJECTIONS or _REPEATED.match(w) for w in content_words(text))
+    return all(w in GENERIC or w in rules.INTERJECTIONS or _REPEATED.match(w) for w in content_words(text))
 
 
 def asked_on(message: Message, prior: Sequence[Message],
@@ -93,7 +93,7 @@ def asked_on(message: Message, prior: Sequence[Message],
         return None
     question, at = prior[-1], len(prior) - 1
     while at and prior[at - 1].speaker == question.speaker and len(prior) - at < FOLLOWUP_RUN \
-            and _reacts(said(prior[at - 1])):
+            and reacts(said(prior[at - 1])):
         at -= 1
     news = prior[at - 1] if at else None
     if news is None or news.speaker != message.speaker or not told(news, prior[: at - 1]):

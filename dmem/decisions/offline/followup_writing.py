@@ -2,7 +2,8 @@
 
 'Osric moved in; cold; boiler makes a noise' when the news formed a stored memory, else
 'Osric added to "Osric failed the test": roundabout'; the news, the question asked after it and the reply are the
-sources. ``followup`` judges the unit; this module only writes it.
+sources. ``followup`` judges the unit; this module only writes it. A terse piece going on with the speaker's own
+fact of the same thread (``threads``) is written the same way, from the fact's line and the piece.
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline import followup, frames, register, rules
+from dmem.decisions.offline import followup, frames, register, rules, threads
 from dmem.decisions.offline.clauses import Clause, utterance_text
 from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.replies import restore_subject
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
-from dmem.text.lexical import first_word
+from dmem.text.lexical import content_stems, first_word
 from dmem.text.quotes import shorten
 
 
@@ -28,9 +29,36 @@ def followup_fact(unit: followup.FollowUp, pooled: list[Clause], message: Messag
     'Osric moved in; cold; boiler makes a noise', else 'Osric added to "Osric failed the test": roundabout';
     the news, the question asked after it and the reply are its sources.
     """
-    speaker = message.speaker
-    said = frames.JOIN.join(trim(rewrite_person(drop_vocative(c.text, listener), speaker, listener)) for c in pooled)
-    return _on_news(said, unit, message, listener, memories, any(rules.HEDGE.search(c.text) for c in pooled))
+    sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
+    return _on_news(detail(pooled, message.speaker, listener), unit.news, sources, message, listener, memories,
+                    any(rules.HEDGE.search(c.text) for c in pooled))
+
+
+def thread_fact(thread: threads.Thread, said: str, message: Message, listener: str | None,
+                memories: Sequence[str], hedged: bool) -> FactDraft:
+    """A piece going on with the speaker's fact of the same thread (``threads``), written with the memory it formed.
+
+    'Corwen: van failed inspection; brakes + rust' (the stored memory holding every word of the fact's line, which
+    the lifecycle then updates, else the fact restated, never framed); the fact's line and the piece are its sources.
+    ``said``: what the piece says, in the third person (``detail``).
+    """
+    speaker, sources = message.speaker, [thread.fact.turn_id, message.turn_id]
+    told = utterance_text(thread.fact)
+    stems = set(content_stems(told)) - set(content_stems(speaker))
+    if stems and (memory := followup.own_memory(stems, speaker, memories, len(stems))):
+        text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
+    else:  # no memory to write it with: the fact restated, the piece joined to it (never framed)
+        earlier = _restated(told, speaker, listener)
+        if first_word(speaker).lower() not in earlier.lower():
+            earlier = f"{speaker}: {earlier}"
+        text = f"{earlier.rstrip('.')}{frames.JOIN}{said}"
+    return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=sources, categories=categorize(said),
+                     provenance=Provenance.HEDGED if hedged else Provenance.STATED, language="en")
+
+
+def detail(pooled: list[Clause], speaker: str, listener: str | None) -> str:
+    """What the pooled clauses say, each in the third person, joined: 'cold; boiler makes a noise'."""
+    return frames.JOIN.join(trim(rewrite_person(drop_vocative(c.text, listener), speaker, listener)) for c in pooled)
 
 
 def with_news(drafts: list[FactDraft], unit: followup.FollowUp, message: Message, listener: str | None,
@@ -57,7 +85,8 @@ def with_news(drafts: list[FactDraft], unit: followup.FollowUp, message: Message
         categories += [c for c in draft.categories if c not in categories]
         hedged = hedged or draft.provenance == Provenance.HEDGED
     if said:  # one memory: the news and all the reply goes on with it
-        fact = _on_news(frames.JOIN.join(said), unit, message, listener, memories, hedged)
+        sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
+        fact = _on_news(frames.JOIN.join(said), unit.news, sources, message, listener, memories, hedged)
         out.insert(at, fact.model_copy(update={"categories": categories}))
     return out
 
@@ -69,17 +98,20 @@ def _as_said(piece: str, text: str | None) -> str:
     return f"{piece[:1].lower()}{piece[1:]}" if said and said[0].islower() and first != "I" else piece
 
 
-def _on_news(said: str, unit: followup.FollowUp, message: Message, listener: str | None, memories: Sequence[str],
-             hedged: bool) -> FactDraft:
-    """What the reply says, written with the memory the speaker's news formed, else after the news quoted."""
-    speaker, news = message.speaker, utterance_text(unit.news)
+def _on_news(said: str, told_in: Message, sources: list[str], message: Message, listener: str | None,
+             memories: Sequence[str], hedged: bool) -> FactDraft:
+    """What the reply says, written with the memory the speaker's news (``told_in``) formed, else after it quoted."""
+    speaker, news = message.speaker, utterance_text(told_in)
     if memory := followup.news_memory(news, speaker, memories):
         text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
     else:
-        told = register.standard(news) or news
-        told = (told.lower() if told.isupper() else told).replace('"', "'")  # the frame quotes it
-        earlier = trim(rewrite_person(restore_subject(told), speaker, listener))
-        text = frames.added(speaker, shorten(earlier, 100), said)
-    sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
+        text = frames.added(speaker, shorten(_restated(news, speaker, listener), 100), said)
     return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=sources, categories=categorize(said),
                      provenance=Provenance.HEDGED if hedged else Provenance.STATED, language="en")
+
+
+def _restated(news: str, speaker: str, listener: str | None) -> str:
+    """The speaker's earlier message as a statement about them: standard spelling, third person, no double quotes."""
+    told = register.standard(news) or news
+    told = (told.lower() if told.isupper() else told).replace('"', "'")  # the frame quotes it
+    return trim(rewrite_person(restore_subject(told), speaker, listener))

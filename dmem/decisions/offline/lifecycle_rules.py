@@ -1,7 +1,8 @@
 """Lifecycle rules of the offline engine: NOOP, DELETE, UPDATE or ADD by similarity and value comparison.
 
-Rules in order: a repeat (equal text or cosine >= NOOP_SIMILARITY) is NOOP; a removal statement
-("no longer", "sold", "quit") about a memory of the same subject is DELETE; the same subject and
+Rules in order: a fact going on with a memory formed from its first source turn ('fact; piece') joins its new
+pieces to that memory (UPDATE, ``goes_on``); a repeat (equal text or cosine >= NOOP_SIMILARITY) is NOOP; a
+removal statement ("no longer", "sold", "quit") about a memory of the same subject is DELETE; the same subject and
 wording with a changed value (number, date, name, or a negation flip) is UPDATE; a fact that adds
 nothing to such a memory is NOOP and one that only adds detail is UPDATE; anything else is ADD.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import re
 
 from dmem.decisions.offline import rules
+from dmem.decisions.offline.frames import JOIN
 from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates
 from dmem.state.schemas import Category, Fact, MemoryRecord, Operation
 from dmem.state.verdicts import LifecycleDecision
@@ -119,8 +121,32 @@ def _decision(op: Operation, reason: str, target: int | None = None, text: str |
     return LifecycleDecision(reason=reason, operation=op, target=target, text=text)
 
 
+def goes_on(fact: Fact, memory: MemoryRecord) -> str | None:
+    """The memory with the pieces a fact joins to it added, when the fact goes on with it; else None.
+
+    Formation writes a later line going on with a fact it formed as 'fact; piece' (``followup``, ``threads``),
+    its first source the fact's turn: when the memory came from that turn and holds the fact's head (the text
+    before the first '; '), the new pieces join the memory, whatever the cosine (a short piece barely moves it, so
+    the repeat rule would drop its words) and whatever pieces the memory already holds ('sold the van; 900' then
+    'sold the van; to a student').
+    """
+    pieces = fact.text.split(JOIN)
+    if len(pieces) < 2 or not fact.source_turn_ids or fact.source_turn_ids[0] not in memory.source_turn_ids \
+            or (fact.speaker and memory.speaker and fact.speaker.lower() != memory.speaker.lower()):
+        return None
+    held = set(content_stems(memory.text))
+    if not set(content_stems(pieces[0])) <= held:
+        return None
+    new = [p for p in pieces[1:] if not set(content_stems(p)) <= held]
+    return f"{memory.text.rstrip().rstrip('.')}{JOIN}{JOIN.join(new)}" if new else None
+
+
 def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> LifecycleDecision:
     """One lifecycle decision for a new fact; background ids are 0..n-1 in list order."""
+    for i, memory in enumerate(background):
+        if (joined := goes_on(fact, memory)) is not None:
+            return _decision(Operation.UPDATE, f"goes on: the fact adds pieces to memory {i}, formed from its "
+                                               "first source turn", target=i, text=joined)
     for i, (memory, cos) in enumerate(zip(background, cosines, strict=True)):
         if normalise(memory.text) == normalise(fact.text) or cos >= NOOP_SIMILARITY:
             return _decision(Operation.NOOP, f"repeat: memory {i} already says this (cosine {cos:.2f})", target=i)

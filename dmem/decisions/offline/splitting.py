@@ -7,6 +7,7 @@ and the listener. Relative time words are kept as said (a later node grounds the
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 
 from dmem.decisions.offline import (
     confirmed,
@@ -15,6 +16,7 @@ from dmem.decisions.offline import (
     leaning,
     payback,
     rules,
+    threads,
 )
 from dmem.decisions.offline.admission import (
     followup_news,
@@ -23,12 +25,13 @@ from dmem.decisions.offline.admission import (
     listeners_of,
     opening_news,
     takeup_news,
+    thread_piece,
 )
 from dmem.decisions.offline.clause_admission import judge_clause
 from dmem.decisions.offline.clause_facts import TOLD_KINDS, Drafting, clause_pairs, lowered, main_fact
 from dmem.decisions.offline.clauses import Clause, ClauseVerdict, answer_words, clauses_of, utterance_text
 from dmem.decisions.offline.fact_text import categorize, tidy
-from dmem.decisions.offline.followup_writing import followup_fact, with_news
+from dmem.decisions.offline.followup_writing import detail, followup_fact, thread_fact, with_news
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.pronouns import Antecedent, antecedents
 from dmem.decisions.offline.replies import Asked, listener_of
@@ -56,25 +59,43 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
 
 
 def _message_facts(message: Message, window: list[Message], history: list[Message],
-                   *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], bool]:
-    """``facts_from_message``, and whether its one fact is the whole line told as the speaker's world.
+                   *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], Joins | None]:
+    """``facts_from_message``, and what of it joins the draft of an earlier line of the exchange, if any (``Joins``).
 
     A reply to a question naming nothing is written with the speaker's news that question asked after (B48b).
     """
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
-        return [], False
+        return [], None
     prior = [*history, *window[: window.index(message)]] if message in window else history
     news = followup_news(message, prior, memories) if gated else None  # looked up once, for both uses below
     facts, line = _said_facts(message, prior, [*history, *window], news, gated=gated, memories=memories)
     if facts and news:
-        facts, line = with_news(facts, news, message, listener_of(message, [*history, *window]), memories), False
+        facts, line = with_news(facts, news, message, listener_of(message, [*history, *window]), memories), None
     if gated and (taken := takeup_news(message, prior, memories)):
         told = taken.news
         return [*facts, _news_fact(told, taken.pooled, taken.language, prior[: prior.index(told)], prior,
-                                   memories)], False
+                                   memories)], None
     if gated and not facts and (opened := opening_news(message, prior, memories)):
-        return [_news_fact(message, opened.pooled, opened.language, prior, prior, memories)], True
+        opener = _news_fact(message, opened.pooled, opened.language, prior, prior, memories)
+        return [opener], _told_joins(opener, message, prior)
     return facts, line
+
+
+@dataclass(frozen=True)
+class Joins:
+    """What of a line joins the draft of an earlier line of the same exchange, and that line's turn."""
+
+    turn_id: str
+    """The earlier line whose draft it joins: the speaker's line just before, or the fact its thread goes on with."""
+    said: str
+    """What it adds, as the joined piece ('; ' then this)."""
+
+
+def _told_joins(line: FactDraft, message: Message, prior: Sequence[Message]) -> Joins | None:
+    """A line told as the speaker's world joins the draft of the speaker's line just before, when there is one."""
+    if not prior or prior[-1].speaker != message.speaker:
+        return None
+    return Joins(prior[-1].turn_id, line.text.removeprefix(f"{message.speaker}: "))
 
 
 def _news_fact(news: Message, pooled: Sequence[Clause], language: str, before: list[Message], chat: list[Message],
@@ -106,8 +127,11 @@ def _replies(clause: Clause, kind: str, linked: bool) -> bool:
 
 
 def _said_facts(message: Message, prior: list[Message], chat: list[Message], news: followup.FollowUp | None,
-                *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], bool]:
-    """The utterance's own facts, and whether its one fact is the whole line told as the speaker's world.
+                *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], Joins | None]:
+    """The utterance's own facts, and what of it joins the draft of an earlier line of the exchange (``Joins``).
+
+    A line told as the speaker's world joins their line just before; a terse piece going on with the speaker's fact
+    of the same thread (``threads``: what forms nothing alone, or only a fragment 'Corwen: 900') is written with it.
 
     ``prior``: the turns before it; ``chat``: history and window; ``news``: what a question naming nothing just
     before asked after (``followup_news``), which a reply no clause of which was admitted may go on with.
@@ -125,14 +149,33 @@ def _said_facts(message: Message, prior: list[Message], chat: list[Message], new
         _draft_clause(state, clause, verdict, message, listener, language, gated=gated)
     drafts = payback.without_restated(state.drafts, state.restating)
     if drafts or not gated:
-        return drafts or state.told, False
-    if state.told:
-        return _told_line(state.told, clauses, verdicts, message.speaker, listener, known, memories,
-                          listeners_of(message, prior, memories)), True
-    line = _line_fact(clauses, verdicts, message, prior, listener, known, language, memories)
+        return drafts or state.told, None
+    line = _told_line(state.told, clauses, verdicts, message.speaker, listener, known, memories,
+                      listeners_of(message, prior, memories)) if state.told else \
+        _line_fact(clauses, verdicts, message, prior, listener, known, language, memories)
     if not line and (unit := followup_unit(clauses, verdicts, message, prior, language, news, memories)):
-        return [followup_fact(unit, [clauses[i] for i in unit.pooled], message, listener, memories)], False
-    return line, bool(line)
+        return [followup_fact(unit, [clauses[i] for i in unit.pooled], message, listener, memories)], None
+    if news is None and (not line or _fragment(line, message.speaker)) \
+            and (thread := thread_piece(clauses, verdicts, message, prior, language, memories)):
+        pooled = [clauses[i] for i in thread.pooled]
+        said = _as_said(line[0], message.speaker) if line else detail(pooled, message.speaker, listener)
+        hedged = any(d.provenance == Provenance.HEDGED for d in line) or any(rules.HEDGE.search(c.text) for c in pooled)
+        fact = thread_fact(thread, said, message, listener, memories, hedged)
+        sources = list(dict.fromkeys([*fact.source_turn_ids, *(s for d in line for s in d.source_turn_ids)]))
+        return [fact.model_copy(update={"source_turn_ids": sources})], Joins(thread.fact.turn_id, said)
+    return line, _told_joins(line[0], message, prior) if line else None
+
+
+def _as_said(line: FactDraft, speaker: str) -> str:
+    """What a line told as the speaker's world says, without its 'Speaker: ', opening lowercase as a joined piece."""
+    said = line.text.removeprefix(f"{speaker}: ")
+    return said[:1].lower() + said[1:] if said[:2] != said[:2].upper() else said
+
+
+def _fragment(line: list[FactDraft], speaker: str) -> bool:
+    """Whether a line's one fact is a fragment told as the speaker's ('Corwen: 900'): no verb, no subject of its own."""
+    said = line[0].text.removeprefix(f"{speaker}: ") if len(line) == 1 else line[0].text
+    return said != line[0].text and threads.fragment(said)
 
 
 def _draft_clause(state: Drafting, clause: Clause, verdict: ClauseVerdict, message: Message, listener: str | None,
@@ -295,15 +338,13 @@ def split_messages(messages: list[Message], history: list[Message], *, gated: bo
                    memories: Sequence[str] = ()) -> list[FactDraft]:
     """Facts of every message of the current exchange, in order (``memories``: stored texts it may continue)."""
     drafts: list[FactDraft] = []
-    before: Message | None = None
     for message in messages:
-        facts, line = _message_facts(message, messages, history, gated=gated, memories=memories)
-        if line and before is not None and before.speaker == message.speaker and drafts \
-                and before.turn_id in drafts[-1].source_turn_ids:
-            drafts[-1] = _joined_line(drafts[-1], facts[0], message.speaker)
+        facts, joins = _message_facts(message, messages, history, gated=gated, memories=memories)
+        if joins and drafts and joins.turn_id in drafts[-1].source_turn_ids \
+                and any(m.turn_id == joins.turn_id for m in messages):
+            drafts[-1] = _joined_line(drafts[-1], joins.said, facts[0].source_turn_ids)
         else:
             drafts += facts
-        before = message
     return drafts
 
 
@@ -313,9 +354,8 @@ def _continued_own(pooled: Sequence[Clause], speaker: str, memories: Sequence[st
     return followup.own_memory(mine, speaker, memories, LINE_JOIN_MIN_SHARED, LINE_JOIN_MAX_WORDS)
 
 
-def _joined_line(earlier: FactDraft, line: FactDraft, speaker: str) -> FactDraft:
-    """A line told as the speaker's world joins the fact of the speaker's message just before: one memory."""
-    said = line.text.removeprefix(f"{speaker}: ")
-    sources = list(dict.fromkeys([*earlier.source_turn_ids, *line.source_turn_ids]))
+def _joined_line(earlier: FactDraft, said: str, sources: list[str]) -> FactDraft:
+    """A line told as the speaker's world, or a thread's piece, joins the draft of the earlier line: one memory."""
+    sources = list(dict.fromkeys([*earlier.source_turn_ids, *sources]))
     return earlier.model_copy(update={"text": f"{earlier.text}; {said[:1].lower() + said[1:]}",
                                       "source_turn_ids": sources})

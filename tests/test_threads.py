@@ -1,0 +1,202 @@
+"""A terse line goes on with the speaker's own fact of the same thread, across the listener's interjections (h54b).
+
+"the van failed inspection" / "oh no" / "brakes + rust": the last line says too little alone, but it is a piece of
+the fact two turns before. It is written with that fact (with the memory it formed, which the lifecycle updates;
+within one exchange joined to its draft; else joined to the fact restated), the fact's line and the piece its
+sources. The listener's news or own question between, a new topic (a verb of its own), a dated event of its own,
+a line about the listener, thanks or farewells, a session break and a thread too long ago join nothing. The case
+with no turn between (h52b's extension) is the same rule. Invented people and events only.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from dmem import Memory
+from dmem.decisions.offline import threads
+from dmem.decisions.offline.admission import judge_utterance
+from dmem.decisions.offline.lifecycle_rules import decide, goes_on
+from dmem.decisions.offline.splitting import facts_from_message, split_messages
+from dmem.state.schemas import Fact, MemoryRecord, Message, Operation
+from tests.conftest import chat_turn
+
+START = datetime(2025, 9, 12, 19, 0)
+turn = functools.partial(chat_turn, session="D7", when=START)
+OPENING = (("Corwen", "evening!"), ("Ilse", "hey hey"))
+GOES_ON = "admitted: goes on with the speaker's fact"
+
+
+def turns_of(*lines: tuple[str, str]) -> list[Message]:
+    return [turn(text, who, i + 1) for i, (who, text) in enumerate((*OPENING, *lines))]
+
+
+def judged(*lines: tuple[str, str], memories: tuple[str, ...] = ()) -> tuple[bool, str, list[tuple[str, list[str]]]]:
+    """The last line's verdict, reason and facts (text, sources) after the lines before it."""
+    turns = turns_of(*lines)
+    ok, reason = judge_utterance(turns[-1], turns[:-1], memories)
+    facts = facts_from_message(turns[-1], turns, [], gated=True, memories=memories) if ok else []
+    return ok, reason, [(f.text, f.source_turn_ids) for f in facts]
+
+
+@pytest.mark.parametrize(("lines", "written", "sources"), [
+    ((("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "brakes + rust")),
+     "Corwen: the van failed inspection; brakes + rust", ["D7:3", "D7:5"]),
+    ((("Corwen", "sold the van 😢"), ("Ilse", "nooo"), ("Corwen", "900")), "Corwen sold the van; 900",
+     ["D7:3", "D7:5"]),
+    ((("Corwen", "the dog escaped the garden"), ("Ilse", "WHAT"), ("Corwen", "under the fence"), ("Ilse", "how far"),
+      ("Corwen", "next door")), "Corwen: the dog escaped the garden; next door", ["D7:3", "D7:7"]),
+    ((("Corwen", "im best man"), ("Ilse", "OMG"), ("Corwen", "speech 😰")), "Corwen: im best man; speech",
+     ["D7:3", "D7:5"]),
+    ((("Corwen", "I need new tyres on the van"), ("Corwen", "fronts")),  # no turn between (h52b's case)
+     "Corwen need new tyres on the van; fronts", ["D7:3", "D7:4"]),
+])
+def test_a_terse_piece_goes_on_with_the_speakers_fact(lines: tuple[tuple[str, str], ...], written: str,
+                                                      sources: list[str]) -> None:
+    ok, reason, facts = judged(*lines)
+    assert ok and reason.startswith(GOES_ON)
+    assert facts == [(written, sources)]
+
+
+def test_a_fragment_told_alone_is_written_with_its_thread() -> None:
+    """'Corwen: brakes + rust' said nothing on its own; the piece now joins the fact it goes on with."""
+    for piece in ("Brakes. Rust.", "garage next door"):
+        _, _, facts = judged(("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", piece))
+        assert len(facts) == 1 and facts[0][0].startswith("Corwen: the van failed inspection; ")
+        assert "D7:3" in facts[0][1] and "D7:5" in facts[0][1]
+
+
+def test_the_piece_is_written_with_the_memory_the_fact_formed() -> None:
+    _, _, facts = judged(("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "brakes + rust"),
+                         memories=("Ilse failed her driving test", "Corwen: the van failed inspection"))
+    assert facts == [("Corwen: the van failed inspection; brakes + rust", ["D7:3", "D7:5"])]
+
+
+def test_a_memory_sharing_only_part_of_the_fact_is_not_the_one_it_formed() -> None:
+    _, _, facts = judged(("Corwen", "the dog escaped the garden"), ("Ilse", "oh no"), ("Corwen", "under the fence"),
+                         memories=("Corwen: the dog sleeps on the sofa",))
+    assert facts == [("Corwen: the dog escaped the garden; under the fence", ["D7:3", "D7:5"])]
+
+
+def test_within_one_exchange_the_piece_joins_the_facts_draft() -> None:
+    turns = turns_of(("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "brakes + rust"))
+    drafts = split_messages(turns[2:], turns[:2], gated=True)
+    assert [(d.text, d.source_turn_ids) for d in drafts] == [
+        ("Corwen: The van failed inspection; brakes + rust", ["D7:3", "D7:5"])]
+
+
+@pytest.mark.parametrize("lines", [
+    # the listener's news, or a question about a topic of its own, between
+    (("Corwen", "the van failed inspection"), ("Ilse", "my sister had her baby"), ("Corwen", "brakes + rust")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "how r the lessons"), ("Corwen", "brakes + rust")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "did Bram call"), ("Corwen", "brakes + rust")),
+    # the piece opens something of its own, is the speaker's word to the listener, or about them
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "got a ferret")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "they want 600")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "dentist tomorrow")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "ur keys r in ur bag")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "ill drive u"), ("Corwen", "ty")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "with which garage")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "sorry, rant over")),
+    # the head is the listener's, or no fact, or a question
+    (("Ilse", "the van failed inspection"), ("Corwen", "oh no"), ("Ilse", "lol"), ("Corwen", "brakes + rust")),
+    (("Corwen", "lol"), ("Ilse", "oh no"), ("Corwen", "brakes + rust")),
+    (("Corwen", "did the van fail inspection?"), ("Ilse", "oh no"), ("Corwen", "brakes + rust")),
+    # a long fact's line: what comes after the listener's turn is no piece of one of its things
+    (("Corwen", "the van failed inspection and the landlord is selling the flat and my knee is bad again "
+                "so not a great week"), ("Ilse", "oh no"), ("Corwen", "brakes + rust")),
+    # too long ago
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "lol"), ("Ilse", "oh"),
+     ("Corwen", "lol"), ("Ilse", "haha"), ("Corwen", "lol"), ("Ilse", "ok"), ("Corwen", "brakes + rust")),
+])
+def test_no_thread_to_go_on_with(lines: tuple[tuple[str, str], ...]) -> None:
+    _, reason, facts = judged(*lines)
+    assert not reason.startswith(GOES_ON)
+    assert not any("inspection;" in text for text, _ in facts)
+
+
+def test_a_session_break_ends_the_thread() -> None:
+    opening = turns_of(("Corwen", "the van failed inspection"), ("Ilse", "oh no"))
+    soon = turn("brakes + rust", "Corwen", 5).model_copy(update={"timestamp": START + timedelta(minutes=2)})
+    late = soon.model_copy(update={"timestamp": START + threads.THREAD_GAP + timedelta(minutes=1)})
+    formed = functools.partial(judge_utterance, threaded=False)
+
+    def told(message: Message, before: list[Message]) -> bool:
+        return formed(message, before)[0]
+
+    assert threads.thread_of(soon, opening, told) == (opening[2], True)
+    assert threads.thread_of(late, opening, told) is None
+    assert not judge_utterance(late, opening)[1].startswith(GOES_ON)
+
+
+@pytest.mark.parametrize(("line", "interjects"), [
+    ("oh no", True), ("OMG", True), ("😂😂", True), ("how far", True), ("where", True), ("lol not far", True),
+    ("for the van?", True),  # one word, the thread's
+    ("how r lessons", False), ("dresscode?", False), ("did Bram call", False), ("my sister had her baby", False),
+    ("that is so so unfair honestly", False),
+])
+def test_what_interjects(line: str, interjects: bool) -> None:
+    assert threads.interjects(line, {"van", "inspect"}) is interjects
+
+
+@pytest.mark.parametrize(("piece", "fragment"), [
+    ("brakes + rust", True), ("900", True), ("next door", True), ("in the kitchen", True),
+    ("got a ferret", False), ("they sing now", False), ("its fine", False), ("can float now", False),
+    ("need help lifting", False),
+])
+def test_a_fragment_has_no_verb_or_subject_of_its_own(piece: str, fragment: bool) -> None:
+    assert threads.fragment(piece) is fragment
+
+
+@pytest.mark.parametrize(("detail", "carries"), [
+    ("fronts", True), ("40", True), ("nurse", True), ("finally", False), ("v", False), ("totally", False),
+    ("tyres", False),  # a word of the fact
+])
+def test_a_piece_carries_a_content_word_of_its_own(detail: str, carries: bool) -> None:
+    assert threads.carries_content([detail], "I need new tyres on the van") is carries
+
+
+def test_the_threaded_memory_is_updated_not_stored_twice(tmp_path: Path) -> None:
+    first = turns_of(("Corwen", "the van failed inspection"), ("Ilse", "oh no"))
+    piece = [turn("brakes + rust", "Corwen", len(first) + 1)]
+    spaces = {"Corwen": "corwen", "Ilse": "ilse"}
+    with Memory(tmp_path / "m", embeddings="hash") as mem:
+        mem.add(first, user_id="u", conversation_id="c1", speaker_namespaces=spaces)
+        mem.add(piece, user_id="u", conversation_id="c1", speaker_namespaces=spaces)
+        corwen = [(r.text, r.source_turn_ids) for r in mem.get_all(user_id="corwen")]
+        ilse = [r.text for r in mem.get_all(user_id="ilse")]
+    van = [(text, sources) for text, sources in corwen if "inspection" in text]
+    assert len(van) == 1  # the memory was updated, not stored twice
+    assert van[0][0].endswith("brakes + rust") and "D7:5" in van[0][1]
+    assert not any("brakes" in t for t in ilse)
+
+
+def test_the_model_prompts_say_the_same() -> None:
+    from dmem.prompts.formation import ADMIT_SYSTEM, SPLIT_SYSTEM
+
+    assert "Terse chat tells one fact over several turns" in ADMIT_SYSTEM
+    assert "'got a ferret' opens something new" in ADMIT_SYSTEM
+    assert "'Corwen: the van failed inspection; brakes + rust'" in SPLIT_SYSTEM
+
+
+def _memory(text: str, sources: list[str]) -> MemoryRecord:
+    return MemoryRecord(id="m", namespace="corwen", text=text, speaker="Corwen", source_turn_ids=sources,
+                        created_at=START, updated_at=START)
+
+
+@pytest.mark.parametrize(("memory", "fact", "joined"), [
+    ("Corwen sold the van", "Corwen sold the van; 900", "Corwen sold the van; 900"),
+    ("Corwen sold the van; 900", "Corwen sold the van; to a student", "Corwen sold the van; 900; to a student"),
+    ("Corwen sold the van; 900", "Corwen sold the van; 900", None),  # nothing new: the repeat rule
+])
+def test_the_lifecycle_joins_a_pieces_words_to_the_memory_of_its_first_turn(memory: str, fact: str,
+                                                                            joined: str | None) -> None:
+    new = Fact(text=fact, namespace="corwen", speaker="Corwen", source_turn_ids=["D7:3", "D7:9"])
+    assert goes_on(new, _memory(memory, ["D7:3"])) == joined
+    assert goes_on(new, _memory(memory, ["D7:1"])) is None  # another turn's memory
+    if joined:
+        decision = decide(new, [_memory(memory, ["D7:3"])], [0.99])  # close enough to count as a repeat
+        assert decision.operation == Operation.UPDATE and decision.text == joined
