@@ -99,3 +99,10 @@ def test_a_question_asking_for_news_is_still_rejected() -> None:
 def test_the_lifecycle_prompts_say_an_ending_event_updates() -> None:
     for system in (LIFECYCLE_SYSTEM, LIFECYCLE_BATCH_SYSTEM):
         assert "An event that ends what a memory says" in system and "UPDATE" in system
+
+
+def test_the_formation_prompts_say_what_a_request_an_offer_and_news_tell() -> None:
+    from dmem.prompts.formation import ADMIT_SYSTEM, SPLIT_SYSTEM
+
+    assert "can i borrow ur drill" in ADMIT_SYSTEM and "'want some?'" in ADMIT_SYSTEM
+    assert "Bram asked to borrow Ilse's drill" in SPLIT_SYSTEM and "Ilse lent Bram the drill" in SPLIT_SYSTEM
