@@ -42,7 +42,6 @@ _NAME = r"[\w'-]+"
 _HEARD = re.compile(
     rf"^\W*{LEAD_INS}(?:(?:did|have)\s+{_YOU}\s+(?:hear|heard|know|see|seen)|(?:i\s+)?heard|(?:{_YOU}\s+)?know)"
     rf"\s+(?:that\s+)?(?P<news>(?P<who>{_NAME}(?:\s+(?:and|n|&)\s+{_NAME})?)\s+(?P<verb>[\w'-]+)\b.*?)\W*$", re.I)
-# What follows a name in passed-on news: a verb said of them ("got engaged", "is moving", "has left").
 # A yes that grants a request ("sure", "of course", "go for it", "help yourself"); a "no" or "not" after it denies.
 _GRANTS = re.compile(r"^\W*(?:(?:oh|ah|well|haha|lol|omg)\W+)?(?:yes|yeah|yea|yep|yup|ya|sure|of\s+course|ofc|course|"
                      r"definitely|absolutely|go\s+for\s+it|no\s+problem|np|help\s+yourself|(?:you|u)\s+can)\b"
@@ -50,6 +49,8 @@ _GRANTS = re.compile(r"^\W*(?:(?:oh|ah|well|haha|lol|omg)\W+)?(?:yes|yeah|yea|ye
 # Chat's pronouns and people words, which no news about a named person opens with.
 _NOT_NAMES = frozenset({"you", "u", "ya", "i", "he", "she", "they", "we", "it", "someone", "everyone", "anyone",
                         "somebody", "everybody", "anybody", "people", "what", "who", "how", "why", "where", "when"})
+# What follows a name in passed-on news: a verb said of them ("got engaged", "is moving", "has left"; a past form
+# counts too, ``_news_verb``).
 _NEWS_VERBS = frozenset({"is", "are", "was", "were", "has", "have", "had", "will", "gonna", "got", "getting", "s",
                          "finally", "just", "actually"})
 
@@ -60,7 +61,7 @@ class Act:
 
     kind: Literal["borrow", "offer", "news"]
     said: str
-    """The words the fact is made of: the thing with its tail ('ur drill for the shelves'), or the news."""
+    """The words the fact is made of: the thing with its owner and tail ('your drill for the shelves'), or the news."""
     verb: str = "borrow"
     """For a request: what the speaker asks to do with the thing ('borrow', 'use', 'take')."""
 
