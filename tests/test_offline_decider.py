@@ -298,11 +298,18 @@ def test_lifecycle_update_on_changed_number(decider: OfflineDecider) -> None:
     assert (got.operation, got.target) == (Operation.UPDATE, 0)
 
 
-def test_lifecycle_delete_on_removal(decider: OfflineDecider) -> None:
+def test_lifecycle_an_ending_event_updates_the_memory_it_ends(decider: OfflineDecider) -> None:
     background = [memory("Maya loves hiking"), memory("Maya has had Maya's Jeep Wrangler for years")]
     got = decider.decide_lifecycle(fact("Maya sold Maya's Jeep"), background).value
+    assert (got.operation, got.target, got.text) == (Operation.UPDATE, 1, "Maya sold Maya's Jeep")
+    assert "sold" in got.reason and got.reason.startswith("ended")
+
+
+def test_lifecycle_delete_on_a_retraction_telling_no_event(decider: OfflineDecider) -> None:
+    background = [memory("Maya loves hiking"), memory("Maya plays chess on Sundays")]
+    got = decider.decide_lifecycle(fact("Maya no longer plays chess"), background).value
     assert (got.operation, got.target) == (Operation.DELETE, 1)
-    assert "sold" in got.reason
+    assert "no longer" in got.reason
 
 
 def test_lifecycle_add_for_unrelated_or_a_new_event(decider: OfflineDecider) -> None:

@@ -20,6 +20,9 @@ _OPERATIONS = [
     "the memory that already says it (the fact's turn becomes one of its sources), e.g. 'Lena bakes "
     "sourdough on Sundays' against [2] 'Lena bakes sourdough every Sunday': NOOP, target 2.",
     "Prefer UPDATE over DELETE when the fact gives the new value of something that changed.",
+    "An event that ends what a memory says (a sale, a loss, a move away, quitting, a break-up) is UPDATE of that "
+    "memory with text = the event ('Tomas sold his chess set' against [1] 'Tomas has a chess set': UPDATE, target "
+    "1): the history keeps the old text, and a DELETE would lose the event too.",
     "A memory of the same person or in the same wording frame ('Lena answered Ivo's question ...') is not "
     "the same subject: another event, answer or opinion is ADD, so an UPDATE never loses an older fact.",
     "target is the label of a listed memory (the number in brackets) for UPDATE, DELETE and NOOP; leave it "

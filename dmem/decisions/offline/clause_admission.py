@@ -44,6 +44,7 @@ from dmem.decisions.offline import (
     question_facts,
     reusable,
     rules,
+    speech_acts,
 )
 from dmem.decisions.offline.clauses import Clause, ClauseVerdict, answer_words, informative_words, utterance_text
 from dmem.decisions.offline.replies import Asked
@@ -180,5 +181,8 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
         if found := embedded_clause(clause, language):
             how = "the asker's own statement before a question" if found.told else "presupposed by a question"
             return ClauseVerdict(True, f"admitted: {how} ('{shorten(found.said, 60)}')", "question_fact")
+        if act := speech_acts.act(text, clause.names):  # "can i borrow ur drill", "want my old tablet?"
+            return ClauseVerdict(True, f"admitted: {act.kind} asked as a question ('{shorten(act.said, 60)}')",
+                                 "question_fact")
         return ClauseVerdict(False, "rejected: question without a first-person fact", "question")
     return criterion or clause_rules.reject_late(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from dmem.decisions.offline import chains, confirmed, embedded, frames, presuppose, register, rules
+from dmem.decisions.offline import chains, confirmed, embedded, frames, presuppose, register, rules, speech_acts
 from dmem.decisions.offline.clause_admission import confirmed_question, embedded_clause
 from dmem.decisions.offline.clauses import Clause, utterance_text
 from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
@@ -69,6 +69,8 @@ def answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Antecede
         return tidy(stated)
     question = rewrite_person(asked.question, asker, speaker)
     before = utterance_text(clause.asked_back) if clause.asked_back else None
+    if stated := speech_acts.granted(asked.question, clause.text, speaker, asker):  # "sure" to "can i borrow ur X"
+        return tidy(stated)
     if stated := confirmed.confirmed_statement(question, trim(said), speaker, before):  # "got it!!": stated
         return tidy(stated)
     if before and (thing := confirmed.thing_asked(asked.question)):  # "GOT AN INTERVIEW" "the council one??"
@@ -128,6 +130,8 @@ def question_fact(clause: Clause, speaker: str, listener: str | None,
     if found := embedded_clause(clause):  # what the question takes as known, its person named
         return tidy(embedded.statement(found, speaker, listener)), \
             Provenance.STATED if found.told else Provenance.INFERRED
+    if act := speech_acts.act(said, clause.names):  # a request, an offer or news, said as what it tells
+        return tidy(speech_acts.statement(act, speaker, listener)), Provenance.STATED
     asked = rewrite_person(register.standard(said), speaker, listener)
     return tidy(frames.asked(speaker, listener or "someone", trim(asked))), Provenance.STATED
 

@@ -1,8 +1,10 @@
 """Lifecycle rules of the offline engine: NOOP, DELETE, UPDATE or ADD by similarity and value comparison.
 
 Rules in order: a fact going on with a memory formed from its first source turn ('fact; piece') joins its new
-pieces to that memory (UPDATE, ``goes_on``); a repeat (equal text or cosine >= NOOP_SIMILARITY) is NOOP; a
-removal statement ("no longer", "sold", "quit") about a memory of the same subject is DELETE; the same subject and
+pieces to that memory (UPDATE, ``goes_on``); a repeat (equal text or cosine >= NOOP_SIMILARITY) is NOOP; an event
+that ends what a memory of the same subject says ("sold", "quit", "left") is UPDATE, the memory becoming the
+event (its history keeps the old text and its source turns stay, where a DELETE kept neither the state nor the
+sale); a retraction telling no event ("no longer", "doesn't have") is DELETE, as in Mem0; the same subject and
 wording with a changed value (number, date, name, or a negation flip) is UPDATE; a fact that adds
 nothing to such a memory is NOOP and one that only adds detail is UPDATE; anything else is ADD.
 
@@ -29,9 +31,14 @@ NOOP_SIMILARITY = 0.95  # cosine at which a new fact only repeats a stored memor
 SAME_FACT_SIMILARITY = 0.8  # similarity at which a fact speaks about what a memory says
 MIN_SHARED_STEMS = 2  # content words both texts need before word overlap can count as similarity
 
-REMOVAL = re.compile(rules.words("no longer", "not anymore", "anymore", "any more", "quit", "sold", "left",
-                                 "stopped", "gave up", "got rid of", "broke up with", "moved out of",
-                                 "no more", "doesn't have", "does not have", "lost"), re.I)
+# An event that ends what a memory says ("sold", "quit"): the memory becomes the event (UPDATE, history keeps the
+# old text), so the sale is remembered and the turns that told the state stay sources of a live memory.
+ENDING = re.compile(rules.words("quit", "sold", "left", "stopped", "gave up", "got rid of", "broke up with",
+                                "moved out of", "lost"), re.I)
+# A retraction that tells no event ("no longer", "doesn't have"): Mem0's DELETE, nothing replaces the memory.
+RETRACTION = re.compile(rules.words("no longer", "not anymore", "anymore", "any more", "no more", "doesn't have",
+                                    "does not have"), re.I)
+REMOVAL = re.compile(f"{ENDING.pattern}|{RETRACTION.pattern}", re.I)
 NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
 _VALUE = "\x00value"
 _TOKEN = re.compile(r"[A-Za-z0-9][\w'-]*")
@@ -156,7 +163,11 @@ def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> 
          if _same_subject(fact, m)), key=lambda t: -t[0])
     close = [t for t in close if t[0] >= SAME_FACT_SIMILARITY]
     removal = REMOVAL.search(fact.text)
+    ending = ENDING.search(fact.text)
     for sim, i, memory in close:
+        if ending and not REMOVAL.search(memory.text):
+            return _decision(Operation.UPDATE, f"ended: '{ending.group(0)}' ends memory {i}, the event replaces it "
+                                               f"(similarity {sim:.2f})", target=i, text=fact.text)
         if removal and not REMOVAL.search(memory.text):
             return _decision(Operation.DELETE, f"removal: '{removal.group(0)}' negates memory {i} "
                                                f"(similarity {sim:.2f})", target=i)
