@@ -29,8 +29,7 @@ def followup_fact(unit: followup.FollowUp, pooled: list[Clause], message: Messag
     'Osric moved in; cold; boiler makes a noise', else 'Osric added to "Osric failed the test": roundabout';
     the news, the question asked after it and the reply are its sources.
     """
-    sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
-    return _on_news(detail(pooled, message.speaker, listener), unit.news, sources, message, listener, memories,
+    return _on_news(detail(pooled, message.speaker, listener), unit, message, listener, memories,
                     any(rules.HEDGE.search(c.text) for c in pooled))
 
 
@@ -85,8 +84,7 @@ def with_news(drafts: list[FactDraft], unit: followup.FollowUp, message: Message
         categories += [c for c in draft.categories if c not in categories]
         hedged = hedged or draft.provenance == Provenance.HEDGED
     if said:  # one memory: the news and all the reply goes on with it
-        sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
-        fact = _on_news(frames.JOIN.join(said), unit.news, sources, message, listener, memories, hedged)
+        fact = _on_news(frames.JOIN.join(said), unit, message, listener, memories, hedged)
         out.insert(at, fact.model_copy(update={"categories": categories}))
     return out
 
@@ -98,10 +96,14 @@ def _as_said(piece: str, text: str | None) -> str:
     return f"{piece[:1].lower()}{piece[1:]}" if said and said[0].islower() and first != "I" else piece
 
 
-def _on_news(said: str, told_in: Message, sources: list[str], message: Message, listener: str | None,
-             memories: Sequence[str], hedged: bool) -> FactDraft:
-    """What the reply says, written with the memory the speaker's news (``told_in``) formed, else after it quoted."""
-    speaker, news = message.speaker, utterance_text(told_in)
+def _on_news(said: str, unit: followup.FollowUp, message: Message, listener: str | None, memories: Sequence[str],
+             hedged: bool) -> FactDraft:
+    """What the reply says, written with the memory the speaker's news formed, else after the news quoted.
+
+    The news, the question asked after it and the reply are its sources.
+    """
+    speaker, news = message.speaker, utterance_text(unit.news)
+    sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
     if memory := followup.news_memory(news, speaker, memories):
         text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
     else:
