@@ -39,7 +39,9 @@ from stop 53), written apart from the rules;
 benchmarks/data/invented_chats_13 is batch 13, held out at stop 53 (two long chats, one terse and one chatty, and an
 ordinary one; released from stop 54), written apart from the rules;
 benchmarks/data/invented_chats_14 is batch 14, held out at stop 54 (two long terse chats and an ordinary one; released
-from stop 55), written apart from the rules.
+from stop 55), written apart from the rules;
+benchmarks/data/invented_chats_15 is batch 15, held out for stop 55 (two long chats, one terse on both sides and one
+with a terse side, and an ordinary one), written apart from the rules.
 `invented` also prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
 that System 1 did not retrieve, with its question (invented text, so printing it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
