@@ -146,6 +146,9 @@ def test_a_yes_settles_the_ask_across_a_clarifying_exchange_both_turns_its_sourc
     ((("Bram", "want my old desk?"), ("Ilse", "yes pls")), "D1:1"),
     # the turn between is no question back: no clarifying exchange, the ask is not reached
     ((("Bram", "want my old desk?"), ("Ilse", "the oak one"), ("Bram", "ya"), ("Ilse", "yes pls")), None),
+    # a request asks by its form, its mark dropped; an offer without its mark may be a statement
+    ((("Bram", "can i borrow ur drill"), ("Ilse", "for?"), ("Bram", "shelves"), ("Ilse", "sure")), "D1:1"),
+    ((("Bram", "want my old desk"), ("Ilse", "yes")), None),
     # a yes to a question that asks for nothing: filler, nothing settled
     ((("Bram", "you there?"), ("Ilse", "yes")), None),
     # not a yes or a no

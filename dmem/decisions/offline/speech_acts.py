@@ -161,8 +161,9 @@ def settled(message: Message, prior: Sequence[Message], names: frozenset[str] = 
     """The other speaker's ask (``act``: a request, a role or an offer) that ``message``'s yes or no settles.
 
     The ask is the other's line just before, or the one before a clarifying exchange: the speaker's question back
-    and the other's answer ("want my old desk?" / "the oak one?" / "ya" / "yes pls"). None for no yes or no, no
-    ask, or news (confirmed, not settled).
+    and the other's answer ("want my old desk?" / "the oak one?" / "ya" / "yes pls"). A request to borrow asks by
+    its form, its mark dropped or not; an offer, a role or a thing wanted needs its mark. None for no yes or no,
+    no ask, or news (confirmed, not settled).
     """
     if yes_or_no(without_speaker(message.text or "", message.speaker)) is None:
         return None
@@ -174,7 +175,9 @@ def settled(message: Message, prior: Sequence[Message], names: frozenset[str] = 
         candidates.append(prior[-3])
     for turn in candidates:
         text = without_speaker(turn.text or "", turn.speaker)
-        if asks(text) and (found := act(text, names)) is not None and found.kind != "news":
+        found = act(text, names)
+        # a request's modal opening asks by its form ("can i borrow ur drill"); "want my old desk" may be a statement
+        if found is not None and found.kind != "news" and (found.kind == "borrow" or asks(text)):
             return Asked(asker=turn.speaker, question=text, turn_id=turn.turn_id)
     return None
 
