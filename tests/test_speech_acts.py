@@ -65,6 +65,7 @@ def test_a_lowercase_single_name_counts_only_when_the_chat_named_it_before() -> 
     ("no sorry, it's broken", "Ilse did not lend Bram the drill"),
     ("sure but not this week", None),
     ("no worries", None),
+    ("can't wait", None),
     ("what for?", None),
 ])
 def test_a_yes_or_no_to_a_request_is_the_loan_or_its_refusal(reply: str, loan: str | None) -> None:

@@ -64,9 +64,10 @@ _HEARD = re.compile(
 _GRANTS = re.compile(r"^\W*(?:(?:oh|ah|well|haha|lol|omg|ok|okay|k)\W+)?(?:yes|yeah|yea|yep|yup|ya|sure|"
                      r"of\s+course|ofc|course|definitely|absolutely|go\s+for\s+it|no\s+problem|np|help\s+yourself|(?:you|u)\s+can)\b"
                      r"(?!\W*(?:but\s+)?(?:not|no|can'?t|cannot)\b)", re.I)
-# A no that refuses an ask ("no", "nah", "sorry, can't"), with nothing after it turning it ("no problem").
+# A no that refuses an ask ("no", "nah", "sorry, can't"), with nothing after it turning it ("no problem", "can't
+# wait": eager, a yes in effect, so neither a grant nor a refusal here).
 _REFUSES = re.compile(r"^\W*(?:no+|nope|nah|sorry\W+(?:i\s+)?can'?t|(?:i\s+)?can'?t|no\s+way)\b"
-                      r"(?!\W*(?:problem|worries|prob|bother|doubt)\b)", re.I)
+                      r"(?!\W*(?:problem|worries|prob|bother|doubt|wait|believe)\b)", re.I)
 # Chat's pronouns and people words, which no news about a named person opens with.
 _NOT_NAMES = frozenset({"you", "u", "ya", "i", "he", "she", "they", "we", "it", "someone", "everyone", "anyone",
                         "somebody", "everybody", "anybody", "people", "what", "who", "how", "why", "where", "when"})
