@@ -138,9 +138,14 @@ def _about_words(clause: Clause) -> bool:
 
 
 def confirmed_question(clause: Clause) -> Asked | None:
-    """The yes/no question with a topic of its own that the clause answers with a yes, a no or an echo ("she is")."""
+    """The yes/no question with a topic of its own that the clause answers with a yes, a no or an echo ("she is").
+
+    Or the ask (``speech_acts.settled``) the clause's yes or no settles, maybe across a clarifying exchange.
+    """
     if len(clause.text.split()) > W_CONFIRM_MAX_WORDS:
         return None
+    if clause.settles is not None and speech_acts.yes_or_no(clause.text) is not None:
+        return clause.settles  # "want my old desk?" ... "yes pls": the ask names what the yes settles
     for asked in (clause.asked, clause.replies_to):
         if asked is not None and asks_yes_no(asked.question) \
                 and (opens_yes_no(clause.text) or yes_no_echo(asked.question, clause.text)

@@ -23,6 +23,7 @@ from dmem.decisions.offline import (
     register,
     reusable,
     rules,
+    speech_acts,
     subjectless,
     telegraphic,
     terse_asked,
@@ -82,6 +83,8 @@ class Clause:
     """The speaker's own line whose "it" the other's bare noun-phrase question names ("i got it" / "THE JOB???")."""
     outcome_of: Message | str | None = None
     """The speaker's earlier message, or stored memory, naming the event whose outcome the clause reports."""
+    settles: Asked | None = None
+    """The other speaker's ask (a request, a role, an offer) the utterance's yes or no settles (``speech_acts``)."""
     names: frozenset[str] = frozenset()
     """Words the chat before wrote as names (lowercased): one opening the clause is a name too (``news``)."""
     owns: str | None = None
@@ -169,6 +172,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
     named = news.known_names(prior)
+    settles = speech_acts.settled(message, prior, named)  # "be my best person?" / "me??" / "u" / "YES"
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
     said = [restore_subject(register.restore(c.text)) for c in plain]
     if subjectless.reads_as_own(message, prior, said):  # "camping at the bay" is the speaker's
@@ -179,6 +183,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
         said[0] = theirs
     clauses = [replace(c, text=telegraphic.restore_owner(said[i], prior, message.speaker),
                        asked=asked, follows=follows, replies_to=replies_to, asked_back=asked_back,
+                       settles=settles,
                        own_event=telegraphic.own_event(c.text, prior, message.speaker),
                        rated=register.rated(c.text, prior, message.speaker), outcome_of=outcome,
                        chat_length=len(text.split()) <= reusable.Z_MAX_MESSAGE_WORDS,
