@@ -44,8 +44,8 @@ INSTANCE_WEIGHT = 1.0
 """Weight in the fusion of the ranking of a list question's instances (``kinds``; 0.5 / 1 / 2 tried on LoCoMo's
 tuning half and invented batches 1-2, 1 kept (0.5 the same), checked on RealTalk's and batches 3-4: RESULTS, h47b)."""
 THREAD_WEIGHT = 0.5
-"""Weight in the fusion of the ranking of memories by the turns of their thread (``threads``; chosen on the tuning
-half and released batches 1-11, 13 and 14, checked on batch 12: RESULTS, h55c)."""
+"""Weight in the fusion of the ranking of memories by the turns of their thread (``threads``; 1 and 0.5 tried on
+RealTalk's tuning Chat_1 and batch 14, 0.5 kept; checked on batch 12: RESULTS, h55c)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
 

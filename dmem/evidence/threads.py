@@ -1,11 +1,13 @@
 """A memory ranked by the thread it was said in: the question's best turns among those just before its own.
 
-In a terse chat a memory is often a fragment whose topic lives a few lines up: 'Lucan answered
-Aldreda's question "where?": the barnhollow centre' was said five turns after "your driving test?!",
-so neither the memory nor its source turns share a word with "Where did Lucan take his driving
+In a terse chat a memory is often a fragment whose topic lives a few lines up: 'Noor answered
+Ilka's question "where": the barnhollow centre' was said three turns after "your driving test?!",
+so neither the memory nor its source turns share a word with "Where did Noor take her driving
 test?". Here the namespace's transcript turns are ranked by the question (BM25, as ``turns`` does
-for Focused Deliberation's seeds), and each memory takes the best rank of its source turns and the
-``BEFORE`` turns ahead of each, in the same conversation and day.
+for Focused Deliberation's seeds), and each memory takes the best rank of the turns just before
+each of its source turns (``BEFORE`` turns and ``WORDS`` words at most, same conversation and day;
+the source turns themselves are the memory's own BM25 document already). The word bound keeps the
+thread to a few lines in a chat of long turns, where a line's topic is its own.
 Turns are read from the transcript index the namespace already keeps (``EvidenceIndexes.transcript``):
 no extra vector, and a question costs one BM25 ranking of the transcript and a look at each memory's
 window.
@@ -19,10 +21,11 @@ from dmem.evidence.indexes import MemoryIndex, TurnIndex
 from dmem.state.schemas import Message
 
 BEFORE = 6
-"""Turns before a memory's first source turn that belong to its thread (chosen on the tuning half and released
-batches 1-11, 13 and 14, checked on batch 12: RESULTS, h55c)."""
+"""Turns before a source turn that belong to its thread (from the distances in batch 14's missed pairs, where
+a word of the question sat in the 6 turns before in 19 of 26; RESULTS, h55c)."""
 WORDS = 30
-"""Most words the turns before a source turn may hold in all (0: no bound)."""
+"""Most words the turns before a source turn may hold in all (0: no bound; 30 against none and 20 on RealTalk's tuning
+Chat_1 and batch 14, checked on batch 12: RESULTS, h55c)."""
 POOL = 100
 """Transcript turns the question ranks (BM25) before memories take their thread's best."""
 
