@@ -9,7 +9,8 @@ offline formation's 'Maya asked Theo: "..."') counts for less than a fact: it re
 questions put to memory without saying what happened. With per-speaker namespaces, ``shares``
 gives the namespace of the person a question names more of the K slots than the others' (K per
 namespace in all). A list question that names a category ('What hobbies does Maya have?') adds a
-ranking of the memories that are instances of it (``kinds``).
+ranking of the memories that are instances of it (``kinds``). Every question adds a ranking of the
+memories by the turns said just before theirs (``threads``): a terse fragment's topic lives there.
 """
 
 from __future__ import annotations
@@ -180,8 +181,8 @@ def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namesp
     """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
 
     Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
-    memory + source-turn text + day, and the question's time cues; for a list question, its category's
-    instances. With ``labels``, every signal ranks only the
+    memory + source-turn text + day, the question's time cues, and the turns just before the memory's
+    (``thread_query``); for a list question, its category's instances. With ``labels``, every signal ranks only the
     memories (and source turns) carrying them. ``index`` and ``asked``: the namespace's memory index and
     what the question asks for when the caller read them already (``plan``), else read here.
     """
