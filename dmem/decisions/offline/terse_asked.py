@@ -26,7 +26,7 @@ from dmem.decisions.offline.replies import Asked, without_speaker
 from dmem.state.schemas import Message
 from dmem.text.asked import LEAD_INS, asks, opens_yes_no
 from dmem.text.lexical import content_words, straighten
-from dmem.text.words import SECOND_PERSON_ASKED, alternation
+from dmem.text.words import SECOND_PERSON_ASKED, WHAT_CHAT, alternation
 
 # Most words of a question asked without "you": a longer one names whose thing it asks about. Chosen on the
 # tuning half and batches 1-11 and 13 (batch 12 the check).
@@ -52,8 +52,8 @@ _PEOPLE = frozenset(w.lower() for w in (*rules.RELATIONS, *rules.PETS))
 # before it; "what" only after a preposition ("what?", "wait what": surprise, not a question); no lead-in that
 # doubts ("idk why", "not sure how": no question).
 _DOUBT = r"(?:idk|dunno|not|no|know|see|wonder|sure)"
-# Chat's spellings of "what" ("doing wat", "wat u doing"): closed class, each the question word itself.
-_WHAT = r"(?:what|wat|wot|wut)"
+# "what" and chat's spellings of it ("doing wat", "wat u doing").
+_WHAT = rf"(?:what|{alternation(WHAT_CHAT)})"
 # "when u start", "where u going", "wat u doing": an asking word, the listener as subject, a verb and a word at most
 # after it, no auxiliary, no mark (``asked`` reads a question by its mark or its auxiliary; chat drops both). Not
 # "what u mean", "what u think", "how u know": they ask about what was just said, not the listener's own thing.

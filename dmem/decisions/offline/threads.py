@@ -30,7 +30,7 @@ from dmem.decisions.offline.followup import GENERIC, NAMED, detail_words, reacts
 from dmem.state.schemas import Message
 from dmem.text.asked import asks, ends_asking
 from dmem.text.lexical import content_stems, content_words, stem
-from dmem.text.words import WH, alternation
+from dmem.text.words import WH, WHAT_CHAT, alternation
 
 # Most turns from the piece back to the fact it continues: a thread's fact, a reaction, a question, the speaker's
 # earlier pieces. Chosen on the tuning half and released batches 1-11 and 13 (see RESULTS, h54b).
@@ -57,9 +57,18 @@ _LISTENER = re.compile(r"\b(?:u|ur|you|your|youre|you're|yours|urs)\b", re.I)
 # "safe trip"): said to the listener, closed-class words each of which answers the other's turn.
 _TO_LISTENER = re.compile(r"^\W*(?:ty|thx|thanks|thank|sry|soz|oops|fair|deal|night|nite|bye|later|cya|gn|np|safe|"
                           r"enjoy|have\s+fun|good\s+luck)\b", re.I)
-# A question without its mark: a question word anywhere in a short line ("with which car", "hows the dog"), or
-# chat's "any" opening a request ("any tips").
-_ASKING = re.compile(rf"\b(?:{alternation(WH)})\b|^\W*any\b", re.I)
+# A question without its mark: a question word anywhere in a short line ("with which car", "hows the dog", chat's
+# "wat then"), or chat's "any" opening a request ("any tips").
+_ASKING = re.compile(rf"\b(?:{alternation(WH)}|{alternation(WHAT_CHAT)})\b|^\W*any\b", re.I)
+# A head that asks without its mark: an asking word or an offer opening it ("want me to come over", "shall i
+# bring it"): the speaker's question to the listener states no fact of theirs a piece goes on with.
+_HEAD_ASKS = re.compile(rf"^\W*(?:{alternation(WH)}|{alternation(WHAT_CHAT)}|(?:want|wanna|shall|should|can|could)\s+"
+                        r"(?:me|i|we)\b)", re.I)
+# The listener restating what they asked ("i mean the time", "meant the time"): the reply after answers that, it
+# goes on with no fact of the speaker's.
+_RESTATES = re.compile(r"^\W*(?:i\s+)?(?:mean|meant)\b", re.I)
+# A piece that stands for a picture or a file the line does not say ("pic", "[photo]", "sending"): nothing to join.
+_STANDS_FOR = re.compile(r"^\W*(?:\[[^\]]*\]|(?:pics?|photos?|pictures?|selfies?|vids?|videos?|sending)\W*)\W*$", re.I)
 # A relative time of the piece's own ("physio today", "gig next fri"): a dated event of its own, not a detail.
 _OWN_TIME = re.compile(r"\b(?:today|tonight|tomorrow|tmrw|tmr|yesterday|(?:next|last|this)\s+(?:week|weekend|month|"
                        r"year|term|morning|afternoon|evening|night|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|"
@@ -93,7 +102,7 @@ def may_continue(message: Message) -> bool:
     Nor a dated event of its own: a line of several words with its own relative time ("physio today").
     """
     text = said(message)
-    if not text or len(text.split()) > THREAD_MAX_WORDS or asks(text) or ends_asking(text):
+    if not text or len(text.split()) > THREAD_MAX_WORDS or asks(text) or ends_asking(text) or _STANDS_FOR.match(text):
         return False
     if any(p.search(text) for p in (worldline.REPLY_OPENING, takeup.REPLYING, _ASKING, _ELSEWHERE, _LISTENER,
                                     _TO_LISTENER)):
@@ -111,9 +120,10 @@ def interjects(text: str, thread: set[str]) -> bool:
 
     At most ``INTERJECTION_MAX_WORDS`` words, no name, and at most one word that is not asking, generic, reacting
     or filler ("lol not far", "not bad", "OMG"); in a question that word is the thread's, or the measure a
-    leading "how" asks for ("how far"): "how r lessons" asks about a topic of its own.
+    leading "how" asks for ("how far"): "how r lessons" asks about a topic of its own. Not the listener restating
+    their question ("i mean the time"): the reply answers that.
     """
-    if len(text.split()) > INTERJECTION_MAX_WORDS or NAMED.search(text[1:]):
+    if len(text.split()) > INTERJECTION_MAX_WORDS or NAMED.search(text[1:]) or _RESTATES.match(text):
         return False
     measure = m.group(1).lower() if (m := _HOW.match(text)) and len(text.split()) == 2 else None
     own = [w for w in detail_words(content_words(text)) if not reacts(w) and w not in GENERIC and w != measure]
@@ -152,12 +162,14 @@ def thread_of(message: Message, prior: Sequence[Message],
 def _topic(text: str, most: int) -> bool:
     """Whether the fact's line has a topic a piece can continue: two content words, no question, ``most`` words.
 
+    No question without its mark either (``_HEAD_ASKS``): "want me to come over" / "omw" continues no fact.
+
     Across the listener's turn the fact is a terse line too (``THREAD_MAX_WORDS``): a longer one tells several
     things, and what comes after the listener's turn is no piece of one of them; with no turn between, a chat line
     (``reusable.Z_MAX_MESSAGE_WORDS``, h52b), as a one-word line after a paragraph starts something else.
     """
-    return not ends_asking(text) and len(detail_words(content_words(text))) >= FACT_MIN_WORDS \
-        and len(text.split()) <= most
+    return not ends_asking(text) and not _HEAD_ASKS.match(text) \
+        and len(detail_words(content_words(text))) >= FACT_MIN_WORDS and len(text.split()) <= most
 
 
 def carries_content(details: Sequence[str], earlier: str) -> bool:
