@@ -137,6 +137,7 @@ def test_a_session_break_ends_the_thread() -> None:
     ("for the van?", True),  # one word, the thread's
     ("how r lessons", False), ("dresscode?", False), ("did Bram call", False), ("my sister had her baby", False),
     ("that is so so unfair honestly", False),
+    ("i mean the time", False), ("meant the van", False),  # the listener restating their question
 ])
 def test_what_interjects(line: str, interjects: bool) -> None:
     assert threads.interjects(line, {"van", "inspect"}) is interjects
@@ -200,3 +201,28 @@ def test_the_lifecycle_joins_a_pieces_words_to_the_memory_of_its_first_turn(memo
     if joined:
         decision = decide(new, [_memory(memory, ["D7:3"])], [0.99])  # close enough to count as a repeat
         assert decision.operation == Operation.UPDATE and decision.text == joined
+
+
+@pytest.mark.parametrize("lines", [
+    # the head asks without its mark (an offer): the speaker's question states no fact of theirs
+    (("Corwen", "want me to bring the big van"), ("Ilse", "ya"), ("Corwen", "tuesday")),
+    # the piece stands for a picture the line does not say
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "pic")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "[photo]")),
+    # a question with chat's spelling of "what"
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "wat then")),
+    # the listener restating their question: the reply answers that, no piece of the speaker's fact
+    (("Corwen", "my legs are dead after the run"), ("Ilse", "i mean the time"), ("Corwen", "hills everywhere")),
+])
+def test_no_wrong_join(lines: tuple[tuple[str, str], ...]) -> None:
+    _, reason, facts = judged(*lines)
+    assert not reason.startswith(GOES_ON)
+    assert not any(";" in text for text, _ in facts)
+
+
+def test_the_same_thread_still_joins_without_those() -> None:
+    ok, reason, facts = judged(("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "brakes + rust"))
+    assert ok and reason.startswith(GOES_ON) and facts[0][0].endswith("; brakes + rust")
+    ok, reason, _ = judged(("Corwen", "my legs are dead after the run"), ("Ilse", "oh no"),
+                           ("Corwen", "hills everywhere"))
+    assert ok and reason.startswith(GOES_ON)
