@@ -67,8 +67,6 @@ _HEAD_ASKS = re.compile(rf"^\W*(?:{alternation(WH)}|{alternation(WHAT_CHAT)}|(?:
 # The listener restating what they asked ("i mean the time", "meant the time"): the reply after answers that, it
 # goes on with no fact of the speaker's.
 _RESTATES = re.compile(r"^\W*(?:i\s+)?(?:mean|meant)\b", re.I)
-# A piece that stands for a picture or a file the line does not say ("pic", "[photo]", "sending"): nothing to join.
-_STANDS_FOR = re.compile(r"^\W*(?:\[[^\]]*\]|(?:pics?|photos?|pictures?|selfies?|vids?|videos?|sending)\W*)\W*$", re.I)
 # A relative time of the piece's own ("physio today", "gig next fri"): a dated event of its own, not a detail.
 _OWN_TIME = re.compile(r"\b(?:today|tonight|tomorrow|tmrw|tmr|yesterday|(?:next|last|this)\s+(?:week|weekend|month|"
                        r"year|term|morning|afternoon|evening|night|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|"
@@ -99,10 +97,13 @@ class Thread:
 def may_continue(message: Message) -> bool:
     """Whether a line may be a thread's piece: short, asking nothing, no reply, aside or word to the listener.
 
-    Nor a dated event of its own: a line of several words with its own relative time ("physio today").
+    Nor a line standing for a picture ("pic", "[photo]": ``takeup.STANDS_FOR``), nor a dated event of its own: a
+    line of several words with its own relative time ("physio today").
     """
     text = said(message)
-    if not text or len(text.split()) > THREAD_MAX_WORDS or asks(text) or ends_asking(text) or _STANDS_FOR.match(text):
+    if not text or len(text.split()) > THREAD_MAX_WORDS or asks(text) or ends_asking(text):
+        return False
+    if takeup.STANDS_FOR.match(text):
         return False
     if any(p.search(text) for p in (worldline.REPLY_OPENING, takeup.REPLYING, _ASKING, _ELSEWHERE, _LISTENER,
                                     _TO_LISTENER)):
