@@ -39,6 +39,11 @@ THREAD_TURNS = 6
 # a few minutes apart; after a longer pause a short line starts something else. h51f's choice for the case with
 # no turn between (1 and 5 minutes formed the same drafts on the tuning half and batches 1-6), kept.
 THREAD_GAP = timedelta(minutes=5)
+# Most turns back that give a terse first-person line its topic (``topic_given``): the speaker's line and the
+# listener's interjection after it. Not tuned: the shortest thread across one interjection.
+TOPIC_TURNS = 2
+# Most words of such a line: a longer one says what it is about and is judged so.
+TOPIC_MAX_WORDS = 4
 # Most words of a thread's piece: a longer line says something of its own and is judged so.
 THREAD_MAX_WORDS = 12
 # Most words of the listener's interjection: a longer turn says something of its own.
@@ -171,6 +176,26 @@ def _topic(text: str, most: int) -> bool:
     """
     return not ends_asking(text) and not _HEAD_ASKS.match(text) \
         and len(detail_words(content_words(text))) >= FACT_MIN_WORDS and len(text.split()) <= most
+
+
+def topic_given(message: Message, prior: Sequence[Message]) -> bool:
+    """Whether the turns just before give a terse line a topic: one of them shares a content word with it, or the
+    speaker's own line before the listener's interjection says something ("saltkettle tho" / "🤢" / "i threw up").
+
+    ``TOPIC_TURNS`` turns back at most, none across a pause of ``THREAD_GAP``; the speaker's own line asking nothing.
+    """
+    stems, later = set(content_stems(said(message))), message
+    for turn in reversed(prior[-TOPIC_TURNS:]):
+        if later.timestamp and turn.timestamp and abs(later.timestamp - turn.timestamp) >= THREAD_GAP:
+            return False
+        later, text = turn, said(turn)
+        if stems & set(content_stems(text)):
+            return True
+        if turn.speaker == message.speaker:
+            return not (asks(text) or ends_asking(text)) and bool(detail_words(content_words(text)))
+        if not interjects(text, stems):
+            return False
+    return False
 
 
 def carries_content(details: Sequence[str], earlier: str) -> bool:
