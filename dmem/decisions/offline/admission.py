@@ -180,8 +180,7 @@ def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
                                 answer_words, clauses[0].names, set(clauses[0].people),
                                 listeners_of(message, prior, memories),
                                 replying=_replying(clauses[0], message, prior),
-                                topic=len(message.text.split()) <= threads.TOPIC_MAX_WORDS
-                                and threads.topic_given(message, prior))
+                                topic=threads.said_with_i(message) and threads.topic_given(message, prior))
 
 
 def _replying(clause: Clause, message: Message, prior: Sequence[Message]) -> bool:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from dmem.decisions.offline import reusable, rules, takeup, worldline
+from dmem.decisions.offline import opening, reusable, rules, takeup, worldline
 from dmem.decisions.offline.followup import GENERIC, NAMED, detail_words, reacts, said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks, ends_asking
@@ -42,6 +42,8 @@ THREAD_GAP = timedelta(minutes=5)
 # Most turns back that give a terse first-person line its topic (``topic_given``): the speaker's line and the
 # listener's interjection after it. Not tuned: the shortest thread across one interjection.
 TOPIC_TURNS = 2
+# A line opening with "I" said, in chat's spellings ("i", "im", "ive"), not asking ("i?").
+_I_OPENS = re.compile(r"^\W*(?:i|i'm|im|i've|ive|i'd|i'll)\b(?!\s*\?)", re.I)
 # Most words of such a line: a longer one says what it is about and is judged so.
 TOPIC_MAX_WORDS = 4
 # Most words of a thread's piece: a longer line says something of its own and is judged so.
@@ -178,6 +180,12 @@ def _topic(text: str, most: int) -> bool:
         and len(detail_words(content_words(text))) >= FACT_MIN_WORDS and len(text.split()) <= most
 
 
+def said_with_i(message: Message) -> bool:
+    """Whether a line is a short one the speaker says with "I" ("i threw up"; not "got the keys", its "I" restored)."""
+    text = said(message)
+    return len(text.split()) <= TOPIC_MAX_WORDS and _I_OPENS.match(text) is not None
+
+
 def topic_given(message: Message, prior: Sequence[Message]) -> bool:
     """Whether the turns just before give a terse line a topic: one of them shares a content word with it, or the
     speaker's own line before the listener's interjection says something ("saltkettle tho" / "🤢" / "i threw up").
@@ -191,8 +199,8 @@ def topic_given(message: Message, prior: Sequence[Message]) -> bool:
         later, text = turn, said(turn)
         if stems & set(content_stems(text)):
             return True
-        if turn.speaker == message.speaker:
-            return not (asks(text) or ends_asking(text)) and bool(detail_words(content_words(text)))
+        if turn.speaker == message.speaker:  # its words besides greetings and filler ("heyy" gives no topic)
+            return not (asks(text) or ends_asking(text)) and bool(opening.details(turn))
         if not interjects(text, stems):
             return False
     return False
