@@ -58,7 +58,8 @@ _WHAT = rf"(?:what|{alternation(WHAT_CHAT)})"
 # after it, no auxiliary, no mark (``asked`` reads a question by its mark or its auxiliary; chat drops both). Not
 # "what u mean", "what u think", "how u know": they ask about what was just said, not the listener's own thing.
 _YOU_ASKED = re.compile(rf"^{LEAD_INS}(?:{_WHAT}|when|where|which|how)\s+(?:u|you|ya)\s+"
-                        r"(?!(?:mean|meant|think|thought|know|knew|reckon|say|said)\b)[a-z]+(?:\s+[a-z]+)?\s*\?*$", re.I)
+                        r"(?!(?:mean|meant|think|thought|know|knew|reckon|say|said)\b)[a-z]+(?:\s+[a-z]+)?\s*\?*$",
+                        re.I)
 # "doing wat", "got wat", "going where": an echo question, a verb (an -ing or a past form) then the asking word; not
 # "wait what" or "so what" (surprise, no verb), nor "what?" alone.
 _PAST = alternation(" ".join(sorted(rules.IRREGULAR_PAST)))
