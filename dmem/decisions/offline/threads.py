@@ -189,8 +189,8 @@ def said_with_i(message: Message) -> bool:
 def topic_given(message: Message, prior: Sequence[Message]) -> bool:
     """Whether the turns just before give a terse line a topic: a shared content word, or the speaker's own line.
 
-    The speaker's own line before the listener's interjection must say something ("the ferry tho" / "🤢" / "i threw
-    up"). ``TOPIC_TURNS`` turns back at most, none across a pause of ``THREAD_GAP``; the speaker's own line asking nothing.
+    The speaker's own line before the listener's interjection must say something and ask nothing ("the ferry tho" /
+    "🤢" / "i threw up"). ``TOPIC_TURNS`` turns back at most, none across a pause of ``THREAD_GAP``.
     """
     stems, later = set(content_stems(said(message))), message
     for turn in reversed(prior[-TOPIC_TURNS:]):
