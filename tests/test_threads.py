@@ -226,3 +226,37 @@ def test_the_same_thread_still_joins_without_those() -> None:
     ok, reason, _ = judged(("Corwen", "my legs are dead after the run"), ("Ilse", "oh no"),
                            ("Corwen", "hills everywhere"))
     assert ok and reason.startswith(GOES_ON)
+
+
+FIRST_PERSON = "admitted: a first-person line on the thread's topic"
+
+
+@pytest.mark.parametrize(("lines", "written"), [
+    ((("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i threw up")), "Corwen threw up"),
+    ((("Ilse", "I thought Portugal. Flying."), ("Corwen", "i dont fly")), "Corwen doesn't fly"),
+])
+def test_a_first_person_line_on_the_threads_topic_states_the_speakers_own(lines: tuple[tuple[str, str], ...],
+                                                                          written: str) -> None:
+    ok, reason, facts = judged(*lines)
+    assert ok and reason.startswith(FIRST_PERSON)
+    assert [text for text, _ in facts] == [written]
+
+
+@pytest.mark.parametrize("lines", [
+    (("Corwen", "i threw up"),),  # no topic before it: greetings only
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i know")),  # knowing, seeing, promising, liking
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i saw that")),
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i promise")),
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i guess")),
+    (("Corwen", "the ferry back tho?"), ("Ilse", "🤢"), ("Corwen", "i threw up")),  # the speaker's question
+    (("Corwen", "the ferry back tho"), ("Ilse", "my sister had her baby"), ("Corwen", "i cried")),  # the listener's
+])
+def test_no_topic_or_a_reply_to_the_listener_is_no_first_person_fact(lines: tuple[tuple[str, str], ...]) -> None:
+    _, reason, _ = judged(*lines)
+    assert not reason.startswith(FIRST_PERSON)
+
+
+def test_a_line_whose_i_was_restored_is_not_read_as_said_with_i() -> None:
+    assert threads.said_with_i(turn("i threw up", "Corwen", 1))
+    assert not threads.said_with_i(turn("threw up", "Corwen", 1))
+    assert not threads.said_with_i(turn("i threw up on the ferry back from the island", "Corwen", 1))
