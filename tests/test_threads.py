@@ -248,6 +248,7 @@ def test_a_first_person_line_on_the_threads_topic_states_the_speakers_own(lines:
     (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i saw that")),
     (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i promise")),
     (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i guess")),
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i wont")),  # a negation, no verb
     (("Corwen", "the ferry back tho?"), ("Ilse", "🤢"), ("Corwen", "i threw up")),  # the speaker's question
     (("Corwen", "the ferry back tho"), ("Ilse", "my sister had her baby"), ("Corwen", "i cried")),  # the listener's
 ])

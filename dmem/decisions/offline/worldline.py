@@ -56,10 +56,11 @@ _LONE_NAME = re.compile(r"^\W*(?P<name>[A-Z][a-z]+)\W*$")
 # A clause the speaker says of themselves with "I" and a verb ("i threw up", "I don't fly"): "I" is a subject, the
 # word after it (past a negation or an adverb) a verb. Not a verb of knowing, seeing, meaning, liking or promising,
 # which answers what the listener said ("i know", "i saw that", "i mean", "i love it", "i promise"): a closed class.
-_I_STATES = re.compile(r"^\W*(?:i|i'm|im|i've|ive|i'd|i'll)\s+(?:(?:do\s+not|don'?t|dont|didn'?t|didnt|can'?t|cant|"
-                       r"won'?t|wont|never|just|also|still|really|literally)\s+)*(?!(?:know|knew|guess|think|thought|"
-                       r"mean|meant|see|saw|seen|promise|swear|agree|bet|hope|wish|suppose|reckon|wonder|feel|love|like|hate|miss|do|did|"
-                       r"am|was|will|would|can|could)\b)[a-z]{2,}", re.I)
+_I_NEGATED = r"(?:do\s+not|don'?t|dont|didn'?t|didnt|can'?t|cant|won'?t|wont)"
+_I_STATES = re.compile(rf"^\W*(?:i|i'm|im|i've|ive|i'd|i'll)\s+(?:(?:{_I_NEGATED}|never|just|also|still|really|"
+                       r"literally)\s+)*(?!(?:know|knew|guess|think|thought|mean|meant|see|saw|seen|promise|swear|"
+                       r"agree|bet|hope|wish|suppose|reckon|wonder|feel|love|like|hate|miss|do|did|am|was|will|would|"
+                       rf"can|could|{_I_NEGATED})\b)[a-z]{{2,}}", re.I)
 
 
 @dataclass(frozen=True)
