@@ -261,3 +261,11 @@ def test_a_line_whose_i_was_restored_is_not_read_as_said_with_i() -> None:
     assert threads.said_with_i(turn("i threw up", "Corwen", 1))
     assert not threads.said_with_i(turn("threw up", "Corwen", 1))
     assert not threads.said_with_i(turn("i threw up on the ferry back from the island", "Corwen", 1))
+
+
+def test_right_after_the_speakers_own_line_the_thread_reads_a_first_person_line() -> None:
+    """No turn between: the adjacent case joins it to the fact, the first-person rule does not take it alone."""
+    _, reason, facts = judged(("Corwen", "never got the van tested tho"), ("Corwen", "i just avoid it"))
+    assert not reason.startswith(FIRST_PERSON)
+    turns = turns_of(("Corwen", "never got the van tested tho"), ("Corwen", "i just avoid it"))
+    assert not threads.topic_given(turns[-1], turns[:-1])

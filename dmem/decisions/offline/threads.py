@@ -190,13 +190,16 @@ def topic_given(message: Message, prior: Sequence[Message]) -> bool:
     """Whether the turns just before give a terse line a topic: a shared content word, or the speaker's own line.
 
     The speaker's own line before the listener's interjection must say something and ask nothing ("the ferry tho" /
-    "🤢" / "i threw up"). ``TOPIC_TURNS`` turns back at most, none across a pause of ``THREAD_GAP``.
+    "🤢" / "i threw up"); right before it, with no turn between, the thread rule's adjacent case reads the line.
+    ``TOPIC_TURNS`` turns back at most, none across a pause of ``THREAD_GAP``.
     """
     stems, later = set(content_stems(said(message))), message
     for turn in reversed(prior[-TOPIC_TURNS:]):
         if later.timestamp and turn.timestamp and abs(later.timestamp - turn.timestamp) >= THREAD_GAP:
             return False
         later, text = turn, said(turn)
+        if turn.speaker == message.speaker and turn is prior[-1]:
+            return False  # the speaker's line just before: the line goes on with it (``thread_of``)
         if stems & set(content_stems(text)):
             return True
         if turn.speaker == message.speaker:  # its words besides greetings and filler ("heyy" gives no topic)
