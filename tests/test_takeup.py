@@ -60,6 +60,8 @@ def test_the_take_up_reaches_past_the_speakers_filler() -> None:
     (("Marisol", "the teal one"), ("Fintan", "the teal one is what I bought too")),  # the listener's own news
     (("Marisol", "the teal one"), ("Fintan", "teal is everywhere in town lately")),  # an echo saying more
     (("Marisol", "I got the job at the boatyard"), ("Fintan", "congrats!!")),  # formed already
+    (("Marisol", "pic"), ("Fintan", "[pic]")),  # a picture asked for and sent: no news
+    (("Marisol", "photos"), ("Fintan", "photos? of what")),
 ])
 def test_what_no_take_up_forms(lines: tuple[tuple[str, str], ...]) -> None:
     turns = [turn(text, who, i + 1) for i, (who, text) in enumerate((*OPENING, *lines))]

@@ -115,3 +115,35 @@ def test_a_question_naming_nothing_after_the_speakers_own_line_is_left_to_the_fo
 def test_the_speakers_own_question_before_is_no_question_answered() -> None:
     turns = _chat(("Noor", "how r lessons"), ("Noor", "can float now"))
     assert terse_asked.asked_terse(turns[-1], turns[:-1], answer_words) is None
+
+
+@pytest.mark.parametrize("question", [
+    "when u start", "where u going", "wat u doing", "how u feeling",  # an asking word, "u" its subject, no mark
+    "doing wat", "got what", "going where", "u going where",  # an echo question: a verb, then the asking word
+])
+def test_a_short_unmarked_question_to_the_listener_asks_for_the_replys_detail(question: str) -> None:
+    assert terse_asked.own_thing(question) == ""
+
+
+@pytest.mark.parametrize("question", [
+    "what u mean", "wat u think", "how u know",  # about what was just said, not the listener's own thing
+    "so what", "wait wat",  # no verb: surprise or dismissal
+    "when do u start",  # an auxiliary: ``replies`` reads it as a question
+    "where did i put it",  # about the asker
+])
+def test_other_unmarked_lines_with_u_or_wat_are_no_such_question(question: str) -> None:
+    assert terse_asked.own_thing(question) is None
+
+
+def test_the_reply_to_an_unmarked_question_keeps_the_question() -> None:
+    turns = _chat(("Noor", "got the bakery job!!"), ("Ivo", "YES"), ("Ivo", "when u start"), ("Noor", "monday"))
+    admitted, reason = judge_utterance(turns[-1], turns[:-1])
+    assert admitted and reason.startswith("admitted: answer to Ivo's question ('when u start?')")
+    assert _facts(turns) == [('Noor answered Ivo\'s question "when Noor starts?": monday', ["T1:3", "T1:4"])]
+    turns = _chat(("Noor", "new job"), ("Ivo", "doing wat"), ("Noor", "night baker"))
+    assert _facts(turns) == [('Noor answered Ivo\'s question "doing wat?": night baker', ["T1:2", "T1:3"])]
+
+
+def test_a_reply_to_an_unmarked_question_that_only_reacts_answers_nothing() -> None:
+    turns = _chat(("Ivo", "when u start"), ("Noor", "lol idk"))
+    assert terse_asked.asked_terse(turns[-1], turns[:-1], answer_words) is None

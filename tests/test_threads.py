@@ -137,6 +137,7 @@ def test_a_session_break_ends_the_thread() -> None:
     ("for the van?", True),  # one word, the thread's
     ("how r lessons", False), ("dresscode?", False), ("did Bram call", False), ("my sister had her baby", False),
     ("that is so so unfair honestly", False),
+    ("i mean the time", False), ("meant the van", False),  # the listener restating their question
 ])
 def test_what_interjects(line: str, interjects: bool) -> None:
     assert threads.interjects(line, {"van", "inspect"}) is interjects
@@ -200,3 +201,71 @@ def test_the_lifecycle_joins_a_pieces_words_to_the_memory_of_its_first_turn(memo
     if joined:
         decision = decide(new, [_memory(memory, ["D7:3"])], [0.99])  # close enough to count as a repeat
         assert decision.operation == Operation.UPDATE and decision.text == joined
+
+
+@pytest.mark.parametrize("lines", [
+    # the head asks without its mark (an offer): the speaker's question states no fact of theirs
+    (("Corwen", "want me to bring the big van"), ("Ilse", "ya"), ("Corwen", "tuesday")),
+    # the piece stands for a picture the line does not say
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "pic")),
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "[photo]")),
+    # a question with chat's spelling of "what"
+    (("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "wat then")),
+    # the listener restating their question: the reply answers that, no piece of the speaker's fact
+    (("Corwen", "my legs are dead after the run"), ("Ilse", "i mean the time"), ("Corwen", "hills everywhere")),
+])
+def test_no_wrong_join(lines: tuple[tuple[str, str], ...]) -> None:
+    _, reason, facts = judged(*lines)
+    assert not reason.startswith(GOES_ON)
+    assert not any(";" in text for text, _ in facts)
+
+
+def test_the_same_thread_still_joins_without_those() -> None:
+    ok, reason, facts = judged(("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "brakes + rust"))
+    assert ok and reason.startswith(GOES_ON) and facts[0][0].endswith("; brakes + rust")
+    ok, reason, _ = judged(("Corwen", "my legs are dead after the run"), ("Ilse", "oh no"),
+                           ("Corwen", "hills everywhere"))
+    assert ok and reason.startswith(GOES_ON)
+
+
+FIRST_PERSON = "admitted: a first-person line on the thread's topic"
+
+
+@pytest.mark.parametrize(("lines", "written"), [
+    ((("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i threw up")), "Corwen threw up"),
+    ((("Ilse", "I thought Portugal. Flying."), ("Corwen", "i dont fly")), "Corwen doesn't fly"),
+])
+def test_a_first_person_line_on_the_threads_topic_states_the_speakers_own(lines: tuple[tuple[str, str], ...],
+                                                                          written: str) -> None:
+    ok, reason, facts = judged(*lines)
+    assert ok and reason.startswith(FIRST_PERSON)
+    assert [text for text, _ in facts] == [written]
+
+
+@pytest.mark.parametrize("lines", [
+    (("Corwen", "i threw up"),),  # no topic before it: greetings only
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i know")),  # knowing, seeing, promising, liking
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i saw that")),
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i promise")),
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i guess")),
+    (("Corwen", "the ferry back tho"), ("Ilse", "🤢"), ("Corwen", "i wont")),  # a negation, no verb
+    (("Corwen", "the ferry back tho?"), ("Ilse", "🤢"), ("Corwen", "i threw up")),  # the speaker's question
+    (("Corwen", "the ferry back tho"), ("Ilse", "my sister had her baby"), ("Corwen", "i cried")),  # the listener's
+])
+def test_no_topic_or_a_reply_to_the_listener_is_no_first_person_fact(lines: tuple[tuple[str, str], ...]) -> None:
+    _, reason, _ = judged(*lines)
+    assert not reason.startswith(FIRST_PERSON)
+
+
+def test_a_line_whose_i_was_restored_is_not_read_as_said_with_i() -> None:
+    assert threads.said_with_i(turn("i threw up", "Corwen", 1))
+    assert not threads.said_with_i(turn("threw up", "Corwen", 1))
+    assert not threads.said_with_i(turn("i threw up on the ferry back from the island", "Corwen", 1))
+
+
+def test_right_after_the_speakers_own_line_the_thread_reads_a_first_person_line() -> None:
+    """No turn between: the adjacent case joins it to the fact, the first-person rule does not take it alone."""
+    _, reason, facts = judged(("Corwen", "never got the van tested tho"), ("Corwen", "i just avoid it"))
+    assert not reason.startswith(FIRST_PERSON)
+    turns = turns_of(("Corwen", "never got the van tested tho"), ("Corwen", "i just avoid it"))
+    assert not threads.topic_given(turns[-1], turns[:-1])

@@ -35,7 +35,12 @@ ADMIT_SYSTEM = system_text(
         "the speaker's new budgie) or an asking word alone ('how much', 'of what', 'meh why') asks about the "
         "speaker's own thing, so 'can float now' or '32 each' right after answers it and states a fact; not a "
         "longer question about the asker or the world ('how far is it to the coast'), nor a reply that only "
-        "reacts, fills or says yes.",
+        "reacts, fills or says yes. Chat drops the auxiliary and the mark too: 'when u start', 'where u "
+        "going', 'doing wat' (after 'new job') ask, so 'monday' or 'night baker' right after answers and "
+        "states a fact; 'what u mean', 'wat u think' and 'wait what' ask about what was said, not the "
+        "speaker's thing. A short line the speaker says with 'I' and a verb ('i threw up', 'i dont fly') "
+        "states something of theirs when the turns just before give it a topic (their own 'the ferry "
+        "tho', the other's 'I thought Portugal. Flying.').",
         "A short reply that confirms or denies the other speaker's yes/no question about the speaker's own doing "
         "('got it!!', 'i got it', 'yep', 'nope, didn't get it' after 'did you get the job at the boatyard?') states "
         "the question as the speaker's fact, negated on a denial ('Osric got the job at the boatyard', 'Osric did "
@@ -80,7 +85,10 @@ ADMIT_SYSTEM = system_text(
         "out' / 'WHAT' / 'under the fence' / 'how far' / 'next door' says how and where. Admit such a short "
         "piece (a few words, no verb of its own) as a detail of the speaker's own fact a few turns before "
         "when every turn between is the listener's reaction, filler or a short question naming nothing of "
-        "its own ('where', 'how much'). Not a piece of it: a line with its own subject and verb ('got a "
+        "its own ('where', 'how much'). The fact must state something: a question or offer of the speaker's "
+        "('want me to come over') has no piece, 'pic' or '[photo]' is none, and after the listener restates "
+        "their question ('i mean the time') the reply answers that. Not a piece of it: a line with its own "
+        "subject and verb ('got a "
         "ferret' opens something new), a dated event of its own ('dentist tomorrow'), thanks, an apology or "
         "a goodbye, a line about the listener, an answer to a question about another topic ('how are the "
         "lessons?'), anything after the listener's own news, or after a long pause.",
@@ -208,7 +216,9 @@ SPLIT_SYSTEM = system_text(
         "mark ('whats your favourite board game' asks too); a greeting is no question. A short question "
         "that drops 'your' asks about the replier's own thing: 'how r lessons' answered 'can float now' gives "
         "\"Noor's lessons: can float now\"; one naming no thing of theirs is kept with the reply: 'Noor "
-        "answered Ivo's question \"how much\": 32 each', both turns its sources.",
+        "answered Ivo's question \"how much\": 32 each', both turns its sources. So does one that drops its "
+        "auxiliary: 'when u start' answered 'monday' gives 'Noor answered Ivo's question \"when Noor starts\": "
+        "monday'.",
         "A question that asks to borrow, offers or passes on news states what it tells: Bram's 'can i borrow ur "
         "drill' to Ilse gives 'Bram asked to borrow Ilse's drill', and Ilse's 'sure' after it 'Ilse lent Bram the "
         "drill' (both turns its sources); 'want my old tablet?' gives 'Bram offered Ilse Bram's old tablet'; "

@@ -33,6 +33,9 @@ SECOND_PERSON_CHAT = whole_words(f"{YOU} yourself ya")  # reusable: chat's "ya g
 LISTENER_SAID = whole_words(YOU)  # embedded (a subject is never "yourself"), worldline: no reflexive, as tuned
 LISTENER_SAID_CHAT = whole_words(f"{YOU} ya")  # register's compliments and ratings: chat's "ya", no reflexive, as tuned
 
+WHAT_CHAT = "wat wot wut"
+"""Chat's spellings of "what" ("doing wat", "wat then"): the question word itself, a closed class."""
+
 WH = "what whats when where who which why how hows"
 """The question words, with chat's "whats", "hows" ("what's", "how's" match by "what", "how" as whole words)."""
 

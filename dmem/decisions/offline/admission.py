@@ -179,7 +179,8 @@ def line_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
     return worldline.judge_line([c.text for c in clauses], [v.kind for v in verdicts], [c.foreign for c in clauses],
                                 answer_words, clauses[0].names, set(clauses[0].people),
                                 listeners_of(message, prior, memories),
-                                replying=_replying(clauses[0], message, prior))
+                                replying=_replying(clauses[0], message, prior),
+                                topic=threads.said_with_i(message) and threads.topic_given(message, prior))
 
 
 def _replying(clause: Clause, message: Message, prior: Sequence[Message]) -> bool:

@@ -60,7 +60,7 @@ class Opening:
     """The language admission cut the line in."""
 
 
-def _details(message: Message) -> list[str]:
+def details(message: Message) -> list[str]:
     """The line's words that say something: no greeting, no stretched function word ("heyyy", "sooo"), no filler."""
     return followup.detail_words([w for w in content_words(said(message)) if not _empty(w)])
 
@@ -75,7 +75,7 @@ def opening_silence(message: Message, prior: Sequence[Message]) -> timedelta | N
     for back in range(min(OPENING_RUN, len(prior) + 1)):
         at = len(prior) - back
         first = prior[at] if back else message
-        if back and (first.speaker != message.speaker or _details(first)):
+        if back and (first.speaker != message.speaker or details(first)):
             return None  # the line before said something (or was the listener's): it opened the chat
         if silence := silence_before(first, prior[:at]):
             return silence
@@ -92,7 +92,7 @@ def opening(message: Message, prior: Sequence[Message], told: takeup.Told,
     """
     silence = opening_silence(message, prior)
     line = said(message)
-    if silence is None or asks(line) or _ACKNOWLEDGES.search(line) or _STAGE.match(line) or not _details(message):
+    if silence is None or asks(line) or _ACKNOWLEDGES.search(line) or _STAGE.match(line) or not details(message):
         return None
     told_news = takeup.content_poor_news(told(message, prior), _empty)
     if not told_news:

@@ -233,8 +233,13 @@ def _pieces(clauses: Sequence[Clause], speaker: str, listener: str | None, known
 
 
 def _line_text(said: str, speaker: str, continued: str | None) -> str:
-    """The joined pieces attributed to the speaker, or written after the stored memory of theirs they continue."""
-    return f"{continued.strip().rstrip('.')}; {lowered(said)}" if continued else f"{speaker}: {said}"
+    """The joined pieces attributed to the speaker, or written after the stored memory of theirs they continue.
+
+    Pieces naming the speaker first already say whose they are ("Zuleika threw up", from "i threw up").
+    """
+    if continued:
+        return f"{continued.strip().rstrip('.')}; {lowered(said)}"
+    return said if said.startswith(f"{speaker} ") else f"{speaker}: {said}"
 
 
 def _line_fact(clauses: list[Clause], verdicts: list[ClauseVerdict], message: Message, prior: list[Message],

@@ -55,6 +55,9 @@ _ASKS_AFTER = re.compile(rf"^\W*(?:(?:wait|and|so|but|oh|omg|n+o+)\W+)?(?:{alter
 # A line replying to the listener is no news of its own: an agreement, a laugh or a greeting opening it
 # (``worldline.REPLY_OPENING``) or one of chat's short concessions ("ha, fair enough", "same").
 REPLYING = re.compile(r"^\W*(?:ha+|heh|fair\s+enough|same|me\s+too|makes\s+sense)\b", re.I)
+# A line that stands for a picture or a file it does not say ("pic", "[photo]", "sending"): asking for one or
+# sending one, it is no news and no piece of a thread (``threads``).
+STANDS_FOR = re.compile(r"^\W*(?:\[[^\]]*\]|(?:pics?|photos?|pictures?|selfies?|vids?|videos?|sending)\W*)\W*$", re.I)
 # Farewells and greetings: "night x" echoed "night x" is no news.
 GREETING = wordset("night nite goodnight morning evening bye goodbye later cya hi hey hello hiya xx")
 # Words an echo never takes up: asking and generic words (``followup``), chat filler.
@@ -145,8 +148,8 @@ def taken_up(message: Message, prior: Sequence[Message], told: Told) -> TakeUp |
         line = said(news)
         if not followup.detail_words(content_words(line)):
             continue  # "lol", "😂": filler, not the line taken up
-        if worldline.REPLY_OPENING.search(line) or REPLYING.search(line):
-            return None  # a reply to the listener: what is taken up is theirs
+        if worldline.REPLY_OPENING.search(line) or REPLYING.search(line) or STANDS_FOR.match(line):
+            return None  # a reply to the listener (what is taken up is theirs), or a picture asked for or sent
         if signal(text, content_words(line)) is None:
             return None  # no take-up of any of its words: the line is not judged again
         told_news = content_poor_news(told(news, prior[: at - back]), GREETING.__contains__)

@@ -26,7 +26,7 @@ from dmem.decisions.offline.replies import Asked, without_speaker
 from dmem.state.schemas import Message
 from dmem.text.asked import LEAD_INS, asks, opens_yes_no
 from dmem.text.lexical import content_words, straighten
-from dmem.text.words import SECOND_PERSON_ASKED, alternation
+from dmem.text.words import SECOND_PERSON_ASKED, WHAT_CHAT, alternation
 
 # Most words of a question asked without "you": a longer one names whose thing it asks about. Chosen on the
 # tuning half and batches 1-11 and 13 (batch 12 the check).
@@ -52,6 +52,19 @@ _PEOPLE = frozenset(w.lower() for w in (*rules.RELATIONS, *rules.PETS))
 # before it; "what" only after a preposition ("what?", "wait what": surprise, not a question); no lead-in that
 # doubts ("idk why", "not sure how": no question).
 _DOUBT = r"(?:idk|dunno|not|no|know|see|wonder|sure)"
+# "what" and chat's spellings of it ("doing wat", "wat u doing").
+_WHAT = rf"(?:what|{alternation(WHAT_CHAT)})"
+# "when u start", "where u going", "wat u doing": an asking word, the listener as subject, a verb and a word at most
+# after it, no auxiliary, no mark (``asked`` reads a question by its mark or its auxiliary; chat drops both). Not
+# "what u mean", "what u think", "how u know": they ask about what was just said, not the listener's own thing.
+_YOU_ASKED = re.compile(rf"^{LEAD_INS}(?:{_WHAT}|when|where|which|how)\s+(?:u|you|ya)\s+"
+                        r"(?!(?:mean|meant|think|thought|know|knew|reckon|say|said)\b)[a-z]+(?:\s+[a-z]+)?\s*\?*$",
+                        re.I)
+# "doing wat", "got wat", "going where": an echo question, a verb (an -ing or a past form) then the asking word; not
+# "wait what" or "so what" (surprise, no verb), nor "what?" alone.
+_PAST = alternation(" ".join(sorted(rules.IRREGULAR_PAST)))
+_ECHO = re.compile(rf"^{LEAD_INS}(?:(?:u|you|ya)\s+)?(?:[a-z]{{2,}}ing|[a-z]{{2,}}ed|{_PAST})\s+"
+                   rf"(?:{_WHAT}|where|when|who)\s*\?*$", re.I)
 _BARE = re.compile(rf"^{LEAD_INS}(?:(?!{_DOUBT}\b)[\w']+\s+)?(?:(?P<prep>of|for|with|to|from|since|in|at|by)\s+)?"
                    r"(?:how(?:\s+(?:much|far|long|many|often|old|big|come|so|exactly))?|why|where|when|who|"
                    r"which(?:\s+one)?|(?(prep)what|(?!)))\s*(?:tho|then|exactly|now)?\s*\?*$", re.I)
@@ -66,7 +79,11 @@ def own_thing(question: str) -> str | None:
     """
     text = " ".join(straighten(question).split())
     words = text.split()
-    if not words or len(words) > QUESTION_MAX_WORDS or SECOND_PERSON_ASKED.search(text) or _ASKER.search(text):
+    if not words or len(words) > QUESTION_MAX_WORDS or _ASKER.search(text):
+        return None
+    if _YOU_ASKED.match(text) or _ECHO.match(text):  # asks for the detail: the fact keeps the question
+        return ""
+    if SECOND_PERSON_ASKED.search(text):
         return None
     if m := _THING.match(text):  # a bare word of no person's things is likely a name ("hows ness"): not owned
         owned = not m["det"] and (m["np"].lower() in telegraphic.PERSONAL_NOUNS

@@ -25,12 +25,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from dmem.decisions.offline import reusable, rules, takeup, worldline
+from dmem.decisions.offline import opening, reusable, rules, takeup, worldline
 from dmem.decisions.offline.followup import GENERIC, NAMED, detail_words, reacts, said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks, ends_asking
 from dmem.text.lexical import content_stems, content_words, stem
-from dmem.text.words import WH, alternation
+from dmem.text.words import WH, WHAT_CHAT, alternation
 
 # Most turns from the piece back to the fact it continues: a thread's fact, a reaction, a question, the speaker's
 # earlier pieces. Chosen on the tuning half and released batches 1-11 and 13 (see RESULTS, h54b).
@@ -39,6 +39,13 @@ THREAD_TURNS = 6
 # a few minutes apart; after a longer pause a short line starts something else. h51f's choice for the case with
 # no turn between (1 and 5 minutes formed the same drafts on the tuning half and batches 1-6), kept.
 THREAD_GAP = timedelta(minutes=5)
+# Most turns back that give a terse first-person line its topic (``topic_given``): the speaker's line and the
+# listener's interjection after it. Not tuned: the shortest thread across one interjection.
+TOPIC_TURNS = 2
+# A line opening with "I" said, in chat's spellings ("i", "im", "ive"), not asking ("i?").
+_I_OPENS = re.compile(r"^\W*(?:i|i'm|im|i've|ive|i'd|i'll)\b(?!\s*\?)", re.I)
+# Most words of such a line: a longer one says what it is about and is judged so.
+TOPIC_MAX_WORDS = 4
 # Most words of a thread's piece: a longer line says something of its own and is judged so.
 THREAD_MAX_WORDS = 12
 # Most words of the listener's interjection: a longer turn says something of its own.
@@ -57,9 +64,16 @@ _LISTENER = re.compile(r"\b(?:u|ur|you|your|youre|you're|yours|urs)\b", re.I)
 # "safe trip"): said to the listener, closed-class words each of which answers the other's turn.
 _TO_LISTENER = re.compile(r"^\W*(?:ty|thx|thanks|thank|sry|soz|oops|fair|deal|night|nite|bye|later|cya|gn|np|safe|"
                           r"enjoy|have\s+fun|good\s+luck)\b", re.I)
-# A question without its mark: a question word anywhere in a short line ("with which car", "hows the dog"), or
-# chat's "any" opening a request ("any tips").
-_ASKING = re.compile(rf"\b(?:{alternation(WH)})\b|^\W*any\b", re.I)
+# A question without its mark: a question word anywhere in a short line ("with which car", "hows the dog", chat's
+# "wat then"), or chat's "any" opening a request ("any tips").
+_ASKING = re.compile(rf"\b(?:{alternation(WH)}|{alternation(WHAT_CHAT)})\b|^\W*any\b", re.I)
+# A head that asks without its mark: an asking word or an offer opening it ("want me to come over", "shall i
+# bring it"): the speaker's question to the listener states no fact of theirs a piece goes on with.
+_HEAD_ASKS = re.compile(rf"^\W*(?:{alternation(WH)}|{alternation(WHAT_CHAT)}|(?:want|wanna|shall|should|can|could)\s+"
+                        r"(?:me|i|we)\b)", re.I)
+# The listener restating what they asked ("i mean the time", "meant the time"): the reply after answers that, it
+# goes on with no fact of the speaker's.
+_RESTATES = re.compile(r"^\W*(?:i\s+)?(?:mean|meant)\b", re.I)
 # A relative time of the piece's own ("physio today", "gig next fri"): a dated event of its own, not a detail.
 _OWN_TIME = re.compile(r"\b(?:today|tonight|tomorrow|tmrw|tmr|yesterday|(?:next|last|this)\s+(?:week|weekend|month|"
                        r"year|term|morning|afternoon|evening|night|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|"
@@ -90,10 +104,13 @@ class Thread:
 def may_continue(message: Message) -> bool:
     """Whether a line may be a thread's piece: short, asking nothing, no reply, aside or word to the listener.
 
-    Nor a dated event of its own: a line of several words with its own relative time ("physio today").
+    Nor a line standing for a picture ("pic", "[photo]": ``takeup.STANDS_FOR``), nor a dated event of its own: a
+    line of several words with its own relative time ("physio today").
     """
     text = said(message)
     if not text or len(text.split()) > THREAD_MAX_WORDS or asks(text) or ends_asking(text):
+        return False
+    if takeup.STANDS_FOR.match(text):
         return False
     if any(p.search(text) for p in (worldline.REPLY_OPENING, takeup.REPLYING, _ASKING, _ELSEWHERE, _LISTENER,
                                     _TO_LISTENER)):
@@ -111,9 +128,10 @@ def interjects(text: str, thread: set[str]) -> bool:
 
     At most ``INTERJECTION_MAX_WORDS`` words, no name, and at most one word that is not asking, generic, reacting
     or filler ("lol not far", "not bad", "OMG"); in a question that word is the thread's, or the measure a
-    leading "how" asks for ("how far"): "how r lessons" asks about a topic of its own.
+    leading "how" asks for ("how far"): "how r lessons" asks about a topic of its own. Not the listener restating
+    their question ("i mean the time"): the reply answers that.
     """
-    if len(text.split()) > INTERJECTION_MAX_WORDS or NAMED.search(text[1:]):
+    if len(text.split()) > INTERJECTION_MAX_WORDS or NAMED.search(text[1:]) or _RESTATES.match(text):
         return False
     measure = m.group(1).lower() if (m := _HOW.match(text)) and len(text.split()) == 2 else None
     own = [w for w in detail_words(content_words(text)) if not reacts(w) and w not in GENERIC and w != measure]
@@ -152,12 +170,43 @@ def thread_of(message: Message, prior: Sequence[Message],
 def _topic(text: str, most: int) -> bool:
     """Whether the fact's line has a topic a piece can continue: two content words, no question, ``most`` words.
 
+    No question without its mark either (``_HEAD_ASKS``): "want me to come over" / "omw" continues no fact.
+
     Across the listener's turn the fact is a terse line too (``THREAD_MAX_WORDS``): a longer one tells several
     things, and what comes after the listener's turn is no piece of one of them; with no turn between, a chat line
     (``reusable.Z_MAX_MESSAGE_WORDS``, h52b), as a one-word line after a paragraph starts something else.
     """
-    return not ends_asking(text) and len(detail_words(content_words(text))) >= FACT_MIN_WORDS \
-        and len(text.split()) <= most
+    return not ends_asking(text) and not _HEAD_ASKS.match(text) \
+        and len(detail_words(content_words(text))) >= FACT_MIN_WORDS and len(text.split()) <= most
+
+
+def said_with_i(message: Message) -> bool:
+    """Whether a line is a short one the speaker says with "I" ("i threw up"; not "got the keys", its "I" restored)."""
+    text = said(message)
+    return len(text.split()) <= TOPIC_MAX_WORDS and _I_OPENS.match(text) is not None
+
+
+def topic_given(message: Message, prior: Sequence[Message]) -> bool:
+    """Whether the turns just before give a terse line a topic: a shared content word, or the speaker's own line.
+
+    The speaker's own line before the listener's interjection must say something and ask nothing ("the ferry tho" /
+    "🤢" / "i threw up"); right before it, with no turn between, the thread rule's adjacent case reads the line.
+    ``TOPIC_TURNS`` turns back at most, none across a pause of ``THREAD_GAP``.
+    """
+    stems, later = set(content_stems(said(message))), message
+    for turn in reversed(prior[-TOPIC_TURNS:]):
+        if later.timestamp and turn.timestamp and abs(later.timestamp - turn.timestamp) >= THREAD_GAP:
+            return False
+        later, text = turn, said(turn)
+        if turn.speaker == message.speaker and turn is prior[-1]:
+            return False  # the speaker's line just before: the line goes on with it (``thread_of``)
+        if stems & set(content_stems(text)):
+            return True
+        if turn.speaker == message.speaker:  # its words besides greetings and filler ("heyy" gives no topic)
+            return not (asks(text) or ends_asking(text)) and bool(opening.details(turn))
+        if not interjects(text, stems):
+            return False
+    return False
 
 
 def carries_content(details: Sequence[str], earlier: str) -> bool:

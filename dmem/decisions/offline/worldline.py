@@ -53,6 +53,14 @@ _REPLYING = frozenset({"emotional", "phatic", "a reaction", "about the listener"
 _NOT_STATING = re.compile(rf"{LISTENER_SAID.pattern}|{WH_OPENING.pattern}"
                           r"|^\W*(?:that|this|thats|that's|this's)\b|^\s*[\[(].*[\])]\W*$", re.I)
 _LONE_NAME = re.compile(r"^\W*(?P<name>[A-Z][a-z]+)\W*$")
+# A clause the speaker says of themselves with "I" and a verb ("i threw up", "I don't fly"): "I" is a subject, the
+# word after it (past a negation or an adverb) a verb. Not a verb of knowing, seeing, meaning, liking or promising,
+# which answers what the listener said ("i know", "i saw that", "i mean", "i love it", "i promise"): a closed class.
+_I_NEGATED = r"(?:do\s+not|don'?t|dont|didn'?t|didnt|can'?t|cant|won'?t|wont)"
+_I_STATES = re.compile(rf"^\W*(?:i|i'm|im|i've|ive|i'd|i'll)\s+(?:(?:{_I_NEGATED}|never|just|also|still|really|"
+                       r"literally)\s+)*(?!(?:know|knew|guess|think|thought|mean|meant|see|saw|seen|promise|swear|"
+                       r"agree|bet|hope|wish|suppose|reckon|wonder|feel|love|like|hate|miss|do|did|am|was|will|would|"
+                       rf"can|could|{_I_NEGATED})\b)[a-z]{{2,}}", re.I)
 
 
 @dataclass(frozen=True)
@@ -78,14 +86,16 @@ def line_anchor(texts: Sequence[str], known: frozenset[str], people: set[str]) -
 
 def judge_line(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[bool],
                words: Callable[[str], list[str]], known: frozenset[str], people: set[str],
-               listeners: Callable[[str], bool] = lambda _: False, replying: bool = False) -> LineVerdict | None:
+               listeners: Callable[[str], bool] = lambda _: False, replying: bool = False,
+               topic: bool = False) -> LineVerdict | None:
     """The line's verdict as one unit, or None when its pool says nothing (the clauses' own reasons stand).
 
     ``texts``/``kinds``/``foreign``: each clause, its rejection kind and whether it is about someone else's
     person; ``listeners``: whether a clause's subject is the listener's thing; ``words``: a clause's answer
     words; ``known``: names the chat wrote before; ``people``: the speakers' names, lowercased (no detail);
     ``replying``: the line replies to the listener's question just before (the answer and follow-up rules judge
-    a short line then).
+    a short line then); ``topic``: the thread just before gives the line a topic (``threads.topic_given``), so a
+    line of one answer word said with "I" and a verb ("i threw up", "i dont fly") states something of the speaker's.
     """
     claims = [claimed(t, k, f, known, listeners) for t, k, f in zip(texts, kinds, foreign, strict=True)]
     pooled = tuple(i for i, why in enumerate(claims) if why is None)
@@ -112,6 +122,9 @@ def judge_line(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[boo
     if len(told) >= LINE_LOOSE_WORDS and not replying and short_statement(texts, claims, told):
         return LineVerdict(True, f"admitted: a short chat line stating the speaker's world ('{' '.join(told)}')",
                            pooled)
+    if topic and not replying and len(texts) == 1 and claims[0] is None and _I_STATES.match(texts[0]) \
+            and not (_NOT_STATING.search(texts[0]) or _doing_now(texts[0])):
+        return LineVerdict(True, f"admitted: a first-person line on the thread's topic ('{' '.join(told)}')", pooled)
     return LineVerdict(False, f"rejected: too little detail to tell ('{' '.join(told)}')")
 
 
