@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from dmem.text.answers import answer_kind, is_kind_asked
 from dmem.text.lexical import content_stems
-from dmem.text.words import SECOND_PERSON_ASKED, WH_ANYWHERE, wordset
+from dmem.text.words import I_FORMS, SECOND_PERSON_ASKED, WH_ANYWHERE, alternation, wordset
 
 # A reply of at most this many words, right after a real question, answers it whatever it says. 0 = off: on the
 # tuning half (leave one conversation out, 6 / 12 / 20 tried) it linked more replies and formed no evidence turn.
@@ -111,7 +111,7 @@ _YES_NO = re.compile(r"^\W*(?:(?:oh|ah|um+|hm+|well|haha|lol)\W+)?"
                      r"we\s+(?:did|do|have|are|were|didn't|don't|haven't)|i'm\s+not)\b", re.I)
 # What an offer asks: "want to", "fancy", "up for", "need a hand" (its yes accepts, it tells nothing).
 _OFFERS = re.compile(r"\b(?:want|wanna|fancy|up\s+for|like\s+to|mind|need\s+(?:help|a\s+hand|anything))\b", re.I)
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|we|we're|we've|our|us)\b", re.I)
+_FIRST_PERSON = re.compile(rf"\b(?:{alternation(I_FORMS)}|me|my|mine|we|we're|we've|our|us)\b", re.I)
 _FIRST_SENTENCE = re.compile(r"^[^.!?\n]*")
 # Words any chat uses whatever its topic: sharing one is no sign that a reply takes up a question.
 _CHAT_STEMS = wordset(

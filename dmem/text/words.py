@@ -33,6 +33,9 @@ SECOND_PERSON_CHAT = whole_words(f"{YOU} yourself ya")  # reusable: chat's "ya g
 LISTENER_SAID = whole_words(YOU)  # embedded (a subject is never "yourself"), worldline: no reflexive, as tuned
 LISTENER_SAID_CHAT = whole_words(f"{YOU} ya")  # register's compliments and ratings: chat's "ya", no reflexive, as tuned
 
+I_FORMS = "i i'm im i've ive i'd i'll"
+"""The speaker as "I", with its contractions in chat's spellings ("im", "ive"): a line's subject said of themselves."""
+
 WHAT_CHAT = "wat wot wut"
 """Chat's spellings of "what" ("doing wat", "wat then"): the question word itself, a closed class."""
 

@@ -30,7 +30,7 @@ from dmem.decisions.offline.followup import GENERIC, NAMED, detail_words, reacts
 from dmem.state.schemas import Message
 from dmem.text.asked import asks, ends_asking
 from dmem.text.lexical import content_stems, content_words, stem
-from dmem.text.words import WH, WHAT_CHAT, alternation
+from dmem.text.words import I_FORMS, WH, WHAT_CHAT, alternation
 
 # Most turns from the piece back to the fact it continues: a thread's fact, a reaction, a question, the speaker's
 # earlier pieces. Chosen on the tuning half and released batches 1-11 and 13 (see RESULTS, h54b).
@@ -43,7 +43,7 @@ THREAD_GAP = timedelta(minutes=5)
 # listener's interjection after it. Not tuned: the shortest thread across one interjection.
 TOPIC_TURNS = 2
 # A line opening with "I" said, in chat's spellings ("i", "im", "ive"), not asking ("i?").
-_I_OPENS = re.compile(r"^\W*(?:i|i'm|im|i've|ive|i'd|i'll)\b(?!\s*\?)", re.I)
+_I_OPENS = re.compile(rf"^\W*(?:{alternation(I_FORMS)})\b(?!\s*\?)", re.I)
 # Most words of such a line: a longer one says what it is about and is judged so.
 TOPIC_MAX_WORDS = 4
 # Most words of a thread's piece: a longer line says something of its own and is judged so.

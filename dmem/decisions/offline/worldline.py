@@ -30,7 +30,7 @@ from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.register import progressive
 from dmem.text.lexical import STOPWORDS, first_word
-from dmem.text.words import LISTENER_SAID, WH_OPENING
+from dmem.text.words import I_FORMS, LISTENER_SAID, WH_OPENING, alternation
 
 # Answer words a line's pool needs with an anchor (a number, date or name and a word saying what of it), and
 # without one. Chosen on invented batches 1-2 and the tuning half's drafts; batch 3 is reported as the check.
@@ -57,7 +57,7 @@ _LONE_NAME = re.compile(r"^\W*(?P<name>[A-Z][a-z]+)\W*$")
 # word after it (past a negation or an adverb) a verb. Not a verb of knowing, seeing, meaning, liking or promising,
 # which answers what the listener said ("i know", "i saw that", "i mean", "i love it", "i promise"): a closed class.
 _I_NEGATED = r"(?:do\s+not|don'?t|dont|didn'?t|didnt|can'?t|cant|won'?t|wont)"
-_I_STATES = re.compile(rf"^\W*(?:i|i'm|im|i've|ive|i'd|i'll)\s+(?:(?:{_I_NEGATED}|never|just|also|still|really|"
+_I_STATES = re.compile(rf"^\W*(?:{alternation(I_FORMS)})\s+(?:(?:{_I_NEGATED}|never|just|also|still|really|"
                        r"literally)\s+)*(?!(?:know|knew|guess|think|thought|mean|meant|see|saw|seen|promise|swear|"
                        r"agree|bet|hope|wish|suppose|reckon|wonder|feel|love|like|hate|miss|do|did|am|was|will|would|"
                        rf"can|could|{_I_NEGATED})\b)[a-z]{{2,}}", re.I)
