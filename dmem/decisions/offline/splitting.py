@@ -19,6 +19,7 @@ from dmem.decisions.offline import (
     threads,
 )
 from dmem.decisions.offline.admission import (
+    announced_news,
     followup_news,
     followup_unit,
     line_verdict,
@@ -78,6 +79,8 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     if gated and not facts and (opened := opening_news(message, prior, memories)):
         opener = _news_fact(message, opened.pooled, opened.language, prior, prior, memories)
         return [opener], _told_joins(opener, message, prior)
+    if gated and not facts and (asked_for := announced_news(message, prior, memories)):
+        return [_news_fact(message, asked_for.pooled, asked_for.language, prior, prior, memories)], None
     return facts, line
 
 
@@ -100,7 +103,7 @@ def _told_joins(line: FactDraft, message: Message, prior: Sequence[Message]) -> 
 
 def _news_fact(news: Message, pooled: Sequence[Clause], language: str, before: list[Message], chat: list[Message],
                memories: Sequence[str]) -> FactDraft:
-    """A line that formed nothing alone, shown to be news (``takeup``, ``opening``), told as its speaker's world.
+    """A line that formed nothing alone, shown to be news (``takeup``, ``opening``, ``announced``), told as theirs.
 
     Their fact, in their namespace: 'Nadia: keys today', the line its only source (a take-up's words are not in it).
     ``pooled`` and ``language``: the clauses the fact says, as admission cut the line (it is not cut again).
