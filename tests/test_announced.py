@@ -8,11 +8,15 @@ or says who knows, it stays as it was. Invented people and events only.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from dmem import Memory
 from dmem.decisions.offline.admission import announced_news, judge_utterance
 from dmem.decisions.offline.announced import ANNOUNCE_MAX_WORDS, announces
 from dmem.decisions.offline.splitting import facts_from_message
+from dmem.prompts.formation import admission_prompt
 from dmem.state.schemas import Message
 
 
@@ -73,3 +77,29 @@ def test_an_announcement_is_short_and_neither_asks_nor_replies() -> None:
     assert announces("big news") and announces("ugh")
     assert not announces(" ".join(["word"] * (ANNOUNCE_MAX_WORDS + 1)))
     assert not announces("guess where?") and not announces("haha ok")
+
+
+def test_the_news_lands_in_its_speakers_namespace_only(tmp_path: Path) -> None:
+    turns = chat(*OPENER, ("Oswin", "guess what"), ("Tamsin", "?"), ("Oswin", "kayaking"), ("Tamsin", "since when"))
+    with Memory(tmp_path / "m", embeddings="hash") as mem:
+        mem.add(turns, user_id="u", conversation_id="c1", speaker_namespaces={"Tamsin": "tam", "Oswin": "osw"})
+        osw = [(r.text, r.source_turn_ids) for r in mem.get_all(user_id="osw")]
+        tam = [r.text for r in mem.get_all(user_id="tam")]
+    assert any("kayaking" in text.lower() and "D1:5" in sources for text, sources in osw), osw
+    assert not any("kayaking" in text.lower() for text in tam)
+
+
+def test_the_admission_prompt_says_news_can_be_asked_for() -> None:
+    turns = chat(*OPENER, ("Tamsin", "guess what"), ("Oswin", "?"), ("Tamsin", "kayaking"))
+    system = str(admission_prompt(turns[2:], turns[:2])[0].content)
+    assert "News can be asked for" in system and "'guess what' -> '?' -> 'kayaking'" in system
+
+
+def test_an_announcement_asked_about_is_the_lines_topic() -> None:
+    asked_where = chat(*OPENER, ("Tamsin", "moving fri"), ("Oswin", "where"), ("Tamsin", "gullsmere"))
+    (text, _, sources), = facts(asked_where)
+    assert text.lower().startswith("tamsin: moving fri; ") and "gullsmere" in text.lower() and sources == ["D1:3",
+                                                                                                          "D1:5"]
+    teaser = chat(*OPENER, ("Tamsin", "bad news"), ("Oswin", "?"), ("Tamsin", "van died"))
+    (text, _, sources), = facts(teaser)
+    assert "bad news" not in text.lower() and "van died" in text.lower() and sources == ["D1:5"]
