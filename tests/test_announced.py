@@ -76,7 +76,7 @@ def test_the_prompt_must_be_the_listeners_and_name_nothing() -> None:
 def test_an_announcement_is_short_and_neither_asks_nor_replies() -> None:
     assert announces("big news") and announces("ugh")
     assert not announces(" ".join(["word"] * (ANNOUNCE_MAX_WORDS + 1)))
-    assert not announces("guess where?") and not announces("haha ok")
+    assert not announces("guess where?") and not announces("haha ok") and not announces("what happened")
 
 
 def test_the_news_lands_in_its_speakers_namespace_only(tmp_path: Path) -> None:

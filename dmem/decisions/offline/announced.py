@@ -49,9 +49,13 @@ class Announced:
 
 
 def announces(text: str) -> bool:
-    """Whether a line may announce news without telling it: a few words, asking nothing, replying to nothing."""
+    """Whether a line may announce news without telling it: a few words, asking nothing, replying to nothing.
+
+    A line asking to go on without its mark ("what happened") is the listener's question, not an announcement.
+    """
     words = text.split()
-    return 0 < len(words) <= ANNOUNCE_MAX_WORDS and not asks(text) and not replies(text)
+    return 0 < len(words) <= ANNOUNCE_MAX_WORDS and not asks(text) and not followup.names_nothing(text) \
+        and not replies(text)
 
 
 def replies(text: str) -> bool:
