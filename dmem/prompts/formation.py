@@ -185,6 +185,11 @@ ADMIT_SYSTEM = system_text(
         "news still to come ('good news and bad news') and a passing state stay rejected. Such a line keeps "
         "all it tells: in 'bad news, ferry cancelled. storm' the cancelled ferry is the news and the storm "
         "its cause, not a comment on the world.",
+        "News can be asked for: when the speaker says there is some without telling it ('guess what', 'news', "
+        "'ugh') and the listener asks for it with a prompt that names nothing ('?', 'go on', 'spill'), the "
+        "speaker's next line is their news though it is a fragment: 'guess what' -> '?' -> 'kayaking' tells "
+        "they took up kayaking, 'news' -> 'go on' -> 'got the flat' that they got the flat. A line that only "
+        "replies, asks back, goes on with a sentence ('and one oar is') or says who knows stays rejected.",
         "A hedge is not a reason to reject: 'my favourite is probably the green one' and 'I think "
         "I'll move next spring' are admitted; the split marks them hedged.",
         "Reject transient states and one-off situations (a car rented for one trip, today's "

@@ -2,7 +2,8 @@
 
 Else the exchange may still show it says something: the line judged whole as the speaker's world (``worldline``),
 a reply going on with the speaker's news that a question naming nothing asked after (``followup``), the listener's
-take-up of a short line as news (``takeup``), the line opening the chat after a silence (``opening``), or a terse
+take-up of a short line as news (``takeup``), the line opening the chat after a silence (``opening``), the news the
+speaker announced and the listener asked for (``announced``), or a terse
 piece going on with the speaker's own fact of the same thread across the listener's interjections (``threads``).
 A verdict keeps the clauses it was drawn from (``Judged``), so a caller reads them rather than cutting the line again.
 """
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import (
+    announced,
     followup,
     markers,
     opening,
@@ -70,24 +72,29 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
 
 
 def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: Sequence[str] = (), *,
-                     reopened: bool = True, threaded: bool = True) -> Judged:
-    """``judge_utterance``'s verdict, with the clauses and clause verdicts it was drawn from."""
+                     reopened: bool = True, threaded: bool = True, prompted: bool = True) -> Judged:
+    """``judge_utterance``'s verdict, with the clauses and clause verdicts it was drawn from.
+
+    ``prompted`` False judges it without the news it may tell when asked for (``announced``), as that rule does.
+    """
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return Judged(False, "rejected: assistant turns are context, not a source of user facts")
     if not utterance_text(message):
         return Judged(False, "rejected: empty utterance")
     clauses, language = clauses_of(message, prior, memories)
     verdicts = [judge_clause(c, language) for c in clauses]
-    admit, reason = _utterance_verdict(clauses, verdicts, language, message, prior, memories, reopened, threaded)
+    admit, reason = _utterance_verdict(clauses, verdicts, language, message, prior, memories, reopened, threaded,
+                                       prompted)
     return Judged(admit, reason, clauses, verdicts, language)
 
 
 def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], language: str,
                        message: Message, prior: Sequence[Message], memories: Sequence[str],
-                       reopened: bool = True, threaded: bool = True) -> tuple[bool, str]:
+                       reopened: bool = True, threaded: bool = True, prompted: bool = True) -> tuple[bool, str]:
     """The verdict from the clauses' own: an admitted clause, else the line, news, take-up, opening or thread rules.
 
-    The opening rule (a line after a silence) is asked only when ``reopened``, the thread rule when ``threaded``.
+    The opening rule (a line after a silence) is asked only when ``reopened``, the announced news rule when
+    ``prompted``, the thread rule when ``threaded``.
     """
     # A reusable clause forms a fact only when no other clause does: the reason names the clause that does.
     admitted = sorted((v for v in verdicts if v.admit), key=lambda v: v.kind in _TOLD)
@@ -110,6 +117,9 @@ def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdi
                      f"('{shorten(utterance_text(taken.news), 60)}'), {taken.how}"
     if reopened and (opened := opening_news(message, prior, memories)):
         return True, f"admitted: the speaker's news, opening the chat after {spoken(opened.silence)} of silence"
+    if prompted and (asked_for := announced_news(message, prior, memories)):
+        announcement, prompt = (shorten(utterance_text(m), 30) for m in (asked_for.announcement, asked_for.prompt))
+        return True, f"admitted: the speaker's news, announced ('{announcement}') and asked for ('{prompt}')"
     if threaded and (thread := thread_piece(clauses, verdicts, message, prior, language, memories)):
         return True, f"admitted: goes on with the speaker's fact ('{shorten(utterance_text(thread.fact), 60)}')"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
@@ -139,6 +149,13 @@ def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
 def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> takeup.TakeUp | None:
     """The other speaker's earlier line that formed nothing and that the message takes up as news (``takeup``)."""
     return takeup.taken_up(message, prior, functools.partial(_told, memories=memories))
+
+
+def announced_news(message: Message, prior: Sequence[Message],
+                   memories: Sequence[str] = ()) -> announced.Announced | None:
+    """The message as the news the speaker announced and the listener asked for (``announced``), or None."""
+    judged = functools.partial(judged_utterance, message, prior, memories, prompted=False)
+    return announced.announced(message, prior, functools.partial(_told, memories=memories, judged=judged))
 
 
 def opening_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> opening.Opening | None:

@@ -62,10 +62,10 @@ class Opening:
 
 def details(message: Message) -> list[str]:
     """The line's words that say something: no greeting, no stretched function word ("heyyy", "sooo"), no filler."""
-    return followup.detail_words([w for w in content_words(said(message)) if not _empty(w)])
+    return followup.detail_words([w for w in content_words(said(message)) if not is_empty(w)])
 
 
-def _empty(word: str) -> bool:
+def is_empty(word: str) -> bool:
     """A greeting, a news announcement or a function word, its last letter stretched or not ("morninggg", "sooo")."""
     return any(w in takeup.GREETING or w in _ANNOUNCES or w in STOPWORDS for w in (word, _STRETCHED.sub(r"\1", word)))
 
@@ -94,8 +94,8 @@ def opening(message: Message, prior: Sequence[Message], told: takeup.Told,
     line = said(message)
     if silence is None or asks(line) or _ACKNOWLEDGES.search(line) or _STAGE.match(line) or not details(message):
         return None
-    told_news = takeup.content_poor_news(told(message, prior), _empty)
+    told_news = takeup.content_poor_news(told(message, prior), is_empty)
     if not told_news:
         return None
-    wider = takeup.content_poor_news(widened(message, prior), _empty) if widened else None
+    wider = takeup.content_poor_news(widened(message, prior), is_empty) if widened else None
     return Opening(message, silence, (wider or told_news).pooled, told_news.language)

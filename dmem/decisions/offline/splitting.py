@@ -6,6 +6,7 @@ and the listener. Relative time words are kept as said (a later node grounds the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
@@ -14,11 +15,13 @@ from dmem.decisions.offline import (
     followup,
     frames,
     leaning,
+    opening,
     payback,
     rules,
     threads,
 )
 from dmem.decisions.offline.admission import (
+    announced_news,
     followup_news,
     followup_unit,
     line_verdict,
@@ -27,6 +30,7 @@ from dmem.decisions.offline.admission import (
     takeup_news,
     thread_piece,
 )
+from dmem.decisions.offline.announced import Announced
 from dmem.decisions.offline.clause_admission import judge_clause
 from dmem.decisions.offline.clause_facts import TOLD_KINDS, Drafting, clause_pairs, lowered, main_fact
 from dmem.decisions.offline.clauses import Clause, ClauseVerdict, answer_words, clauses_of, utterance_text
@@ -39,7 +43,10 @@ from dmem.state.schemas import Message, Provenance
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import topic_stems
 from dmem.text.lexical import content_stems
+from dmem.text.words import WH, alternation
 
+# An asking word in the listener's prompt for announced news: it asks about what the announcement said.
+_ASKS_ABOUT = re.compile(rf"\b(?:{alternation(WH)})\b", re.I)
 # Reasons that mean "no content", which drop a clause even when the admission gate is off.
 _CONTENTLESS = frozenset({"phatic", "emotional", "vague", "question"})
 # Most words of a stored memory a line told as the speaker's world is joined to (``_continued_own``): a longer one
@@ -78,6 +85,8 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     if gated and not facts and (opened := opening_news(message, prior, memories)):
         opener = _news_fact(message, opened.pooled, opened.language, prior, prior, memories)
         return [opener], _told_joins(opener, message, prior)
+    if gated and not facts and (asked_for := announced_news(message, prior, memories)):
+        return [_asked_fact(asked_for, message, prior, memories)], None
     return facts, line
 
 
@@ -100,7 +109,7 @@ def _told_joins(line: FactDraft, message: Message, prior: Sequence[Message]) -> 
 
 def _news_fact(news: Message, pooled: Sequence[Clause], language: str, before: list[Message], chat: list[Message],
                memories: Sequence[str]) -> FactDraft:
-    """A line that formed nothing alone, shown to be news (``takeup``, ``opening``), told as its speaker's world.
+    """A line that formed nothing alone, shown to be news (``takeup``, ``opening``, ``announced``), told as theirs.
 
     Their fact, in their namespace: 'Nadia: keys today', the line its only source (a take-up's words are not in it).
     ``pooled`` and ``language``: the clauses the fact says, as admission cut the line (it is not cut again).
@@ -114,6 +123,22 @@ def _news_fact(news: Message, pooled: Sequence[Clause], language: str, before: l
     hedged = any(rules.HEDGE.search(c.text) for c in pooled)
     return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=[news.turn_id], categories=categorize(said),
                      provenance=Provenance.HEDGED if hedged else Provenance.STATED, language=language)
+
+
+def _asked_fact(asked: Announced, message: Message, prior: list[Message], memories: Sequence[str]) -> FactDraft:
+    """News told when asked for (``announced``), as a line told as the speaker's world ('Bramwell: Climbing').
+
+    A prompt with an asking word ("where", "WHAT", "how was it") asks about the announcement, so one saying
+    something of its own is the line's topic: the fact joins both ('Zuleika: he's retiring; july'), both lines
+    its sources. After a bare prompt ("?", "go on") the announcement is only a teaser ("bad news").
+    """
+    fact = _news_fact(message, asked.pooled, asked.language, prior, prior, memories)
+    if not _ASKS_ABOUT.search(followup.said(asked.prompt)) or not opening.details(asked.announcement):
+        return fact
+    speaker, head = message.speaker, followup.said(asked.announcement).rstrip(" .!")
+    told = lowered(fact.text.removeprefix(f"{speaker}: "))
+    return fact.model_copy(update={"text": tidy(f"{speaker}: {head}; {told}"),
+                                   "source_turn_ids": [asked.announcement.turn_id, *fact.source_turn_ids]})
 
 
 def _replies(clause: Clause, kind: str, linked: bool) -> bool:
