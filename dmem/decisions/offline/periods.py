@@ -6,15 +6,19 @@ another month that writes a date out ('On 2 March 2024, Maya...') or a month's n
 question's words. BM25 matches words, so a line whose time falls in the period counts, for BM25, as
 naming it (as a line naming a topic word's family counts as naming the word, ``topics.kin_words``).
 A line's time is the dates it writes out, else the day it was said (its tag).
+
+The period also decides among the lines that can answer (``within``): "What did Theo borrow in March
+2024?" is answered from the March line, not from a line of another month about another loan that
+ranks higher; a line with no time, or one whose time may overlap the period, is never set aside.
 """
 
 from __future__ import annotations
 
-__all__ = ["Period", "asked_period", "period_words"]
+__all__ = ["Period", "asked_period", "period_words", "within"]
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from dmem.grounding.deixis import MONTHS, absolute_periods
 
@@ -40,11 +44,24 @@ class Period:
             return (day.year, day.month) == (self.first.year, self.first.month)
         return day == self.first
 
+    def overlaps(self, day: date, unit: str) -> bool:
+        """True if a time of this unit starting on ``day`` shares a day with the period."""
+        return day <= _last_day(self.first, self.unit) and self.first <= _last_day(day, unit)
+
     def words(self) -> str:
         """The period written out ('March 2024', '12 March 2024', '2024')."""
         month = MONTHS[self.first.month - 1]
         return {"day": f"{self.first.day} {month} {self.first.year}", "month": f"{month} {self.first.year}",
                 "year": str(self.first.year)}[self.unit]
+
+
+def _last_day(first: date, unit: str) -> date:
+    """The last day of the day, month or year starting on ``first``."""
+    if unit == "year":
+        return date(first.year, 12, 31)
+    if unit == "month":
+        return (first.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
+    return first
 
 
 def asked_period(question: str) -> Period | None:
@@ -56,14 +73,33 @@ def asked_period(question: str) -> Period | None:
     return None if _NOT_WITHIN.search(question[:at]) else Period(first, unit)
 
 
+def _times(text: str, tag: date | None) -> list[tuple[date, str]]:
+    """A line's times: the dates it writes out, else the day it was said."""
+    said = [(day, unit) for _, day, unit in absolute_periods(text)]
+    return said or ([(tag, "day")] if tag else [])
+
+
 def period_words(question: str, lines: list[tuple[str, date | None]]) -> list[str]:
     """Per line, the question's period written out if the line's time falls in it, else ''."""
     period = asked_period(question)
     if period is None:
         return [""] * len(lines)
-    out = []
-    for text, tag in lines:
-        said = [(day, unit) for _, day, unit in absolute_periods(text)]
-        times = said or ([(tag, "day")] if tag else [])
-        out.append(period.words() if any(period.holds(day, unit) for day, unit in times) else "")
-    return out
+    return [period.words() if any(period.holds(day, unit) for day, unit in _times(text, tag)) else ""
+            for text, tag in lines]
+
+
+def within(question: str, lines: list[tuple[str, date | None]],
+           ranked: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """The ranked lines without those clearly outside the question's period, when one ranked line falls in it.
+
+    A line is clearly outside when it has a time and none of its times shares a day with the period;
+    a line without a time stays. No period, or no ranked line inside it: the ranking as it was.
+    """
+    period = asked_period(question)
+    if period is None:
+        return ranked
+    times = {i: _times(*lines[i]) for i, _ in ranked}
+    if not any(period.holds(day, unit) for i, _ in ranked for day, unit in times[i]):
+        return ranked
+    return [(i, score) for i, score in ranked
+            if not times[i] or any(period.overlaps(day, unit) for day, unit in times[i])]
