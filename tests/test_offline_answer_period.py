@@ -55,7 +55,7 @@ RANKED = [(0, 0.9), (2, 0.8), (3, 0.7), (1, 0.6), (4, 0.5)]
 
 
 def test_within_drops_only_the_lines_clearly_outside() -> None:
-    assert within("What did Wren do in March 2025?", LINES, RANKED) == [(2, 0.8), (3, 0.7), (1, 0.6), (4, 0.5)]
+    assert within("What did Wren do in March 2025?", LINES, RANKED, 0.35) == [(2, 0.8), (3, 0.7), (1, 0.6), (4, 0.5)]
 
 
 @pytest.mark.parametrize("question", [
@@ -64,12 +64,16 @@ def test_within_drops_only_the_lines_clearly_outside() -> None:
     "What did Wren do before March 2025?",    # not a period asked within
 ])
 def test_within_keeps_the_ranking_without_a_line_in_a_named_period(question: str) -> None:
-    assert within(question, LINES, RANKED) == RANKED
+    assert within(question, LINES, RANKED, 0.35) == RANKED
+
+
+def test_a_far_line_in_the_period_does_not_displace_a_close_one_outside() -> None:
+    assert within("What did Wren do in March 2025?", LINES, RANKED, 0.2) == RANKED  # March: 0.3 below
 
 
 def test_within_a_named_day_and_year() -> None:
-    assert within("What did Wren buy on 18 March 2025?", LINES, RANKED) == [(2, 0.8), (3, 0.7), (1, 0.6)]
-    assert within("What did Wren do in 2025?", LINES, RANKED) == RANKED  # every line's time is in 2025
+    assert within("What did Wren buy on 18 March 2025?", LINES, RANKED, 0.35) == [(2, 0.8), (3, 0.7), (1, 0.6)]
+    assert within("What did Wren do in 2025?", LINES, RANKED, 0.35) == RANKED  # every line's time is in 2025
 
 
 @pytest.mark.parametrize(("period", "day", "unit", "overlaps"), [

@@ -7,8 +7,8 @@ whole (a deliberation fact's sentences explain each other); the span comes from 
 A framed line ('Theo answered Maya's question "...": ...') is ranked whole but judged, and its span
 taken, on what was said (``frames``): the frame is never the answer. A line holding pieces joined because
 they point back ('...; it took all summer') ranks by the fact they lean on when that is closer (``leaning.head``).
-When the question names a period ('in March 2024'), a line clearly outside it gives way to one inside
-it (``periods.within``).
+When the question names a period ('in March 2024'), a line clearly outside it gives way to a close one
+inside it (``periods.within``).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def ranked_lines(embeddings: Embeddings, question: str, lines: list[Line],
             usable.append((i, scores[i]))
     ranked = sorted(usable, key=lambda p: -p[1])
     # The time a question names decides among the lines that can answer; a when-question asks for it.
-    return ranked if spans.question_kind(question) == "when" else within(question, lines, ranked)
+    return ranked if spans.question_kind(question) == "when" else within(question, lines, ranked, ANSWER_MARGIN)
 
 
 def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:

@@ -88,18 +88,21 @@ def period_words(question: str, lines: list[tuple[str, date | None]]) -> list[st
             for text, tag in lines]
 
 
-def within(question: str, lines: list[tuple[str, date | None]],
-           ranked: list[tuple[int, float]]) -> list[tuple[int, float]]:
-    """The ranked lines without those clearly outside the question's period, when one ranked line falls in it.
+def within(question: str, lines: list[tuple[str, date | None]], ranked: list[tuple[int, float]],
+           margin: float) -> list[tuple[int, float]]:
+    """The ranked lines without those clearly outside the question's period, when a close one falls in it.
 
-    A line is clearly outside when it has a time and none of its times shares a day with the period;
-    a line without a time stays. No period, or no ranked line inside it: the ranking as it was.
+    Close: within ``margin`` of the best line's relevance (the lines the answer is drawn from); a far
+    line in the period does not displace a close one outside it. A line is clearly outside when it has
+    a time and none of its times shares a day with the period; a line without a time stays. No period,
+    or no close line in it: the ranking as it was.
     """
     period = asked_period(question)
-    if period is None:
+    if period is None or not ranked:
         return ranked
     times = {i: _times(*lines[i]) for i, _ in ranked}
-    if not any(period.holds(day, unit) for i, _ in ranked for day, unit in times[i]):
+    close = [i for i, score in ranked if score >= ranked[0][1] - margin]
+    if not any(period.holds(day, unit) for i in close for day, unit in times[i]):
         return ranked
     return [(i, score) for i, score in ranked
             if not times[i] or any(period.overlaps(day, unit) for day, unit in times[i])]
