@@ -27,6 +27,9 @@ _NOT_WITHIN = re.compile(r"\b(?:before|after|since|until|till|by|from|between|ar
                          r"(?:(?:early|mid|late|end\s+of|start\s+of)\s+)?$", re.I)
 
 
+_YEAR_RANGE = re.compile(r"\s*(?:-|\u2013|to|through|and)\s*(?:19|20)\d\d\b", re.I)  # "in 2028-2029" spans two years
+
+
 @dataclass(frozen=True)
 class Period:
     """A day, month or year a question asks within."""
@@ -65,12 +68,14 @@ def _last_day(first: date, unit: str) -> date:
 
 
 def asked_period(question: str) -> Period | None:
-    """The one period a question asks within ('in March 2024'); none for two dates or 'before/after ...'."""
+    """The one period a question asks within ('in March 2024'); none for two dates, years' span, 'before/after ...'."""
     found = absolute_periods(question)
     if len(found) != 1:
         return None
     at, first, unit = found[0]
-    return None if _NOT_WITHIN.search(question[:at]) else Period(first, unit)
+    if _NOT_WITHIN.search(question[:at]) or (unit == "year" and _YEAR_RANGE.match(question, at + 4)):
+        return None
+    return Period(first, unit)
 
 
 def _times(text: str, tag: date | None) -> list[tuple[date, str]]:
