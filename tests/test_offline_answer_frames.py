@@ -86,6 +86,8 @@ def test_vote_candidates_never_offer_a_frame() -> None:
     ("What did Ivo do after March 2024?", None),
     ("What happened between March 2024 and May 2024?", None),
     ("What does Theo cook?", None),
+    ("What hobbies did Ivo take up in 2023-2024?", None),
+    ("Where did Maya work in 2023 to 2025?", None),
 ])
 def test_the_period_a_question_asks_within(question: str, period: Period | None) -> None:
     assert asked_period(question) == period

@@ -30,6 +30,8 @@ def answer_system(style: AnswerStyle = "short") -> str:
             "Turn relative times into absolute dates from the line's own date: 'last month' on a "
             "line dated 2023-10-02 means September 2023. Never answer with a relative time.",
             "When memories disagree, trust the most recent one.",
+            "When the question names a time (a day, a month, a year), answer from the memories of that "
+            "time, by the line's date or a date it states, rather than from a like memory of another time.",
             "Names in a memory may be other people than the speakers; keep track of who did what.",
             _LENGTH[style],
             f"If the memories do not contain the answer, answer exactly: {NO_INFO}",

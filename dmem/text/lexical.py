@@ -18,6 +18,7 @@ from langchain_core.embeddings import Embeddings
 from rank_bm25 import BM25Okapi
 
 from dmem.grounding.deixis import NUMBER_WORDS
+from dmem.text.verbs import PAST_STEMS
 from dmem.text.words import wordset
 
 HYBRID_EMBED_WEIGHT = 0.5  # share of embedding cosine in the hybrid score (the rest is BM25)
@@ -39,14 +40,6 @@ STOPWORDS = wordset(
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
 _STEMMERS = threading.local()
 """One Porter stemmer per thread: a stemmer object keeps its cursor in itself, so threads must not share one."""
-# Irregular past forms, so "went" matches "go" the way "moved" matches "move".
-_IRREGULAR = dict(pair.split(":") for pair in wordset(
-    "went:go gone:go did:do had:have made:make took:take saw:see seen:see met:meet bought:buy ran:run "
-    "got:get gave:give found:find left:leave felt:feel told:tell said:say thought:think knew:know "
-    "came:come wrote:write ate:eat drove:drive taught:teach sold:sell lost:lose won:win kept:keep "
-    "spent:spend began:begin built:build flew:fly grew:grow became:become chose:choose drew:draw "
-    "sang:sing swam:swim paid:pay sent:send brought:bring caught:catch heard:hear"
-))
 
 
 def straighten(text: str) -> str:
@@ -70,7 +63,7 @@ def stem(word: str) -> str:
     word = word.removesuffix("'s")
     if word in NUMBER_WORDS and word not in ("a", "an"):
         return str(NUMBER_WORDS[word])
-    word = _IRREGULAR.get(word, word)
+    word = PAST_STEMS.get(word, word)
     return _porter(word) if word.isalpha() else word
 
 

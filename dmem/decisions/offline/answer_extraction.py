@@ -7,6 +7,8 @@ whole (a deliberation fact's sentences explain each other); the span comes from 
 A framed line ('Theo answered Maya's question "...": ...') is ranked whole but judged, and its span
 taken, on what was said (``frames``): the frame is never the answer. A line holding pieces joined because
 they point back ('...; it took all summer') ranks by the fact they lean on when that is closer (``leaning.head``).
+When the question names a period ('in March 2024'), a line clearly outside it gives way to a close one
+inside it (``periods.within``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from langchain_core.embeddings import Embeddings
 
 from dmem.decisions.offline import frames, leaning, lists, spans
 from dmem.decisions.offline.frames import said
-from dmem.decisions.offline.periods import period_words
+from dmem.decisions.offline.periods import period_words, within
 from dmem.decisions.offline.rules import SENTENCE_END
 from dmem.decisions.offline.spans import NO_INFO
 from dmem.decisions.offline.topics import (
@@ -67,7 +69,9 @@ def ranked_lines(embeddings: Embeddings, question: str, lines: list[Line],
                 and spans.adds_information(question, said(text), tag) and not _questions_only(said(text))
                 and (not people or mentions(context[i], people))):
             usable.append((i, scores[i]))
-    return sorted(usable, key=lambda p: -p[1])
+    ranked = sorted(usable, key=lambda p: -p[1])
+    # The time a question names decides among the lines that can answer; a when-question asks for it.
+    return ranked if spans.question_kind(question) == "when" else within(question, lines, ranked, ANSWER_MARGIN)
 
 
 def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:

@@ -32,7 +32,7 @@ from dmem.decisions.offline import register, rules
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.telegraphic import PERSONAL_NOUNS
 from dmem.text.lexical import content_words, straighten
-from dmem.text.verbs import participle
+from dmem.text.verbs import IRREGULAR_PASTS, participle
 from dmem.text.words import wordset
 
 QFACT_MIN_WORDS = 2
@@ -59,7 +59,7 @@ _OWN = re.compile(rf"\b(?P<who>my|your|ur)\s+(?P<mod>(?:{_MOD}\s+){{0,2}}(?:{_CO
 # "my new tattoo", "your new bike": anything new someone has is a fact about them ("your New Year plans" is not).
 _NEW_OWN = re.compile(r"\b(?P<who>my|your|ur)\s+(?P<mod>(?-i:new)\s+)(?P<noun>(?!(?:one|thing|stuff|place)\b)[a-z]+)"
                       r"(?P<noun2>)(?P<tail>)", re.I)
-_PAST = "|".join(sorted(rules.IRREGULAR_PAST | {"brought", "cooked"}, key=len, reverse=True))
+_PAST = "|".join(sorted(IRREGULAR_PASTS | {"brought", "cooked"}, key=len, reverse=True))
 _PRONOUN_OBJECT = r"(?:you|u|me|us|him|her|them)"
 _ASKER, _LISTENER = "\x00asker\x00", "\x00listener\x00"  # object pronouns, named after rewrite_person
 _PARTICLE = r"(?:up|out|off|in|on|at|for|with|to|from|about|over|into|around|back)"

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from dmem.decisions.offline import register, rules
+from dmem.text.verbs import IRREGULAR_PASTS
 from dmem.text.words import wordset
 
 _NO_AGREEMENT = wordset(
@@ -84,7 +85,7 @@ def agree(verb: str) -> str:
     low = verb.lower()
     if low in _AGREE:
         return _AGREE[low]
-    if low in _NO_AGREEMENT or low in rules.IRREGULAR_PAST or low.endswith(("ed", "n't")) or "'" in low:
+    if low in _NO_AGREEMENT or low in IRREGULAR_PASTS or low.endswith(("ed", "n't")) or "'" in low:
         return verb
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"

@@ -29,6 +29,7 @@ from dmem.decisions.offline.register import NOT_PROGRESSIVE
 from dmem.state.schemas import Message
 from dmem.text import crossed
 from dmem.text.asked import asks, ends_asking, question_sentences, real_questions
+from dmem.text.verbs import IRREGULAR_PASTS
 from dmem.text.words import SECOND_PERSON
 
 _ADVERBS = r"(?:(?:just|still|also|really|finally|recently|actually|never|always|currently|mostly|even|only)\s+)*"
@@ -39,7 +40,7 @@ _STATES = ("excited|stoked|thrilled|pumped|glad|happy|nervous|proud|ready|busy|s
            "learning|studying|training|reading|watching|playing|saving|preparing|researching|thinking")
 _STANCE = "love|like|need|want|miss|hope|wish|enjoy|think|guess|prefer|hate|plan|feel|wonder"
 # Past forms that are also the base form open imperatives ("Let me know", "Put it on low heat"): left out.
-_PAST = "|".join(sorted(rules.IRREGULAR_PAST - {"was", "were", "said", "let", "put", "set", "shut", "quit", "read",
+_PAST = "|".join(sorted(IRREGULAR_PASTS - {"was", "were", "said", "let", "put", "set", "shut", "quit", "read",
                                                 "hit", "cut", "hung", "lit"}))
 # "Haven't slept well since the move", "Can't eat gluten anymore": a negated auxiliary with its subject dropped;
 # not a third person's ("Doesn't matter"), an imperative ("Don't forget"), a question ("Didn't you ...") or a

@@ -17,12 +17,6 @@ def words(*items: str) -> str:
     return r"\b(?:" + "|".join(i.replace(" ", r"\s+") for i in items) + r")\b"
 
 
-IRREGULAR_PAST = wordset(
-    "went had got made took saw met ran bought won gave found left began came built wrote read did "
-    "was were felt thought told said knew lost sold kept heard paid sent spent taught brought caught "
-    "fell held put quit set slept spoke stood threw understood woke wore drove ate flew grew became "
-    "chose drew forgot hid hung led lent let lit meant rode rang rose sang sat shot shut swam tore"
-)
 
 # Admission: reject ---------------------------------------------------------------------------
 HEDGE = re.compile(words("might", "maybe", "perhaps", "not sure", "probably", "possibly", "someday", "some day",

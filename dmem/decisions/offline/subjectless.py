@@ -23,6 +23,7 @@ from dmem.decisions.offline import register, reusable, rules
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
 from dmem.text.lexical import content_words, first_word
+from dmem.text.verbs import IRREGULAR_PASTS
 from dmem.text.words import SECOND_PERSON, wordset
 
 # Most words of a subjectless clause read as the speaker's: a longer one may hold a subject of its own. The plan
@@ -60,7 +61,7 @@ def dropped_subject(clause: str) -> str | None:
         return None
     verb, rest = first_word(words[0]).lower(), " ".join(words[1:])
     if register.progressive(verb) and verb not in _NOT_VERB_ING and not _FINITE.search(rest) \
-            and not any(w in rules.IRREGULAR_PAST for w in rest.lower().split()) \
+            and not any(w in IRREGULAR_PASTS for w in rest.lower().split()) \
             and len(content_words(rest)) >= PROGRESSIVE_MIN_WORDS:
         return "I'm"  # "camping at the bay": not "camping is fun" (a gerund subject with a verb of its own)
     if _past(verb) and _MY.match(rest):
@@ -72,7 +73,7 @@ def _past(word: str) -> bool:
     """Whether a lowercased word reads as a past form (listed irregular, or a regular "-ed")."""
     if word in register.BARE_PAST:  # a base form that is its own past opens an order: "put my name down"
         return False
-    return word in rules.IRREGULAR_PAST or bool(_REGULAR_PAST.match(word))
+    return word in IRREGULAR_PASTS or bool(_REGULAR_PAST.match(word))
 
 
 def restored(clause: str) -> str:

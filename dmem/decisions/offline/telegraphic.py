@@ -25,6 +25,7 @@ from dmem.decisions.offline import rules
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
 from dmem.text.lexical import STOPWORDS, content_words
+from dmem.text.verbs import IRREGULAR_PASTS
 from dmem.text.words import wordset
 
 _KIN = wordset(" ".join(rules.RELATIONS) + " mum granny nan fiance fiancee hubby boys girls twins grandkids "
@@ -44,7 +45,7 @@ _COMPOUND_HEADS = wordset(_WORK)  # "Spanish class", "piano exam": any one word 
 _MODIFIERS = r"(?:new|old|best|little|baby|big|older|younger|oldest|youngest|eldest|ex|future)"
 _NOUN = "|".join(sorted(PERSONAL_NOUNS, key=len, reverse=True))
 _ADVERBS = r"(?:(?:just|still|finally|already|really|also|never|always|again|even|now|totally|officially)\s+)*"
-_PAST = "|".join(sorted(rules.IRREGULAR_PAST | {"broke", "stole", "froze", "hurt", "cost", "bit", "shrank"}))
+_PAST = "|".join(sorted(IRREGULAR_PASTS | {"broke", "stole", "froze", "hurt", "cost", "bit", "shrank"}))
 _AUX = r"(?:is|are|was|were|has|have|had|will|won't|can|can't|could|couldn't|should|isn't|wasn't|hasn't|didn't)"
 _ED = r"[a-z]+[^e\W]ed"  # "loved", "died"; not "need", "feed"
 # Past, progressive, perfect or future: an occasion. "are glued to screens" (a present passive) is a state.

@@ -26,6 +26,7 @@ from dmem.decisions.offline.replies import Asked, without_speaker
 from dmem.state.schemas import Message
 from dmem.text.asked import LEAD_INS, asks, opens_yes_no
 from dmem.text.lexical import content_words, straighten
+from dmem.text.verbs import IRREGULAR_PASTS
 from dmem.text.words import SECOND_PERSON_ASKED, WHAT_CHAT, alternation
 
 # Most words of a question asked without "you": a longer one names whose thing it asks about. Chosen on the
@@ -62,7 +63,7 @@ _YOU_ASKED = re.compile(rf"^{LEAD_INS}(?:{_WHAT}|when|where|which|how)\s+(?:u|yo
                         re.I)
 # "doing wat", "got wat", "going where": an echo question, a verb (an -ing or a past form) then the asking word; not
 # "wait what" or "so what" (surprise, no verb), nor "what?" alone.
-_PAST = alternation(" ".join(sorted(rules.IRREGULAR_PAST)))
+_PAST = alternation(" ".join(sorted(IRREGULAR_PASTS)))
 _ECHO = re.compile(rf"^{LEAD_INS}(?:(?:u|you|ya)\s+)?(?:[a-z]{{2,}}ing|[a-z]{{2,}}ed|{_PAST})\s+"
                    rf"(?:{_WHAT}|where|when|who)\s*\?*$", re.I)
 _BARE = re.compile(rf"^{LEAD_INS}(?:(?!{_DOUBT}\b)[\w']+\s+)?(?:(?P<prep>of|for|with|to|from|since|in|at|by)\s+)?"
