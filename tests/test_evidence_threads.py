@@ -114,3 +114,15 @@ def test_a_long_line_before_bounds_the_thread(store):
     assert threads.thread(transcript, [3], 6) == {2}  # the 42 words of t1 pass the budget: t1 and t0 stay out
     assert threads.thread(transcript, [3], 6, words=0) == {0, 1, 2}
     assert threads.thread_ranking("driving test", indexes.memories("noor"), transcript) == []
+
+
+def test_a_memory_that_says_the_question_s_words_is_not_lifted_by_its_thread(store):
+    fill(store, turns())
+    indexes = EvidenceIndexes(store)
+    index, transcript = indexes.memories("noor"), indexes.transcript("noor")
+    question = "Which flat did Noor pick?"  # t11 'which flat' is in the thread of m2, which says 'flat' itself
+    assert 11 in threads.thread(transcript, transcript.positions.of(index.records[2]), threads.BEFORE)
+    assert 11 in transcript.docs.lexical(hybrid.nameless_query(question), threads.POOL)
+    assert threads.saying(question, index) == {2}
+    assert threads.thread_ranking(hybrid.nameless_query(question), index, transcript) == []
+    assert threads.saying("Where did Noor take the driving test?", index) == set()

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from dmem.evidence.bm25 import terms
 from dmem.evidence.indexes import MemoryIndex, TurnIndex
 from dmem.state.schemas import Message
+from dmem.text.names import question_names
 
 BEFORE = 6
 """Turns before a source turn that belong to its thread (from the distances in batch 14's missed pairs, where
@@ -34,19 +36,34 @@ def thread_ranking(question: str, memories: MemoryIndex, turns: TurnIndex, pool:
                    before: int = BEFORE) -> list[int]:
     """Memories (positions in ``memories``) ranked by the best-ranked turn of their thread, best first.
 
-    A memory whose thread holds none of the question's ``pool`` best turns is left out; ties keep
-    the memories' order (the namespace's list order); at most ``pool`` memories.
+    Only fragments are ranked: a memory whose own document (its text and source turns) holds a content
+    word of the question is left out (``saying``), as is one whose thread holds none of the question's
+    ``pool`` best turns; ties keep the memories' order (the namespace's list order); at most ``pool``.
     """
     ranked = turns.docs.lexical(question, pool)
     if not ranked:
         return []
     rank = {p: r for r, p in enumerate(ranked)}
+    said = saying(question, memories)
     best: dict[int, int] = {}
     for i, record in enumerate(memories.records):
+        if i in said:
+            continue
         found = [r for p in thread(turns, turns.positions.of(record), before) if (r := rank.get(p)) is not None]
         if found:
             best[i] = min(found)
     return sorted(best, key=lambda i: best[i])[:pool]
+
+
+def saying(question: str, memories: MemoryIndex) -> set[int]:
+    """Memories whose own document holds a content word of the question (names left out): BM25 ranks them by it.
+
+    Lifting such a memory by its thread as well lifts the topic's other instances, the lines said
+    next to the question's words about another time or thing, over the memory the answer is in
+    (LoCoMo's tuning half, where long turns say their topic: RESULTS, h56b).
+    """
+    bm25, names = memories.docs.bm25, {s for name in question_names(question) for s in terms(name)}
+    return {int(i) for term in terms(question) if term not in names for i in bm25.holding(term)}
 
 
 def thread(turns: TurnIndex, sources: Sequence[int], before: int, words: int | None = None) -> set[int]:
