@@ -8,7 +8,7 @@ Prints System 1 evidence recall at K = retrieval_top_k per namespace (existing i
 the eval's column) per conversation, and with ``--diagnose`` every gold evidence turn that is the
 source of a memory but not among the memories kept, counted by:
 - rank: where its best memory lands in the namespace's fused list (after ``distinct_sources``);
-- best signal: which signal ranks that memory highest (dense, lexical, timed, source);
+- best signal: which signal ranks that memory highest (dense, lexical, timed, thread, source);
 - question: time cue or 'when'; list ('all', 'what ... things'); several evidence turns;
 - the kept memories: how many share a source turn, how many are questions.
 Usage: python benchmarks/s1_ranking.py locomo|realtalk (--stores DIR [--only ID,ID] | --proxy DIR)
@@ -82,12 +82,13 @@ def full_ranking(svc: Services, question: str, namespace: str) -> tuple[list, di
     index, vector = hybrid.memory_query(question, svc.indexes, namespace, svc.embed, None)
     pool = max(hybrid.POOL, svc.context.retrieval_top_k)
     dense = svc.store.vectors.search([namespace], vector, pool)
-    every = hybrid.fused_memories(question, index, vector, dense, len(index.records), svc.embed)
+    thread = hybrid.thread_query(question, svc.store, svc.indexes, namespace, index)
+    every = hybrid.fused_memories(question, index, vector, dense, len(index.records), svc.embed, thread=thread)
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
-             *hybrid.signal_rankings(index.docs, question)]
+             *hybrid.signal_rankings(index.docs, question), list(thread)]
     lists.append(hybrid.source_ranking(index, list(dict.fromkeys(i for r in lists for i in r)), vector, svc.embed))
-    names = ("dense", "lexical", "timed", "source")
+    names = ("dense", "lexical", "timed", "thread", "source")
     return every, {n: [index.records[i].id for i in lst] for n, lst in zip(names, lists, strict=True)}
 
 

@@ -102,22 +102,25 @@ def test_indexes_are_reused_until_the_store_changes(store):
     fill(store, [record(0, "Noor plays the cello")])
     indexes = EvidenceIndexes(store)
     ask(store, indexes, "What does Noor play?", k=3)
+    memory_index = indexes.memories("noor")
     ask(store, indexes, "Which instrument?", k=3)
-    assert indexes.builds == 1
+    assert indexes.memories("noor") is memory_index
+    # each question also brings the transcript index up to date (the thread signal, ``threads``): one build each
+    assert indexes.builds == 3
     fill(store, [record(1, "Noor sings in a choir")])
     assert "m1" in ask(store, indexes, "Where does Noor sing?", k=3)
-    assert indexes.builds == 2
+    assert indexes.builds == 5 and indexes.memories("noor") is not memory_index
 
 
 def test_many_namespaces_keep_only_the_indexes_asked_about(store):
     for n in range(30):
         fill(store, [record(100 + n, f"user {n} likes tea", ns=f"user-{n}")], ns=f"user-{n}")
-    indexes = EvidenceIndexes(store, max_entries=4)
+    indexes = EvidenceIndexes(store, max_entries=8)  # a namespace asked about keeps its memories and transcript
     for n in range(6):
         assert ask(store, indexes, "Who likes tea?", k=1, ns=f"user-{n}") == [f"m{100 + n}"]
-    assert indexes.builds == 6 and len(indexes._entries) == 4
+    assert indexes.builds == 12 and len(indexes._entries) == 8
     ask(store, indexes, "Who likes tea?", k=1, ns="user-5")
-    assert indexes.builds == 6  # still cached: the most recent ones stay
+    assert indexes.builds == 13  # the memory index still cached (the most recent stay); the transcript refreshed
 
 
 def test_transcript_index_follows_the_transcript(store):
@@ -229,7 +232,8 @@ def test_a_name_only_a_greeting_carries_counts_once_not_as_a_signal_of_its_own(s
     records = [record(0, "Noor did the thing on the list", turns=("t0",)),
                record(1, "Noor did the thing on the list", turns=("t1",))]
     records += [record(2 + i, f"Noor did chore {i}", turns=(f"t{2 + i}",)) for i in range(6)]
-    messages = [turn(0, "the bake sale went fine"), turn(1, "Ilka said it went fine", speaker="Sami")]
+    messages = [turn(0, "the bake sale went fine"),  # the greeting a day later: not the bake line's thread (threads)
+                turn(1, "Ilka said it went fine", speaker="Sami", when=T0 + timedelta(days=1))]
     messages += [turn(2 + i, f"chore {i} went fine") for i in range(6)]
     store.transcript.append(Routing.of("noor"), messages)
     for r in records:

@@ -9,7 +9,8 @@ offline formation's 'Maya asked Theo: "..."') counts for less than a fact: it re
 questions put to memory without saying what happened. With per-speaker namespaces, ``shares``
 gives the namespace of the person a question names more of the K slots than the others' (K per
 namespace in all). A list question that names a category ('What hobbies does Maya have?') adds a
-ranking of the memories that are instances of it (``kinds``).
+ranking of the memories that are instances of it (``kinds``). Every question adds a ranking of the
+memories by the turns said just before theirs (``threads``): a terse fragment's topic lives there.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dmem.decisions.offline.frames import is_asked
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.kinds import asked_kind, instance_ranking
 from dmem.evidence.search import DocIndex, fuse
+from dmem.evidence.threads import thread_ranking
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import MemoryStore, SearchFilter
 from dmem.store.filters import Hit
@@ -42,6 +44,9 @@ OWNER_SHARE = 0.5
 INSTANCE_WEIGHT = 1.0
 """Weight in the fusion of the ranking of a list question's instances (``kinds``; 0.5 / 1 / 2 tried on LoCoMo's
 tuning half and invented batches 1-2, 1 kept (0.5 the same), checked on RealTalk's and batches 3-4: RESULTS, h47b)."""
+THREAD_WEIGHT = 0.5
+"""Weight in the fusion of the ranking of memories by the turns of their thread (``threads``; 1 and 0.5 tried on
+RealTalk's tuning Chat_1 and batch 14, 0.5 kept; checked on batch 12: RESULTS, h55c)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
 
@@ -176,17 +181,18 @@ def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namesp
     """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
 
     Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
-    memory + source-turn text + day, and the question's time cues; for a list question, its category's
-    instances. With ``labels``, every signal ranks only the
+    memory + source-turn text + day, the question's time cues, and the turns just before the memory's
+    (``thread_query``); for a list question, its category's instances. With ``labels``, every signal ranks only the
     memories (and source turns) carrying them. ``index`` and ``asked``: the namespace's memory index and
     what the question asks for when the caller read them already (``plan``), else read here.
     """
     read, vector = memory_query(question, indexes, namespace, embed, labels, index)
+    thread = thread_query(question, store, indexes, namespace, read, labels)
     asked = asked if asked is not None else asked_for(question, embed)
     where = SearchFilter.of_labels(labels)
     dense = store.vectors.search([namespace], vector, max(POOL, k), where=where)
     instances = store.vectors.search([namespace], asked.vector, POOL, where=where) if asked.kind else []
-    return fused_memories(question, read, vector, dense, k, embed, asked, instances)
+    return fused_memories(question, read, vector, dense, k, embed, asked, instances, thread)
 
 
 async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
@@ -199,11 +205,12 @@ async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes,
     the loop's async pool on PostgreSQL, ``store.aoffload``).
     """
     read, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels, index)
+    thread = await store.aoffload(thread_query, question, store, indexes, namespace, read, labels)
     asked = asked if asked is not None else await asyncio.to_thread(asked_for, question, embed)
     where = SearchFilter.of_labels(labels)
     dense = await store.vectors.asearch([namespace], vector, max(POOL, k), where=where)
     instances = await store.vectors.asearch([namespace], asked.vector, POOL, where=where) if asked.kind else []
-    return await asyncio.to_thread(fused_memories, question, read, vector, dense, k, embed, asked, instances)
+    return await asyncio.to_thread(fused_memories, question, read, vector, dense, k, embed, asked, instances, thread)
 
 
 def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed: Embed,
@@ -213,13 +220,27 @@ def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed:
     return index, embed([focused_query(index.docs, question)])[0]
 
 
+def thread_query(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, index: MemoryIndex,
+                 labels: Labels | None = None) -> list[int]:
+    """The namespace's memories ranked by the question's best turns of their thread (``threads``).
+
+    The transcript index is the namespace's kept one; with ``labels``, the turns carrying them only.
+    """
+    if labels:
+        turns = indexes.turns([namespace], store.transcript.messages([namespace], labels), labels)
+    else:
+        turns = indexes.transcript(namespace)
+    return thread_ranking(nameless_query(question), index, turns)
+
+
 def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit], k: int,
-                   embed: Embed, asked: Asked | None = None, instances: Sequence[Hit] = ()
-                   ) -> list[tuple[MemoryRecord, float]]:
+                   embed: Embed, asked: Asked | None = None, instances: Sequence[Hit] = (),
+                   thread: Sequence[int] = ()) -> list[tuple[MemoryRecord, float]]:
     """Fuse the dense hits with the lexical, time-cue and source-turn rankings; keep ``k``.
 
     A list question (``asked`` names a category) adds the ranking of ``instances``, the dense hits for its
-    category alone that do not say the word (at ``INSTANCE_WEIGHT``, ``kinds``).
+    category alone that do not say the word (at ``INSTANCE_WEIGHT``, ``kinds``). ``thread``: the memories
+    ranked by the turns of their thread (``thread_query``), at ``THREAD_WEIGHT``.
     """
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
@@ -228,6 +249,9 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
     if asked is not None and asked.kind is not None:
         lists.append(instance_ranking(asked.kind, instances, position))
         weights.append(INSTANCE_WEIGHT)
+    if thread:
+        lists.append(list(thread))
+        weights.append(THREAD_WEIGHT)
     lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
     weights.append(1.0)
     known = {h.record.id: h.record for h in dense}  # live records win over the index's copies

@@ -1,0 +1,128 @@
+"""System 1 ranks a memory also by the turns of its thread: a terse fragment whose topic was said a few lines up."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+
+import pytest
+
+from dmem.evidence import hybrid, threads
+from dmem.evidence.indexes import EvidenceIndexes
+from dmem.evidence.search import RRF_K
+from dmem.models.embeddings import HashEmbeddings
+from dmem.state.schemas import MemoryRecord, Message
+from dmem.store import open_store
+from dmem.store.namespaces import Routing
+
+EMB = HashEmbeddings(64)
+DAY = datetime(2025, 6, 2, 19, 0)
+LINES = [  # (speaker, text): Ilka asks about Noor's test; Noor's answers never say what they are about
+    ("Ilka", "your driving test?!"), ("Noor", "ya"), ("Ilka", "where"), ("Noor", "the barnhollow centre"),
+    ("Ilka", "nice"), ("Noor", "baked bread"), ("Ilka", "sourdough?"), ("Noor", "rye"), ("Ilka", "yum"),
+    ("Noor", "ok"), ("Noor", "got the keys"), ("Ilka", "which flat"), ("Noor", "the top one"),
+]
+
+
+def turns(day: datetime = DAY) -> list[Message]:
+    return [Message(conversation_id="chat", turn_id=f"t{i}", speaker=s, text=x,
+                    timestamp=day + timedelta(minutes=i), seq=i) for i, (s, x) in enumerate(LINES)]
+
+
+def memory(i: int, text: str, *sources: str) -> MemoryRecord:
+    return MemoryRecord(id=f"m{i}", namespace="noor", text=text, source_turn_ids=list(sources),
+                        conversation_id="chat", created_at=DAY, updated_at=DAY)
+
+
+MEMORIES = [memory(0, "Noor answered Ilka's question \"where\": the barnhollow centre", "t2", "t3"),
+            memory(1, "Noor baked rye bread", "t5", "t7"),
+            memory(2, "Noor got the keys of the top flat", "t10", "t12")]
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = open_store(tmp_path / "store", dim=64)
+    yield s
+    s.close()
+
+
+def fill(store, messages, records=MEMORIES):
+    store.transcript.append(Routing.of("noor"), list(messages))
+    for r in records:
+        store.vectors.add(r, EMB.embed_query(r.text))
+
+
+def test_a_fragment_ranks_by_the_topic_said_just_before_it(store):
+    fill(store, turns())
+    indexes = EvidenceIndexes(store)
+    ranked = threads.thread_ranking("Where did Noor take the driving test?", indexes.memories("noor"),
+                                    indexes.transcript("noor"))
+    assert ranked[0] == 0
+    assert threads.thread_ranking("What did the vet say?", indexes.memories("noor"), indexes.transcript("noor")) == []
+
+
+def test_the_thread_reaches_back_only_before_turns_and_stays_in_its_day(store):
+    fill(store, turns())
+    indexes = EvidenceIndexes(store)
+    index, transcript = indexes.memories("noor"), indexes.transcript("noor")
+    assert 2 not in threads.thread_ranking("driving test", index, transcript)  # t0 is 10 turns before t10
+    assert 2 in threads.thread_ranking("driving test", index, transcript, before=10)
+    assert threads.thread(transcript, [3], 2) == {1, 2}  # the source turns are the memory's own document
+    assert threads.thread(transcript, [3, 10], 1) == {2, 9}
+    assert threads.thread(transcript, [2, 3], 6) == {0, 1}
+
+
+def test_a_turn_of_another_day_is_not_the_thread(store):
+    first, second = turns()[:3], turns(DAY + timedelta(days=1))[3:]
+    fill(store, first + second, [memory(0, "Noor: the barnhollow centre", "t3")])
+    indexes = EvidenceIndexes(store)
+    transcript = indexes.transcript("noor")
+    assert threads.thread(transcript, [3], 6) == set()
+    assert threads.thread_ranking("driving test", indexes.memories("noor"), transcript) == []
+
+
+def test_the_thread_ranking_lifts_the_fragment_in_the_fusion(store):
+    fill(store, turns())
+    indexes = EvidenceIndexes(store)
+    question = "Where did Noor take the driving test?"
+    index, vector = hybrid.memory_query(question, indexes, "noor", EMB.embed_documents, None)
+    dense = store.vectors.search(["noor"], vector, 10)
+    thread = hybrid.thread_query(question, store, indexes, "noor", index)
+    assert thread[0] == 0
+    plain = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, dense, 3, EMB.embed_documents))
+    lifted = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, dense, 3, EMB.embed_documents,
+                                                              thread=thread))
+    assert lifted["m0"] - plain["m0"] == pytest.approx(hybrid.THREAD_WEIGHT / (RRF_K + 1))
+    assert hybrid.memories(question, store, indexes, "noor", 1, EMB.embed_documents)[0][0].id == "m0"
+
+
+def test_the_async_path_ranks_as_the_sync_path(store):
+    fill(store, turns())
+    indexes = EvidenceIndexes(store)
+    question = "Where did Noor take the driving test?"
+    sync = [(r.id, s) for r, s in hybrid.memories(question, store, indexes, "noor", 3, EMB.embed_documents)]
+    done = asyncio.run(hybrid.amemories(question, store, indexes, "noor", 3, EMB.embed_documents))
+    assert [(r.id, s) for r, s in done] == sync
+
+
+def test_a_long_line_before_bounds_the_thread(store):
+    said = turns()
+    said[1] = said[1].model_copy(update={"text": " ".join(["and then the whole family came round"] * 6)})
+    fill(store, said)
+    indexes = EvidenceIndexes(store)
+    transcript = indexes.transcript("noor")
+    assert threads.thread(transcript, [3], 6) == {2}  # the 42 words of t1 pass the budget: t1 and t0 stay out
+    assert threads.thread(transcript, [3], 6, words=0) == {0, 1, 2}
+    assert threads.thread_ranking("driving test", indexes.memories("noor"), transcript) == []
+
+
+def test_a_memory_that_says_the_question_s_words_is_not_lifted_by_its_thread(store):
+    fill(store, turns())
+    indexes = EvidenceIndexes(store)
+    index, transcript = indexes.memories("noor"), indexes.transcript("noor")
+    question = "Which flat did Noor pick?"  # t11 'which flat' is in the thread of m2, which says 'flat' itself
+    assert 11 in threads.thread(transcript, transcript.positions.of(index.records[2]), threads.BEFORE)
+    assert 11 in transcript.docs.lexical(hybrid.nameless_query(question), threads.POOL)
+    assert threads.saying(question, index) == {2}
+    assert threads.thread_ranking(hybrid.nameless_query(question), index, transcript) == []
+    assert threads.saying("Where did Noor take the driving test?", index) == set()
