@@ -17,7 +17,6 @@ def words(*items: str) -> str:
     return r"\b(?:" + "|".join(i.replace(" ", r"\s+") for i in items) + r")\b"
 
 
-
 # Admission: reject ---------------------------------------------------------------------------
 HEDGE = re.compile(words("might", "maybe", "perhaps", "not sure", "probably", "possibly", "someday", "some day",
                          "i think", "i guess", "i believe", "i suppose")
