@@ -55,8 +55,8 @@ def fill(store, messages, records=MEMORIES):
 def test_a_fragment_ranks_by_the_topic_said_just_before_it(store):
     fill(store, turns())
     indexes = EvidenceIndexes(store)
-    ranked = threads.thread_ranking("Where did Noor take the driving test?", indexes.memories("noor"),
-                                    indexes.transcript("noor"))
+    ranked = threads.thread_ranking(hybrid.nameless_query("Where did Noor take the driving test?"),
+                                    indexes.memories("noor"), indexes.transcript("noor"))
     assert ranked[0] == 0
     assert threads.thread_ranking("What did the vet say?", indexes.memories("noor"), indexes.transcript("noor")) == []
 
@@ -123,6 +123,14 @@ def test_a_memory_that_says_the_question_s_words_is_not_lifted_by_its_thread(sto
     question = "Which flat did Noor pick?"  # t11 'which flat' is in the thread of m2, which says 'flat' itself
     assert 11 in threads.thread(transcript, transcript.positions.of(index.records[2]), threads.BEFORE)
     assert 11 in transcript.docs.lexical(hybrid.nameless_query(question), threads.POOL)
-    assert threads.saying(question, index) == {2}
+    assert threads.saying(hybrid.nameless_query(question), index) == {2}
     assert threads.thread_ranking(hybrid.nameless_query(question), index, transcript) == []
-    assert threads.saying("Where did Noor take the driving test?", index) == set()
+    assert threads.saying(hybrid.nameless_query("Where did Noor take the driving test?"), index) == set()
+
+
+def test_saying_reads_the_question_as_given_its_caller_leaves_the_names_out(store):
+    fill(store, turns())
+    index = EvidenceIndexes(store).memories("noor")
+    # every memory of Noor's namespace names her: one place leaves the names out, the caller (``nameless_query``)
+    assert threads.saying("Noor", index) == set(range(len(index.records)))
+    assert threads.saying(hybrid.nameless_query("Where did Noor take the driving test?"), index) == set()

@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dmem.evidence.bm25 import terms
 from dmem.evidence.indexes import MemoryIndex, TurnIndex
 from dmem.state.schemas import Message
-from dmem.text.names import question_names
 
 BEFORE = 6
 """Turns before a source turn that belong to its thread (from the distances in batch 14's missed pairs, where
@@ -36,6 +35,7 @@ def thread_ranking(question: str, memories: MemoryIndex, turns: TurnIndex, pool:
                    before: int = BEFORE) -> list[int]:
     """Memories (positions in ``memories``) ranked by the best-ranked turn of their thread, best first.
 
+    ``question`` comes without its names (``hybrid.nameless_query``): a raw turn rarely names who it is about.
     Only fragments are ranked: a memory whose own document (its text and source turns) holds a content
     word of the question is left out (``saying``), as is one whose thread holds none of the question's
     ``pool`` best turns; ties keep the memories' order (the namespace's list order); at most ``pool``.
@@ -56,14 +56,16 @@ def thread_ranking(question: str, memories: MemoryIndex, turns: TurnIndex, pool:
 
 
 def saying(question: str, memories: MemoryIndex) -> set[int]:
-    """Memories whose own document holds a content word of the question (names left out): BM25 ranks them by it.
+    """Memories whose own document holds a content word of the question: BM25 ranks them by it.
 
+    The question comes as ``thread_ranking`` takes it, its names already left out by the caller
+    (``hybrid.nameless_query``): a word still in it counts, a name too.
     Lifting such a memory by its thread as well lifts the topic's other instances, the lines said
     next to the question's words about another time or thing, over the memory the answer is in
     (LoCoMo's tuning half, where long turns say their topic: RESULTS, h56b).
     """
-    bm25, names = memories.docs.bm25, {s for name in question_names(question) for s in terms(name)}
-    return {int(i) for term in terms(question) if term not in names for i in bm25.holding(term)}
+    bm25 = memories.docs.bm25
+    return {int(i) for term in terms(question) for i in bm25.holding(term)}
 
 
 def thread(turns: TurnIndex, sources: Sequence[int], before: int, words: int | None = None) -> set[int]:

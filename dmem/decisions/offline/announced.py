@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dmem.decisions.offline import followup, opening, takeup, worldline
-from dmem.decisions.offline.clauses import Clause
 from dmem.decisions.offline.followup import said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
@@ -42,10 +41,8 @@ class Announced:
     """The speaker's line announcing the news ("guess what")."""
     prompt: Message
     """The listener's prompt asking for it ("?", "go on")."""
-    pooled: tuple[Clause, ...]
-    """The line's clauses the fact says (no marker claims them), as admission cut them."""
-    language: str
-    """The language admission cut the line in."""
+    told: takeup.Unformed
+    """The line judged as news: the clauses the fact says (no marker claims them) and their language."""
 
 
 def announces(text: str) -> bool:
@@ -78,4 +75,4 @@ def announced(message: Message, prior: Sequence[Message], told: takeup.Told) -> 
             or not line or asks(line) or replies(line) or _NOT_NEWS.search(line) or not opening.details(message):
         return None
     news = takeup.content_poor_news(told(message, prior), opening.is_empty)
-    return Announced(announcement, prompt, news.pooled, news.language) if news else None
+    return Announced(announcement, prompt, news) if news else None

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from dmem.decisions.offline import followup, takeup
-from dmem.decisions.offline.clauses import Clause
 from dmem.decisions.offline.followup import said
 from dmem.silence import silence_before
 from dmem.state.schemas import Message
@@ -54,10 +53,8 @@ class Opening:
     """The line (formed nothing alone)."""
     silence: timedelta
     """The silence before the speaker's opening lines."""
-    pooled: tuple[Clause, ...]
-    """The line's clauses the fact says (no marker claims them), as admission cut them."""
-    language: str
-    """The language admission cut the line in."""
+    told: takeup.Unformed
+    """The line judged as news, widened when the lift pooled more: the clauses the fact says and their language."""
 
 
 def details(message: Message) -> list[str]:
@@ -98,4 +95,4 @@ def opening(message: Message, prior: Sequence[Message], told: takeup.Told,
     if not told_news:
         return None
     wider = takeup.content_poor_news(widened(message, prior), is_empty) if widened else None
-    return Opening(message, silence, (wider or told_news).pooled, told_news.language)
+    return Opening(message, silence, wider or told_news)

@@ -39,6 +39,7 @@ from dmem.decisions.offline.followup_writing import detail, followup_fact, threa
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.pronouns import Antecedent, antecedents
 from dmem.decisions.offline.replies import Asked, listener_of
+from dmem.decisions.offline.takeup import Unformed
 from dmem.state.schemas import Message, Provenance
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import topic_stems
@@ -80,10 +81,9 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
         facts, line = with_news(facts, news, message, listener_of(message, [*history, *window]), memories), None
     if gated and (taken := takeup_news(message, prior, memories)):
         told = taken.news
-        return [*facts, _news_fact(told, taken.pooled, taken.language, prior[: prior.index(told)], prior,
-                                   memories)], None
+        return [*facts, _news_fact(told, taken.told, prior[: prior.index(told)], prior, memories)], None
     if gated and not facts and (opened := opening_news(message, prior, memories)):
-        opener = _news_fact(message, opened.pooled, opened.language, prior, prior, memories)
+        opener = _news_fact(message, opened.told, prior, prior, memories)
         return [opener], _told_joins(opener, message, prior)
     if gated and not facts and (asked_for := announced_news(message, prior, memories)):
         return [_asked_fact(asked_for, message, prior, memories)], None
@@ -107,14 +107,14 @@ def _told_joins(line: FactDraft, message: Message, prior: Sequence[Message]) -> 
     return Joins(prior[-1].turn_id, line.text.removeprefix(f"{message.speaker}: "))
 
 
-def _news_fact(news: Message, pooled: Sequence[Clause], language: str, before: list[Message], chat: list[Message],
+def _news_fact(news: Message, told: Unformed, before: list[Message], chat: list[Message],
                memories: Sequence[str]) -> FactDraft:
     """A line that formed nothing alone, shown to be news (``takeup``, ``opening``, ``announced``), told as theirs.
 
     Their fact, in their namespace: 'Nadia: keys today', the line its only source (a take-up's words are not in it).
-    ``pooled`` and ``language``: the clauses the fact says, as admission cut the line (it is not cut again).
+    ``told``: the line as admission judged it, whose pooled clauses the fact says (it is not cut again).
     """
-    speaker = news.speaker
+    speaker, pooled, language = news.speaker, told.pooled, told.language
     known = [a for h in before for a in antecedents(utterance_text(h), h.speaker)]
     said = _pieces(pooled, speaker, listener_of(news, chat), known)
     continued = _continued_own(pooled, speaker, memories)
@@ -132,7 +132,7 @@ def _asked_fact(asked: Announced, message: Message, prior: list[Message], memori
     something of its own is the line's topic: the fact joins both ('Zuleika: he's retiring; july'), both lines
     its sources. After a bare prompt ("?", "go on") the announcement is only a teaser ("bad news").
     """
-    fact = _news_fact(message, asked.pooled, asked.language, prior, prior, memories)
+    fact = _news_fact(message, asked.told, prior, prior, memories)
     if not _ASKS_ABOUT.search(followup.said(asked.prompt)) or not opening.details(asked.announcement):
         return fact
     speaker, head = message.speaker, followup.said(asked.announcement).rstrip(" .!")

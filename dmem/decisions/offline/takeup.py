@@ -74,10 +74,8 @@ class TakeUp:
     """The listener's take-up turn (B's)."""
     how: str
     """What the take-up is: a follow-up question, a reaction to news, or an echo ('vet')."""
-    pooled: tuple[Clause, ...]
-    """The news's clauses the fact says (no marker claims them), as admission cut them."""
-    language: str
-    """The language admission cut the news in."""
+    told: Unformed
+    """The news judged in its place: the clauses the fact says (no marker claims them) and their language."""
 
 
 @dataclass(frozen=True)
@@ -180,4 +178,4 @@ def _taking(message: Message, run: Sequence[Message], news: Message, told: Unfor
     if confirmed.thing_asked(text) and len(said(news).split()) <= confirmed.ASKED_BACK_MAX_WORDS:
         return None  # "THE JOB???": the answer to it forms the line (``confirmed.clarified``)
     how = signal(text, told.details)
-    return TakeUp(news, message, how, told.pooled, told.language) if how else None
+    return TakeUp(news, message, how, told) if how else None
