@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import date, datetime, timedelta
 
 import numpy as np
@@ -275,6 +276,48 @@ def test_equal_shares_unless_the_question_names_some_namespaces_person_only(stor
     # Theo's memories name Maya too (2 of 10), but less often than hers: the name is her namespace's alone.
     assert _shares("What did Maya lend?", indexes, both, 30) == [45, 15]
 
+
+
+def test_the_chats_people_a_question_names_are_the_names_some_namespace_is_about(store):
+    _two_people(store)
+    indexes = EvidenceIndexes(store)
+    both = ["maya", "theo"]
+
+    def people(question, namespaces=both):
+        return hybrid.plan(question, indexes, namespaces, 30, EMB.embed_documents).people
+
+    assert people("What do Maya and Theo share?") == ("Maya", "Theo")
+    assert people("What did Theo lend Ottoline?") == ("Theo",)  # Ottoline is nobody's namespace's person
+    assert people("What happened at the fair?") == ()
+    assert people("What do Maya and Theo share?", ["maya"]) == ()  # one namespace: nothing to tell apart
+
+
+def _name_or_topic(texts: list[str]) -> np.ndarray:
+    """Vectors where the name Maya outweighs the topic: a 'trip' axis and a heavier 'Maya' one."""
+    def one(text: str) -> list[float]:
+        return [1.0 if "trip" in text else 0.0, 1.5 if "Maya" in text else 0.0, 0.1]
+    return np.asarray([one(t) + [0.0] * 61 for t in texts], dtype=np.float32)
+
+
+def test_a_speakers_name_leaves_every_namespaces_dense_query(store):
+    # Theo's namespace names Maya in the lines of their exchanges; "Maya and Theo" asks about both, so in
+    # Theo's namespace her name would lift the exchange over the line about the trip.
+    fill(store, [record(i, f"Maya bakes loaf number {i}", ns="maya") for i in range(4)], ns="maya")
+    theo = [record(10, "Theo answered Maya's question: yes Maya, see you Maya", ns="theo"),
+            record(11, "Theo packed the tent for the trip to the lakes", ns="theo")]
+    theo += [record(12 + i, f"Theo repairs bicycle number {i}", ns="theo") for i in range(4)]
+    for r in theo:
+        store.vectors.add(r, _name_or_topic([r.text])[0].tolist())
+    indexes = EvidenceIndexes(store)
+    question = "What will Maya and Theo take on the trip?"
+    planned = hybrid.plan(question, indexes, ["maya", "theo"], 1, _name_or_topic)
+    assert planned.people == ("Maya", "Theo")
+    kept = hybrid.memories(question, store, indexes, "theo", 1, _name_or_topic)
+    assert [r.id for r, _ in kept] == ["m10"]  # the name left in: the exchange comes first
+    found = hybrid.memories(question, store, indexes, "theo", 1, _name_or_topic, people=planned.people)
+    assert [r.id for r, _ in found] == ["m11"]
+    done = asyncio.run(hybrid.amemories(question, store, indexes, "theo", 1, _name_or_topic, people=planned.people))
+    assert [r.id for r, _ in done] == ["m11"]
 
 
 def test_name_shares_are_scanned_once_per_index_version_and_versions_read_once_per_namespace(store):

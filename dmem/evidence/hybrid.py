@@ -11,6 +11,8 @@ gives the namespace of the person a question names more of the K slots than the 
 namespace in all). A list question that names a category ('What hobbies does Maya have?') adds a
 ranking of the memories that are instances of it (``kinds``). Every question adds a ranking of the
 memories by the turns said just before theirs (``threads``): a terse fragment's topic lives there.
+With per-speaker namespaces the chat's people the question names leave every namespace's dense query
+(``people``): in one speaker's memories the other's name marks their exchanges, not a topic.
 """
 
 from __future__ import annotations
@@ -62,9 +64,9 @@ def signal_rankings(docs: DocIndex, question: str) -> list[list[int]]:
     return [docs.lexical(question, POOL), docs.timed(question, POOL)]
 
 
-def focused_query(docs: DocIndex, question: str) -> str:
-    """The question without the names most of these documents share (what the dense signal embeds)."""
-    return strip_names(question, docs.shared_names(question))
+def focused_query(docs: DocIndex, question: str, people: Sequence[str] = ()) -> str:
+    """The question without the names most of these documents share, nor ``people`` (what the dense signal embeds)."""
+    return strip_names(question, [*docs.shared_names(question), *people]) or question
 
 
 def distinct_sources(ranked: Sequence[tuple[MemoryRecord, float]], k: int) -> list[tuple[MemoryRecord, float]]:
@@ -124,6 +126,8 @@ class Plan:
 
     held: list[tuple[MemoryIndex, int]]
     asked: Asked
+    people: tuple[str, ...] = ()
+    """The question's names that are a namespace's person (``people``): left out of every namespace's dense query."""
 
 
 def asked_for(question: str, embed: Embed) -> Asked:
@@ -137,13 +141,28 @@ def asked_for(question: str, embed: Embed) -> Asked:
 
 def plan(question: str, indexes: EvidenceIndexes, namespaces: Sequence[str], k: int, embed: Embed,
          labels: Labels | None = None) -> Plan:
-    """Each namespace's memory index and share of K (``shares``), and what the question asks for (``asked_for``).
+    """Each namespace's index and share of K (``shares``), what is asked (``asked_for``), who is named (``people``).
 
     The index is brought up to its version once, what is asked read once, for every namespace. One version
     read per namespace serves both ``shares`` and ``memories`` (a query each on PostgreSQL).
     """
     held = [indexes.memories(ns, labels) for ns in namespaces]
-    return Plan(list(zip(held, shares(question, held, k), strict=True)), asked_for(question, embed))
+    return Plan(list(zip(held, shares(question, held, k), strict=True)), asked_for(question, embed),
+                people(question, held))
+
+
+def people(question: str, held: Sequence[MemoryIndex]) -> tuple[str, ...]:
+    """The question's names that some namespace is about (``about``, as ``shares`` reads it): the chat's people.
+
+    With per-speaker namespaces every memory is about the speakers: a speaker's name tells who, which the
+    shares already weigh, not what. Left in a namespace's query, the other speaker's name lifts the lines that
+    name them most ('Theo answered Maya's question ...') over the ones about the topic asked. One namespace: none.
+    """
+    names = question_names(question)
+    if len(held) < 2 or not names:
+        return ()
+    rows = [[about(index, n) for n in names] for index in held]
+    return tuple(n for j, n in enumerate(names) if max(r[j] for r in rows) > OWNER_SHARE)
 
 
 def shares(question: str, held: Sequence[MemoryIndex], k: int) -> list[int]:
@@ -177,16 +196,17 @@ def shares(question: str, held: Sequence[MemoryIndex], k: int) -> list[int]:
 
 def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
              embed: Embed, labels: Labels | None = None, index: MemoryIndex | None = None,
-             asked: Asked | None = None) -> list[tuple[MemoryRecord, float]]:
+             asked: Asked | None = None, people: Sequence[str] = ()) -> list[tuple[MemoryRecord, float]]:
     """The ``k`` memories of one namespace with the best fused rank, with their fusion scores.
 
     Signals: the focused query's cosine to the memory and to its closest source turn, BM25 over
     memory + source-turn text + day, the question's time cues, and the turns just before the memory's
     (``thread_query``); for a list question, its category's instances. With ``labels``, every signal ranks only the
     memories (and source turns) carrying them. ``index`` and ``asked``: the namespace's memory index and
-    what the question asks for when the caller read them already (``plan``), else read here.
+    what the question asks for when the caller read them already (``plan``), else read here. ``people``: the
+    chat's people the question names (``Plan.people``), left out of the dense query.
     """
-    read, vector = memory_query(question, indexes, namespace, embed, labels, index)
+    read, vector = memory_query(question, indexes, namespace, embed, labels, index, people)
     thread = thread_query(question, store, indexes, namespace, read, labels)
     asked = asked if asked is not None else asked_for(question, embed)
     where = SearchFilter.of_labels(labels)
@@ -197,14 +217,14 @@ def memories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namesp
 
 async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, k: int,
                     embed: Embed, labels: Labels | None = None, index: MemoryIndex | None = None,
-                    asked: Asked | None = None) -> list[tuple[MemoryRecord, float]]:
+                    asked: Asked | None = None, people: Sequence[str] = ()) -> list[tuple[MemoryRecord, float]]:
     """``memories`` on the async path, with the dense search awaited (on the loop itself on PostgreSQL).
 
     The lexical index refresh (a cache of the namespace's rows, rebuilt when its version moved),
     embedding and fusion are CPU work: they run in worker threads (the refresh's reads awaited on
     the loop's async pool on PostgreSQL, ``store.aoffload``).
     """
-    read, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels, index)
+    read, vector = await store.aoffload(memory_query, question, indexes, namespace, embed, labels, index, people)
     thread = await store.aoffload(thread_query, question, store, indexes, namespace, read, labels)
     asked = asked if asked is not None else await asyncio.to_thread(asked_for, question, embed)
     where = SearchFilter.of_labels(labels)
@@ -213,11 +233,11 @@ async def amemories(question: str, store: MemoryStore, indexes: EvidenceIndexes,
     return await asyncio.to_thread(fused_memories, question, read, vector, dense, k, embed, asked, instances, thread)
 
 
-def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed: Embed,
-                 labels: Labels | None, index: MemoryIndex | None = None) -> tuple[MemoryIndex, list[float]]:
+def memory_query(question: str, indexes: EvidenceIndexes, namespace: str, embed: Embed, labels: Labels | None,
+                 index: MemoryIndex | None = None, people: Sequence[str] = ()) -> tuple[MemoryIndex, list[float]]:
     """The namespace's lexical index (refreshed when its rows changed, unless given) and the focused query's vector."""
     index = index if index is not None else indexes.memories(namespace, labels)
-    return index, embed([focused_query(index.docs, question)])[0]
+    return index, embed([focused_query(index.docs, question, people)])[0]
 
 
 def thread_query(question: str, store: MemoryStore, indexes: EvidenceIndexes, namespace: str, index: MemoryIndex,

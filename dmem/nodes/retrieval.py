@@ -35,7 +35,7 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
         planned = hybrid.plan(question, svc.indexes, namespaces, k, svc.embed, labels)
         for ns, (index, share) in zip(namespaces, planned.held, strict=True):
             hits.extend(hybrid.memories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index,
-                                        planned.asked))
+                                        planned.asked, planned.people))
         return _best_first(hits)
     vector = svc.embed([question])[0]  # the question as asked, the same for every namespace
     for ns in namespaces:
@@ -53,7 +53,7 @@ async def asearch_memories(svc: Services, question: str, namespaces: list[str],
         planned = await svc.store.aoffload(hybrid.plan, question, svc.indexes, namespaces, k, svc.embed, labels)
         for ns, (index, share) in zip(namespaces, planned.held, strict=True):
             hits.extend(await hybrid.amemories(question, svc.store, svc.indexes, ns, share, svc.embed, labels, index,
-                                               planned.asked))
+                                               planned.asked, planned.people))
         return _best_first(hits)
     vector = (await asyncio.to_thread(svc.embed, [question]))[0]
     for ns in namespaces:
