@@ -127,7 +127,9 @@ ADMIT_SYSTEM = system_text(
         "though it says no 'I': after the speaker's 'Dad loved the party', 'He keeps showing everyone the "
         "scarf you knitted him' is about their dad; after 'my cousin Elif moved to Porto', 'She teaches "
         "surfing there' is about Elif; after the listener's 'how's Lotte getting on?', 'She's loving the "
-        "new job' is about the speaker's Lotte. A he/she that means the listener's person ('he must be glad "
+        "new job' is about the speaker's Lotte. A bare 'nan' or 'dad' in chat is the speaker's own ('nan's 90th "
+        "thing', a few lines on 'she wants a garden party' is about their nan) while no one else who fits was "
+        "named since. A he/she that means the listener's person ('he must be glad "
         "it's over' after their 'my dad had his hip done'), a stranger, someone famous or nobody named is "
         "no fact of the speaker's life: reject it.",
         "Read casual chat as if it were written out: emoji, laughter ('haha', 'lmao') and markers ('tbh', "

@@ -32,6 +32,10 @@ from dmem.text.lexical import STOPWORDS
 from dmem.text.words import wordset
 
 V_PRONOUN_TURNS = 6  # prior messages searched for the person a he/she means
+# Prior messages searched when those name no one the he/she fits: a thread's person carries over a short exchange
+# about them ("mum's bday thing" ... "tickets for smth" / "she hates crowds"). The ingestion window's
+# ``history_messages`` default; chosen on batch 15 and checked on batches 12-14 and the tuning half.
+V_PRONOUN_FAR_TURNS = 8
 _MUM = ("mum", "mam", "mama", "nan", "nana", "granny", "gran")
 _DAD = ("papa", "grandad", "granddad")
 _GENDER = {**{r: "m" for r in (*rules.MALE, *_DAD)}, **{r: "f" for r in (*rules.FEMALE, *_MUM)},
@@ -43,6 +47,11 @@ _RELATION = re.compile(rf"\b(?P<own>my|our|your|ur)\s+{_MODS}(?P<rel>{_KIN})\b(?
                        rf"(?:,?\s+(?P<name>{_NAME})\b)?", re.I)
 _BARE_KIN = re.compile(r"(?<!\bmy )(?<!\byour )(?<!\bour )\b(?-i:(?P<rel>Dad|Mum|Mom|Mam|Mother|Father|Grandma|"
                        r"Grandpa|Gran|Granny|Nan|Grandad))\b(?!\s+[A-Z])")
+# Chat's bare kin noun, lowercase with no determiner ("mum's bday thing", "dad says hi"): the speaker's, as a
+# capitalised "Mum" is. A word before it that gives it another owner ("ur mum", "jo's dad", "the mum") rules it out.
+_CHAT_KIN = re.compile(r"(?<![\w'])(?-i:(?P<rel>mum|mam|mom|dad|nan|gran|granny|grandma|grandpa|grandad))(?![\w-])")
+_OTHER_OWNER = re.compile(r"(?:\b(?:my|our|your|ur|yr|ya|his|her|their|the|a|an|whose|every|some|any|no)|\w's|s')\s+$",
+                          re.I)
 _WORD = re.compile(r"\b[A-Z][a-z]+\b")
 _NOT_NAMES = (wordset(" ".join(m.lower() for m in MONTHS)) | set(WEEKDAYS) | STOPWORDS | rules.INTERJECTIONS
               | frozenset(_GENDER) | {p.lower() for p in (*PLACES, *BRANDS)}
@@ -71,7 +80,9 @@ _OBJECT = re.compile(r"\b(?P<p>him|her)(?=\s*(?:[.,!?;]|$|\s+(?:to|for|at|in|on|
 _VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s+)?(?:[a-z]+ed|is|was|has|had|"
                          r"says|said|told|wants|thinks|loves|did|does|will|can|would))\b")
 _READABLE = re.compile(r"\b(?:he|she|him|her)\b", re.I)
-_HAS = re.compile(r"^\s+(?:been|got|gotten|[a-z]+ed|[a-z]+en)\b", re.I)
+# A participle after "'s" makes it "has" ("she's brought", "he's gone"): regular ones and the common irregular ones.
+_HAS = re.compile(r"^\s+(?:been|got|gotten|brought|bought|made|done|had|found|left|lost|told|kept|sent|spent|taught|"
+                  r"won|heard|gone|[a-z]+ed|[a-z]+en)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -105,7 +116,9 @@ def _relations(text: str, speaker: str, listener: str | None, turn_id: str | Non
         phrase = f"my {rel}" + (f" {m['name']}" if m["name"] else "")
         key = m["name"].lower() if m["name"] else rel
         found.append((m.start(), Person(key, phrase, owner, _GENDER[rel], turn_id)))
-    for m in _BARE_KIN.finditer(text):
+    for m in (*_BARE_KIN.finditer(text), *_CHAT_KIN.finditer(text)):
+        if m.re is _CHAT_KIN and _OTHER_OWNER.search(text[: m.start()]):
+            continue
         rel = m["rel"].lower()
         found.append((m.start(), Person(rel, f"my {rel}", speaker, _GENDER[rel], turn_id)))
     return found
@@ -257,6 +270,7 @@ class Circle:
                  memories: Sequence[str] = ()) -> None:
         self.message, self.listener, self.memories = message, listener, memories
         self.window = prior[-V_PRONOUN_TURNS:]
+        self.far = prior[-V_PRONOUN_FAR_TURNS:-V_PRONOUN_TURNS] if len(prior) > V_PRONOUN_TURNS else ()
         self.speakers = {message.speaker, *(m.speaker for m in prior)}
 
     @cached_property
@@ -273,11 +287,28 @@ class Circle:
     @cached_property
     def people(self) -> tuple[Person, ...]:
         """The people the last ``V_PRONOUN_TURNS`` turns name, in order, with their owners."""
+        return self._named(self.window)
+
+    @cached_property
+    def earlier(self) -> tuple[Person, ...]:
+        """The people the turns before the window name, up to ``V_PRONOUN_FAR_TURNS`` back."""
+        return self._named(self.far)
+
+    def _named(self, turns: Sequence[Message]) -> tuple[Person, ...]:
         people: list[Person] = []
-        for m in self.window:
+        for m in turns:
             other = self.listener if m.speaker == self.message.speaker else self.message.speaker
             people += mentions(m, m.text or "", other, self.known, self.names)
         return tuple(people)
+
+
+def _said_near(pronoun: str, texts: Sequence[str]) -> bool:
+    """Whether the near lines already speak of someone by the pronoun's gender ("he got stung").
+
+    Whoever that is, the thread's person is not one named further back.
+    """
+    said = r"\b(?:he|him|his)\b" if pronoun.lower() == "he" else r"\b(?:she|her|hers)\b"
+    return any(re.search(said, t, re.I) for t in texts)
 
 
 def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, bool]:
@@ -296,9 +327,15 @@ def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, boo
         return None, False  # no pronoun to read and no name opening it: nothing to look up
     known = circle.known
     people = [*circle.people, *mentions(circle.message, before, circle.listener, known, circle.names)]
+    pronoun = _SUBJECT.match(text[lead.end() if lead else 0:])
+    if pronoun and not any(_fits(pronoun["p"], p) for p in people) \
+            and not _said_near(pronoun["p"], [*(m.text or "" for m in circle.window), before]):
+        # no one near fits: the thread's person from a little further back, when only one fits there
+        farther = [p for p in circle.earlier if _fits(pronoun["p"], p)]
+        people = [*farther, *people] if len({p.key for p in farther}) == 1 else people
     if found := _subject(text, speaker, people, known):
         return found, False
-    if pronoun := _SUBJECT.match(text[lead.end() if lead else 0:]):
+    if pronoun:
         fit = next((p for p in reversed(people) if _fits(pronoun["p"], p)), None)
         return None, fit is None or (fit.sure and fit.owner != speaker)
     own = re.match(r"^\W*(?:my|our)\s+(\w+)", text, re.I)
