@@ -16,10 +16,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
-from dmem.decisions.offline.named_people import LEAD, NOT_NAMES, Person, context_names, fits, mentions, registry
+from dmem.decisions.offline.named_people import (
+    LEAD,
+    NOT_NAMES,
+    Person,
+    context_names,
+    fits,
+    mentions,
+    registry,
+    said_names,
+)
 from dmem.state.schemas import Message
 
 __all__ = ["About", "Circle", "Person", "mentions", "read", "registry"]
@@ -123,17 +132,31 @@ class Circle:
         return self._named(self.far)
 
     def _named(self, turns: Sequence[Message]) -> tuple[Person, ...]:
+        """The people ``turns`` name, in order, with their owners.
+
+        A name the speaker said first and the listener then repeats stays the speaker's ("Thorold made a paper
+        crown" / "I like Thorold more and more"): an echo gives the listener no person.
+        """
         people: list[Person] = []
+        own: set[str] = set()  # names the speaker said in these turns so far
+        speaker = self.message.speaker
         for m in turns:
-            other = self.listener if m.speaker == self.message.speaker else self.message.speaker
-            people += mentions(m, m.text or "", other, self.known, self.names)
+            other = self.listener if m.speaker == speaker else speaker
+            named = mentions(m, m.text or "", other, self.known, self.names)
+            if m.speaker == speaker:
+                own |= said_names(m.text or "", self.speakers)
+            else:
+                named = [replace(p, owner=speaker, sure=True) if p.key in own and p.owner == m.speaker else p
+                         for p in named]
+            people += named
         return tuple(people)
 
 
 def _said_near(pronoun: str, texts: Sequence[str]) -> bool:
-    """Whether the near lines already speak of someone by the pronoun's gender ("he got stung").
+    """Whether the listener's near lines already speak of someone by the pronoun's gender ("he got stung").
 
-    Whoever that is, the thread's person is not one named further back.
+    Whoever that is, the thread's person is not one named further back. The speaker's own near he/him ("I'm
+    taking him to the vet") carries their thread on and blocks nothing: no one near fits it either.
     """
     said = r"\b(?:he|him|his)\b" if pronoun.lower() == "he" else r"\b(?:she|her|hers)\b"
     return any(re.search(said, t, re.I) for t in texts)
@@ -157,7 +180,7 @@ def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, boo
     people = [*circle.people, *mentions(circle.message, before, circle.listener, known, circle.names)]
     pronoun = _SUBJECT.match(text[lead.end() if lead else 0:])
     if pronoun and not any(fits(pronoun["p"], p) for p in people) \
-            and not _said_near(pronoun["p"], [*(m.text or "" for m in circle.window), before]):
+            and not _said_near(pronoun["p"], [m.text or "" for m in circle.window if m.speaker != speaker]):
         # no one near fits: the thread's person from a little further back, when only one fits there
         farther = [p for p in circle.earlier if fits(pronoun["p"], p)]
         people = [*farther, *people] if len({p.key for p in farther}) == 1 else people

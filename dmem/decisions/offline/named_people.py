@@ -137,6 +137,11 @@ def context_names(texts: Sequence[str]) -> set[str]:
     return {w.lower() for t in texts for _, w, sure in _names(t, set(), set()) if sure}
 
 
+def said_names(text: str, speakers: set[str]) -> set[str]:
+    """Every capitalized word of ``text`` that may name a person (lowercased), a sentence-start one too."""
+    return {w.lower() for _, w, _ in _names(text, speakers, set())}
+
+
 def _gender(text: str, start: int) -> str:
     """A name's gender from the first he/his/him or she/her after it in the same text, else 'n'."""
     m = re.search(r"\b(?P<m>he|his|him)\b|\b(?P<f>she|her)\b", text[start:], re.I)
@@ -158,8 +163,11 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
         key = word.lower()
         if key in claimed:
             continue
-        if not named:  # a capital that may be anyone ("Vasquelin first painted"): a pronoun after it is left unread
-            if _VERB_AFTER.match(text[start + len(word):]):
+        subject = bool(_VERB_AFTER.match(text[start + len(word):]))
+        # a capital that may be anyone ("Vasquelin first painted"): a pronoun after it is left unread, unless the
+        # same message goes on of it by he/she ("Pelloquin is limping, he must have done something"): a person
+        if not named and not (subject and _gender(text, start) != "n"):
+            if subject:
                 found.append((start, Person(key, word, None, "n", tid, sure=False)))
             continue
         if key in known and known[key].owner:
