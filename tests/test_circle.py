@@ -184,3 +184,38 @@ def test_an_irregular_participle_after_a_written_out_pronoun_reads_has() -> None
     admitted, facts = _facts([("Noor", "my sister Wren came by"), ("Ivo", "aw")],
                              "She's brought the kids a kite for the beach")
     assert any("Noor's sister Wren has brought the kids a kite" in f for f in facts), facts
+
+
+def test_a_name_the_speaker_said_and_the_listener_repeats_stays_the_speakers() -> None:
+    prior = [("Noor", "Bertrand made a paper crown for my desk"), ("Ivo", "I like Bertrand more and more")]
+    admitted, facts = _facts(prior, "he's having birthday drinks on Friday at the Lamplight, you should come!")
+    assert admitted
+    assert any("Bertrand is having birthday drinks on Friday" in f for f in facts), facts
+
+
+def test_a_name_only_the_listener_said_gives_the_speakers_pronoun_no_person() -> None:
+    prior = [("Noor", "the lab gave me a paper crown"), ("Ivo", "I like Bertrand more and more")]
+    admitted, facts = _facts(prior, "he's having birthday drinks on Friday at the Lamplight, you should come!")
+    assert not any("Bertrand is having" in f for f in facts), facts
+
+
+def test_a_sentence_start_name_the_same_message_calls_he_is_a_person_of_the_speakers() -> None:
+    prior = [("Noor", "Tobble is limping, he must have hurt a paw at the lake"), ("Ivo", "oh no")]
+    admitted, facts = _facts(prior, "he needs a week of rest, short walks only")
+    assert admitted
+    assert any("Tobble needs a week of rest" in f for f in facts), facts
+
+
+def test_a_sentence_start_name_without_a_pronoun_of_its_own_leaves_the_he_unread() -> None:
+    prior = [("Noor", "Tobble is limping at the lake"), ("Ivo", "oh no")]
+    admitted, facts = _facts(prior, "he needs a week of rest, short walks only")
+    assert not any("Tobble needs" in f for f in facts), facts
+
+
+def test_the_speakers_own_near_him_carries_the_thread_to_the_person_further_back() -> None:
+    prior = [("Noor", "my dog Tobble is limping"), ("Ivo", "oh no"), ("Noor", "taking him to the vet at eleven"),
+             ("Ivo", "let me know how it goes"), ("Noor", "will do"), ("Noor", "vet says a sprained toe"),
+             ("Ivo", "phew"), ("Ivo", "good news")]
+    admitted, facts = _facts(prior, "he needs a week of rest, short walks only")
+    assert admitted
+    assert any("Noor's dog Tobble needs a week of rest" in f for f in facts), facts

@@ -129,7 +129,11 @@ ADMIT_SYSTEM = system_text(
         "surfing there' is about Elif; after the listener's 'how's Lotte getting on?', 'She's loving the "
         "new job' is about the speaker's Lotte. A bare 'nan' or 'dad' in chat is the speaker's own ('nan's 90th "
         "thing', a few lines on 'she wants a garden party' is about their nan) while no one else who fits was "
-        "named since. A he/she that means the listener's person ('he must be glad "
+        "named since. A name the speaker said that the listener then repeats is still the speaker's person "
+        "('Bertrand made a paper crown', 'I like Bertrand more and more', 'he's having birthday drinks on Friday' "
+        "is about the speaker's Bertrand), and the speaker's own 'I'm taking him to the vet' keeps their thread "
+        "on ('Tobble is limping, he must have hurt a paw' ... 'he needs a week of rest' is about Tobble). "
+        "A he/she that means the listener's person ('he must be glad "
         "it's over' after their 'my dad had his hip done'), a stranger, someone famous or nobody named is "
         "no fact of the speaker's life: reject it.",
         "Read casual chat as if it were written out: emoji, laughter ('haha', 'lmao') and markers ('tbh', "
