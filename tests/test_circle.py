@@ -219,3 +219,15 @@ def test_the_speakers_own_near_him_carries_the_thread_to_the_person_further_back
     admitted, facts = _facts(prior, "he needs a week of rest, short walks only")
     assert admitted
     assert any("Noor's dog Tobble needs a week of rest" in f for f in facts), facts
+
+
+def test_lets_opening_a_line_names_no_one_for_a_he_after_it() -> None:
+    prior = [("Noor", "Let's cherish the lessons he taught us"), ("Ivo", "yes")]
+    admitted, facts = _facts(prior, "He really taught us to be patient with everyone")
+    assert not any(f.startswith("Let ") for f in facts), facts
+
+
+def test_an_echo_does_not_outrank_a_person_the_speakers_line_already_named() -> None:
+    prior = [("Noor", "my nephew is five, he's obsessed with Grumbold"), ("Ivo", "of course, Grumbold is a star")]
+    admitted, facts = _facts(prior, "he brings him strawberries every visit")
+    assert not any(f.startswith("Grumbold brings") for f in facts), facts

@@ -134,8 +134,10 @@ class Circle:
     def _named(self, turns: Sequence[Message]) -> tuple[Person, ...]:
         """The people ``turns`` name, in order, with their owners.
 
-        A name the speaker said first and the listener then repeats stays the speaker's ("Thorold made a paper
-        crown" / "I like Thorold more and more"): an echo gives the listener no person.
+        A name the speaker said first where it may be any word and the listener then repeats is the speaker's
+        person ("Thorold made a paper crown" / "I like Thorold more and more"): the echo shows it is a person, not
+        that it is the listener's. One the speaker's line already made a person is left to the latest-person
+        reading ("obsessed with Gumbrell" / "Gumbrell is a celebrity" / "he brings him strawberries").
         """
         people: list[Person] = []
         own: set[str] = set()  # names the speaker said in these turns so far
@@ -143,8 +145,8 @@ class Circle:
         for m in turns:
             other = self.listener if m.speaker == speaker else speaker
             named = mentions(m, m.text or "", other, self.known, self.names)
-            if m.speaker == speaker:
-                own |= said_names(m.text or "", self.speakers)
+            if m.speaker == speaker:  # a name the speaker's line already made a person competes with no echo
+                own |= said_names(m.text or "", self.speakers) - {p.key for p in named if p.sure}
             else:
                 named = [replace(p, owner=speaker, sure=True) if p.key in own and p.owner == m.speaker else p
                          for p in named]

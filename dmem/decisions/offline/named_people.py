@@ -38,10 +38,11 @@ _CHAT_KIN = re.compile(r"(?<![\w'])(?-i:(?P<rel>mum|mam|mom|dad|nan|gran|granny|
 _OTHER_OWNER = re.compile(r"(?:\b(?:my|our|your|ur|yr|ya|his|her|their|the|a|an|whose|every|some|any|no)|\w's|s')\s+$",
                           re.I)
 _WORD = re.compile(r"\b[A-Z][a-z]+\b")
+# Chat words that open a line capitalised and are no one: greetings, reactions, "Tell", "Let's" (a suggestion).
 NOT_NAMES = (wordset(" ".join(m.lower() for m in MONTHS)) | set(WEEKDAYS) | STOPWORDS | rules.INTERJECTIONS
               | frozenset(_GENDER) | {p.lower() for p in (*PLACES, *BRANDS)}
               | wordset("ok okay lol haha omg yes yeah no hey hi hello thanks sorry also and but so oh wow "
-                        "tell random unrelated honestly anyway ha aww yay nope god"))
+                        "tell random unrelated honestly anyway ha aww yay nope god let"))
 # "Italian cooking class", "Spanish food": a nationality before a noun, not a person.
 _ADJECTIVE = re.compile(r"[A-Z][a-z]+(?:ian|ese|ish|ch)\s+(?!(?:is|was|has|had|said|says|will|can|did)\b)"
                         r"[a-z]+\b(?<!s)(?<!ed)")
