@@ -231,3 +231,10 @@ def test_an_echo_does_not_outrank_a_person_the_speakers_line_already_named() -> 
     prior = [("Noor", "my nephew is five, he's obsessed with Grumbold"), ("Ivo", "of course, Grumbold is a star")]
     admitted, facts = _facts(prior, "he brings him strawberries every visit")
     assert not any(f.startswith("Grumbold brings") for f in facts), facts
+
+
+def test_a_sentence_start_name_the_listener_calls_she_gives_the_speakers_she_no_owner() -> None:
+    prior = [("Ivo", "Tasmyn is delightful. She asked very sensible questions about the hens.")]
+    admitted, facts = _facts(prior, "she liked the goat")
+    assert admitted
+    assert not any("Tasmyn" in f for f in facts), facts

@@ -144,7 +144,7 @@ class Circle:
         speaker = self.message.speaker
         for m in turns:
             other = self.listener if m.speaker == speaker else speaker
-            named = mentions(m, m.text or "", other, self.known, self.names)
+            named = mentions(m, m.text or "", other, self.known, self.names, own_line=m.speaker == speaker)
             if m.speaker == speaker:  # a name the speaker's line already made a person competes with no echo
                 own |= said_names(m.text or "", self.speakers) - {p.key for p in named if p.sure}
             else:

@@ -150,8 +150,12 @@ def _gender(text: str, start: int) -> str:
 
 
 def mentions(message: Message, text: str, listener: str | None, known: dict[str, Person],
-             names: Collection[str] = ()) -> list[Person]:
-    """The people ``text`` (of ``message``) names, in order, each with its owner where the text says it."""
+             names: Collection[str] = (), own_line: bool = True) -> list[Person]:
+    """The people ``text`` (of ``message``) names, in order, each with its owner where the text says it.
+
+    ``own_line``: whether the line is the judged speaker's; only there does a sentence-start name the line calls
+    he/she become a person (the listener's "Tasmyn is delightful. She asked ..." gives whose she is no owner).
+    """
     speaker, tid = message.speaker, message.turn_id
     # "Dog had surgery this morning": chat's dropped 'my' put back (``telegraphic``) names the speaker's dog
     owned = " ".join(telegraphic.restore_owner(s, (), speaker) for s in rules.SENTENCE_END.split(text))
@@ -167,7 +171,7 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
         subject = bool(_VERB_AFTER.match(text[start + len(word):]))
         # a capital that may be anyone ("Vasquelin first painted"): a pronoun after it is left unread, unless the
         # same message goes on of it by he/she ("Pelloquin is limping, he must have done something"): a person
-        if not named and not (subject and _gender(text, start) != "n"):
+        if not named and not (own_line and subject and _gender(text, start) != "n"):
             if subject:
                 found.append((start, Person(key, word, None, "n", tid, sure=False)))
             continue
