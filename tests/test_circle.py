@@ -130,3 +130,111 @@ def test_the_memories_name_registry_is_read_only_when_a_clause_needs_it(monkeypa
     assert calls == []
     assert people.known["bo"].owner == "Lale" and people.known is people.known
     assert calls == [1]
+
+
+@pytest.mark.parametrize(("before", "text", "fact"), [
+    ([("Noor", "nan's 90th thing"), ("Ivo", "when is it")],
+     "she wants a garden party", "Noor's nan wants a garden party"),
+    ([("Noor", "dad says the roof leaks again"), ("Ivo", "ugh")],
+     "he hates ladders", "Noor's dad hates ladders"),
+])
+def test_a_bare_lowercase_kin_noun_in_chat_is_the_speakers(before: list[tuple[str, str]], text: str,
+                                                           fact: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert admitted
+    assert any(fact in f for f in facts), facts
+
+
+@pytest.mark.parametrize("said", ["ur mum's party thing", "jo's mum's party thing", "the mum at the gate"])
+def test_a_kin_noun_someone_else_owns_gives_the_pronoun_no_person_of_the_speakers(said: str) -> None:
+    admitted, facts = _facts([("Ivo", said), ("Noor", "when is it")], "she wants a garden party")
+    assert not any("Noor's mum" in f for f in facts), facts
+
+
+_FILLER = [("Ivo", "when is it"), ("Noor", "7th june"), ("Ivo", "wot we getting"), ("Noor", "idk. vase?"),
+           ("Ivo", "boring"), ("Noor", "u think then")]
+
+
+def test_a_pronoun_reaches_a_little_further_back_when_no_one_near_fits() -> None:
+    admitted, facts = _facts([("Noor", "mum's bday thing"), ("Ivo", "ok"), *_FILLER], "she hates crowds")
+    assert admitted
+    assert any("Noor's mum hates crowds" in f for f in facts), facts
+
+
+def test_a_pronoun_further_back_is_left_unread_when_two_people_fit_there() -> None:
+    prior = [("Noor", "mum's bday thing"), ("Noor", "my sister Wren is coming too"), *_FILLER]
+    admitted, facts = _facts(prior, "she hates crowds")
+    assert not any("mum hates" in f or "Wren hates" in f for f in facts), facts
+
+
+def test_a_pronoun_beyond_the_far_window_is_left_unread() -> None:
+    prior = [("Noor", "mum's bday thing"), ("Ivo", "ok"), ("Noor", "yeah"), *_FILLER]
+    admitted, facts = _facts(prior, "she hates crowds")
+    assert not any("mum hates" in f for f in facts), facts
+
+
+def test_a_pronoun_is_not_sent_further_back_when_the_near_lines_already_speak_of_someone_by_it() -> None:
+    prior = [("Noor", "mum's bday thing"), ("Ivo", "ok"), ("Ivo", "when is it"), ("Noor", "7th june"),
+             ("Ivo", "she got the invite?"), ("Noor", "idk"), ("Ivo", "boring"), ("Noor", "u think then")]
+    admitted, facts = _facts(prior, "she hates crowds")
+    assert not any("mum hates" in f for f in facts), facts
+
+
+def test_an_irregular_participle_after_a_written_out_pronoun_reads_has() -> None:
+    admitted, facts = _facts([("Noor", "my sister Wren came by"), ("Ivo", "aw")],
+                             "She's brought the kids a kite for the beach")
+    assert any("Noor's sister Wren has brought the kids a kite" in f for f in facts), facts
+
+
+def test_a_name_the_speaker_said_and_the_listener_repeats_stays_the_speakers() -> None:
+    prior = [("Noor", "Bertrand made a paper crown for my desk"), ("Ivo", "I like Bertrand more and more")]
+    admitted, facts = _facts(prior, "he's having birthday drinks on Friday at the Lamplight, you should come!")
+    assert admitted
+    assert any("Bertrand is having birthday drinks on Friday" in f for f in facts), facts
+
+
+def test_a_name_only_the_listener_said_gives_the_speakers_pronoun_no_person() -> None:
+    prior = [("Noor", "the lab gave me a paper crown"), ("Ivo", "I like Bertrand more and more")]
+    admitted, facts = _facts(prior, "he's having birthday drinks on Friday at the Lamplight, you should come!")
+    assert not any("Bertrand is having" in f for f in facts), facts
+
+
+def test_a_sentence_start_name_the_same_message_calls_he_is_a_person_of_the_speakers() -> None:
+    prior = [("Noor", "Tobble is limping, he must have hurt a paw at the lake"), ("Ivo", "oh no")]
+    admitted, facts = _facts(prior, "he needs a week of rest, short walks only")
+    assert admitted
+    assert any("Tobble needs a week of rest" in f for f in facts), facts
+
+
+def test_a_sentence_start_name_without_a_pronoun_of_its_own_leaves_the_he_unread() -> None:
+    prior = [("Noor", "Tobble is limping at the lake"), ("Ivo", "oh no")]
+    admitted, facts = _facts(prior, "he needs a week of rest, short walks only")
+    assert not any("Tobble needs" in f for f in facts), facts
+
+
+def test_the_speakers_own_near_him_carries_the_thread_to_the_person_further_back() -> None:
+    prior = [("Noor", "my dog Tobble is limping"), ("Ivo", "oh no"), ("Noor", "taking him to the vet at eleven"),
+             ("Ivo", "let me know how it goes"), ("Noor", "will do"), ("Noor", "vet says a sprained toe"),
+             ("Ivo", "phew"), ("Ivo", "good news")]
+    admitted, facts = _facts(prior, "he needs a week of rest, short walks only")
+    assert admitted
+    assert any("Noor's dog Tobble needs a week of rest" in f for f in facts), facts
+
+
+def test_lets_opening_a_line_names_no_one_for_a_he_after_it() -> None:
+    prior = [("Noor", "Let's cherish the lessons he taught us"), ("Ivo", "yes")]
+    admitted, facts = _facts(prior, "He really taught us to be patient with everyone")
+    assert not any(f.startswith("Let ") for f in facts), facts
+
+
+def test_an_echo_does_not_outrank_a_person_the_speakers_line_already_named() -> None:
+    prior = [("Noor", "my nephew is five, he's obsessed with Grumbold"), ("Ivo", "of course, Grumbold is a star")]
+    admitted, facts = _facts(prior, "he brings him strawberries every visit")
+    assert not any(f.startswith("Grumbold brings") for f in facts), facts
+
+
+def test_a_sentence_start_name_the_listener_calls_she_gives_the_speakers_she_no_owner() -> None:
+    prior = [("Ivo", "Tasmyn is delightful. She asked very sensible questions about the hens.")]
+    admitted, facts = _facts(prior, "she liked the goat")
+    assert admitted
+    assert not any("Tasmyn" in f for f in facts), facts

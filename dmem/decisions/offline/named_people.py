@@ -1,0 +1,202 @@
+"""Who a message names, and whose they are: the people and pets of either speaker's life.
+
+``mentions`` lists the people a message names, each with whose they are: "my sister", "my cat Pesto",
+a capitalized "Dad"/"Mum" or chat's bare "mum" (the speaker's), "your dad" (the listener's), a name said with
+"me and", "with" or a relation (the speaker's), a name in "you and Sam" or in a question to the listener ("how's
+Leila's cup situation?": the listener's). ``registry`` adds the names stored memories give a relation ("Idris's
+friend Bo"). ``circle`` reads a clause's he/she or name against them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+
+from dmem.decisions.offline import rules, telegraphic
+from dmem.decisions.offline.entities import BRANDS, PLACES
+from dmem.grounding.deixis import MONTHS, WEEKDAYS
+from dmem.state.schemas import Message
+from dmem.text.asked import asks
+from dmem.text.lexical import STOPWORDS
+from dmem.text.words import wordset
+
+_MUM = ("mum", "mam", "mama", "nan", "nana", "granny", "gran")
+_DAD = ("papa", "grandad", "granddad")
+_GENDER = {**{r: "m" for r in (*rules.MALE, *_DAD)}, **{r: "f" for r in (*rules.FEMALE, *_MUM)},
+           **{r: "n" for r in (*rules.NEUTRAL, *rules.PETS)}, **{r: "p" for r in rules.PLURAL}, "bf": "m", "gf": "f"}
+_KIN = "|".join(sorted(_GENDER, key=len, reverse=True))
+_MODS = r"(?:(?:new|little|big|older|younger|baby|best|old|twin|step|late)\s+)?"
+_NAME = r"(?-i:[A-Z][a-z]+)"
+_RELATION = re.compile(rf"\b(?P<own>my|our|your|ur)\s+{_MODS}(?P<rel>{_KIN})\b(?!')"
+                       rf"(?:,?\s+(?P<name>{_NAME})\b)?", re.I)
+_BARE_KIN = re.compile(r"(?<!\bmy )(?<!\byour )(?<!\bour )\b(?-i:(?P<rel>Dad|Mum|Mom|Mam|Mother|Father|Grandma|"
+                       r"Grandpa|Gran|Granny|Nan|Grandad))\b(?!\s+[A-Z])")
+# Chat's bare kin noun, lowercase with no determiner ("mum's bday thing", "dad says hi"): the speaker's, as a
+# capitalised "Mum" is. A word before it that gives it another owner ("ur mum", "jo's dad", "the mum") rules it out.
+_CHAT_KIN = re.compile(r"(?<![\w'])(?-i:(?P<rel>mum|mam|mom|dad|nan|gran|granny|grandma|grandpa|grandad))(?![\w-])")
+_OTHER_OWNER = re.compile(r"(?:\b(?:my|our|your|ur|yr|ya|his|her|their|the|a|an|whose|every|some|any|no)|\w's|s')\s+$",
+                          re.I)
+_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+# Chat words that open a line capitalised and are no one: greetings, reactions, "Tell", "Let's" (a suggestion).
+NOT_NAMES = (wordset(" ".join(m.lower() for m in MONTHS)) | set(WEEKDAYS) | STOPWORDS | rules.INTERJECTIONS
+              | frozenset(_GENDER) | {p.lower() for p in (*PLACES, *BRANDS)}
+              | wordset("ok okay lol haha omg yes yeah no hey hi hello thanks sorry also and but so oh wow "
+                        "tell random unrelated honestly anyway ha aww yay nope god let"))
+# "Italian cooking class", "Spanish food": a nationality before a noun, not a person.
+_ADJECTIVE = re.compile(r"[A-Z][a-z]+(?:ian|ese|ish|ch)\s+(?!(?:is|was|has|had|said|says|will|can|did)\b)"
+                        r"[a-z]+\b(?<!s)(?<!ed)")
+_PLACE_BEFORE = re.compile(r"\b(?:in|at|to|from|near|on|the|a|an|called|named)\s+$", re.I)
+# A name opens a clause as its subject when a finite verb follows it ("Bo's coming Friday", "Sam said").
+_MINE = re.compile(rf"\b(?:me|i)\s+and\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+and\s+(?:i|me)\b|\bwith\s+(?P<c>{_NAME})",
+                   re.I)
+_YOURS = re.compile(rf"\b(?:you|u)\s+and\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+and\s+(?:you|u)\b", re.I)
+_MEMORY_REL = re.compile(rf"\b(?P<owner>{_NAME})'s\s+{_MODS}(?P<rel>{_KIN})\s+(?P<name>{_NAME})\b")
+_MEMORY_PAIR = re.compile(rf"^(?P<owner>{_NAME})\s+and\s+(?P<name>{_NAME})\b")
+LEAD = re.compile(r"^(?P<lead>(?:(?:oh|and|but|so|yeah|ya|yes|lol|haha|ok|okay|well|also|plus|honestly)\b[,!.]?\s+)*)",
+                   re.I)
+# A sentence-start capital followed by a verb may be a name ("Vasquelin first painted"): it leaves a he/she unread.
+_VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s+)?(?:[a-z]+ed|is|was|has|had|"
+                         r"says|said|told|wants|thinks|loves|did|does|will|can|would))\b")
+
+
+@dataclass(frozen=True)
+class Person:
+    """Someone (or a pet) a message names, and whose life they belong to."""
+
+    key: str
+    """What later mentions match: the name, lowercased, else the relation word ('dad')."""
+    phrase: str
+    """How the owner would say it: 'my dad', 'my friend Bo', 'Leila'."""
+    owner: str | None
+    """The speaker whose person it is, or None when the text does not say."""
+    gender: str
+    """'m', 'f', 'n' (either, or unknown) or 'p' (plural)."""
+    turn_id: str | None = None
+    """The turn that named them."""
+    sure: bool = True
+    """Whether the text shows a person: a relation, a gender, 'me and', 'with', or a question about them.
+    A bare name ("Harbourview is ...", "Note: ...") is not one, and a pronoun after it is left unread."""
+
+
+def fits(pronoun: str, person: Person) -> bool:
+    """Whether a he/him or she/her can mean ``person`` (a person of either or unknown gender fits both)."""
+    return person.gender in ("n", "m" if pronoun.lower() in ("he", "him") else "f")
+
+
+def _relations(text: str, speaker: str, listener: str | None, turn_id: str | None) -> list[tuple[int, Person]]:
+    found = []
+    for m in _RELATION.finditer(text):
+        owner = speaker if m["own"].lower() in ("my", "our") else listener
+        rel = m["rel"].lower()
+        phrase = f"my {rel}" + (f" {m['name']}" if m["name"] else "")
+        key = m["name"].lower() if m["name"] else rel
+        found.append((m.start(), Person(key, phrase, owner, _GENDER[rel], turn_id)))
+    for m in (*_BARE_KIN.finditer(text), *_CHAT_KIN.finditer(text)):
+        if m.re is _CHAT_KIN and _OTHER_OWNER.search(text[: m.start()]):
+            continue
+        rel = m["rel"].lower()
+        found.append((m.start(), Person(rel, f"my {rel}", speaker, _GENDER[rel], turn_id)))
+    return found
+
+
+def _opens(text: str, start: int) -> bool:
+    """Whether a sentence (or chat's lead-in 'oh', 'lol') opens at ``start``."""
+    head = text[:start].rstrip()
+    return not head or head[-1] in ".!?" or (start < 40 and bool(LEAD.fullmatch(text[:start])))
+
+
+def _names(text: str, speakers: set[str], known: set[str]) -> list[tuple[int, str, bool]]:
+    """Capitalized words that may name a person, with whether they surely do.
+
+    One word (a full name is often someone public), not a common word, place, nationality or speaker; at a
+    sentence start only surely when the context names it elsewhere (``known``): "Element arrived" is any word.
+    """
+    out = []
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        if word.lower() in NOT_NAMES or word in speakers:
+            continue
+        near = text[max(0, m.start() - 24): m.start()]  # the words just before it: 'in', 'the', another capital
+        after = text[m.end(): m.end() + 40]
+        if _PLACE_BEFORE.search(near) or re.search(r"[A-Z][\w'-]*\s+$", near) or re.match(r"\s+[A-Z]", after):
+            continue
+        if _vocative(text, m.start(), m.end()) or _ADJECTIVE.match(word + after):
+            continue
+        out.append((m.start(), word, not _opens(text, m.start()) or word.lower() in known))
+    return out
+
+
+def _vocative(text: str, start: int, end: int) -> bool:
+    """'Tamsin!', 'How about you, Odile?', 'Jo, guess what': a name said to the listener, not of someone."""
+    bounded = _opens(text, start) or text[:start].rstrip().endswith(",")
+    return bounded and bool(re.match(r"\s*(?:[,.!?]|$)", text[end:]))
+
+
+def context_names(texts: Sequence[str]) -> set[str]:
+    """Names said inside a sentence somewhere in ``texts`` (lowercased): a sentence-start word is one too."""
+    return {w.lower() for t in texts for _, w, sure in _names(t, set(), set()) if sure}
+
+
+def said_names(text: str, speakers: set[str]) -> set[str]:
+    """Every capitalized word of ``text`` that may name a person (lowercased), a sentence-start one too."""
+    return {w.lower() for _, w, _ in _names(text, speakers, set())}
+
+
+def _gender(text: str, start: int) -> str:
+    """A name's gender from the first he/his/him or she/her after it in the same text, else 'n'."""
+    m = re.search(r"\b(?P<m>he|his|him)\b|\b(?P<f>she|her)\b", text[start:], re.I)
+    return "n" if not m else "m" if m["m"] else "f"
+
+
+def mentions(message: Message, text: str, listener: str | None, known: dict[str, Person],
+             names: Collection[str] = (), own_line: bool = True) -> list[Person]:
+    """The people ``text`` (of ``message``) names, in order, each with its owner where the text says it.
+
+    ``own_line``: whether the line is the judged speaker's; only there does a sentence-start name the line calls
+    he/she become a person (the listener's "Tasmyn is delightful. She asked ..." gives whose she is no owner).
+    """
+    speaker, tid = message.speaker, message.turn_id
+    # "Dog had surgery this morning": chat's dropped 'my' put back (``telegraphic``) names the speaker's dog
+    owned = " ".join(telegraphic.restore_owner(s, (), speaker) for s in rules.SENTENCE_END.split(text))
+    found = _relations(owned, speaker, listener, tid)
+    claimed = {p.key for _, p in found}
+    mine = {n.lower() for m in _MINE.finditer(text) for n in m.groups() if n}
+    yours = {n.lower() for m in _YOURS.finditer(text) for n in m.groups() if n}
+    asked = asks(text)
+    for start, word, named in _names(text, {speaker, *([listener] if listener else [])}, set(known) | set(names)):
+        key = word.lower()
+        if key in claimed:
+            continue
+        subject = bool(_VERB_AFTER.match(text[start + len(word):]))
+        # a capital that may be anyone ("Vasquelin first painted"): a pronoun after it is left unread, unless the
+        # same message goes on of it by he/she ("Pelloquin is limping, he must have done something"): a person
+        if not named and not (own_line and subject and _gender(text, start) != "n"):
+            if subject:
+                found.append((start, Person(key, word, None, "n", tid, sure=False)))
+            continue
+        if key in known and known[key].owner:
+            person = replace(known[key], turn_id=tid)
+        elif key in yours or (asked and key not in mine):
+            person = Person(key, word, listener, _gender(text, start), tid)
+        else:
+            gender = _gender(text, start)
+            person = Person(key, word, speaker, gender, tid, sure=key in mine or gender != "n")
+        found.append((start, person))
+    return [p for _, p in sorted(found, key=lambda x: x[0])]
+
+
+def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
+    """Names the stored memories give an owner: 'Idris's friend Bo' (Bo, Idris's friend), 'Idris and Sam ...'."""
+    known: dict[str, Person] = {}
+    for memory in memories:
+        for m in _MEMORY_REL.finditer(memory):
+            if m["owner"] in speakers and m["name"] not in speakers:
+                rel = m["rel"].lower()
+                known.setdefault(m["name"].lower(), Person(m["name"].lower(), f"my {rel} {m['name']}", m["owner"],
+                                                            _GENDER[rel]))
+    for memory in memories:  # "Idris and Sam both came": a companion of the speaker's, relation unknown
+        for m in _MEMORY_PAIR.finditer(memory):
+            if m["owner"] in speakers and m["name"] not in speakers:
+                known.setdefault(m["name"].lower(), Person(m["name"].lower(), m["name"], m["owner"], "n"))
+    return known
