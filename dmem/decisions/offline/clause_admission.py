@@ -164,7 +164,7 @@ def embedded_clause(clause: Clause, language: str = "en") -> embedded.Embedded |
         plain = replace(clause, text=said, asked=None, replies_to=None, follows=None, then=None, outcome_of=None)
         return judge_clause(plain, language).admit
 
-    return embedded.embedded(clause.text, answer_words, clause.names, set(clause.people), judged)
+    return embedded.embedded(clause.text, answer_words, clause.names, set(clause.people), judged, clause.then)
 
 
 def _judge(clause: Clause, language: str) -> ClauseVerdict:
@@ -184,7 +184,7 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
         if carried := question_facts.carries_fact(text, clause.then):
             return ClauseVerdict(True, f"admitted: question carrying a fact ('{carried}')", "question_fact")
         if found := embedded_clause(clause, language):
-            how = "the asker's own statement before a question" if found.told else "presupposed by a question"
+            how = "the asker's own statement in a question" if found.told else "presupposed by a question"
             return ClauseVerdict(True, f"admitted: {how} ('{shorten(found.said, 60)}')", "question_fact")
         if act := speech_acts.act(text, clause.names):  # "can i borrow ur drill", "want my old tablet?"
             return ClauseVerdict(True, f"admitted: {act.kind} asked as a question ('{shorten(act.said, 60)}')",

@@ -128,8 +128,8 @@ def question_fact(clause: Clause, speaker: str, listener: str | None,
     if stated or (stated := presupposed(clause, speaker, listener)):
         return tidy(stated), Provenance.INFERRED
     if found := embedded_clause(clause):  # what the question takes as known, its person named
-        return tidy(embedded.statement(found, speaker, listener)), \
-            Provenance.STATED if found.told else Provenance.INFERRED
+        prov = Provenance.HEDGED if found.hedged else Provenance.STATED if found.told else Provenance.INFERRED
+        return tidy(embedded.statement(found, speaker, listener)), prov
     if act := speech_acts.act(said, clause.names):  # a request, an offer or news, said as what it tells
         return tidy(speech_acts.statement(act, speaker, listener)), Provenance.STATED
     asked = rewrite_person(register.standard(said), speaker, listener)

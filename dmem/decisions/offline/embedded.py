@@ -18,6 +18,15 @@ of anyone as known).
 And what the asker says of themselves before the question it leads into ("My name is Hanna, what's
 yours?", "I spent the day re-tiling the bathroom, how about you?") is told, not asked: it is judged as said
 (its last comma piece when the whole is not admitted), with the asker as its subject.
+And what the asker tells inside the question is told too (stop 56): a first-person statement before a tag
+("I told you I'm quitting, right?", "I'm off next week, did I say?") or after "you know" ("you know I've been
+learning Greek?"); the clause an evaluative frame takes as known ("isn't it weird that I've never seen the sea?":
+a judgement presupposes what it judges); the asker's own plan with their own thing, asked as advice ("should I
+bring my banjo saturday?"), kept hedged ("I might bring my banjo saturday"); and a first-person statement said
+with a question's rise ("I've been learning Greek since March?"). Each is judged as said, like the above.
+A short echo question naming a thing or a time, answered by the asker's own statement that points back to it
+("Pasta again? I had it for lunch.", "Friday? I'm at the dentist then."), tells that statement with the echo
+put in for its pointer ("I had pasta for lunch"), when the statement alone is too vague to keep.
 ``statement`` writes what the question takes as known with the person named ("Ines did visit Lisbon"); the
 fact keeps the question as its source turn and says it was presupposed (inferred, not said).
 """
@@ -52,6 +61,42 @@ _HEARD = re.compile(rf"(?:^|[,;:.!]\s*){LEAD_INS}(?:did|have|do)\s+(?:you|u)\s+(
 _TOLD_FIRST = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)(?:,\s*|\s+)(?=(?:(?:and|so)\s+)?(?:(?:how|what)\s+about\s+"
                          rf"(?:you|u|yours)\b|(?:what|where|when|how|who|which|{AUXILIARIES})(?:'s)?\s+"
                          r"(?:[\w'-]+\s+){0,2}(?:you|u|your|ur|yours)\b))", re.I)
+# The asker's statement inside a question (stop 56). A tag asks the listener to confirm what was just said:
+# "I told you I'm quitting, right?", "I'm off all next week, did I say?" (closed class: confirming tags).
+_TAGGED = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)[,\s]+(?:right|yes|yeah|no|ok|okay|eh|innit|remember|"
+                     r"(?:didn't|didnt|haven't|havent|wasn't|wasnt|aren't|arent|don't|dont)\s+i|"
+                     r"did\s+i\s+(?:say|tell\s+you|mention)(?:\s+that)?|(?:am\s+i|is\s+that)\s+(?:right|correct))"
+                     r"\s*\?+\W*$", re.I)
+# "you know I've been learning Greek since March?": a statement said as a question, not asked.
+_YOU_KNOW = re.compile(rf"^{LEAD_INS}(?:you\s+know|u\s+know|y'?know|remember)\s+(?:that\s+)?"
+                       r"(?P<said>[^?]+)\?", re.I)
+# An evaluative judgement presupposes what it judges: "isn't it weird that I've never seen the sea?", "is it
+# normal that my new boots squeak?" (closed class of judging adjectives; a factive frame, not a hypothesis).
+_JUDGED = re.compile(rf"^{LEAD_INS}(?:is|isn'?t|was|wasn'?t)\s+it\s+(?:\w+\s+)?(?:weird|funny|odd|strange|"
+                     r"crazy|mad|normal|bad|sad|silly|wrong|okay|ok|fine|rude|unfair|annoying)\s+(?:that\s+)?"
+                     r"(?P<said>[^?]+)\?", re.I)
+# The asker asking advice on their own plan with their own thing: "should I bring my banjo saturday?" tells
+# the banjo and the plan; kept hedged ("I might ..."). Requests ("can I bring my son?") are ``speech_acts``'.
+_OWN_PLAN = re.compile(rf"^{LEAD_INS}(?:should|shall)\s+(?:i|we)\s+(?P<rest>(?:[\w'-]+\s+){{1,3}}?"
+                       r"(?:my|our)\s+[^?]+)\?", re.I)
+_MIGHT = "I might "
+# A first-person statement said with a question's rise ("I've been learning Greek since March?", what is left
+# of "you know I've been ..." once the clause splitter drops "you know") tells, it does not ask.
+_RISING = re.compile(r"^(?P<said>[^?]+)\?+\W*$")
+# Not a statement with a rise when it still asks: a question after a comma or colon ("my name is Kai, how may I
+# help you?", "I was thinking: why don't you come?") or an indirect one ("I'm curious to know if ...").
+_STILL_ASKS = re.compile(rf"[,:;]\s*(?:(?:but|so|and)\s+)?(?:what|when|where|which|who|whose|why|how|{AUXILIARIES}|"
+                         r"may|shall|might|must|won'?t|don'?t|didn'?t|isn'?t|aren'?t)\b"
+                         r"|\b(?:wonder|wondering|curious|know)\b[^?]*\b(?:if|whether|what|when|where|which|who|why|"
+                         r"how)\b", re.I)
+# An echo question: a few words naming a thing or a time, no question word, auxiliary or subject pronoun first.
+ECHO_MAX_WORDS = 4
+"""Words of an echo question ('Pasta again?', 'The red one?'); invented batch 4 of question_facts.json."""
+_ECHO_OPENS = re.compile(rf"^(?:{AUXILIARIES}|what|when|where|which|who|whose|why|how|you|u|i|we|it|"
+                         r"they|he|she|any|anything|more|really|seriously|sure|right|ok|okay|yes|no|so)\b", re.I)
+_ECHO_TAIL = re.compile(r"\s+(?:again|too|then|now|instead|as\s+well)$", re.I)
+# What the asker's statement points back with: the first of these is put in for the echo's words.
+_POINTER = re.compile(r"\b(?:it|them|that|then)\b", re.I)
 # The asker as the subject of what they say first ("I was baking", "my name is"), not "remind me again".
 _SAYS_I = re.compile(rf"^\W*(?:(?:{LEAD_WORDS}|yeah|yes|honestly)\W+)*"
                      r"(?:i|i'm|im|i've|ive|i'd|my|we|we're|we've|our)\b", re.I)
@@ -84,11 +129,15 @@ class Embedded:
     """What the wh-word asks of the clause ('which street'), or '' for the other frames."""
     told: bool = False
     """True when the asker says the clause before the question ('I sold the van, how about you?'): stated."""
+    hedged: bool = False
+    """True when the asker only asks advice on their own plan ('should I sell my van?' -> 'I might sell my van')."""
 
 
 def _frame(text: str) -> Embedded | None:
     if (m := _TOLD_FIRST.match(text)) and _SAYS_I.match(m["said"]):
         return Embedded(m["said"].strip(" ,"), "asker", "", told=True)
+    if told := _told_inside(text):
+        return Embedded(told, "asker", "", told=True, hedged=told.startswith(_MIGHT))
     if m := _HEARD.search(text):
         rest = m["rest"].strip(" ,")
         return Embedded(rest, _whose(rest, "news"), "")
@@ -108,6 +157,26 @@ def _frame(text: str) -> Embedded | None:
     return None
 
 
+def _told_inside(text: str) -> str | None:
+    """The asker's first-person statement inside a question (tag, 'you know', a judgement, own plan), or None."""
+    for pattern in (_TAGGED, _YOU_KNOW, _JUDGED, _RISING):
+        if (m := pattern.match(text)) and _SAYS_I.match(m["said"]) and not _STILL_ASKS.search(m["said"]):
+            return m["said"].strip(" ,")
+    m = _OWN_PLAN.match(text)
+    return f"{_MIGHT}{m['rest'].strip(' ,')}" if m else None
+
+
+def _echo_told(text: str, then: str) -> str | None:
+    """The asker's statement after an echo question, the echo put in for its pointer, or None."""
+    echo = _ECHO_TAIL.sub("", text.strip().rstrip("?!. ").strip())
+    if not text.rstrip().endswith("?") or not echo or len(echo.split()) > ECHO_MAX_WORDS \
+            or _ECHO_OPENS.match(echo) or not _SAYS_I.match(then) or not _POINTER.search(then):
+        return None
+    if not any(c.isupper() for c in echo[1:]):
+        echo = echo[:1].lower() + echo[1:]
+    return _POINTER.sub(echo, then.strip().rstrip("?!. "), count=1)
+
+
 def _whose(text: str, default: str) -> str:
     if LISTENER_SAID.search(text):
         return "listener"
@@ -122,12 +191,16 @@ def _first_person(said: str, whose: str) -> str:
 
 
 def embedded(text: str, words: Callable[[str], list[str]], known: frozenset[str], people: set[str],
-             judged: Callable[[str], bool]) -> Embedded | None:
+             judged: Callable[[str], bool], then: str | None = None) -> Embedded | None:
     """The question's embedded clause when it is judged a fact like a statement, else None.
 
     ``words``: a clause's answer words; ``known``: names the chat wrote before; ``people``: the speakers' names
-    (lowercased, no detail); ``judged``: whether the admission rules admit a statement (first person).
+    (lowercased, no detail); ``judged``: whether the admission rules admit a statement (first person);
+    ``then``: the asker's clause right after the question, when an echo question leads into it.
     """
+    if then and (said := _echo_told(straighten(text), straighten(then))) and not judged(straighten(then)) \
+            and judged(said):
+        return Embedded(said, "asker", "", told=True)
     found = _frame(straighten(text))
     if found is not None and found.told:  # the asker's statement, judged as said; else its last piece
         last = found.said.rsplit(",", 1)[-1].strip()
