@@ -125,9 +125,11 @@ def question_fact(clause: Clause, speaker: str, listener: str | None,
     ``stated``: the statement when the caller has already drafted it (``presupposed``).
     """
     said = drop_vocative(clause.text, listener)
-    if stated or (stated := presupposed(clause, speaker, listener)):
-        return tidy(stated), Provenance.INFERRED
-    if found := embedded_clause(clause):  # what the question takes as known, its person named
+    found = embedded_clause(clause)
+    if found is None or not found.teaser:  # a teaser tells its answer; it presupposes nothing
+        if stated or (stated := presupposed(clause, speaker, listener)):
+            return tidy(stated), Provenance.INFERRED
+    if found:  # what the question takes as known, its person named
         prov = Provenance.HEDGED if found.hedged else Provenance.STATED if found.told else Provenance.INFERRED
         return tidy(embedded.statement(found, speaker, listener)), prov
     if act := speech_acts.act(said, clause.names):  # a request, an offer or news, said as what it tells

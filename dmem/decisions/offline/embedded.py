@@ -27,13 +27,19 @@ with a question's rise ("I've been learning Greek since March?"). Each is judged
 A short echo question naming a thing or a time, answered by the asker's own statement that points back to it
 ("Pasta again? I had it for lunch.", "Friday? I'm at the dentist then."), tells that statement with the echo
 put in for its pointer ("I had pasta for lunch"), when the statement alone is too vague to keep.
+A teaser, the asker's question about their own doing that the asker answers in the next clause ("Guess where
+I'm going in May? Lisbon!", "what do you think I adopted? a greyhound", stop 57), asks nothing: it tells the
+clause with its answer ("I'm going in May: Lisbon"); an answer with no content word ("Guess what? Nothing.",
+"guess who? me!") tells nothing, and a question with no guessing frame ("where did I put my keys? ugh") is asked.
+"guess who passed the driving test" with no answer after it is the asker's news as a riddle: kept as the asker's,
+hedged ("I passed the driving test"), unless a third person's pronoun names someone else ("who broke their wrist").
 ``statement`` writes what the question takes as known with the person named ("Ines did visit Lisbon"); the
 fact keeps the question as its source turn and says it was presupposed (inferred, not said).
 """
 
 from __future__ import annotations
 
-__all__ = ["EMBEDDED_MIN_WORDS", "Embedded", "embedded", "statement"]
+__all__ = ["EMBEDDED_MIN_WORDS", "TEASER_MAX_WORDS", "Embedded", "answered", "embedded", "guessed", "statement"]
 
 import re
 from collections.abc import Callable
@@ -95,6 +101,25 @@ ECHO_MAX_WORDS = 4
 _ECHO_OPENS = re.compile(rf"^(?:{AUXILIARIES}|what|when|where|which|who|whose|why|how|you|u|i|we|it|"
                          r"they|he|she|any|anything|more|really|seriously|sure|right|ok|okay|yes|no|so)\b", re.I)
 _ECHO_TAIL = re.compile(r"\s+(?:again|too|then|now|instead|as\s+well)$", re.I)
+# A teaser: the asker's own doing asked as a guess ("guess where I'm going", "what do you think I adopted"), the
+# clause uninverted after a guessing frame (closed class: guess, can you guess, you'll never guess, do/would you
+# think/reckon/guess), so "where did I put my keys?" (asked of oneself) is no teaser.
+_TEASE_WH = r"(?:what|where|when|who|whom|which\s+[\w'-]+|how\s+(?:many|much|long|far|old)(?:\s+[\w'-]+)?)"
+_TEASER = re.compile(rf"^{LEAD_INS}(?:(?:guess|(?:can|could)\s+(?:you|u)\s+guess|(?:you|u)'?ll\s+never\s+guess)\s+"
+                     rf"(?P<wh>{_TEASE_WH})|(?P<wh2>{_TEASE_WH})\s+(?:do|would|d)\s+(?:you|u|ya)\s+"
+                     r"(?:think|reckon|guess))\s+(?P<said>(?:i|i'm|im|i've|ive|i'll|i'd|we|we're|we've|my\s+[\w'-]+)\b"
+                     r"[^?]*)\?+\W*$", re.I)
+# "guess who passed probation", "guess who's moving to Leeds?": the asker's own news told as a riddle; its
+# answer, the asker, is left to the listener. A third person's pronoun in it ("guess who broke their wrist")
+# names someone else, and "guess who cares" or "guess who's back" tells nothing the rules admit.
+_GUESS_WHO = re.compile(rf"^{LEAD_INS}(?:i\s+)?(?:guess|(?:can|could)\s+(?:you|u)\s+guess|(?:you|u)'?ll\s+never\s+guess)"
+                        r"\s+who(?P<verb>'s|\s+(?!(?:i|you|u|we|knows|cares|else|did|does|do)\b)[\w'-]+)"
+                        r"(?P<rest>[^?]*)\?*\W*$", re.I)
+_THIRD = re.compile(r"\b(?:he|she|they|his|her|hers|their|theirs|him|them|himself|herself|themselves)\b", re.I)
+_WHO_VERB = {"'s": "I'm", "is": "I am", "has": "I have", "was": "I was", "s": "I'm"}
+_ARTICLES = frozenset({"a", "an", "the", "my", "our", "some"})
+TEASER_MAX_WORDS = 8
+"""Words of a teaser's answer ('Lisbon!', 'A treehouse for the twins.'); longer is a statement of its own."""
 # What the asker's statement points back with: the first of these is put in for the echo's words.
 _POINTER = re.compile(r"\b(?:it|them|that|then)\b", re.I)
 # The asker as the subject of what they say first ("I was baking", "my name is"), not "remind me again".
@@ -131,6 +156,8 @@ class Embedded:
     """True when the asker says the clause before the question ('I sold the van, how about you?'): stated."""
     hedged: bool = False
     """True when the asker only asks advice on their own plan ('should I sell my van?' -> 'I might sell my van')."""
+    teaser: bool = False
+    """True for a teaser the asker answers or a 'guess who' riddle: told, not presupposed."""
 
 
 def _frame(text: str) -> Embedded | None:
@@ -177,6 +204,32 @@ def _echo_told(text: str, then: str) -> str | None:
     return _POINTER.sub(echo, then.strip().rstrip("?!. "), count=1)
 
 
+def answered(text: str, then: str | None, words: Callable[[str], list[str]]) -> Embedded | None:
+    """The asker's teaser with its answer in the next clause ('I'm going in May: Lisbon'), or None.
+
+    ``words``: a clause's answer words; an answer without one ("nothing", "me!") tells nothing.
+    """
+    m = _TEASER.match(straighten(text))
+    answer = straighten(then or "").strip().rstrip("!.?~ ").strip()
+    if m is None or not answer or "?" in (then or "") or len(answer.split()) > TEASER_MAX_WORDS \
+            or not words(answer):
+        return None
+    if answer.split()[0].lower() in _ARTICLES:  # 'A treehouse' -> 'a treehouse'; a name keeps its capital
+        answer = answer[:1].lower() + answer[1:]
+    said = m["said"].strip(" ,")
+    return Embedded(f"{said}: {answer}", "asker", (m["wh"] or m["wh2"]).lower(), told=True, teaser=True)
+
+
+def guessed(text: str, then: str | None) -> Embedded | None:
+    """The asker's news told as 'guess who ...' with no answer after it, said of the asker and hedged, or None."""
+    m = _GUESS_WHO.match(straighten(text))
+    if m is None or _THIRD.search(m["rest"]) or (then and not re.fullmatch(r"\W*me\W*", then, re.I)):
+        return None
+    verb = m["verb"].strip()
+    said = f"{_WHO_VERB.get(verb.lower(), 'I ' + verb)}{m['rest']}".strip(" ,!.")
+    return Embedded(said, "asker", "", told=True, hedged=True, teaser=True)
+
+
 def _whose(text: str, default: str) -> str:
     if LISTENER_SAID.search(text):
         return "listener"
@@ -198,6 +251,8 @@ def embedded(text: str, words: Callable[[str], list[str]], known: frozenset[str]
     (lowercased, no detail); ``judged``: whether the admission rules admit a statement (first person);
     ``then``: the asker's clause right after the question, when an echo question leads into it.
     """
+    if (teased := answered(text, then, words) or guessed(text, then)) and judged(teased.said):
+        return teased
     if then and (said := _echo_told(straighten(text), straighten(then))) and not judged(straighten(then)) \
             and judged(said):
         return Embedded(said, "asker", "", told=True)
