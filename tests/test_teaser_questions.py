@@ -37,7 +37,8 @@ def drafted(question: str, before: str = "Quiet evening here.") -> tuple[bool, s
     ("Guess where I'm moving in June? Galway!", "Saoirse is moving in June: Galway"),
     ("Guess what I carved at the weekend? A rocking horse for my niece.",
      "Saoirse carved at the weekend: a rocking horse for Saoirse's niece"),
-    ("What do you think I rescued on tuesday? A one-eyed tabby cat.", "Saoirse rescued on tuesday: a one-eyed tabby cat"),
+    ("What do you think I rescued on tuesday? A one-eyed tabby cat.",
+     "Saoirse rescued on tuesday: a one-eyed tabby cat"),
 ])
 def test_a_teaser_the_asker_answers_tells_the_clause_with_its_answer(question: str, fact: str) -> None:
     admitted, reason, facts = drafted(question)

@@ -126,9 +126,8 @@ def question_fact(clause: Clause, speaker: str, listener: str | None,
     """
     said = drop_vocative(clause.text, listener)
     found = embedded_clause(clause)
-    if found is None or not found.teaser:  # a teaser tells its answer; it presupposes nothing
-        if stated or (stated := presupposed(clause, speaker, listener)):
-            return tidy(stated), Provenance.INFERRED
+    if (found is None or not found.teaser) and (stated or (stated := presupposed(clause, speaker, listener))):
+        return tidy(stated), Provenance.INFERRED  # a teaser tells its answer; it presupposes nothing
     if found:  # what the question takes as known, its person named
         prov = Provenance.HEDGED if found.hedged else Provenance.STATED if found.told else Provenance.INFERRED
         return tidy(embedded.statement(found, speaker, listener)), prov

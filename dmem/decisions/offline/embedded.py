@@ -104,16 +104,16 @@ _ECHO_TAIL = re.compile(r"\s+(?:again|too|then|now|instead|as\s+well)$", re.I)
 # A teaser: the asker's own doing asked as a guess ("guess where I'm going", "what do you think I adopted"), the
 # clause uninverted after a guessing frame (closed class: guess, can you guess, you'll never guess, do/would you
 # think/reckon/guess), so "where did I put my keys?" (asked of oneself) is no teaser.
+_GUESS = r"(?:guess|(?:can|could)\s+(?:you|u)\s+guess|(?:you|u)'?ll\s+never\s+guess)"
 _TEASE_WH = r"(?:what|where|when|who|whom|which\s+[\w'-]+|how\s+(?:many|much|long|far|old)(?:\s+[\w'-]+)?)"
-_TEASER = re.compile(rf"^{LEAD_INS}(?:(?:guess|(?:can|could)\s+(?:you|u)\s+guess|(?:you|u)'?ll\s+never\s+guess)\s+"
-                     rf"(?P<wh>{_TEASE_WH})|(?P<wh2>{_TEASE_WH})\s+(?:do|would|d)\s+(?:you|u|ya)\s+"
-                     r"(?:think|reckon|guess))\s+(?P<said>(?:i|i'm|im|i've|ive|i'll|i'd|we|we're|we've|my\s+[\w'-]+)\b"
+_TEASER = re.compile(rf"^{LEAD_INS}(?:{_GUESS}\s+(?P<wh>{_TEASE_WH})|(?P<wh2>{_TEASE_WH})\s+(?:do|would|d)\s+"
+                     r"(?:you|u|ya)\s+(?:think|reckon|guess))\s+(?P<said>(?:i|i'm|im|i've|ive|i'll|i'd|we|we're|we've|my\s+[\w'-]+)\b"
                      r"[^?]*)\?+\W*$", re.I)
 # "guess who passed probation", "guess who's moving to Leeds?": the asker's own news told as a riddle; its
 # answer, the asker, is left to the listener. A third person's pronoun in it ("guess who broke their wrist")
 # names someone else, and "guess who cares" or "guess who's back" tells nothing the rules admit.
-_GUESS_WHO = re.compile(rf"^{LEAD_INS}(?:i\s+)?(?:guess|(?:can|could)\s+(?:you|u)\s+guess|(?:you|u)'?ll\s+never\s+guess)"
-                        r"\s+who(?P<verb>'s|\s+(?!(?:i|you|u|we|knows|cares|else|did|does|do)\b)[\w'-]+)"
+_GUESS_WHO = re.compile(rf"^{LEAD_INS}(?:i\s+)?{_GUESS}\s+who"
+                        r"(?P<verb>'s|\s+(?!(?:i|you|u|we|knows|cares|else|did|does|do)\b)[\w'-]+)"
                         r"(?P<rest>[^?]*)\?*\W*$", re.I)
 _THIRD = re.compile(r"\b(?:he|she|they|his|her|hers|their|theirs|him|them|himself|herself|themselves)\b", re.I)
 _WHO_VERB = {"'s": "I'm", "is": "I am", "has": "I have", "was": "I was", "s": "I'm"}
