@@ -538,7 +538,8 @@ def question_fact_rate() -> None:
     Questions that carry a fact ('Did you finish the game I lent you?', "How's your new puppy settling in?")
     should be admitted and drafted as a statement naming the person the fact is about ("Ines lent Olek the
     puzzle game"); generic, phatic and rhetorical ones ('What do you do for fun?', 'Any plans?') should not be
-    admitted. Batch 1 was written with the rules, batch 2 after they were frozen: printed apart.
+    admitted. Batch 1 was written with the rules, batch 2 after they were frozen: printed apart; batches 4-5
+    (stop 56) hold questions carrying the asker's own fact, the rules chosen on batch 4 and reported on batch 5.
     """
     corpus = json.loads((ROOT / "benchmarks" / "data" / "question_facts.json").read_text())
     counts: Counter[tuple[int, bool, str]] = Counter()

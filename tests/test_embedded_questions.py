@@ -47,7 +47,7 @@ def test_a_question_takes_its_embedded_clause_as_known(question: str, fact: str)
 ])
 def test_the_askers_statement_before_the_question_is_told(question: str, fact: str) -> None:
     admitted, reason, facts = drafted(question)
-    assert admitted and "the asker's own statement before a question" in reason
+    assert admitted and "the asker's own statement in a question" in reason
     assert fact in facts[0][0] and facts[0][1] == Provenance.STATED
 
 

@@ -164,7 +164,15 @@ def embedded_clause(clause: Clause, language: str = "en") -> embedded.Embedded |
         plain = replace(clause, text=said, asked=None, replies_to=None, follows=None, then=None, outcome_of=None)
         return judge_clause(plain, language).admit
 
-    return embedded.embedded(clause.text, answer_words, clause.names, set(clause.people), judged)
+    return embedded.embedded(clause.text, answer_words, clause.names, set(clause.people), judged, clause.then)
+
+
+def teaser(clause: Clause, language: str = "en") -> embedded.Embedded | None:
+    """The clause's teaser ('guess where I'm going? Lisbon!', 'guess who got the job') when judged a fact, or None."""
+    if not (embedded.answered(clause.text, clause.then, answer_words) or embedded.guessed(clause.text, clause.then)):
+        return None
+    found = embedded_clause(clause, language)
+    return found if found is not None and found.teaser else None
 
 
 def _judge(clause: Clause, language: str) -> ClauseVerdict:
@@ -178,13 +186,14 @@ def _judge(clause: Clause, language: str) -> ClauseVerdict:
     if early := clause_rules.reject_early(text):
         return early
     criterion = clause_rules.admit_criterion(clause)
-    if question_facts.is_question(text) and not (criterion and rules.FIRST_PERSON.search(text)):
+    teased = teaser(clause, language)  # "guess where I'm going? Lisbon!", "guess who got the job": told
+    if teased or (question_facts.is_question(text) and not (criterion and rules.FIRST_PERSON.search(text))):
         if (m := rules.PHATIC.search(text)) and len(informative_words(text)) <= clause_rules.MIN_INFORMATIVE_WORDS:
             return ClauseVerdict(False, f"rejected: phatic ('{clause_rules.quote(m)}')", "phatic")
-        if carried := question_facts.carries_fact(text, clause.then):
+        if not teased and (carried := question_facts.carries_fact(text, clause.then)):
             return ClauseVerdict(True, f"admitted: question carrying a fact ('{carried}')", "question_fact")
         if found := embedded_clause(clause, language):
-            how = "the asker's own statement before a question" if found.told else "presupposed by a question"
+            how = "the asker's own statement in a question" if found.told else "presupposed by a question"
             return ClauseVerdict(True, f"admitted: {how} ('{shorten(found.said, 60)}')", "question_fact")
         if act := speech_acts.act(text, clause.names):  # "can i borrow ur drill", "want my old tablet?"
             return ClauseVerdict(True, f"admitted: {act.kind} asked as a question ('{shorten(act.said, 60)}')",

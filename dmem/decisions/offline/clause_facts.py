@@ -125,11 +125,12 @@ def question_fact(clause: Clause, speaker: str, listener: str | None,
     ``stated``: the statement when the caller has already drafted it (``presupposed``).
     """
     said = drop_vocative(clause.text, listener)
-    if stated or (stated := presupposed(clause, speaker, listener)):
-        return tidy(stated), Provenance.INFERRED
-    if found := embedded_clause(clause):  # what the question takes as known, its person named
-        return tidy(embedded.statement(found, speaker, listener)), \
-            Provenance.STATED if found.told else Provenance.INFERRED
+    found = embedded_clause(clause)
+    if (found is None or not found.teaser) and (stated or (stated := presupposed(clause, speaker, listener))):
+        return tidy(stated), Provenance.INFERRED  # a teaser tells its answer; it presupposes nothing
+    if found:  # what the question takes as known, its person named
+        prov = Provenance.HEDGED if found.hedged else Provenance.STATED if found.told else Provenance.INFERRED
+        return tidy(embedded.statement(found, speaker, listener)), prov
     if act := speech_acts.act(said, clause.names):  # a request, an offer or news, said as what it tells
         return tidy(speech_acts.statement(act, speaker, listener)), Provenance.STATED
     asked = rewrite_person(register.standard(said), speaker, listener)

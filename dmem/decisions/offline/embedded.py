@@ -18,13 +18,28 @@ of anyone as known).
 And what the asker says of themselves before the question it leads into ("My name is Hanna, what's
 yours?", "I spent the day re-tiling the bathroom, how about you?") is told, not asked: it is judged as said
 (its last comma piece when the whole is not admitted), with the asker as its subject.
+And what the asker tells inside the question is told too (stop 56): a first-person statement before a tag
+("I told you I'm quitting, right?", "I'm off next week, did I say?") or after "you know" ("you know I've been
+learning Greek?"); the clause an evaluative frame takes as known ("isn't it weird that I've never seen the sea?":
+a judgement presupposes what it judges); the asker's own plan with their own thing, asked as advice ("should I
+bring my banjo saturday?"), kept hedged ("I might bring my banjo saturday"); and a first-person statement said
+with a question's rise ("I've been learning Greek since March?"). Each is judged as said, like the above.
+A short echo question naming a thing or a time, answered by the asker's own statement that points back to it
+("Pasta again? I had it for lunch.", "Friday? I'm at the dentist then."), tells that statement with the echo
+put in for its pointer ("I had pasta for lunch"), when the statement alone is too vague to keep.
+A teaser, the asker's question about their own doing that the asker answers in the next clause ("Guess where
+I'm going in May? Lisbon!", "what do you think I adopted? a greyhound", stop 57), asks nothing: it tells the
+clause with its answer ("I'm going in May: Lisbon"); an answer with no content word ("Guess what? Nothing.",
+"guess who? me!") tells nothing, and a question with no guessing frame ("where did I put my keys? ugh") is asked.
+"guess who passed the driving test" with no answer after it is the asker's news as a riddle: kept as the asker's,
+hedged ("I passed the driving test"), unless a third person's pronoun names someone else ("who broke their wrist").
 ``statement`` writes what the question takes as known with the person named ("Ines did visit Lisbon"); the
 fact keeps the question as its source turn and says it was presupposed (inferred, not said).
 """
 
 from __future__ import annotations
 
-__all__ = ["EMBEDDED_MIN_WORDS", "Embedded", "embedded", "statement"]
+__all__ = ["EMBEDDED_MIN_WORDS", "TEASER_MAX_WORDS", "Embedded", "answered", "embedded", "guessed", "statement"]
 
 import re
 from collections.abc import Callable
@@ -52,6 +67,61 @@ _HEARD = re.compile(rf"(?:^|[,;:.!]\s*){LEAD_INS}(?:did|have|do)\s+(?:you|u)\s+(
 _TOLD_FIRST = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)(?:,\s*|\s+)(?=(?:(?:and|so)\s+)?(?:(?:how|what)\s+about\s+"
                          rf"(?:you|u|yours)\b|(?:what|where|when|how|who|which|{AUXILIARIES})(?:'s)?\s+"
                          r"(?:[\w'-]+\s+){0,2}(?:you|u|your|ur|yours)\b))", re.I)
+# The asker's statement inside a question (stop 56). A tag asks the listener to confirm what was just said:
+# "I told you I'm quitting, right?", "I'm off all next week, did I say?" (closed class: confirming tags).
+_TAGGED = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)[,\s]+(?:right|yes|yeah|no|ok|okay|eh|innit|remember|"
+                     r"(?:didn't|didnt|haven't|havent|wasn't|wasnt|aren't|arent|don't|dont)\s+i|"
+                     r"did\s+i\s+(?:say|tell\s+you|mention)(?:\s+that)?|(?:am\s+i|is\s+that)\s+(?:right|correct))"
+                     r"\s*\?+\W*$", re.I)
+# "you know I've been learning Greek since March?": a statement said as a question, not asked.
+_YOU_KNOW = re.compile(rf"^{LEAD_INS}(?:you\s+know|u\s+know|y'?know|remember)\s+(?:that\s+)?"
+                       r"(?P<said>[^?]+)\?", re.I)
+# An evaluative judgement presupposes what it judges: "isn't it weird that I've never seen the sea?", "is it
+# normal that my new boots squeak?" (closed class of judging adjectives; a factive frame, not a hypothesis).
+_JUDGED = re.compile(rf"^{LEAD_INS}(?:is|isn'?t|was|wasn'?t)\s+it\s+(?:\w+\s+)?(?:weird|funny|odd|strange|"
+                     r"crazy|mad|normal|bad|sad|silly|wrong|okay|ok|fine|rude|unfair|annoying)\s+(?:that\s+)?"
+                     r"(?P<said>[^?]+)\?", re.I)
+# The asker asking advice on their own plan with their own thing: "should I bring my banjo saturday?" tells
+# the banjo and the plan; kept hedged ("I might ..."). Requests ("can I bring my son?") are ``speech_acts``'.
+_OWN_PLAN = re.compile(rf"^{LEAD_INS}(?:should|shall)\s+(?:i|we)\s+(?P<rest>(?:[\w'-]+\s+){{1,3}}?"
+                       r"(?:my|our)\s+[^?]+)\?", re.I)
+_MIGHT = "I might "
+# A first-person statement said with a question's rise ("I've been learning Greek since March?", what is left
+# of "you know I've been ..." once the clause splitter drops "you know") tells, it does not ask.
+_RISING = re.compile(r"^(?P<said>[^?]+)\?+\W*$")
+# Not a statement with a rise when it still asks: a question after a comma or colon ("my name is Kai, how may I
+# help you?", "I was thinking: why don't you come?") or an indirect one ("I'm curious to know if ...").
+_STILL_ASKS = re.compile(rf"[,:;]\s*(?:(?:but|so|and)\s+)?(?:what|when|where|which|who|whose|why|how|{AUXILIARIES}|"
+                         r"may|shall|might|must|won'?t|don'?t|didn'?t|isn'?t|aren'?t)\b"
+                         r"|\b(?:wonder|wondering|curious|know)\b[^?]*\b(?:if|whether|what|when|where|which|who|why|"
+                         r"how)\b", re.I)
+# An echo question: a few words naming a thing or a time, no question word, auxiliary or subject pronoun first.
+ECHO_MAX_WORDS = 4
+"""Words of an echo question ('Pasta again?', 'The red one?'); invented batch 4 of question_facts.json."""
+_ECHO_OPENS = re.compile(rf"^(?:{AUXILIARIES}|what|when|where|which|who|whose|why|how|you|u|i|we|it|"
+                         r"they|he|she|any|anything|more|really|seriously|sure|right|ok|okay|yes|no|so)\b", re.I)
+_ECHO_TAIL = re.compile(r"\s+(?:again|too|then|now|instead|as\s+well)$", re.I)
+# A teaser: the asker's own doing asked as a guess ("guess where I'm going", "what do you think I adopted"), the
+# clause uninverted after a guessing frame (closed class: guess, can you guess, you'll never guess, do/would you
+# think/reckon/guess), so "where did I put my keys?" (asked of oneself) is no teaser.
+_GUESS = r"(?:guess|(?:can|could)\s+(?:you|u)\s+guess|(?:you|u)'?ll\s+never\s+guess)"
+_TEASE_WH = r"(?:what|where|when|who|whom|which\s+[\w'-]+|how\s+(?:many|much|long|far|old)(?:\s+[\w'-]+)?)"
+_TEASER = re.compile(rf"^{LEAD_INS}(?:{_GUESS}\s+(?P<wh>{_TEASE_WH})|(?P<wh2>{_TEASE_WH})\s+(?:do|would|d)\s+"
+                     r"(?:you|u|ya)\s+(?:think|reckon|guess))\s+(?P<said>(?:i|i'm|im|i've|ive|i'll|i'd|we|we're|we've|my\s+[\w'-]+)\b"
+                     r"[^?]*)\?+\W*$", re.I)
+# "guess who passed probation", "guess who's moving to Leeds?": the asker's own news told as a riddle; its
+# answer, the asker, is left to the listener. A third person's pronoun in it ("guess who broke their wrist")
+# names someone else, and "guess who cares" or "guess who's back" tells nothing the rules admit.
+_GUESS_WHO = re.compile(rf"^{LEAD_INS}(?:i\s+)?{_GUESS}\s+who"
+                        r"(?P<verb>'s|\s+(?!(?:i|you|u|we|knows|cares|else|did|does|do)\b)[\w'-]+)"
+                        r"(?P<rest>[^?]*)\?*\W*$", re.I)
+_THIRD = re.compile(r"\b(?:he|she|they|his|her|hers|their|theirs|him|them|himself|herself|themselves)\b", re.I)
+_WHO_VERB = {"'s": "I'm", "is": "I am", "has": "I have", "was": "I was", "s": "I'm"}
+_ARTICLES = frozenset({"a", "an", "the", "my", "our", "some"})
+TEASER_MAX_WORDS = 8
+"""Words of a teaser's answer ('Lisbon!', 'A treehouse for the twins.'); longer is a statement of its own."""
+# What the asker's statement points back with: the first of these is put in for the echo's words.
+_POINTER = re.compile(r"\b(?:it|them|that|then)\b", re.I)
 # The asker as the subject of what they say first ("I was baking", "my name is"), not "remind me again".
 _SAYS_I = re.compile(rf"^\W*(?:(?:{LEAD_WORDS}|yeah|yes|honestly)\W+)*"
                      r"(?:i|i'm|im|i've|ive|i'd|my|we|we're|we've|our)\b", re.I)
@@ -84,11 +154,17 @@ class Embedded:
     """What the wh-word asks of the clause ('which street'), or '' for the other frames."""
     told: bool = False
     """True when the asker says the clause before the question ('I sold the van, how about you?'): stated."""
+    hedged: bool = False
+    """True when the asker only asks advice on their own plan ('should I sell my van?' -> 'I might sell my van')."""
+    teaser: bool = False
+    """True for a teaser the asker answers or a 'guess who' riddle: told, not presupposed."""
 
 
 def _frame(text: str) -> Embedded | None:
     if (m := _TOLD_FIRST.match(text)) and _SAYS_I.match(m["said"]):
         return Embedded(m["said"].strip(" ,"), "asker", "", told=True)
+    if told := _told_inside(text):
+        return Embedded(told, "asker", "", told=True, hedged=told.startswith(_MIGHT))
     if m := _HEARD.search(text):
         rest = m["rest"].strip(" ,")
         return Embedded(rest, _whose(rest, "news"), "")
@@ -108,6 +184,52 @@ def _frame(text: str) -> Embedded | None:
     return None
 
 
+def _told_inside(text: str) -> str | None:
+    """The asker's first-person statement inside a question (tag, 'you know', a judgement, own plan), or None."""
+    for pattern in (_TAGGED, _YOU_KNOW, _JUDGED, _RISING):
+        if (m := pattern.match(text)) and _SAYS_I.match(m["said"]) and not _STILL_ASKS.search(m["said"]):
+            return m["said"].strip(" ,")
+    m = _OWN_PLAN.match(text)
+    return f"{_MIGHT}{m['rest'].strip(' ,')}" if m else None
+
+
+def _echo_told(text: str, then: str) -> str | None:
+    """The asker's statement after an echo question, the echo put in for its pointer, or None."""
+    echo = _ECHO_TAIL.sub("", text.strip().rstrip("?!. ").strip())
+    if not text.rstrip().endswith("?") or not echo or len(echo.split()) > ECHO_MAX_WORDS \
+            or _ECHO_OPENS.match(echo) or not _SAYS_I.match(then) or not _POINTER.search(then):
+        return None
+    if not any(c.isupper() for c in echo[1:]):
+        echo = echo[:1].lower() + echo[1:]
+    return _POINTER.sub(echo, then.strip().rstrip("?!. "), count=1)
+
+
+def answered(text: str, then: str | None, words: Callable[[str], list[str]]) -> Embedded | None:
+    """The asker's teaser with its answer in the next clause ('I'm going in May: Lisbon'), or None.
+
+    ``words``: a clause's answer words; an answer without one ("nothing", "me!") tells nothing.
+    """
+    m = _TEASER.match(straighten(text))
+    answer = straighten(then or "").strip().rstrip("!.?~ ").strip()
+    if m is None or not answer or "?" in (then or "") or len(answer.split()) > TEASER_MAX_WORDS \
+            or not words(answer):
+        return None
+    if answer.split()[0].lower() in _ARTICLES:  # 'A treehouse' -> 'a treehouse'; a name keeps its capital
+        answer = answer[:1].lower() + answer[1:]
+    said = m["said"].strip(" ,")
+    return Embedded(f"{said}: {answer}", "asker", (m["wh"] or m["wh2"]).lower(), told=True, teaser=True)
+
+
+def guessed(text: str, then: str | None) -> Embedded | None:
+    """The asker's news told as 'guess who ...' with no answer after it, said of the asker and hedged, or None."""
+    m = _GUESS_WHO.match(straighten(text))
+    if m is None or _THIRD.search(m["rest"]) or (then and not re.fullmatch(r"\W*me\W*", then, re.I)):
+        return None
+    verb = m["verb"].strip()
+    said = f"{_WHO_VERB.get(verb.lower(), 'I ' + verb)}{m['rest']}".strip(" ,!.")
+    return Embedded(said, "asker", "", told=True, hedged=True, teaser=True)
+
+
 def _whose(text: str, default: str) -> str:
     if LISTENER_SAID.search(text):
         return "listener"
@@ -122,12 +244,18 @@ def _first_person(said: str, whose: str) -> str:
 
 
 def embedded(text: str, words: Callable[[str], list[str]], known: frozenset[str], people: set[str],
-             judged: Callable[[str], bool]) -> Embedded | None:
+             judged: Callable[[str], bool], then: str | None = None) -> Embedded | None:
     """The question's embedded clause when it is judged a fact like a statement, else None.
 
     ``words``: a clause's answer words; ``known``: names the chat wrote before; ``people``: the speakers' names
-    (lowercased, no detail); ``judged``: whether the admission rules admit a statement (first person).
+    (lowercased, no detail); ``judged``: whether the admission rules admit a statement (first person);
+    ``then``: the asker's clause right after the question, when an echo question leads into it.
     """
+    if (teased := answered(text, then, words) or guessed(text, then)) and judged(teased.said):
+        return teased
+    if then and (said := _echo_told(straighten(text), straighten(then))) and not judged(straighten(then)) \
+            and judged(said):
+        return Embedded(said, "asker", "", told=True)
     found = _frame(straighten(text))
     if found is not None and found.told:  # the asker's statement, judged as said; else its last piece
         last = found.said.rsplit(",", 1)[-1].strip()
