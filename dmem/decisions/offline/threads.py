@@ -86,6 +86,9 @@ _OWN_VERB = re.compile(
     r"lives|runs|wants|says|gone|been|done|need|want|love|hate|think|feel|know|going|gonna|doing|getting|having|"
     r"coming|trying|[a-z]{3,}ed|i|im|ive|ill|id|its|hes|shes|thats|theyre|were|theres)\b"
     r"|^\W*(?:he|she|they|we|it|this|that)\s", re.I)
+# The asker's own subject or possession in a question ("should I get the blue one?", "my bike or yours?"): it asks
+# about their topic. Closed-class first-person words; not "me" ("tell me everything" asks for the speaker's news).
+_ASKER_OWN = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|my|mine|myself|we|we're|our|ours)\b", re.I)
 # A two-word question's measure word after "how" ("how far", "how much", "how long"): it asks for the detail, it
 # names no topic of its own ("how r lessons" does).
 _HOW = re.compile(r"^\W*how\s+(\w+)", re.I)
@@ -99,6 +102,8 @@ class Thread:
     """The speaker's line whose fact the piece continues."""
     pooled: tuple[int, ...] = ()
     """Indexes of the piece's clauses that tell the detail."""
+    asked: Message | None = None
+    """The listener's question the fact's line answers, when its words give that line its topic (``_asked``)."""
 
 
 def may_continue(message: Message) -> bool:
@@ -141,8 +146,9 @@ def interjects(text: str, thread: set[str]) -> bool:
 
 
 def thread_of(message: Message, prior: Sequence[Message],
-              formed: Callable[[Message, Sequence[Message]], bool]) -> tuple[Message, bool] | None:
-    """The speaker's line that formed the fact ``message`` continues, and whether the listener spoke between; or None.
+              formed: Callable[[Message, Sequence[Message]], bool]) -> tuple[Message, bool, Message | None] | None:
+    """The speaker's line that formed the fact ``message`` continues, whether the listener spoke between, and the
+    listener's question that line answers when it gives the line its topic (``_asked``); or None.
 
     ``formed``: whether a line formed a fact of its own, judged with the turns before it (the rules, passed in).
     """
@@ -159,16 +165,35 @@ def thread_of(message: Message, prior: Sequence[Message],
                 return None
             crossed = True
             continue
-        if formed(turn, prior[:at]) and _topic(text, THREAD_MAX_WORDS if crossed else reusable.Z_MAX_MESSAGE_WORDS):
-            return turn, crossed
+        most, question = THREAD_MAX_WORDS if crossed else reusable.Z_MAX_MESSAGE_WORDS, prior[at - 1] if at else None
+        if formed(turn, prior[:at]) and _topic(text, most, asked := _asked(turn, question)):
+            return turn, crossed, question if asked and not _topic(text, most) else None
         if asks(text) or ends_asking(text) or not may_continue(turn):
             return None  # the speaker's own question, reply or aside: no thread of theirs runs through it
         thread |= set(content_stems(text))  # an earlier piece: formed nothing, or only as a piece ("under the fence")
     return None
 
 
-def _topic(text: str, most: int) -> bool:
+def _asked(head: Message, before: Message | None) -> list[str]:
+    """The topic words the listener's question just before the head gives it when the head answers it (h57f).
+
+    "what would you do instead?" / "bikes" / "fixing them"; "still on for camping this weekend?" / "ya" /
+    "lowkirk": the answer's topic is what was asked, so its words count towards the head's topic. The question's
+    words that name something (no asking, generic, reacting word or chat filler); none when the turn before is the
+    speaker's own, asks nothing, or is about the asker ("should I get the blue one?": the answer is on their topic).
+    """
+    if before is None or before.speaker == head.speaker:
+        return []
+    text = said(before)
+    if not (asks(text) or ends_asking(text)) or _ASKER_OWN.search(text):
+        return []
+    return [w for w in detail_words(content_words(text)) if w not in GENERIC and not reacts(w)]
+
+
+def _topic(text: str, most: int, asked: Sequence[str] = ()) -> bool:
     """Whether the fact's line has a topic a piece can continue: two content words, no question, ``most`` words.
+
+    ``asked``: the words of the listener's question the line answers (``_asked``), which count towards the two.
 
     No question without its mark either (``_HEAD_ASKS``): "want me to come over" / "omw" continues no fact.
 
@@ -177,7 +202,7 @@ def _topic(text: str, most: int) -> bool:
     (``reusable.Z_MAX_MESSAGE_WORDS``, h52b), as a one-word line after a paragraph starts something else.
     """
     return not ends_asking(text) and not _HEAD_ASKS.match(text) \
-        and len(detail_words(content_words(text))) >= FACT_MIN_WORDS and len(text.split()) <= most
+        and len(detail_words(content_words(text))) + len(asked) >= FACT_MIN_WORDS and len(text.split()) <= most
 
 
 def said_with_i(message: Message) -> bool:
@@ -236,10 +261,10 @@ def continues(message: Message, prior: Sequence[Message], texts: Sequence[str], 
     found = thread_of(message, prior, formed)
     if found is None:
         return None
-    head, crossed = found
+    head, crossed, asked = found
     if crossed and not all(fragment(d) for d in details):
         return None  # after the listener's turn, a line with a verb of its own tells something new
     earlier = said(head)
     if set(content_stems(" ".join(details))) <= set(content_stems(earlier)) or not carries_content(details, earlier):
         return None  # only the fact's words again, or no word that says something
-    return Thread(head, pooled)
+    return Thread(head, pooled, asked)
