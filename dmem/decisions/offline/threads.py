@@ -15,7 +15,9 @@ The case with no turn between (h52b's ``extending``: "need new tyres" then "fron
 Kept out: a question, a reply or reaction to the listener, a turn elsewhere ("sorry", "anyway", "btw"), a line
 about the listener, a repeat of the fact's words, a piece with no content word of its own (``carries_content``),
 a listener turn that says something of their own or asks about a topic of its own, a head with no topic (one
-content word), a long head (a paragraph's thread is no terse one) and anything across a session break.
+content word; a short answer takes the topic of the listener's question just before it: "what are you up to
+saturday?" / "market" / "oh nice" / "jam stall", written with the question, h57f), a long head (a paragraph's
+thread is no terse one) and anything across a session break.
 """
 
 from __future__ import annotations
@@ -147,8 +149,10 @@ def interjects(text: str, thread: set[str]) -> bool:
 
 def thread_of(message: Message, prior: Sequence[Message],
               formed: Callable[[Message, Sequence[Message]], bool]) -> tuple[Message, bool, Message | None] | None:
-    """The speaker's line that formed the fact ``message`` continues, whether the listener spoke between, and the
-    listener's question that line answers when it gives the line its topic (``_asked``); or None.
+    """The speaker's line whose fact ``message`` continues, whether the listener spoke between, and its question.
+
+    The question is the listener's that line answers when its words give the line its topic (``_asked``), else
+    None; None when no line of the speaker's formed the fact.
 
     ``formed``: whether a line formed a fact of its own, judged with the turns before it (the rules, passed in).
     """
