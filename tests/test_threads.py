@@ -304,6 +304,8 @@ def test_a_piece_of_a_short_answer_joins_the_memory_the_answer_formed() -> None:
     (("Ilse", "how was it?"), ("Corwen", "good"), ("Corwen", "long")),  # a question naming nothing gives no topic
     (("Ilse", "the market is busy"), ("Corwen", "stall"), ("Corwen", "jam")),  # a remark, not a question
     (ASKED_SATURDAY, ("Corwen", "market"), ("Ilse", "oh nice"), ("Corwen", "got a new van")),  # a verb of its own
+    (("Ilse", "still on for the regatta sunday?"), ("Corwen", "ya"), ("Corwen", "mostly"), ("Ilse", "hmm"),
+     ("Corwen", "news")),  # the speaker's other pieces after a short answer have moved on from its question
 ])
 def test_an_answer_gets_no_topic_from_the_asker_a_bare_question_or_a_remark(lines: tuple[tuple[str, str], ...]) -> None:
     _, reason, _ = judged(*lines)

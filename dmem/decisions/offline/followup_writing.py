@@ -49,7 +49,8 @@ def thread_fact(thread: threads.Thread, said: str, message: Message, listener: s
     if stems and (memory := followup.own_memory(stems, speaker, memories, len(stems))):
         text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
     elif asked and question:  # the fact's line answered the listener's question, which gave it its topic (h57f)
-        text = frames.answered(speaker, asked.speaker, question, f"{trim(told)}{frames.JOIN}{said}")
+        answer = trim(rewrite_person(told, speaker, asked.speaker))
+        text = frames.answered(speaker, asked.speaker, question, f"{answer}{frames.JOIN}{said}")
     else:  # no memory to write it with: the fact restated, the piece joined to it (never framed)
         earlier = _restated(told, speaker, listener)
         if first_word(speaker).lower() not in earlier.lower():

@@ -158,7 +158,7 @@ def thread_of(message: Message, prior: Sequence[Message],
     """
     if not may_continue(message):
         return None
-    later, thread, crossed = message, set(content_stems(said(message))), False
+    later, thread, crossed, pieces = message, set(content_stems(said(message))), False, False
     for at in range(len(prior) - 1, max(-1, len(prior) - 1 - THREAD_TURNS), -1):
         turn = prior[at]
         if later.timestamp and turn.timestamp and abs(later.timestamp - turn.timestamp) >= THREAD_GAP:
@@ -171,9 +171,13 @@ def thread_of(message: Message, prior: Sequence[Message],
             continue
         most, question = THREAD_MAX_WORDS if crossed else reusable.Z_MAX_MESSAGE_WORDS, prior[at - 1] if at else None
         if formed(turn, prior[:at]) and _topic(text, most, asked := _asked(turn, question)):
-            return turn, crossed, question if asked and not _topic(text, most) else None
+            if _topic(text, most):
+                return turn, crossed, None
+            # a short answer's topic is the question's: the speaker's other pieces after it have moved on from it
+            return (turn, crossed, question) if not pieces else None
         if asks(text) or ends_asking(text) or not may_continue(turn):
             return None  # the speaker's own question, reply or aside: no thread of theirs runs through it
+        pieces = True
         thread |= set(content_stems(text))  # an earlier piece: formed nothing, or only as a piece ("under the fence")
     return None
 
