@@ -170,7 +170,7 @@ def thread_of(message: Message, prior: Sequence[Message],
             crossed = True
             continue
         most, question = THREAD_MAX_WORDS if crossed else reusable.Z_MAX_MESSAGE_WORDS, prior[at - 1] if at else None
-        if formed(turn, prior[:at]) and _topic(text, most, asked := _asked(turn, question)):
+        if formed(turn, prior[:at]) and _topic(text, most, _asked(turn, question)):
             if _topic(text, most):
                 return turn, crossed, None
             # a short answer's topic is the question's: the speaker's other pieces after it have moved on from it
