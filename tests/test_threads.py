@@ -180,6 +180,7 @@ def test_the_model_prompts_say_the_same() -> None:
 
     assert "Terse chat tells one fact over several turns" in ADMIT_SYSTEM
     assert "'got a ferret' opens something new" in ADMIT_SYSTEM
+    assert "a reaction ('phew', 'oops', 'not funny'), a new announcement ('news tho'" in ADMIT_SYSTEM
     assert "'Corwen: the van failed inspection; brakes + rust'" in SPLIT_SYSTEM
 
 
@@ -318,3 +319,25 @@ def test_the_question_words_that_give_an_answer_its_topic() -> None:
     assert threads._asked(turns[-1], turns[-1]) == []  # the speaker's own line: no question of the listener's
     mine = turns_of(("Ilse", "should we take my car?"), ("Corwen", "ya"))
     assert threads._asked(mine[-1], mine[-2]) == []
+
+
+@pytest.mark.parametrize("piece", ["phew", "shush", "oops lol", "not funny", "not that bad", "news tho", "guess what"])
+def test_a_reaction_or_an_announcement_after_a_short_answer_joins_nothing(piece: str) -> None:
+    """h57g: "phew" and "not funny" say how the speaker feels; "news tho" starts something new."""
+    _, reason, _ = judged(("Ilse", "still on for the regatta sunday?"), ("Corwen", "ya"), ("Ilse", "great"),
+                          ("Corwen", piece))
+    assert not reason.startswith(GOES_ON)
+
+
+def test_after_a_told_fact_a_negated_evaluation_joins_nothing_but_a_detail_does() -> None:
+    lines = (("Corwen", "van failed inspection"), ("Ilse", "lol"))
+    assert not judged(*lines, ("Corwen", "not funny"))[1].startswith(GOES_ON)
+    assert judged(*lines, ("Corwen", "brakes + rust"))[1].startswith(GOES_ON)
+
+
+@pytest.mark.parametrize(("clause", "reacts"), [
+    ("phew", True), ("ugh", True), ("not funny", True), ("not so great", True), ("not bad!", True),
+    ("not the van", False), ("not ready", False), ("rescue", False), ("jam stall", False),
+])
+def test_what_only_reacts(clause: str, reacts: bool) -> None:
+    assert threads.reaction(clause) is reacts

@@ -92,8 +92,9 @@ ADMIT_SYSTEM = system_text(
         "their question ('i mean the time') the reply answers that. Not a piece of it: a line with its own "
         "subject and verb ('got a "
         "ferret' opens something new), a dated event of its own ('dentist tomorrow'), thanks, an apology or "
-        "a goodbye, a line about the listener, an answer to a question about another topic ('how are the "
-        "lessons?'), anything after the listener's own news, or after a long pause.",
+        "a goodbye, a reaction ('phew', 'oops', 'not funny'), a new announcement ('news tho', 'guess what': "
+        "what follows is new), a line about the listener, an answer to a question about another topic ('how "
+        "are the lessons?'), anything after the listener's own news, or after a long pause.",
         "Admit an opinion about something named, even without 'I': 'the lake trail has the best "
         "views' is the speaker's view. Advice to the listener is not one.",
         "Admit what the speaker tells of their own world without 'I' when a later answer could use it "

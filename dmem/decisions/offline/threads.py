@@ -14,6 +14,7 @@ restated ('Corwen: van failed inspection; brakes + rust'); the fact's line and t
 The case with no turn between (h52b's ``extending``: "need new tyres" then "fronts") is the same rule.
 Kept out: a question, a reply or reaction to the listener, a turn elsewhere ("sorry", "anyway", "btw"), a line
 about the listener, a repeat of the fact's words, a piece with no content word of its own (``carries_content``),
+a piece that only reacts ("phew", "not funny": ``reaction``) or says there is news ("news tho", h57g),
 a listener turn that says something of their own or asks about a topic of its own, a head with no topic (one
 content word; a short answer takes the topic of the listener's question just before it: "what are you up to
 saturday?" / "market" / "oh nice" / "jam stall", written with the question, h57f), a long head (a paragraph's
@@ -27,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from dmem.decisions.offline import opening, reusable, rules, takeup, worldline
+from dmem.decisions.offline import announced, opening, reusable, rules, takeup, worldline
 from dmem.decisions.offline.followup import GENERIC, NAMED, detail_words, reacts, said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks, ends_asking
@@ -91,6 +92,8 @@ _OWN_VERB = re.compile(
 # The asker's own subject or possession in a question ("should I get the blue one?", "my bike or yours?"): it asks
 # about their topic. Closed-class first-person words; not "me" ("tell me everything" asks for the speaker's news).
 _ASKER_OWN = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|my|mine|myself|we|we're|our|ours)\b", re.I)
+# A negation before one word, an intensifier between ("not funny", "not that bad", "not so great").
+_NEGATED = re.compile(r"^\W*not\s+(?:so\s+|that\s+|very\s+|too\s+|really\s+)?([a-z]+)\W*$", re.I)
 # A two-word question's measure word after "how" ("how far", "how much", "how long"): it asks for the detail, it
 # names no topic of its own ("how r lessons" does).
 _HOW = re.compile(r"^\W*how\s+(\w+)", re.I)
@@ -272,7 +275,21 @@ def continues(message: Message, prior: Sequence[Message], texts: Sequence[str], 
     head, crossed, asked = found
     if crossed and not all(fragment(d) for d in details):
         return None  # after the listener's turn, a line with a verb of its own tells something new
+    if announced.announces_news(said(message)) or all(reaction(d) for d in details):
+        return None  # "news tho" starts something new; "phew", "not funny" say how the speaker feels (h57g)
     earlier = said(head)
     if set(content_stems(" ".join(details))) <= set(content_stems(earlier)) or not carries_content(details, earlier):
         return None  # only the fact's words again, or no word that says something
     return Thread(head, pooled, asked)
+
+
+def reaction(text: str) -> bool:
+    """Whether a clause only reacts: interjections alone ("phew", "oops lol") or a negated evaluation ("not funny").
+
+    A negation before one evaluating word ("not bad", "not so great") judges what was said, as "lol" does; a
+    negation before a word that names something ("not the van", "no brakes") tells a detail.
+    """
+    if all(w in rules.INTERJECTIONS for w in content_words(text)):
+        return True  # not ``followup.reacts``: its prompts to go on ("details", "done") may be a piece's words
+    negated = _NEGATED.match(text)
+    return negated is not None and (negated[1].lower() in rules.INTERJECTIONS or reusable.evaluates(negated[1]))
