@@ -127,7 +127,7 @@ def test_a_session_break_ends_the_thread() -> None:
     def told(message: Message, before: list[Message]) -> bool:
         return formed(message, before)[0]
 
-    assert threads.thread_of(soon, opening, told) == (opening[2], True)
+    assert threads.thread_of(soon, opening, told) == (opening[2], True, None)
     assert threads.thread_of(late, opening, told) is None
     assert not judge_utterance(late, opening)[1].startswith(GOES_ON)
 
@@ -180,6 +180,7 @@ def test_the_model_prompts_say_the_same() -> None:
 
     assert "Terse chat tells one fact over several turns" in ADMIT_SYSTEM
     assert "'got a ferret' opens something new" in ADMIT_SYSTEM
+    assert "a reaction ('phew', 'oops', 'not funny'), a new announcement ('news tho'" in ADMIT_SYSTEM
     assert "'Corwen: the van failed inspection; brakes + rust'" in SPLIT_SYSTEM
 
 
@@ -269,3 +270,74 @@ def test_right_after_the_speakers_own_line_the_thread_reads_a_first_person_line(
     assert not reason.startswith(FIRST_PERSON)
     turns = turns_of(("Corwen", "never got the van tested tho"), ("Corwen", "i just avoid it"))
     assert not threads.topic_given(turns[-1], turns[:-1])
+
+
+ASKED_SATURDAY = ("Ilse", "what are you up to saturday?")
+
+
+@pytest.mark.parametrize(("lines", "written", "sources"), [
+    ((ASKED_SATURDAY, ("Corwen", "market"), ("Ilse", "oh nice"), ("Corwen", "jam stall")),
+     'Corwen answered Ilse\'s question "what is Corwen up to saturday?": market; jam stall',
+     ["D7:3", "D7:4", "D7:6"]),
+    ((("Ilse", "still on for the regatta sunday?"), ("Corwen", "ya"), ("Corwen", "crewing")),
+     'Corwen answered Ilse\'s question "still on for the regatta sunday?": ya; crewing', ["D7:3", "D7:4", "D7:5"]),
+    ((("Ilse", "a new job? tell me everything"), ("Corwen", "bakery"), ("Ilse", "wow"), ("Corwen", "sourdough")),
+     'Corwen answered Ilse\'s question "a new job?": bakery; sourdough', ["D7:3", "D7:4", "D7:6"]),
+])
+def test_a_short_answer_takes_its_topic_from_the_question_and_its_pieces_join_it(
+        lines: tuple[tuple[str, str], ...], written: str, sources: list[str]) -> None:
+    """h57f: "market" alone has one content word, no topic; answering "what are you up to saturday?" it has one."""
+    ok, reason, facts = judged(*lines)
+    assert ok and reason.startswith(GOES_ON)
+    assert facts == [(written, sources)]
+
+
+def test_a_piece_of_a_short_answer_joins_the_memory_the_answer_formed() -> None:
+    stored = 'Corwen answered Ilse\'s question "what is Corwen up to saturday?": market'
+    _, reason, facts = judged(ASKED_SATURDAY, ("Corwen", "market"), ("Ilse", "oh nice"), ("Corwen", "jam stall"),
+                              memories=(stored,))
+    assert reason.startswith(GOES_ON)
+    assert [text for text, _ in facts] == [f"{stored}; jam stall"]
+
+
+@pytest.mark.parametrize("lines", [
+    (("Ilse", "should I get the blue kayak?"), ("Corwen", "ya"), ("Corwen", "faster")),  # the asker's own topic
+    (("Ilse", "how was it?"), ("Corwen", "good"), ("Corwen", "long")),  # a question naming nothing gives no topic
+    (("Ilse", "the market is busy"), ("Corwen", "stall"), ("Corwen", "jam")),  # a remark, not a question
+    (ASKED_SATURDAY, ("Corwen", "market"), ("Ilse", "oh nice"), ("Corwen", "got a new van")),  # a verb of its own
+    (("Ilse", "still on for the regatta sunday?"), ("Corwen", "ya"), ("Corwen", "mostly"), ("Ilse", "hmm"),
+     ("Corwen", "news")),  # the speaker's other pieces after a short answer have moved on from its question
+])
+def test_an_answer_gets_no_topic_from_the_asker_a_bare_question_or_a_remark(lines: tuple[tuple[str, str], ...]) -> None:
+    _, reason, _ = judged(*lines)
+    assert not reason.startswith(GOES_ON)
+
+
+def test_the_question_words_that_give_an_answer_its_topic() -> None:
+    turns = turns_of(ASKED_SATURDAY, ("Corwen", "market"))
+    assert threads._asked(turns[-1], turns[-2]) == ["saturday"]
+    assert threads._asked(turns[-1], turns[-1]) == []  # the speaker's own line: no question of the listener's
+    mine = turns_of(("Ilse", "should we take my car?"), ("Corwen", "ya"))
+    assert threads._asked(mine[-1], mine[-2]) == []
+
+
+@pytest.mark.parametrize("piece", ["phew", "shush", "oops lol", "not funny", "not that bad", "news tho", "guess what"])
+def test_a_reaction_or_an_announcement_after_a_short_answer_joins_nothing(piece: str) -> None:
+    """h57g: "phew" and "not funny" say how the speaker feels; "news tho" starts something new."""
+    _, reason, _ = judged(("Ilse", "still on for the regatta sunday?"), ("Corwen", "ya"), ("Ilse", "great"),
+                          ("Corwen", piece))
+    assert not reason.startswith(GOES_ON)
+
+
+def test_after_a_told_fact_a_negated_evaluation_joins_nothing_but_a_detail_does() -> None:
+    lines = (("Corwen", "van failed inspection"), ("Ilse", "lol"))
+    assert not judged(*lines, ("Corwen", "not funny"))[1].startswith(GOES_ON)
+    assert judged(*lines, ("Corwen", "brakes + rust"))[1].startswith(GOES_ON)
+
+
+@pytest.mark.parametrize(("clause", "reacts"), [
+    ("phew", True), ("ugh", True), ("not funny", True), ("not so great", True), ("not bad!", True),
+    ("not the van", False), ("not ready", False), ("rescue", False), ("jam stall", False),
+])
+def test_what_only_reacts(clause: str, reacts: bool) -> None:
+    assert threads.reaction(clause) is reacts

@@ -85,13 +85,16 @@ ADMIT_SYSTEM = system_text(
         "out' / 'WHAT' / 'under the fence' / 'how far' / 'next door' says how and where. Admit such a short "
         "piece (a few words, no verb of its own) as a detail of the speaker's own fact a few turns before "
         "when every turn between is the listener's reaction, filler or a short question naming nothing of "
-        "its own ('where', 'how much'). The fact must state something: a question or offer of the speaker's "
+        "its own ('where', 'how much'). A short answer to the listener's question is such a fact, its topic "
+        "the question's: Ilse's 'what are you up to saturday?', Corwen's 'market', Ilse's 'oh nice', Corwen's "
+        "'jam stall' says what he does there. The fact must state something: a question or offer of the speaker's "
         "('want me to come over') has no piece, 'pic' or '[photo]' is none, and after the listener restates "
         "their question ('i mean the time') the reply answers that. Not a piece of it: a line with its own "
         "subject and verb ('got a "
         "ferret' opens something new), a dated event of its own ('dentist tomorrow'), thanks, an apology or "
-        "a goodbye, a line about the listener, an answer to a question about another topic ('how are the "
-        "lessons?'), anything after the listener's own news, or after a long pause.",
+        "a goodbye, a reaction ('phew', 'oops', 'not funny'), a new announcement ('news tho', 'guess what': "
+        "what follows is new), a line about the listener, an answer to a question about another topic ('how "
+        "are the lessons?'), anything after the listener's own news, or after a long pause.",
         "Admit an opinion about something named, even without 'I': 'the lake trail has the best "
         "views' is the speaker's view. Advice to the listener is not one.",
         "Admit what the speaker tells of their own world without 'I' when a later answer could use it "
@@ -264,7 +267,9 @@ SPLIT_SYSTEM = system_text(
         "A terse piece of the speaker's fact told across the listener's reactions is written with that fact, "
         "never alone: Corwen's 'the van failed inspection', Ilse's 'oh no', Corwen's 'brakes + rust' gives "
         "'Corwen: the van failed inspection; brakes + rust', from Corwen's two lines, not 'Corwen: brakes + "
-        "rust'. When <existing_memories> holds that fact, write the memory with the piece added (it is "
+        "rust'; after a short answer, with the question: 'Corwen answered Ilse's question \"what is Corwen up "
+        "to saturday?\": market; jam stall'. When <existing_memories> holds that fact, write the memory with "
+        "the piece added (it is "
         "updated, not stored twice).",
         "One answer is one fact: a reply giving several fragments to one question ('The lantern "
         "parade. The drummers at midnight.' to 'What were the best moments of the festival?') gives "

@@ -24,6 +24,7 @@ from dmem.decisions.offline import followup, opening, takeup, worldline
 from dmem.decisions.offline.followup import said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
+from dmem.text.lexical import content_words
 
 # Most words of the announcement: "guess what", "big news", "ugh" say there is news and not what. A longer line
 # says something of its own and is judged on it. Not tuned: chat's announcements are one or two words.
@@ -53,6 +54,14 @@ def announces(text: str) -> bool:
     words = text.split()
     return 0 < len(words) <= ANNOUNCE_MAX_WORDS and not asks(text) and not followup.names_nothing(text) \
         and not replies(text)
+
+
+def announces_news(text: str) -> bool:
+    """Whether a short line (``announces``) says there is news with a word saying so ("news tho", "guess what").
+
+    Such a line starts something new: the news follows it, it is no detail of what was said before (h57g).
+    """
+    return announces(text) and any(w in opening.ANNOUNCES for w in content_words(text))
 
 
 def replies(text: str) -> bool:

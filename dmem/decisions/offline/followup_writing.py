@@ -18,6 +18,7 @@ from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.replies import restore_subject
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
+from dmem.text.asked import question_sentences
 from dmem.text.lexical import content_stems, first_word
 from dmem.text.quotes import shorten
 
@@ -42,17 +43,29 @@ def thread_fact(thread: threads.Thread, said: str, message: Message, listener: s
     ``said``: what the piece says, in the third person (``detail``).
     """
     speaker, sources = message.speaker, [thread.fact.turn_id, message.turn_id]
-    told = utterance_text(thread.fact)
-    stems = set(content_stems(told)) - set(content_stems(speaker))
+    told, asked = utterance_text(thread.fact), thread.asked
+    question = _question(asked, speaker) if asked else ""
+    stems = set(content_stems(f"{question} {told}")) - set(content_stems(speaker))
     if stems and (memory := followup.own_memory(stems, speaker, memories, len(stems))):
         text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
+    elif asked and question:  # the fact's line answered the listener's question, which gave it its topic (h57f)
+        answer = trim(rewrite_person(told, speaker, asked.speaker))
+        text = frames.answered(speaker, asked.speaker, question, f"{answer}{frames.JOIN}{said}")
     else:  # no memory to write it with: the fact restated, the piece joined to it (never framed)
         earlier = _restated(told, speaker, listener)
         if first_word(speaker).lower() not in earlier.lower():
             earlier = f"{speaker}: {earlier}"
         text = f"{earlier.rstrip('.')}{frames.JOIN}{said}"
+    if asked:
+        sources.insert(0, asked.turn_id)
     return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=sources, categories=categorize(said),
                      provenance=Provenance.HEDGED if hedged else Provenance.STATED, language="en")
+
+
+def _question(asked: Message, speaker: str) -> str:
+    """The listener's question the fact's line answered, its last question sentence in the speaker's third person."""
+    questions = question_sentences(utterance_text(asked))
+    return rewrite_person(questions[-1], asked.speaker, speaker).replace('"', "'") if questions else ""
 
 
 def detail(pooled: list[Clause], speaker: str, listener: str | None) -> str:

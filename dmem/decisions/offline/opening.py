@@ -35,7 +35,7 @@ OPENING_RUN = 2
 # arrangement): it opens nothing.
 _ACKNOWLEDGES = re.compile(r"^\W*(?:ok+|okay|kk?|yes|yeah|yep|ya|sure|right|true|agreed|fine|noted)\b", re.I)
 # Words that announce news and say none ("Good news and bad news", "guess what", "update!"): the news follows.
-_ANNOUNCES = wordset("news update updates guess")
+ANNOUNCES = wordset("news update updates guess")
 _STRETCHED = re.compile(r"(\w)\1+$")
 # A stage direction alone ("[shares an image]", "(voice note)") stands for something the line does not say.
 _STAGE = re.compile(r"^\s*[\[(].*[\])]\W*$")
@@ -64,7 +64,7 @@ def details(message: Message) -> list[str]:
 
 def is_empty(word: str) -> bool:
     """A greeting, a news announcement or a function word, its last letter stretched or not ("morninggg", "sooo")."""
-    return any(w in takeup.GREETING or w in _ANNOUNCES or w in STOPWORDS for w in (word, _STRETCHED.sub(r"\1", word)))
+    return any(w in takeup.GREETING or w in ANNOUNCES or w in STOPWORDS for w in (word, _STRETCHED.sub(r"\1", word)))
 
 
 def opening_silence(message: Message, prior: Sequence[Message]) -> timedelta | None:

@@ -59,7 +59,7 @@ _Z_GENERIC = re.compile(
 _Z_EVALUATION = re.compile(
     r"\b(?:best|worst|mess|overhyped|overrated|underrated|brutal|chaos|joke|disaster|robbery|amazing|awesome|awful|"
     r"terrible|great|good|bad|crazy|insane\w*|wild|boring|ridiculous|stupid|beautiful|gorgeous|ugly|perfect|nice|lovely|"
-    r"fun|hilarious|sad|scary|weird|better|worse|delightful|stunning|fantastic|appealing|captivating|intriguing|"
+    r"fun|funny|hilarious|sad|scary|weird|better|worse|delightful|stunning|fantastic|appealing|captivating|intriguing|"
     r"exciting|fascinating|divine|luxurious|vibrant|breathtaking|popular|prestigious|famous|iconic|delicious|"
     r"wonderful|incredible|favou?rite|worth|cool|cute|sweet|adorable|interesting|impressive|rich|unique|special|"
     r"sounds?|seems?|looks?|most)\b", re.I)

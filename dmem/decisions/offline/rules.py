@@ -53,7 +53,10 @@ VAGUE_WORDS = wordset(
 )
 INTERJECTIONS = wordset(
     "sure yes yeah yep yup yea no nope nah hmm hm um uh oh ah aw aww ooh okay ok absolutely definitely totally "
-    "agreed exactly indeed true right cool nice great awesome amazing fun wow omg haha lol yay woohoo damn"
+    "agreed exactly indeed true right cool nice great awesome amazing fun wow omg haha lol yay woohoo damn "
+    # chat's exclamations of relief, disgust, pain, surprise or hushing: interjections are a closed class, and
+    # each of these says how the speaker feels, never what happened (h57g)
+    "phew whew shush shh hush oops whoops ugh yikes meh ouch eek hmph ew eww oof gosh jeez sheesh pfft welp argh"
 )
 FIRST_PERSON = re.compile(words("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we",
                                 "we're", "we've", "our", "ours", "us"), _I)

@@ -14,8 +14,11 @@ restated ('Corwen: van failed inspection; brakes + rust'); the fact's line and t
 The case with no turn between (h52b's ``extending``: "need new tyres" then "fronts") is the same rule.
 Kept out: a question, a reply or reaction to the listener, a turn elsewhere ("sorry", "anyway", "btw"), a line
 about the listener, a repeat of the fact's words, a piece with no content word of its own (``carries_content``),
+a piece that only reacts ("phew", "not funny": ``reaction``) or says there is news ("news tho", h57g),
 a listener turn that says something of their own or asks about a topic of its own, a head with no topic (one
-content word), a long head (a paragraph's thread is no terse one) and anything across a session break.
+content word; a short answer takes the topic of the listener's question just before it: "what are you up to
+saturday?" / "market" / "oh nice" / "jam stall", written with the question, h57f), a long head (a paragraph's
+thread is no terse one) and anything across a session break.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from dmem.decisions.offline import opening, reusable, rules, takeup, worldline
+from dmem.decisions.offline import announced, opening, reusable, rules, takeup, worldline
 from dmem.decisions.offline.followup import GENERIC, NAMED, detail_words, reacts, said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks, ends_asking
@@ -86,6 +89,11 @@ _OWN_VERB = re.compile(
     r"lives|runs|wants|says|gone|been|done|need|want|love|hate|think|feel|know|going|gonna|doing|getting|having|"
     r"coming|trying|[a-z]{3,}ed|i|im|ive|ill|id|its|hes|shes|thats|theyre|were|theres)\b"
     r"|^\W*(?:he|she|they|we|it|this|that)\s", re.I)
+# The asker's own subject or possession in a question ("should I get the blue one?", "my bike or yours?"): it asks
+# about their topic. Closed-class first-person words; not "me" ("tell me everything" asks for the speaker's news).
+_ASKER_OWN = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|i'll|my|mine|myself|we|we're|our|ours)\b", re.I)
+# A negation before one word, an intensifier between ("not funny", "not that bad", "not so great").
+_NEGATED = re.compile(r"^\W*not\s+(?:so\s+|that\s+|very\s+|too\s+|really\s+)?([a-z]+)\W*$", re.I)
 # A two-word question's measure word after "how" ("how far", "how much", "how long"): it asks for the detail, it
 # names no topic of its own ("how r lessons" does).
 _HOW = re.compile(r"^\W*how\s+(\w+)", re.I)
@@ -99,6 +107,8 @@ class Thread:
     """The speaker's line whose fact the piece continues."""
     pooled: tuple[int, ...] = ()
     """Indexes of the piece's clauses that tell the detail."""
+    asked: Message | None = None
+    """The listener's question the fact's line answers, when its words give that line its topic (``_asked``)."""
 
 
 def may_continue(message: Message) -> bool:
@@ -141,14 +151,17 @@ def interjects(text: str, thread: set[str]) -> bool:
 
 
 def thread_of(message: Message, prior: Sequence[Message],
-              formed: Callable[[Message, Sequence[Message]], bool]) -> tuple[Message, bool] | None:
-    """The speaker's line that formed the fact ``message`` continues, and whether the listener spoke between; or None.
+              formed: Callable[[Message, Sequence[Message]], bool]) -> tuple[Message, bool, Message | None] | None:
+    """The speaker's line whose fact ``message`` continues, whether the listener spoke between, and its question.
+
+    The question is the listener's that line answers when its words give the line its topic (``_asked``), else
+    None; None when no line of the speaker's formed the fact.
 
     ``formed``: whether a line formed a fact of its own, judged with the turns before it (the rules, passed in).
     """
     if not may_continue(message):
         return None
-    later, thread, crossed = message, set(content_stems(said(message))), False
+    later, thread, crossed, pieces = message, set(content_stems(said(message))), False, False
     for at in range(len(prior) - 1, max(-1, len(prior) - 1 - THREAD_TURNS), -1):
         turn = prior[at]
         if later.timestamp and turn.timestamp and abs(later.timestamp - turn.timestamp) >= THREAD_GAP:
@@ -159,16 +172,39 @@ def thread_of(message: Message, prior: Sequence[Message],
                 return None
             crossed = True
             continue
-        if formed(turn, prior[:at]) and _topic(text, THREAD_MAX_WORDS if crossed else reusable.Z_MAX_MESSAGE_WORDS):
-            return turn, crossed
+        most, question = THREAD_MAX_WORDS if crossed else reusable.Z_MAX_MESSAGE_WORDS, prior[at - 1] if at else None
+        if formed(turn, prior[:at]) and _topic(text, most, _asked(turn, question)):
+            if _topic(text, most):
+                return turn, crossed, None
+            # a short answer's topic is the question's: the speaker's other pieces after it have moved on from it
+            return (turn, crossed, question) if not pieces else None
         if asks(text) or ends_asking(text) or not may_continue(turn):
             return None  # the speaker's own question, reply or aside: no thread of theirs runs through it
+        pieces = True
         thread |= set(content_stems(text))  # an earlier piece: formed nothing, or only as a piece ("under the fence")
     return None
 
 
-def _topic(text: str, most: int) -> bool:
+def _asked(head: Message, before: Message | None) -> list[str]:
+    """The topic words the listener's question just before the head gives it when the head answers it (h57f).
+
+    "what would you do instead?" / "bikes" / "fixing them"; "still on for camping this weekend?" / "ya" /
+    "lowkirk": the answer's topic is what was asked, so its words count towards the head's topic. The question's
+    words that name something (no asking, generic, reacting word or chat filler); none when the turn before is the
+    speaker's own, asks nothing, or is about the asker ("should I get the blue one?": the answer is on their topic).
+    """
+    if before is None or before.speaker == head.speaker:
+        return []
+    text = said(before)
+    if not (asks(text) or ends_asking(text)) or _ASKER_OWN.search(text):
+        return []
+    return [w for w in detail_words(content_words(text)) if w not in GENERIC and not reacts(w)]
+
+
+def _topic(text: str, most: int, asked: Sequence[str] = ()) -> bool:
     """Whether the fact's line has a topic a piece can continue: two content words, no question, ``most`` words.
+
+    ``asked``: the words of the listener's question the line answers (``_asked``), which count towards the two.
 
     No question without its mark either (``_HEAD_ASKS``): "want me to come over" / "omw" continues no fact.
 
@@ -177,7 +213,7 @@ def _topic(text: str, most: int) -> bool:
     (``reusable.Z_MAX_MESSAGE_WORDS``, h52b), as a one-word line after a paragraph starts something else.
     """
     return not ends_asking(text) and not _HEAD_ASKS.match(text) \
-        and len(detail_words(content_words(text))) >= FACT_MIN_WORDS and len(text.split()) <= most
+        and len(detail_words(content_words(text))) + len(asked) >= FACT_MIN_WORDS and len(text.split()) <= most
 
 
 def said_with_i(message: Message) -> bool:
@@ -236,10 +272,24 @@ def continues(message: Message, prior: Sequence[Message], texts: Sequence[str], 
     found = thread_of(message, prior, formed)
     if found is None:
         return None
-    head, crossed = found
+    head, crossed, asked = found
     if crossed and not all(fragment(d) for d in details):
         return None  # after the listener's turn, a line with a verb of its own tells something new
+    if announced.announces_news(said(message)) or all(reaction(d) for d in details):
+        return None  # "news tho" starts something new; "phew", "not funny" say how the speaker feels (h57g)
     earlier = said(head)
     if set(content_stems(" ".join(details))) <= set(content_stems(earlier)) or not carries_content(details, earlier):
         return None  # only the fact's words again, or no word that says something
-    return Thread(head, pooled)
+    return Thread(head, pooled, asked)
+
+
+def reaction(text: str) -> bool:
+    """Whether a clause only reacts: interjections alone ("phew", "oops lol") or a negated evaluation ("not funny").
+
+    A negation before one evaluating word ("not bad", "not so great") judges what was said, as "lol" does; a
+    negation before a word that names something ("not the van", "no brakes") tells a detail.
+    """
+    if all(w in rules.INTERJECTIONS for w in content_words(text)):
+        return True  # not ``followup.reacts``: its prompts to go on ("details", "done") may be a piece's words
+    negated = _NEGATED.match(text)
+    return negated is not None and (negated[1].lower() in rules.INTERJECTIONS or reusable.evaluates(negated[1]))
