@@ -1,6 +1,6 @@
 """A teaser the asker answers, or a 'guess who' riddle, tells the asker's own fact (issue #26, stop 57).
 
-'Guess where I'm moving in June? Galway!' asks the listener nothing: the asker tells the clause with its
+'Guess where I'm moving in June? Tarrowick!' asks the listener nothing: the asker tells the clause with its
 answer. 'guess who got the library job' with no answer after it is the asker's news as a riddle, kept as the
 asker's and hedged; a third person's pronoun ('guess who fell off their bike') names someone else. A teaser
 whose answer tells nothing ('Guess what? Nothing.') and a question asked of oneself ('where did I leave my
@@ -34,7 +34,7 @@ def drafted(question: str, before: str = "Quiet evening here.") -> tuple[bool, s
 
 
 @pytest.mark.parametrize(("question", "fact"), [
-    ("Guess where I'm moving in June? Galway!", "Saoirse is moving in June: Galway"),
+    ("Guess where I'm moving in June? Tarrowick!", "Saoirse is moving in June: Tarrowick"),
     ("Guess what I carved at the weekend? A rocking horse for my niece.",
      "Saoirse carved at the weekend: a rocking horse for Saoirse's niece"),
     ("What do you think I rescued on tuesday? A one-eyed tabby cat.",
@@ -80,11 +80,11 @@ def test_a_riddle_about_a_third_person_is_not_the_askers() -> None:
 
 def test_the_teasers_guards() -> None:
     words = str.split
-    assert embedded.answered("Guess where I'm moving?", "Galway!", words) is not None
+    assert embedded.answered("Guess where I'm moving?", "Tarrowick!", words) is not None
     assert embedded.answered("Guess where I'm moving?", None, words) is None  # no answer given
     assert embedded.answered("Guess where I'm moving?", "Is it far?", words) is None  # the next clause asks
     long_answer = "a little town on the coast an hour north of the city"
     assert embedded.answered("Guess where I'm moving?", long_answer, words) is None  # a statement of its own
-    assert embedded.answered("Where am I moving?", "Galway!", words) is None  # no guessing frame
+    assert embedded.answered("Where am I moving?", "Tarrowick!", words) is None  # no guessing frame
     assert embedded.guessed("guess who got the library job", "Tamsin!") is None  # answered with someone else
     assert embedded.guessed("guess who cares", None) is None

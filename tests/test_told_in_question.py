@@ -66,7 +66,7 @@ def test_the_askers_line_after_an_echo_puts_the_echo_in_for_its_pointer() -> Non
     "Can I ask you something?",
     "Wild, right?",  # a tag on nothing of the asker's
     "You know what I mean?",
-    "My name is Oona, how may I help you?",  # still asks after the comma: nothing told by a rise
+    "Oona from the front desk here, what can I get for you?",  # still asks after the comma: nothing told by a rise
     "I'm curious to know if you ever sing?",  # an indirect question
     "Is it normal to feel this cold?",  # a judgement with no clause of the asker's
     "Where should we eat tonight?",

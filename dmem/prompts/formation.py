@@ -181,7 +181,7 @@ ADMIT_SYSTEM = system_text(
         "own plan with their own thing asked as advice ('should I take my canoe to the lake on sunday?' tells "
         "the asker has a canoe and might take it), and the asker's own line answering an echo ('Soup again? I "
         "had it yesterday.' tells the asker had soup yesterday). A teaser the asker answers themselves "
-        "('Guess where I'm moving in June? Galway!') tells the answer, and 'guess who got the library job' "
+        "('Guess where I'm moving in June? Tarrowick!') tells the answer, and 'guess who got the library job' "
         "is the asker's own news as a riddle (unless it names someone else: 'guess who fell off their "
         "bike'). 'should I get a haircut?', 'am I late?', 'guess what? nothing' and "
         "'do I look tired?' tell nothing. A question that "
@@ -313,7 +313,7 @@ SPLIT_SYSTEM = system_text(
         "Leeds, right?' gives 'Noor is moving to Leeds'; 'isn't it odd that I've never been on a train?' gives "
         "'Noor has never been on a train'; 'should I take my canoe to the lake on sunday?' gives 'Noor might "
         "take her canoe to the lake on sunday' (hedged); 'Soup again? I had it yesterday.' gives 'Noor had "
-        "soup yesterday'; 'Guess where I'm moving in June? Galway!' gives 'Noor is moving to Galway in June'; "
+        "soup yesterday'; 'Guess where I'm moving in June? Tarrowick!' gives 'Noor is moving to Tarrowick in June'; "
         "'guess who got the library job' gives 'Noor got the library job' (hedged).",
         "Categories (one or more): persona = identity, relationships, traits; preference = likes, "
         "dislikes, constraints; event = what happened or will happen, with who and when; "

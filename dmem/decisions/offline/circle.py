@@ -179,7 +179,8 @@ def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, boo
                                            or opening.lower() in circle.known):
         return None, False  # no pronoun to read and no name opening it: nothing to look up
     known = circle.known
-    people = [*circle.people, *mentions(circle.message, before, circle.listener, known, circle.names)]
+    people = [*circle.people, *mentions(circle.message, before, circle.listener, known, circle.names,
+                                          own_line=False)]
     pronoun = _SUBJECT.match(text[lead.end() if lead else 0:])
     if pronoun and not any(fits(pronoun["p"], p) for p in people) \
             and not _said_near(pronoun["p"], [m.text or "" for m in circle.window if m.speaker != speaker]):
