@@ -153,8 +153,10 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
              names: Collection[str] = (), own_line: bool = True) -> list[Person]:
     """The people ``text`` (of ``message``) names, in order, each with its owner where the text says it.
 
-    ``own_line``: whether the line is the judged speaker's; only there does a sentence-start name the line calls
-    he/she become a person (the listener's "Tasmyn is delightful. She asked ..." gives whose she is no owner).
+    ``own_line``: whether the line is an earlier line of the judged speaker's; only there does a sentence-start name
+    the line calls he/she become a person (the listener's "Tasmyn is delightful. She asked ..." gives whose she is
+    no owner, and the judged line's own earlier sentences keep their reading: "Biscuit is doing better. He ..."
+    stays one fact about the speaker's Biscuit).
     """
     speaker, tid = message.speaker, message.turn_id
     # "Dog had surgery this morning": chat's dropped 'my' put back (``telegraphic``) names the speaker's dog
