@@ -18,7 +18,7 @@ from dmem.cli import main
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.graphs import served_resources
 from dmem.models.embeddings import HashEmbeddings
-from dmem.state.schemas import Message
+from dmem.state.schemas import Message, Provenance
 from dmem.testing import FakeChatModel
 from tests.collector import Collector
 
@@ -35,6 +35,14 @@ def decider() -> OfflineDecider:
 def chat_turn(text: str, speaker: str, seq: int, *, session: str, when: datetime) -> Message:
     """A chat turn with a LoCoMo-shaped id (``<session>:<seq>``) at ``when``."""
     return Message(turn_id=f"{session}:{seq}", speaker=speaker, text=text, timestamp=when, seq=seq)
+
+
+def drafted_after(prior: Message, said: Message) -> tuple[bool, str, list[tuple[str, Provenance]]]:
+    """The offline decider on ``said`` after ``prior``: admitted, the reason, the facts drafted (none if rejected)."""
+    engine = OfflineDecider(HashEmbeddings())
+    verdict = engine.admit([said], [prior], []).value.verdicts[0]
+    facts = engine.split([said], [prior], []).value.facts if verdict.admit else []
+    return verdict.admit, verdict.reason, [(f.text, f.provenance) for f in facts]
 
 
 def last_section(messages: list[BaseMessage], tag: str) -> str:

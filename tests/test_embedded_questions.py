@@ -13,19 +13,14 @@ import pytest
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Provenance
-from tests.conftest import chat_turn
+from tests.conftest import chat_turn, drafted_after
 
 turn = functools.partial(chat_turn, session="D3", when=datetime(2025, 3, 9, 18, 0))
 
 
 def drafted(question: str, before: str = "Long day at work today.") -> tuple[bool, str, list[tuple[str, Provenance]]]:
     """Marit's question after a turn of Tobias: admitted, the reason, the facts drafted."""
-    decider = OfflineDecider(HashEmbeddings())
-    prior = turn(before, "Tobias", 1)
-    said = turn(question, "Marit", 2)
-    verdict = decider.admit([said], [prior], []).value.verdicts[0]
-    facts = decider.split([said], [prior], []).value.facts if verdict.admit else []
-    return verdict.admit, verdict.reason, [(f.text, f.provenance) for f in facts]
+    return drafted_after(turn(before, "Tobias", 1), turn(question, "Marit", 2))
 
 
 @pytest.mark.parametrize(("question", "fact"), [

@@ -15,22 +15,15 @@ from datetime import datetime
 import pytest
 
 from dmem.decisions.offline import embedded
-from dmem.decisions.offline.decider import OfflineDecider
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Provenance
-from tests.conftest import chat_turn
+from tests.conftest import chat_turn, drafted_after
 
 turn = functools.partial(chat_turn, session="D2", when=datetime(2025, 6, 2, 19, 0))
 
 
 def drafted(question: str, before: str = "Quiet evening here.") -> tuple[bool, str, list[tuple[str, Provenance]]]:
     """Saoirse's turn after a turn of Tamsin: admitted, the reason, the facts drafted."""
-    decider = OfflineDecider(HashEmbeddings())
-    prior = turn(before, "Tamsin", 1)
-    said = turn(question, "Saoirse", 2)
-    verdict = decider.admit([said], [prior], []).value.verdicts[0]
-    facts = decider.split([said], [prior], []).value.facts if verdict.admit else []
-    return verdict.admit, verdict.reason, [(f.text, f.provenance) for f in facts]
+    return drafted_after(turn(before, "Tamsin", 1), turn(question, "Saoirse", 2))
 
 
 @pytest.mark.parametrize(("question", "fact"), [
