@@ -158,11 +158,19 @@ def people(question: str, held: Sequence[MemoryIndex]) -> tuple[str, ...]:
     shares already weigh, not what. Left in a namespace's query, the other speaker's name lifts the lines that
     name them most ('Theo answered Maya's question ...') over the ones about the topic asked. One namespace: none.
     """
+    names, rows = name_shares(question, held)
+    return tuple(n for j, n in enumerate(names) if max(r[j] for r in rows) > OWNER_SHARE)
+
+
+def name_shares(question: str, held: Sequence[MemoryIndex]) -> tuple[list[str], list[list[float]]]:
+    """The question's names and, per namespace, the share of its memories naming each (``about``).
+
+    Both empty when there is one namespace or the question names no one: per-speaker reading needs two.
+    """
     names = question_names(question)
     if len(held) < 2 or not names:
-        return ()
-    rows = [[about(index, n) for n in names] for index in held]
-    return tuple(n for j, n in enumerate(names) if max(r[j] for r in rows) > OWNER_SHARE)
+        return [], []
+    return names, [[about(index, n) for n in names] for index in held]
 
 
 def shares(question: str, held: Sequence[MemoryIndex], k: int) -> list[int]:
@@ -177,10 +185,9 @@ def shares(question: str, held: Sequence[MemoryIndex], k: int) -> list[int]:
     or there is one namespace. ``held``: the namespaces' memory indexes (``plan``, the ones
     ``memories`` reads next); their name shares are kept on them (``about``).
     """
-    names = question_names(question)
-    if len(held) < 2 or not names:
+    names, rows = name_shares(question, held)
+    if not names:
         return [k] * len(held)
-    rows = [[about(index, n) for n in names] for index in held]
     named = [any(row[j] > OWNER_SHARE and row[j] == max(r[j] for r in rows) for j in range(len(names)))
              for row in rows]
     if all(named) or not any(named):
