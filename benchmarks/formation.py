@@ -44,7 +44,10 @@ benchmarks/data/invented_chats_15 is batch 15, held out at stop 55 (two long cha
 with a terse side, and an ordinary one; released from stop 56), written apart from the rules;
 benchmarks/data/invented_chats_16 is batch 16, held out at stop 56 (a very long chat of new acquaintances, a long one
 of old friends with a terse side and an ordinary one; released from stop 57), written apart from the rules;
-benchmarks/data/invented_chats_17 is batch 17, held out for stop 57, written apart from the rules.
+benchmarks/data/invented_chats_17 is batch 17, held out at stop 57 (a long pen-pal chat of strangers, one side a
+non-native writer, a long one of colleagues told much in questions and hedges and an ordinary one; released from stop
+58), written apart from the rules;
+benchmarks/data/invented_chats_18 is batch 18, held out for stop 58, written apart from the rules.
 `invented` also prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
 that System 1 did not retrieve, with its question (invented text, so printing it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
@@ -97,13 +100,14 @@ from dmem.text.lexical import content_words, jaccard
 
 TUNING = {"locomo": ("conv-26", "conv-30", "conv-41"), "realtalk": ("Chat_1_", "Chat_2_", "Chat_3_")}
 """The tuning half, by conversation id (RealTalk ids by prefix); every other conversation is the report half."""
-RELEASED_BATCHES = tuple(str(n) for n in range(1, 17))
+RELEASED_BATCHES = tuple(str(n) for n in range(1, 18))
 """Invented batches released for tuning and reading; later ones are held out (batch 10 was held out for stop 51
 and is released from stop 52; 11 and 12 were held out for stop 52 and are released from stop 53; 13, two long chats
 and an ordinary one, was held out for stop 53 and is released from stop 54; 14, two long terse chats and an ordinary
 one, was held out for stop 54 and is released from stop 55; 15, a long terse chat, a long mixed one and an ordinary
 one, was held out for stop 55 and is released from stop 56; 16, a very long chat of new acquaintances, a long one of
-old friends and an ordinary one, was held out for stop 56 and is released from stop 57)."""
+old friends and an ordinary one, was held out for stop 56 and is released from stop 57; 17, a long pen-pal chat, a long
+one told in questions and hedges and an ordinary one, was held out for stop 57 and is released from stop 58)."""
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
 CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
