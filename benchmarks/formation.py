@@ -48,6 +48,8 @@ benchmarks/data/invented_chats_17 is batch 17, held out at stop 57 (a long pen-p
 non-native writer, a long one of colleagues told much in questions and hedges and an ordinary one; released from stop
 58), written apart from the rules;
 benchmarks/data/invented_chats_18 is batch 18, held out for stop 58, written apart from the rules.
+benchmarks/data/question_chats holds facts told in questions (stop 58, written apart from the rules): its tune half
+for choosing rules, its check half held out (read by nobody but the lead).
 `invented` also prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
 that System 1 did not retrieve, with its question (invented text, so printing it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
