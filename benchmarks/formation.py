@@ -48,6 +48,8 @@ benchmarks/data/invented_chats_17 is batch 17, held out at stop 57 (a long pen-p
 non-native writer, a long one of colleagues told much in questions and hedges and an ordinary one; released from stop
 58), written apart from the rules;
 benchmarks/data/invented_chats_18 is batch 18, held out for stop 58, written apart from the rules.
+benchmarks/data/question_chats holds facts told in questions (stop 58, written apart from the rules): its tune half
+for choosing rules, its check half held out (read by nobody but the lead).
 `invented` also prints each unformed evidence turn with its text and verdict, and each evidence turn that formed but
 that System 1 did not retrieve, with its question (invented text, so printing it is fine).
 Then the admission rate of invented filler (benchmarks/data/filler.json) and of the invented chat corpora
@@ -176,12 +178,14 @@ def half_of(kind: str, conv_id: str) -> str:
 def held_out(kind: str, store: str) -> bool:
     """Whether a store of formation.py's work tree (``<kind>/<conversation>``) is one a script must never read.
 
-    The dev data's report half (``half_of``), or an invented chat of a batch not released: a store is named
-    'Invented<batch>_...' ('Invented_...' for batch 1).
+    The dev data's report half (``half_of``), an invented chat of a batch not released (a store is named
+    'Invented<batch>_...', 'Invented_...' for batch 1), or a chat of the question corpus's check half ('AskedC<n>_...').
     """
     if kind in TUNING:
         return half_of(kind, store.removesuffix(".done")) == "report"
     batch = re.match(r"Invented(\d*)_", store)
+    if kind == "invented" and re.match(r"AskedC\d+_", store):
+        return True  # the question corpus's check half (benchmarks/data/question_chats/check)
     return kind == "invented" and batch is not None and (batch[1] or "1") not in RELEASED_BATCHES
 
 
