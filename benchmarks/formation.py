@@ -312,11 +312,12 @@ def drafted(conv: Conversation) -> tuple[list[MemoryRecord], set[str], dict[str,
         history = conv.messages[max(0, start - HISTORY): start]
         words = set(content_words(" ".join(m.text for m in exchange)))
         background = [r for r, _ in sorted(facts, key=lambda f: -len(words & f[1]))[:BACKGROUND]]
-        admitted = {v.turn_id: v for v in decider.admit(exchange, history, background).value.verdicts}
+        admission = decider.admit(exchange, history, background).value
+        admitted = {v.turn_id: v for v in admission.verdicts}
         verdicts.update({t: (v.admit, v.reason) for t, v in admitted.items()})
         ok = [m for m in exchange if admitted[m.turn_id].admit]
         asked = [m for m in exchange[: exchange.index(ok[0])]] if ok else []
-        for d in decider.split(ok, [*history, *asked], background).value.facts if ok else []:
+        for d in decider.split(ok, [*history, *asked], background, admission).value.facts if ok else []:
             record = MemoryRecord(id=str(len(facts)), namespace="n", text=d.text, source_turn_ids=d.source_turn_ids,
                                   created_at=conv.messages[0].timestamp, updated_at=conv.messages[0].timestamp)
             facts.append((record, set(content_words(d.text))))

@@ -56,9 +56,14 @@ class Decider(Protocol):
         ...
 
     def split(
-        self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord]
+        self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord],
+        admission: AdmissionVerdicts | None = None,
     ) -> Decided[FactDrafts]:
-        """Split admitted utterances into atomic, grounded, categorized facts."""
+        """Split admitted utterances into atomic, grounded, categorized facts.
+
+        ``admission``: this engine's ``admit`` verdicts of the same exchange, whose reading of the turns
+        (``AdmissionVerdicts.reading``) an engine may reuse rather than read them again.
+        """
         ...
 
     def classify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
@@ -119,7 +124,8 @@ class Decider(Protocol):
         ...
 
     async def asplit(
-        self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord]
+        self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord],
+        admission: AdmissionVerdicts | None = None,
     ) -> Decided[FactDrafts]:
         """``split`` on the event loop."""
         ...

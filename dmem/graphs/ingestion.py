@@ -126,8 +126,8 @@ def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput], w
         return w.node(releasing(body), areleasing(abody) if abody is not None else None)
 
     g.add_node("read_input", w.node(starts_run(read_input, ("usage", "enriched", "plans", "failures"), {
-        "error": None, "admissions": [], "facts": [], "operations": [], "exchange": [], "history": [],
-        "background": []})))
+        "error": None, "admissions": [], "admitted_by": None, "facts": [], "operations": [], "exchange": [],
+        "history": [], "background": []})))
     g.add_node("record", w.node(ends_run(record, INGEST_INPUTS, when=lambda update: not update.get("exchange"))))
     g.add_node("build_window", claimed(build_window))
     g.add_node("admit", claimed(admit, aadmit))
@@ -140,8 +140,9 @@ def _add_nodes(g: StateGraph[IngestState, Context, IngestInput, IngestOutput], w
     g.add_node("decide_operation", claimed(decide_operation, adecide_operation), input_schema=FactTask)  # type: ignore[call-overload,arg-type]
     g.add_node("decide_operations", claimed(decide_operations, adecide_operations))
     g.add_node("collect_decisions", w.pure(collect_decisions))
-    g.add_node("apply_operations", claimed(ends_run(apply_operations, INGEST_INPUTS)))
-    g.add_node("keep_for_retry", claimed(ends_run(keep_for_retry, INGEST_INPUTS)))
+    # admission's verdicts left unread (nothing admitted, or a failure before split) go with the run's inputs
+    g.add_node("apply_operations", claimed(ends_run(apply_operations, (*INGEST_INPUTS, "admitted_by"))))
+    g.add_node("keep_for_retry", claimed(ends_run(keep_for_retry, (*INGEST_INPUTS, "admitted_by"))))
 
 
 def build_ingestion_graph(*, resources: Resources) -> StateGraph[IngestState, Context, IngestInput, IngestOutput]:

@@ -5,6 +5,7 @@ With the formation layer off, ``extract_facts`` replaces the whole layer (Mem0* 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import re
@@ -61,7 +62,7 @@ def _admitted(exchange: list[Message], out: Decided[AdmissionVerdicts]) -> dict[
         reason = v.reason if v else "no verdict returned: rejected"
         decisions.append(AdmissionDecision(turn_id=msg.turn_id, speaker=msg.speaker,
                                            utterance=_utterance(msg), admitted=admitted, reason=reason))
-    return {"admissions": decisions, "usage": [out.usage]}
+    return {"admissions": decisions, "admitted_by": out.value, "usage": [out.usage]}
 
 
 def _utterance(msg: Message) -> str:
@@ -118,15 +119,21 @@ async def _adraft_facts(state: IngestState, stage: str, sources: list[Message],
 
 
 def split_intents(state: IngestState, svc: Services) -> dict[str, Any]:
-    """Split admitted utterances into atomic, categorized, grounded facts."""
+    """Split admitted utterances into atomic, categorized, grounded facts, with admission's reading of them.
+
+    The verdicts ``admit`` handed over (``admitted_by``) are read once, here, and emptied: nothing of them outlives
+    the exchange.
+    """
     window, admitted = _split_inputs(state)
-    return _draft_facts(window, "split_intents", admitted, svc.decider.split)
+    split = functools.partial(svc.decider.split, admission=state.get("admitted_by"))
+    return {**_draft_facts(window, "split_intents", admitted, split), "admitted_by": None}
 
 
 async def asplit_intents(state: IngestState, svc: Services) -> dict[str, Any]:
     """``split_intents`` with the decider awaited on the event loop."""
     window, admitted = _split_inputs(state)
-    return await _adraft_facts(window, "split_intents", admitted, svc.decider.asplit)
+    split = functools.partial(svc.decider.asplit, admission=state.get("admitted_by"))
+    return {**await _adraft_facts(window, "split_intents", admitted, split), "admitted_by": None}
 
 
 def _split_inputs(state: IngestState) -> tuple[IngestState, list[Message]]:

@@ -23,7 +23,7 @@ from dmem.state.schemas import (
     SkippedChunk,
     Usage,
 )
-from dmem.state.verdicts import LifecycleDecision, QualityGateVerdict, ScoredFact
+from dmem.state.verdicts import AdmissionVerdicts, LifecycleDecision, QualityGateVerdict, ScoredFact
 
 IngestStatus = Literal["formed", "nothing_admitted", "no_facts", "duplicate", "pending_retry", "claimed"]
 Route = Literal["system1", "deliberation", "no_memory"]
@@ -100,6 +100,9 @@ class IngestState(IngestInput, IngestOutput, total=False):
     """Reference history: earlier messages, context only (resolves 'he', 'there')."""
     background: list[MemoryRecord]
     """Existing memories most similar to the exchange (Mem0* extraction context)."""
+    admitted_by: AdmissionVerdicts | None
+    """The decider's admission verdicts of this exchange, handed to its split: the reading of the turns they hold
+    (the offline engine's clause cuts) is never serialized, and the key is emptied once split has read it."""
     enriched: Annotated[list[FactTask], operator.add]
     """Facts returned by enrichment workers, with their positions."""
     plans: Annotated[list[PlannedOperation], operator.add]

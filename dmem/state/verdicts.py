@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field, PrivateAttr
 
 from dmem.state.schemas import Category, Operation, Provenance, Scope
 
@@ -59,6 +59,21 @@ class AdmissionVerdicts(BaseModel):
     """Admission decisions for every utterance of the current exchange."""
 
     verdicts: list[UtteranceVerdict] = Field(description="One verdict per utterance, in input order.")
+    _reading: object = PrivateAttr(default=None)
+
+    @property
+    def reading(self) -> object:
+        """The engine's own reading of the turns it judged (the offline engine's clause cuts), or None.
+
+        Handed to the same engine's split of the same exchange, so it does not read the turns again. Private: no
+        model fills it (it is not in the schema) and no checkpoint or output keeps it (it is never serialized).
+        """
+        return self._reading
+
+    def read_with(self, reading: object) -> AdmissionVerdicts:
+        """These verdicts, holding ``reading`` for the split of the same exchange."""
+        self._reading = reading
+        return self
 
 
 class FactDraft(BaseModel):

@@ -138,8 +138,9 @@ class ModelDecider:
                                 "admit", "ingestion")
         return Decided(complete_verdicts(out, exchange), usage)
 
-    def split(self, admitted: list[Message], history: list[Message],
-              memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+    def split(self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord],
+              admission: AdmissionVerdicts | None = None) -> Decided[FactDrafts]:
+        """The model drafts the facts from the turns themselves; ``admission`` holds no reading of a model's."""
         out, usage = self._call(FactDrafts, split_prompt(admitted, history, memories),
                                 "split_intents", "ingestion")
         return Decided(with_questions(clean_drafts(out, admitted), admitted, history), usage)
@@ -153,8 +154,8 @@ class ModelDecider:
         out, usage = await self._acall(AdmissionVerdicts, admission_prompt(exchange, history), "admit", "ingestion")
         return Decided(complete_verdicts(out, exchange), usage)
 
-    async def asplit(self, admitted: list[Message], history: list[Message],
-                     memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+    async def asplit(self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord],
+                     admission: AdmissionVerdicts | None = None) -> Decided[FactDrafts]:
         out, usage = await self._acall(FactDrafts, split_prompt(admitted, history, memories),
                                        "split_intents", "ingestion")
         return Decided(clean_drafts(out, admitted), usage)

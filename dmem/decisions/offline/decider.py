@@ -18,7 +18,6 @@ from langchain_core.embeddings import Embeddings
 
 from dmem.decisions.base import Decided
 from dmem.decisions.offline import (
-    admission,
     clauses,
     enrichment,
     gate,
@@ -28,6 +27,7 @@ from dmem.decisions.offline import (
     splitting,
     voting,
 )
+from dmem.decisions.offline.admitted import Admitted, admit_exchange
 from dmem.decisions.offline.spans import NO_INFO
 from dmem.decisions.offline.topics import focused_signals, standouts, strip_vocatives, topical_names
 from dmem.grounding.deixis import format_day, ground_time
@@ -89,22 +89,24 @@ class OfflineDecider:
     # Ingestion -----------------------------------------------------------------------------
     def admit(self, exchange: list[Message], history: list[Message],
               memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:
+        """Each turn judged; the verdicts carry the clauses judged (``Admitted``) to ``split`` of the same exchange."""
         texts = [m.text for m in memories]
 
         def work() -> AdmissionVerdicts:
-            verdicts = []
-            for i, message in enumerate(exchange):
-                ok, reason = admission.judge_utterance(message, [*history, *exchange[:i]], texts)
-                verdicts.append(UtteranceVerdict(turn_id=message.turn_id, reason=reason, admit=ok))
-            return AdmissionVerdicts(verdicts=verdicts)
+            judged = admit_exchange(exchange, history, texts)
+            verdicts = [UtteranceVerdict(turn_id=m.turn_id, reason=j.reason, admit=j.admit)
+                        for m, j in zip(exchange, judged.verdicts(), strict=True)]
+            return AdmissionVerdicts(verdicts=verdicts).read_with(judged)
 
         return _timed("admit", work)
 
-    def split(self, admitted: list[Message], history: list[Message],
-              memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+    def split(self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord],
+              admission: AdmissionVerdicts | None = None) -> Decided[FactDrafts]:
+        """The admitted turns' facts; a turn ``admission`` (``admit``'s verdicts) already cut is not cut again."""
         texts = [m.text for m in memories]
+        handed = admission.reading if admission is not None and isinstance(admission.reading, Admitted) else None
         return _timed("split", lambda: FactDrafts(facts=splitting.split_messages(admitted, history, gated=True,
-                                                                                 memories=texts)))
+                                                                                 memories=texts, admitted=handed)))
 
     def classify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
         def work() -> ScopeLabels:
@@ -171,10 +173,10 @@ class OfflineDecider:
         """``admit`` in a worker thread."""
         return await asyncio.to_thread(self.admit, exchange, history, memories)
 
-    async def asplit(self, admitted: list[Message], history: list[Message],
-                     memories: list[MemoryRecord]) -> Decided[FactDrafts]:
+    async def asplit(self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord],
+                     admission: AdmissionVerdicts | None = None) -> Decided[FactDrafts]:
         """``split`` in a worker thread."""
-        return await asyncio.to_thread(self.split, admitted, history, memories)
+        return await asyncio.to_thread(self.split, admitted, history, memories, admission)
 
     async def aclassify_scope(self, facts: list[Fact]) -> Decided[ScopeLabels]:
         """``classify_scope`` in a worker thread."""

@@ -21,6 +21,7 @@ from dmem.decisions.offline import (
     threads,
 )
 from dmem.decisions.offline.admission import (
+    Judged,
     announced_news,
     followup_news,
     followup_unit,
@@ -30,6 +31,7 @@ from dmem.decisions.offline.admission import (
     takeup_news,
     thread_piece,
 )
+from dmem.decisions.offline.admitted import Admitted
 from dmem.decisions.offline.announced import Announced
 from dmem.decisions.offline.clause_admission import judge_clause
 from dmem.decisions.offline.clause_facts import TOLD_KINDS, Drafting, clause_pairs, lowered, main_fact
@@ -66,17 +68,21 @@ def facts_from_message(message: Message, window: list[Message], history: list[Me
     return _message_facts(message, window, history, gated=gated, memories=memories)[0]
 
 
-def _message_facts(message: Message, window: list[Message], history: list[Message],
-                   *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], Joins | None]:
+def _message_facts(message: Message, window: list[Message], history: list[Message], *, gated: bool,
+                   memories: Sequence[str] = (),
+                   admitted: Admitted | None = None) -> tuple[list[FactDraft], Joins | None]:
     """``facts_from_message``, and what of it joins the draft of an earlier line of the exchange, if any (``Joins``).
 
     A reply to a question naming nothing is written with the speaker's news that question asked after (B48b).
+    ``admitted``: admission's judgement of the exchange, whose clauses of the line are read rather than cut again.
     """
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return [], None
     prior = [*history, *window[: window.index(message)]] if message in window else history
     news = followup_news(message, prior, memories) if gated else None  # looked up once, for both uses below
-    facts, line = _said_facts(message, prior, [*history, *window], news, gated=gated, memories=memories)
+    judged = admitted.of(message, prior, memories) if gated and admitted is not None else None
+    facts, line = _said_facts(message, prior, [*history, *window], news, gated=gated, memories=memories,
+                              judged=judged)
     if facts and news:
         facts, line = with_news(facts, news, message, listener_of(message, [*history, *window]), memories), None
     if gated and (taken := takeup_news(message, prior, memories)):
@@ -152,23 +158,22 @@ def _replies(clause: Clause, kind: str, linked: bool) -> bool:
 
 
 def _said_facts(message: Message, prior: list[Message], chat: list[Message], news: followup.FollowUp | None,
-                *, gated: bool, memories: Sequence[str] = ()) -> tuple[list[FactDraft], Joins | None]:
+                *, gated: bool, memories: Sequence[str] = (),
+                judged: Judged | None = None) -> tuple[list[FactDraft], Joins | None]:
     """The utterance's own facts, and what of it joins the draft of an earlier line of the exchange (``Joins``).
 
     A line told as the speaker's world joins their line just before; a terse piece going on with the speaker's fact
     of the same thread (``threads``: what forms nothing alone, or only a fragment 'Corwen: 900') is written with it.
 
     ``prior``: the turns before it; ``chat``: history and window; ``news``: what a question naming nothing just
-    before asked after (``followup_news``), which a reply no clause of which was admitted may go on with.
+    before asked after (``followup_news``), which a reply no clause of which was admitted may go on with;
+    ``judged``: admission's judgement of the line read the same way, whose clauses and verdicts are taken as they are.
     """
-    clauses, language = clauses_of(message, prior, memories if gated else ())
+    clauses, verdicts, language = _judged_clauses(message, prior, memories if gated else (), judged)
     listener = listener_of(message, chat)
     known = [a for h in prior for a in antecedents(utterance_text(h), h.speaker)]
     state = Drafting(known=known, remember=any(c.remember for c in clauses))
-    verdicts: list[ClauseVerdict] = []
-    for clause in clauses:
-        verdict = judge_clause(clause, language)
-        verdicts.append(verdict)
+    for clause, verdict in zip(clauses, verdicts, strict=True):
         if (gated and not verdict.admit) or (not gated and verdict.kind in _CONTENTLESS):
             continue
         _draft_clause(state, clause, verdict, message, listener, language, gated=gated)
@@ -189,6 +194,15 @@ def _said_facts(message: Message, prior: list[Message], chat: list[Message], new
         sources = list(dict.fromkeys([*fact.source_turn_ids, *(s for d in line for s in d.source_turn_ids)]))
         return [fact.model_copy(update={"source_turn_ids": sources})], Joins(thread.fact.turn_id, said)
     return line, _told_joins(line[0], message, prior) if line else None
+
+
+def _judged_clauses(message: Message, prior: list[Message], memories: Sequence[str],
+                    judged: Judged | None) -> tuple[list[Clause], list[ClauseVerdict], str]:
+    """The line's clauses, each clause's verdict and the language: admission's when handed, else cut and judged."""
+    if judged is not None and judged.clauses:
+        return list(judged.clauses), list(judged.verdicts), judged.language
+    clauses, language = clauses_of(message, prior, memories)
+    return clauses, [judge_clause(c, language) for c in clauses], language
 
 
 def _as_said(line: FactDraft, speaker: str) -> str:
@@ -365,11 +379,15 @@ def _joined_answer(drafts: list[FactDraft], draft: FactDraft, confirmations: Col
 
 
 def split_messages(messages: list[Message], history: list[Message], *, gated: bool,
-                   memories: Sequence[str] = ()) -> list[FactDraft]:
-    """Facts of every message of the current exchange, in order (``memories``: stored texts it may continue)."""
+                   memories: Sequence[str] = (), admitted: Admitted | None = None) -> list[FactDraft]:
+    """Facts of every message of the current exchange, in order (``memories``: stored texts it may continue).
+
+    ``admitted``: admission's judgement of the same exchange (``admitted.Admitted``); a line it read as splitting
+    does is not cut again.
+    """
     drafts: list[FactDraft] = []
     for message in messages:
-        facts, joins = _message_facts(message, messages, history, gated=gated, memories=memories)
+        facts, joins = _message_facts(message, messages, history, gated=gated, memories=memories, admitted=admitted)
         if joins and drafts and joins.turn_id in drafts[-1].source_turn_ids \
                 and any(m.turn_id == joins.turn_id for m in messages):
             drafts[-1] = _joined_line(drafts[-1], joins.said, facts[0].source_turn_ids)
