@@ -131,3 +131,32 @@ async def test_the_async_path_hands_it_over_too(memory_factory: Any, cuts: list[
     graph = compile_ingestion_graph(resources=mem.resources)
     out = await graph.ainvoke({"turns": [t.model_dump() for t in CHAT[:3]], "user_id": "perrin"})
     assert out["status"] == "formed" and cuts == []
+
+
+class _ThreeArgumentDecider:
+    """A decider written to the earlier ``split(admitted, history, memories)``, whose verdicts carry no reading."""
+
+    def __init__(self) -> None:
+        self.inner = OfflineDecider(HashEmbeddings())
+        self.splits = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def admit(self, exchange: list[Message], history: list[Message], memories: list[MemoryRecord]) -> Any:
+        out = self.inner.admit(exchange, history, memories)
+        return type(out)(AdmissionVerdicts(verdicts=out.value.verdicts), out.usage)
+
+    def split(self, admitted: list[Message], history: list[Message], memories: list[MemoryRecord]) -> Any:
+        self.splits += 1
+        return self.inner.split(admitted, history, memories)
+
+
+def test_a_decider_without_the_admission_argument_still_splits(memory_factory: Any) -> None:
+    mem = memory_factory()
+    decider = _ThreeArgumentDecider()
+    mem.resources.decider = decider
+    graph = compile_ingestion_graph(resources=mem.resources)
+    out = graph.invoke({"turns": [t.model_dump() for t in CHAT[:3]], "user_id": "perrin"})
+    assert decider.splits == 1
+    assert out["status"] == "formed" and any("narrowboat" in f.text for f in out["facts"])

@@ -125,15 +125,26 @@ def split_intents(state: IngestState, svc: Services) -> dict[str, Any]:
     the exchange.
     """
     window, admitted = _split_inputs(state)
-    split = functools.partial(svc.decider.split, admission=state.get("admitted_by"))
-    return {**_draft_facts(window, "split_intents", admitted, split), "admitted_by": None}
+    return {**_draft_facts(window, "split_intents", admitted, _with_reading(svc.decider.split, state)),
+            "admitted_by": None}
 
 
 async def asplit_intents(state: IngestState, svc: Services) -> dict[str, Any]:
     """``split_intents`` with the decider awaited on the event loop."""
     window, admitted = _split_inputs(state)
-    split = functools.partial(svc.decider.asplit, admission=state.get("admitted_by"))
-    return {**await _adraft_facts(window, "split_intents", admitted, split), "admitted_by": None}
+    return {**await _adraft_facts(window, "split_intents", admitted, _with_reading(svc.decider.asplit, state)),
+            "admitted_by": None}
+
+
+def _with_reading(split: Callable[..., Any], state: IngestState) -> Callable[..., Any]:
+    """``split``, handed admission's reading of the exchange when the engine that admitted left one.
+
+    Only then is ``admission`` passed, so a decider written to the earlier three-argument ``split`` still works.
+    """
+    verdicts = state.get("admitted_by")
+    if verdicts is None or verdicts.reading is None:
+        return split
+    return functools.partial(split, admission=verdicts)
 
 
 def _split_inputs(state: IngestState) -> tuple[IngestState, list[Message]]:
