@@ -37,7 +37,7 @@ from dmem.decisions.offline.replies import Asked, without_speaker
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
 from dmem.text.asked import LEAD_INS, asks, question_sentences
-from dmem.text.lexical import STOPWORDS, straighten
+from dmem.text.lexical import STOPWORDS, content_words, straighten
 from dmem.text.verbs import irregular_past
 
 _YOU = r"(?:you|u|ya|yu)"
@@ -74,6 +74,7 @@ _INVITE = re.compile(
     rf"|fancy)\s+(?P<plan>[^?]+?)\W*$", re.I)
 _WHEN = re.compile(rf"\b(?:tonight|tomorrow|tmrw|weekend|next\s+week|{'|'.join(WEEKDAYS)}|{'|'.join(MONTHS)}|"
                    r"\d{1,2}(?:st|nd|rd|th|am|pm)|at\s+\d{1,2}(?::\d\d)?)\b", re.I)
+_NOT_PLANS = frozenset({"it", "that", "this", "something", "anything", "later", "then", "still"})
 _NAME = r"[\w'-]+"
 _HEARD = re.compile(
     rf"^\W*{LEAD_INS}(?:(?:did|have)\s+{_YOU}\s+(?:hear|heard|know|see|seen)|(?:i\s+)?heard|(?:{_YOU}\s+)?know)"
@@ -125,7 +126,12 @@ def _named(word: str, names: frozenset[str]) -> bool:
 
 
 def _planned(plan: str) -> bool:
-    """Whether an invitation names a plan: dated (a day, a date, tonight) or placed (a capitalised name after it)."""
+    """Whether an invitation names a plan: dated (a day, a date, tonight) or placed (a capitalised name after it).
+
+    A time alone ("are you still up for tonight?") names no plan: something to do or a place must be said too.
+    """
+    if not [w for w in content_words(_WHEN.sub(" ", plan)) if w not in _NOT_PLANS]:
+        return False
     return bool(_WHEN.search(plan) or re.search(r"(?<=\w)[\s,']+[A-Z][a-z]", " " + plan))
 
 
