@@ -173,3 +173,15 @@ def test_a_yes_said_with_a_hedge_alone_confirms_kept_as_hedged() -> None:
 def test_a_yes_to_a_tail_that_checks_a_guess_confirms_it() -> None:
     admitted, reason, _ = replied("whose wedding again, your cousin Merrit's?", "yep")
     assert admitted and "yes or no" in reason
+
+
+@pytest.mark.parametrize("question", ["wanna grab coffee tmrw?", "wanna hang out in May?", "are you up for it on Friday?",
+                                      "Are you still up for tonight?"])
+def test_a_bare_activity_or_a_time_alone_names_no_plan(question: str) -> None:
+    assert speech_acts.act(question) is None
+
+
+@pytest.mark.parametrize(("echo", "then"), [("Guess what?", "Nothing."), ("Guess who?", "Me!"),
+                                            ("What am I doing?", "Nothing much")])
+def test_a_teasing_or_asking_echo_is_not_joined_to_its_answer(echo: str, then: str) -> None:
+    assert embedded.answer_echo(echo, then) is None

@@ -200,6 +200,9 @@ ANSWER_ECHO_MAX_WORDS = 8
 _TERMS = re.compile(r"^(?:for|in|on|at|with|without|after|before|by|from|next\s+to|since|during)\b", re.I)
 
 
+_ASKS_SOMETHING = re.compile(r"\b(?:what|who|whom|whose|where|when|why|how|which|guess)\b", re.I)
+
+
 def answer_echo(text: str, then: str | None) -> str | None:
     """A reply's echo question and the answer after it as one clause ('For a weekday in Gorran, yes'), or None.
 
@@ -210,8 +213,8 @@ def answer_echo(text: str, then: str | None) -> str | None:
     answer = (then or "").strip()
     most = ANSWER_ECHO_MAX_WORDS if _TERMS.match(echo) else ECHO_MAX_WORDS
     if not text.rstrip().endswith("?") or not echo or not answer or answer.endswith("?") \
-            or len(echo.split()) > most or _ECHO_OPENS.match(echo) or "," in echo:
-        return None  # "Cute, right?" is a tag asking agreement, no echo
+            or len(echo.split()) > most or _ECHO_OPENS.match(echo) or "," in echo or _ASKS_SOMETHING.search(echo):
+        return None  # "Cute, right?" asks agreement, "Guess what?" teases: no echo
     return f"{echo}, {answer[:1].lower() + answer[1:] if answer[:1].isupper() and not answer.isupper() else answer}"
 
 

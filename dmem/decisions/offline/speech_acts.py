@@ -37,7 +37,7 @@ from dmem.decisions.offline.replies import Asked, without_speaker
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
 from dmem.text.asked import LEAD_INS, asks, question_sentences
-from dmem.text.lexical import STOPWORDS, content_words, straighten
+from dmem.text.lexical import STOPWORDS, straighten
 from dmem.text.verbs import irregular_past
 
 _YOU = r"(?:you|u|ya|yu)"
@@ -74,7 +74,9 @@ _INVITE = re.compile(
     rf"|fancy)\s+(?P<plan>[^?]+?)\W*$", re.I)
 _WHEN = re.compile(rf"\b(?:tonight|tomorrow|tmrw|weekend|next\s+week|{'|'.join(WEEKDAYS)}|{'|'.join(MONTHS)}|"
                    r"\d{1,2}(?:st|nd|rd|th|am|pm)|at\s+\d{1,2}(?::\d\d)?)\b", re.I)
-_NOT_PLANS = frozenset({"it", "that", "this", "something", "anything", "later", "then", "still"})
+_NAMED_PLAN = re.compile(r"\b(?:the|a|an|my|our|your|ur)\s+\w", re.I)
+# A capitalised word after the plan's first: a place or a named event (not a month or a weekday, which date it).
+_PLACED = re.compile(rf"(?<=\w)[\s,']+(?!(?:{'|'.join(MONTHS)}|{'|'.join(d.title() for d in WEEKDAYS)})\b)[A-Z][a-z]")
 _NAME = r"[\w'-]+"
 _HEARD = re.compile(
     rf"^\W*{LEAD_INS}(?:(?:did|have)\s+{_YOU}\s+(?:hear|heard|know|see|seen)|(?:i\s+)?heard|(?:{_YOU}\s+)?know)"
@@ -128,11 +130,12 @@ def _named(word: str, names: frozenset[str]) -> bool:
 def _planned(plan: str) -> bool:
     """Whether an invitation names a plan: dated (a day, a date, tonight) or placed (a capitalised name after it).
 
-    A time alone ("are you still up for tonight?") names no plan: something to do or a place must be said too.
+    A time alone ("are you still up for tonight?") names no plan, nor does a bare activity ("wanna grab coffee
+    tmrw?", a casual suggestion): the plan is named by its thing ("the pottery fair", "a weekend away") or place.
     """
-    if not [w for w in content_words(_WHEN.sub(" ", plan)) if w not in _NOT_PLANS]:
-        return False
-    return bool(_WHEN.search(plan) or re.search(r"(?<=\w)[\s,']+[A-Z][a-z]", " " + plan))
+    placed = _PLACED.search(" " + plan)
+    named = placed or _NAMED_PLAN.search(plan)  # "the pottery fair", "a weekend in May"; not "grab coffee tmrw"
+    return bool(named and (_WHEN.search(plan) or placed))
 
 
 def _news_verb(word: str) -> bool:
