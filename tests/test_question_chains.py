@@ -175,8 +175,8 @@ def test_a_yes_to_a_tail_that_checks_a_guess_confirms_it() -> None:
     assert admitted and "yes or no" in reason
 
 
-@pytest.mark.parametrize("question", ["wanna grab coffee tmrw?", "wanna hang out in May?", "are you up for it on Friday?",
-                                      "Are you still up for tonight?"])
+@pytest.mark.parametrize("question", ["wanna grab coffee tmrw?", "wanna hang out in May?",
+                                      "are you up for it on Friday?", "Are you still up for tonight?"])
 def test_a_bare_activity_or_a_time_alone_names_no_plan(question: str) -> None:
     assert speech_acts.act(question) is None
 
