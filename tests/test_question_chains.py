@@ -134,7 +134,7 @@ def test_a_third_persons_ongoing_situation_asked_with_still_is_presupposed() -> 
 
 @pytest.mark.parametrize(("question", "reply", "fact"), [
     ("is auntie Wenna out of hospital yet?", "Came home on Tuesday.", "auntie Wenna came home on Tuesday"),
-    ("did the landlord fix the window in the end?", "came thursday, new latch", "the landlord came thursday"),
+    ("did the plumber fix the boiler in the end?", "came monday, new valve", "the plumber came monday"),
     ("what did Pell get up to on his birthday?", "went climbing with Odile", "Pell went climbing with Odile"),
 ])
 def test_a_reply_without_a_subject_is_said_of_the_third_person_asked_about(question: str, reply: str,
@@ -147,31 +147,31 @@ def test_a_reply_without_a_subject_is_said_of_the_third_person_asked_about(quest
 def test_a_reply_about_oneself_without_i_answers_the_question_that_set_its_topic() -> None:
     facts = sources([turn("three weeks!!", "Tamsin", 1), turn("anyway what did you get up to on your birthday?",
                                                               "Saoirse", 2),
-                     turn("went to the salt caves at Quarrelby with Jessamy", "Tamsin", 3)])
-    assert ("Tamsin went to the salt caves at Quarrelby with Jessamy", ["D4:2", "D4:3"]) in facts
+                     turn("went to the sea caves at Quarrelby with Idris", "Tamsin", 3)])
+    assert ("Tamsin went to the sea caves at Quarrelby with Idris", ["D4:2", "D4:3"]) in facts
 
 
 def test_an_offer_of_a_spare_thing_settled_after_a_clarifying_exchange() -> None:
-    offer = "Do you want the old armchair from the spare room? We're clearing it out."
+    offer = "Do you want the spare futon from the loft? We're clearing it out."
     found = speech_acts.act(offer.split("?")[0] + "?")
     assert found is not None and found.kind == "offer"
-    turns = [turn("Clever dog.", "Tamsin", 1), turn(offer, "Saoirse", 2), turn("the green one?", "Tamsin", 3),
-             turn("The brown one.", "Saoirse", 4), turn("oh. no thanks 😅", "Tamsin", 5)]
-    assert ("Tamsin turned down Saoirse's offer of the old armchair from the spare room", ["D4:2", "D4:5"]) \
+    turns = [turn("Clever dog.", "Tamsin", 1), turn(offer, "Saoirse", 2), turn("the blue one?", "Tamsin", 3),
+             turn("The grey one.", "Saoirse", 4), turn("oh. no thanks 😅", "Tamsin", 5)]
+    assert ("Tamsin turned down Saoirse's offer of the spare futon from the loft", ["D4:2", "D4:5"]) \
         in sources(turns)
     assert speech_acts.act("do you want the window open?") is None
 
 
 def test_a_yes_said_with_a_hedge_alone_confirms_kept_as_hedged() -> None:
-    admitted, _, facts = replied("did you take my charger again?", "…maybe")
+    admitted, _, facts = replied("did you eat my last yoghurt again?", "…maybe")
     assert admitted
-    assert facts == [("Tamsin took Saoirse's charger again", Provenance.HEDGED)]
+    assert facts == [("Tamsin ate Saoirse's last yoghurt again", Provenance.HEDGED)]
     admitted, _, facts = replied("are you ok?", "maybe")
     assert not admitted and facts == []
 
 
 def test_a_yes_to_a_tail_that_checks_a_guess_confirms_it() -> None:
-    admitted, reason, _ = replied("whose wedding again, your cousin Merrit's?", "yep")
+    admitted, reason, _ = replied("whose party again, your uncle Doran's?", "yep")
     assert admitted and "yes or no" in reason
 
 

@@ -239,7 +239,7 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> 
 
 
 def _subject_dropped(first: str) -> bool:
-    """Whether a reply opens with a past verb, its "I" dropped ('went to the salt caves', 'finished it friday').
+    """Whether a reply opens with a past verb, its "I" dropped ('went to the sea caves', 'finished it friday').
 
     Asked about themselves ("what did you get up to?"), the replier answers of themselves without saying "I".
     """
