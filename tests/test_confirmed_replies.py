@@ -55,7 +55,10 @@ def test_a_short_value_answering_when_the_listeners_thing_is_states_both() -> No
 
 
 def test_offers_world_questions_other_content_and_filler_stay_out() -> None:
-    assert facts("want to come to the flea market on sunday?", "yes") == []  # an offer accepted: no fact
+    assert facts("want to come over?", "yes") == []  # an invitation naming no plan, accepted: no fact
+    # one to a dated plan is a fact of both (stop 58, tests/test_question_chains.py)
+    assert facts("want to come to the flea market on sunday?", "yes") == [
+        ("Osric accepted Ines's invitation to come to the flea market on sunday", ["D5:1", "D5:2"])]
     assert facts("did you get the job at the boatyard?", "ok") == []
     assert facts("did you get the job at the boatyard?", "lol") == []
     assert not verb_echo("did you get the job?", "got a cold")  # another thing got, not a confirmation

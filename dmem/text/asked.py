@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from dmem.text.answers import answer_kind, is_kind_asked
 from dmem.text.lexical import content_stems
+from dmem.text.verbs import irregular_past
 from dmem.text.words import I_FORMS, SECOND_PERSON_ASKED, WH_ANYWHERE, alternation, wordset
 
 # A reply of at most this many words, right after a real question, answers it whatever it says. 0 = off: on the
@@ -195,10 +196,12 @@ def opens_yes_no(reply: str) -> bool:
 def asks_yes_no(question: str) -> bool:
     """Whether a question asks for a yes or a no.
 
-    An auxiliary first, a tail to confirm ('..., still the cafe'), or an elliptical check (``elliptical_check``).
+    An auxiliary first, a tail to confirm ('..., still the cafe'), or an elliptical check (``elliptical_check``), of
+    the whole or of its tail after a comma ('whose wedding again, your cousin Merrit's?').
     """
     tail = question.rsplit(",", 1)[-1]
-    return bool(_YES_NO_QUESTION.match(question) or _YES_NO_QUESTION.match(tail)) or elliptical_check(question)
+    return bool(_YES_NO_QUESTION.match(question) or _YES_NO_QUESTION.match(tail)) or elliptical_check(question) \
+        or (tail != question and elliptical_check(tail))  # "whose wedding again, your cousin Merrit's?"
 
 
 def elliptical_check(question: str) -> bool:
@@ -226,12 +229,22 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> 
     if any(asks_yes_no(q) for q in questions) and _YES_NO.match(reply):
         return True
     first = _FIRST_SENTENCE.match(reply.strip())
-    if any(SECOND_PERSON_ASKED.search(q) for q in questions) and first and _FIRST_PERSON.search(first[0]):
+    if any(SECOND_PERSON_ASKED.search(q) for q in questions) and first \
+            and (_FIRST_PERSON.search(first[0]) or _subject_dropped(first[0])):
         return True
     if first and (_third_person_answer(questions, first[0])
                   or "?" not in question_turn and _fragment_answer(questions, first[0], names)):
         return True
     return bool(topic_stems(question_turn, names) & topic_stems(reply, names))
+
+
+def _subject_dropped(first: str) -> bool:
+    """Whether a reply opens with a past verb, its "I" dropped ('went to the sea caves', 'finished it friday').
+
+    Asked about themselves ("what did you get up to?"), the replier answers of themselves without saying "I".
+    """
+    word = m[1] if (m := re.match(r"^\W*([a-z]+)", first.lower())) else ""
+    return irregular_past(word) or (word.endswith("ed") and len(word) > 4 and not word.endswith("eed"))
 
 
 def _third_person_answer(questions: Sequence[str], first: str) -> bool:

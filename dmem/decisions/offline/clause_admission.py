@@ -99,7 +99,8 @@ def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | No
     if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
         verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question "
                                       f"('{shorten(clause.asked.question, 80)}')", "answer", ruled=verdict)
-    elif not verdict.admit and verdict.kind in _ANSWERABLE and (asked := confirmed_question(clause)):
+    elif not verdict.admit and (verdict.kind in _ANSWERABLE or clause.settles and verdict.kind == "phatic") \
+            and (asked := confirmed_question(clause)):  # "no thanks" settles an offer though it thanks
         verdict = ClauseVerdict(True, f"admitted: yes or no to {asked.asker}'s question "
                                       f"('{shorten(asked.question, 80)}')", "confirms")
     elif clause.outcome_of is not None and not verdict.admit and verdict.kind in _EVALUABLE:
@@ -148,7 +149,8 @@ def confirmed_question(clause: Clause) -> Asked | None:
         return clause.settles  # "want my old desk?" ... "yes pls": the ask names what the yes settles
     for asked in (clause.asked, clause.replies_to):
         if asked is not None and asks_yes_no(asked.question) \
-                and (opens_yes_no(clause.text) or yes_no_echo(asked.question, clause.text)
+                and (opens_yes_no(clause.text) or confirmed.hedged_yes(clause.text)
+                     or yes_no_echo(asked.question, clause.text)
                      or (SECOND_PERSON.search(asked.question) and confirmed.verb_echo(asked.question, clause.text))) \
                 and len(topic_stems(asked.question, [asked.asker])) >= W_CONFIRMED_MIN_TOPIC:
             return asked

@@ -17,6 +17,7 @@ from dmem.decisions.offline import (
     chains,
     circle,
     confirmed,
+    embedded,
     news,
     outcomes,
     ownworld,
@@ -31,6 +32,7 @@ from dmem.decisions.offline import (
 from dmem.decisions.offline.replies import (
     Asked,
     asked_person,
+    asked_third,
     casual_first_person,
     listener_of,
     own_message_before,
@@ -174,12 +176,18 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     named = news.known_names(prior)
     settles = speech_acts.settled(message, prior, named)  # "be my best person?" / "me??" / "u" / "YES"
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
+    if asked or replies_to:  # "Is that a lot?" -> "For a Sunday in Gorran? Yes": the echo sets the answer's terms
+        plain = _echoes_joined(plain)
     said = [restore_subject(register.restore(c.text)) for c in plain]
     if subjectless.reads_as_own(message, prior, said):  # "camping at the bay" is the speaker's
         said = [subjectless.restored(s) for s in said]
     person = asked_person(asked.question) if asked and plain else None
+    third = asked_third(asked.question) if asked and plain and not person else None
     if person:  # "how's your sister?" -> "doing great now": the dropped subject is the sister
         person = person if (theirs := their_subject(plain[0].text, said[0], person)) != said[0] else None
+        said[0] = theirs
+    elif third:  # "did the landlord fix the window?" -> "came thursday": the landlord came
+        third = third if (theirs := their_subject(plain[0].text, said[0], third, third)) != said[0] else None
         said[0] = theirs
     clauses = [replace(c, text=telegraphic.restore_owner(said[i], prior, message.speaker),
                        asked=asked, follows=follows, replies_to=replies_to, asked_back=asked_back,
@@ -194,10 +202,27 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     clauses = _written_out(clauses, message, prior, memories)
     clauses = [replace(c, then=clauses[i + 1].text if i + 1 < len(clauses) else None) for i, c in enumerate(clauses)]
     clauses = _owned(clauses, message, prior, memories)
-    if person and asked:  # the question named the person: its turn is a source of what the reply says of them
-        clauses[0] = replace(clauses[0], about=clauses[0].about or f"my {person}",
+    if (person or third) and asked:  # the question named the person: its turn is a source of what the reply says
+        clauses[0] = replace(clauses[0], about=clauses[0].about or (f"my {person}" if person else third),
                              introduced=clauses[0].introduced or asked.turn_id or None)
     return clauses, language
+
+
+def _echoes_joined(clauses: list[Clause]) -> list[Clause]:
+    """A reply's echo question joined to the answer after it (``embedded.answer_echo``): one clause, not a question."""
+    out: list[Clause] = []
+    skip = False
+    for i, c in enumerate(clauses):
+        if skip:
+            skip = False
+            continue
+        later = clauses[i + 1].text if i + 1 < len(clauses) else None
+        if joined := embedded.answer_echo(c.text, later):
+            out.append(replace(c, text=joined))
+            skip = True
+        else:
+            out.append(c)
+    return out
 
 
 def _owned(clauses: list[Clause], message: Message, prior: Sequence[Message],

@@ -28,7 +28,7 @@ from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
 from dmem.text.asked import LEAD_INS, opens_yes_no
-from dmem.text.lexical import content_words, straighten
+from dmem.text.lexical import STOPWORDS, content_words, straighten
 from dmem.text.verbs import irregular_past, participle, past
 
 _EVER = r"(?:(?:ever|already|finally|just|actually|still)\s+)?"
@@ -46,6 +46,13 @@ _BARE = frozenset({"it", "them", "that", "this", "one", "yet", "did", "didn't", 
 _OPEN = re.compile(r"\b(?:any|anything|anyone|anybody|anywhere|some|something|or)\b", re.I)
 # "do you think it's silly ...?": a yes or no is the speaker's view, said in the reply; the question stays framed.
 _OPINION = re.compile(r"^(?:\w+\s+)?(?:think|reckon|suppose|guess|believe|feel)\b", re.I)
+# Capitalised words that open a question but name no one ("Is That ...", "Did Everyone ...").
+_NOT_SUBJECTS = frozenset({"everyone", "anyone", "someone", "everybody", "anybody", "somebody", "nobody", "everything",
+                           "anything", "something", "nothing", "there", "here", "this", "that", "it", "he", "she",
+                           "they", "we", "you", "i"})
+# A yes said with a hedge and nothing else ("…maybe", "probably", "i think so"): a yes kept as hedged.
+_HEDGED_YES = re.compile(r"^\W*(?:maybe|probably|possibly|perhaps|i\s+think\s+so|kind\s+of|sort\s+of|might\s+have)\W*$",
+                         re.I)
 _NOT = re.compile(r"\b(?:not|never|\w+n'?t)\b", re.I)
 _ADVERB = re.compile(r"^(?:(?:ever|already|finally|just|actually|still|often|usually|always|sometimes|really)\s+)?",
                      re.I)
@@ -97,7 +104,9 @@ def confirmed_statement(question: str, reply: str, speaker: str, before: str | N
     """The yes/no ``question`` (naming ``speaker``) said as the fact the bare ``reply`` confirms or denies; else None.
 
     'did Osric get the job at the boatyard?' + 'got it!!' -> 'Osric got the job at the boatyard'; + 'nope' ->
-    'Osric did not get the job at the boatyard'. None for another shape or a reply that says more.
+    'Osric did not get the job at the boatyard'. A question about the speaker's person or a third person named is
+    stated of them ('is Wenna still at the harbour office?' + 'yes' -> 'Wenna is still at the harbour office'): the
+    reply vouches for it. None for another shape or a reply that says more.
     """
     # "Osric passed", "Osric didn't": the reply without its subject
     said, q = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", straighten(reply)), straighten(question).strip()
@@ -106,12 +115,16 @@ def confirmed_statement(question: str, reply: str, speaker: str, before: str | N
     if found := clarified(q, said, before):
         return f"{speaker} {found}"
     aux_names = "|".join(_STATED)
-    m = re.match(rf"^\W*{LEAD_INS}(?P<aux>{aux_names})\s+{re.escape(speaker)}\s+(?P<rest>[^?]+?)\s*\?*$", q, re.I)
+    m = re.match(rf"^\W*{LEAD_INS}(?P<aux>{aux_names})\s+(?P<who>{_subject(speaker)})\s+(?P<rest>[^?]+?)\s*\?*$", q,
+                 re.I)
     you = q.replace(speaker, "you")
-    if m is None or _OPEN.search(m["rest"]) or _OPINION.match(m["rest"]) or _own_words(said, you, speaker):
+    if m is None or _OPEN.search(m["rest"]) or _OPINION.match(m["rest"]) \
+            or (_own_words(said, you, speaker) and not hedged_yes(said)) \
+            or not _named_subject(m["who"], speaker):
         return None
+    speaker = m["who"]  # the one the question asks about: the speaker, their person, or a third person named
     denied = bool(_DENIAL.match(said) or _NOT.search(said))
-    if not (denied or opens_yes_no(said) or yes_no_echo(you, said) or verb_echo(you, said)):
+    if not (denied or opens_yes_no(said) or hedged_yes(said) or yes_no_echo(you, said) or verb_echo(you, said)):
         return None  # "nice one", "let's do it": no yes or no to the question
     aux, rest = m["aux"].lower(), m["rest"].strip(" ,.!")
     yes, no = _STATED[aux]
@@ -124,6 +137,22 @@ def confirmed_statement(question: str, reply: str, speaker: str, before: str | N
         said = past(verb) if aux == "did" else agree(verb)
         return f"{speaker} {kept}{said} {tail}".rstrip()
     return f"{speaker} {yes} {rest}"
+
+
+def hedged_yes(reply: str) -> bool:
+    """Whether a reply is a yes said with a hedge alone ('…maybe', 'probably'): it confirms, kept as hedged."""
+    return bool(_HEDGED_YES.match(straighten(reply)))
+
+
+def _subject(speaker: str) -> str:
+    """Who a yes/no question may ask about for its reply to state: the speaker, 'Osric's sister', or 'Wenna'."""
+    return rf"{re.escape(speaker)}(?:'s\s+[\w-]+)?|(?-i:[A-Z][\w-]+)(?:'s\s+[\w-]+)?"
+
+
+def _named_subject(who: str, speaker: str) -> bool:
+    """Whether the asked subject names someone: the speaker, or a capitalised name, no function word ('Is That')."""
+    head = who.split("'")[0]
+    return head == speaker or (head.lower() not in STOPWORDS and head.lower() not in _NOT_SUBJECTS)
 
 
 def _done(verb: str) -> bool:

@@ -193,6 +193,31 @@ def _told_inside(text: str) -> str | None:
     return f"{_MIGHT}{m['rest'].strip(' ,')}" if m else None
 
 
+# The echo a reply opens with to set its answer's terms: "For a weekday in Gorran? Yes", "In this wind? No way".
+# A preposition first, at most ANSWER_ECHO_MAX_WORDS words (not chosen by measuring: a phrase, not a
+# clause); a plain echo ("The red one?") keeps ``ECHO_MAX_WORDS``.
+ANSWER_ECHO_MAX_WORDS = 8
+_TERMS = re.compile(r"^(?:for|in|on|at|with|without|after|before|by|from|next\s+to|since|during)\b", re.I)
+
+
+_ASKS_SOMETHING = re.compile(r"\b(?:what|who|whom|whose|where|when|why|how|which|guess)\b", re.I)
+
+
+def answer_echo(text: str, then: str | None) -> str | None:
+    """A reply's echo question and the answer after it as one clause ('For a weekday in Gorran, yes'), or None.
+
+    The echo asks nothing of the listener: it repeats the terms of their question before answering it, so the
+    answer is read with them. None when the next clause is missing or itself a question.
+    """
+    echo = _ECHO_TAIL.sub("", straighten(text).strip().rstrip("?!. ").strip())
+    answer = (then or "").strip()
+    most = ANSWER_ECHO_MAX_WORDS if _TERMS.match(echo) else ECHO_MAX_WORDS
+    if not text.rstrip().endswith("?") or not echo or not answer or answer.endswith("?") \
+            or len(echo.split()) > most or _ECHO_OPENS.match(echo) or "," in echo or _ASKS_SOMETHING.search(echo):
+        return None  # "Cute, right?" asks agreement, "Guess what?" teases: no echo
+    return f"{echo}, {answer[:1].lower() + answer[1:] if answer[:1].isupper() and not answer.isupper() else answer}"
+
+
 def _echo_told(text: str, then: str) -> str | None:
     """The asker's statement after an echo question, the echo put in for its pointer, or None."""
     echo = _ECHO_TAIL.sub("", text.strip().rstrip("?!. ").strip())

@@ -31,7 +31,7 @@ import re
 from dmem.decisions.offline import register, rules
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.telegraphic import PERSONAL_NOUNS
-from dmem.text.lexical import content_words, straighten
+from dmem.text.lexical import STOPWORDS, content_words, straighten
 from dmem.text.verbs import IRREGULAR_PASTS, participle
 from dmem.text.words import wordset
 
@@ -77,9 +77,10 @@ _RELATIVE = re.compile(
     rf"(?P<verb>{_PAST}|[a-z]+[^e\W]ed|[a-z]+ing|work|live|teach|study|coach|run|own|play|volunteer)\b"
     rf"(?P<rest>(?:\s+{_PRONOUN_OBJECT}\b)*(?:\s+{_PARTICLE}(?:\s+{_PRONOUN_OBJECT})?{_CLAUSE_END})?)"
     r"(?P<when>\s+(?:yesterday|today|earlier|last\s+\w+|this\s+\w+|\w+\s+\w+\s+ago)(?=\s*(?:[?.!,;]|$)))?", re.I)
-# "are you still at the bakery?", "do you still play the cello?", "is your brother still in the navy?"
-_STILL = re.compile(r"\b(?P<aux>are|is|do|does)\s+(?P<who>you|u|(?:your|ur)\s+[\w-]+)\s+still\s+(?P<pred>[^?.!,]+)",
-                    re.I)
+# "are you still at the bakery?", "do you still play the cello?", "is your brother still in the navy?", "is Wenna
+# still at the harbour office?" (a third person named, capitalised: 'is It still ...' names no one, ``_still``).
+_STILL = re.compile(r"\b(?P<aux>are|is|do|does)\s+(?P<who>you|u|(?:your|ur)\s+[\w-]+|(?-i:[A-Z][a-z][\w-]*))\s+still\s+"
+                    r"(?P<pred>[^?.!,]+)", re.I)
 # "where r u working now, still the coffee place?": a tail to confirm what the listener has been doing.
 _STILL_TAIL = re.compile(r"(?:^|[,;]\s*)still\s+(?P<prep>(?:at|with|in|on)\s+)?"
                          r"(?P<pred>(?:the|your|ur)\s+[^?.!,]*\w)\s*(?:\?|$)", re.I)
@@ -147,7 +148,8 @@ def _relative(text: str) -> re.Match[str] | None:
 def _still(text: str) -> re.Match[str] | None:
     """'still' before what someone does or where they are; not before a passing state ('still up', 'still there')."""
     m = _STILL.search(text)
-    if m is None or _NOW.search(m["pred"]) or m["pred"].split()[0].lower() in _STILL_IDLE:
+    if m is None or _NOW.search(m["pred"]) or m["pred"].split()[0].lower() in _STILL_IDLE \
+            or (m["who"][:1].isupper() and m["who"].lower() in STOPWORDS):
         return None
     named = [w for w in _words(m["pred"]) if w not in _STILL_IDLE and not w.endswith("ing")]
     return m if named else None

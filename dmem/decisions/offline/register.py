@@ -4,7 +4,9 @@ Chat says personal facts the way it says filler: "love sushi lol", "usually run 
 "gonna visit my aunt next week", "that ramen place was a solid 8/10". The same rules then judge them
 as if written out:
 
-- ``standard`` drops emoji and spells chat words out (``REGISTER_SPELLINGS``: "gonna" -> "going to",
+- ``standard`` reads a message of yes-or-no signs alone as the word ("👍" -> "yes", "👎" -> "no": the signs
+  answer a question as the word does, and only a question asked with a topic of its own makes the yes a fact),
+  drops emoji and spells chat words out (``REGISTER_SPELLINGS``: "gonna" -> "going to",
   "rn" -> "right now", "bc" -> "because"; ``spoken_to``: "u", "ur", "r u" -> "you", "your", "are you");
 - ``plain`` strips laughter ("lol", "haha", "lmao") and casual markers (``REGISTER_MARKERS``: "tbh",
   "ngl", "lowkey") from a clause's edges, unless nothing would be left: a bare "lol" stays filler;
@@ -54,6 +56,11 @@ REGISTER_MAX_WORDS = 6  # a compliment to the listener of at most this many word
 
 _EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]+|(?<!\\w)[:;=]-?[()DPp](?!\\w)"
                     "|<3|\\^_?\\^")
+# Closed class: the emoji that say yes or no by convention (thumbs, check and cross marks, "ok"); a reaction
+# ("😂", "😬") says neither and is dropped as before. Skin tones and variation selectors are ignored.
+_EMOJI_YES = frozenset("👍👌✅✔☑🙌💯🤝")
+_EMOJI_NO = frozenset("👎❌✖🙅⛔")
+_EMOJI_MARKS = re.compile(r"[\U0001F3FB-\U0001F3FF\uFE0F\u200D\u2640\u2642\s]+")
 _SPELLINGS = "|".join(re.escape(k) for k in sorted(REGISTER_SPELLINGS, key=len, reverse=True))
 _SPELLING = re.compile(rf"(?<![\w'-])(?:{_SPELLINGS})(?![\w'-]|\.\w)", re.I)  # not in "U-turn"
 # 'ur' is "you're" before what says how someone is ("ur so kind", "ur leaving"), else "your" (also before a
@@ -142,10 +149,22 @@ def spoken_to(text: str) -> str:
 
 
 def standard(text: str) -> str:
-    """``text`` without emoji and with chat spellings written out ('gonna' -> 'going to')."""
+    """``text`` without emoji and with chat spellings written out ('gonna' -> 'going to'); "👍" alone is "yes"."""
+    if said := emoji_yes_no(text):
+        return said
     text = spoken_to(_EMOJI.sub(" ", text))
     text = _SPELLING.sub(lambda m: _cased(m.group(0), REGISTER_SPELLINGS[m.group(0).lower()]), text)
     return re.sub(r"[ \t]+(?=[,.!?;:)\n]|$)", "", re.sub(r"[ \t]{2,}", " ", text)).strip()
+
+
+def emoji_yes_no(text: str) -> str | None:
+    """'yes' or 'no' for a message of yes signs ("👍", "👍👍") or no signs ("👎") alone; None for anything else."""
+    signs = set(_EMOJI_MARKS.sub("", text))
+    if signs and signs <= _EMOJI_YES:
+        return "yes"
+    if signs and signs <= _EMOJI_NO:
+        return "no"
+    return None
 
 
 def _cased(said: str, written: str) -> str:

@@ -9,7 +9,10 @@ Dropped subjects, casual spellings, and replies that answer a question about the
   whose first word is a noun subject ("Painting is my therapy", "Wedding went great"; a dropped 'my' before
   what the speaker has is ``telegraphic``'s).
 - After a question about one person of the listener's ("how's your sister?"), a reply's dropped subject is
-  that person, not the speaker: "doing great now" reads "my sister is doing great now" (``their_subject``).
+  that person, not the speaker: "doing great now" reads "my sister is doing great now" (``their_subject``); so
+  is a third person the question names as its subject ("is auntie Wenna out of hospital yet?" -> "came home on
+  tuesday" reads "auntie Wenna came home on tuesday"; "did the landlord fix the window?" -> "came thursday",
+  ``asked_third``).
 - Casual spellings of the first person ("im", "ive") read as "I'm", "I've" (English only).
 - A reply right after another speaker's question to them ("What's your favourite film?" ->
   "The one with the lighthouse") is about the speaker even without a first-person word:
@@ -29,6 +32,7 @@ from dmem.decisions.offline.register import NOT_PROGRESSIVE
 from dmem.state.schemas import Message
 from dmem.text import crossed
 from dmem.text.asked import asks, ends_asking, question_sentences, real_questions
+from dmem.text.lexical import STOPWORDS
 from dmem.text.verbs import IRREGULAR_PASTS
 from dmem.text.words import SECOND_PERSON
 
@@ -68,6 +72,13 @@ _RESTORE = [  # (pattern on the clause start, the subject it drops)
 _B40_ONE_OF_THEIRS = [p for p in rules.RELATIONS + rules.PETS if p not in rules.PLURAL and not p.endswith("s")]
 _B40_THEIR_ONE = re.compile(r"\b(?:your|ur)\s+(?:(?:little|big|older|younger|new|old|baby)\s+)?(?P<who>"
                             + "|".join(_B40_ONE_OF_THEIRS) + r")\b", re.I)
+# The people (or bodies) a question may ask about as "the ...": they do things a reply then says without a subject.
+_THIRD_ROLES = ("landlord", "landlady", "plumber", "builder", "electrician", "boss", "neighbour", "neighbor", "vet",
+                "doctor", "dentist", "council", "teacher", "coach", "manager", "surgeon", "midwife")
+_KIN_TITLES = r"(?:auntie|aunty|aunt|uncle|nan|nana|gran|granny|grandma|grandpa|cousin)"
+_THIRD = re.compile(rf"^\W*(?:(?:so|and|oh|hey|anyway|also|btw)\W+)*(?:(?:what|when|where|how|why)\s+)?"
+                    rf"(?:is|was|has|had|did|does|will|would)\s+(?P<who>(?:{_KIN_TITLES}\s+)?"
+                    rf"(?P<name>(?-i:[A-Z][a-z][\w-]*))|the\s+(?:{'|'.join(_THIRD_ROLES)}))\b(?!')", re.I)
 _B40_LISTENER = re.compile(r"\b(?:you|u|ya)\b", re.I)
 # A reply that names the person asked about as an object is the speaker's: "haven't seen her in weeks", "walked it"
 # (a pet) keep their restored "I"; "she started uni" or "his new school" say no more than that the person is spoken of.
@@ -120,12 +131,25 @@ def asked_person(question: str) -> str | None:
     return m["who"].lower() if (m := _B40_THEIR_ONE.search(question)) else None
 
 
-def their_subject(said: str, restored: str, person: str) -> str:
+def asked_third(question: str) -> str | None:
+    """The third person a question names as its subject ('is auntie Wenna out of hospital yet?' -> 'auntie Wenna').
+
+    A capitalised name (a kin title may lead it) or 'the' before one of ``_THIRD_ROLES``, right after the question's
+    auxiliary; None for the listener, the asker or a word that names no one ('is It still ...').
+    """
+    m = _THIRD.match(question)
+    if m is None or m["name"] and m["name"].lower() in STOPWORDS:
+        return None
+    return " ".join(m["who"].split())
+
+
+def their_subject(said: str, restored: str, person: str, who: str | None = None) -> str:
     """A reply's dropped subject given to the person the question asked about, not the speaker.
 
     ``said`` is the reply's first clause as written and ``restored`` the same with the "I" chat dropped put back
     (``restore_subject``): 'doing great now' -> "my sister is doing great now", 'moved back to Lyon' -> "my sister
-    moved back to Lyon". Unchanged when the clause has a subject of its own or points back at the person ("haven't
+    moved back to Lyon". ``who``: the person as the reply names them when not "my <person>" (``asked_third``).
+    Unchanged when the clause has a subject of its own or points back at the person ("haven't
     seen her in weeks": the speaker's).
     """
     head, body = rules.after_filler(said)
@@ -133,15 +157,16 @@ def their_subject(said: str, restored: str, person: str) -> str:
     if not body or back.search(re.split(r"[,;]", body)[0]) or asks(said):  # the words the dropped subject governs
         return restored
     body = body[:1].lower() + body[1:]
+    who = who or f"my {person}"
     if restored == said:
         m = _B40_PROGRESSIVE.match(body)
-        return f"{head}my {person} is {body}" if m and m["verb"].lower() not in NOT_PROGRESSIVE else restored
+        return f"{head}{who} is {body}" if m and m["verb"].lower() not in NOT_PROGRESSIVE else restored
     m = _B40_RESTORED.match(restored[len(head):])
     if m is None or f"{m['adv']}{m['verb']}{m['rest']}" != body:
         return restored
     if m["subject"] == "I":
-        return f"{head}my {person} {m['adv']}{agree(m['verb'])}{m['rest']}"
-    return f"{head}my {person} {_B40_AGREED_SUBJECT[m['subject']]} {body}"
+        return f"{head}{who} {m['adv']}{agree(m['verb'])}{m['rest']}"
+    return f"{head}{who} {_B40_AGREED_SUBJECT[m['subject']]} {body}"
 
 
 def casual_first_person(text: str) -> str:

@@ -5,18 +5,23 @@ asked to borrow the listener's drill, and a "sure" after it makes it a loan. "wa
 speaker has an old tablet and offers it; "heard Oswin n Fenna got engaged??" passes on news of named people,
 asked only for the listener to confirm. "want ur old sofa?" (no "you" wanting: no one offers the listener their own
 thing) asks for the listener's sofa, "can u lend me 200" asks for a sum, and "be my best person?" asks the listener
-to take a role of the speaker's. Each shape is closed: the thing must be the listener's ("your") for a request
-(or a sum, which has no owner's word), the speaker's ("my") for an offer and a role, and the news must open with a
+to take a role of the speaker's. "want to come to the pottery fair on saturday?" or "shall we do the Skellow hike
+sunday?" invites the listener to a plan, dated or placed (a day, a date, "tonight", or a named place): "wanna hang
+out later?" or "shall we?" names no plan anyone would ask after. Each shape is closed: the thing must be the
+listener's ("your") for a request (or a sum, which has no owner's word), the speaker's ("my", "our", or "the old"
+or "the spare" thing they have over) for an offer and "my" for a role, and the news must open with a
 name (or two words paired as people) and a verb said of them, so "can I ask you something?", "want some?" or "did
 you hear what I said?" carry none.
 
 - ``act``: the shape a question has, and the words that carry its fact;
 - ``statement``: that fact said of the speaker ("Bram asked to borrow Ilse's drill", "Bram offered Ilse Bram's old
-  tablet", "Bram heard that Oswin and Fenna got engaged");
+  tablet", "Bram heard that Oswin and Fenna got engaged", "Bram invited Ilse to come to the pottery fair on
+  saturday");
 - ``settled``: the ask a yes or a no settles, the other speaker's line just before or across one clarifying
   exchange ("be my best person?" / "me??" / "u" / "YES"); ``granted`` says the pair's fact ("Ilse lent Bram the
   drill", "Ilse accepted Bram's offer of Bram's old tablet", "Ilse agreed to be Bram's best person"), both turns
-  its sources. A bare yes to a question that asks for nothing stays filler: only an ask ``act`` reads settles.
+  its sources ("Ilse accepted Bram's invitation to ..."; a "no thanks" too). A bare yes to a question that asks
+  for nothing stays filler: only an ask ``act`` reads settles.
 """
 
 from __future__ import annotations
@@ -27,9 +32,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from dmem.decisions.offline.pronouns import rewrite_person
+from dmem.decisions.offline.register import emoji_yes_no
 from dmem.decisions.offline.replies import Asked, without_speaker
+from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
-from dmem.text.asked import LEAD_INS, asks
+from dmem.text.asked import LEAD_INS, asks, question_sentences
 from dmem.text.lexical import STOPWORDS, straighten
 from dmem.text.verbs import irregular_past
 
@@ -38,7 +45,7 @@ _YOUR = r"(?:your|ur|yr|you'?re)"  # chat writes "ur running watch", read as "yo
 # A sum lent has no owner's word: a number, with its currency sign ("200", "£50", "20 quid").
 _SUM = r"(?:[$£€]?\d[\d,.]*k?)"
 # The thing asked for or offered: its owner's word, then up to four words before a purpose or time ("for", "on").
-_TAIL = r"(?:for|on|to|till|until|tomorrow|tmrw|tonight|this|next|at|again|please|pls|plz|then|if|when|while)"
+_TAIL = r"(?:for|from|on|to|till|until|tomorrow|tmrw|tonight|this|next|at|again|please|pls|plz|then|if|when|while)"
 _THING = rf"(?P<thing>{{owner}}(?:\s+(?!{_TAIL}\b)[\w'-]+){{{{0,3}}}})(?P<rest>(?:\s+{_TAIL}\b.*)?)"
 _OWNED = r"\s+[\w'-]+"  # the owner's word is followed by the thing's first word
 _BORROW = re.compile(
@@ -53,9 +60,23 @@ _ASK_FOR = re.compile(rf"^\W*{LEAD_INS}(?:i\s+)?(?:want|wanna\s+have|need)\s+{_T
 # "be my best person?", "will u be my plus one": the listener asked to take a role of the speaker's.
 _ROLE = re.compile(rf"^\W*{LEAD_INS}(?:(?:will|would|can|could)\s+{_YOU}\s+)?be\s+(?P<thing>my\s+[\w'-]+"
                    r"(?:\s+[\w'-]+){0,2})(?P<rest>)\W*$", re.I)
+# What the asker offers as theirs: "my old tablet", "our spare bed", or a thing they have spare: "the old armchair".
+_MINE = r"(?:my|our|the\s+(?:old|spare|extra|leftover|other))"
 _OFFER = re.compile(
     rf"^\W*{LEAD_INS}(?:(?:do\s+)?{_YOU}\s+)?(?:want|wanna|need|fancy|would\s+{_YOU}\s+like|could\s+{_YOU}\s+use)"
-    rf"\s+(?:to\s+(?:borrow|have|use|take)\s+)?{_THING.format(owner='my' + _OWNED)}\W*$", re.I)
+    rf"\s+(?:to\s+(?:borrow|have|use|take)\s+)?{_THING.format(owner=_MINE + _OWNED)}\W*$", re.I)
+# "want to come to ...", "fancy dinner at ...", "are you up for ...", "shall we ...", "would you like to join ...":
+# the listener invited to a plan (``_PLANNED`` says whether it names one).
+_INVITE = re.compile(
+    rf"^\W*{LEAD_INS}(?:(?:(?:do\s+)?{_YOU}\s+)?(?:want|wanna|fancy|keen)\s+(?:to\s+)?(?P<verb>come|join|go|do|grab|get|"
+    rf"meet|see|try|have|watch|catch)\b|(?:are|r)\s+{_YOU}\s+(?:still\s+)?(?P<verb2>up\s+for|free\s+for|coming\s+to|"
+    rf"joining)|(?:shall|should)\s+we|(?:would|will|can|could)\s+{_YOU}\s+(?:like\s+to\s+)?(?P<verb3>come|join)\b"
+    rf"|fancy)\s+(?P<plan>[^?]+?)\W*$", re.I)
+_WHEN = re.compile(rf"\b(?:tonight|tomorrow|tmrw|weekend|next\s+week|{'|'.join(WEEKDAYS)}|{'|'.join(MONTHS)}|"
+                   r"\d{1,2}(?:st|nd|rd|th|am|pm)|at\s+\d{1,2}(?::\d\d)?)\b", re.I)
+_NAMED_PLAN = re.compile(r"\b(?:the|a|an|my|our|your|ur)\s+\w", re.I)
+# A capitalised word after the plan's first: a place or a named event (not a month or a weekday, which date it).
+_PLACED = re.compile(rf"(?<=\w)[\s,']+(?!(?:{'|'.join(MONTHS)}|{'|'.join(d.title() for d in WEEKDAYS)})\b)[A-Z][a-z]")
 _NAME = r"[\w'-]+"
 _HEARD = re.compile(
     rf"^\W*{LEAD_INS}(?:(?:did|have)\s+{_YOU}\s+(?:hear|heard|know|see|seen)|(?:i\s+)?heard|(?:{_YOU}\s+)?know)"
@@ -81,26 +102,40 @@ _NEWS_VERBS = frozenset({"is", "are", "was", "were", "has", "have", "had", "will
 class Act:
     """What a question does, and the words that carry its fact."""
 
-    kind: Literal["borrow", "ask", "role", "offer", "news"]
+    kind: Literal["borrow", "ask", "role", "offer", "news", "invite"]
     said: str
     """The words the fact is made of: the thing with its owner and tail ('your drill for the shelves', '200', 'my best
-    person'), or the news."""
+    person'), the news, or the plan ('come to the pottery fair on saturday')."""
     verb: str = "borrow"
     """For a request: what the speaker asks to do with the thing ('borrow', 'use', 'take')."""
 
 
 def _said(m: re.Match[str]) -> str:
     """The thing with its tail, its owner word written out ('ur running watch' -> 'your running watch')."""
-    owner, _, rest = f"{m['thing']}{m['rest']}".strip(" ?!.").partition(" ")
+    said = re.split(r"[?!]", f"{m['thing']}{m['rest']}")[0]  # not the sentence after the ask
+    owner, _, rest = said.strip(" ?!.").partition(" ")
     if re.fullmatch(_SUM, owner):  # a sum: no owner
         return f"{owner} {rest}".strip()
-    return f"{'my' if owner.lower() == 'my' else 'your'} {rest}"
+    if owner.lower() in ("my", "our", "the"):
+        return f"{owner.lower()} {rest}"
+    return f"your {rest}"
 
 
 def _named(word: str, names: frozenset[str]) -> bool:
     """Whether a word is a person's name: written capitalised (and no function word) or named so before."""
     low = word.lower().removesuffix("'s")
     return low in names or (word[:1].isupper() and low not in STOPWORDS and low not in _NOT_NAMES)
+
+
+def _planned(plan: str) -> bool:
+    """Whether an invitation names a plan: dated (a day, a date, tonight) or placed (a capitalised name after it).
+
+    A time alone ("are you still up for tonight?") names no plan, nor does a bare activity ("wanna grab coffee
+    tmrw?", a casual suggestion): the plan is named by its thing ("the pottery fair", "a weekend away") or place.
+    """
+    placed = _PLACED.search(" " + plan)
+    named = placed or _NAMED_PLAN.search(plan)  # "the pottery fair", "a weekend in May"; not "grab coffee tmrw"
+    return bool(named and (_WHEN.search(plan) or placed))
 
 
 def _news_verb(word: str) -> bool:
@@ -123,6 +158,10 @@ def act(text: str, names: frozenset[str] = frozenset()) -> Act | None:
         return Act("role", _said(m))
     if m := _OFFER.match(said):
         return Act("offer", _said(m))
+    if (m := _INVITE.match(said)) and _planned(m["plan"]):
+        verb = (m["verb"] or m["verb2"] or m["verb3"] or "").lower()
+        verb = {"up for": "", "free for": "", "coming to": "come to", "joining": "join"}.get(verb, verb)
+        return Act("invite", f"{verb} {m['plan']}".strip(), verb or "join")
     m = _HEARD.match(said)
     who = re.split(r"\s+(?:and|n|&)\s+", m["who"]) if m else []
     people = [w for w in who if w.lower() not in STOPWORDS and w.lower() not in _NOT_NAMES]
@@ -147,11 +186,14 @@ def statement(found: Act, speaker: str, listener: str | None) -> str:
         return f"{speaker} asked {other} to be {thing}"
     if found.kind == "offer":
         return f"{speaker} offered {other} {thing}"
+    if found.kind == "invite":
+        return f"{speaker} invited {other} to {thing}"
     return f"{speaker} heard that {found.said}"
 
 
 def yes_or_no(reply: str) -> bool | None:
     """The reply's yes (True) or no (False) in any of its sentences ("I did. Yes, take it."), or None."""
+    reply = emoji_yes_no(reply) or reply  # a thumbs-up alone is a yes
     sentences = [p for p in re.split(r"(?<=[.!?])\s+", straighten(reply)) if p.strip()]
     if any(_GRANTS.match(p) for p in sentences):
         return True
@@ -176,9 +218,10 @@ def settled(message: Message, prior: Sequence[Message], names: frozenset[str] = 
         candidates.append(prior[-3])
     for turn in candidates:
         text = without_speaker(turn.text or "", turn.speaker)
-        found = act(text, names)
+        found = act(text, names) or next((a for q in question_sentences(text) if (a := act(q, names))), None)
         # a request's modal opening asks by its form ("can i borrow ur drill"); "want my old desk" may be a statement
-        if found is not None and found.kind != "news" and (found.kind == "borrow" or asks(text)):
+        if found is not None and found.kind != "news" and (found.kind == "borrow" or asks(text)
+                                                           or bool(question_sentences(text))):
             return Asked(asker=turn.speaker, question=text, turn_id=turn.turn_id)
     return None
 
@@ -201,4 +244,6 @@ def granted(question: str, reply: str, owner: str, asker: str) -> str | None:
         return f"{owner} {'agreed to give' if yes else 'would not give'} {asker} {thing}"
     if found.kind == "role":
         return f"{owner} {'agreed' if yes else 'declined'} to be {thing}"
+    if found.kind == "invite":
+        return f"{owner} {'accepted' if yes else 'turned down'} {asker}'s invitation to {thing}"
     return f"{owner} {'accepted' if yes else 'turned down'} {asker}'s offer of {thing}"
