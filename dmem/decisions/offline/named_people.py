@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import rules, telegraphic
 from dmem.decisions.offline.entities import BRANDS, PLACES
+from dmem.decisions.offline.roles import role_phrases
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
@@ -59,6 +60,9 @@ LEAD = re.compile(r"^(?P<lead>(?:(?:oh|and|but|so|yeah|ya|yes|lol|haha|ok|okay|w
 _VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s+)?(?:[a-z]+ed|is|was|has|had|"
                          r"says|said|told|wants|thinks|loves|did|does|will|can|would))\b")
 
+# "I met the new intern", "we hired a nanny": the speaker's own verb puts the role in their life, as "my" does.
+_FIRST_PERSON_VERB = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|just\s+|finally\s+)?[a-z]+\s+$", re.I)
+
 
 @dataclass(frozen=True)
 class Person:
@@ -97,6 +101,14 @@ def _relations(text: str, speaker: str, listener: str | None, turn_id: str | Non
             continue
         rel = m["rel"].lower()
         found.append((m.start(), Person(rel, f"my {rel}", speaker, _GENDER[rel], turn_id)))
+    # "my neighbour's kid", "our new intern", "the lady downstairs knocked": someone named by role, where no kin is
+    # a role of either gender takes the one the line gives it ("the vet was lovely, she gave him a biscuit")
+    found += [(r.start, Person(r.key, r.phrase, r.owner, r.gender if r.gender != "n" else _gender(text, r.end),
+                               turn_id))
+              for r in role_phrases(text, speaker, listener)
+              if not any(r.start <= start < r.end for start, _ in found)
+              and (r.possessed or _opens(text, r.start) or _VERB_AFTER.match(text[r.end:])
+                   or _FIRST_PERSON_VERB.search(text[: r.start]))]
     return found
 
 
