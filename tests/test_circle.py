@@ -293,3 +293,16 @@ def test_a_state_participle_after_a_written_out_pronoun_reads_is() -> None:
     admitted, facts = _facts([("Noor", "my new supervisor started today"), ("Ivo", "and?")],
                              "she's called Dr Wrenfield and she's strict but fair")
     assert any(f.startswith("Noor's new supervisor is called Dr Wrenfield") for f in facts), facts
+
+
+def test_a_name_after_a_questions_opening_auxiliary_is_the_asked_about_person() -> None:
+    prior = [("Ivo", "Is Pebbles still alive, by the way?"), ("Noor", "Very much. Ate a whole strawberry today"),
+             ("Ivo", "Is that a lot for a tortoise?"), ("Noor", "huge day for a tortoise"), ("Ivo", "ha")]
+    admitted, facts = _facts(prior, "He's fifty-one, he deserves strawberries")
+    assert admitted
+    assert any(f.startswith("Pebbles is fifty-one") for f in facts), facts
+
+
+def test_a_greeting_before_a_name_does_not_make_it_someone_of_the_speakers() -> None:
+    turn = chat_turn("Hey Marisol! How are you?", "Ivo", 1, session="C1", when=WHEN)
+    assert circle.mentions(turn, turn.text or "", "Noor", {}) == []
