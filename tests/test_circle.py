@@ -238,3 +238,71 @@ def test_a_sentence_start_name_the_listener_calls_she_gives_the_speakers_she_no_
     admitted, facts = _facts(prior, "she liked the goat")
     assert admitted
     assert not any("Tasmyn" in f for f in facts), facts
+
+
+_MUM_CALLED = [("Noor", "my mum called, she's visiting in June"), ("Ivo", "nice")]
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("My neighbour's kid is helping. She's nine and bossy", "Noor's neighbour's kid is nine and bossy"),
+    ("Our new intern started. She's from Quillmoor", "Noor's new intern is from Quillmoor"),
+    ("The lady downstairs knocked. She's bringing soup on Friday", "The lady downstairs is bringing soup on Friday"),
+    ("My sister's boyfriend is staying. He's a chef at the harbour inn",
+     "Noor's sister's boyfriend is a chef at the harbour inn"),
+    ("Our landlord came round. He's finally fixing the boiler on Monday",
+     "Noor's landlord is finally fixing the boiler on Monday"),
+])
+def test_a_role_in_the_lines_own_earlier_sentence_is_the_pronouns_person(text: str, fact: str) -> None:
+    admitted, facts = _facts(_MUM_CALLED, text)
+    assert admitted
+    assert fact in facts, facts
+    assert not any("mum" in f for f in facts), facts
+
+
+def test_a_stranger_opening_the_line_stops_the_reach_and_is_no_one_of_the_speakers() -> None:
+    admitted, facts = _facts(_MUM_CALLED, "That woman came again. She's asking about the rent money")
+    assert not any("mum" in f for f in facts), facts
+
+
+@pytest.mark.parametrize("text", [
+    "Long day at the office. She's arriving on the 9th with two suitcases",  # no role: the thread's person
+    "My neighbour's son is helping. She's arriving on the 9th with two suitcases",  # the role is a he
+])
+def test_a_pronoun_still_reaches_back_when_no_role_of_the_line_fits_it(text: str) -> None:
+    admitted, facts = _facts(_MUM_CALLED, text)
+    assert admitted
+    assert "Noor's mum is arriving on the 9th with two suitcases" in facts, facts
+
+
+def test_a_role_said_in_passing_is_not_the_thread_but_one_opening_a_clause_is() -> None:
+    turn = chat_turn("took him to the vet, the nurse says rest", "Noor", 1, session="C1", when=WHEN)
+    assert [(p.key, p.phrase, p.owner) for p in circle.mentions(turn, turn.text or "", "Ivo", {})] \
+        == [("nurse", "the nurse", "Noor")]
+
+
+def test_a_role_of_either_gender_takes_the_one_its_line_gives_it() -> None:
+    turn = chat_turn("the vet was lovely, she gave him a biscuit", "Noor", 1, session="C1", when=WHEN)
+    [vet] = circle.mentions(turn, turn.text or "", "Ivo", {})
+    assert (vet.phrase, vet.gender) == ("the vet", "f")
+    prior = [("Noor", "our dog Tobble had his jabs"), ("Noor", "the vet was lovely, she gave him a biscuit")]
+    admitted, facts = _facts(prior, "he was so brave, he sat still the whole time")
+    assert not any(f.lower().startswith("the vet") for f in facts), facts
+
+
+def test_a_state_participle_after_a_written_out_pronoun_reads_is() -> None:
+    admitted, facts = _facts([("Noor", "my new supervisor started today"), ("Ivo", "and?")],
+                             "she's called Dr Wrenfield and she's strict but fair")
+    assert any(f.startswith("Noor's new supervisor is called Dr Wrenfield") for f in facts), facts
+
+
+def test_a_name_after_a_questions_opening_auxiliary_is_the_asked_about_person() -> None:
+    prior = [("Ivo", "Is Pebbles still alive, by the way?"), ("Noor", "Very much. Ate a whole strawberry today"),
+             ("Ivo", "Is that a lot for a tortoise?"), ("Noor", "huge day for a tortoise"), ("Ivo", "ha")]
+    admitted, facts = _facts(prior, "He's fifty-one, he deserves strawberries")
+    assert admitted
+    assert any(f.startswith("Pebbles is fifty-one") for f in facts), facts
+
+
+def test_a_greeting_before_a_name_does_not_make_it_someone_of_the_speakers() -> None:
+    turn = chat_turn("Hey Marisol! How are you?", "Ivo", 1, session="C1", when=WHEN)
+    assert circle.mentions(turn, turn.text or "", "Noor", {}) == []

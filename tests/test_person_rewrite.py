@@ -68,3 +68,18 @@ def test_you_as_an_object_stays_the_listener_and_the_next_word_is_not_a_verb(sai
 ])
 def test_ur_before_a_gerund_subject_is_your(said: str, written: str) -> None:
     assert standard(said) == written
+
+
+@pytest.mark.parametrize(("said", "written"), [
+    ('he say "tell her i want chips"', 'he say "tell her i want chips"'),
+    ("my boss said: \"I need you here at eight\" so I'm going in early",
+     "Noor's boss said: \"I need you here at eight\" so Noor is going in early"),
+    ("Grandad goes 'you're late again'", "Grandad goes 'you're late again'"),
+    ("she texted “i love it” and I cried", "she texted “i love it” and Noor cried"),
+])
+def test_someone_elses_quoted_words_keep_their_own_i_and_you(said: str, written: str) -> None:
+    assert rewrite_person(said, "Noor", "Ivo") == written
+
+
+def test_the_speakers_own_quoted_words_name_the_speaker() -> None:
+    assert rewrite_person("I told him 'I'm out'", "Noor", "Ivo") == "Noor told him 'Noor is out'"

@@ -312,7 +312,11 @@ SPLIT_SYSTEM = system_text(
         "gives 'Noor's dad keeps showing everyone the scarf', sourced from both turns. A reply that drops "
         "its subject after a question about a person of the listener's speaks of that person: Ivo's "
         "'how's your sister?' answered 'doing great, moved to Lyon in May' gives 'Noor's sister is doing "
-        "great and moved to Lyon in May', sourced from both turns; 'haven't seen her in weeks' stays Noor's.",
+        "great and moved to Lyon in May', sourced from both turns; 'haven't seen her in weeks' stays Noor's. "
+        "Someone the same message names by role is who its he/she means, not a person named lines before: "
+        "after Noor's 'my aunt rang', her 'Our new intern started. She's from Quillmoor' gives 'Noor's new "
+        "intern is from Quillmoor'. Someone else's quoted words keep their own I and you: 'my boss said \"I "
+        "need you at eight\"' gives 'Noor's boss said \"I need you at eight\"'.",
         "A question that presupposes a fact gives that fact as a statement about the person it is "
         "about, never the question copied: Noor asking Ivo 'did you finish the puzzle book I lent "
         "you?' gives 'Noor lent Ivo a puzzle book'; 'how did your driving test go?' gives 'Ivo had a "

@@ -47,7 +47,11 @@ _OBJECT = re.compile(r"\b(?P<p>him|her)(?=\s*(?:[.,!?;]|$|\s+(?:to|for|at|in|on|
                      r"too|back|home|up|out|so|and|but|now|there|tonight|tomorrow|this|every|all)\b))", re.I)
 _READABLE = re.compile(r"\b(?:he|she|him|her)\b", re.I)
 # A participle after "'s" makes it "has" ("she's brought", "he's gone"): regular ones and the common irregular ones.
-_HAS = re.compile(r"^\s+(?:been|got|gotten|brought|bought|made|done|had|found|left|lost|told|kept|sent|spent|taught|"
+# Not a participle that names a state ("she's called Wren", "he's retired", "she's thrilled"): those read "is".
+_HAS = re.compile(r"^\s+(?!(?:called|named|married|engaged|divorced|retired|supposed|based|thrilled|excited|pleased|"
+                  r"delighted|scared|worried|tired|bored|stressed|exhausted|obsessed|interested|annoyed|amazed|"
+                  r"convinced|determined|hooked|allowed|qualified)\b)"
+                  r"(?:been|got|gotten|brought|bought|made|done|had|found|left|lost|told|kept|sent|spent|taught|"
                   r"won|heard|gone|[a-z]+ed|[a-z]+en)\b", re.I)
 
 

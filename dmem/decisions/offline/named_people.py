@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import rules, telegraphic
 from dmem.decisions.offline.entities import BRANDS, PLACES
+from dmem.decisions.offline.roles import role_phrases
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
@@ -59,6 +60,11 @@ LEAD = re.compile(r"^(?P<lead>(?:(?:oh|and|but|so|yeah|ya|yes|lol|haha|ok|okay|w
 _VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s+)?(?:[a-z]+ed|is|was|has|had|"
                          r"says|said|told|wants|thinks|loves|did|does|will|can|would))\b")
 
+# The auxiliary or wh-word that opens a question about someone: "Is Pebbles still alive?", "How's Wren's violin?".
+_ASKING = wordset("is was are were does did do has have had will would can could should how's what's where's")
+# "I met the new intern", "we hired a nanny": the speaker's own verb puts the role in their life, as "my" does.
+_FIRST_PERSON_VERB = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|just\s+|finally\s+)?[a-z]+\s+$", re.I)
+
 
 @dataclass(frozen=True)
 class Person:
@@ -97,6 +103,14 @@ def _relations(text: str, speaker: str, listener: str | None, turn_id: str | Non
             continue
         rel = m["rel"].lower()
         found.append((m.start(), Person(rel, f"my {rel}", speaker, _GENDER[rel], turn_id)))
+    # "my neighbour's kid", "our new intern", "the lady downstairs knocked": someone named by role, where no kin is
+    # a role of either gender takes the one the line gives it ("the vet was lovely, she gave him a biscuit")
+    found += [(r.start, Person(r.key, r.phrase, r.owner, r.gender if r.gender != "n" else _gender(text, r.end),
+                               turn_id))
+              for r in role_phrases(text, speaker, listener)
+              if not any(r.start <= start < r.end for start, _ in found)
+              and (r.possessed or _opens(text, r.start) or _VERB_AFTER.match(text[r.end:])
+                   or _FIRST_PERSON_VERB.search(text[: r.start]))]
     return found
 
 
@@ -119,7 +133,9 @@ def _names(text: str, speakers: set[str], known: set[str]) -> list[tuple[int, st
             continue
         near = text[max(0, m.start() - 24): m.start()]  # the words just before it: 'in', 'the', another capital
         after = text[m.end(): m.end() + 40]
-        if _PLACE_BEFORE.search(near) or re.search(r"[A-Z][\w'-]*\s+$", near) or re.match(r"\s+[A-Z]", after):
+        # a capital before it makes a two-word name ("Dr Osmunda"), not a question's opening auxiliary ("Is Pebbles")
+        prev = re.search(r"([A-Z][\w'-]*)\s+$", near)
+        if _PLACE_BEFORE.search(near) or (prev and prev[1].lower() not in _ASKING) or re.match(r"\s+[A-Z]", after):
             continue
         if _vocative(text, m.start(), m.end()) or _ADJECTIVE.match(word + after):
             continue

@@ -79,6 +79,27 @@ _AGE = re.compile(r"^\s+(?:is|was|turned|turns|just turned)\s+(?:\d{1,2}|one|two
 _RELATION = re.compile(r"\b(?P<owner>[Mm]y|[A-Z][\w-]*'s)\s+(?P<rel>" + "|".join(rules.RELATIONS) + r")\b"
                        r"(?:\s+(?P<name>[A-Z][a-z]+))?")
 
+# Someone else's words quoted after a verb of saying ("he say 'tell her i want chips'", "Mum goes: \"you're late\""):
+# their I and you are the quoted person's and listener's, so the quote is written as said. The speaker's own quoted
+# words ("I told him 'I'm out'") are not masked: their I is the speaker.
+_QUOTED = re.compile(r"\b(?P<who>[\w']+)\s+(?:\w+ly\s+)?(?:say|says|said|tell|tells|told|ask|asks|asked|write|writes|"
+                     r"wrote|text|texts|texted|goes|went|shout|shouts|shouted|was\s+like|is\s+like)\b(?:\s+\w+)?"
+                     r"[,:]?\s*(?P<q>\"[^\"]+\"|\u201c[^\u201d]+\u201d|(?<![\w'])'(?:[^']|(?<=\w)'(?=\w))+'(?!\w)|"
+                     r"\u2018[^\u2019]+\u2019)")
+
+
+def _masked(text: str) -> tuple[str, list[str]]:
+    """``text`` with each quote of someone else's words swapped for a placeholder no rewrite touches, and the quotes."""
+    quotes: list[str] = []
+
+    def mask(m: re.Match[str]) -> str:
+        if m["who"].lower() in ("i", "we"):
+            return m.group(0)
+        quotes.append(m["q"])
+        return m.group(0)[: m.start("q") - m.start()] + f"\ue000{chr(0xE100 + len(quotes) - 1)}"
+
+    return _QUOTED.sub(mask, text), quotes
+
 
 def agree(verb: str) -> str:
     """Third-person singular present of a base-form verb; past forms and modals unchanged."""
@@ -131,7 +152,9 @@ def rewrite_person(text: str, speaker: str, listener: str | None = None) -> str:
     """Name the speaker (and listener) instead of first and second person pronouns.
 
     Chat's second person ('u', 'ur', 'r u') names the listener as 'you' does, in statements and questions alike.
+    Someone else's quoted words keep their own I and you (``_QUOTED``).
     """
+    text, quotes = _masked(text)
     if listener:
         text = register.spoken_to(text)
     text = _TOLD.sub(lambda m: m["head"], text)
@@ -150,7 +173,7 @@ def rewrite_person(text: str, speaker: str, listener: str | None = None) -> str:
         text = _YOU_VERB.sub(lambda m: _listener_verb(m, listener), text)
         for pattern, template in _LISTENER:
             text = re.sub(pattern, template.format(l=listener), text)
-    return text
+    return re.sub("\ue000(.)", lambda m: quotes[ord(m[1]) - 0xE100], text) if quotes else text
 
 
 @dataclass(frozen=True)
