@@ -123,6 +123,8 @@ def confirmed_statement(question: str, reply: str, speaker: str, before: str | N
             or not _named_subject(m["who"], speaker):
         return None
     speaker = m["who"]  # the one the question asks about: the speaker, their person, or a third person named
+    # "Corwen did": the reply's he/she, already given the name the question asks about, is its subject too
+    said = re.sub(rf"^\W*{re.escape(speaker)}\b\s*", "", said) or said
     denied = bool(_DENIAL.match(said) or _NOT.search(said))
     if not (denied or opens_yes_no(said) or hedged_yes(said) or yes_no_echo(you, said) or verb_echo(you, said)):
         return None  # "nice one", "let's do it": no yes or no to the question
