@@ -96,6 +96,19 @@ def test_the_thread_ranking_lifts_the_fragment_in_the_fusion(store):
     assert hybrid.memories(question, store, indexes, "noor", 1, EMB.embed_documents)[0][0].id == "m0"
 
 
+def test_the_thread_s_first_place_weighs_as_much_as_the_dense_signal_s(store):
+    # Half weight left a fragment its thread ranks first below the K kept of a long namespace (RESULTS, h58e).
+    fill(store, turns())
+    indexes = EvidenceIndexes(store)
+    question = "Where did Noor take the driving test?"
+    index, vector = hybrid.memory_query(question, indexes, "noor", EMB.embed_documents, None)
+    top = [h for h in store.vectors.search(["noor"], vector, 10) if h.record.id == "m0"]
+    by_dense = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, top, 3, EMB.embed_documents))
+    by_thread = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, [], 3, EMB.embed_documents,
+                                                                 thread=[0]))
+    assert by_thread["m0"] == pytest.approx(by_dense["m0"])
+
+
 def test_the_async_path_ranks_as_the_sync_path(store):
     fill(store, turns())
     indexes = EvidenceIndexes(store)

@@ -46,9 +46,11 @@ OWNER_SHARE = 0.5
 INSTANCE_WEIGHT = 1.0
 """Weight in the fusion of the ranking of a list question's instances (``kinds``; 0.5 / 1 / 2 tried on LoCoMo's
 tuning half and invented batches 1-2, 1 kept (0.5 the same), checked on RealTalk's and batches 3-4: RESULTS, h47b)."""
-THREAD_WEIGHT = 0.5
-"""Weight in the fusion of the ranking of memories by the turns of their thread (``threads``; 1 and 0.5 tried on
-RealTalk's tuning Chat_1 and batch 14, 0.5 kept; checked on batch 12: RESULTS, h55c)."""
+THREAD_WEIGHT = 1.0
+"""Weight in the fusion of the ranking of memories by the turns of their thread (``threads``). A full signal's
+weight since the ranking holds fragments only (h56b): half weight (h55c, chosen when it ranked every memory) left
+a fragment its thread ranks first below memories that three signals put near 30 in a long namespace. 1 chosen on
+released batches 12-17 and RealTalk's tuning half, LoCoMo's tuning half held (RESULTS, h58e)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
 
