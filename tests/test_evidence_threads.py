@@ -92,8 +92,39 @@ def test_the_thread_ranking_lifts_the_fragment_in_the_fusion(store):
     plain = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, dense, 3, EMB.embed_documents))
     lifted = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, dense, 3, EMB.embed_documents,
                                                               thread=thread))
-    assert lifted["m0"] - plain["m0"] == pytest.approx(hybrid.THREAD_WEIGHT / (RRF_K + 1))
+    assert lifted["m0"] - plain["m0"] == pytest.approx(hybrid.TERSE_THREAD_WEIGHT / (RRF_K + 1))
     assert hybrid.memories(question, store, indexes, "noor", 1, EMB.embed_documents)[0][0].id == "m0"
+
+
+def test_the_thread_s_first_place_weighs_as_much_as_the_dense_signal_s(store):
+    # Half weight left a fragment its thread ranks first below the K kept of a long namespace (RESULTS, h58e).
+    fill(store, turns())
+    indexes = EvidenceIndexes(store)
+    question = "Where did Noor take the driving test?"
+    index, vector = hybrid.memory_query(question, indexes, "noor", EMB.embed_documents, None)
+    top = [h for h in store.vectors.search(["noor"], vector, 10) if h.record.id == "m0"]
+    by_dense = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, top, 3, EMB.embed_documents))
+    by_thread = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, [], 3, EMB.embed_documents,
+                                                                 thread=[0]))
+    assert by_thread["m0"] == pytest.approx(by_dense["m0"])
+
+
+def test_a_longer_line_is_lifted_by_its_thread_at_half_weight(store):
+    # A line of more than TERSE_WORDS words says its own topic; lifted fully it pushes list answers out.
+    long_line = "we drove out past the old mill and the lake and finally found the place at the end"
+    lines = [*turns()[:3], Message(conversation_id="chat", turn_id="t3", speaker="Noor", text=long_line,
+                                   timestamp=DAY + timedelta(minutes=3), seq=3), *turns()[4:]]
+    fill(store, lines)
+    indexes = EvidenceIndexes(store)
+    question = "Where did Noor take the driving test?"
+    index, vector = hybrid.memory_query(question, indexes, "noor", EMB.embed_documents, None)
+    assert hybrid.terse(index, [0, 1, 2]) == {1, 2}
+    top = [h for h in store.vectors.search(["noor"], vector, 10) if h.record.id == "m0"]
+    by_dense = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, top, 3, EMB.embed_documents))
+    by_thread = dict((r.id, s) for r, s in hybrid.fused_memories(question, index, vector, [], 3, EMB.embed_documents,
+                                                                 thread=[0]))
+    assert by_dense["m0"] - by_thread["m0"] == pytest.approx((1 - hybrid.THREAD_WEIGHT) / (RRF_K + 1))
+    assert hybrid.THREAD_WEIGHT < hybrid.TERSE_THREAD_WEIGHT
 
 
 def test_the_async_path_ranks_as_the_sync_path(store):

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from dmem.decisions.offline.chains import FRAGMENT_MAX_WORDS
 from dmem.decisions.offline.frames import is_asked
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.kinds import asked_kind, instance_ranking
@@ -49,6 +50,12 @@ tuning half and invented batches 1-2, 1 kept (0.5 the same), checked on RealTalk
 THREAD_WEIGHT = 0.5
 """Weight in the fusion of the ranking of memories by the turns of their thread (``threads``; 1 and 0.5 tried on
 RealTalk's tuning Chat_1 and batch 14, 0.5 kept; checked on batch 12: RESULTS, h55c)."""
+TERSE_THREAD_WEIGHT = 1.0
+"""Weight of the same ranking for memories all of whose source turns are terse (``terse``): a full signal's. At half
+weight a terse line its thread ranks first stayed below the K kept of a long namespace; a longer line says its own
+topic, and lifting it as much pushed list answers out in chats of long turns (RESULTS, h58e)."""
+TERSE_WORDS = FRAGMENT_MAX_WORDS
+"""Most words of a terse source turn: a reply that says little without what came before (``chains``)."""
 Embed = Callable[[list[str]], NDArray[np.float32]]
 """Embeds texts through the run's cache into a new float32 matrix (``Services.embed``)."""
 
@@ -267,7 +274,8 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
 
     A list question (``asked`` names a category) adds the ranking of ``instances``, the dense hits for its
     category alone that do not say the word (at ``INSTANCE_WEIGHT``, ``kinds``). ``thread``: the memories
-    ranked by the turns of their thread (``thread_query``), at ``THREAD_WEIGHT``.
+    ranked by the turns of their thread (``thread_query``): the terse ones (``terse``) at ``TERSE_THREAD_WEIGHT``, the
+    others at ``THREAD_WEIGHT``, each in its own ranking.
     """
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
@@ -277,14 +285,24 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
         lists.append(instance_ranking(asked.kind, instances, position))
         weights.append(INSTANCE_WEIGHT)
     if thread:
-        lists.append(list(thread))
-        weights.append(THREAD_WEIGHT)
+        short = terse(index, thread)
+        lists += [[i for i in thread if i in short], [i for i in thread if i not in short]]
+        weights += [TERSE_THREAD_WEIGHT, THREAD_WEIGHT]
     lists.append(source_ranking(index, list(dict.fromkeys(i for ranking in lists for i in ranking)), vector, embed))
     weights.append(1.0)
     known = {h.record.id: h.record for h in dense}  # live records win over the index's copies
     known.update((h.record.id, h.record) for h in instances if h.record.id not in known)
     ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists, weights)]
     return distinct_sources(asked_last(ranked), k)
+
+
+def terse(index: MemoryIndex, positions: Sequence[int]) -> set[int]:
+    """The memories (positions) whose source turns are all terse: at most ``TERSE_WORDS`` words each.
+
+    ``index.sources`` holds the turns as rendered ('[time] speaker: text'): the words after the speaker count.
+    """
+    return {i for i in positions
+            if index.sources[i] and all(len(t.split(": ", 1)[-1].split()) <= TERSE_WORDS for t in index.sources[i])}
 
 
 def asked_last(ranked: Sequence[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRecord, float]]:
