@@ -54,7 +54,8 @@ def test_the_askers_statement_before_the_question_is_told(question: str, fact: s
     "what are you cooking tonight?",  # no detail
     "Do you swim in Lisbon much?",  # a yes/no question asks whether
     "How big is Tallinn?",  # the world, nobody's
-    "Want to come to the quiz in Ghent on friday?",  # an offer
+    "Want to come over on friday?",  # an invitation naming nothing to do (one naming a thing or place and a day
+    # forms the invitation: tests/test_question_chains.py)
     "How are you?",  # filler
     "What is your shoe size?",  # asks for a value
     "What's the weather like in Lisbon?",  # the world
