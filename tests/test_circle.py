@@ -289,6 +289,16 @@ def test_a_role_of_either_gender_takes_the_one_its_line_gives_it() -> None:
     assert not any(f.lower().startswith("the vet") for f in facts), facts
 
 
+@pytest.mark.parametrize("text", ["the vet put him on a new diet", "the groomer gave him a trim and he loved it",
+                                  "the nurse sent her home", "the coach dropped her to the bench"])
+def test_a_role_acting_on_a_him_or_her_is_not_the_lines_he_or_she(text: str) -> None:
+    turn = chat_turn(text, "Noor", 1, session="C1", when=WHEN)
+    assert circle.mentions(turn, turn.text or "", "Ivo", {}) == []
+    mine = chat_turn("the vet lost her keys in the car park", "Noor", 1, session="C1", when=WHEN)
+    [vet] = circle.mentions(mine, mine.text or "", "Ivo", {})  # "her keys": the vet's own, so she is the vet
+    assert (vet.phrase, vet.gender) == ("the vet", "f")
+
+
 def test_a_state_participle_after_a_written_out_pronoun_reads_is() -> None:
     admitted, facts = _facts([("Noor", "my new supervisor started today"), ("Ivo", "and?")],
                              "she's called Dr Wrenfield and she's strict but fair")

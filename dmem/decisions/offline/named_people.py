@@ -63,6 +63,9 @@ _VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s
 # The auxiliary or wh-word that opens a question about someone: "Is Pebbles still alive?", "How's Wren's violin?".
 _ASKING = wordset("is was are were does did do has have had will would can could should how's what's where's")
 # "I met the new intern", "we hired a nanny": the speaker's own verb puts the role in their life, as "my" does.
+# "her" as an object (the end, a preposition or an article after it), not "her keys"
+_OBJECT_HER = re.compile(r"her\b(?=\s*(?:$|[,;:]|(?:on|to|in|at|a|an|the|some|back|up|out|home|off|over|round|"
+                         r"around|with|for)\b))", re.I)
 _FIRST_PERSON_VERB = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|just\s+|finally\s+)?[a-z]+\s+$", re.I)
 
 
@@ -108,7 +111,7 @@ def _relations(text: str, speaker: str, listener: str | None, turn_id: str | Non
     found += [(r.start, Person(r.key, r.phrase, r.owner, r.gender if r.gender != "n" else _gender(text, r.end),
                                turn_id))
               for r in role_phrases(text, speaker, listener)
-              if not any(r.start <= start < r.end for start, _ in found)
+              if not any(r.start <= start < r.end for start, _ in found) and not _acts_on_another(text, r.end)
               and (r.possessed or _opens(text, r.start) or _VERB_AFTER.match(text[r.end:])
                    or _FIRST_PERSON_VERB.search(text[: r.start]))]
     return found
@@ -157,6 +160,18 @@ def context_names(texts: Sequence[str]) -> set[str]:
 def said_names(text: str, speakers: set[str]) -> set[str]:
     """Every capitalized word of ``text`` that may name a person (lowercased), a sentence-start one too."""
     return {w.lower() for _, w, _ in _names(text, speakers, set())}
+
+
+def _acts_on_another(text: str, end: int) -> bool:
+    """Whether the first he/she word after a role, in its own sentence, is an object: someone else of the line.
+
+    "The vet put him on a new diet and he lost two kilos": the "him" is not the vet, and the "he" that follows
+    goes on about the same one, so the role is no antecedent of the line ("the vet was lovely, she gave him a
+    biscuit" is: its first he/she word is the subject "she").
+    """
+    sentence = re.split(r"[.!?]", text[end:], maxsplit=1)[0]
+    m = re.search(r"\b(?:he|his|him|she|her)\b", sentence, re.I)
+    return m is not None and (m[0].lower() == "him" or bool(_OBJECT_HER.match(sentence[m.start():])))
 
 
 def _gender(text: str, start: int) -> str:
