@@ -62,10 +62,10 @@ _VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s
 
 # The auxiliary or wh-word that opens a question about someone: "Is Pebbles still alive?", "How's Wren's violin?".
 _ASKING = wordset("is was are were does did do has have had will would can could should how's what's where's")
-# "I met the new intern", "we hired a nanny": the speaker's own verb puts the role in their life, as "my" does.
 # "her" as an object (the end, a preposition or an article after it), not "her keys"
 _OBJECT_HER = re.compile(r"her\b(?=\s*(?:$|[,;:]|(?:on|to|in|at|a|an|the|some|back|up|out|home|off|over|round|"
                          r"around|with|for)\b))", re.I)
+# "I met the new intern", "we hired a nanny": the speaker's own verb puts the role in their life, as "my" does.
 _FIRST_PERSON_VERB = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|just\s+|finally\s+)?[a-z]+\s+$", re.I)
 
 
