@@ -11,6 +11,7 @@ import pytest
 from dmem.decisions.offline import circle
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.named_people import OBJECT_PRONOUN
 from dmem.decisions.offline.splitting import split_messages
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
@@ -316,3 +317,32 @@ def test_a_name_after_a_questions_opening_auxiliary_is_the_asked_about_person() 
 def test_a_greeting_before_a_name_does_not_make_it_someone_of_the_speakers() -> None:
     turn = chat_turn("Hey Marisol! How are you?", "Ivo", 1, session="C1", when=WHEN)
     assert circle.mentions(turn, turn.text or "", "Noor", {}) == []
+
+
+# One list says whether a him/her is an object (h59e): each reader takes the followers the other one had.
+@pytest.mark.parametrize(("text", "fact"), [
+    ("My aunt gave her a lift to the clinic", "Noor's aunt gave Noor's mum a lift to the clinic"),
+    ("My brother dropped her off at the ward", "Noor's brother dropped Noor's mum off at the ward"),
+    ("My uncle had her over for lunch", "Noor's uncle had Noor's mum over for lunch"),
+    ("My aunt brought her some soup", "Noor's aunt brought Noor's mum some soup"),
+])
+def test_an_object_pronoun_before_an_article_or_particle_is_written_out(text: str, fact: str) -> None:
+    admitted, facts = _facts([("Noor", "My mum is in hospital again, her heart"), ("Ivo", "oh no")], text)
+    assert admitted
+    assert facts == [fact]
+
+
+@pytest.mark.parametrize("text", ["the nurse told her about the scan", "the coach benched her today",
+                                  "the teacher praised her again", "the vet saw her and her pup"])
+def test_a_role_acting_on_her_before_a_time_or_conjunction_is_not_the_lines_she(text: str) -> None:
+    turn = chat_turn(text, "Noor", 1, session="C1", when=WHEN)
+    assert circle.mentions(turn, turn.text or "", "Ivo", {}) == []
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("took her home", "her"), ("gave him a lift", "him"), ("told her: no more", "her"), ("saw him.", "him"),
+    ("rang her tonight", "her"), ("her keys are lost", None), ("she lost her phone", None), ("the heron flew", None),
+])
+def test_the_object_pronoun_is_the_him_or_her_before_an_end_mark_or_listed_word(text: str, found: str | None) -> None:
+    m = OBJECT_PRONOUN.search(text)
+    assert (m["p"] if m else None) == found

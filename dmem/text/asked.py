@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dmem.text.answers import answer_kind, is_kind_asked
 from dmem.text.lexical import content_stems
 from dmem.text.verbs import irregular_past
-from dmem.text.words import I_FORMS, SECOND_PERSON_ASKED, WH_ANYWHERE, alternation, wordset
+from dmem.text.words import FIRST_PERSON, SECOND_PERSON_ASKED, WH_ANYWHERE, wordset
 
 # A reply of at most this many words, right after a real question, answers it whatever it says. 0 = off: on the
 # tuning half (leave one conversation out, 6 / 12 / 20 tried) it linked more replies and formed no evidence turn.
@@ -111,8 +111,9 @@ _YES_NO = re.compile(r"^\W*(?:(?:oh|ah|um+|hm+|well|haha|lol)\W+)?"
                      r"definitely|absolutely|totally|i\s+(?:did|do|have|am|was|will|didn't|don't|haven't|wasn't)|"
                      r"we\s+(?:did|do|have|are|were|didn't|don't|haven't)|i'm\s+not)\b", re.I)
 # What an offer asks: "want to", "fancy", "up for", "need a hand" (its yes accepts, it tells nothing).
-_OFFERS = re.compile(r"\b(?:want|wanna|fancy|up\s+for|like\s+to|mind|need\s+(?:help|a\s+hand|anything))\b", re.I)
-_FIRST_PERSON = re.compile(rf"\b(?:{alternation(I_FORMS)}|me|my|mine|we|we're|we've|our|us)\b", re.I)
+OFFER_WORDS = r"want|wanna|fancy|up\s+for|like\s+to|mind|need\s+(?:help|a\s+hand|anything)"
+"""The words of an offer, as a regex alternation; ``embedded`` adds those of asking for an opinion."""
+_OFFERS = re.compile(rf"\b(?:{OFFER_WORDS})\b", re.I)
 _FIRST_SENTENCE = re.compile(r"^[^.!?\n]*")
 # Words any chat uses whatever its topic: sharing one is no sign that a reply takes up a question.
 _CHAT_STEMS = wordset(
@@ -230,7 +231,7 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> 
         return True
     first = _FIRST_SENTENCE.match(reply.strip())
     if any(SECOND_PERSON_ASKED.search(q) for q in questions) and first \
-            and (_FIRST_PERSON.search(first[0]) or _subject_dropped(first[0])):
+            and (FIRST_PERSON.search(first[0]) or _subject_dropped(first[0])):
         return True
     if first and (_third_person_answer(questions, first[0])
                   or "?" not in question_turn and _fragment_answer(questions, first[0], names)):

@@ -1,4 +1,4 @@
-"""Word lists written as one long string, read as a set; the second person's words, one home for every stage."""
+"""Word lists written as one long string, read as a set; the first and second person's words, one home for all."""
 
 from __future__ import annotations
 
@@ -35,6 +35,10 @@ LISTENER_SAID_CHAT = whole_words(f"{YOU} ya")  # register's compliments and rati
 
 I_FORMS = "i i'm im i've ive i'd i'll"
 """The speaker as "I", with its contractions in chat's spellings ("im", "ive"): a line's subject said of themselves."""
+ME = f"{I_FORMS} me my we our us"
+"""The speaker as subject, object or owner, alone or with others ("we", "our"): the first person's words."""
+ASKER_SAID = whole_words(ME)  # embedded, terse_asked: a question naming its asker asks about them
+FIRST_PERSON = whole_words(f"{ME} mine")  # asked: a reply's first sentence about its speaker
 
 WHAT_CHAT = "wat wot wut"
 """Chat's spellings of "what" ("doing wat", "wat then"): the question word itself, a closed class."""

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dmem.decisions.offline import rules
 from dmem.text.asked import LEAD_INS, ends_asking, opens_yes_no, topic_stems
 from dmem.text.lexical import content_words
+from dmem.text.nouns import looks_plural
 
 # Informative stems a clause shares with one stored memory to continue its topic; chosen on the tuning half.
 CONTINUE_MIN_SHARED = 5
@@ -81,11 +82,11 @@ def answer_statement(question: str, answer: str, speaker: str) -> str | None:
     q = question.strip()
     if m := _YOUR_THING.match(q):
         np = m["np"].lower()
-        verb = "are" if np.endswith("s") and not np.endswith("ss") else "is"
+        verb = "are" if looks_plural(np) else "is"
         return f"{speaker}'s {np} {verb} {body}"
     if m := _WHEN.match(q):
         np = m["np"].lower()
-        verb = "are" if np.endswith("s") and not np.endswith("ss") else "is"
+        verb = "are" if looks_plural(np) else "is"
         return f"{speaker}'s {np} {verb} {'on ' if _DAY.match(body) else ''}{body}"
     if m := _WHERE.match(q):
         verb = m["verb"].lower()

@@ -22,6 +22,7 @@ from functools import cached_property
 from dmem.decisions.offline.named_people import (
     LEAD,
     NOT_NAMES,
+    OBJECT_PRONOUN,
     Person,
     context_names,
     fits,
@@ -43,8 +44,6 @@ _SUBJECT_VERB = re.compile(r"^(?:'s\s+(?:been\s+)?\w+ing\b|\s+(?:(?:just|still|a
                       r"keeps|kept|promised|decided|texted|called|is\s+coming|was\s+coming|did|does|has|had|"
                       r"is|was|will|can)\b)", re.I)
 _SUBJECT = re.compile(r"(?P<p>he|she)(?P<s>'s)?\b(?=\s+\w)", re.I)
-_OBJECT = re.compile(r"\b(?P<p>him|her)(?=\s*(?:[.,!?;]|$|\s+(?:to|for|at|in|on|with|about|today|yesterday|again|"
-                     r"too|back|home|up|out|so|and|but|now|there|tonight|tomorrow|this|every|all)\b))", re.I)
 _READABLE = re.compile(r"\b(?:he|she|him|her)\b", re.I)
 # A participle after "'s" makes it "has" ("she's brought", "he's gone"): regular ones and the common irregular ones.
 # Not a participle that names a state ("she's called Wren", "he's retired", "she's thrilled"): those read "is".
@@ -95,7 +94,7 @@ def _subject(text: str, speaker: str, people: Sequence[Person], known: dict[str,
 
 
 def _object(text: str, speaker: str, people: Sequence[Person], subject: str | None) -> tuple[str, Person] | None:
-    m = _OBJECT.search(text)
+    m = OBJECT_PRONOUN.search(text)
     if not m or m.start() == 0:
         return None
     person = _latest(m["p"], people, skip=subject)

@@ -47,9 +47,9 @@ from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.pronouns import rewrite_person
-from dmem.text.asked import AUXILIARIES, LEAD_INS, LEAD_WORDS, NEGATED
+from dmem.text.asked import AUXILIARIES, LEAD_INS, LEAD_WORDS, NEGATED, OFFER_WORDS
 from dmem.text.lexical import content_words, straighten
-from dmem.text.words import LISTENER_SAID
+from dmem.text.words import ASKER_SAID, LISTENER_SAID
 
 EMBEDDED_MIN_WORDS = 2
 """Answer words an embedded clause needs besides its name, number or date (tuning half + invented batches 1-2)."""
@@ -125,13 +125,12 @@ _POINTER = re.compile(r"\b(?:it|them|that|then)\b", re.I)
 # The asker as the subject of what they say first ("I was baking", "my name is"), not "remind me again".
 _SAYS_I = re.compile(rf"^\W*(?:(?:{LEAD_WORDS}|yeah|yes|honestly)\W+)*"
                      r"(?:i|i'm|im|i've|ive|i'd|my|we|we're|we've|our)\b", re.I)
-# What a question offers or asks for is no fact of anyone's: "do you need help", "don't you want to come".
-_OFFER = re.compile(r"\b(?:want|wanna|like\s+to|mind|need\s+(?:help|a\s+hand|anything)|fancy|up\s+for|"
-                    r"think|reckon|feel|mean)\b", re.I)
+# What a question offers or asks for is no fact of anyone's: "do you need help", "don't you want to come", or an
+# opinion it asks ("do you think ...").
+_OFFER = re.compile(rf"\b(?:{OFFER_WORDS}|think|reckon|feel|mean)\b", re.I)
 # An open question asks whether there is any: "have you applied to any college", "when do you ever cook".
 # So does one asking for a taste: "what are your favourite things to do in Tallinn".
 _OPEN = re.compile(r"\b(?:any|anything|anywhere|anyone|ever|favou?rites?|fave)\b", re.I)
-_ASKER = re.compile(r"\b(?:i|my|we|our|me|us)\b", re.I)
 _POSITIVE = {"didnt": "did", "didn't": "did", "isnt": "is", "isn't": "is", "arent": "are", "aren't": "are",
              "wasnt": "was", "wasn't": "was", "werent": "were", "weren't": "were", "havent": "have",
              "haven't": "have", "hasnt": "has", "hasn't": "has", "dont": "do", "don't": "do", "doesnt": "does",
@@ -258,7 +257,7 @@ def guessed(text: str, then: str | None) -> Embedded | None:
 def _whose(text: str, default: str) -> str:
     if LISTENER_SAID.search(text):
         return "listener"
-    return "asker" if _ASKER.search(text) else default
+    return "asker" if ASKER_SAID.search(text) else default
 
 
 def _first_person(said: str, whose: str) -> str:

@@ -20,7 +20,7 @@ from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
 from dmem.text.lexical import STOPWORDS
-from dmem.text.words import wordset
+from dmem.text.words import alternation, wordset
 
 _MUM = ("mum", "mam", "mama", "nan", "nana", "granny", "gran")
 _DAD = ("papa", "grandad", "granddad")
@@ -62,9 +62,13 @@ _VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s
 
 # The auxiliary or wh-word that opens a question about someone: "Is Pebbles still alive?", "How's Wren's violin?".
 _ASKING = wordset("is was are were does did do has have had will would can could should how's what's where's")
-# "her" as an object (the end, a preposition or an article after it), not "her keys"
-_OBJECT_HER = re.compile(r"her\b(?=\s*(?:$|[,;:]|(?:on|to|in|at|a|an|the|some|back|up|out|home|off|over|round|"
-                         r"around|with|for)\b))", re.I)
+# What may follow a him/her that is an object ("told her", "gave him a lift", "took her home tonight"): the end, a
+# mark, a preposition, article, particle or time; a noun makes "her" a possessive ("her keys"). One list for every
+# reader of an object pronoun (``_acts_on_another`` here, the object ``circle`` writes out).
+_AFTER_OBJECT = alternation("to for at in on with about a an the some back home up out off over round around today "
+                            "yesterday tonight tomorrow again too so and but now there this every all")
+OBJECT_PRONOUN = re.compile(rf"\b(?P<p>him|her)(?=\s*(?:[.,!?;:]|$|\s+(?:{_AFTER_OBJECT})\b))", re.I)
+"""A him or her that is an object: its follower is in ``_AFTER_OBJECT``."""
 # "I met the new intern", "we hired a nanny": the speaker's own verb puts the role in their life, as "my" does.
 _FIRST_PERSON_VERB = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|just\s+|finally\s+)?[a-z]+\s+$", re.I)
 
@@ -171,7 +175,7 @@ def _acts_on_another(text: str, end: int) -> bool:
     """
     sentence = re.split(r"[.!?]", text[end:], maxsplit=1)[0]
     m = re.search(r"\b(?:he|his|him|she|her)\b", sentence, re.I)
-    return m is not None and (m[0].lower() == "him" or bool(_OBJECT_HER.match(sentence[m.start():])))
+    return m is not None and (m[0].lower() == "him" or bool(OBJECT_PRONOUN.match(sentence, m.start())))
 
 
 def _gender(text: str, start: int) -> str:

@@ -32,6 +32,7 @@ from dmem.decisions.offline import register, rules
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.telegraphic import PERSONAL_NOUNS
 from dmem.text.lexical import STOPWORDS, content_words, straighten
+from dmem.text.nouns import indefinite
 from dmem.text.verbs import IRREGULAR_PASTS, participle
 from dmem.text.words import wordset
 
@@ -206,13 +207,6 @@ def presupposed(text: str, then: str | None = None) -> str | None:
     return None
 
 
-def _article(noun: str) -> str:
-    low = noun.lower()
-    if low.endswith("s") and not low.endswith("ss"):
-        return noun
-    return f"{'an' if low[:1] in 'aeiou' else 'a'} {noun}"
-
-
 def _from_relative(m: re.Match[str]) -> str:
     """'the puzzle game I lent you' -> 'I lent you the puzzle game'; 'the bar I work at' -> 'I work at the bar'."""
     rest = [{"you": _LISTENER, "u": _LISTENER, "me": _ASKER}.get(w.lower(), w) for w in m["rest"].split()]
@@ -255,10 +249,10 @@ def _from_own(m: re.Match[str], text: str) -> str | None:
     tail = (m["tail"] or "") if occasion else ""
     if m["noun2"] and not {w.lower() for w in m["noun2"].split()} & _NOT_OWNED:
         have = "had" if _PAST_ASK.search(text) else "has"
-        return f"{m['who']} {m['mod']}{m['noun']} {have} {_article(m['noun2'])}{tail}"
+        return f"{m['who']} {m['mod']}{m['noun']} {have} {indefinite(m['noun2'])}{tail}"
     subject = "I" if m["who"].lower() == "my" else "you"
     have = "had" if occasion and _PAST_ASK.search(text) else "have"
-    return f"{subject} {have} {_article(m['mod'] + m['noun'])}{tail}"
+    return f"{subject} {have} {indefinite(m['mod'] + m['noun'])}{tail}"
 
 
 def _from_tried(m: re.Match[str], then: str) -> str:
@@ -289,7 +283,7 @@ def _drafted(text: str, then: str | None = None) -> tuple[str, str] | None:
     if m := _WHEN.search(text):
         return _from_when(m), text
     if m := _NEW.search(text):
-        return f"you have {_article('new ' + m['noun'])}", text
+        return f"you have {indefinite('new ' + m['noun'])}", text
     if (m := _own(text)) and (said := _from_own(m, text)):
         return said, text
     if then and (m := _tried(text, then)):

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from dmem.decisions.offline import register, rules
+from dmem.text.nouns import indefinite
 from dmem.text.verbs import IRREGULAR_PASTS
 from dmem.text.words import wordset
 
@@ -119,9 +120,9 @@ def _article(m: re.Match[str]) -> str:
     """'a'/'an' before a singular noun; nothing before a number or a plural ('my two cats' -> 'two cats')."""
     following = m["next"]
     low = following.lower()
-    if low in _COUNT_WORDS or low[:1].isdigit() or (low.endswith("s") and not low.endswith("ss")):
+    if low in _COUNT_WORDS or low[:1].isdigit():
         return f"{m['lead']} {following}"
-    return f"{m['lead']} {'an' if low[:1] in 'aeiou' else 'a'} {following}"
+    return f"{m['lead']} {indefinite(following)}"
 
 
 def _cased(said: str, written: str) -> str:

@@ -25,6 +25,7 @@ from dmem.decisions.offline import rules
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
 from dmem.text.lexical import STOPWORDS, content_words
+from dmem.text.nouns import looks_plural
 from dmem.text.verbs import IRREGULAR_PASTS
 from dmem.text.words import wordset
 
@@ -39,7 +40,7 @@ _WORK = ("job boss manager shift team internship contract thesis exam class less
 PERSONAL_NOUNS = _KIN | _PETS | wordset(f"{_HOME} {_SELF} {_WORK}")
 """Nouns of what a person has, whose 'my' chat drops: kin, friends and household (``rules.RELATIONS``), pets
 (``rules.PETS``), home and belongings, their name, favourites, body and carers, work or school and its occasions."""
-_PLURALS = frozenset(n for n in _KIN | _PETS if n.endswith("s") and not n.endswith("ss")) | {"family", "fam"}
+_PLURALS = frozenset(n for n in _KIN | _PETS if looks_plural(n)) | {"family", "fam"}
 """Plural and group nouns: said of the speaker's own only about an occasion ("Family is everything" is generic)."""
 _COMPOUND_HEADS = wordset(_WORK)  # "Spanish class", "piano exam": any one word may modify them
 _MODIFIERS = r"(?:new|old|best|little|baby|big|older|younger|oldest|youngest|eldest|ex|future)"

@@ -27,15 +27,13 @@ from dmem.state.schemas import Message
 from dmem.text.asked import LEAD_INS, asks, opens_yes_no
 from dmem.text.lexical import content_words, straighten
 from dmem.text.verbs import IRREGULAR_PASTS
-from dmem.text.words import SECOND_PERSON_ASKED, WHAT_CHAT, alternation
+from dmem.text.words import ASKER_SAID, SECOND_PERSON_ASKED, WHAT_CHAT, alternation
 
 # Most words of a question asked without "you": a longer one names whose thing it asks about. Chosen on the
 # tuning half and batches 1-11 and 13 (batch 12 the check).
 QUESTION_MAX_WORDS = 4
 # Most words of the reply: a longer one is judged on what it says (chat's answer to such a question is a phrase).
 REPLY_MAX_WORDS = 6
-# The asker as subject or owner: such a question asks about them ("how do i look", "hows my hair").
-_ASKER = re.compile(r"\b(?:i|i'm|im|me|my|we|our|us)\b", re.I)
 # Chat's yes and no beyond ``opens_yes_no``'s ("ye 👶"): a yes alone answers no question asking for a thing.
 _YES_NO = re.compile(r"^\W*(?:ye+|yh|yas+|ya+|yea+h*|ok|k|na+h*|no+)\b", re.I)
 _BE = r"(?:'s|s|\s+(?:is|are|r|was|were))"
@@ -80,7 +78,7 @@ def own_thing(question: str) -> str | None:
     """
     text = " ".join(straighten(question).split())
     words = text.split()
-    if not words or len(words) > QUESTION_MAX_WORDS or _ASKER.search(text):
+    if not words or len(words) > QUESTION_MAX_WORDS or ASKER_SAID.search(text):
         return None
     if _YOU_ASKED.match(text) or _ECHO.match(text):  # asks for the detail: the fact keeps the question
         return ""
