@@ -272,6 +272,9 @@ def test_evidence_recall_in_a_run_uses_memory_source_turns(tmp_path: Path) -> No
     kept = by[("filter", 1)]
     assert len(kept["memory_ids"]) == 1
     assert kept["evidence_recall"]["system1"] == evidence_recall(["D1:1", "D2:1"], kept["retrieved_turn_ids"])
+    # The record keeps the lines the answerer read: one per memory it answered from, dated as shown to it.
+    assert len(kept["context"]) == 1 and kept["context"][0].startswith("[")
+    assert len(by[("quality", 1)]["context"]) == len(by[("quality", 1)]["memory_ids"]) == 6
 
 
 def test_rag_retrieves_the_window_holding_the_answer() -> None:

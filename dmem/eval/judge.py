@@ -215,7 +215,7 @@ def build_record(task: QuestionTask, out: MethodAnswer, config: str) -> dict[str
         "missing_evidence": qa.missing_evidence,
         "answer": out.answer, "route": out.route, "gate_passed": out.gate_passed,
         "fallback": (out.route == "deliberation") if method.gated else None,
-        "gate_reasons": out.gate_reasons, "memory_ids": out.memory_ids,
+        "gate_reasons": out.gate_reasons, "memory_ids": out.memory_ids, "context": out.context,
         "retrieved_turn_ids": out.retrieved_turn_ids, "facts_turn_ids": out.facts_turn_ids,
         "scores": lexical_scores(out.answer, qa), "usage": usage_fields(out.usage),
         "seconds": out.seconds, "engine": out.engine,

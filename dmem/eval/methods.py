@@ -182,6 +182,8 @@ class MethodAnswer:
     unread_turn_ids: list[str] = field(default_factory=list)
     """Turns of chunks deliberation could not read (their model call failed)."""
     engine: str = "model"
+    context: list[str] = field(default_factory=list)
+    """The lines System 1's answerer read: its memories (``memory_ids``) rendered, in order."""
 
 
 def answer_memory(memory: Memory, question: str, namespaces: list[str], method: Method) -> MethodAnswer:
@@ -195,7 +197,8 @@ def answer_memory(memory: Memory, question: str, namespaces: list[str], method: 
     return MethodAnswer(ans.answer, ans.usage, ans.seconds, ans.route, ans.gate_passed, ans.gate_reasons,
                         ans.memory_ids, list(dict.fromkeys(turns)), facts, ans.evidence_turn_ids,
                         ans.read_share if deliberated else None,
-                        [t for skip in ans.skipped_chunks for t in skip.turn_ids], ans.engine)
+                        [t for skip in ans.skipped_chunks for t in skip.turn_ids], ans.engine,
+                        [retrieved[m].render() for m in ans.memory_ids if m in retrieved])
 
 
 @dataclass(frozen=True)

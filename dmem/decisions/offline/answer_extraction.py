@@ -8,11 +8,14 @@ A framed line ('Theo answered Maya's question "...": ...') is ranked whole but j
 taken, on what was said (``frames``): the frame is never the answer. A line holding pieces joined because
 they point back ('...; it took all summer') ranks by the fact they lean on when that is closer (``leaning.head``).
 When the question names a period ('in March 2024'), a line clearly outside it gives way to a close one
-inside it (``periods.within``).
+inside it (``periods.within``). A framed reply that only says yes ('yep') is read as the question it
+confirms (``confirmed_pieces``); a number question whose close lines hold no number reads the next lines
+within ANSWER_TYPED_REACH before it takes new words.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from langchain_core.embeddings import Embeddings
@@ -35,11 +38,18 @@ from dmem.state.verdicts import AnswerDraft
 from dmem.text.lexical import content_stems
 from dmem.text.names import mentions, question_names
 from dmem.text.questions import asks_for_list
+from dmem.text.words import wordset
 
 ANSWER_TYPED_LINES = 5  # lines searched for a typed span (date, place, name, number) before the best line's words
 ANSWER_MARGIN = 0.15  # ...and only lines within this relevance of the best one
+ANSWER_TYPED_REACH = 0.3  # a number question with no number in those lines reads the next ones within this
+REACHING_KINDS = ("count", "duration")  # question kinds whose typed span is searched that far
 LIST_MAX_ITEMS = 4  # a list question's answer joins at most this many distinct spans
 ANSWER_LIST_MAX_ITEMS = 6  # ...and at most this many items of the type it asks for (places, names, titles)
+
+CONFIRMING = wordset("yes yeah yep yup yea ya aye sure of course definitely exactly right correct indeed true "
+                     "absolutely totally mostly oh ah well that's it is")
+"""Words of a reply that only confirms the question it answers."""
 
 Line = tuple[str, date | None]
 
@@ -80,7 +90,7 @@ def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:
     A framed line's statements are those of what was said, not of its frame; replies joined under one
     question are statements of their own.
     """
-    line, pieces = text, frames.pieces(text)
+    line, pieces = text, confirmed_pieces(text)
     text = said(text)
     parts = [s.strip() for piece in pieces for s in SENTENCE_END.split(piece)
              if s.strip(" .!?,") and not s.rstrip().endswith("?")]
@@ -93,6 +103,22 @@ def sentences(embeddings: Embeddings, question: str, text: str) -> list[str]:
     order = sorted(range(len(parts)), key=lambda i: -scores[i])
     topic = topic_terms(question)
     return [parts[i] for i in order if i == order[0] or shares(topic, content_stems(parts[i]))]
+
+
+def confirmed_pieces(text: str) -> list[str]:
+    """``frames.pieces``, where a bare yes ('yep', 'of course') to a quoted question is that question, confirmed.
+
+    'Theo answered Maya's question "the lake house, right?": yep' says where in the question: the
+    reply alone would answer 'yep'.
+    """
+    asked = frames.replied_to(text)
+    return [asked.strip().rstrip("?").strip() if asked and confirms(p) else p for p in frames.pieces(text)]
+
+
+def confirms(reply: str) -> bool:
+    """Whether a reply only says yes ('yep', 'of course', 'yes, exactly!'): no word of its own."""
+    words = re.findall(r"[a-z']+", reply.lower())
+    return bool(words) and all(w in CONFIRMING for w in words)
 
 
 def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerDraft:
@@ -117,15 +143,30 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
     parts = [(i, s) for i in close for s in sentences(embeddings, question, lines[i][0])]
     if spans.question_kind(question) == "when":  # a date said in a sentence beats the date it was said on
         parts.sort(key=lambda p: spans.date_span(p[1], None) is None)
-    typed = ((i, spans.typed_span(question, s, lines[i][1])) for i, s in parts)
+    reach = reached(embeddings, question, lines, ranked, close)
+    typed = ((i, spans.typed_span(question, s, lines[i][1])) for i, s in parts + reach)
     # No typed span: the first sentence that adds words; one that only restates the question gives way.
     fresh = ((i, spans.new_span(question, s)) for i, s in parts)
     best, found = next(((i, span) for i, span in typed if span), None) or \
         next(((i, span) for i, span in fresh if span), (ranked[0][0], None))
-    best_sentence = next(s for i, s in parts if i == best)
+    best_sentence = next(s for i, s in parts + reach if i == best)
     return AnswerDraft(reasoning=f"line {best + 1} (relevance {dict(ranked)[best]:.2f}, "
                        f"{spans.question_kind(question)} question): {context[best].strip()}",
                        used=[best + 1], answer=found or spans.free_span(question, best_sentence))
+
+
+def reached(embeddings: Embeddings, question: str, lines: list[Line], ranked: list[tuple[int, float]],
+            close: list[int]) -> list[tuple[int, str]]:
+    """(line, sentence) a number question reads past its close lines: the next within ANSWER_TYPED_REACH.
+
+    Searched for a typed span only after the close lines, so a number there still wins; a free span never
+    comes from them.
+    """
+    if spans.question_kind(question) not in REACHING_KINDS:
+        return []
+    top = ranked[0][1]
+    return [(i, s) for i, score in ranked[:ANSWER_TYPED_LINES] if i not in close and score >= top - ANSWER_TYPED_REACH
+            for s in sentences(embeddings, question, lines[i][0])]
 
 
 def list_answer(embeddings: Embeddings, question: str, lines: list[Line], numbers: list[int]) -> AnswerDraft:

@@ -17,7 +17,7 @@ from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.topics import class_stems, in_class_sense, related, shares, topic_stems, topic_terms
 from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
-from dmem.text.lexical import content_stems, first_word, stem, tokenize
+from dmem.text.lexical import STOPWORDS, content_stems, first_word, stem, tokenize
 
 PLACE_NEAR_TOKENS = 4  # a place this close after a topic word ("job at Atlas Robotics") answers 'where'
 ANSWER_NAME_NEAR_TOKENS = 4  # a name this close to a topic word answers 'who' before the line's first name
@@ -148,7 +148,8 @@ def person_names(text: str, question: str) -> list[tuple[int, str]]:
     asked = {t.removesuffix("'s") for t in tokenize(question)}
     found = []
     for m in re.finditer(r"\b[A-Z][\w-]*(?:'s)?(?:\s+[A-Z][\w-]*)*", text):
-        words = [w for w in m.group(0).split() if w.lower().removesuffix("'s") not in asked | _NOT_NAMES]
+        # A capitalized function word ("That's", "YOUR") opens a sentence or shouts; it names no one.
+        words = [w for w in m.group(0).split() if w.lower().removesuffix("'s") not in asked | _NOT_NAMES | STOPWORDS]
         if words:
             found.append((m.start(), " ".join(w.removesuffix("'s") for w in words)))
     return found
