@@ -46,6 +46,31 @@ def test_the_askers_statement_before_the_question_is_told(question: str, fact: s
     assert fact in facts[0][0] and facts[0][1] == Provenance.STATED
 
 
+@pytest.mark.parametrize(("question", "fact"), [
+    ("Hi! Busy day here. My name is Hanna, when may we visit you?", "Marit's name is Hanna"),
+    ("My name is Hanna, how can I help you?", "Marit's name is Hanna"),
+    ("Evening! My name is Hanna, what shall I call you?", "Marit's name is Hanna"),
+])
+def test_a_statement_before_a_modal_question_is_told_without_the_question_word(question: str, fact: str) -> None:
+    """Stop 59: a modal and the asker between the question word and "you" ("how can I reach you"); the
+    statement ends before the question word (it was drafted as "Marit's name is Hanna, how")."""
+    admitted, reason, facts = drafted(question)
+    assert admitted and "the asker's own statement in a question" in reason
+    assert fact in facts[0][0] and not facts[0][0].rstrip().endswith(("how", "how,"))
+    assert facts[0][1] == Provenance.STATED
+
+
+@pytest.mark.parametrize("question", [
+    "I'm doing fine, how can I reach you?",  # how the asker is: no fact
+    "Im good what about you?",  # filler
+    "Thanks so much, how can I ever repay you?",  # thanks, no fact
+    "Wow, that looks lovely. What is Vellmar like?",  # a reaction, then a question about a place
+])
+def test_filler_before_a_modal_question_stays_rejected(question: str) -> None:
+    admitted, reason, _ = drafted(question)
+    assert not admitted, reason
+
+
 @pytest.mark.parametrize("question", [
     "Remind me again, what are you cooking?",  # an order, not the asker's statement
     "im good, and you?",  # filler

@@ -63,10 +63,13 @@ _HEARD = re.compile(rf"(?:^|[,;:.!]\s*){LEAD_INS}(?:did|have|do)\s+(?:you|u)\s+(
                     r"noticed|realise|realize)\s+(?:that\s+)?(?P<rest>(?!(?:it|that|this|them|him|her|anything|about)\b)"
                     r"[^?.!;]{3,})", re.I)
 # "My name is Hanna, what's yours?", "I was baking all day how about you?": the asker's own statement said
-# before the question it leads into is told, not asked.
-_TOLD_FIRST = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)(?:,\s*|\s+)(?=(?:(?:and|so)\s+)?(?:(?:how|what)\s+about\s+"
-                         rf"(?:you|u|yours)\b|(?:what|where|when|how|who|which|{AUXILIARIES})(?:'s)?\s+"
-                         r"(?:[\w'-]+\s+){0,2}(?:you|u|your|ur|yours)\b))", re.I)
+# before the question it leads into is told, not asked. The question may put a modal and the asker between its
+# word and "you" ("My name is Hanna, how can I reach you?", stop 59: a shape of the tuning half); the statement
+# never ends on the question's own word (it was "my name is Hanna, how").
+_TOLD_FIRST = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)(?<!\bhow)(?<!\bwhat)(?<!\bwhere)(?<!\bwhen)(?<!\bwho)"
+                         r"(?<!\bwhich)(?:,\s*|\s+)(?=(?:(?:and|so)\s+)?(?:(?:how|what)\s+about\s+"
+                         rf"(?:you|u|yours)\b|(?:what|where|when|how|who|which|{AUXILIARIES}|may|might|shall)"
+                         r"(?:'s)?\s+(?:[\w'-]+\s+){0,3}(?:you|u|your|ur|yours)\b))", re.I)
 # The asker's statement inside a question (stop 56). A tag asks the listener to confirm what was just said:
 # "I told you I'm quitting, right?", "I'm off all next week, did I say?" (closed class: confirming tags).
 _TAGGED = re.compile(r"^(?P<said>[^?]*?\w[^?]*?)[,\s]+(?:right|yes|yeah|no|ok|okay|eh|innit|remember|"
