@@ -5,7 +5,8 @@ No ingestion and no chat model: each question's hybrid retrieval is recomputed o
 conversation), or over one long conversation made elsewhere (``--proxy DIR``: DIR/conversation.json
 holds a ``Conversation``, DIR/namespaces.json maps its speakers to namespaces, DIR/store its store).
 Prints System 1 evidence recall at K = retrieval_top_k per namespace (existing ids, categories 1-4,
-the eval's column) per conversation, and with ``--diagnose`` every gold evidence turn that is the
+the eval's column; each question asked as ``retrieve`` asks it, a speaker's other name written as their
+label, like ``formation.py``) per conversation, and with ``--diagnose`` every gold evidence turn that is the
 source of a memory but not among the memories kept, counted by:
 - rank: where its best memory lands in the namespace's fused list (after ``distinct_sources``);
 - best signal: which signal ranks that memory highest (dense, lexical, timed, thread, source);
@@ -33,7 +34,7 @@ from dmem.datasets.datasets import Conversation, QAItem, load_dataset
 from dmem.eval.methods import speaker_namespaces
 from dmem.evidence import hybrid
 from dmem.evidence.cues import time_cues
-from dmem.nodes.retrieval import search_memories
+from dmem.nodes.retrieval import asked_by_speaker_names, search_memories
 from dmem.services import Services
 
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
@@ -146,6 +147,7 @@ def main() -> None:
             if overrides:
                 svc = dataclasses.replace(svc, context=svc.context.with_overrides(**overrides))
             for qa in (q for q in conv.qa if q.category in CATEGORIES and q.evidence):
+                qa = qa.model_copy(update={"question": asked_by_speaker_names(svc, qa.question, namespaces)})
                 found = {t for r, _ in search_memories(svc, qa.question, namespaces) for t in r.source_turn_ids}
                 per.setdefault(conv.conversation_id, []).append(recall(qa, found))
                 ranked["formed"] += sum(e in formed for e in qa.evidence)
