@@ -15,7 +15,7 @@ import pytest
 
 from dmem.decisions.offline import answer_extraction
 from dmem.decisions.offline.answer_extraction import answer, confirmed_pieces, confirms
-from dmem.decisions.offline.spans import person_span
+from dmem.decisions.offline.spans import number_span, person_span
 from dmem.models.embeddings import HashEmbeddings
 
 EMB = HashEmbeddings()
@@ -78,6 +78,23 @@ def answer_spans() -> Iterator[ModuleType]:
         yield importlib.import_module("answer_spans")
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
+
+
+@pytest.mark.parametrize(("line", "with_unit", "number"), [
+    ("Grandpa Osric turned sixty-three on the harbour trip", False, "sixty-three"),
+    ("the ferry to Wendlow takes forty minutes", True, "forty minutes"),
+    ("seventy five lanterns went up over the lake", False, "seventy five"),
+    ("Tamsin knitted thirteen scarves for the fair", False, "thirteen"),
+    ("we queued 45 minutes for the tram", True, "45 minutes"),
+    ("Bexley has two ferrets now", False, "two"),
+])
+def test_a_spelled_number_is_read_whole(line: str, with_unit: bool, number: str) -> None:
+    assert number_span(line, with_unit=with_unit) == number
+
+
+def test_a_word_after_a_hyphen_is_no_number_of_its_own() -> None:
+    assert number_span("the cafe on the far-one corner", with_unit=False) is None
+    assert number_span("then a forty-one minute speech", with_unit=False) == "forty-one"
 
 
 def test_the_benchmark_tells_the_answerers_loss_from_retrievals(answer_spans: ModuleType) -> None:

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from dmem.decisions.offline import newwords
 from dmem.decisions.offline.pronouns import rewrite_person
 from dmem.decisions.offline.topics import class_stems, in_class_sense, related, shares, topic_stems, topic_terms
-from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS, absolute_dates, format_day, ground_time
+from dmem.grounding.deixis import MONTHS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
 from dmem.text.lexical import STOPWORDS, content_stems, first_word, stem, tokenize
 
@@ -47,9 +47,12 @@ _PLACE = re.compile(r"\b(?:in|at|to|from|near|visited)\s+(?P<place>(?:the\s+)?[A
                     rf"[A-Z][\w'-]*)*(?:(?<='s){_NOUN}{{1,2}})?)")
 _PLACE_PHRASE = re.compile(r"\b(?:in|at|to|from|near)\s+(?P<place>(?:the|a|an|my|his|her|their|our|[A-Z]\w*'s)"
                            rf"{_NOUN}{{1,2}})")
-_NUMBER = re.compile(r"\b(?P<n>\d+(?:[.,]\d+)?|" + "|".join(k for k in NUMBER_WORDS if " " not in k and
-                                                              k not in ("a", "an")) + r")\b(?P<unit>\s+[a-z]+)?",
-                     re.I)
+_ONES = "one|two|three|four|five|six|seven|eight|nine"
+_TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+# A spelled number up to ninety-nine, whole: "sixty-three" is one number, not "three" after a hyphen.
+_SPELLED = rf"(?:(?:{_TENS})(?:[\s-](?:{_ONES}))?|{_TEENS}|{_ONES})"
+_NUMBER = re.compile(rf"(?<![\w-])(?P<n>\d+(?:[.,]\d+)?|{_SPELLED})\b(?P<unit>\s+[a-z]+)?", re.I)
 _NAMED = re.compile(r"\b(?:named|called|name\s+is|name\s+was|name's)\s+(?P<n>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)")
 _TOKEN = re.compile(r"[\w'\u2019-]+|[^\w\s]")
 
