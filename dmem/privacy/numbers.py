@@ -12,11 +12,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-UNITS = {"zero": 1, "oh": 1, "one": 1, "two": 1, "three": 1, "four": 1, "five": 1, "six": 1, "seven": 1,
-         "eight": 1, "nine": 1}
-TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-         "nineteen")
-TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+from dmem.text import words
+
+UNITS = dict.fromkeys(["zero", "oh", *words.ONES.split()], 1)
+TEENS = tuple(words.TEENS.split())
+TENS = tuple(words.TENS.split())
 _MULTIPLIERS = {"double": 2, "triple": 3}
 _SCALES = {"hundred": 2, "thousand": 3}  # digits a scale word adds ("five hundred" is three digits)
 _WORD = (r"(?:" + "|".join([*UNITS, *TEENS, *TENS, *_MULTIPLIERS, *_SCALES]) + r")"

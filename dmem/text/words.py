@@ -33,6 +33,11 @@ SECOND_PERSON_CHAT = whole_words(f"{YOU} yourself ya")  # reusable: chat's "ya g
 LISTENER_SAID = whole_words(YOU)  # embedded (a subject is never "yourself"), worldline: no reflexive, as tuned
 LISTENER_SAID_CHAT = whole_words(f"{YOU} ya")  # register's compliments and ratings: chat's "ya", no reflexive, as tuned
 
+ONES = "one two three four five six seven eight nine"
+TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
+TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
+"""Number words below a hundred: privacy's spelled digits and the offline answerer's spelled numbers."""
+
 I_FORMS = "i i'm im i've ive i'd i'll"
 """The speaker as "I", with its contractions in chat's spellings ("im", "ive"): a line's subject said of themselves."""
 ME = f"{I_FORMS} me my we our us"

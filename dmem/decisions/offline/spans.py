@@ -18,6 +18,7 @@ from dmem.decisions.offline.topics import class_stems, in_class_sense, related, 
 from dmem.grounding.deixis import MONTHS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
 from dmem.text.lexical import STOPWORDS, content_stems, first_word, stem, tokenize
+from dmem.text.words import ONES, TEENS, TENS, alternation
 
 PLACE_NEAR_TOKENS = 4  # a place this close after a topic word ("job at Atlas Robotics") answers 'where'
 ANSWER_NAME_NEAR_TOKENS = 4  # a name this close to a topic word answers 'who' before the line's first name
@@ -47,9 +48,7 @@ _PLACE = re.compile(r"\b(?:in|at|to|from|near|visited)\s+(?P<place>(?:the\s+)?[A
                     rf"[A-Z][\w'-]*)*(?:(?<='s){_NOUN}{{1,2}})?)")
 _PLACE_PHRASE = re.compile(r"\b(?:in|at|to|from|near)\s+(?P<place>(?:the|a|an|my|his|her|their|our|[A-Z]\w*'s)"
                            rf"{_NOUN}{{1,2}})")
-_ONES = "one|two|three|four|five|six|seven|eight|nine"
-_TEENS = "ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen"
-_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_ONES, _TEENS, _TENS = (alternation(w) for w in (ONES, TEENS, TENS))
 # A spelled number up to ninety-nine, whole: "sixty-three" is one number, not "three" after a hyphen.
 _SPELLED = rf"(?:(?:{_TENS})(?:[\s-](?:{_ONES}))?|{_TEENS}|{_ONES})"
 _NUMBER = re.compile(rf"(?<![\w-])(?P<n>\d+(?:[.,]\d+)?|{_SPELLED})\b(?P<unit>\s+[a-z]+)?", re.I)
