@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
+import sys
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import langsmith.utils
@@ -237,3 +240,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if unmarked:
         raise pytest.UsageError("tests that use PostgreSQL (the postgres_server fixture) must be marked "
                                 f"@pytest.mark.postgres: {', '.join(unmarked)}")
+
+
+def benchmark_module(name: str) -> Iterator[ModuleType]:
+    """benchmarks/<name>.py imported with benchmarks/ on the path, which is taken off again after the last use.
+
+    For a module-scoped fixture: ``yield from benchmark_module("redundancy")``.
+    """
+    folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
+    sys.path.insert(0, folder)
+    try:
+        yield importlib.import_module(name)
+    finally:
+        sys.path.remove(folder)

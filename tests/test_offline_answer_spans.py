@@ -5,10 +5,7 @@ tells the answerer's losses from retrieval's. Invented people and events only.
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -17,9 +14,9 @@ from dmem.decisions.offline import answer_extraction
 from dmem.decisions.offline.answer_extraction import answer, confirmed_pieces, confirms
 from dmem.decisions.offline.spans import number_span, person_span
 from dmem.models.embeddings import HashEmbeddings
+from tests.conftest import benchmark_module
 
 EMB = HashEmbeddings()
-ROOT = Path(__file__).resolve().parents[1]
 WEDDING = '[2025-04-06] Ivo answered Noor\'s question "was it your cousin Belinda\'s wedding in Arbourne?": yep'
 BOILER = ['[2025-03-02] Ivo answered Noor\'s question "is the plumber still dodging the boiler?": fixed it at last',
           "[2025-03-02] Ivo waited two weeks for the plumber",
@@ -73,11 +70,7 @@ def test_a_capitalized_function_word_names_no_one() -> None:
 @pytest.fixture(scope="module")
 def answer_spans() -> Iterator[ModuleType]:
     """benchmarks/answer_spans.py imported with benchmarks/ on the path."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        yield importlib.import_module("answer_spans")
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    yield from benchmark_module("answer_spans")
 
 
 @pytest.mark.parametrize(("line", "with_unit", "number"), [

@@ -8,7 +8,6 @@ tree is never written.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -21,8 +20,8 @@ import pytest
 from dmem.api import Memory
 from dmem.state.schemas import MemoryRecord, Message, Provenance
 from dmem.store.local.store import open_store
+from tests.conftest import benchmark_module
 
-ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime(2031, 3, 4, 18, 0, tzinfo=UTC)
 ADA, BRAM = "c/ada", "c/bram"
 
@@ -30,11 +29,7 @@ ADA, BRAM = "c/ada", "c/bram"
 @pytest.fixture(scope="module")
 def redundancy() -> Iterator[ModuleType]:
     """benchmarks/redundancy.py imported with benchmarks/ on the path (it imports formation.py)."""
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        yield importlib.import_module("redundancy")
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    yield from benchmark_module("redundancy")
 
 
 def _fill(directory: Path, memories: list[tuple[str, str, list[str], Provenance]]) -> None:
