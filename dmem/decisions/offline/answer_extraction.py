@@ -140,29 +140,34 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
         return typed_list
     if listed and (len(close) > 1 or len(frames.pieces(lines[close[0]][0])) > 1):
         return list_answer(embeddings, question, [lines[i] for i in close], close)
+    asked = spans.question_kind(question)
     parts = [(i, s) for i in close for s in sentences(embeddings, question, lines[i][0])]
-    if spans.question_kind(question) == "when":  # a date said in a sentence beats the date it was said on
+    if asked == "when":  # a date said in a sentence beats the date it was said on
         parts.sort(key=lambda p: spans.date_span(p[1], None) is None)
-    reach = reached(embeddings, question, lines, ranked, close)
-    typed = ((i, spans.typed_span(question, s, lines[i][1])) for i, s in parts + reach)
+
+    def typed_in(pairs: list[tuple[int, str]]) -> tuple[int, str] | None:
+        return next(((i, span) for i, s in pairs if (span := spans.typed_span(question, s, lines[i][1]))), None)
+
+    # The lines past the close ones are read (and their sentences ranked) only when no close line has the span.
+    hit = typed_in(parts)
+    reach = [] if hit else reached(embeddings, question, asked, lines, ranked, close)
     # No typed span: the first sentence that adds words; one that only restates the question gives way.
     fresh = ((i, spans.new_span(question, s)) for i, s in parts)
-    best, found = next(((i, span) for i, span in typed if span), None) or \
-        next(((i, span) for i, span in fresh if span), (ranked[0][0], None))
+    best, found = hit or typed_in(reach) or next(((i, span) for i, span in fresh if span), (ranked[0][0], None))
     best_sentence = next(s for i, s in parts + reach if i == best)
     return AnswerDraft(reasoning=f"line {best + 1} (relevance {dict(ranked)[best]:.2f}, "
-                       f"{spans.question_kind(question)} question): {context[best].strip()}",
+                       f"{asked} question): {context[best].strip()}",
                        used=[best + 1], answer=found or spans.free_span(question, best_sentence))
 
 
-def reached(embeddings: Embeddings, question: str, lines: list[Line], ranked: list[tuple[int, float]],
+def reached(embeddings: Embeddings, question: str, asked: str, lines: list[Line], ranked: list[tuple[int, float]],
             close: list[int]) -> list[tuple[int, str]]:
     """(line, sentence) a number question reads past its close lines: the next within ANSWER_TYPED_REACH.
 
-    Searched for a typed span only after the close lines, so a number there still wins; a free span never
-    comes from them.
+    ``asked`` is the question's kind (``spans.question_kind``). Searched for a typed span only after the
+    close lines, so a number there still wins; a free span never comes from them.
     """
-    if spans.question_kind(question) not in REACHING_KINDS:
+    if asked not in REACHING_KINDS:
         return []
     top = ranked[0][1]
     return [(i, s) for i, score in ranked[:ANSWER_TYPED_LINES] if i not in close and score >= top - ANSWER_TYPED_REACH
