@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from dmem.decisions.offline.chat_names import answered_name
 from dmem.decisions.offline.named_people import (
     LEAD,
     NOT_NAMES,
@@ -145,9 +146,12 @@ class Circle:
         people: list[Person] = []
         own: set[str] = set()  # names the speaker said in these turns so far
         speaker = self.message.speaker
-        for m in turns:
+        for before, m in zip((None, *turns), turns, strict=False):  # each turn with the one before it
             other = self.listener if m.speaker == speaker else speaker
             named = mentions(m, m.text or "", other, self.known, self.names, own_line=m.speaker == speaker)
+            if before is not None and before.speaker != m.speaker \
+                    and (answer := answered_name(before.text or "", m.text or "", NOT_NAMES)):
+                named = [Person(answer[0].lower(), answer[0], m.speaker, answer[1], m.turn_id)]  # "fitzroy"
             if m.speaker == speaker:  # a name the speaker's line already made a person competes with no echo
                 own |= said_names(m.text or "", self.speakers) - {p.key for p in named if p.sure}
             else:
