@@ -399,6 +399,13 @@ def test_a_lowercase_word_in_a_line_that_writes_capitals_is_no_name() -> None:
     assert chat_names.lower_names("how's ysolde doing?", {"noor"}) == [(6, "ysolde")]
 
 
+def test_a_reply_naming_a_song_or_a_band_is_no_one_a_he_can_mean() -> None:
+    for question in ("what's it called?", "what's the band called?"):
+        admitted, facts = _facts([("Noor", "my cousin plays in a new band, loud stuff"), ("Ivo", question),
+                                  ("Noor", "quarrymen"), ("Ivo", "nice")], "he wrote all the songs himself")
+        assert not any("Quarrymen" in f for f in facts), facts
+
+
 def test_the_pet_the_speaker_tends_is_theirs() -> None:
     admitted, facts = _facts([("Noor", "yes, i just fed the cat"), ("Ivo", "wait, you have a cat?"),
                               ("Noor", "custard. ginger and very round")], "she eats absolutely everything")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.roles import ROLES
 from dmem.text.words import wordset
 
 _PERSON_VERB = r"(?:told|texted|messaged|emailed|rang|asked|thanked|invited|cried|laughed|promised|decided|confided)"
@@ -23,7 +25,12 @@ _ACTS_ON_SPEAKER = re.compile(r"\s+(?:just\s+|finally\s+|also\s+)?(?:told|texted
                               r"thanked|invited)\s+(?:me|us)\b", re.I)
 # "what's it called?", "what's his name?", "what's the dog called?": a one-word reply names them.
 _NAME_ASKED = re.compile(r"\bwhat(?:'s|s|\s+is|\s+was)\s+(?:(?P<g>it|he|she|his|her|its|their)\s+)?"
-                         r"(?:(?:called|name)\b|(?:the\s+)?\w+\s+called\b)", re.I)
+                         r"(?:(?:called|name)\b|(?:the\s+|your\s+|ur\s+)?(?P<noun>\w+)(?:'s\s+name|\s+called)\b)", re.I)
+# Who a "what's the X called?" asks the name of: a pet, a relation, a role. "the band", "the song" are no one.
+_SOMEONE_PETS = (*rules.PETS, "terrier", "tortoise", "rabbit", "parrot", "hamster", "horse", "budgie", "goldfish")
+_SOMEONE = frozenset((*_SOMEONE_PETS, *rules.RELATIONS, *ROLES, "baby"))
+PET_NEAR_TURNS = 3  # lines before "what's it called?" searched for the pet it asks the name of
+_PET_WORD = re.compile(r"\b(?:" + "|".join(_SOMEONE_PETS) + r")s?\b", re.I)
 _NO_ONE = wordset("everyone everybody everything someone somebody anyone anybody nobody things life work school uni "
                   "college business")
 
@@ -48,14 +55,26 @@ def acts_on_speaker(after: str) -> bool:
     return bool(_ACTS_ON_SPEAKER.match(after))
 
 
-def answered_name(question: str, reply: str, skip: Collection[str]) -> tuple[str, str] | None:
+def answered_name(question: str, reply: str, skip: Collection[str], pet_near: bool) -> tuple[str, str] | None:
     """The name a one-word ``reply`` to "what's it called?" or "what's her name?" gives, and its gender.
 
-    Gender: 'm', 'f' or 'n' (either, as "it" asks). ``skip``: words that are no name (lowercased).
+    Gender: 'm', 'f' or 'n' (either, as "it" asks). ``skip``: words that are no name (lowercased). ``pet_near``:
+    whether the lines before the question speak of a pet; without one, "what's it called?" may ask after a song or
+    an app.
     """
     asked = _NAME_ASKED.search(question)
     word = re.fullmatch(r"\W*(?P<w>[A-Za-z]{3,})\W*", reply)
     if not asked or not word or word["w"].lower() in skip or word["w"].lower() in _NO_ONE:
         return None
-    gender = "m" if asked["g"] in ("he", "his") else "f" if asked["g"] in ("she", "her") else "n"
+    if asked["noun"] and asked["noun"].lower() not in _SOMEONE:
+        return None
+    if not asked["noun"] and asked["g"] in (None, "it", "its", "their", "It", "Its", "Their") and not pet_near:
+        return None
+    pronoun = (asked["g"] or "").lower()
+    gender = "m" if pronoun in ("he", "his") else "f" if pronoun in ("she", "her") else "n"
     return word["w"], gender
+
+
+def pet_named(text: str) -> bool:
+    """Whether a line speaks of a pet by its kind ("she got a dog", "a rescue terrier")."""
+    return bool(_PET_WORD.search(text))
