@@ -8,7 +8,7 @@ from datetime import datetime
 
 import pytest
 
-from dmem.decisions.offline import circle
+from dmem.decisions.offline import chat_names, circle
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.named_people import OBJECT_PRONOUN
@@ -146,10 +146,17 @@ def test_a_bare_lowercase_kin_noun_in_chat_is_the_speakers(before: list[tuple[st
     assert any(fact in f for f in facts), facts
 
 
-@pytest.mark.parametrize("said", ["ur mum's party thing", "jo's mum's party thing", "the mum at the gate"])
-def test_a_kin_noun_someone_else_owns_gives_the_pronoun_no_person_of_the_speakers(said: str) -> None:
-    admitted, facts = _facts([("Ivo", said), ("Noor", "when is it")], "she wants a garden party")
+@pytest.mark.parametrize(("who", "said"), [("Noor", "ur mum's party thing"), ("Ivo", "jo's mum's party thing"),
+                                           ("Ivo", "the mum at the gate")])
+def test_a_kin_noun_someone_else_owns_gives_the_pronoun_no_person_of_the_speakers(who: str, said: str) -> None:
+    admitted, facts = _facts([(who, said), ("Ivo", "when is it")], "she wants a garden party")
     assert not any("Noor's mum" in f for f in facts), facts
+
+
+def test_the_listeners_ur_mum_s_is_the_speakers_mum() -> None:
+    admitted, facts = _facts([("Ivo", "ur mum's party thing"), ("Noor", "7th june")], "she wants a garden party")
+    assert admitted
+    assert facts == ["Noor's mum wants a garden party"]
 
 
 _FILLER = [("Ivo", "when is it"), ("Noor", "7th june"), ("Ivo", "wot we getting"), ("Noor", "idk. vase?"),
@@ -346,3 +353,78 @@ def test_a_role_acting_on_her_before_a_time_or_conjunction_is_not_the_lines_she(
 def test_the_object_pronoun_is_the_him_or_her_before_an_end_mark_or_listed_word(text: str, found: str | None) -> None:
     m = OBJECT_PRONOUN.search(text)
     assert (m["p"] if m else None) == found
+
+
+# A chat written all in lower case (stop 60): its names are lowercase, read where only a person stands.
+@pytest.mark.parametrize(("before", "text", "fact"), [
+    ([("Noor", "also, ysolde told me something in secret"), ("Ivo", "go on")],
+     "she applied for a job at the bakery", "Ysolde applied for a job at the bakery"),
+    ([("Ivo", "how's bertil taking it?"), ("Noor", "badly, he cut his hand"), ("Ivo", "ouch")],
+     "he's proud of the stitches though", "Bertil is proud of the stitches"),
+    ([("Ivo", "how was the leaving do?"), ("Noor", "so good. osric cried during his speech"), ("Ivo", "aw")],
+     "he's going to keep bees now, he said", "Osric is going to keep bees now"),
+    ([("Noor", "my aunt got a kitten"), ("Ivo", "what's it called?"), ("Noor", "pimble"), ("Ivo", "cute")],
+     "he's tiny and he hides in the laundry basket", "Pimble is tiny and he hides in the laundry basket"),
+    ([("Noor", "dad's operation went well!"), ("Ivo", "oh good"), ("Noor", "grumpy though"), ("Ivo", "ha")],
+     "he comes home on thursday", "Noor's dad comes home on thursday"),
+    ([("Noor", "mum made the lamb and DAD HAS NEWS"), ("Ivo", "?"), ("Noor", "he is retiring"), ("Ivo", "finally")],
+     "he's having a do at the office on friday", "Noor's dad is having a do at the office on friday"),
+])
+def test_a_lowercase_chats_person_is_written_out(before: list[tuple[str, str]], text: str, fact: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert admitted
+    assert any(fact in f for f in facts), facts
+
+
+@pytest.mark.parametrize(("before", "text"), [
+    # someone not of the speaker's life: a celebrity who only cried on stage, a stranger who told the speaker off
+    ([("Noor", "omg marvello cried on stage last night"), ("Ivo", "no way")], "she's taking a year off"),
+    ([("Noor", "a guy on the bus told me off"), ("Ivo", "what")], "he was so rude about it"),
+    # "everyone" stands where a person would, and is no one
+    ([("Noor", "everyone told me to rest"), ("Ivo", "good advice")], "she's right though"),
+    # the listener's person asked after in a lowercase chat stays theirs
+    ([("Noor", "how's bertil doing?"), ("Ivo", "better")], "he must be glad it's over"),
+])
+def test_a_he_or_she_about_no_one_of_the_speakers_is_still_rejected(before: list[tuple[str, str]], text: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert not admitted, facts
+
+
+def test_a_lowercase_word_in_a_line_that_writes_capitals_is_no_name() -> None:
+    turn = chat_turn("Also, everyone told me so", "Noor", 1, session="C1", when=WHEN)
+    assert circle.mentions(turn, turn.text or "", "Ivo", {}) == []
+    assert chat_names.lower_names("Also, rowan told me so", {"noor"}) == []  # a capital: the line writes names so
+    assert chat_names.lower_names("also, rowan told me so", {"noor"}) == [(6, "rowan")]
+    assert chat_names.lower_names("how's work doing? how's everyone doing?", {"noor"}) == []
+    assert chat_names.lower_names("how's ysolde doing?", {"noor"}) == [(6, "ysolde")]
+
+
+def test_a_reply_naming_a_song_or_a_band_is_no_one_a_he_can_mean() -> None:
+    for question in ("what's it called?", "what's the band called?"):
+        admitted, facts = _facts([("Noor", "my cousin plays in a new band, loud stuff"), ("Ivo", question),
+                                  ("Noor", "quarrymen"), ("Ivo", "nice")], "he wrote all the songs himself")
+        assert not any("Quarrymen" in f for f in facts), facts
+
+
+def test_the_pet_the_speaker_tends_is_theirs() -> None:
+    admitted, facts = _facts([("Noor", "yes, i just fed the cat"), ("Ivo", "wait, you have a cat?"),
+                              ("Noor", "custard. ginger and very round")], "she eats absolutely everything")
+    assert admitted
+    assert facts == ["Noor's cat eats absolutely everything"]
+    admitted, facts = _facts([("Noor", "i saw the dog from next door again"), ("Ivo", "and?")],
+                             "he was barking all night")
+    assert not any("Noor's dog" in f for f in facts), facts
+
+
+def test_my_x_s_ending_a_line_about_a_he_names_no_one_for_the_next_he() -> None:
+    admitted, facts = _facts([("Ivo", "a tortoise!! name please"),
+                              ("Noor", "Wobble. he's older than me, he was my grandad's"), ("Ivo", "how old??")],
+                             "about sixty. he came with the house when grandad bought it")
+    assert not any("grandad came" in f for f in facts), facts
+
+
+def test_my_x_s_before_a_noun_names_x_unless_a_role_is_the_one_named() -> None:
+    turn = chat_turn("my sister's wedding is in june", "Noor", 1, session="C1", when=WHEN)
+    assert [p.phrase for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == ["my sister"]
+    turn = chat_turn("my neighbour's kid is helping", "Noor", 1, session="C1", when=WHEN)
+    assert [p.phrase for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == ["my neighbour's kid"]

@@ -141,6 +141,10 @@ ADMIT_SYSTEM = system_text(
         "('Bertrand made a paper crown', 'I like Bertrand more and more', 'he's having birthday drinks on Friday' "
         "is about the speaker's Bertrand), and the speaker's own 'I'm taking him to the vet' keeps their thread "
         "on ('Tobble is limping, he must have hurt a paw' ... 'he needs a week of rest' is about Tobble). "
+        "A chat written all in lower case names people in lower case: 'ysolde texted me last night' then 'she "
+        "got the flat' is about the speaker's Ysolde; after 'how's bertil doing?' the reply's 'he's back at "
+        "work' is about Bertil; the one-word reply to 'what's it called?' names the pet the next 'he' means; "
+        "'my sister's wedding' names the sister for the lines after it. "
         "A he/she that means the listener's person ('he must be glad "
         "it's over' after their 'my dad had his hip done'), a stranger, someone famous or nobody named is "
         "no fact of the speaker's life: reject it.",
@@ -316,7 +320,9 @@ SPLIT_SYSTEM = system_text(
         "great and moved to Lyon in May', sourced from both turns; 'haven't seen her in weeks' stays Noor's. "
         "Someone the same message names by role is who its he/she means, not a person named lines before: "
         "after Noor's 'my aunt rang', her 'Our new intern started. She's from Quillmoor' gives 'Noor's new "
-        "intern is from Quillmoor'. Someone else's quoted words keep their own I and you: 'my boss said \"I "
+        "intern is from Quillmoor'. A name chat writes in lower case is still the name: after Noor's "
+        "'ysolde texted me last night', her 'she got the flat' gives 'Ysolde got the flat'. "
+        "Someone else's quoted words keep their own I and you: 'my boss said \"I "
         "need you at eight\"' gives 'Noor's boss said \"I need you at eight\"'.",
         "A question that presupposes a fact gives that fact as a statement about the person it is "
         "about, never the question copied: Noor asking Ivo 'did you finish the puzzle book I lent "

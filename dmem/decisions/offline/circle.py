@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from dmem.decisions.offline.chat_names import PET_NEAR_TURNS, answered_name, pet_named
 from dmem.decisions.offline.named_people import (
     LEAD,
     NOT_NAMES,
@@ -112,6 +113,7 @@ class Circle:
         self.window = prior[-V_PRONOUN_TURNS:]
         self.far = prior[-V_PRONOUN_FAR_TURNS:-V_PRONOUN_TURNS] if len(prior) > V_PRONOUN_TURNS else ()
         self.speakers = {message.speaker, *(m.speaker for m in prior)}
+        self.prior = prior
 
     @cached_property
     def known(self) -> dict[str, Person]:
@@ -134,6 +136,11 @@ class Circle:
         """The people the turns before the window name, up to ``V_PRONOUN_FAR_TURNS`` back."""
         return self._named(self.far)
 
+    def _pet_near(self, question: Message) -> bool:
+        """Whether the question or the few lines before it speak of a pet ("she got a dog" ... "what's it called?")."""
+        at = next((i for i, m in enumerate(self.prior) if m is question), len(self.prior))
+        return any(pet_named(m.text or "") for m in self.prior[max(0, at - PET_NEAR_TURNS): at + 1])
+
     def _named(self, turns: Sequence[Message]) -> tuple[Person, ...]:
         """The people ``turns`` name, in order, with their owners.
 
@@ -145,9 +152,12 @@ class Circle:
         people: list[Person] = []
         own: set[str] = set()  # names the speaker said in these turns so far
         speaker = self.message.speaker
-        for m in turns:
+        for before, m in zip((None, *turns), turns, strict=False):  # each turn with the one before it
             other = self.listener if m.speaker == speaker else speaker
             named = mentions(m, m.text or "", other, self.known, self.names, own_line=m.speaker == speaker)
+            if before is not None and before.speaker != m.speaker \
+                    and (answer := answered_name(before.text or "", m.text or "", NOT_NAMES, self._pet_near(before))):
+                named = [Person(answer[0].lower(), answer[0], m.speaker, answer[1], m.turn_id)]  # "fitzroy"
             if m.speaker == speaker:  # a name the speaker's line already made a person competes with no echo
                 own |= said_names(m.text or "", self.speakers) - {p.key for p in named if p.sure}
             else:

@@ -14,8 +14,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import rules, telegraphic
+from dmem.decisions.offline.chat_names import acts_on_speaker, lower_names
 from dmem.decisions.offline.entities import BRANDS, PLACES
-from dmem.decisions.offline.roles import role_phrases
+from dmem.decisions.offline.roles import Role, role_phrases
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
@@ -29,13 +30,16 @@ _GENDER = {**{r: "m" for r in (*rules.MALE, *_DAD)}, **{r: "f" for r in (*rules.
 _KIN = "|".join(sorted(_GENDER, key=len, reverse=True))
 _MODS = r"(?:(?:new|little|big|older|younger|baby|best|old|twin|step|late)\s+)?"
 _NAME = r"(?-i:[A-Z][a-z]+)"
-_RELATION = re.compile(rf"\b(?P<own>my|our|your|ur)\s+{_MODS}(?P<rel>{_KIN})\b(?!')"
+_RELATION = re.compile(rf"\b(?P<own>my|our|your|ur)\s+{_MODS}(?P<rel>{_KIN})\b(?!'(?!s\b))"
                        rf"(?:,?\s+(?P<name>{_NAME})\b)?", re.I)
 _BARE_KIN = re.compile(r"(?<!\bmy )(?<!\byour )(?<!\bour )\b(?-i:(?P<rel>Dad|Mum|Mom|Mam|Mother|Father|Grandma|"
                        r"Grandpa|Gran|Granny|Nan|Grandad))\b(?!\s+[A-Z])")
 # Chat's bare kin noun, lowercase with no determiner ("mum's bday thing", "dad says hi"): the speaker's, as a
 # capitalised "Mum" is. A word before it that gives it another owner ("ur mum", "jo's dad", "the mum") rules it out.
-_CHAT_KIN = re.compile(r"(?<![\w'])(?-i:(?P<rel>mum|mam|mom|dad|nan|gran|granny|grandma|grandpa|grandad))(?![\w-])")
+# Written all in capitals for news ("DAD HAS NEWS") it is the same word.
+_CHAT_KIN_WORDS = ("mum", "mam", "mom", "dad", "nan", "gran", "granny", "grandma", "grandpa", "grandad")
+_CHAT_KIN = re.compile(r"(?<![\w'])(?-i:(?P<rel>" + alternation(" ".join(_CHAT_KIN_WORDS)) + "|"
+                       + alternation(" ".join(w.upper() for w in _CHAT_KIN_WORDS)) + r"))(?![\w-])")
 _OTHER_OWNER = re.compile(r"(?:\b(?:my|our|your|ur|yr|ya|his|her|their|the|a|an|whose|every|some|any|no)|\w's|s')\s+$",
                           re.I)
 _WORD = re.compile(r"\b[A-Z][a-z]+\b")
@@ -70,6 +74,8 @@ _AFTER_OBJECT = alternation("to for at in on with about a an the some back home 
 OBJECT_PRONOUN = re.compile(rf"\b(?P<p>him|her)(?=\s*(?:[.,!?;:]|$|\s+(?:{_AFTER_OBJECT})\b))", re.I)
 """A him or her that is an object: its follower is in ``_AFTER_OBJECT``."""
 # "I met the new intern", "we hired a nanny": the speaker's own verb puts the role in their life, as "my" does.
+# "i just fed the cat": the speaker's own verb of tending a pet (``_cared_for``); "i saw the dog" says no whose.
+_TENDS = re.compile(r"\b(?:i|we)\s+(?:just\s+|already\s+)?(?:fed|feed|walked|walk|bathed|groomed|brushed)\s+$", re.I)
 _FIRST_PERSON_VERB = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|just\s+|finally\s+)?[a-z]+\s+$", re.I)
 
 
@@ -99,7 +105,10 @@ def fits(pronoun: str, person: Person) -> bool:
 
 def _relations(text: str, speaker: str, listener: str | None, turn_id: str | None) -> list[tuple[int, Person]]:
     found = []
+    roles = role_phrases(text, speaker, listener)
     for m in _RELATION.finditer(text):
+        if any(r.start == m.start() and r.end > m.end() for r in roles) or _owned_by(text, m.start(), m.end()):
+            continue  # "my neighbour's kid": the kid is the one named (a role below), not the neighbour
         owner = speaker if m["own"].lower() in ("my", "our") else listener
         rel = m["rel"].lower()
         phrase = f"my {rel}" + (f" {m['name']}" if m["name"] else "")
@@ -114,11 +123,30 @@ def _relations(text: str, speaker: str, listener: str | None, turn_id: str | Non
     # a role of either gender takes the one the line gives it ("the vet was lovely, she gave him a biscuit")
     found += [(r.start, Person(r.key, r.phrase, r.owner, r.gender if r.gender != "n" else _gender(text, r.end),
                                turn_id))
-              for r in role_phrases(text, speaker, listener)
+              for r in (_cared_for(text, r, speaker) for r in roles)
               if not any(r.start <= start < r.end for start, _ in found) and not _acts_on_another(text, r.end)
               and (r.possessed or _opens(text, r.start) or _VERB_AFTER.match(text[r.end:])
                    or _FIRST_PERSON_VERB.search(text[: r.start]))]
     return found
+
+
+def _cared_for(text: str, role: Role, speaker: str) -> Role:
+    """"I just fed the cat", "we walked the dog": the pet the speaker's own verb tends is the speaker's."""
+    if role.owner is None and role.key in rules.PETS and role.phrase.startswith("the ") \
+            and _TENDS.search(text[: role.start]):
+        return replace(role, owner=speaker, phrase="my " + role.phrase[4:])
+    return role
+
+
+def _owned_by(text: str, start: int, end: int) -> bool:
+    """Whether "my X's" ends a clause whose he/she is its subject ("he was my grandad's").
+
+    That he/she is the one the line speaks of, the X only their former owner.
+    """
+    if not re.match(r"'s\s*(?:[.,!?;]|$)", text[end:]):
+        return False
+    clause = re.split(r"[.,!?;]", text[:start])[-1]
+    return bool(re.match(r"\s*(?:he|she)\b", clause, re.I))
 
 
 def _opens(text: str, start: int) -> bool:
@@ -147,7 +175,7 @@ def _names(text: str, speakers: set[str], known: set[str]) -> list[tuple[int, st
         if _vocative(text, m.start(), m.end()) or _ADJECTIVE.match(word + after):
             continue
         out.append((m.start(), word, not _opens(text, m.start()) or word.lower() in known))
-    return out
+    return sorted([*out, *((start, word, True) for start, word in lower_names(text, NOT_NAMES | set(speakers)))])
 
 
 def _vocative(text: str, start: int, end: int) -> bool:
@@ -206,9 +234,11 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
         if key in claimed:
             continue
         subject = bool(_VERB_AFTER.match(text[start + len(word):]))
+        # it did something to the speaker ("oriane told me something"): someone of their life
+        shown = acts_on_speaker(text[start + len(word):])
         # a capital that may be anyone ("Vasquelin first painted"): a pronoun after it is left unread, unless the
         # same message goes on of it by he/she ("Pelloquin is limping, he must have done something"): a person
-        if not named and not (own_line and subject and _gender(text, start) != "n"):
+        if not named and not (own_line and subject and (shown or _gender(text, start) != "n")):
             if subject:
                 found.append((start, Person(key, word, None, "n", tid, sure=False)))
             continue
@@ -218,7 +248,7 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
             person = Person(key, word, listener, _gender(text, start), tid)
         else:
             gender = _gender(text, start)
-            person = Person(key, word, speaker, gender, tid, sure=key in mine or gender != "n")
+            person = Person(key, word, speaker, gender, tid, sure=key in mine or gender != "n" or shown)
         found.append((start, person))
     return [p for _, p in sorted(found, key=lambda x: x[0])]
 

@@ -1,0 +1,80 @@
+"""Names a chat writes in lower case, and a name given as the reply to "what's it called?".
+
+A chat written all in lower case writes its people so too ("so good. gervase cried during his speech", "oriane told
+me something"), so a capital cannot tell a name from any word. A lowercase word is read as a name only where a
+person stands: opening a clause before a verb only people do, or asked after ("how's ewald taking it?"); the words
+that stand there and are no one ("everyone", "work") are left out. ``named_people`` makes them people.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from dmem.decisions.offline import rules
+from dmem.decisions.offline.roles import ROLES
+from dmem.text.words import wordset
+
+_PERSON_VERB = r"(?:told|texted|messaged|emailed|rang|asked|thanked|invited|cried|laughed|promised|decided|confided)"
+_LOWER_NAME = re.compile(r"(?:^|[.!?]\s+|,\s+)(?:(?:oh|and|but|so|also|plus|well|yeah|ya)\b[,!.]?\s+)*(?P<a>[a-z]{3,})"
+                         rf"(?=\s+(?:just\s+|finally\s+|also\s+)?{_PERSON_VERB}\b)"
+                         r"|\bhow(?:'s|s|\s+is)\s+(?P<b>[a-z]{3,})(?=\s+(?:taking|doing|getting\s+on|feeling|coping)\b)")
+# Who did something to the speaker ("told me", "texted us") is someone of their life, whatever their gender; one who
+# only cried or laughed may be anyone ("marvello cried on stage"), a person of theirs only when the line gives a gender.
+_ACTS_ON_SPEAKER = re.compile(r"\s+(?:just\s+|finally\s+|also\s+)?(?:told|texted|messaged|emailed|rang|asked|"
+                              r"thanked|invited)\s+(?:me|us)\b", re.I)
+# "what's it called?", "what's his name?", "what's the dog called?": a one-word reply names them.
+_NAME_ASKED = re.compile(r"\bwhat(?:'s|s|\s+is|\s+was)\s+(?:(?P<g>it|he|she|his|her|its|their)\s+)?"
+                         r"(?:(?:called|name)\b|(?:the\s+|your\s+|ur\s+)?(?P<noun>\w+)(?:'s\s+name|\s+called)\b)", re.I)
+# Who a "what's the X called?" asks the name of: a pet, a relation, a role. "the band", "the song" are no one.
+_SOMEONE_PETS = (*rules.PETS, "terrier", "tortoise", "rabbit", "parrot", "hamster", "horse", "budgie", "goldfish")
+_SOMEONE = frozenset((*_SOMEONE_PETS, *rules.RELATIONS, *ROLES, "baby"))
+PET_NEAR_TURNS = 3  # lines before "what's it called?" searched for the pet it asks the name of
+_PET_WORD = re.compile(r"\b(?:" + "|".join(_SOMEONE_PETS) + r")s?\b", re.I)
+_NO_ONE = wordset("everyone everybody everything someone somebody anyone anybody nobody things life work school uni "
+                  "college business")
+
+
+def lower_names(text: str, skip: Collection[str]) -> list[tuple[int, str]]:
+    """Lowercase words of an all-lowercase line that stand where a person does, with where they start.
+
+    ``skip``: words that are no name (lowercased: common words, the speakers).
+    """
+    if re.search(r"[A-Z]", re.sub(r"\bI\b", "", text)):
+        return []  # a line that writes capitals writes its names so
+    out = []
+    for m in _LOWER_NAME.finditer(text):
+        word = m["a"] or m["b"]
+        if word not in skip and word not in _NO_ONE and not word.endswith("ing"):
+            out.append((m.start("a") if m["a"] else m.start("b"), word))
+    return out
+
+
+def acts_on_speaker(after: str) -> bool:
+    """Whether the words after a name say it did something to the speaker ("told me", "texted us")."""
+    return bool(_ACTS_ON_SPEAKER.match(after))
+
+
+def answered_name(question: str, reply: str, skip: Collection[str], pet_near: bool) -> tuple[str, str] | None:
+    """The name a one-word ``reply`` to "what's it called?" or "what's her name?" gives, and its gender.
+
+    Gender: 'm', 'f' or 'n' (either, as "it" asks). ``skip``: words that are no name (lowercased). ``pet_near``:
+    whether the lines before the question speak of a pet; without one, "what's it called?" may ask after a song or
+    an app.
+    """
+    asked = _NAME_ASKED.search(question)
+    word = re.fullmatch(r"\W*(?P<w>[A-Za-z]{3,})\W*", reply)
+    if not asked or not word or word["w"].lower() in skip or word["w"].lower() in _NO_ONE:
+        return None
+    if asked["noun"] and asked["noun"].lower() not in _SOMEONE:
+        return None
+    if not asked["noun"] and asked["g"] in (None, "it", "its", "their", "It", "Its", "Their") and not pet_near:
+        return None
+    pronoun = (asked["g"] or "").lower()
+    gender = "m" if pronoun in ("he", "his") else "f" if pronoun in ("she", "her") else "n"
+    return word["w"], gender
+
+
+def pet_named(text: str) -> bool:
+    """Whether a line speaks of a pet by its kind ("she got a dog", "a rescue terrier")."""
+    return bool(_PET_WORD.search(text))
