@@ -12,9 +12,15 @@ source of a memory but not among the memories kept, counted by:
 - best signal: which signal ranks that memory highest (dense, lexical, timed, thread, source);
 - question: time cue or 'when'; list ('all', 'what ... things'); several evidence turns;
 - the kept memories: how many share a source turn, how many are questions.
-Usage: python benchmarks/s1_ranking.py locomo|realtalk (--stores DIR [--only ID,ID] | --proxy DIR)
-       [--diagnose] [--set NAME=VALUE ...] [--data DIR (default ../shared/data)]
-``--set`` overrides a setting of the run's Context (for instance ``retrieval_top_k=50``).
+``invented --chats DIR`` replays a folder of invented chats (RealTalk format) over the stores ``formation.py
+invented`` built for it (``--stores`` its ``<work>/<source>/invented`` folder); a batch not released, or the
+question corpus's check half, is refused (``formation.held_out``).
+Usage: python benchmarks/s1_ranking.py locomo|realtalk|invented (--stores DIR [--only ID,ID] | --proxy DIR)
+       [--chats DIR (invented)] [--diagnose] [--set NAME=VALUE ...] [--data DIR (default ../shared/data)]
+       [--save FILE] [--against FILE]
+``--set`` overrides a setting of the run's Context (for instance ``retrieval_top_k=50``). ``--save`` writes each
+question's recall (JSON); ``--against`` a file so saved counts the questions whose recall went up and down since.
+Also prints the mean retrieval time per question (``search_memories``), the cost a ranking change adds.
 """
 
 from __future__ import annotations
@@ -24,9 +30,11 @@ import json
 import re
 import statistics
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
+import formation  # held_out: which stores a script must never read; reads its own flags with parse_known_args
 from _fake_world import ROOT
 
 from dmem.api import Memory
@@ -58,20 +66,41 @@ def settings() -> dict[str, object]:
 
 
 def conversations(kind: str) -> list[tuple[Conversation, Path, dict[str, str]]]:
-    """(conversation, its store, speaker namespaces) for the stores asked for."""
+    """(conversation, its store, speaker namespaces) for the stores asked for (never a held-out invented chat's)."""
     if proxy := option("--proxy"):
         folder = Path(proxy)
         conv = Conversation.model_validate_json((folder / "conversation.json").read_text())
         return [(conv, folder / "store", json.loads((folder / "namespaces.json").read_text()))]
     data = Path(option("--data", str(ROOT.parent / "shared" / "data")) or "")
     path = data / "locomo" / "locomo-dev6.json" if kind == "locomo" else data / "realtalk"
+    if kind == "invented":
+        path = Path(option("--chats") or "")
     stores = Path(option("--stores") or "")
     only = (option("--only") or "").split(",")
     out = []
-    for conv in load_dataset(kind, path).conversations:  # type: ignore[arg-type]
-        if (stores / conv.conversation_id).exists() and (only == [""] or conv.conversation_id in only):
-            out.append((conv, stores / conv.conversation_id, speaker_namespaces(conv)))
+    for conv in load_dataset("locomo" if kind == "locomo" else "realtalk", path).conversations:
+        store = store_of(stores, kind, conv.conversation_id)
+        if store is not None and (only == [""] or conv.conversation_id in only):
+            if kind == "invented" and formation.held_out(kind, store.name):
+                raise SystemExit(f"s1_ranking.py: {store.name} is held out (not released for tuning)")
+            out.append((conv, store, speaker_namespaces(conv)))
     return out
+
+
+def store_of(stores: Path, kind: str, conv_id: str) -> Path | None:
+    """The conversation's store under ``stores``: named by its id, an invented chat's with its text's hash after it."""
+    if kind != "invented":
+        return stores / conv_id if (stores / conv_id).exists() else None
+    return next((p for p in sorted(stores.glob(f"{conv_id}-*")) if p.is_dir()), None)
+
+
+def compared(saved: dict[str, float], before: Path) -> str:
+    """'N up, M down' of each question's recall against an earlier ``--save`` file (the questions both hold)."""
+    old = json.loads(before.read_text())
+    both = [q for q in saved if q in old]
+    up = sum(saved[q] > old[q] + 1e-9 for q in both)
+    down = sum(saved[q] < old[q] - 1e-9 for q in both)
+    return f"against {before.name}: {up} questions up, {down} down, of {len(both)}"
 
 
 def recall(qa: QAItem, found: set[str]) -> float:
@@ -139,6 +168,8 @@ def main() -> None:
     per: dict[str, list[float]] = {}
     counts: Counter[str] = Counter()
     ranked: Counter[str] = Counter()
+    saved: dict[str, float] = {}
+    spent = 0.0
     for conv, store, mapping in conversations(kind):
         namespaces = list(dict.fromkeys(mapping.values()))
         with Memory(store, embeddings=EMBEDDINGS, read_only=True) as mem:
@@ -146,10 +177,14 @@ def main() -> None:
             formed = {t for ns in namespaces for r in svc.store.vectors.list(ns) for t in r.source_turn_ids}
             if overrides:
                 svc = dataclasses.replace(svc, context=svc.context.with_overrides(**overrides))
-            for qa in (q for q in conv.qa if q.category in CATEGORIES and q.evidence):
+            for n, qa in enumerate(q for q in conv.qa if q.category in CATEGORIES and q.evidence):
                 qa = qa.model_copy(update={"question": asked_by_speaker_names(svc, qa.question, namespaces)})
-                found = {t for r, _ in search_memories(svc, qa.question, namespaces) for t in r.source_turn_ids}
+                started = time.perf_counter()
+                hits = search_memories(svc, qa.question, namespaces)
+                spent += time.perf_counter() - started
+                found = {t for r, _ in hits for t in r.source_turn_ids}
                 per.setdefault(conv.conversation_id, []).append(recall(qa, found))
+                saved[f"{conv.conversation_id}#{n}"] = recall(qa, found)
                 ranked["formed"] += sum(e in formed for e in qa.evidence)
                 ranked["kept"] += sum(e in formed and e in found for e in qa.evidence)
                 if "--diagnose" in sys.argv:
@@ -158,7 +193,12 @@ def main() -> None:
     every = [x for v in per.values() for x in v]
     kept = f"{ranked['kept']}/{ranked['formed']} = {ranked['kept'] / max(1, ranked['formed']):.3f}"
     print(f"{kind} {overrides or 'defaults'}: S1 recall {statistics.mean(every):.4f} over {len(every)} questions; "
-          + ", ".join(f"{c} {m:.4f} ({len(per[c])})" for c, m in means.items()) + f"; formed evidence kept {kept}")
+          + ", ".join(f"{c} {m:.4f} ({len(per[c])})" for c, m in means.items()) + f"; formed evidence kept {kept}; "
+          f"{1000 * spent / max(1, len(every)):.0f} ms per question")
+    if save := option("--save"):
+        Path(save).write_text(json.dumps(saved))
+    if against := option("--against"):
+        print(compared(saved, Path(against)))
     for key, value in sorted(counts.items()):
         print(f"  {key}: {value}")
 
