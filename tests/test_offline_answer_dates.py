@@ -13,6 +13,7 @@ import pytest
 
 from dmem.decisions.offline import spans
 from dmem.decisions.offline.answer_extraction import ANSWER_TYPED_REACH, answer
+from dmem.decisions.offline.gate import line_stems, quality_gate
 from dmem.decisions.offline.spoken_days import spoken_days
 from dmem.models.embeddings import make_embeddings
 from dmem.text.questions import two_questions
@@ -140,3 +141,10 @@ def test_a_full_date_said_beats_a_relative_one_in_a_higher_line(monkeypatch: pyt
     monkeypatch.setattr("dmem.decisions.offline.answer_extraction.ANSWER_MARGIN", 1.0)  # both lines are close
     got = answer(EMB, "When did Ilse finish her pottery course?", context)
     assert got.answer == "2 July 2029" and got.used == [2]
+
+
+def test_the_gate_reads_a_day_said_without_its_year_as_the_answerer_does() -> None:
+    line = "[2031-05-14] Ilse's cello course resumes on the 19th of June"
+    assert {"19", "june", "2031"} <= line_stems(line)
+    verdict = quality_gate(EMB, "When does Ilse's cello course resume?", "19 June 2031", [line])
+    assert verdict.relevance.passed
