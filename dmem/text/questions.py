@@ -37,3 +37,27 @@ def restate(question: str) -> str:
     for pattern, replacement in _IDIOMS:
         question = pattern.sub(replacement, question)
     return question
+
+
+_TYPED_WH = r"(?:when|where|who|how\s+(?:many|much|long|old))"
+# "When and where did ...?", "Where and when ...?": one body, two question words.
+_BOTH = re.compile(rf"^\s*(?P<a>{_TYPED_WH})\s+and\s+(?P<b>{_TYPED_WH})\b(?P<body>.+)$", re.I)
+# "When did Ivo sow his beans, and how many?": a question, then a second question word alone, perhaps after a
+# preposition ("and from when?", "and for how much?"), asking about the same thing.
+_TAIL = re.compile(rf"^\s*(?P<first>(?P<wh>what|which|when|where|who|how(?:\s+(?:many|much|long|old))?)\b"
+                   rf"(?P<body>.+?)),?\s+and\s+(?:(?:from|for|since|until|till|at|in|by|to)\s+)?"
+                   rf"(?P<second>{_TYPED_WH})\s*\??\s*$", re.I)
+
+
+def two_questions(question: str) -> tuple[str, str] | None:
+    """The two questions a two-part question asks, each whole; None for a question that asks one thing.
+
+    "When and where did Ivo propose?" asks "When did Ivo propose?" and "Where did Ivo propose?"; "How much
+    is the rent going up, and from when?" asks "How much is the rent going up?" and "when is the rent going up?".
+    """
+    if m := _BOTH.match(question):
+        body = m["body"].rstrip(" ?")
+        return f"{m['a'].capitalize()}{body}?", f"{m['b'].capitalize()}{body}?"
+    if (m := _TAIL.match(question)) and m["wh"].split()[0].lower() != m["second"].split()[0].lower():
+        return f"{m['first'].rstrip(' ,?')}?", f"{m['second'].capitalize()}{m['body'].rstrip(' ,?')}?"
+    return None

@@ -10,7 +10,9 @@ they point back ('...; it took all summer') ranks by the fact they lean on when 
 When the question names a period ('in March 2024'), a line clearly outside it gives way to a close one
 inside it (``periods.within``). A framed reply that only says yes ('yep') is read as the question it
 confirms (``confirmed_pieces``); a number question whose close lines hold no number reads the next lines
-within ANSWER_TYPED_REACH before it takes new words.
+within ANSWER_TYPED_REACH before it takes new words, and a when-question whose close lines say no date
+(``spans.said_date``: 'last tuesday', 'the 21st of August') reads them for one before it takes the best
+line's own date. A two-part question ('When and where...?') is answered part by part (``both_answers``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dmem.decisions.offline.frames import said
 from dmem.decisions.offline.periods import period_words, within
 from dmem.decisions.offline.rules import SENTENCE_END
 from dmem.decisions.offline.spans import NO_INFO
+from dmem.decisions.offline.spoken_days import names_bare_day
 from dmem.decisions.offline.topics import (
     focused_signals,
     relevance,
@@ -34,16 +37,16 @@ from dmem.decisions.offline.topics import (
     topic_terms,
     topical_names,
 )
-from dmem.state.verdicts import AnswerDraft
+from dmem.state.verdicts import AnswerDraft, is_no_info
 from dmem.text.lexical import content_stems
 from dmem.text.names import mentions, question_names
-from dmem.text.questions import asks_for_list
+from dmem.text.questions import asks_for_list, two_questions
 from dmem.text.words import wordset
 
 ANSWER_TYPED_LINES = 5  # lines searched for a typed span (date, place, name, number) before the best line's words
 ANSWER_MARGIN = 0.15  # ...and only lines within this relevance of the best one
 ANSWER_TYPED_REACH = 0.3  # a number question with no number in those lines reads the next ones within this
-REACHING_KINDS = ("count", "duration")  # question kinds whose typed span is searched that far
+REACHING_KINDS = ("count", "duration", "when")  # question kinds whose typed span is searched that far
 LIST_MAX_ITEMS = 4  # a list question's answer joins at most this many distinct spans
 ANSWER_LIST_MAX_ITEMS = 6  # ...and at most this many items of the type it asks for (places, names, titles)
 
@@ -124,40 +127,94 @@ def confirms(reply: str) -> bool:
 def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerDraft:
     """The typed span of the best close line that has one, else the best line's new words.
 
-    A list question ('What books...', 'Which cities...') gets the distinct spans of its close lines.
+    A list question ('What books...', 'Which cities...') gets the distinct spans of its close lines; a
+    two-part question ('When and where...?', '..., and how many?') the answers of both parts (``both_answers``).
     """
+    if pair := two_questions(question):
+        return both_answers(embeddings, question, pair, context)
+    return extracted(embeddings, question, context)[0]
+
+
+def extracted(embeddings: Embeddings, question: str, context: list[str]) -> tuple[AnswerDraft, bool]:
+    """The answer of a one-part question, and whether it is the span of the kind asked (or a typed list)."""
     names = question_names(question)
     lines = [(strip_vocatives(text, names), tag) for text, tag in map(spans.parse_line, context)]
     ranked = ranked_lines(embeddings, question, lines, [strip_vocatives(c, names) for c in context])
     if not ranked:
         return AnswerDraft(reasoning=f"none of the {len(context)} lines shares the question's topic, names its "
-                           "people and adds to it", answer=NO_INFO)
+                           "people and adds to it", answer=NO_INFO), False
     top = ranked[0][1]
     close = [i for i, score in ranked[:ANSWER_TYPED_LINES] if score >= top - ANSWER_MARGIN]
     listed = asks_for_list(question)
     if listed and (kind := lists.list_type(question)) and \
             (typed_list := typed_list_answer(embeddings, question, kind, [lines[i] for i in close], close)):
-        return typed_list
+        return typed_list, True
     if listed and (len(close) > 1 or len(frames.pieces(lines[close[0]][0])) > 1):
-        return list_answer(embeddings, question, [lines[i] for i in close], close)
+        return list_answer(embeddings, question, [lines[i] for i in close], close), False
     asked = spans.question_kind(question)
     parts = [(i, s) for i in close for s in sentences(embeddings, question, lines[i][0])]
-    if asked == "when":  # a date said in a sentence beats the date it was said on
+    if asked == "when":  # a full date said in a sentence first, then one said otherwise ("last tuesday")
         parts.sort(key=lambda p: spans.date_span(p[1], None) is None)
 
     def typed_in(pairs: list[tuple[int, str]]) -> tuple[int, str] | None:
         return next(((i, span) for i, s in pairs if (span := spans.typed_span(question, s, lines[i][1]))), None)
 
-    # The lines past the close ones are read (and their sentences ranked) only when no close line has the span.
-    hit = typed_in(parts)
-    reach = [] if hit else reached(embeddings, question, asked, lines, ranked, close)
+    def said_in(pairs: list[tuple[int, str]]) -> tuple[int, str] | None:
+        return next(((i, span) for i, s in pairs if spans.said_date(s, lines[i][1])
+                     and (span := spans.typed_span(question, s, lines[i][1]))), None)
+
+    # A date said in a sentence ("last tuesday", "the 21st of August") beats the date it was said on; the lines
+    # past the close ones are read (and their sentences ranked) only when no close line has the span.
+    # A framed line's date may be said in its quoted question or earlier message: it dates the line too.
+    hit = said_in(parts) or said_in([(i, lines[i][0]) for i in close]) if asked == "when" else typed_in(parts)
+    # A close line naming a day it leaves unplaced ("back on the 18th") has the date: no further line has it.
+    unplaced = asked == "when" and any(names_bare_day(s) for _, s in parts)
+    reach = [] if hit or unplaced else reached(embeddings, question, asked, lines, ranked, close)
+    hit = hit or (said_in(reach) or typed_in(parts) if asked == "when" else typed_in(reach))
     # No typed span: the first sentence that adds words; one that only restates the question gives way.
     fresh = ((i, spans.new_span(question, s)) for i, s in parts)
-    best, found = hit or typed_in(reach) or next(((i, span) for i, span in fresh if span), (ranked[0][0], None))
+    best, found = hit or next(((i, span) for i, span in fresh if span), (ranked[0][0], None))
     best_sentence = next(s for i, s in parts + reach if i == best)
     return AnswerDraft(reasoning=f"line {best + 1} (relevance {dict(ranked)[best]:.2f}, "
                        f"{asked} question): {context[best].strip()}",
-                       used=[best + 1], answer=found or spans.free_span(question, best_sentence))
+                       used=[best + 1], answer=found or spans.free_span(question, best_sentence)), hit is not None
+
+
+def both_answers(embeddings: Embeddings, question: str, pair: tuple[str, str], context: list[str]) -> AnswerDraft:
+    """A two-part question's answer: its parts' answers joined, each once.
+
+    The second part's span is looked for first in the line that answered the first ('sowed them on 14 March;
+    24 pots' answers when and how many). A part that asks for a kind (a date, a place, a number) joins only
+    with a span of that kind; a 'what' part joins with its words. When no part joins, the question is
+    answered whole, as one question.
+    """
+    first, typed = extracted(embeddings, pair[0], context)
+    drafts = [(pair[0], first, typed), (pair[1], *(shared_span(pair[1], first, context)
+                                                   or extracted(embeddings, pair[1], context)))]
+    given = [(part, d) for part, d, typed in drafts if not is_no_info(d.answer)
+             and (typed or spans.question_kind(part) == "other")]
+    kept = [(part, d) for k, (part, d) in enumerate(given)
+            if not any(d.answer.lower() in o.answer.lower() for j, (_, o) in enumerate(given) if j < k)]
+    if not kept:
+        return extracted(embeddings, question, context)[0]
+    return AnswerDraft(reasoning=" / ".join(f'"{part}": {d.reasoning}' for part, d in kept),
+                       used=list(dict.fromkeys(n for _, d in kept for n in d.used)),
+                       answer=", ".join(d.answer for _, d in kept))
+
+
+def shared_span(part: str, other: AnswerDraft, context: list[str]) -> tuple[AnswerDraft, bool] | None:
+    """The span ``part`` asks for in the line that answered the other part; for a date, one the line says.
+
+    Any statement of the line is read: the other part's words may be in only one ('...; 24 pots').
+    """
+    asked = spans.question_kind(part)
+    for n in other.used if asked != "other" else []:
+        text, tag = spans.parse_line(context[n - 1])
+        for sentence in (s for piece in confirmed_pieces(text) for s in SENTENCE_END.split(piece) if s.strip()):
+            if (span := spans.typed_span(part, sentence, tag)) and (asked != "when" or spans.said_date(sentence, tag)):
+                return AnswerDraft(reasoning=f"line {n}, as the other part: {context[n - 1].strip()}", used=[n],
+                                   answer=span), True
+    return None
 
 
 def reached(embeddings: Embeddings, question: str, asked: str, lines: list[Line], ranked: list[tuple[int, float]],

@@ -7,13 +7,14 @@ words of the best line that the question does not already contain (the new infor
 from __future__ import annotations
 
 __all__ = ["NO_INFO", "adds_information", "concept_span", "extract", "free_span", "new_span", "on_topic", "parse_line",
-           "question_kind", "topic_stems", "typed_span"]
+           "question_kind", "said_date", "topic_stems", "typed_span"]
 
 import re
 from datetime import date, datetime
 
 from dmem.decisions.offline import newwords
 from dmem.decisions.offline.pronouns import rewrite_person
+from dmem.decisions.offline.spoken_days import spoken_days
 from dmem.decisions.offline.topics import class_stems, in_class_sense, related, shares, topic_stems, topic_terms
 from dmem.grounding.deixis import MONTHS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
@@ -99,12 +100,24 @@ def question_kind(question: str) -> str:
     return next((kind for kind, pattern in _KINDS if pattern.search(question)), "other")
 
 
-def date_span(text: str, tag: date | None, *, year_only: bool = False) -> str | None:
-    """The first absolute date in the text (relative times grounded on the tag), else the tag."""
+def said_date(text: str, tag: date | None) -> str | None:
+    """The first date the text says; None when it says none (the tag itself is not said).
+
+    Absolute, relative grounded on the tag, or a day without its year ("the 21st of August", placed by the
+    tag: ``spoken_days``).
+    """
     if tag:
         text = ground_time(text, datetime(tag.year, tag.month, tag.day)).text
     m = _DATE_PHRASE.search(text)
-    found = m.group(0) if m else (format_day(tag) if tag else None)
+    spoken = spoken_days(text, tag)
+    if spoken and (m is None or spoken[0][0] < m.start()):
+        return format_day(spoken[0][1])
+    return m.group(0) if m else None
+
+
+def date_span(text: str, tag: date | None, *, year_only: bool = False) -> str | None:
+    """The first date the text says (``said_date``), else the tag."""
+    found = said_date(text, tag) or (format_day(tag) if tag else None)
     if found and year_only:
         year = re.search(r"\d{4}", found)
         return year.group(0) if year else found
