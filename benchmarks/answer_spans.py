@@ -11,7 +11,9 @@ Prints per conversation:
 - retrieval's loss: in neither;
 - no words: a gold with no content word (skipped from the shares).
 ``--replay`` answers every question again with the current offline answerer over the saved context
-(no store, no model) and prints the counts and mean F1 (``f1_mem0``) of both, with the questions whose
+(no store, no model), as the answerer read it (the record's ``asked``: a speaker's other name written as their label;
+records written before ``asked`` was kept replay the question as asked, which differs on chats that call a speaker by
+another name) and prints the counts and mean F1 (``f1_mem0``) of both, with the questions whose
 F1 went up and down; ``--gate`` adds how often the offline quality gate passes each answer.
 ``--list N`` prints up to N of the answerer's losses (question, gold, answer) to read.
 Usage: python benchmarks/answer_spans.py DIR/results.json [--method mem0] [--replay] [--gate] [--list N]
@@ -83,16 +85,22 @@ def table(records: list[dict[str, Any]], answers: list[str], title: str) -> None
     print(counts_line("**all**", total, scores))
 
 
+def asked(record: dict[str, Any]) -> str:
+    """The question as System 1's answerer read it (a speaker's other name as their label): records before the
+    field kept only the question as asked, which differs where a chat calls a speaker by another name."""
+    return str(record.get("asked") or record["question"])
+
+
 def replay(records: list[dict[str, Any]], gate: bool) -> list[str]:
     """The current offline answerer's answers over the saved contexts (and the gate's pass count)."""
     from dmem.decisions.offline.decider import OfflineDecider
     from dmem.models.embeddings import make_embeddings
 
     decider = OfflineDecider(make_embeddings(EMBEDDINGS))
-    answers = [decider.answer(r["question"], r["context"]).value.answer for r in records]
+    answers = [decider.answer(asked(r), r["context"]).value.answer for r in records]
     if gate:
         for label, given in (("recorded", [r["answer"] for r in records]), ("replayed", answers)):
-            passed = sum(decider.quality_gate(r["question"], a, r["context"]).value.passed
+            passed = sum(decider.quality_gate(asked(r), a, r["context"]).value.passed
                          for r, a in zip(records, given, strict=True))
             print(f"offline quality gate passes {passed}/{len(records)} {label} answers")
     return answers

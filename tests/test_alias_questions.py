@@ -40,6 +40,8 @@ def test_asking_with_an_alias_answers_about_that_speaker(tmp_path: Path) -> None
         ans = mem.ask("What does Sasha do on thursdays?", user_ids=["c/a", "c/o"])
         assert "climbing" in ans.answer and "chess" not in ans.answer
         assert ans.retrieved[0].memory.namespace == "c/a"
+        assert ans.question == "What does Sasha do on thursdays?"
+        assert ans.asked == "What does Alexandra do on thursdays?"  # as the answerer read it
 
 
 def test_the_async_path_uses_the_same_aliases(tmp_path: Path) -> None:
@@ -47,6 +49,14 @@ def test_the_async_path_uses_the_same_aliases(tmp_path: Path) -> None:
         _ingest(mem)
         ans = asyncio.run(mem.aask("What does Sasha do on thursdays?", user_ids=["c/a", "c/o"]))
         assert "climbing" in ans.answer and "chess" not in ans.answer
+        assert ans.asked == "What does Alexandra do on thursdays?"
+
+
+def test_a_question_naming_no_one_by_another_name_is_answered_as_asked(tmp_path: Path) -> None:
+    with Memory(tmp_path / "m", embeddings="hash") as mem:
+        _ingest(mem)
+        ans = mem.ask("What does Ottilie do on thursdays?", user_ids=["c/a", "c/o"])
+        assert ans.asked == ans.question == "What does Ottilie do on thursdays?"
 
 
 def test_both_paths_take_more_from_the_namespace_of_the_person_asked_about(tmp_path: Path) -> None:

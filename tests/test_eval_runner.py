@@ -275,6 +275,7 @@ def test_evidence_recall_in_a_run_uses_memory_source_turns(tmp_path: Path) -> No
     # The record keeps the lines the answerer read: one per memory it answered from, dated as shown to it.
     assert len(kept["context"]) == 1 and kept["context"][0].startswith("[")
     assert len(by[("quality", 1)]["context"]) == len(by[("quality", 1)]["memory_ids"]) == 6
+    assert all(r["asked"] == r["question"] for r in out.records)  # no speaker is asked after by another name
 
 
 def test_rag_retrieves_the_window_holding_the_answer() -> None:

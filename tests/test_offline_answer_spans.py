@@ -103,3 +103,10 @@ def test_the_benchmark_wants_the_gold_in_one_line_not_spread_over_many(answer_sp
     assert answer_spans.classify("A green striped umbrella", spread, "the fence") == "retrieval"
     # A date gold is found in a line's date tag.
     assert answer_spans.classify("2 March 2025", spread, "the fence") == "answerer"
+
+
+def test_the_replay_asks_as_the_answerer_read_it(answer_spans: ModuleType) -> None:
+    # A chat that calls Alexandra "Sasha": the answerer read the question with her label.
+    record = {"question": "Where does Sasha climb?", "asked": "Where does Alexandra climb?"}
+    assert answer_spans.asked(record) == "Where does Alexandra climb?"
+    assert answer_spans.asked({"question": "Where does Ottilie play chess?"}) == "Where does Ottilie play chess?"

@@ -211,7 +211,8 @@ def build_record(task: QuestionTask, out: MethodAnswer, config: str) -> dict[str
     return {
         "key": task.key, "config": config, "method": method.name,
         "conversation_id": task.conversation.conversation_id, "index": task.index,
-        "question": qa.question, "gold": qa.answer, "category": qa.category, "evidence": qa.evidence,
+        "question": qa.question, "asked": out.asked or qa.question, "gold": qa.answer, "category": qa.category,
+        "evidence": qa.evidence,
         "missing_evidence": qa.missing_evidence,
         "answer": out.answer, "route": out.route, "gate_passed": out.gate_passed,
         "fallback": (out.route == "deliberation") if method.gated else None,

@@ -184,6 +184,9 @@ class MethodAnswer:
     engine: str = "model"
     context: list[str] = field(default_factory=list)
     """The lines System 1's answerer read: its memories (``memory_ids``) rendered, in order."""
+    asked: str = ""
+    """The question as System 1's answerer read it (a speaker's other name written as their label); empty: as
+    asked."""
 
 
 def answer_memory(memory: Memory, question: str, namespaces: list[str], method: Method) -> MethodAnswer:
@@ -198,7 +201,7 @@ def answer_memory(memory: Memory, question: str, namespaces: list[str], method: 
                         ans.memory_ids, list(dict.fromkeys(turns)), facts, ans.evidence_turn_ids,
                         ans.read_share if deliberated else None,
                         [t for skip in ans.skipped_chunks for t in skip.turn_ids], ans.engine,
-                        [retrieved[m].render() for m in ans.memory_ids if m in retrieved])
+                        [retrieved[m].render() for m in ans.memory_ids if m in retrieved], ans.asked)
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,7 @@ def _retrieved(hits: list[tuple[MemoryRecord, float]], has_transcript: bool, que
     memories = [record for record, _ in hits]
     return {
         "question": question,
+        "asked": question,
         "memories": memories,
         "has_transcript": has_transcript,
         "scores": [score for _, score in hits],

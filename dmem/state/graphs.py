@@ -168,6 +168,9 @@ class QueryOutput(TypedDict, total=False):
 
     answer: str
     """The final answer."""
+    asked: str
+    """The question as it was answered: the input's, with another name a speaker goes by in the chat written as
+    the speaker's label ('Alex' -> 'Sasha'); the input's own words when it names no one by another name."""
     route: Route
     """system1 (memories sufficed), deliberation (Full Deliberation ran) or no_memory."""
     gate: GateVerdict

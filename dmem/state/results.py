@@ -94,6 +94,8 @@ class Answer(BaseModel):
 
     question: str
     answer: str
+    asked: str = Field(default="", description="The question as it was answered: another name a speaker goes by "
+                       "in the chat written as the speaker's label ('Alex' -> 'Sasha'); else the question.")
     route: str = Field(description="system1, deliberation or no_memory.")
     gate_passed: bool | None = None
     gate_reasons: list[str] = Field(default_factory=list)
@@ -121,7 +123,8 @@ class Answer(BaseModel):
         """Build from the query graph's output."""
         gate = out.get("gate") or {}
         return cls(
-            question=question, answer=out.get("answer", ""), route=out.get("route", "system1"),
+            question=question, answer=out.get("answer", ""), asked=out.get("asked") or question,
+            route=out.get("route", "system1"),
             gate_passed=gate.get("passed"), gate_reasons=list(gate.get("reasons") or []),
             unaudited=bool(gate.get("unaudited")),
             samples=list(gate.get("samples") or []), memory_ids=list(out.get("memory_ids") or []),
