@@ -183,8 +183,8 @@ def main() -> None:
                 hits = search_memories(svc, qa.question, namespaces)
                 spent += time.perf_counter() - started
                 found = {t for r, _ in hits for t in r.source_turn_ids}
-                per.setdefault(conv.conversation_id, []).append(recall(qa, found))
-                saved[f"{conv.conversation_id}#{n}"] = recall(qa, found)
+                got = saved[f"{conv.conversation_id}#{n}"] = recall(qa, found)
+                per.setdefault(conv.conversation_id, []).append(got)
                 ranked["formed"] += sum(e in formed for e in qa.evidence)
                 ranked["kept"] += sum(e in formed and e in found for e in qa.evidence)
                 if "--diagnose" in sys.argv:

@@ -9,20 +9,21 @@ that stand there and are no one ("everyone", "work") are left out. ``named_peopl
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from dmem.decisions.offline import rules
 from dmem.decisions.offline.roles import ROLES
 from dmem.text.words import wordset
 
-_PERSON_VERB = r"(?:told|texted|messaged|emailed|rang|asked|thanked|invited|cried|laughed|promised|decided|confided)"
+# Verbs of what someone does to the speaker ("told me"), and of what only people do at all ("cried").
+_TO_SPEAKER_VERBS = "told|texted|messaged|emailed|rang|asked|thanked|invited"
+_PERSON_VERB = rf"(?:{_TO_SPEAKER_VERBS}|cried|laughed|promised|decided|confided)"
 _LOWER_NAME = re.compile(r"(?:^|[.!?]\s+|,\s+)(?:(?:oh|and|but|so|also|plus|well|yeah|ya)\b[,!.]?\s+)*(?P<a>[a-z]{3,})"
                          rf"(?=\s+(?:just\s+|finally\s+|also\s+)?{_PERSON_VERB}\b)"
                          r"|\bhow(?:'s|s|\s+is)\s+(?P<b>[a-z]{3,})(?=\s+(?:taking|doing|getting\s+on|feeling|coping)\b)")
 # Who did something to the speaker ("told me", "texted us") is someone of their life, whatever their gender; one who
 # only cried or laughed may be anyone ("marvello cried on stage"), a person of theirs only when the line gives a gender.
-_ACTS_ON_SPEAKER = re.compile(r"\s+(?:just\s+|finally\s+|also\s+)?(?:told|texted|messaged|emailed|rang|asked|"
-                              r"thanked|invited)\s+(?:me|us)\b", re.I)
+_ACTS_ON_SPEAKER = re.compile(rf"\s+(?:just\s+|finally\s+|also\s+)?(?:{_TO_SPEAKER_VERBS})\s+(?:me|us)\b", re.I)
 # "what's it called?", "what's his name?", "what's the dog called?": a one-word reply names them.
 _NAME_ASKED = re.compile(r"\bwhat(?:'s|s|\s+is|\s+was)\s+(?:(?P<g>it|he|she|his|her|its|their)\s+)?"
                          r"(?:(?:called|name)\b|(?:the\s+|your\s+|ur\s+)?(?P<noun>\w+)(?:'s\s+name|\s+called)\b)", re.I)
@@ -55,12 +56,13 @@ def acts_on_speaker(after: str) -> bool:
     return bool(_ACTS_ON_SPEAKER.match(after))
 
 
-def answered_name(question: str, reply: str, skip: Collection[str], pet_near: bool) -> tuple[str, str] | None:
+def answered_name(question: str, reply: str, skip: Collection[str],
+                  pet_near: Callable[[], bool]) -> tuple[str, str] | None:
     """The name a one-word ``reply`` to "what's it called?" or "what's her name?" gives, and its gender.
 
     Gender: 'm', 'f' or 'n' (either, as "it" asks). ``skip``: words that are no name (lowercased). ``pet_near``:
-    whether the lines before the question speak of a pet; without one, "what's it called?" may ask after a song or
-    an app.
+    whether the lines before the question speak of a pet (without one, "what's it called?" may ask after a song or
+    an app); called only for such an "it" question, so most replies read no line before.
     """
     asked = _NAME_ASKED.search(question)
     word = re.fullmatch(r"\W*(?P<w>[A-Za-z]{3,})\W*", reply)
@@ -68,7 +70,7 @@ def answered_name(question: str, reply: str, skip: Collection[str], pet_near: bo
         return None
     if asked["noun"] and asked["noun"].lower() not in _SOMEONE:
         return None
-    if not asked["noun"] and asked["g"] in (None, "it", "its", "their", "It", "Its", "Their") and not pet_near:
+    if not asked["noun"] and asked["g"] in (None, "it", "its", "their", "It", "Its", "Their") and not pet_near():
         return None
     pronoun = (asked["g"] or "").lower()
     gender = "m" if pronoun in ("he", "his") else "f" if pronoun in ("she", "her") else "n"

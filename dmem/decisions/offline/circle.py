@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, partial
 
 from dmem.decisions.offline.chat_names import PET_NEAR_TURNS, answered_name, pet_named
 from dmem.decisions.offline.named_people import (
@@ -156,7 +156,8 @@ class Circle:
             other = self.listener if m.speaker == speaker else speaker
             named = mentions(m, m.text or "", other, self.known, self.names, own_line=m.speaker == speaker)
             if before is not None and before.speaker != m.speaker \
-                    and (answer := answered_name(before.text or "", m.text or "", NOT_NAMES, self._pet_near(before))):
+                    and (answer := answered_name(before.text or "", m.text or "", NOT_NAMES,
+                                                 partial(self._pet_near, before))):
                 named = [Person(answer[0].lower(), answer[0], m.speaker, answer[1], m.turn_id)]  # "fitzroy"
             if m.speaker == speaker:  # a name the speaker's line already made a person competes with no echo
                 own |= said_names(m.text or "", self.speakers) - {p.key for p in named if p.sure}
