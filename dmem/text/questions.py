@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from dmem.text.names import question_names
+
 _COUNT = re.compile(r"\bhow\s+(?:many|often)\b|\bnumber\s+of\b|\bhow\s+much\s+times\b", re.I)
 _NOT_PLURAL = r"(?!(?:is|was|does|has|this|its|his|us|yes|always|perhaps)\b)"
 _LIST = re.compile(r"\b(?:list|all|every|each|both|various|several|any\s+other)\b"
@@ -49,15 +51,41 @@ _TAIL = re.compile(rf"^\s*(?P<first>(?P<wh>what|which|when|where|who|how(?:\s+(?
                    rf"(?P<second>{_TYPED_WH})\s*\??\s*$", re.I)
 
 
+# "Who is Ansel, and where did he go when the farm was sold?": after a comma, a second question with its own
+# question word, verb and at least two more words (a part asking for a date, place, person or number).
+_OWN_VERB = re.compile(rf"^\s*(?P<first>(?:what|which|when|where|who|how)\b.+?),\s+and\s+"
+                       rf"(?P<second>{_TYPED_WH}\s+"
+                       r"(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could)\s+\S+\s+\w.*?)\s*\?\s*$",
+                       re.I)
+_POSSESSIVE = re.compile(r"\b(?:his|their|her(?=\s+(?!(?:to|with|for|and|at|in|on|from|up|out)\b)[a-z]))\s+", re.I)
+_PERSON = re.compile(r"\b(?:he|she|they)\b", re.I)
+
+
 def two_questions(question: str) -> tuple[str, str] | None:
     """The two questions a two-part question asks, each whole; None for a question that asks one thing.
 
     "When and where did Ivo propose?" asks "When did Ivo propose?" and "Where did Ivo propose?"; "How much
-    is the rent going up, and from when?" asks "How much is the rent going up?" and "when is the rent going up?".
+    is the rent going up, and from when?" asks "How much is the rent going up?" and "when is the rent going up?";
+    "Who is Ansel, and where did he go?" asks "Who is Ansel?" and "Where did Ansel go?" (``resolved``).
     """
     if m := _BOTH.match(question):
         body = m["body"].rstrip(" ?")
         return f"{m['a'].capitalize()}{body}?", f"{m['b'].capitalize()}{body}?"
     if (m := _TAIL.match(question)) and m["wh"].split()[0].lower() != m["second"].split()[0].lower():
         return f"{m['first'].rstrip(' ,?')}?", f"{m['second'].capitalize()}{m['body'].rstrip(' ,?')}?"
+    if m := _OWN_VERB.match(question):
+        first, second = f"{m['first'].rstrip(' ,?')}?", m["second"].rstrip(" ?")
+        return first, f"{second[0].upper()}{resolved(second, question_names(first))[1:]}?"
     return None
+
+
+def resolved(part: str, names: list[str]) -> str:
+    """A second question's he/she/they and his/her/their as the one person the first question names.
+
+    "Who is Ansel, and where did he go?": "where did Ansel go"; with no name or several, the part as asked.
+    """
+    if len(names) != 1:
+        return part
+    name = names[0]
+    part = _POSSESSIVE.sub(f"{name}'s ", part)
+    return _PERSON.sub(name, part)

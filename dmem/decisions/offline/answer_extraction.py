@@ -11,8 +11,10 @@ When the question names a period ('in March 2024'), a line clearly outside it gi
 inside it (``periods.within``). A framed reply that only says yes ('yep') is read as the question it
 confirms (``confirmed_pieces``); a number question whose close lines hold no number reads the next lines
 within ANSWER_TYPED_REACH before it takes new words, and a when-question whose close lines say no date
-(``spans.said_date``: 'last tuesday', 'the 21st of August') reads them for one before it takes the best
-line's own date. A two-part question ('When and where...?') is answered part by part (``both_answers``).
+(``spans.said_date``: 'last tuesday', 'the 21st of August', 'thursday is her birthday') reads them for one
+before it takes the best line's own date; a month said alone ('in may') answers only when none of those lines
+says a day. A two-part question ('When and where...?', 'Who is Ansel, and where did he go?') is answered part
+by part (``both_answers``).
 """
 
 from __future__ import annotations
@@ -159,18 +161,28 @@ def extracted(embeddings: Embeddings, question: str, context: list[str]) -> tupl
     def typed_in(pairs: list[tuple[int, str]]) -> tuple[int, str] | None:
         return next(((i, span) for i, s in pairs if (span := spans.typed_span(question, s, lines[i][1]))), None)
 
-    def said_in(pairs: list[tuple[int, str]]) -> tuple[int, str] | None:
-        return next(((i, span) for i, s in pairs if spans.said_date(s, lines[i][1])
-                     and (span := spans.typed_span(question, s, lines[i][1]))), None)
+    read: dict[tuple[int, str], tuple[str | None, str | None]] = {}  # each sentence is grounded once
+
+    def said_in(pairs: list[tuple[int, str]], *, months: bool = False) -> tuple[int, str] | None:
+        for i, s in pairs:
+            if (i, s) not in read:
+                read[i, s] = spans.said_spans(question, s, lines[i][1])
+            day, month = read[i, s]
+            if span := day or (month if months else None):
+                return i, span
+        return None
 
     # A date said in a sentence ("last tuesday", "the 21st of August") beats the date it was said on; the lines
     # past the close ones are read (and their sentences ranked) only when no close line has the span.
     # A framed line's date may be said in its quoted question or earlier message: it dates the line too.
-    hit = said_in(parts) or said_in([(i, lines[i][0]) for i in close]) if asked == "when" else typed_in(parts)
-    # A close line naming a day it leaves unplaced ("back on the 18th") has the date: no further line has it.
+    whole = [(i, lines[i][0]) for i in close]
+    hit = said_in(parts) or said_in(whole) if asked == "when" else typed_in(parts)
+    # A close line naming a day it leaves unplaced (undated: "back on the 18th") has the date: no further line has.
     unplaced = asked == "when" and any(names_bare_day(s) for _, s in parts)
     reach = [] if hit or unplaced else reached(embeddings, question, asked, lines, ranked, close)
-    hit = hit or (said_in(reach) or typed_in(parts) if asked == "when" else typed_in(reach))
+    # A month said alone ("in may") is the vaguest date: read only when no line within reach says a day.
+    hit = hit or (said_in(reach) or said_in(parts + whole + reach, months=True) or typed_in(parts) if asked == "when"
+                  else typed_in(reach))
     # No typed span: the first sentence that adds words; one that only restates the question gives way.
     fresh = ((i, spans.new_span(question, s)) for i, s in parts)
     best, found = hit or next(((i, span) for i, span in fresh if span), (ranked[0][0], None))
@@ -195,7 +207,8 @@ def both_answers(embeddings: Embeddings, question: str, pair: tuple[str, str], c
              and (typed or spans.question_kind(part) == "other")]
     kept = [(part, d) for k, (part, d) in enumerate(given)
             if not any(d.answer.lower() in o.answer.lower() for j, (_, o) in enumerate(given) if j < k)]
-    if not kept:
+    # Only the words of a 'what' part, the part of a kind having none: the split found nothing the whole does not.
+    if not kept or (len(kept) == 1 and spans.question_kind(kept[0][0]) == "other"):
         return extracted(embeddings, question, context)[0]
     return AnswerDraft(reasoning=" / ".join(f'"{part}": {d.reasoning}' for part, d in kept),
                        used=list(dict.fromkeys(n for _, d in kept for n in d.used)),
@@ -211,7 +224,7 @@ def shared_span(part: str, other: AnswerDraft, context: list[str]) -> tuple[Answ
     for n in other.used if asked != "other" else []:
         text, tag = spans.parse_line(context[n - 1])
         for sentence in (s for piece in confirmed_pieces(text) for s in SENTENCE_END.split(piece) if s.strip()):
-            if (span := spans.typed_span(part, sentence, tag)) and (asked != "when" or spans.said_date(sentence, tag)):
+            if span := (spans.said_span if asked == "when" else spans.typed_span)(part, sentence, tag):
                 return AnswerDraft(reasoning=f"line {n}, as the other part: {context[n - 1].strip()}", used=[n],
                                    answer=span), True
     return None

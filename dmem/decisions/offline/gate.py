@@ -9,7 +9,7 @@ from langchain_core.embeddings import Embeddings
 
 from dmem.decisions.offline import rules
 from dmem.decisions.offline.spans import adds_information, parse_line, question_kind
-from dmem.decisions.offline.spoken_days import spoken_days
+from dmem.decisions.offline.spoken_days import spoken_days, spoken_months
 from dmem.decisions.offline.topics import covered, focused_signals, standouts, topic_stems, topic_terms
 from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityGateVerdict, is_no_info, joined
@@ -41,13 +41,15 @@ def grounded_lines(context: list[str]) -> list[str]:
 def line_stems(line: str) -> set[str]:
     """Stems of a context line as written, as grounded, of its date tag ('7', 'may', '2023'), and of its days.
 
-    A day said without its year ('the 19th of May') is read as the answerer reads it (``spoken_days``).
+    A day said without its year ('the 19th of May', 'the 30th', 'saturday') or a month said alone ('in may') is
+    read as the answerer reads it (``spoken_days``, ``spoken_months``).
     """
     text, tag = parse_line(line)
     stems = set(content_stems(text)) | set(content_stems(grounded_lines([line])[0]))
     if tag:
         stems |= set(content_stems(f"{tag.day} {tag.strftime('%B')} {tag.year}"))
         stems |= {s for _, day in spoken_days(text, tag) for s in content_stems(format_day(day))}
+        stems |= {s for _, month in spoken_months(text, tag) for s in content_stems(month.strftime("%B %Y"))}
     return stems
 
 

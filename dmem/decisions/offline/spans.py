@@ -7,14 +7,14 @@ words of the best line that the question does not already contain (the new infor
 from __future__ import annotations
 
 __all__ = ["NO_INFO", "adds_information", "concept_span", "extract", "free_span", "new_span", "on_topic", "parse_line",
-           "question_kind", "said_date", "topic_stems", "typed_span"]
+           "question_kind", "said_date", "said_dates", "said_span", "said_spans", "topic_stems", "typed_span"]
 
 import re
 from datetime import date, datetime
 
 from dmem.decisions.offline import newwords
 from dmem.decisions.offline.pronouns import rewrite_person
-from dmem.decisions.offline.spoken_days import spoken_days
+from dmem.decisions.offline.spoken_days import spoken_days, spoken_months
 from dmem.decisions.offline.topics import class_stems, in_class_sense, related, shares, topic_stems, topic_terms
 from dmem.grounding.deixis import MONTHS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
@@ -100,28 +100,59 @@ def question_kind(question: str) -> str:
     return next((kind for kind, pattern in _KINDS if pattern.search(question)), "other")
 
 
-def said_date(text: str, tag: date | None) -> str | None:
+def said_date(text: str, tag: date | None, *, months: bool = True) -> str | None:
     """The first date the text says; None when it says none (the tag itself is not said).
 
-    Absolute, relative grounded on the tag, or a day without its year ("the 21st of August", placed by the
-    tag: ``spoken_days``).
+    Absolute, relative grounded on the tag, a day without its year ("the 21st of August", "the 30th",
+    "saturday", placed by the tag: ``spoken_days``) or, with ``months`` and no day said, a month alone ("in
+    november": ``spoken_months``).
     """
+    day, month = said_dates(text, tag)
+    return day or (month if months else None)  # a month alone only when the text says no day
+
+
+def said_dates(text: str, tag: date | None) -> tuple[str | None, str | None]:
+    """The first day the text says (``said_date``) and the first month it says alone, from one grounding."""
     if tag:
         text = ground_time(text, datetime(tag.year, tag.month, tag.day)).text
     m = _DATE_PHRASE.search(text)
-    spoken = spoken_days(text, tag)
-    if spoken and (m is None or spoken[0][0] < m.start()):
-        return format_day(spoken[0][1])
-    return m.group(0) if m else None
+    said = [(m.start(), 0, m.group(0))] if m else []  # at the same place, a full date before a spoken one
+    said += [(at, 1, format_day(day)) for at, day in spoken_days(text, tag)[:1]]
+    month = next((day.strftime("%B %Y") for _, day in spoken_months(text, tag)), None)
+    return min(said)[2] if said else None, month
 
 
 def date_span(text: str, tag: date | None, *, year_only: bool = False) -> str | None:
     """The first date the text says (``said_date``), else the tag."""
-    found = said_date(text, tag) or (format_day(tag) if tag else None)
+    return _when_form(said_date(text, tag) or (format_day(tag) if tag else None), year_only)
+
+
+def _when_form(found: str | None, year_only: bool) -> str | None:
+    """A date as a when-question takes it: its year alone when the question asks for a year."""
     if found and year_only:
         year = re.search(r"\d{4}", found)
         return year.group(0) if year else found
     return found
+
+
+def said_span(question: str, text: str, tag: date | None, *, months: bool = True) -> str | None:
+    """A when-question's span from a date the text says; None when it says none (a month alone with ``months``)."""
+    day, month = said_spans(question, text, tag)
+    return day or (month if months else None)
+
+
+def said_spans(question: str, text: str, tag: date | None) -> tuple[str | None, str | None]:
+    """A when-question's spans from the day the text says and from a month it says alone (``said_dates``).
+
+    The span ``typed_span`` gives for such a text: the time since it for 'how long ago', its year for 'what year'.
+    The text is grounded once for both.
+    """
+    said = said_dates(text, tag)
+    if _AGO.search(question):
+        since = ago_span(text, tag) if any(said) else None
+        return (since, None) if said[0] else (None, since)
+    year_only = bool(re.search(_YEAR, question, re.I))
+    return _when_form(said[0], year_only), _when_form(said[1], year_only)
 
 
 def _places(text: str, question: str) -> list[tuple[tuple[bool, bool], str]]:
@@ -264,6 +295,7 @@ def name_span(text: str) -> str | None:
 
 
 _AGO = re.compile(r"\bhow\s+long\s+ago\b", re.I)
+_YEAR = r"\byear\b"  # a when-question that asks for a year ("what year", "which year") takes the year alone
 
 
 def ago_span(text: str, tag: date | None) -> str | None:
@@ -288,7 +320,7 @@ def typed_span(question: str, text: str, tag: date | None) -> str | None:
     if kind == "when" and _AGO.search(question):
         return ago_span(text, tag)
     if kind == "when":
-        return date_span(text, tag, year_only=bool(re.search(r"\byear\b", question, re.I)))
+        return date_span(text, tag, year_only=bool(re.search(_YEAR, question, re.I)))
     if kind == "where":
         return place_span(text, question)
     if kind == "who":
