@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from dmem.decisions.offline.chains import FRAGMENT_MAX_WORDS
-from dmem.decisions.offline.frames import is_asked, shared_by
+from dmem.decisions.offline.frames import is_asked
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.kinds import asked_kind, instance_ranking
 from dmem.evidence.search import DocIndex, fuse
@@ -35,7 +35,6 @@ from dmem.state.schemas import MemoryRecord
 from dmem.store.base import MemoryStore, SearchFilter
 from dmem.store.filters import Hit
 from dmem.text.names import question_names, strip_names
-from dmem.text.questions import asks_about_both
 
 POOL = 100  # candidates each signal ranks before fusion
 ASKED_WEIGHT = 0.5
@@ -48,9 +47,6 @@ OWNER_SHARE = 0.5
 INSTANCE_WEIGHT = 1.0
 """Weight in the fusion of the ranking of a list question's instances (``kinds``; 0.5 / 1 / 2 tried on LoCoMo's
 tuning half and invented batches 1-2, 1 kept (0.5 the same), checked on RealTalk's and batches 3-4: RESULTS, h47b)."""
-SHARED_WEIGHT = 0.5
-"""Share of its fused score a memory of what two speakers share keeps for a question not about both of them
-(``offline.shared``): it restates each one's own memory in few words, which every signal ranks high (RESULTS, h61b)."""
 THREAD_WEIGHT = 0.5
 """Weight in the fusion of the ranking of memories by the turns of their thread (``threads``; 1 and 0.5 tried on
 RealTalk's tuning Chat_1 and batch 14, 0.5 kept; checked on batch 12: RESULTS, h55c)."""
@@ -297,7 +293,7 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
     known = {h.record.id: h.record for h in dense}  # live records win over the index's copies
     known.update((h.record.id, h.record) for h in instances if h.record.id not in known)
     ranked = [(known.get(index.records[i].id, index.records[i]), score) for i, score in fuse(lists, weights)]
-    return distinct_sources(asked_last(ranked, question), k)
+    return distinct_sources(asked_last(ranked), k)
 
 
 def terse(index: MemoryIndex, positions: Sequence[int]) -> set[int]:
@@ -309,17 +305,14 @@ def terse(index: MemoryIndex, positions: Sequence[int]) -> set[int]:
             if index.sources[i] and all(len(t.split(": ", 1)[-1].split()) <= TERSE_WORDS for t in index.sources[i])}
 
 
-def asked_last(ranked: Sequence[tuple[MemoryRecord, float]], question: str = "") -> list[tuple[MemoryRecord, float]]:
+def asked_last(ranked: Sequence[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRecord, float]]:
     """The fused list with each question kept as asked at ``ASKED_WEIGHT`` of its score, best first (stable).
 
     A chat question ('Maya asked Theo: "Did the new puppy settle in?"') reads like the questions asked
     of the memory, so every signal ranks it high, but it states no fact: at full weight such lines
-    push the memories that answer out of the K kept. A memory of what two speakers share keeps
-    ``SHARED_WEIGHT`` unless ``question`` asks about both (``asks_about_both``).
+    push the memories that answer out of the K kept.
     """
-    both = asks_about_both(question)
-    weighed = [(r, score * ASKED_WEIGHT if is_asked(r.text) else score * SHARED_WEIGHT
-                if not both and shared_by(r.text) else score) for r, score in ranked]
+    weighed = [(r, score * ASKED_WEIGHT if is_asked(r.text) else score) for r, score in ranked]
     return sorted(weighed, key=lambda pair: -pair[1])
 
 

@@ -340,13 +340,6 @@ SPLIT_SYSTEM = system_text(
         "take her canoe to the lake on sunday' (hedged); 'Soup again? I had it yesterday.' gives 'Noor had "
         "soup yesterday'; 'Guess where I'm moving in June? Tarrowick!' gives 'Noor is moving to Tarrowick in June'; "
         "'guess who got the library job' gives 'Noor got the library job' (hedged).",
-        "When the speaker says they like, love, enjoy or prefer something that the other speaker, a few "
-        "lines before, said they like too, add one more fact of what the two share, in these words: Bram's "
-        "'I love bouldering too, did my first black route' after Ilse's 'I love bouldering, I go on "
-        "Tuesdays' gives 'Bram and Ilse both share an interest in bouldering' (the topic in the words "
-        "both lines use, nothing either line does not say), sourced from both turns, besides Bram's own "
-        "fact. Not for chit-chat both say alike ('doing great', greetings, thanks), a person both know, "
-        "a line that says 'not', or one speaker saying it twice.",
         "Categories (one or more): persona = identity, relationships, traits; preference = likes, "
         "dislikes, constraints; event = what happened or will happen, with who and when; "
         "procedural = an action done in a device or app; user_rule = how the assistant should "

@@ -15,14 +15,6 @@ _LIST = re.compile(r"\b(?:list|all|every|each|both|various|several|any\s+other)\
                    rf"|^\s*(?:what|which)\s+(?:(?:kinds?|types?|sorts?)\s+of\s+)?{_NOT_PLURAL}[a-z]+[^s\W]s\b", re.I)
 
 
-_ABOUT_BOTH = re.compile(r"\b(?:in\s+common|share[sd]?|both|together|each\s+other|one\s+another|alike|similar)\b", re.I)
-
-
-def asks_about_both(question: str) -> bool:
-    """A question about what two people share or do for each other ('What do Bo and Ann have in common?')."""
-    return bool(_ABOUT_BOTH.search(question))
-
-
 def asks_for_list(question: str) -> bool:
     """A question whose answer is several things ('What books...', 'Which cities...', 'all', 'both')."""
     return bool(_LIST.search(question)) and not _COUNT.search(question)

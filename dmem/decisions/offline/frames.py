@@ -23,7 +23,6 @@ _ADDED = re.compile(rf"^\s*{_NAME} added to \"[^\"]*\":\s*(?P<said>\S.*)$", re.S
 JOIN = "; "
 """Between the replies joined under one question."""
 _ASKED = re.compile(rf"^\s*{_NAME} asked {_NAME}:\s*\"(?P<said>[^\"]*\?)\"\s*$", re.S)
-_SHARED = re.compile(rf"^\s*(?P<first>{_NAME}) and (?P<second>{_NAME}) both share an interest in (?P<topic>[^:;]+)$")
 
 
 def answered(speaker: str, asker: str, question: str, reply: str) -> str:
@@ -39,17 +38,6 @@ def added(speaker: str, earlier: str, addition: str) -> str:
 def asked(speaker: str, listener: str, question: str) -> str:
     """A question carrying a fact, kept as asked (``question`` without its question mark)."""
     return f'{speaker} asked {listener}: "{question}?"'
-
-
-def shared(speaker: str, listener: str, topics: list[str]) -> str:
-    """A topic both speakers stated as theirs ('Bo and Ann both share an interest in water polo')."""
-    said = " and ".join(topics) if len(topics) < 3 else f"{', '.join(topics[:-1])} and {topics[-1]}"
-    return f"{speaker} and {listener} both share an interest in {said}"
-
-
-def shared_by(text: str) -> tuple[str, str, str] | None:
-    """The two people and the topic of a memory ``shared`` wrote, or None for any other line."""
-    return (m["first"], m["second"], m["topic"]) if (m := _SHARED.match(text)) else None
 
 
 def joined(first: str, second: str) -> str | None:

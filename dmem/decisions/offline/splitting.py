@@ -18,7 +18,6 @@ from dmem.decisions.offline import (
     opening,
     payback,
     rules,
-    shared,
     threads,
 )
 from dmem.decisions.offline.admission import (
@@ -394,19 +393,7 @@ def split_messages(messages: list[Message], history: list[Message], *, gated: bo
             drafts[-1] = _joined_line(drafts[-1], joins.said, facts[0].source_turn_ids)
         else:
             drafts += facts
-            if gated and facts and (both := _shared(message, facts, [*history, *messages[: messages.index(message)]],
-                                                    memories)):
-                drafts.append(both)
     return drafts
-
-
-def _shared(message: Message, facts: list[FactDraft], prior: list[Message],
-            memories: Sequence[str]) -> FactDraft | None:
-    """The memory of a topic the line and the listener's line just before both state as theirs (``shared``)."""
-    def formed(turn: Message) -> list[FactDraft]:
-        return facts_from_message(turn, [turn], prior[: prior.index(turn)], gated=True, memories=memories)
-
-    return shared.shared_fact(message, facts, prior, formed, memories)
 
 
 def _continued_own(pooled: Sequence[Clause], speaker: str, memories: Sequence[str]) -> str | None:
