@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from dmem.grounding.deixis import MONTHS, WEEKDAYS
+from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS
 from dmem.text.lexical import straighten
 
 _OPENERS = r"(?:(?:hi|hey|oh|so|and|also|well|btw|wait)\b[,!.]?\s*)*"
@@ -53,7 +53,9 @@ _PLACE = re.compile(rf"\b(?:{_PLACES}|nearby|overseas)\b", re.I)
 _PROPER = re.compile(rf"\b(?:[Ii]n|[Aa]t|[Tt]o|[Ff]rom|[Nn]ear|[Aa]round)\s+(?:the\s+)?"
                      rf"(?!I\b|(?:{'|'.join(MONTHS)}|{'|'.join(d.title() for d in WEEKDAYS)})\b)[A-Z]")
 _UNITS = r"(?:sec(?:ond)?|min(?:ute)?|hour|hr|day|night|week|wk|month|year|yr|decade)s?"
-_NUMBER = (r"(?:\d+(?:[.,]\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+# The spelled numbers one to twelve, as deixis grounds them; the tens and the vague amounts are added where read.
+_SPELLED = "|".join(word for word in NUMBER_WORDS if word.isalpha() and len(word) > 2)
+_NUMBER = (rf"(?:\d+(?:[.,]\d+)?|a|an|{_SPELLED}|twenty|thirty|"
            r"forty|fifty|hundred|few|couple(?:\s+of)?|several|half\s+an?|a\s+dozen|dozen)")
 _TIME = re.compile(
     rf"\b(?:yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week|month|year)|"
@@ -63,7 +65,7 @@ _TIME = re.compile(
     r"at\s+\d{1,2}(?::\d\d)?|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|(?:19|20)\d\d)\b", re.I)
 _LENGTH = re.compile(rf"\b(?:{_NUMBER}[\s-]+{_UNITS}|a\s+while|ages|forever|all\s+(?:day|night|week)|"
                      r"since\s+\w+|(?:an?\s+)?hour|overnight)\b", re.I)
-_COUNT = re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+_COUNT = re.compile(rf"\b(?:\d+|{_SPELLED}|twenty|thirty|forty|"
                     r"fifty|hundreds?|thousands?|dozens?|a\s+few|a\s+couple|several|none|zero|a\s+lot|lots|tons)\b"
                     r"|[$€£]\s?\d", re.I)
 
