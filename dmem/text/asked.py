@@ -80,6 +80,14 @@ _W_SHORT_QUESTION = re.compile(
     r"|(?:what|which|whose)\s+(?!a\b|an\b|if\b|about\b|else\b|the\b|ever\b|now\b|happened\b|up\b|for\b)[a-z]+"
     r"(?:\s+(?:one|ones|kind|type|size|colou?r|time|day|brand|model|song|book|show))?\s*$)", re.I)
 W_SHORT_MAX_WORDS = 3
+# Most words of a question that asks the listener with "you" dropped ("why portuguese?", "favourite town lived in?"):
+# a longer one says whom it asks about. Chosen on invented batch 20 (stop 61), as ``terse_asked``'s 4.
+W_DROPPED_YOU_MAX_WORDS = 4
+# A pronoun of anyone: a question naming one asks about them, not the listener with "you" dropped.
+_W_ANYONE = re.compile(r"\b(?:i|me|my|mine|we|us|our|he|she|they|him|her|them|his|hers|their|it|its|this|that|"
+                       r"these|those|there)\b", re.I)
+# A sentence of lead words alone ("hmm.", "oh!", "well,"): a reply's opening before what it says.
+_LEAD_SENTENCE = re.compile(rf"^\s*(?:{LEAD_WORDS}\W*)+?[.!?\n]+\s*", re.I)
 # How a question opens: a wh-word with a verb after it ("what's", "where did", "how many"), a wh-word with its
 # noun ("what games did you", "which one is it"), "who" with a past verb ("who won"), a verb before a subject
 # ("did you", "is it", "are they"), or chat's short forms ("ever been", "got any", "any plans").
@@ -216,10 +224,12 @@ def elliptical_check(question: str) -> bool:
         and bool(topic_stems(SECOND_PERSON_ASKED.sub(" ", body)))
 
 
-def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> bool:
+def reply_answers(question_turn: str, reply: str, names: Iterable[str] = (), right_after: bool = True) -> bool:
     """Whether ``reply`` answers a real question of ``question_turn`` (said just before, by the other speaker).
 
-    ``names`` are the speakers' names (a vocative shares no topic).
+    ``names`` are the speakers' names (a vocative shares no topic). ``right_after``: nothing was said between them;
+    only then does a reply about its speaker answer a question that dropped "you" ("why portuguese?": a message in
+    between, "same time!", answered it).
     """
     questions = real_questions(question_turn)
     if not questions or not reply.strip() or reply.rstrip().endswith("?") and len(reply.split()) <= 4:
@@ -229,14 +239,35 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = ()) -> 
         return True
     if any(asks_yes_no(q) for q in questions) and _YES_NO.match(reply):
         return True
-    first = _FIRST_SENTENCE.match(reply.strip())
-    if any(SECOND_PERSON_ASKED.search(q) for q in questions) and first \
+    first = _FIRST_SENTENCE.match(_without_lead(reply.strip()))  # "hmm. I think I'd say Tarbury": past the "hmm"
+    asks_listener = any(SECOND_PERSON_ASKED.search(q) for q in questions) \
+        or right_after and all(_you_dropped(q) for q in questions)
+    if asks_listener and first \
             and (FIRST_PERSON.search(first[0]) or _subject_dropped(first[0])):
         return True
     if first and (_third_person_answer(questions, first[0])
                   or "?" not in question_turn and _fragment_answer(questions, first[0], names)):
         return True
     return bool(topic_stems(question_turn, names) & topic_stems(reply, names))
+
+
+def _without_lead(reply: str) -> str:
+    """The reply past its opening sentences of lead words alone ("hmm.", "oh!", "well..."): what it says."""
+    while (m := _LEAD_SENTENCE.match(reply)) and m.end() < len(reply):
+        reply = reply[m.end():]
+    return reply
+
+
+def _you_dropped(question: str) -> bool:
+    """A short question naming no one, asked of the listener with "you" dropped ("why portuguese?", "favourite food?").
+
+    At most ``W_DROPPED_YOU_MAX_WORDS`` words, no pronoun of anyone and no name after its first word: chat asks the
+    listener so ("how long?" after their news is ``terse_asked``'s and ``followup``'s too), and a reply right after
+    that speaks of its speaker answers it ("my brother married a girl from Braga" gives the reason asked).
+    """
+    words = question.strip(" ?!.").split()
+    return 0 < len(words) <= W_DROPPED_YOU_MAX_WORDS and not _W_ANYONE.search(question) \
+        and not _W_SOMEONE.search(question) and not _GREETING.match(question)
 
 
 def _subject_dropped(first: str) -> bool:

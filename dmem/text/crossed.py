@@ -177,7 +177,7 @@ def _in_order(reply: Said, prior: Sequence[Said]) -> int | None:
 
 def _takes_up(asked: str, reply: str, between: Sequence[str], names: tuple[str, str]) -> bool:
     """Whether ``reply`` takes up the question turn ``asked`` across the messages ``between`` them."""
-    if not reply_answers(asked, reply, names):
+    if not reply_answers(asked, reply, names, right_after=not between):
         return False
     if not any(_says_something(t, names) for t in between):
         return True  # nothing in between a reply could answer instead

@@ -67,7 +67,8 @@ _EVALUABLE = frozenset({"impersonal", "emotional", "vague"})
 _FOLLOWABLE = frozenset({"impersonal"})
 FOLLOW_MIN_WORDS = 2
 # Topic words a yes/no question needs for a bare "yes" or "oh ya she is" that answers it to state a fact (the
-# question says it all: "didnt u sell the van in may" -> "yep"); "is that ok" -> "ya" states none.
+# question says it all: "didnt u sell the van in may" -> "yep"); "is that ok" -> "ya" states none. One is enough
+# when the question checks a day, date, time or number ("so the 27th?" -> "yep"; invented batch 18, stop 61).
 W_CONFIRMED_MIN_TOPIC = 2
 # Words of a bare confirmation ("...yes", "oh ya she is", "I did!"); a longer reply says something of its own.
 W_CONFIRM_MAX_WORDS = 4
@@ -152,12 +153,22 @@ def confirmed_question(clause: Clause) -> Asked | None:
                 and (opens_yes_no(clause.text) or confirmed.hedged_yes(clause.text)
                      or yes_no_echo(asked.question, clause.text)
                      or (SECOND_PERSON.search(asked.question) and confirmed.verb_echo(asked.question, clause.text))) \
-                and len(topic_stems(asked.question, [asked.asker])) >= W_CONFIRMED_MIN_TOPIC:
+                and _checks_enough(asked):
             return asked
         before = utterance_text(clause.asked_back) if clause.asked_back else None
         if asked is not None and confirmed.clarified(asked.question, clause.text, before):  # "THE JOB???" "got it"
             return asked
     return None
+
+
+def _checks_enough(asked: Asked) -> bool:
+    """Whether a yes/no question says what a bare yes confirms: enough topic words, or a day or number it checks.
+
+    ``W_CONFIRMED_MIN_TOPIC`` topic words, or one with a day, date, time or number ("so the 27th?", "next monday?
+    the 5th?": the yes states the day).
+    """
+    topic = topic_stems(asked.question, [asked.asker])
+    return len(topic) >= W_CONFIRMED_MIN_TOPIC or bool(topic) and reusable.detail(asked.question) is not None
 
 
 def embedded_clause(clause: Clause, language: str = "en") -> embedded.Embedded | None:
