@@ -141,6 +141,10 @@ _W_REACTION = re.compile(r"^\W*(?:lo+l|lmf?ao|haha\w*|omg|wow|ok(?:ay)?|idk|dunn
                          r"one\s+sec)\b", re.I)
 # Words of a reply short enough to be a fragment answering a short question.
 W_FRAGMENT_MAX_WORDS = 4
+# Most words of a hedged answer written as a question ("probably sushi?", "lisbon maybe?"), hedge included: a longer
+# line with a mark asks. Chosen on invented batches 19-20 (stop 61), as ``W_FRAGMENT_MAX_WORDS``.
+W_HEDGED_MAX_WORDS = 4
+_W_HEDGE = re.compile(r"\b(?:probably|prob|probs|maybe|perhaps|possibly)\b", re.I)
 
 
 def question_sentences(turn: str) -> list[str]:
@@ -232,8 +236,10 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = (), rig
     between, "same time!", answered it).
     """
     questions = real_questions(question_turn)
-    if not questions or not reply.strip() or reply.rstrip().endswith("?") and len(reply.split()) <= 4:
+    if not questions or not reply.strip():
         return False
+    if reply.rstrip().endswith("?") and len(reply.split()) <= 4:
+        return hedged_answer(question_turn, reply)  # "why?", "and you?" ask back; "probably sushi?" answers
     names = list(names)
     if len(reply.split()) <= REPLY_MAX_WORDS:
         return True
@@ -249,6 +255,38 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = (), rig
                   or "?" not in question_turn and _fragment_answer(questions, first[0], names)):
         return True
     return bool(topic_stems(question_turn, names) & topic_stems(reply, names))
+
+
+def hedged_answer(question_turn: str, reply: str) -> bool:
+    """Whether ``reply`` is a hedged answer written as a question to the question of ``question_turn`` before it.
+
+    "probably sushi?" after "favourite food?", "lisbon maybe?" after "where would you move?": one short sentence
+    (``W_HEDGED_MAX_WORDS``) with a hedge and a topic word besides it, after a question to the listener that asks for
+    more than a yes or a no (or offers two: "tea or coffee?"). Not a question asked back: no wh-word and no "you"
+    ("and you?", "why?"), not a reaction ("no idea?", "idk maybe?"), not the hedge alone ("maybe?").
+    """
+    said = _without_lead(reply.strip())
+    if not said.endswith("?") or len(question_sentences(said)) != 1 or len(said.split()) > W_HEDGED_MAX_WORDS:
+        return False
+    rest = _W_HEDGE.sub(" ", said).strip(" ?!.,")
+    if rest == said.strip(" ?!.,") or WH_ANYWHERE.search(said) or SECOND_PERSON_ASKED.search(said) \
+            or _W_REACTION.match(rest) or not topic_stems(rest):
+        return False
+    return any((SECOND_PERSON_ASKED.search(q) or _you_dropped(q)) and _asks_more(q, rest)
+               for q in real_questions(question_turn))
+
+
+def _asks_more(question: str, answer: str) -> bool:
+    """Whether a question asks for more than a yes or a no, so a hedged value answers it.
+
+    A wh-question, one offering two ("tea or coffee?"), or a short one with its asking words dropped ("favourite
+    food?") that the answer does not echo ("antwerp?" -> "maybe antwerp?" is a hedged yes, ``confirmed``'s).
+    """
+    if not asks_yes_no(question) or re.search(r"\bor\b", question):
+        return True
+    tail = question.rsplit(",", 1)[-1]
+    return not (_YES_NO_QUESTION.match(question) or _YES_NO_QUESTION.match(tail)) \
+        and not topic_stems(question) & topic_stems(answer)
 
 
 def _without_lead(reply: str) -> str:

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Literal, TypeVar
 
 from dmem.text.answers import is_kind_asked, yes_no_echo
-from dmem.text.asked import question_sentences, real_questions, reply_answers, topic_stems
+from dmem.text.asked import hedged_answer, question_sentences, real_questions, reply_answers, topic_stems
 
 # The asker's own messages that may follow a question before the reply that answers it (0: none, the
 # question must be the asker's last message). Set by turn-taking, not fitted: one crossed message each way.
@@ -96,7 +96,7 @@ def replied_question(reply: Said, prior: Sequence[Said]) -> int | None:
             return None  # a third person: not a crossing of two
         asker = who
         names = (speaker, who)
-        reach = _answers_across(said, text, between, len(own), names) if real_questions(said) else None
+        reach = _answers_across(said, text, between, len(own), names) if asks_at(prior, j) else None
         if reach == "near":
             return None if any(reply_answers(said, o, names) for o in own) else j
         if reach == "far":  # the replier's own messages answered it only if they plausibly did
@@ -105,6 +105,16 @@ def replied_question(reply: Said, prior: Sequence[Said]) -> int | None:
             return None
         between.append((who, said))
     return None
+
+
+def asks_at(prior: Sequence[Said], j: int) -> bool:
+    """Whether message ``j`` of ``prior`` asks a real question, not a hedged answer to the other's question before it.
+
+    "favourite food?" / "probably sushi?" / "probably? jaja": the last line asks back about the answer, not about sushi.
+    """
+    who, said = prior[j]
+    return bool(real_questions(said)) and not (j > 0 and prior[j - 1][0] != who
+                                               and hedged_answer(prior[j - 1][1], said))
 
 
 def plausibly_answers(asked: str, reply: str, between: Sequence[str], names: tuple[str, str]) -> bool:
@@ -116,8 +126,8 @@ def plausibly_answers(asked: str, reply: str, between: Sequence[str], names: tup
     questions = real_questions(asked)
     first = re.match(r"[^.!?\n]*[.!?]*", reply.strip())
     if first and question_sentences(first[0]) and not (len(first[0].split()) <= LINK_HEDGED_WORDS and any(
-            is_kind_asked(q, first[0]) for q in questions)):  # "like 40?" hedges an answer; "which lamp?" asks
-        return False
+            is_kind_asked(q, first[0]) for q in questions)) and not hedged_answer(asked, first[0]):
+        return False  # "like 40?" and "probably sushi?" hedge an answer; "which lamp?" asks
     said = set().union(*(topic_stems(t, names) for t in between))
     if (topic_stems(" ".join(questions), names) & topic_stems(reply, names)) - said:
         return True
@@ -159,7 +169,7 @@ def _in_order(reply: Said, prior: Sequence[Said]) -> int | None:
         k += 1
     end = len(prior) - k  # the asker's run ends before here
     start = end
-    while start > 0 and prior[start - 1][0] != speaker and real_questions(prior[start - 1][1]) \
+    while start > 0 and prior[start - 1][0] != speaker and asks_at(prior, start - 1) \
             and prior[start - 1][0] == prior[end - 1][0]:
         start -= 1
     run = end - start

@@ -43,6 +43,7 @@ from dmem.decisions.offline.replies import (
     without_speaker,
 )
 from dmem.state.schemas import Message
+from dmem.text.asked import hedged_answer
 from dmem.text.lexical import content_words, straighten
 
 # Most words of a short message that may continue the speaker's own message just before (chat splits one turn
@@ -171,6 +172,9 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     replies_to = question_replied(message, prior)
     asked_back = confirmed.line_asked_back(asked, prior, message.speaker)
     asked = asked or terse_asked.asked_terse(message, prior, answer_words)  # "how r lessons" -> "can float now"
+    asked = asked or confirmed.told_done(message, prior)  # "call the landlord!" -> "did."
+    if (answered := asked or replies_to) and hedged_answer(answered.question, text):
+        text = text.rstrip(" ?")  # "probably sushi?" after "favourite food?": an answer, kept as hedged
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
     named = news.known_names(prior)

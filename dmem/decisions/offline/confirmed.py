@@ -27,7 +27,7 @@ from dmem.decisions.offline.pronouns import agree
 from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
-from dmem.text.asked import LEAD_INS, opens_yes_no
+from dmem.text.asked import LEAD_INS, asks, opens_yes_no
 from dmem.text.lexical import STOPWORDS, content_words, straighten
 from dmem.text.verbs import irregular_past, participle, past
 
@@ -68,6 +68,13 @@ _OUTCOME = frozenset({"passed", "failed", "nailed", "aced", "smashed", "crushed"
 # The asker's turns between the speaker's line and the question asked back ("AHHH"), and that line's length.
 ASKED_BACK_RUN = 2
 ASKED_BACK_MAX_WORDS = 5
+# "did.", "i did", "already did", "did it": a reply saying the other's instruction just before was done.
+_DID_TOLD = re.compile(r"^\W*(?:i\s+)?(?:already\s+)?did(?:\s+(?:it|that))?(?:\s+already)?\s*(?:[.!,]|$)", re.I)
+# Most words of an instruction a bare "did" can say was done ("call the landlord!"; a longer line says more).
+TOLD_MAX_WORDS = 6
+# Chat's pronouns and negations, no verb of an instruction: "u didnt have to", "ur late", "dont".
+_CHAT_WORD = re.compile(r"^(?:[a-z]{1,2}|ur|ya|you|im|ive|ill|id|[a-z]+n'?t)$")
+_TOLD = re.compile(r"^\W*(?:please\s+|pls\s+|just\s+)?(?P<verb>[a-z]+)\b(?P<rest>[^?]*?)[\s.!]*$")
 _STATED = {"did": ("", "did not"), "have": ("has", "has not"), "has": ("has", "has not"), "are": ("is", "is not"),
            "is": ("is", "is not"), "were": ("was", "was not"), "was": ("was", "was not"), "do": ("", "does not"),
            "does": ("", "does not"), "will": ("will", "will not"), "can": ("can", "cannot")}
@@ -215,3 +222,30 @@ def line_asked_back(asked: Asked | None, prior: Sequence[Message], speaker: str)
     if before is None or before.speaker != speaker or len((before.text or "").split()) > ASKED_BACK_MAX_WORDS:
         return None
     return before
+
+
+def told_done(message: Message, prior: Sequence[Message]) -> Asked | None:
+    """The other's instruction just before, read as the question the reply's bare "did" answers; else None.
+
+    "call the landlord!" -> "did. he says 'on thursday'": the instruction asks what "did you call the landlord?"
+    asks, so the reply states it done ("Severin called the landlord"), both turns its sources. The instruction is
+    the other's line, short (``TOLD_MAX_WORDS``), asking nothing and opening with a verb: not a pronoun or
+    function word, an interjection, or a verb already said ("sounds good", "loved it"); of a longer line, its first
+    sentence.
+    """
+    if not prior or prior[-1].speaker == message.speaker or not _DID_TOLD.match(straighten(message.text or "")):
+        return None
+    said = straighten(prior[-1].text or "").strip().lower()
+    line = re.split(r"(?<=[.!])\s+", said, maxsplit=1)[0]  # "email your tutors. they'll understand": the first
+    m = _TOLD.match(line)
+    if m is None or len(line.split()) > TOLD_MAX_WORDS or asks(line):
+        return None
+    verb = m["verb"]
+    if verb in STOPWORDS or verb in rules.INTERJECTIONS or _done(verb) or _inflected(verb) or _CHAT_WORD.match(verb):
+        return None
+    return Asked(asker=prior[-1].speaker, question=f"did you {verb}{m['rest']}?", turn_id=prior[-1].turn_id)
+
+
+def _inflected(word: str) -> bool:
+    """A verb said of someone or going on ("sounds", "loving"), not a base form ("ring", "press")."""
+    return word.endswith("s") and not word.endswith("ss") or word.endswith("ing") and len(word) > 5
