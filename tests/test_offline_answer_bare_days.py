@@ -13,8 +13,8 @@ import pytest
 
 from dmem.decisions.offline import spans
 from dmem.decisions.offline.answer_extraction import answer
-from dmem.decisions.offline.gate import line_stems
-from dmem.decisions.offline.spoken_days import bare_days, spoken_days, spoken_months, tells_past
+from dmem.decisions.offline.gate import line_stems, quality_gate
+from dmem.decisions.offline.spoken_days import bare_days, spoken_days, spoken_months, tells_past, told_days
 from dmem.models.embeddings import make_embeddings
 from dmem.state.verdicts import NO_INFO, AnswerDraft
 from dmem.text.lexical import content_stems
@@ -186,3 +186,37 @@ def test_a_two_part_question_joins_a_typed_part_with_the_other_words(monkeypatch
     monkeypatch.setattr("dmem.decisions.offline.answer_extraction.extracted", lambda emb, q, ctx: scripted[q])
     got = answer(EMB, "What did Bram lose, and where was it found?", ["[2031-05-14] Bram cried for a week"] * 2)
     assert got.answer == "his ring, the station"
+
+
+# h61g: a day said with its month beats a bare day; a two-part answer is judged by the part it answers.
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("in March, the 17th, no wait, the 10th, the 10th of March", "10 March 2032"),  # the corrected day
+    ("saturday? no, Sunday the 18th", "18 May 2031"),  # a weekday with its day beats the bare "saturday"
+    ("the 20th. Actually 2 June 2031 now", "2 June 2031"),  # a full date beats a bare day said before it
+    ("the 3rd of June, and back on the 9th", "3 June 2031"),  # first said, with its month: as before
+    ("back on the 18th", "18 May 2031"),  # a bare day alone is still read
+])
+def test_a_day_with_its_month_is_read_before_a_bare_day(text: str, day: str) -> None:
+    assert spans.said_date(text, SAID_ON if "March" not in text else date(2032, 2, 1)) == day
+
+
+def test_told_days_marks_the_bare_ones_and_spoken_days_keeps_their_order() -> None:
+    text = "the 17th, no, the 10th of June"
+    assert told_days(text, SAID_ON) == [(False, 14, date(2031, 6, 10)), (True, 0, date(2031, 5, 17))]
+    assert spoken_days(text, SAID_ON) == [(0, date(2031, 5, 17)), (14, date(2031, 6, 10))]
+
+
+BILL = ["[2031-05-12] Odile said she paid the water bill on monday",
+        "[2031-05-12] Kasimir owes Odile 42.80 for his share of the water bill"]
+
+
+def test_the_gate_judges_a_number_for_the_how_much_part_of_a_who_question() -> None:
+    question = "Who paid the water bill, and how much does Kasimir owe?"
+    number = quality_gate(EMB, question, "42.80", BILL)
+    assert number.relevance.passed, number.relevance.reason  # judged as "How much does Kasimir owe?"
+    both = quality_gate(EMB, question, "Odile, 42.80", BILL)
+    assert both.relevance.passed and both.completeness.passed
+    # A one-part who-question still wants a person, and an answer fitting no part still fails.
+    assert not quality_gate(EMB, "Who paid the water bill?", "42.80", BILL).relevance.passed
+    assert not quality_gate(EMB, question, "the pool", BILL).relevance.passed

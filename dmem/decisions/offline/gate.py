@@ -22,6 +22,7 @@ from dmem.text.lexical import (
     stem,
     tokenize,
 )
+from dmem.text.questions import two_questions
 
 GATE_MIN_SUPPORT = 0.5  # completeness: mean of hybrid evidence and question coverage must reach this
 FAITHFUL_MIN_OVERLAP = 0.75  # faithfulness: share of answer content words that must occur in the context
@@ -98,9 +99,29 @@ def quality_gate(embeddings: Embeddings, question: str, answer: str, context: li
     faithful = CriterionVerdict(
         reason=(f"answer words {', '.join(repr(w) for w in missing)} not found in memories" if missing
                 else "every answer word occurs in the memories"), passed=share >= FAITHFUL_MIN_OVERLAP)
-    stand = standouts([c for c, _ in focused_signals(embeddings, question, grounded_lines(context))])
-    return QualityGateVerdict(relevance=_relevance(question, answer, context, stand), faithfulness=faithful,
-                        completeness=_completeness(embeddings, question, answer, context))
+    judged = _answered_part(embeddings, question, answer, context)
+    relevant = _relevance(judged, answer, context, _standouts(embeddings, judged, context))
+    return QualityGateVerdict(relevance=relevant, faithfulness=faithful,
+                              completeness=_completeness(embeddings, judged, answer, context))
+
+
+def _answered_part(embeddings: Embeddings, question: str, answer: str, context: list[str]) -> str:
+    """The question a two-part question's answer is judged as: the one part it alone answers, else the whole.
+
+    The answerer gives a two-part question ('Who paid the bill, and how much did Ivo owe?') the answers of the
+    parts that found one (``answer_extraction.both_answers``): a number alone answers the how-much part, and is
+    judged by that part's kind and words, not failed as a who-answer without a person.
+    """
+    pair = two_questions(question)
+    if pair is None:
+        return question
+    fits = [part for part in pair if _relevance(part, answer, context, _standouts(embeddings, part, context)).passed]
+    return fits[0] if len(fits) == 1 else question
+
+
+def _standouts(embeddings: Embeddings, question: str, context: list[str]) -> list[bool]:
+    """Which context lines stand out for the question by their focused cosine (``topics.standouts``)."""
+    return standouts([c for c, _ in focused_signals(embeddings, question, grounded_lines(context))])
 
 
 def _completeness(embeddings: Embeddings, question: str, answer: str, context: list[str]) -> CriterionVerdict:

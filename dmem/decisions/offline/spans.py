@@ -14,7 +14,7 @@ from datetime import date, datetime
 
 from dmem.decisions.offline import newwords
 from dmem.decisions.offline.pronouns import rewrite_person
-from dmem.decisions.offline.spoken_days import spoken_days, spoken_months
+from dmem.decisions.offline.spoken_days import spoken_months, told_days
 from dmem.decisions.offline.topics import class_stems, in_class_sense, related, shares, topic_stems, topic_terms
 from dmem.grounding.deixis import MONTHS, WEEKDAYS, absolute_dates, format_day, ground_time
 from dmem.state.verdicts import NO_INFO
@@ -101,7 +101,9 @@ def question_kind(question: str) -> str:
 
 
 def said_date(text: str, tag: date | None, *, months: bool = True) -> str | None:
-    """The first date the text says; None when it says none (the tag itself is not said).
+    """The first date the text says, a day with its month before a bare one; None when it says none.
+
+    The tag itself is not said. "the 17th, no it's the 10th, the 10th of October" says the 10th of October.
 
     Absolute, relative grounded on the tag, a day without its year ("the 21st of August", "the 30th",
     "saturday", placed by the tag: ``spoken_days``) or, with ``months`` and no day said, a month alone ("in
@@ -116,10 +118,11 @@ def said_dates(text: str, tag: date | None) -> tuple[str | None, str | None]:
     if tag:
         text = ground_time(text, datetime(tag.year, tag.month, tag.day)).text
     m = _DATE_PHRASE.search(text)
-    said = [(m.start(), 0, m.group(0))] if m else []  # at the same place, a full date before a spoken one
-    said += [(at, 1, format_day(day)) for at, day in spoken_days(text, tag)[:1]]
+    # A bare day ("the 17th", "saturday") after any date said with its month; at one place, a full date first.
+    said = [(False, m.start(), 0, m.group(0))] if m else []
+    said += [(bare, at, 1, format_day(day)) for bare, at, day in told_days(text, tag)[:1]]
     month = next((day.strftime("%B %Y") for _, day in spoken_months(text, tag)), None)
-    return min(said)[2] if said else None, month
+    return min(said)[3] if said else None, month
 
 
 def date_span(text: str, tag: date | None, *, year_only: bool = False) -> str | None:

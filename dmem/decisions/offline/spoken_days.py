@@ -160,6 +160,15 @@ def _weekday_day(weekday: str, day: int, said_on: date) -> date | None:
 
 def spoken_days(text: str, said_on: date | None) -> list[tuple[int, date]]:
     """(offset, day) of each day said without a full date, placed by the date the line was said on."""
+    return sorted((at, day) for _, at, day in told_days(text, said_on))
+
+
+def told_days(text: str, said_on: date | None) -> list[tuple[bool, int, date]]:
+    """(bare, offset, day) of each day said without a full date (``spoken_days``), days with their month first.
+
+    A bare day or weekday (``bare_days``) is told less than a day with its month: "the 17th, no, the 10th of
+    October" means the 10th of October, so ``spans.said_date`` takes a day with its month first.
+    """
     if said_on is None:
         return []
     found = []
@@ -171,7 +180,7 @@ def spoken_days(text: str, said_on: date | None) -> list[tuple[int, date]]:
         else:
             day = _month_day(m["m"], _number(m["d"], m["w"]), m["y"], said_on)
         if day is not None:
-            found.append((m.start(), day))
+            found.append((False, m.start(), day))
     taken = [range(m.start(), m.end()) for m in _SPOKEN.finditer(text)]
-    found += [(at, day) for at, day in bare_days(text, said_on) if not any(at in span for span in taken)]
+    found += [(True, at, day) for at, day in bare_days(text, said_on) if not any(at in span for span in taken)]
     return sorted(found)
