@@ -428,3 +428,60 @@ def test_my_x_s_before_a_noun_names_x_unless_a_role_is_the_one_named() -> None:
     assert [p.phrase for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == ["my sister"]
     turn = chat_turn("my neighbour's kid is helping", "Noor", 1, session="C1", when=WHEN)
     assert [p.phrase for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == ["my neighbour's kid"]
+
+
+_ODILE = [("Noor", "odile got the job!!"), ("Ivo", "no way!! congrats to her"), ("Noor", "she called me crying"),
+          ("Ivo", "so she's a librarian now?"), ("Noor", "yeah")]
+
+
+@pytest.mark.parametrize(("before", "text", "fact"), [
+    (_ODILE, "she starts on march 3rd", "Odile starts on march 3rd"),
+    ([(who, said.replace("odile", "Odile")) for who, said in _ODILE], "she starts on march 3rd",
+     "Odile starts on march 3rd"),
+    ([("Noor", "Odile got the job!!"), ("Ivo", "congrats to her")], "she starts on march 3rd",
+     "Odile starts on march 3rd"),
+    ([("Noor", "bram is moving to leeds"), ("Ivo", "what?? since when"), ("Ivo", "he never said")],
+     "he signed the lease on friday", "Bram signed the lease on friday"),
+    ([("Ivo", "pim was amazing last night!"), ("Noor", "wasn't she?"), ("Ivo", "she didn't miss a single note")],
+     "she missed one, but she improvised", "Pim missed one"),
+    ([("Ivo", "Pim was amazing last night!"), ("Noor", "wasn't she?"), ("Ivo", "she didn't miss a single note")],
+     "she missed one, but she improvised", "Pim missed one"),
+    ([("Noor", "my daughter pim has her recital tonight"), ("Ivo", "pim was amazing last night!"),
+      ("Noor", "wasn't she?"), ("Ivo", "she didn't miss a single note")],
+     "she missed one, but she improvised", "Noor's daughter Pim missed one"),
+    ([("Noor", "me and tomek went skating"), ("Ivo", "who's tomek"), ("Noor", "my best mate from school"),
+      ("Noor", "he fell on the first lap"), ("Ivo", "oh no"), ("Noor", "cut his chin"), ("Ivo", "ouch")],
+     "he's fine, he's showing everyone the scar", "Tomek is fine"),
+    ([("Ivo", "did Marit get the job?"), ("Noor", "yes!!")], "she starts monday", "Marit starts monday"),
+])
+def test_a_he_she_thread_is_followed_back_to_the_name_that_opened_it(
+        before: list[tuple[str, str]], text: str, fact: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert admitted
+    assert any(fact in f for f in facts), facts
+
+
+def test_a_thread_memory_names_the_turn_that_opened_it_as_a_source() -> None:
+    prior, turn = _chat([("Noor", "Odile got the job!!"), ("Ivo", "congrats to her")], "she starts on march 3rd")
+    facts = OfflineDecider(HashEmbeddings()).split([turn], prior, []).value.facts
+    assert any(prior[0].turn_id in f.source_turn_ids and turn.turn_id in f.source_turn_ids
+               and f.text.startswith("Odile starts") for f in facts), [(f.text, f.source_turn_ids) for f in facts]
+
+
+@pytest.mark.parametrize(("before", "text"), [
+    ([("Noor", "omg the actor Tellen got married"), ("Ivo", "no way")], "she posted the photos this morning"),
+    ([("Ivo", "Wren got the job!!"), ("Noor", "congrats to her!")], "she deserves it"),
+    ([("Ivo", "wren got the job!!"), ("Noor", "congrats to her!")], "she deserves it"),
+    ([("Noor", "odile got the job and wren got engaged"), ("Ivo", "wow")], "she starts monday"),
+    ([("Noor", "odile got the job"), ("Ivo", "and marit got engaged!")], "she starts monday"),
+    ([("Noor", "Odile got the job!!"), ("Ivo", "my sister Dana is jealous")], "she starts monday"),
+    ([("Ivo", "morning!"), ("Ivo", "big day today")], "she starts monday"),
+    ([("Ivo", "pim was amazing last night!"), ("Noor", "wasn't he?")], "she missed one"),
+    ([("Noor", "also, Corliss emailed, the walk is on Sunday"), ("Ivo", "I'm in"), ("Noor", "and Maudlyn is coming"),
+      ("Ivo", "really?")], "she loves a shanty"),
+])
+def test_a_thread_with_another_person_the_listeners_news_or_no_opening_name_gives_no_one(
+        before: list[tuple[str, str]], text: str) -> None:
+    admitted, facts = _facts(before, text)
+    wrong = ("Odile", "Wren", "Marit", "Tellen", "Pim", "Noor's sister", "Corliss")
+    assert not any(f.startswith(wrong) for f in facts), facts

@@ -152,6 +152,11 @@ ADMIT_SYSTEM = system_text(
         "got the flat' is about the speaker's Ysolde; after 'how's bertil doing?' the reply's 'he's back at "
         "work' is about Bertil; the one-word reply to 'what's it called?' names the pet the next 'he' means; "
         "'my sister's wedding' names the sister for the lines after it. "
+        "A he/she follows its thread back to the name that opened it, whoever of the two said the lines "
+        "between, while no one else is named on the way: after the speaker's 'Odile got the job!!' and the "
+        "listener's 'congrats to her', 'she starts on march 3rd' is about the speaker's Odile; after the "
+        "listener's 'Pim was amazing last night!' and the speaker's 'wasn't she?', 'she missed one' is about "
+        "the speaker's Pim. The listener's own news ('Wren got the job!!') stays the listener's. "
         "A he/she that means the listener's person ('he must be glad "
         "it's over' after their 'my dad had his hip done'), a stranger, someone famous or nobody named is "
         "no fact of the speaker's life: reject it.",
@@ -329,6 +334,9 @@ SPLIT_SYSTEM = system_text(
         "after Noor's 'my aunt rang', her 'Our new intern started. She's from Quillmoor' gives 'Noor's new "
         "intern is from Quillmoor'. A name chat writes in lower case is still the name: after Noor's "
         "'ysolde texted me last night', her 'she got the flat' gives 'Ysolde got the flat'. "
+        "A he/she at the end of a thread is written as the name that opened it, sourced from that turn: "
+        "Noor's 'odile got the job!!', Ivo's 'congrats to her', Noor's 'she starts on march 3rd' give 'Odile "
+        "starts on March 3rd'. "
         "Someone else's quoted words keep their own I and you: 'my boss said \"I "
         "need you at eight\"' gives 'Noor's boss said \"I need you at eight\"'.",
         "A question that presupposes a fact gives that fact as a statement about the person it is "

@@ -2,8 +2,9 @@
 
 A chat written all in lower case writes its people so too ("so good. gervase cried during his speech", "oriane told
 me something"), so a capital cannot tell a name from any word. A lowercase word is read as a name only where a
-person stands: opening a clause before a verb only people do, or asked after ("how's ewald taking it?"); the words
-that stand there and are no one ("everyone", "work") are left out. ``named_people`` makes them people.
+person stands: opening a clause before a verb only people do or news only a person has ("odile got the job!!"), after
+"me and", or asked after ("how's ewald taking it?", "who's tomek"); the words that stand there and are no one
+("everyone", "work") are left out. ``named_people`` makes them people.
 """
 
 from __future__ import annotations
@@ -18,9 +19,15 @@ from dmem.text.words import wordset
 # Verbs of what someone does to the speaker ("told me"), and of what only people do at all ("cried").
 _TO_SPEAKER_VERBS = "told|texted|messaged|emailed|rang|asked|thanked|invited"
 _PERSON_VERB = rf"(?:{_TO_SPEAKER_VERBS}|cried|laughed|promised|decided|confided)"
-_LOWER_NAME = re.compile(r"(?:^|[.!?]\s+|,\s+)(?:(?:oh|and|but|so|also|plus|well|yeah|ya)\b[,!.]?\s+)*(?P<a>[a-z]{3,})"
-                         rf"(?=\s+(?:just\s+|finally\s+|also\s+)?{_PERSON_VERB}\b)"
-                         r"|\bhow(?:'s|s|\s+is)\s+(?P<b>[a-z]{3,})(?=\s+(?:taking|doing|getting\s+on|feeling|coping)\b)")
+# News only a person has: a job, an engagement, a move, a baby ("odile got the job!!", "bram is moving to leeds").
+_PERSON_NEWS = (r"(?:got\s+(?:the\s+job|a\s+new\s+job|engaged|married|promoted|fired|in|into)|gets\s+married|"
+                r"is\s+(?:moving|pregnant|engaged|getting\s+married)|had\s+(?:a|the|her|his)\s+baby|"
+                r"moved\s+(?:to|in|out|back|away)|quit\s+(?:her|his)\b|graduated|passed\s+(?:her|his))")
+_LOWER_NAME = re.compile(r"(?:^|[.!?]\s+|,\s+|\s(?=(?:and|but)\s))"
+                         r"(?:(?:oh|and|but|so|also|plus|well|yeah|ya)\b[,!.]?\s+)*(?P<a>[a-z]{3,})"
+                         rf"(?=\s+(?:just\s+|finally\s+|also\s+)?(?:{_PERSON_VERB}\b|{_PERSON_NEWS}))"
+                         r"|\bhow(?:'s|s|\s+is)\s+(?P<b>[a-z]{3,})(?=\s+(?:taking|doing|getting\s+on|feeling|coping)\b)"
+                         r"|\b(?:me|i)\s+and\s+(?P<c>[a-z]{3,})\b|\bwho(?:'s|s|\s+is)\s+(?P<d>[a-z]{3,})\W*$")
 # Who did something to the speaker ("told me", "texted us") is someone of their life, whatever their gender; one who
 # only cried or laughed may be anyone ("marvello cried on stage"), a person of theirs only when the line gives a gender.
 _ACTS_ON_SPEAKER = re.compile(rf"\s+(?:just\s+|finally\s+|also\s+)?(?:{_TO_SPEAKER_VERBS})\s+(?:me|us)\b", re.I)
@@ -45,10 +52,19 @@ def lower_names(text: str, skip: Collection[str]) -> list[tuple[int, str]]:
         return []  # a line that writes capitals writes its names so
     out = []
     for m in _LOWER_NAME.finditer(text):
-        word = m["a"] or m["b"]
+        group = next(g for g in "abcd" if m[g])
+        word = m[group]
         if word not in skip and word not in _NO_ONE and not word.endswith("ing"):
-            out.append((m.start("a") if m["a"] else m.start("b"), word))
+            out.append((m.start(group), word))
     return out
+
+
+_NEWS_AFTER = re.compile(rf"\s+(?:just\s+|finally\s+|also\s+)?(?:{_PERSON_VERB}\b|{_PERSON_NEWS})", re.I)
+
+
+def person_news(after: str) -> bool:
+    """Whether the words after a name bring news only a person has or do what only people do ("got the job")."""
+    return bool(_NEWS_AFTER.match(after))
 
 
 def acts_on_speaker(after: str) -> bool:

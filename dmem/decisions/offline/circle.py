@@ -9,7 +9,8 @@ Who a message names and whose they are is ``named_people``. ``read`` then reads 
 binds to the latest person of fitting gender named in the last ``V_PRONOUN_TURNS`` messages, a leading name to a
 person known as someone's, and an object him/her after the subject to the latest other fitting person. Only when
 that person is the speaker's is the pronoun written out ("my dad keeps showing everyone ..."), so a he/she meaning
-the listener's person, a stranger ("that guy"), or nobody named stays as said and is judged as before.
+the listener's person, a stranger ("that guy"), or nobody named stays as said and is judged as before. A he/she
+no one near surely fits is followed back along its thread of lines to the name that opened it (``_thread``).
 """
 
 from __future__ import annotations
@@ -28,10 +29,14 @@ from dmem.decisions.offline.named_people import (
     context_names,
     fits,
     mentions,
+    named_here,
     registry,
     said_names,
+    thread_openers,
+    verb_subject,
 )
 from dmem.state.schemas import Message
+from dmem.text.asked import asks
 
 __all__ = ["About", "Circle", "Person", "mentions", "read", "registry"]
 
@@ -178,6 +183,51 @@ def _said_near(pronoun: str, texts: Sequence[str]) -> bool:
     return any(re.search(said, t, re.I) for t in texts)
 
 
+# A reply that echoes a line's verb with a he/she ("wasn't she?", "did he??") shows its subject is a person.
+_TAG = re.compile(r"^\W*(?:(?:oh|yeah|aw+)\W+)?(?:was|wasn't|wasnt|is|isn't|isnt|did|didn't|didnt|has|hasn't|hasnt|"
+                  r"does|doesn't|doesnt)\s+(?P<p>he|she)\b\W*$", re.I)
+
+
+def _thread(pronoun: str, circle: Circle) -> Person | None:
+    """The person a thread of he/she lines speaks of, followed back to the name that opened it.
+
+    "odile got the job!!" / "no way!! congrats to her" / "she called me crying" / "she starts on march 3rd": from
+    the judged line back, lines that speak of someone by the pronoun (whoever of the two said them), of someone of
+    the other gender, or of no one lead to the latest line that names someone as the subject of news only a person
+    has ("got the job", "told me": ``thread_openers``), of a verb the other's reply echoes with the pronoun ("pim
+    was amazing last night!" / "wasn't she?"), or of the speaker's line the listener's reply asks after by it
+    ("marmalade is at the vet" / "what happened to her?"). That name is the thread's person, of the pronoun's
+    gender: the speaker's when the speaker brought the news, either echoed it, or the listener asked after them;
+    the listener's own news is the listener's. A name of unknown gender on the way, a second name in the opening
+    line, or someone surely named whom the pronoun fits (left to the latest-person reading) ends it with no one.
+    """
+    speaker, lines = circle.message.speaker, circle.prior[-V_PRONOUN_FAR_TURNS:]
+    said = re.compile(r"\b(?:he|him|his)\b" if pronoun.lower() == "he" else r"\b(?:she|her|hers)\b", re.I)
+    named: dict[str | None, list[Person]] = {}
+    for p in (*circle.earlier, *circle.people):
+        named.setdefault(p.turn_id, []).append(p)
+    for at in range(len(lines) - 1, -1, -1):
+        m = lines[at]
+        text = m.text or ""
+        sure = [p for p in named.get(m.turn_id, ()) if p.sure]
+        if any(fits(pronoun, p) for p in sure):
+            return None
+        openers, theirs = thread_openers(text, circle.speakers), m.speaker == speaker or asks(text)
+        reply = lines[at + 1] if at + 1 < len(lines) else circle.message
+        if not openers and reply.speaker != m.speaker:
+            tag = _TAG.match(reply.text or "")
+            if tag and tag["p"].lower() == pronoun.lower() or m.speaker == speaker and said.search(reply.text or ""):
+                openers, theirs = verb_subject(text, circle.speakers), True  # "wasn't she?", "what happened to her?"
+        others = named_here(text, circle.speakers) - {w.lower() for w in openers} - {p.key for p in sure}
+        if len(openers) > 1 or others:
+            return None  # two or more names, or one of unknown gender: not this reading's to pick
+        if openers:
+            word = openers[0]
+            return Person(word.lower(), word[:1].upper() + word[1:], speaker if theirs else m.speaker,
+                          "m" if pronoun.lower() == "he" else "f", m.turn_id)
+    return None
+
+
 def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, bool]:
     """``text`` (a clause of the circle's message) as a fact about a person of the speaker's life, or None.
 
@@ -201,6 +251,9 @@ def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, boo
         # no one near fits: the thread's person from a little further back, when only one fits there
         farther = [p for p in circle.earlier if fits(pronoun["p"], p)]
         people = [*farther, *people] if len({p.key for p in farther}) == 1 else people
+    if pronoun and not any(fits(pronoun["p"], p) and p.sure for p in people) \
+            and (opened := _thread(pronoun["p"], circle)):
+        people = [*people, opened]
     if found := _subject(text, speaker, people, known):
         return found, False
     if pronoun:

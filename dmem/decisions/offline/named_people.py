@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import rules, telegraphic
-from dmem.decisions.offline.chat_names import acts_on_speaker, lower_names
+from dmem.decisions.offline.chat_names import acts_on_speaker, lower_names, person_news
 from dmem.decisions.offline.entities import BRANDS, PLACES
 from dmem.decisions.offline.roles import Role, role_phrases
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
@@ -32,6 +32,8 @@ _MODS = r"(?:(?:new|little|big|older|younger|baby|best|old|twin|step|late)\s+)?"
 _NAME = r"(?-i:[A-Z][a-z]+)"
 _RELATION = re.compile(rf"\b(?P<own>my|our|your|ur)\s+{_MODS}(?P<rel>{_KIN})\b(?!'(?!s\b))"
                        rf"(?:,?\s+(?P<name>{_NAME})\b)?", re.I)
+_LOWER_AFTER_RELATION = re.compile(r",?\s+(?P<name>[a-z]{3,})(?=\s+(?:has|had|is|was|got|gets|will|can|did|does|"
+                                   r"says|said|started|starts|wants|loves)\b)")
 _BARE_KIN = re.compile(r"(?<!\bmy )(?<!\byour )(?<!\bour )\b(?-i:(?P<rel>Dad|Mum|Mom|Mam|Mother|Father|Grandma|"
                        r"Grandpa|Gran|Granny|Nan|Grandad))\b(?!\s+[A-Z])")
 # Chat's bare kin noun, lowercase with no determiner ("mum's bday thing", "dad says hi"): the speaker's, as a
@@ -55,6 +57,7 @@ _PLACE_BEFORE = re.compile(r"\b(?:in|at|to|from|near|on|the|a|an|called|named)\s
 # A name opens a clause as its subject when a finite verb follows it ("Bo's coming Friday", "Sam said").
 _MINE = re.compile(rf"\b(?:me|i)\s+and\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+and\s+(?:i|me)\b|\bwith\s+(?P<c>{_NAME})",
                    re.I)
+_MINE_LOWER = re.compile(r"\b(?:me|i)\s+and\s+(?P<a>[a-z]{3,})\b")  # an all-lowercase line's "me and tomek"
 _YOURS = re.compile(rf"\b(?:you|u)\s+and\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+and\s+(?:you|u)\b", re.I)
 _MEMORY_REL = re.compile(rf"\b(?P<owner>{_NAME})'s\s+{_MODS}(?P<rel>{_KIN})\s+(?P<name>{_NAME})\b")
 _MEMORY_PAIR = re.compile(rf"^(?P<owner>{_NAME})\s+and\s+(?P<name>{_NAME})\b")
@@ -63,7 +66,6 @@ LEAD = re.compile(r"^(?P<lead>(?:(?:oh|and|but|so|yeah|ya|yes|lol|haha|ok|okay|w
 # A sentence-start capital followed by a verb may be a name ("Vasquelin first painted"): it leaves a he/she unread.
 _VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s+)?(?:[a-z]+ed|is|was|has|had|"
                          r"says|said|told|wants|thinks|loves|did|does|will|can|would))\b")
-
 # The auxiliary or wh-word that opens a question about someone: "Is Pebbles still alive?", "How's Wren's violin?".
 _ASKING = wordset("is was are were does did do has have had will would can could should how's what's where's")
 # What may follow a him/her that is an object ("told her", "gave him a lift", "took her home tonight"): the end, a
@@ -111,8 +113,9 @@ def _relations(text: str, speaker: str, listener: str | None, turn_id: str | Non
             continue  # "my neighbour's kid": the kid is the one named (a role below), not the neighbour
         owner = speaker if m["own"].lower() in ("my", "our") else listener
         rel = m["rel"].lower()
-        phrase = f"my {rel}" + (f" {m['name']}" if m["name"] else "")
-        key = m["name"].lower() if m["name"] else rel
+        name = m["name"] or _lowercase_name(text, m.end())
+        phrase = f"my {rel}" + (f" {name[:1].upper()}{name[1:]}" if name else "")
+        key = name.lower() if name else rel
         found.append((m.start(), Person(key, phrase, owner, _GENDER[rel], turn_id)))
     for m in (*_BARE_KIN.finditer(text), *_CHAT_KIN.finditer(text)):
         if m.re is _CHAT_KIN and _OTHER_OWNER.search(text[: m.start()]):
@@ -128,6 +131,14 @@ def _relations(text: str, speaker: str, listener: str | None, turn_id: str | Non
               and (r.possessed or _opens(text, r.start) or _VERB_AFTER.match(text[r.end:])
                    or _FIRST_PERSON_VERB.search(text[: r.start]))]
     return found
+
+
+def _lowercase_name(text: str, end: int) -> str:
+    """An all-lowercase line's name right after a relation, before a verb ("my daughter pim has her recital")."""
+    m = _LOWER_AFTER_RELATION.match(text, end)
+    if not m or m["name"] in NOT_NAMES or re.search(r"[A-Z]", re.sub(r"\bI\b", "", text)):
+        return ""
+    return m["name"]
 
 
 def _cared_for(text: str, role: Role, speaker: str) -> Role:
@@ -189,6 +200,41 @@ def context_names(texts: Sequence[str]) -> set[str]:
     return {w.lower() for t in texts for _, w, sure in _names(t, set(), set()) if sure}
 
 
+def thread_openers(text: str, speakers: set[str]) -> list[str]:
+    """Words of ``text`` that may name a person and stand as a clause's subject ("Odile got the job!!").
+
+    A capital before news only a person has or a verb only people do (``chat_names.person_news``), or a lowercase
+    name of an all-lowercase line, which stands there or in "me and tomek" already; ``circle`` follows a he/she
+    thread back to one. A capital before any other verb may be anything ("Harbourview is ..."), and one inside a
+    clause may be someone public ("the actor Tellen got married").
+    """
+    return [w for start, w, _ in _names(text, speakers, set())
+            if w.islower() or (_opens(text, start) or text[:start].rstrip().endswith(","))
+            and person_news(text[start + len(w):])]
+
+
+def named_here(text: str, speakers: set[str]) -> set[str]:
+    """Names ``text`` says (lowercased): inside a sentence, or opening one before a verb ("and Maudlyn is coming").
+
+    A sentence-start capital before no verb ("Congrats to her") is any word.
+    """
+    return {w.lower() for start, w, sure in _names(text, speakers, set())
+            if sure or _VERB_AFTER.match(text[start + len(w):])}
+
+
+def verb_subject(text: str, speakers: set[str]) -> list[str]:
+    """The word opening a line before an auxiliary ("Pim was amazing", "imre's back"), when it may be a name.
+
+    Lowercase only in an all-lowercase line. The caller has a reply that speaks of it by a he/she ("wasn't she?",
+    "what happened to her?"), which shows the word is a person.
+    """
+    m = re.match(r"^\W*(?P<w>[A-Za-z]{3,})(?:'s|\s+(?:was|is|did|has|does))\b", text)
+    if not m or m["w"].lower() in NOT_NAMES or m["w"] in speakers \
+            or (m["w"].islower() and re.search(r"[A-Z]", re.sub(r"\bI\b", "", text))):
+        return []
+    return [m["w"]]
+
+
 def said_names(text: str, speakers: set[str]) -> set[str]:
     """Every capitalized word of ``text`` that may name a person (lowercased), a sentence-start one too."""
     return {w.lower() for _, w, _ in _names(text, speakers, set())}
@@ -226,7 +272,7 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
     owned = " ".join(telegraphic.restore_owner(s, (), speaker) for s in rules.SENTENCE_END.split(text))
     found = _relations(owned, speaker, listener, tid)
     claimed = {p.key for _, p in found}
-    mine = {n.lower() for m in _MINE.finditer(text) for n in m.groups() if n}
+    mine = {n.lower() for m in (*_MINE.finditer(text), *_MINE_LOWER.finditer(text)) for n in m.groups() if n}
     yours = {n.lower() for m in _YOURS.finditer(text) for n in m.groups() if n}
     asked = asks(text)
     for start, word, named in _names(text, {speaker, *([listener] if listener else [])}, set(known) | set(names)):
