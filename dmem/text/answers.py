@@ -5,7 +5,8 @@ of a yes/no question ("Did you book the ferry?" -> "I did", "not yet", "nope"; a
 it agrees with anything), or the kind of answer the question asks for: a place for "where" ("at the
 harbour", "in Tallinn"), a time or date for "when" ("last Friday", "at 6"), a length for "how long"
 ("three weeks"), a number for "how many" or "how much" ("about 40", "a dozen"), a name when asked one.
-``dmem.text.crossed`` reads it; the rules are about the form of chat, never about a particular conversation.
+``dmem.text.crossed`` reads it, and the offline gate asks ``says_number`` of a how-many or
+how-long answer; the rules are about the form of chat, never about a particular conversation.
 """
 
 from __future__ import annotations
