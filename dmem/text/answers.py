@@ -5,7 +5,8 @@ of a yes/no question ("Did you book the ferry?" -> "I did", "not yet", "nope"; a
 it agrees with anything), or the kind of answer the question asks for: a place for "where" ("at the
 harbour", "in Tallinn"), a time or date for "when" ("last Friday", "at 6"), a length for "how long"
 ("three weeks"), a number for "how many" or "how much" ("about 40", "a dozen"), a name when asked one.
-``dmem.text.crossed`` reads it; the rules are about the form of chat, never about a particular conversation.
+``dmem.text.crossed`` reads it, and the offline gate asks ``says_number`` of a how-many or
+how-long answer; the rules are about the form of chat, never about a particular conversation.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ _LENGTH = re.compile(rf"\b(?:{_NUMBER}[\s-]+{_UNITS}|a\s+while|ages|forever|all\
 _COUNT = re.compile(rf"\b(?:\d+|{_SPELLED}|twenty|thirty|forty|"
                     r"fifty|hundreds?|thousands?|dozens?|a\s+few|a\s+couple|several|none|zero|a\s+lot|lots|tons)\b"
                     r"|[$€£]\s?\d", re.I)
+# An amount of a unit: "two weeks", "an hour", "a couple of days" ("a" and "an" are a number only before a unit).
+_AMOUNT = re.compile(rf"\b{_NUMBER}[\s-]+{_UNITS}\b", re.I)
 
 
 def yes_no_echo(question: str, reply: str) -> bool:
@@ -97,6 +100,16 @@ def answer_kind(question: str) -> str | None:
         return None
     kind = " ".join(m["kind"].lower().split())
     return {"how much": "how many"}.get(kind, "name" if kind[0] in "nc" else kind)
+
+
+def says_number(text: str) -> bool:
+    """Whether ``text`` says a number or an amount, as a how-many or how-long answer must.
+
+    Digits ("3", "31.50", "5km"), a spelled number as a whole word ("twelve", "twenty", "hundreds"), a vague
+    count ("a few", "a dozen", "a couple", "several", "none") or "a"/"an" before a unit ("an hour", "a week").
+    A bare "a" or "an" is no number: "the water" and "a new kettle" say none.
+    """
+    return bool(re.search(r"\d", text) or _COUNT.search(text) or _AMOUNT.search(text))
 
 
 def is_kind_asked(question: str, reply: str) -> bool:

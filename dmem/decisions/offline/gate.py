@@ -11,8 +11,9 @@ from dmem.decisions.offline import rules
 from dmem.decisions.offline.spans import adds_information, parse_line, question_kind
 from dmem.decisions.offline.spoken_days import spoken_days, spoken_months
 from dmem.decisions.offline.topics import covered, focused_signals, standouts, topic_stems, topic_terms
-from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates, format_day, ground_time
+from dmem.grounding.deixis import absolute_dates, format_day, ground_time
 from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityGateVerdict, is_no_info, joined
+from dmem.text.answers import says_number
 from dmem.text.lexical import (
     STOPWORDS,
     content_stems,
@@ -64,7 +65,7 @@ def _relevance(question: str, answer: str, context: list[str], stand: list[bool]
     if kind == "when" and not (absolute_dates(answer) or re.search(r"\b\d{4}\b|\b\w+ (?:year|month|week|day)s? ago\b",
                                                                  answer)):
         return CriterionVerdict(reason=f"a when-question answered without a date ('{answer}')", passed=False)
-    if kind in ("count", "duration") and not re.search(r"\d|" + "|".join(NUMBER_WORDS), answer, re.I):
+    if kind in ("count", "duration") and not says_number(answer):
         return CriterionVerdict(reason=f"a how-many/how-long question answered without a number ('{answer}')",
                                 passed=False)
     a = set(content_stems(answer))
