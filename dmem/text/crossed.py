@@ -112,9 +112,12 @@ def asks_at(prior: Sequence[Said], j: int) -> bool:
 
     "favourite food?" / "probably sushi?" / "probably? jaja": the last line asks back about the answer, not about sushi.
     """
-    who, said = prior[j]
-    return bool(real_questions(said)) and not (j > 0 and prior[j - 1][0] != who
-                                               and hedged_answer(prior[j - 1][1], said))
+    return bool(real_questions(prior[j][1])) and not hedged_at(prior, j)
+
+
+def hedged_at(prior: Sequence[Said], j: int) -> bool:
+    """Whether message ``j`` of ``prior`` is a hedged answer (``hedged_answer``) to the other's line just before it."""
+    return j > 0 and prior[j - 1][0] != prior[j][0] and hedged_answer(prior[j - 1][1], prior[j][1])
 
 
 def plausibly_answers(asked: str, reply: str, between: Sequence[str], names: tuple[str, str]) -> bool:

@@ -43,12 +43,17 @@ _NO_ONE = wordset("everyone everybody everything someone somebody anyone anybody
                   "college business")
 
 
+def writes_capitals(text: str) -> bool:
+    """Whether a line writes any capital but a lone "I": such a line writes its names so."""
+    return bool(re.search(r"[A-Z]", re.sub(r"\bI\b", "", text)))
+
+
 def lower_names(text: str, skip: Collection[str]) -> list[tuple[int, str]]:
     """Lowercase words of an all-lowercase line that stand where a person does, with where they start.
 
     ``skip``: words that are no name (lowercased: common words, the speakers).
     """
-    if re.search(r"[A-Z]", re.sub(r"\bI\b", "", text)):
+    if writes_capitals(text):
         return []  # a line that writes capitals writes its names so
     out = []
     for m in _LOWER_NAME.finditer(text):

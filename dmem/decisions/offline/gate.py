@@ -100,24 +100,26 @@ def quality_gate(embeddings: Embeddings, question: str, answer: str, context: li
     faithful = CriterionVerdict(
         reason=(f"answer words {', '.join(repr(w) for w in missing)} not found in memories" if missing
                 else "every answer word occurs in the memories"), passed=share >= FAITHFUL_MIN_OVERLAP)
-    judged = _answered_part(embeddings, question, answer, context)
-    relevant = _relevance(judged, answer, context, _standouts(embeddings, judged, context))
+    judged, relevant = _answered_part(embeddings, question, answer, context)
     return QualityGateVerdict(relevance=relevant, faithfulness=faithful,
                               completeness=_completeness(embeddings, judged, answer, context))
 
 
-def _answered_part(embeddings: Embeddings, question: str, answer: str, context: list[str]) -> str:
-    """The question a two-part question's answer is judged as: the one part it alone answers, else the whole.
+def _answered_part(embeddings: Embeddings, question: str, answer: str,
+                   context: list[str]) -> tuple[str, CriterionVerdict]:
+    """The question a two-part question's answer is judged as, with its relevance verdict.
 
-    The answerer gives a two-part question ('Who paid the bill, and how much did Ivo owe?') the answers of the
-    parts that found one (``answer_extraction.both_answers``): a number alone answers the how-much part, and is
-    judged by that part's kind and words, not failed as a who-answer without a person.
+    The one part it alone answers, else the whole. The answerer gives a two-part question ('Who paid the bill, and
+    how much did Ivo owe?') the answers of the parts that found one (``answer_extraction.both_answers``): a number
+    alone answers the how-much part, and is judged by that part's kind and words, not failed as a who-answer
+    without a person.
     """
+    def judged(asked: str) -> tuple[str, CriterionVerdict]:
+        return asked, _relevance(asked, answer, context, _standouts(embeddings, asked, context))
+
     pair = two_questions(question)
-    if pair is None:
-        return question
-    fits = [part for part in pair if _relevance(part, answer, context, _standouts(embeddings, part, context)).passed]
-    return fits[0] if len(fits) == 1 else question
+    fits = [verdict for verdict in map(judged, pair or ()) if verdict[1].passed]
+    return fits[0] if len(fits) == 1 else judged(question)
 
 
 def _standouts(embeddings: Embeddings, question: str, context: list[str]) -> list[bool]:

@@ -14,7 +14,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import rules, telegraphic
-from dmem.decisions.offline.chat_names import acts_on_speaker, lower_names, person_news
+from dmem.decisions.offline.chat_names import acts_on_speaker, lower_names, person_news, writes_capitals
 from dmem.decisions.offline.entities import BRANDS, PLACES
 from dmem.decisions.offline.roles import Role, role_phrases
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
@@ -136,7 +136,7 @@ def _relations(text: str, speaker: str, listener: str | None, turn_id: str | Non
 def _lowercase_name(text: str, end: int) -> str:
     """An all-lowercase line's name right after a relation, before a verb ("my daughter pim has her recital")."""
     m = _LOWER_AFTER_RELATION.match(text, end)
-    if not m or m["name"] in NOT_NAMES or re.search(r"[A-Z]", re.sub(r"\bI\b", "", text)):
+    if not m or m["name"] in NOT_NAMES or writes_capitals(text):
         return ""
     return m["name"]
 
@@ -230,7 +230,7 @@ def verb_subject(text: str, speakers: set[str]) -> list[str]:
     """
     m = re.match(r"^\W*(?P<w>[A-Za-z]{3,})(?:'s|\s+(?:was|is|did|has|does))\b", text)
     if not m or m["w"].lower() in NOT_NAMES or m["w"] in speakers \
-            or (m["w"].islower() and re.search(r"[A-Z]", re.sub(r"\bI\b", "", text))):
+            or (m["w"].islower() and writes_capitals(text)):
         return []
     return [m["w"]]
 

@@ -31,7 +31,7 @@ from dmem.decisions.offline.pronouns import agree
 from dmem.decisions.offline.register import NOT_PROGRESSIVE
 from dmem.state.schemas import Message
 from dmem.text import crossed
-from dmem.text.asked import asks, ends_asking, hedged_answer, question_sentences, real_questions
+from dmem.text.asked import asks, ends_asking, question_sentences, real_questions
 from dmem.text.lexical import STOPWORDS
 from dmem.text.verbs import IRREGULAR_PASTS
 from dmem.text.words import SECOND_PERSON
@@ -202,11 +202,10 @@ def question_answered(message: Message, prior: Sequence[Message]) -> Asked | Non
         if turn.speaker == message.speaker or len(run) == ASKING_TURNS:
             break
         run.append(turn)
-    said = [(m.speaker, without_speaker(m.text or "", m.speaker)) for m in prior]
+    said = [(m.speaker, without_speaker(m.text or "", m.speaker)) for m in prior[-len(run) - 1:]] if run else []
     for k, asking in enumerate(run):  # a hedged answer written as a question ("probably sushi?") asks nothing
-        questions = question_sentences(said[-1 - k][1])
-        if questions and not (len(prior) > k + 1 and prior[-2 - k].speaker != asking.speaker
-                              and hedged_answer(said[-2 - k][1], said[-1 - k][1])):
+        at = len(said) - 1 - k  # ``asking`` in ``said``, the line before it (if any) just before
+        if (questions := question_sentences(said[at][1])) and not crossed.hedged_at(said, at):
             return _asked(asking, questions)
     return None
 
