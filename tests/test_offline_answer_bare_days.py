@@ -7,7 +7,7 @@ only when no day is said. "Who is Ansel, and where did he go?" asks two question
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 import pytest
 
@@ -15,6 +15,7 @@ from dmem.decisions.offline import spans
 from dmem.decisions.offline.answer_extraction import answer
 from dmem.decisions.offline.gate import line_stems, quality_gate
 from dmem.decisions.offline.spoken_days import bare_days, spoken_days, spoken_months, tells_past, told_days
+from dmem.grounding.deixis import Grounded
 from dmem.models.embeddings import make_embeddings
 from dmem.state.verdicts import NO_INFO, AnswerDraft
 from dmem.text.lexical import content_stems
@@ -89,7 +90,7 @@ def test_what_is_no_month_alone_is_not_read_as_one(text: str) -> None:
 def test_a_month_alone_only_when_the_text_says_no_day() -> None:
     assert spans.said_date("it was in june; july 3rd now", SAID_ON) == "3 July 2031"
     assert spans.said_date("the exam is in june", SAID_ON) == "June 2031"
-    assert spans.said_date("the exam is in june", SAID_ON, months=False) is None
+    assert spans.said_dates("the exam is in june", SAID_ON) == (None, "June 2031")
     assert spans.date_span("the exam is in june", SAID_ON) == "June 2031"
     assert spoken_months("in june", None) == []
 
@@ -108,7 +109,30 @@ def test_said_span_is_the_typed_span_of_a_text_that_says_a_date(question: str, t
 
 def test_said_span_is_none_when_only_the_tag_dates_the_text() -> None:
     assert spans.said_span("When did Ilse move?", "Ilse moved", SAID_ON) is None
-    assert spans.said_spans("When did Ilse move?", "Ilse moved in june", SAID_ON) == (None, "June 2031")
+    assert spans.said_spans("When did Ilse move?", "Ilse moved in june", SAID_ON) == (None, "June 2031", "June 2031")
+    assert spans.said_spans("When did Ilse move?", "Ilse moved", SAID_ON).typed == "14 May 2031"
+
+
+def test_said_spans_give_the_typed_span_of_the_text_too() -> None:
+    """The third span is ``typed_span``'s: the line's date when the text says none, the time since a year it says."""
+    assert spans.said_spans("What year did Ilse move?", "Ilse moved", SAID_ON).typed == "2031"
+    ago, text = "How long ago did Ilse join the choir?", "she has sung with the choir since 2019"
+    assert spans.said_spans(ago, text, SAID_ON) == (None, None, "12 years ago")
+    assert spans.typed_span(ago, text, SAID_ON) == "12 years ago"
+
+
+def test_a_when_answer_from_the_line_date_grounds_each_sentence_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    grounded: list[str] = []
+    ground_time = spans.ground_time
+
+    def counted(text: str, anchor: datetime) -> Grounded:
+        grounded.append(text)
+        return ground_time(text, anchor)
+
+    monkeypatch.setattr(spans, "ground_time", counted)
+    context = ["[2031-05-10] Corwen glazed the last pots for the exhibition", "[2031-05-02] Corwen fired the kiln"]
+    assert answer(EMB, "When did Corwen glaze the last pots?", context).answer == "10 May 2031"
+    assert grounded and sorted(grounded) == sorted(set(grounded))
 
 
 def test_a_bare_weekday_in_a_close_line_answers_a_when_question() -> None:

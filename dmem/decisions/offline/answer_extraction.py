@@ -13,8 +13,8 @@ confirms (``confirmed_pieces``); a number question whose close lines hold no num
 within ANSWER_TYPED_REACH before it takes new words, and a when-question whose close lines say no date
 (``spans.said_date``: 'last tuesday', 'the 21st of August', 'thursday is her birthday') reads them for one
 before it takes the best line's own date; a month said alone ('in may') answers only when none of those lines
-says a day. A two-part question ('When and where...?', 'Who is Ansel, and where did he go?') is answered part
-by part (``both_answers``).
+says a day. Each sentence is grounded once for all three (``spans.said_spans``). A two-part question ('When and
+where...?', 'Who is Ansel, and where did he go?') is answered part by part (``both_answers``).
 """
 
 from __future__ import annotations
@@ -161,16 +161,22 @@ def extracted(embeddings: Embeddings, question: str, context: list[str]) -> tupl
     def typed_in(pairs: list[tuple[int, str]]) -> tuple[int, str] | None:
         return next(((i, span) for i, s in pairs if (span := spans.typed_span(question, s, lines[i][1]))), None)
 
-    read: dict[tuple[int, str], tuple[str | None, str | None]] = {}  # each sentence is grounded once
+    read: dict[tuple[int, str], spans.WhenSpans] = {}  # each sentence is grounded once
+
+    def when_spans(i: int, s: str) -> spans.WhenSpans:
+        if (i, s) not in read:
+            read[i, s] = spans.said_spans(question, s, lines[i][1])
+        return read[i, s]
 
     def said_in(pairs: list[tuple[int, str]], *, months: bool = False) -> tuple[int, str] | None:
         for i, s in pairs:
-            if (i, s) not in read:
-                read[i, s] = spans.said_spans(question, s, lines[i][1])
-            day, month = read[i, s]
+            day, month, _ = when_spans(i, s)
             if span := day or (month if months else None):
                 return i, span
         return None
+
+    def dated_in(pairs: list[tuple[int, str]]) -> tuple[int, str] | None:  # ``typed_in`` for a when-question
+        return next(((i, span) for i, s in pairs if (span := when_spans(i, s).typed)), None)
 
     # A date said in a sentence ("last tuesday", "the 21st of August") beats the date it was said on; the lines
     # past the close ones are read (and their sentences ranked) only when no close line has the span.
@@ -181,7 +187,7 @@ def extracted(embeddings: Embeddings, question: str, context: list[str]) -> tupl
     unplaced = asked == "when" and any(names_bare_day(s) for _, s in parts)
     reach = [] if hit or unplaced else reached(embeddings, question, asked, lines, ranked, close)
     # A month said alone ("in may") is the vaguest date: read only when no line within reach says a day.
-    hit = hit or (said_in(reach) or said_in(parts + whole + reach, months=True) or typed_in(parts) if asked == "when"
+    hit = hit or (said_in(reach) or said_in(parts + whole + reach, months=True) or dated_in(parts) if asked == "when"
                   else typed_in(reach))
     # No typed span: the first sentence that adds words; one that only restates the question gives way.
     fresh = ((i, spans.new_span(question, s)) for i, s in parts)

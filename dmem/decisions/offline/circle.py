@@ -45,10 +45,14 @@ V_PRONOUN_TURNS = 6  # prior messages searched for the person a he/she means
 # about them ("mum's bday thing" ... "tickets for smth" / "she hates crowds"). The ingestion window's
 # ``history_messages`` default; chosen on batch 15 and checked on batches 12-14 and the tuning half.
 V_PRONOUN_FAR_TURNS = 8
-_SUBJECT_VERB = re.compile(r"^(?:'s\s+(?:been\s+)?\w+ing\b|\s+(?:(?:just|still|also|really|finally|never|always)\s+)?"
-                      r"(?:says|said|told|asked|wants|wanted|thinks|thought|loves|loved|hates|cried|laughed|"
-                      r"keeps|kept|promised|decided|texted|called|is\s+coming|was\s+coming|did|does|has|had|"
-                      r"is|was|will|can)\b)", re.I)
+# What follows a known person's name for the clause to be about them as its subject, so that ``_subject`` writes
+# the name out as the speaker's ("Bo said ..." -> "my friend Bo said ..."): a verb of a closed list people do, an
+# auxiliary, or a 's before an -ing ("Bo's coming"), never a possessive ("Bo's bike"). Stricter than
+# ``named_people._MAY_BE_SUBJECT``, which only lets a word be someone: a wrong yes here writes a wrong fact.
+_IS_SUBJECT = re.compile(r"^(?:'s\s+(?:been\s+)?\w+ing\b|\s+(?:(?:just|still|also|really|finally|never|always)\s+)?"
+                         r"(?:says|said|told|asked|wants|wanted|thinks|thought|loves|loved|hates|cried|laughed|"
+                         r"keeps|kept|promised|decided|texted|called|is\s+coming|was\s+coming|did|does|has|had|"
+                         r"is|was|will|can)\b)", re.I)
 _SUBJECT = re.compile(r"(?P<p>he|she)(?P<s>'s)?\b(?=\s+\w)", re.I)
 _READABLE = re.compile(r"\b(?:he|she|him|her)\b", re.I)
 # A participle after "'s" makes it "has" ("she's brought", "he's gone"): regular ones and the common irregular ones.
@@ -91,7 +95,7 @@ def _subject(text: str, speaker: str, people: Sequence[Person], known: dict[str,
     key = word.group(0).lower() if word else ""
     person = next((p for p in reversed(people) if p.key == key), known.get(key))
     if not word or person is None or not person.sure or person.owner != speaker \
-            or not _SUBJECT_VERB.match(rest[word.end():]):
+            or not _IS_SUBJECT.match(rest[word.end():]):
         return None
     tail = rest[word.end():]
     if tail.startswith("'s"):

@@ -23,7 +23,7 @@ from dmem.text.asked import asks
 from dmem.text.lexical import STOPWORDS
 from dmem.text.words import alternation, wordset
 
-_MUM = ("mum", "mam", "mama", "nan", "nana", "granny", "gran")
+_MUM = (*rules.MUMS, "mama", "nana")  # "mama", "nana": kin after my/your/our or a name's, no role ("the nana")
 _DAD = ("papa", "grandad", "granddad")
 _GENDER = {**{r: "m" for r in (*rules.MALE, *_DAD)}, **{r: "f" for r in (*rules.FEMALE, *_MUM)},
            **{r: "n" for r in (*rules.NEUTRAL, *rules.PETS)}, **{r: "p" for r in rules.PLURAL}, "bf": "m", "gf": "f"}
@@ -39,7 +39,7 @@ _BARE_KIN = re.compile(r"(?<!\bmy )(?<!\byour )(?<!\bour )\b(?-i:(?P<rel>Dad|Mum
 # Chat's bare kin noun, lowercase with no determiner ("mum's bday thing", "dad says hi"): the speaker's, as a
 # capitalised "Mum" is. A word before it that gives it another owner ("ur mum", "jo's dad", "the mum") rules it out.
 # Written all in capitals for news ("DAD HAS NEWS") it is the same word.
-_CHAT_KIN_WORDS = ("mum", "mam", "mom", "dad", "nan", "gran", "granny", "grandma", "grandpa", "grandad")
+_CHAT_KIN_WORDS = (*rules.MUMS, "mom", "dad", "grandma", "grandpa", "grandad")
 _CHAT_KIN = re.compile(r"(?<![\w'])(?-i:(?P<rel>" + alternation(" ".join(_CHAT_KIN_WORDS)) + "|"
                        + alternation(" ".join(w.upper() for w in _CHAT_KIN_WORDS)) + r"))(?![\w-])")
 _OTHER_OWNER = re.compile(r"(?:\b(?:my|our|your|ur|yr|ya|his|her|their|the|a|an|whose|every|some|any|no)|\w's|s')\s+$",
@@ -54,7 +54,6 @@ NOT_NAMES = (wordset(" ".join(m.lower() for m in MONTHS)) | set(WEEKDAYS) | STOP
 _ADJECTIVE = re.compile(r"[A-Z][a-z]+(?:ian|ese|ish|ch)\s+(?!(?:is|was|has|had|said|says|will|can|did)\b)"
                         r"[a-z]+\b(?<!s)(?<!ed)")
 _PLACE_BEFORE = re.compile(r"\b(?:in|at|to|from|near|on|the|a|an|called|named)\s+$", re.I)
-# A name opens a clause as its subject when a finite verb follows it ("Bo's coming Friday", "Sam said").
 _MINE = re.compile(rf"\b(?:me|i)\s+and\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+and\s+(?:i|me)\b|\bwith\s+(?P<c>{_NAME})",
                    re.I)
 _MINE_LOWER = re.compile(r"\b(?:me|i)\s+and\s+(?P<a>[a-z]{3,})\b")  # an all-lowercase line's "me and tomek"
@@ -63,9 +62,12 @@ _MEMORY_REL = re.compile(rf"\b(?P<owner>{_NAME})'s\s+{_MODS}(?P<rel>{_KIN})\s+(?
 _MEMORY_PAIR = re.compile(rf"^(?P<owner>{_NAME})\s+and\s+(?P<name>{_NAME})\b")
 LEAD = re.compile(r"^(?P<lead>(?:(?:oh|and|but|so|yeah|ya|yes|lol|haha|ok|okay|well|also|plus|honestly)\b[,!.]?\s+)*)",
                    re.I)
-# A sentence-start capital followed by a verb may be a name ("Vasquelin first painted"): it leaves a he/she unread.
-_VERB_AFTER = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s+)?(?:[a-z]+ed|is|was|has|had|"
-                         r"says|said|told|wants|thinks|loves|did|does|will|can|would))\b")
+# What follows a word that may stand as a clause's subject, read loosely (case-sensitive): a 's of any kind, an
+# auxiliary, a common verb or any -ed word. A sentence-start capital before one may be a name ("Vasquelin first
+# painted"), a role before one may be someone ("the vet says"); a capital that may be anyone leaves a he/she unread.
+# ``circle._IS_SUBJECT`` is the strict reading, for a known person's name whose clause it writes out.
+_MAY_BE_SUBJECT = re.compile(r"(?:'s|\s+(?:\w+ly\s+|just\s+|first\s+|still\s+|also\s+)?"
+                             r"(?:[a-z]+ed|is|was|has|had|says|said|told|wants|thinks|loves|did|does|will|can|would))\b")
 # The auxiliary or wh-word that opens a question about someone: "Is Pebbles still alive?", "How's Wren's violin?".
 _ASKING = wordset("is was are were does did do has have had will would can could should how's what's where's")
 # What may follow a him/her that is an object ("told her", "gave him a lift", "took her home tonight"): the end, a
@@ -128,7 +130,7 @@ def _relations(text: str, speaker: str, listener: str | None, turn_id: str | Non
                                turn_id))
               for r in (_cared_for(text, r, speaker) for r in roles)
               if not any(r.start <= start < r.end for start, _ in found) and not _acts_on_another(text, r.end)
-              and (r.possessed or _opens(text, r.start) or _VERB_AFTER.match(text[r.end:])
+              and (r.possessed or _opens(text, r.start) or _MAY_BE_SUBJECT.match(text[r.end:])
                    or _FIRST_PERSON_VERB.search(text[: r.start]))]
     return found
 
@@ -219,7 +221,7 @@ def named_here(text: str, speakers: set[str]) -> set[str]:
     A sentence-start capital before no verb ("Congrats to her") is any word.
     """
     return {w.lower() for start, w, sure in _names(text, speakers, set())
-            if sure or _VERB_AFTER.match(text[start + len(w):])}
+            if sure or _MAY_BE_SUBJECT.match(text[start + len(w):])}
 
 
 def verb_subject(text: str, speakers: set[str]) -> list[str]:
@@ -279,7 +281,7 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
         key = word.lower()
         if key in claimed:
             continue
-        subject = bool(_VERB_AFTER.match(text[start + len(word):]))
+        subject = bool(_MAY_BE_SUBJECT.match(text[start + len(word):]))
         # it did something to the speaker ("oriane told me something"): someone of their life
         shown = acts_on_speaker(text[start + len(word):])
         # a capital that may be anyone ("Vasquelin first painted"): a pronoun after it is left unread, unless the

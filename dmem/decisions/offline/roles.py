@@ -23,10 +23,9 @@ ROLES = ("intern", "boss", "manager", "supervisor", "colleague", "coworker", "ne
          "postwoman", "student", "pupil", "apprentice", "trainee", "assistant", "receptionist", "mentor")
 # Nouns that name any person (and the speaker's kin and pets): someone's only when "my"/"your" says so.
 _GENERIC = ("man", "woman", "lady", "guy", "bloke", "lad", "person", *rules.MALE, *rules.FEMALE, *rules.NEUTRAL,
-            *rules.PETS, "mum", "mam", "nan", "gran", "granny")
+            *rules.PETS, *rules.MUMS)
 _GENDER = {**{w: "m" for w in (*rules.MALE, "man", "guy", "bloke", "lad", "landlord", "postman")},
-           **{w: "f" for w in (*rules.FEMALE, "woman", "lady", "landlady", "postwoman", "mum", "mam", "nan",
-                                "gran", "granny")}}
+           **{w: "f" for w in (*rules.FEMALE, "woman", "lady", "landlady", "postwoman", *rules.MUMS)}}
 _PLURAL = frozenset(w for w in (*rules.PLURAL, *rules.PETS) if w.endswith("s"))
 _HEADS = "|".join(sorted({*ROLES, *_GENERIC} - _PLURAL, key=len, reverse=True))
 # Where someone lives or works relative to the speaker: it places a generic "the lady" in the speaker's life.

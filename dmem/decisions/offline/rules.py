@@ -211,6 +211,9 @@ NEUTRAL = ("partner", "friend", "child", "kid", "baby", "cousin", "parent", "sib
 PLURAL = ("kids", "children", "parents", "friends", "siblings", "grandparents", "cousins", "sons",
           "daughters", "colleagues", "coworkers")
 RELATIONS = MALE + FEMALE + NEUTRAL + PLURAL
+MUMS = ("mum", "mam", "nan", "gran", "granny")
+"""Chat's and British words for a mother or grandmother, which FEMALE spells otherwise: a person's kin and, said bare
+("mum's bday thing"), the speaker's own (``named_people``); a role of either's life after a determiner (``roles``)."""
 PETS = ("dog", "cat", "puppy", "kitten", "pet", "pets", "dogs", "cats")
 
 # Concept classes: a question about a class matches a line naming a member ("What vehicle" ->

@@ -6,11 +6,13 @@ words of the best line that the question does not already contain (the new infor
 
 from __future__ import annotations
 
-__all__ = ["NO_INFO", "adds_information", "concept_span", "extract", "free_span", "new_span", "on_topic", "parse_line",
-           "question_kind", "said_date", "said_dates", "said_span", "said_spans", "topic_stems", "typed_span"]
+__all__ = ["NO_INFO", "WhenSpans", "adds_information", "concept_span", "extract", "free_span", "new_span", "on_topic",
+           "parse_line", "question_kind", "said_date", "said_dates", "said_span", "said_spans", "topic_stems",
+           "typed_span"]
 
 import re
 from datetime import date, datetime
+from typing import NamedTuple
 
 from dmem.decisions.offline import newwords
 from dmem.decisions.offline.pronouns import rewrite_person
@@ -100,28 +102,36 @@ def question_kind(question: str) -> str:
     return next((kind for kind, pattern in _KINDS if pattern.search(question)), "other")
 
 
-def said_date(text: str, tag: date | None, *, months: bool = True) -> str | None:
+def said_date(text: str, tag: date | None) -> str | None:
     """The first date the text says, a day with its month before a bare one; None when it says none.
 
     The tag itself is not said. "the 17th, no it's the 10th, the 10th of October" says the 10th of October.
 
     Absolute, relative grounded on the tag, a day without its year ("the 21st of August", "the 30th",
-    "saturday", placed by the tag: ``spoken_days``) or, with ``months`` and no day said, a month alone ("in
-    november": ``spoken_months``).
+    "saturday", placed by the tag: ``spoken_days``) or, when no day is said, a month alone ("in november":
+    ``spoken_months``).
     """
     day, month = said_dates(text, tag)
-    return day or (month if months else None)  # a month alone only when the text says no day
+    return day or month  # a month alone only when the text says no day
 
 
 def said_dates(text: str, tag: date | None) -> tuple[str | None, str | None]:
     """The first day the text says (``said_date``) and the first month it says alone, from one grounding."""
-    if tag:
-        text = ground_time(text, datetime(tag.year, tag.month, tag.day)).text
-    m = _DATE_PHRASE.search(text)
+    return _dates(_grounded(text, tag), tag)
+
+
+def _grounded(text: str, tag: date | None) -> str:
+    """The text with its relative dates written out from the tag (as it is without a tag)."""
+    return ground_time(text, datetime(tag.year, tag.month, tag.day)).text if tag else text
+
+
+def _dates(grounded: str, tag: date | None) -> tuple[str | None, str | None]:
+    """``said_dates`` of a text already grounded on the tag."""
+    m = _DATE_PHRASE.search(grounded)
     # A bare day ("the 17th", "saturday") after any date said with its month; at one place, a full date first.
     said = [(False, m.start(), 0, m.group(0))] if m else []
-    said += [(bare, at, 1, format_day(day)) for bare, at, day in told_days(text, tag)[:1]]
-    month = next((day.strftime("%B %Y") for _, day in spoken_months(text, tag)), None)
+    said += [(bare, at, 1, format_day(day)) for bare, at, day in told_days(grounded, tag)[:1]]
+    month = next((day.strftime("%B %Y") for _, day in spoken_months(grounded, tag)), None)
     return min(said)[3] if said else None, month
 
 
@@ -138,24 +148,38 @@ def _when_form(found: str | None, year_only: bool) -> str | None:
     return found
 
 
-def said_span(question: str, text: str, tag: date | None, *, months: bool = True) -> str | None:
-    """A when-question's span from a date the text says; None when it says none (a month alone with ``months``)."""
-    day, month = said_spans(question, text, tag)
-    return day or (month if months else None)
+class WhenSpans(NamedTuple):
+    """A when-question's spans from one text, grounded once (``said_spans``)."""
+
+    day: str | None
+    """From the day the text says ('how long ago': the time since it), else None."""
+    month: str | None
+    """From the first month the text says alone ('how long ago': the time since it, only when no day is said)."""
+    typed: str | None
+    """What ``typed_span`` gives: the day, else the month, else the day the text was said on (the tag); for 'how
+    long ago', the time since an absolute date the text says."""
 
 
-def said_spans(question: str, text: str, tag: date | None) -> tuple[str | None, str | None]:
-    """A when-question's spans from the day the text says and from a month it says alone (``said_dates``).
+def said_span(question: str, text: str, tag: date | None) -> str | None:
+    """A when-question's span from a date the text says (a month alone when no day); None when it says none."""
+    day, month, _ = said_spans(question, text, tag)
+    return day or month
 
-    The span ``typed_span`` gives for such a text: the time since it for 'how long ago', its year for 'what year'.
-    The text is grounded once for both.
+
+def said_spans(question: str, text: str, tag: date | None) -> WhenSpans:
+    """A when-question's spans of the text (``WhenSpans``), all from one grounding.
+
+    The day and month said are ``said_dates``'; each span is the time since the date for 'how long ago', its year
+    for 'what year'.
     """
-    said = said_dates(text, tag)
+    grounded = _grounded(text, tag)
+    day, month = _dates(grounded, tag)
     if _AGO.search(question):
-        since = ago_span(text, tag) if any(said) else None
-        return (since, None) if said[0] else (None, since)
+        since = _since(grounded, tag)
+        return WhenSpans(since if day else None, since if month and not day else None, since)
     year_only = bool(re.search(_YEAR, question, re.I))
-    return _when_form(said[0], year_only), _when_form(said[1], year_only)
+    typed = day or month or (format_day(tag) if tag else None)
+    return WhenSpans(_when_form(day, year_only), _when_form(month, year_only), _when_form(typed, year_only))
 
 
 def _places(text: str, question: str) -> list[tuple[tuple[bool, bool], str]]:
@@ -301,9 +325,9 @@ _AGO = re.compile(r"\bhow\s+long\s+ago\b", re.I)
 _YEAR = r"\byear\b"  # a when-question that asks for a year ("what year", "which year") takes the year alone
 
 
-def ago_span(text: str, tag: date | None) -> str | None:
-    """'10 years ago': from a date said in the line to the day it was said."""
-    said = absolute_dates(ground_time(text, datetime(tag.year, tag.month, tag.day)).text if tag else text)
+def _since(grounded: str, tag: date | None) -> str | None:
+    """'10 years ago': from a date said in the text (grounded on the tag) to the day it was said."""
+    said = absolute_dates(grounded)
     if not tag or not said:
         return None
     when = said[0][1]
@@ -320,10 +344,8 @@ def typed_span(question: str, text: str, tag: date | None) -> str | None:
     kind = question_kind(question)
     if kind in ("other", "where") and (contact := contact_span(question, text)):
         return contact
-    if kind == "when" and _AGO.search(question):
-        return ago_span(text, tag)
     if kind == "when":
-        return date_span(text, tag, year_only=bool(re.search(_YEAR, question, re.I)))
+        return said_spans(question, text, tag).typed
     if kind == "where":
         return place_span(text, question)
     if kind == "who":
