@@ -73,7 +73,12 @@ _W_NOT_SUBJECT = (r"(?:a|an|the|my|our|his|her|their|so|too|very|really|also|jus
                   r"super|always|never|now|still|probably|definitely|totally|literally|actually|only|all|gonna|going|"
                   r"getting|coming|been|being|done|over|back|out|in|on|at|up|off|here|there|fine|ok|okay|good|bad)")
 # A short question chat asks with no mark: "whos mirela", "what breed", "which one", "whens the party" (two or three
-# words after its lead-ins; not "what a day", "what if", "who knows", "how cute", nor "whats that", a reaction).
+# words after its lead-ins; not "what a day", "what if", "who knows", "how cute", nor "whats that", a reaction), and
+# an asking word alone or with its measure and one word ("where", "how long", "how long off": after the other's news,
+# ``terse_asked`` reads the same; not "how much fun", "how far lol").
+_W_ASKING_WORD = re.compile(rf"^\s*{LEAD_INS}(?:(?:where|when|why)"
+                            r"|how\s+(?:long|far|much|many|often|old)(?:\s+(?!fun\b|lol\b|haha\w*|lmao\b)[a-z]+)?)"
+                            r"\s*$", re.I)
 _W_SHORT_QUESTION = re.compile(
     rf"^\s*{LEAD_INS}(?:(?:who|where|when|which|whose)(?:'s|s\b|\s+(?:is|are|r|was|were)\b)"
     r"|what(?:'s|s|\s+is|\s+was)\s+(?!that\b|this\b|it\b|up\b|wrong\b|new\b)\w"
@@ -83,6 +88,8 @@ W_SHORT_MAX_WORDS = 3
 # Most words of a question that asks the listener with "you" dropped ("why portuguese?", "favourite town lived in?"):
 # a longer one says whom it asks about. Chosen on invented batch 20 (stop 61), as ``terse_asked``'s 4.
 W_DROPPED_YOU_MAX_WORDS = 4
+# Most words of a reply's opening check of its own before its yes ("the 19th? yes, ..."): a longer question asks.
+W_ECHO_MAX_WORDS = 3
 # A pronoun of anyone: a question naming one asks about them, not the listener with "you" dropped.
 _W_ANYONE = re.compile(r"\b(?:i|me|my|mine|we|us|our|he|she|they|him|her|them|his|hers|their|it|its|this|that|"
                        r"these|those|there)\b", re.I)
@@ -147,16 +154,18 @@ W_HEDGED_MAX_WORDS = 4
 _W_HEDGE = re.compile(r"\b(?:probably|prob|probs|maybe|perhaps|possibly)\b", re.I)
 
 
-def question_sentences(turn: str) -> list[str]:
+def question_sentences(turn: str, bare: bool = True) -> list[str]:
     """Every sentence of a turn that asks, stripped and ending with one '?', in order.
 
     A sentence asks when it ends with a question mark, or (chat often drops the mark) ends with no mark
-    at all and opens as a question does (``UNMARKED_MIN_WORDS``).
+    at all and opens as a question does (``UNMARKED_MIN_WORDS``). ``bare``: an asking word alone with no mark
+    ("where", "how long off") asks too; the reader of a reply's answer leaves it to ``terse_asked``'s checks.
     """
     found = []
     for m in _SENTENCE.finditer(turn):
         sentence, mark = m["body"].strip(), m["mark"]
-        if mark.startswith("?") or (not mark.strip() and _unmarked_question(sentence)):
+        if mark.startswith("?") or (not mark.strip() and (_unmarked_question(sentence)
+                                                          or bare and bool(_W_ASKING_WORD.match(sentence)))):
             found.append(f"{sentence}?")
     return found
 
@@ -243,8 +252,8 @@ def reply_answers(question_turn: str, reply: str, names: Iterable[str] = (), rig
     names = list(names)
     if len(reply.split()) <= REPLY_MAX_WORDS:
         return True
-    if any(asks_yes_no(q) for q in questions) and _YES_NO.match(reply):
-        return True
+    if any(asks_yes_no(q) for q in questions) and (_YES_NO.match(reply) or _YES_NO.match(_past_echo(reply))):
+        return True  # "the 19th? yes, i'm free then": the yes after the reply's own check answers
     first = _FIRST_SENTENCE.match(_without_lead(reply.strip()))  # "hmm. I think I'd say Tarbury": past the "hmm"
     asks_listener = any(SECOND_PERSON_ASKED.search(q) for q in questions) \
         or right_after and all(_you_dropped(q) for q in questions)
@@ -296,6 +305,19 @@ def _without_lead(reply: str) -> str:
     return reply
 
 
+def _past_echo(reply: str) -> str:
+    """The reply past an opening check of its own ("the 19th? yes, i'm free then" -> "yes, i'm free then"), else ''.
+
+    The check is one short sentence (``W_ECHO_MAX_WORDS``) that asks a yes or a no of a topic word of its own
+    (``elliptical_check``: no wh-word, no "you"): the replier repeats what they confirm, then confirms it.
+    """
+    first = re.match(r"\s*([^.!?\n]+\?+)\s*(.+)", reply, re.S)
+    if first is None or len(first[1].split()) > W_ECHO_MAX_WORDS or SECOND_PERSON_ASKED.search(first[1]) \
+            or not elliptical_check(first[1]):
+        return ""
+    return first[2]
+
+
 def _you_dropped(question: str) -> bool:
     """A short question naming no one, asked of the listener with "you" dropped ("why portuguese?", "favourite food?").
 
@@ -330,11 +352,14 @@ def _third_person_answer(questions: Sequence[str], first: str) -> bool:
 def _fragment_answer(questions: Sequence[str], first: str, names: Sequence[str]) -> bool:
     """A short question chat asked without its mark, answered with a short phrase that asks nothing.
 
-    "whos mirela" -> "my cousin lol", "u driving or" -> "train prob": the phrase names something, not only a
-    reaction, and is of the kind asked when the question asks for a kind (a time for "when", a place for "where").
+    "whos mirela" -> "my cousin lol", "u driving or" -> "train prob", "why" -> "to show her nan": the phrase names
+    something, not only a reaction, and is of the kind asked when the question asks for a kind (a time for "when", a
+    place for "where"; an asking word alone with a kind is left to ``crossed``'s far rule, which hears the replier's
+    own value in between).
     """
     short = [q for q in questions if len(q.split()) <= W_SHORT_MAX_WORDS + 2
-             and (_W_SHORT_QUESTION.match(q.rstrip("?")) or _W_OR_TAIL.search(q.rstrip("?")))]
+             and (_W_SHORT_QUESTION.match(q.rstrip("?")) or _W_OR_TAIL.search(q.rstrip("?"))
+                  or _W_ASKING_WORD.match(q.rstrip("?")) and answer_kind(q) is None)]  # "why"; a kind is ``crossed``'s
     return bool(short) and len(first.split()) <= W_FRAGMENT_MAX_WORDS and not asks(first) \
         and not _W_REACTION.match(first) and bool(topic_stems(first, names)) \
         and all(answer_kind(q) is None or is_kind_asked(q, first) for q in short)

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from dmem.decisions.offline import rules
+from dmem.text.answers import is_kind_asked
 from dmem.text.asked import LEAD_INS, ends_asking, opens_yes_no, topic_stems
 from dmem.text.lexical import content_words
 from dmem.text.nouns import looks_plural
@@ -26,6 +27,9 @@ CONTINUE_MIN_SHARED = 5
 # A reply clause of at most this many words that names nothing of the question it answers and opens with a
 # yes or a no or points back ('it', 'there') is a fragment: its fact is stated with the question.
 FRAGMENT_MAX_WORDS = 8
+# Most words of a bare value answering a how-long, how-much, when or where question ("3 weeks", "40 a month").
+W_VALUE_MAX_WORDS = 4
+_SUBJECT = re.compile(r"\b(?:he|she|they|we|it's|its|i'm|im)\b", re.I)
 _POINTS_BACK = re.compile(r"\b(?:it|that|this|there|them|those|these|one|ones)\b", re.I)
 
 _BE = r"(?:'s|\s+is|\s+are|'re|\s+was|\s+were)"
@@ -97,8 +101,14 @@ def answer_statement(question: str, answer: str, speaker: str) -> str | None:
     return None
 
 
-def fragment(clause: str, question: str) -> bool:
-    """A reply clause that says little without the question it answers ("Yes, twice", "I loved it")."""
+def fragment(clause: str, question: str, alone: bool = False) -> bool:
+    """A reply clause that says little without the question it answers ("Yes, twice", "I loved it").
+
+    So is a reply that is only a bare value (``alone``: the line's one clause) of the kind a how-long, how-much, when
+    or where question asks ("3 weeks", "40 a month"): with no subject of its own it says nothing of what it measures.
+    """
     if len(clause.split()) > FRAGMENT_MAX_WORDS or topic_stems(clause) & topic_stems(question):
         return False
-    return opens_yes_no(clause) or bool(_POINTS_BACK.search(clause))
+    return opens_yes_no(clause) or bool(_POINTS_BACK.search(clause)) \
+        or (alone and len(clause.split()) <= W_VALUE_MAX_WORDS and is_kind_asked(question, clause)
+            and not rules.FIRST_PERSON.search(clause) and not _SUBJECT.search(clause))

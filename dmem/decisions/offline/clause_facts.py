@@ -161,7 +161,7 @@ def joined_reusable(drafts: list[FactDraft], speaker: str, sources: list[str], s
     """A message's further reusable clause joins its first one: one message told plainly is one memory."""
     prefix = f"{speaker}: "
     for i, earlier in enumerate(drafts):
-        if earlier.text.lower().startswith(prefix.lower()) and earlier.source_turn_ids == sources:
+        if earlier.text.lower().startswith(prefix.lower()) and earlier.source_turn_ids[-1:] == sources[-1:]:
             drafts[i] = earlier.model_copy(update={"text": f"{earlier.text}; {tidy(said)}"})
             return True
     return False
@@ -210,8 +210,9 @@ def clause_pairs(state: Drafting, clause: Clause, kind: str, message: Message, l
     if kind == "question_fact" or (asks(clause.text) and (stated := presupposed(clause, speaker, listener))):
         text, provenance = question_fact(clause, speaker, listener, stated)
         return [(text, categorize(text), provenance)], sources, False
-    if kind in TOLD_KINDS:  # the speaker's world without "I": kept as said
+    if kind in TOLD_KINDS:  # the speaker's world without "I": kept as said, with the question it answers
         said, categories, _ = main_fact(clause, speaker, listener, state.known, state.remember)
+        sources = [replied.turn_id, *sources] if replied is not None and replied.turn_id else sources
         if not joined_reusable(state.told, speaker, sources, said):
             state.told.append(FactDraft(text=tidy(f"{speaker}: {said}"), speaker=speaker, source_turn_ids=sources,
                                         categories=categories, provenance=Provenance.STATED, language=language))
@@ -236,7 +237,8 @@ def _shaped_pairs(state: Drafting, clause: Clause, kind: str, message: Message, 
         if (kind == "confirms" or back) and not frames.replied_to(pairs[0][0]):  # the rest joins it
             state.confirmations.add(len(state.drafts))
         return pairs, [t for t in (back, asked.turn_id, turn) if t]
-    if replied is not None and kind not in _SHAPED and chains.fragment(clause.text, replied.question):
+    alone = clause.then is None and not state.drafts and not state.told  # the line's one clause
+    if replied is not None and kind not in _SHAPED and chains.fragment(clause.text, replied.question, alone):
         return [(answer_fact(clause, replied, speaker, state.known), categorize(clause.text), Provenance.STATED)], \
             [turn]
     if kind == "outcome" and clause.outcome_of is not None:

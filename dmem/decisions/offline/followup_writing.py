@@ -87,7 +87,8 @@ def with_news(drafts: list[FactDraft], unit: followup.FollowUp, message: Message
         question, prefix = frames.replied_to(draft.text), f"{message.speaker}: "
         if question is not None and followup.names_nothing(question):
             piece = frames.said(draft.text)
-        elif draft.text.startswith(prefix) and draft.source_turn_ids == [message.turn_id]:
+        elif draft.text.startswith(prefix) and draft.source_turn_ids in ([message.turn_id],
+                                                                           [unit.question.turn_id, message.turn_id]):
             piece = draft.text.removeprefix(prefix)
         else:
             out.append(draft)

@@ -205,7 +205,8 @@ def question_answered(message: Message, prior: Sequence[Message]) -> Asked | Non
     said = [(m.speaker, without_speaker(m.text or "", m.speaker)) for m in prior[-len(run) - 1:]] if run else []
     for k, asking in enumerate(run):  # a hedged answer written as a question ("probably sushi?") asks nothing
         at = len(said) - 1 - k  # ``asking`` in ``said``, the line before it (if any) just before
-        if (questions := question_sentences(said[at][1])) and not crossed.hedged_at(said, at):
+        # an asking word alone with no mark ("how long") is ``terse_asked``'s, which reads the reply closer
+        if (questions := question_sentences(said[at][1], bare=False)) and not crossed.hedged_at(said, at):
             return _asked(asking, questions)
     return None
 
