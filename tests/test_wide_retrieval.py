@@ -21,7 +21,7 @@ from dmem.state.context import Context, build_context
 from dmem.state.schemas import Message
 
 WIDE = ["How many cousins does Ines have?", "What books has Pavel read?", "Which cities did Ines visit?",
-        "What do Ines and Pavel have in common?", "What hobbies do they share?", "What did they cook together?",
+        "Which hobby has Pavel in common with Ines?", "What hobbies do they share?", "What did they cook together?",
         "How do Ines and Pavel help each other?", "Do both of them like jazz?", "How often does Pavel swim?"]
 ORDINARY = ["What does Ines bake?", "Where does Pavel work?", "When did Ines move to Graz?", "Is Pavel nervous?",
             "What is the name of Ines's cat?", "What did Pavel do after the race?"]  # one fact placed in time

@@ -15,7 +15,7 @@ _ORDER = re.compile(r"\b(?:first|last|earliest|latest|most\s+recent|before|after
                     r"sequence|since|until|previous|next)\b", re.I)
 _BOTH_SPEAKERS = re.compile(r"\b(?:in\s+common|share[ds]?|sharing|both|together|each\s+other|one\s+another)\b",
                             re.I)
-"""A question about what two people share or do for each other ("What do Ines and Pavel have in common?")."""
+"""A question about what two people share or do for each other ("Which hobby has Pavel in common with Ines?")."""
 
 
 def needs_every_instance(question: str) -> bool:
