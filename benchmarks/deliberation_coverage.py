@@ -1,9 +1,9 @@
 """Evidence-first retrieval, measured on the dev data: System 1 recall, Focused Deliberation coverage, critical path.
 
 For every question (categories 1-4) of LoCoMo and RealTalk with gold evidence turns:
-- System 1 evidence recall at K = retrieval_top_k (30) per speaker namespace, dense (the papers)
-  and hybrid: the share of gold evidence turns among the retrieved memories' source turns, averaged
-  over questions (the eval's 'System 1 recall' column);
+- System 1 evidence recall at K = retrieval_top_k (30) per speaker namespace, dense (the papers: the same K for
+  every question, wide_retrieval_factor 1) and hybrid (the product's settings): the share of gold evidence turns
+  among the retrieved memories' source turns, averaged over questions (the eval's 'System 1 recall' column);
 - Focused Deliberation coverage: the share of gold evidence turns inside the turns it reads, and the
   share of the full scan's transcript tokens it sends, per budget; with, as a plain baseline, windows
   of +-10 turns around the top-30 hybrid raw-turn hits;
@@ -137,7 +137,8 @@ def measure(kind: str) -> None:
 def question_figures(svc: Services, question: str, evidence: list[str], namespaces: list[str]) -> dict[str, float]:
     out: dict[str, float] = {}
     for mode in ("dense", "hybrid"):
-        hits = search_memories(with_settings(svc, retrieval_mode=mode), question, namespaces)
+        paper = {"wide_retrieval_factor": 1.0} if mode == "dense" else {}
+        hits = search_memories(with_settings(svc, retrieval_mode=mode, **paper), question, namespaces)
         out[mode] = recall(evidence, {t for record, _ in hits for t in record.source_turn_ids})
     messages = svc.store.transcript.messages(namespaces)
     seeds = focus_seeds(svc, question, namespaces, messages)

@@ -4,10 +4,11 @@ No ingestion and no chat model: each question's hybrid retrieval is recomputed o
 `dmem eval` or `benchmarks/formation.py` already ingested (``--stores``: a folder with one store per
 conversation), or over one long conversation made elsewhere (``--proxy DIR``: DIR/conversation.json
 holds a ``Conversation``, DIR/namespaces.json maps its speakers to namespaces, DIR/store its store).
-Prints System 1 evidence recall at K = retrieval_top_k per namespace (existing ids, categories 1-4,
-the eval's column; each question asked as ``retrieve`` asks it, a speaker's other name written as their
-label, like ``formation.py``) per conversation, and with ``--diagnose`` every gold evidence turn that is the
-source of a memory but not among the memories kept, counted by:
+Prints System 1 evidence recall at K = retrieval_top_k per namespace (times wide_retrieval_factor for a list, count
+or both-speaker question, as ``retrieve`` does; existing ids, categories 1-4, the eval's column; each question
+asked as ``retrieve`` asks it, a speaker's other name written as their label, like ``formation.py``) per conversation,
+and with ``--diagnose`` every gold evidence turn that is the source of a memory but not among the memories kept,
+counted by:
 - rank: where its best memory lands in the namespace's fused list (after ``distinct_sources``);
 - best signal: which signal ranks that memory highest (dense, lexical, timed, thread, source);
 - question: time cue or 'when'; list ('all', 'what ... things'); several evidence turns;
@@ -42,7 +43,7 @@ from dmem.datasets.datasets import Conversation, QAItem, load_dataset
 from dmem.eval.methods import speaker_namespaces
 from dmem.evidence import hybrid
 from dmem.evidence.cues import time_cues
-from dmem.nodes.retrieval import asked_by_speaker_names, search_memories
+from dmem.nodes.retrieval import asked_by_speaker_names, search_memories, top_k
 from dmem.services import Services
 
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
@@ -110,7 +111,7 @@ def recall(qa: QAItem, found: set[str]) -> float:
 def full_ranking(svc: Services, question: str, namespace: str) -> tuple[list, dict[str, list[str]]]:
     """The namespace's whole fused list (``distinct_sources`` order) and each signal's list, as memory ids."""
     index, vector = hybrid.memory_query(question, svc.indexes, namespace, svc.embed, None)
-    pool = max(hybrid.POOL, svc.context.retrieval_top_k)
+    pool = max(hybrid.POOL, top_k(svc.context, question))
     dense = svc.store.vectors.search([namespace], vector, pool)
     thread = hybrid.thread_query(question, svc.store, svc.indexes, namespace, index)
     every = hybrid.fused_memories(question, index, vector, dense, len(index.records), svc.embed, thread=thread)
@@ -125,7 +126,7 @@ def full_ranking(svc: Services, question: str, namespace: str) -> tuple[list, di
 def diagnose(svc: Services, qa: QAItem, namespaces: list[str], found: set[str], formed: set[str],
              counts: Counter[str]) -> None:
     """Count why each formed-but-missed evidence turn of ``qa`` was not kept."""
-    k = svc.context.retrieval_top_k
+    k = top_k(svc.context, qa.question)  # what ``search_memories`` kept for this question (before ``shares``)
     ranked = {ns: full_ranking(svc, qa.question, ns) for ns in namespaces}
     for turn in qa.evidence:
         if turn in found or turn not in formed:

@@ -20,6 +20,7 @@ from dmem.eval.runner import RunPlan
 from dmem.evidence.focus import budget_tokens
 from dmem.models.structured import estimate_tokens
 from dmem.nodes.deliberation import make_chunks
+from dmem.nodes.retrieval import top_k
 from dmem.prompts import (
     admission_prompt,
     answer_prompt,
@@ -114,7 +115,7 @@ def question_cost(method: Method, question: str, conv: Conversation, ctx: Contex
         lines = ["\n".join(m.render() for m in conv.messages[:RAG_WINDOW])] * RAG_TOP_K
         cost.add(_tok(answer_prompt(question, lines)), "answer")
         return cost
-    lines = [_LINE] * min(ctx.retrieval_top_k * max(1, len(conv.speakers)), len(conv.messages))
+    lines = [_LINE] * min(top_k(ctx, question) * max(1, len(conv.speakers)), len(conv.messages))
     policy, answer_in = method.gate_policy, _tok(answer_prompt(question, lines))
     if method.overrides.get("use_filter"):
         cost.add(answer_in, "select")

@@ -10,7 +10,9 @@ from dmem.decisions.base import Decided
 from dmem.errors import ModelError
 from dmem.evidence import hybrid
 from dmem.evidence.indexes import Labels
+from dmem.evidence.questions import retrieval_budget
 from dmem.services import Services
+from dmem.state.context import Context
 from dmem.state.graphs import QueryState
 from dmem.state.schemas import MemoryRecord
 from dmem.state.verdicts import MemorySelection
@@ -23,13 +25,13 @@ log = logging.getLogger(__name__)
 
 def search_memories(svc: Services, question: str, namespaces: list[str],
                     labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
-    """Top ``retrieval_top_k`` per namespace, merged best first: fused ranks (hybrid) or cosine (dense).
+    """Top K per namespace (``top_k``), merged best first: fused ranks (hybrid) or cosine (dense).
 
     Hybrid: a question about the person of some of the namespaces takes more from those and less from
-    the others, ``retrieval_top_k`` per namespace in all (``hybrid.shares``). With ``labels`` (the
-    query's label filter), only memories carrying every one of them.
+    the others, K per namespace in all (``hybrid.shares``). With ``labels`` (the query's label filter),
+    only memories carrying every one of them.
     """
-    k = svc.context.retrieval_top_k
+    k = top_k(svc.context, question)
     hits: list[tuple[MemoryRecord, float]] = []
     if svc.context.retrieval_mode == "hybrid":
         planned = hybrid.plan(question, svc.indexes, namespaces, k, svc.embed, labels)
@@ -47,7 +49,7 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
 async def asearch_memories(svc: Services, question: str, namespaces: list[str],
                            labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
     """``search_memories`` with the vector searches awaited (on the loop on PostgreSQL), embedding in a thread."""
-    k = svc.context.retrieval_top_k
+    k = top_k(svc.context, question)
     hits: list[tuple[MemoryRecord, float]] = []
     if svc.context.retrieval_mode == "hybrid":
         planned = await svc.store.aoffload(hybrid.plan, question, svc.indexes, namespaces, k, svc.embed, labels)
@@ -60,6 +62,15 @@ async def asearch_memories(svc: Services, question: str, namespaces: list[str],
         found = await svc.store.vectors.asearch([ns], vector, k, where=SearchFilter.of_labels(labels))
         hits.extend((h.record, h.score) for h in found)
     return _best_first(hits)
+
+
+def top_k(context: Context, question: str) -> int:
+    """Memories per namespace for ``question``: ``retrieval_top_k``, more for a wide one (``retrieval_budget``).
+
+    A list, count or both-speaker question (``questions.needs_wide_retrieval``) gets ``retrieval_top_k`` times
+    ``wide_retrieval_factor``.
+    """
+    return retrieval_budget(question, context.retrieval_top_k, context.wide_retrieval_factor)
 
 
 def _best_first(hits: list[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRecord, float]]:

@@ -106,6 +106,9 @@ class Context(BaseModel):
     # Retrieval and answer
     retrieval_top_k: int = 30
     """Memories retrieved per namespace asked about (paper: top-30)."""
+    wide_retrieval_factor: float = 1.0
+    """retrieval_top_k times this for a list, count or both-speaker question ('How many...', 'What do A and B
+    share?'), whose evidence is many turns (rounded half up; 1.5: 45 of 30); 1: the papers' same K for all."""
     retrieval_mode: RetrievalMode = "hybrid"
     """'hybrid' fuses dense, BM25 (memory, source-turn text, event day), name and time-cue ranks;
     'dense' is the papers' embedding-only top-K."""
@@ -274,6 +277,9 @@ def _validate(ctx: Context) -> None:
                  "resend_window"):
         if getattr(ctx, name) < 0:
             raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
+    if ctx.wide_retrieval_factor < 1.0:
+        raise ConfigError(f"setting 'wide_retrieval_factor' must be 1 or more (1: the same K for every question); "
+                          f"got {ctx.wide_retrieval_factor!r}")
     if not -1.0 <= ctx.update_min_similarity <= 1.0:
         raise ConfigError("setting 'update_min_similarity' is a cosine and must lie in [-1, 1]")
     for name in ("chunk_min_score", "fact_min_score", "select_above"):
