@@ -1,4 +1,6 @@
-"""Names a chat writes in lower case, and a name given as the reply to "what's it called?".
+"""Names a chat writes in lower case, and the name or role a reply gives ("what's it called?", "who's Ilse?").
+
+The reply to "who's Ilse?" may give her role ("my old boss from the bakery"): ``answered_role``.
 
 A chat written all in lower case writes its people so too ("so good. gervase cried during his speech", "oriane told
 me something"), so a capital cannot tell a name from any word. A lowercase word is read as a name only where a
@@ -11,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 
 from dmem.decisions.offline import rules
-from dmem.decisions.offline.roles import ROLES
+from dmem.decisions.offline.roles import ROLES, role_phrases
 from dmem.text.words import wordset
 
 # Verbs of what someone does to the speaker ("told me"), and of what only people do at all ("cried").
@@ -39,6 +42,58 @@ _SOMEONE_PETS = (*rules.PETS, "terrier", "tortoise", "rabbit", "parrot", "hamste
 _SOMEONE = frozenset((*_SOMEONE_PETS, *rules.RELATIONS, *ROLES, "baby"))
 PET_NEAR_TURNS = 3  # lines before "what's it called?" searched for the pet it asks the name of
 _PET_WORD = re.compile(r"\b(?:" + "|".join(_SOMEONE_PETS) + r")s?\b", re.I)
+# "who's Ilse?", "whos tomek", "who is Ilse again?", "Ilse??": the other asks who someone just named is.
+_WHO_ASKED = re.compile(r"^\W*(?:(?:sorry|wait|um+|hm+|and|but)\W+)?(?:who(?:'s|s|\s+is|\s+was)\s+(?P<a>[A-Za-z]{3,})"
+                        r"(?:\s+again)?\W*|(?-i:(?P<b>[A-Z][a-z]{2,}))\s*\?+\s*)$", re.I)
+# What may stand before the role in the reply: a reaction, the name echoed, or "she's" ("Ilse? my old boss").
+_ROLE_LEAD = re.compile(r"^\W*(?:(?:oh|ah|haha|lol|ha)\b\W*)?(?:(?P<echo>[A-Za-z]{3,})\s*[?!,.:-]+\s*)?"
+                        r"(?:(?:he|she)(?:'s|\s+is|\s+was)\s+)?(?=(?:my|our)\s)", re.I)
+# What may follow the role: where they are from or what they are to the speaker, no clause of its own
+# ("from the bakery", "at work", ", the one with the van"); not "my boss, she's stressed".
+_ROLE_TAIL = re.compile(r"^(?:,?\s+(?:from|at|in|on|with|of|back\s+in|down|up|across|next|the\s+one)\b"
+                        r"(?![^,]*\b(?:i|i'm|he|she|he's|she's|we|they|you|u)\b)[\w\s'-]*)?$", re.I)
+
+_ROLE_NOISE = re.compile(r"(?:\s+(?:lol|lmao|haha\w*|ha|xx?|tbh|obvs?)\b|\s*[^\w\s'-]+)+$", re.I)
+
+
+@dataclass(frozen=True)
+class RoleAnswer:
+    """Who a reply to "who's X?" says X is to the speaker."""
+
+    name: str
+    """X as the question (or the reply's echo) writes it, capitalized ('Ilse', 'Tomek')."""
+    phrase: str
+    """The role as the owner says it, short: 'my old boss', 'my cousin's husband'."""
+    said: str
+    """The role as the reply says it, in full: 'my old boss from the bakery'."""
+    gender: str
+    """'m', 'f' or 'n' (either or unknown): from the role's noun or a he/she the reply opens with."""
+
+
+def answered_role(question: str, reply: str, skip: Collection[str]) -> RoleAnswer | None:
+    """The role a ``reply`` to "who's X?" (or a bare "X?") gives X, when the reply is that role and nothing more.
+
+    "who's Ilse?" / "my old boss from the bakery" -> Ilse, 'my old boss'; "Pim?" / "my cousin's husband". A reply
+    that says anything more than the role and where it places them ("my boss, she's stressed") gives none.
+    ``skip``: words that are no name (lowercased).
+    """
+    asked = _WHO_ASKED.match(question)
+    lead = _ROLE_LEAD.match(reply)
+    if not asked or not lead:
+        return None
+    name = asked["a"] or asked["b"]
+    if name.lower() in skip or name.lower() in _NO_ONE or lead["echo"] and lead["echo"].lower() != name.lower():
+        return None
+    rest = re.split(r"[.!?\n]", reply[lead.end():], maxsplit=1)[0].strip()  # its first sentence
+    rest = _ROLE_NOISE.sub("", rest)  # "my cousin lol"
+    roles = role_phrases(rest, "", None)
+    if not roles or roles[0].start != 0 or not roles[0].possessed or not _ROLE_TAIL.match(rest[roles[0].end:]):
+        return None
+    said = re.search(r"\b(?P<m>he)\b|\b(?P<f>she)\b", lead.group(0), re.I)
+    gender = roles[0].gender if not said else "m" if said["m"] else "f"
+    return RoleAnswer(name[:1].upper() + name[1:], roles[0].phrase, rest, gender)
+
+
 _NO_ONE = wordset("everyone everybody everything someone somebody anyone anybody nobody things life work school uni "
                   "college business")
 
