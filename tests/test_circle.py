@@ -497,12 +497,19 @@ def test_a_thread_with_another_person_the_listeners_news_or_no_opening_name_give
      "Tomek is Noor's best mate from school"),
     ([("Noor", "Tomek is coming to the party"), ("Ivo", "who is Tomek again?")],
      "Tomek? my neighbour, the one with the van", "Tomek is Noor's neighbour, the one with the van"),
+    ([("Noor", "odile is moving out"), ("Ivo", "who's odile?")], "my flatmate, for two years now",
+     "Odile is Noor's flatmate, for two years now"),
+    ([("Noor", "swapping with brannigan"), ("Ivo", "whos brannigan")], "boss. bakery boss", "Brannigan is Noor's boss"),
+    ([("Noor", "lake trip with wenna"), ("Ivo", "ooh. who's wenna again")], "...gf of 6 months",
+     "Wenna is Noor's girlfriend of 6 months"),
+    ([("Noor", "a new intern starts monday. dorian"), ("Ivo", "who's dorian?")], "hesper's nephew, apparently",
+     "is Hesper's nephew, apparently"),
 ])
 def test_the_role_a_reply_to_whos_x_gives_is_a_memory_of_x(before: list[tuple[str, str]], text: str,
                                                            fact: str) -> None:
     prior, turn = _chat(before, text)
     facts = OfflineDecider(HashEmbeddings()).split([turn], prior, []).value.facts
-    role = [f for f in facts if f.text == fact]
+    role = [f for f in facts if fact in f.text]
     assert role, [f.text for f in facts]
     assert prior[-1].turn_id in role[0].source_turn_ids and turn.turn_id in role[0].source_turn_ids
 
@@ -513,6 +520,8 @@ def test_the_role_a_reply_to_whos_x_gives_is_a_memory_of_x(before: list[tuple[st
     ("who's Ilse?", "Pim? my boss"),  # echoes another name
     ("Tuesday?", "my sister"),  # no name asked after
     ("who's Ilse?", "no idea lol"),
+    ("whos dace", "new guy. nice"),  # a bare "guy" is anyone's
+    ("who's keanu", "the guitarist lol"),
 ])
 def test_a_reply_that_is_not_a_role_for_whos_x_gives_none(question: str, reply: str) -> None:
     assert chat_names.answered_role(question, reply, NOT_NAMES) is None

@@ -165,7 +165,7 @@ class Circle:
                                                  partial(self._pet_near, before))):
                 named = [Person(answer[0].lower(), answer[0], m.speaker, answer[1], m.turn_id)]  # "fitzroy"
             elif before is not None and before.speaker != m.speaker \
-                    and (role := answered_role(before.text or "", m.text or "", NOT_NAMES)):
+                    and (role := answered_role(before.text or "", m.text or "", NOT_NAMES)) and role.owner is None:
                 named = [Person(role.name.lower(), f"{role.phrase} {role.name}", m.speaker, role.gender, m.turn_id)]
             if m.speaker == speaker:  # a name the speaker's line already made a person competes with no echo
                 own |= said_names(m.text or "", self.speakers) - {p.key for p in named if p.sure}

@@ -221,11 +221,11 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
 
 def _role_stated(plain: list[Clause], said: list[str], role: RoleAnswer) -> tuple[list[Clause], list[str]]:
     """The reply's clauses with those that give the role (and the name echoed before it) made one statement."""
-    head = role.said.split(",")[0].lower()
+    head = role.given.split(",")[0].lower()
     at = next((i for i, c in enumerate(plain) if head in c.text.lower()), None)
     if at is None:
         return plain, said
-    end = at + len(segment(role.said))
+    end = at + len(segment(role.given))
     stated = f"{role.name} is {role.said}"
     return [replace(plain[at], text=stated), *plain[end:]], [stated, *said[end:]]
 
