@@ -145,3 +145,7 @@ def test_a_statement_opening_with_a_wh_word_is_judged_by_the_statement_rules(bef
 
 def test_the_admission_prompt_says_a_wh_word_with_its_own_subject_opens_a_statement() -> None:
     assert "'WHAT she gave me a fiver'" in ADMIT_SYSTEM
+
+
+def test_a_wh_clause_too_short_to_tell_anything_is_left_as_it_was() -> None:
+    assert is_question("what I mean")  # "You know what I mean." says nothing either way
