@@ -11,9 +11,10 @@ import pytest
 from dmem.decisions.offline import chat_names, circle
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.decider import OfflineDecider
-from dmem.decisions.offline.named_people import OBJECT_PRONOUN
+from dmem.decisions.offline.named_people import NOT_NAMES, OBJECT_PRONOUN, registry
 from dmem.decisions.offline.splitting import split_messages
 from dmem.models.embeddings import HashEmbeddings
+from dmem.prompts.formation import ADMIT_SYSTEM, SPLIT_SYSTEM
 from dmem.state.schemas import Message
 from tests.conftest import chat_turn
 
@@ -485,3 +486,66 @@ def test_a_thread_with_another_person_the_listeners_news_or_no_opening_name_give
     admitted, facts = _facts(before, text)
     wrong = ("Odile", "Wren", "Marit", "Tellen", "Pim", "Noor's sister", "Corliss")
     assert not any(f.startswith(wrong) for f in facts), facts
+
+
+@pytest.mark.parametrize(("before", "text", "fact"), [
+    ([("Noor", "Ilse rang me this morning"), ("Ivo", "who's Ilse?")], "my old boss from the bakery",
+     "Ilse is Noor's old boss from the bakery"),
+    ([("Noor", "going to Pim's thing later"), ("Ivo", "Pim?")], "my cousin's husband",
+     "Pim is Noor's cousin's husband"),
+    ([("Noor", "me and tomek went skating"), ("Ivo", "whos tomek")], "my best mate from school",
+     "Tomek is Noor's best mate from school"),
+    ([("Noor", "Tomek is coming to the party"), ("Ivo", "who is Tomek again?")],
+     "Tomek? my neighbour, the one with the van", "Tomek is Noor's neighbour, the one with the van"),
+    ([("Noor", "odile is moving out"), ("Ivo", "who's odile?")], "my flatmate, for two years now",
+     "Odile is Noor's flatmate, for two years now"),
+    ([("Noor", "swapping with brannigan"), ("Ivo", "whos brannigan")], "boss. bakery boss", "Brannigan is Noor's boss"),
+    ([("Noor", "lake trip with wenna"), ("Ivo", "ooh. who's wenna again")], "...gf of 6 months",
+     "Wenna is Noor's girlfriend of 6 months"),
+    ([("Noor", "a new intern starts monday. dorian"), ("Ivo", "who's dorian?")], "hesper's nephew, apparently",
+     "is Hesper's nephew, apparently"),
+])
+def test_the_role_a_reply_to_whos_x_gives_is_a_memory_of_x(before: list[tuple[str, str]], text: str,
+                                                           fact: str) -> None:
+    prior, turn = _chat(before, text)
+    facts = OfflineDecider(HashEmbeddings()).split([turn], prior, []).value.facts
+    role = [f for f in facts if fact in f.text]
+    assert role, [f.text for f in facts]
+    assert prior[-1].turn_id in role[0].source_turn_ids and turn.turn_id in role[0].source_turn_ids
+
+
+@pytest.mark.parametrize(("question", "reply"), [
+    ("who's Ilse?", "my boss, she's stressed"),  # more than the role: a clause of its own
+    ("how was Ilse?", "my boss"),  # no "who's X?"
+    ("who's Ilse?", "Pim? my boss"),  # echoes another name
+    ("Tuesday?", "my sister"),  # no name asked after
+    ("who's Ilse?", "no idea lol"),
+    ("whos dace", "new guy. nice"),  # a bare "guy" is anyone's
+    ("who's keanu", "the guitarist lol"),
+])
+def test_a_reply_that_is_not_a_role_for_whos_x_gives_none(question: str, reply: str) -> None:
+    assert chat_names.answered_role(question, reply, NOT_NAMES) is None
+
+
+@pytest.mark.parametrize("text", ["she's stressed about the new owners", "Ilse is stressed about the new owners"])
+def test_a_line_about_x_after_the_role_is_given_names_x_by_the_role(text: str) -> None:
+    before = [("Noor", "Ilse rang me this morning"), ("Ivo", "who's Ilse?"), ("Noor", "my old boss from the bakery"),
+              ("Ivo", "oh right")]
+    admitted, facts = _facts(before, text)
+    assert admitted
+    assert facts == ["Noor's old boss Ilse is stressed about the new owners"]
+
+
+def test_a_stored_role_memory_names_x_by_the_role_in_a_later_line() -> None:
+    memory = ("Ilse is Noor's old boss from the bakery",)
+    admitted, facts = _facts([("Ivo", "how was your week?"), ("Noor", "long")], "Ilse is stressed about the new owners",
+                             memory)
+    assert admitted
+    assert facts == ["Noor's old boss Ilse is stressed about the new owners"]
+    assert registry(["Ilse is Ivo's landlord"], {"Noor", "Ivo"})["ilse"].owner == "Ivo"
+    assert registry(["Ilse is lovely"], {"Noor", "Ivo"}) == {}
+
+
+def test_the_prompts_say_a_role_given_for_whos_x_is_a_memory_of_x() -> None:
+    assert "'my old boss from the bakery' after 'who's Ilse?'" in ADMIT_SYSTEM
+    assert "'Ilse is Noor's old boss from the bakery'" in SPLIT_SYSTEM

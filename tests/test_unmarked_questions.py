@@ -12,8 +12,10 @@ import pytest
 from dmem.decisions.model import ModelDecider
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.question_facts import is_question
 from dmem.decisions.offline.replies import question_answered, question_replied
 from dmem.models.embeddings import HashEmbeddings
+from dmem.prompts.formation import ADMIT_SYSTEM
 from dmem.testing import FakeChatModel
 from dmem.text import asked
 from dmem.text.asked import question_sentences, real_questions
@@ -108,3 +110,42 @@ def test_model_admission_prompt_says_chat_drops_the_mark() -> None:
 def test_admission_judges_an_unmarked_question_as_a_question(text: str) -> None:
     admitted, reason = judge_utterance(turn(text, "Ivo", 3), [turn("I finally fixed the old bike", "Noor", 2)])
     assert not admitted and reason == "rejected: question without a first-person fact"
+
+
+@pytest.mark.parametrize("text", [
+    "WHAT she gave me a fiver", "Which would mean a steady cheque every month for the first time in years.",
+    "which would mean a steady cheque every month", "what we need is rain", "why he left is a mystery",
+    "how she does it i dont know",
+])
+def test_a_wh_word_with_its_own_subject_and_verb_after_it_is_a_statement(text: str) -> None:
+    assert real_questions(text) == []
+    assert not is_question(text)
+
+
+def test_a_wh_statement_about_the_speaker_is_admitted() -> None:
+    prior = [turn("Nan came round for tea", "Noor", 1), turn("aw how is she", "Ivo", 2)]
+    admitted, reason = judge_utterance(turn("WHAT she gave me a fiver", "Noor", 3), prior)
+    assert admitted, reason
+
+
+@pytest.mark.parametrize("text", ["what time works for you", "who is coming", "where did you park", "who has the keys",
+                                  "what you doing later", "how they doing", "what they up to"])
+def test_a_wh_question_without_its_mark_still_asks(text: str) -> None:
+    assert is_question(text)
+
+
+@pytest.mark.parametrize(("before", "text"), [
+    ("Nan came round for tea", "WHAT she gave me a fiver"),
+    ("I got the post at the library", "Which would mean a steady cheque every month for the first time in years."),
+])
+def test_a_statement_opening_with_a_wh_word_is_judged_by_the_statement_rules(before: str, text: str) -> None:
+    reason = judge_utterance(turn(text, "Noor", 3), [turn(before, "Noor", 1), turn("no way", "Ivo", 2)])[1]
+    assert reason != "rejected: question without a first-person fact"  # the statement rules judge it
+
+
+def test_the_admission_prompt_says_a_wh_word_with_its_own_subject_opens_a_statement() -> None:
+    assert "'WHAT she gave me a fiver'" in ADMIT_SYSTEM
+
+
+def test_a_wh_clause_too_short_to_tell_anything_is_left_as_it_was() -> None:
+    assert is_question("what I mean")  # "You know what I mean." says nothing either way

@@ -72,6 +72,15 @@ _BASE_VERBS = ("go|come|get|like|love|enjoy|work|turn|end|happen|say|call|text|r
 _W_NOT_SUBJECT = (r"(?:a|an|the|my|our|his|her|their|so|too|very|really|also|just|not|kinda|sorta|pretty|quite|"
                   r"super|always|never|now|still|probably|definitely|totally|literally|actually|only|all|gonna|going|"
                   r"getting|coming|been|being|done|over|back|out|in|on|at|up|off|here|there|fine|ok|okay|good|bad)")
+# A wh-word that heads a clause, not a question: a subject and its verb straight after it ("WHAT she gave me a fiver",
+# "why he left is a mystery"), or a "which" that goes on from the sentence before ("Which would mean a steady ...").
+# Without its mark a wh-question needs an auxiliary ("what did she give you") or a wh-subject ("who is coming"); chat's
+# dropped auxiliary before an -ing ("where she going") or after "you" ("what you doing", "what you think") still asks.
+# Shorter than ``UNMARKED_MIN_WORDS`` ("what I mean", "who she is") it says too little to be told: left as it was.
+_WH_CLAUSE = re.compile(rf"^\s*{LEAD_INS}(?:(?:what|who|whom|why|how|which|whose)\s+(?:i|he|she|we|they|it)\s+"
+                       r"(?!(?:r|gonna|going|at|up|not)\b)(?![a-z]+ing\b)[a-z]"
+                       r"|which\s+(?:(?:would|will|could|might|should|must)\s+)?(?:mean|means|meant|explains|explained|"
+                       r"is\s+why|was\s+why|makes\s+sense|made\s+sense)\b)", re.I)
 # A short question chat asks with no mark: "whos mirela", "what breed", "which one", "whens the party" (two or three
 # words after its lead-ins; not "what a day", "what if", "who knows", "how cute", nor "whats that", a reaction), and
 # an asking word alone or with its measure and one word ("where", "how long", "how long off": after the other's news,
@@ -154,6 +163,14 @@ W_HEDGED_MAX_WORDS = 4
 _W_HEDGE = re.compile(r"\b(?:probably|prob|probs|maybe|perhaps|possibly)\b", re.I)
 
 
+def wh_clause(sentence: str) -> bool:
+    """Whether a sentence opening with a wh-word is a statement: its own subject and verb follow straight.
+
+    "WHAT she gave me a fiver", "which would mean a steady wage"; not "what time works for you", "who is coming".
+    """
+    return len(sentence.split()) >= UNMARKED_MIN_WORDS and bool(_WH_CLAUSE.match(sentence))
+
+
 def question_sentences(turn: str, bare: bool = True) -> list[str]:
     """Every sentence of a turn that asks, stripped and ending with one '?', in order.
 
@@ -186,7 +203,7 @@ def _unmarked_question(sentence: str) -> bool:
 
     "whats the band called", "sounds familiar, what is it called"; not "what a morning", "how cool is that".
     """
-    if not UNMARKED_MIN_WORDS:
+    if not UNMARKED_MIN_WORDS or wh_clause(sentence):
         return False
     parts = [p for p in (sentence.rsplit(",", 1)[-1], re.split(r"\s+and\s+", sentence)[-1]) if not _RELATIVE.match(p)]
     if _W_SHORT_QUESTION.match(sentence) and len(sentence.split()) <= W_SHORT_MAX_WORDS + 2:

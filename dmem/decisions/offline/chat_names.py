@@ -1,4 +1,6 @@
-"""Names a chat writes in lower case, and a name given as the reply to "what's it called?".
+"""Names a chat writes in lower case, and the name or role a reply gives ("what's it called?", "who's Ilse?").
+
+The reply to "who's Ilse?" may give her role ("my old boss from the bakery"): ``answered_role``.
 
 A chat written all in lower case writes its people so too ("so good. gervase cried during his speech", "oriane told
 me something"), so a capital cannot tell a name from any word. A lowercase word is read as a name only where a
@@ -11,9 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 
-from dmem.decisions.offline import rules
-from dmem.decisions.offline.roles import ROLES
+from dmem.decisions.offline import register, rules
+from dmem.decisions.offline.roles import ROLES, role_phrases
 from dmem.text.words import wordset
 
 # Verbs of what someone does to the speaker ("told me"), and of what only people do at all ("cried").
@@ -39,6 +42,79 @@ _SOMEONE_PETS = (*rules.PETS, "terrier", "tortoise", "rabbit", "parrot", "hamste
 _SOMEONE = frozenset((*_SOMEONE_PETS, *rules.RELATIONS, *ROLES, "baby"))
 PET_NEAR_TURNS = 3  # lines before "what's it called?" searched for the pet it asks the name of
 _PET_WORD = re.compile(r"\b(?:" + "|".join(_SOMEONE_PETS) + r")s?\b", re.I)
+# "who's Ilse?", "whos tomek", "who is Ilse again?", "Ilse??": the other asks who someone just named is.
+_WHO_ASKED = re.compile(r"^\W*(?:(?:sorry|wait|um+|hm+|and|but|so|o+h+|ah+|ok|okay|lol|haha)\W+)?"
+                        r"(?:who(?:'s|s|\s+is|\s+was)\s+(?P<a>[A-Za-z]{3,})(?:\s+again)?\W*"
+                        r"|(?-i:(?P<b>[A-Z][a-z]{2,}))\s*\?+\s*)$", re.I)
+# What may stand before the role in the reply: a reaction, the name echoed, or "she's" ("Ilse? my old boss").
+_ROLE_LEAD = r"^\W*(?:(?:oh|ah|haha|lol|ha)\b\W*)?(?:{name}\s*[?!,.:-]+\s*)?(?:(?:he|she)(?:'s|\s+is|\s+was)\s+)?"
+# Someone else's role ("romilly's nephew"): the owner's name and its 's.
+_NAMED_OWNER = re.compile(r"^(?P<owner>[A-Za-z]{3,})'s\s+")
+# What may follow the role: where they are from, how long, what they are to the speaker, no clause of its own
+# ("from the bakery", "for three years now", ", the one with the van", "apparently"); not "my boss, she's stressed".
+_ROLE_TAIL = re.compile(r"^(?:,?\s+(?:from|at|in|on|with|of|for|back\s+in|down|up|across|next|the\s+one)\b"
+                        r"(?![^,]*\b(?:i|i'm|he|she|he's|she's|we|they|you|u)\b)[\w\s'-]*?)?"
+                        r"(?:,?\s+(?:apparently|i\s+think|i\s+guess|now|actually|too))*$", re.I)
+_ROLE_NOISE = re.compile(r"(?:\s+(?:lol|lmao|haha\w*|ha|xx?|tbh|obvs?)\b|\s*[^\w\s'-]+)+$", re.I)
+# Roles a reply may give with its "my" dropped ("boss", "gf of 8 months"): kin and roles, not "guy" or "lady".
+_BARE_ROLES = frozenset((*ROLES, *rules.RELATIONS, "mate"))
+
+
+@dataclass(frozen=True)
+class RoleAnswer:
+    """Who a reply to "who's X?" says X is, and to whom."""
+
+    name: str
+    """X as the question writes it, capitalized ('Ilse', 'Tomek')."""
+    phrase: str
+    """The role as the speaker says it, short: 'my old boss', 'my cousin's husband', 'Romilly's nephew'."""
+    said: str
+    """The role in full, as a statement's object: 'my old boss from the bakery', 'Romilly's nephew, apparently'."""
+    given: str
+    """The reply's words that give the role, as written after lead words ('boss', 'my flatmate, for three years')."""
+    gender: str
+    """'m', 'f' or 'n' (either or unknown): from the role's noun or a he/she the reply opens with."""
+    owner: str | None
+    """Whose the role is when the reply names them ('Romilly'); None when it is the speaker's."""
+
+
+def answered_role(question: str, reply: str, skip: Collection[str]) -> RoleAnswer | None:
+    """The role a ``reply`` to "who's X?" (or a bare "X?") gives X, when the reply's first sentence is that role.
+
+    "who's Ilse?" / "my old boss from the bakery" -> Ilse, 'my old boss'; "Pim?" / "my cousin's husband"; "whos
+    pruett" / "boss. nursery boss" ('my' dropped: kin and roles only); "who's conrad?" / "romilly's nephew,
+    apparently" (Romilly's). A first sentence that says more than the role, where it places them and how long
+    ("my boss, she's stressed") gives none. ``skip``: words that are no name (lowercased).
+    """
+    asked = _WHO_ASKED.match(re.split(r"(?<=[.!?])\s+", question.strip())[-1])  # its last sentence
+    if not asked or (name := asked["a"] or asked["b"]).lower() in skip or name.lower() in _NO_ONE:
+        return None
+    lead = re.match(_ROLE_LEAD.format(name=re.escape(name)), reply, re.I)
+    given = _ROLE_NOISE.sub("", re.split(r"[.!?\n]", reply[lead.end() if lead else 0:], maxsplit=1)[0].strip())
+    rest, owner = _standard(given), None
+    if (named := _NAMED_OWNER.match(rest)) and named["owner"].lower() not in (*skip, name.lower(), "who"):
+        owner = named["owner"][:1].upper() + named["owner"][1:]
+        rest = rest[named.end():]
+    bare = not re.match(r"(?:my|our)\s", rest, re.I)
+    roles = role_phrases(f"my {rest}" if bare else rest, "", None)
+    if not roles or roles[0].start != 0 or not roles[0].possessed or (bare and roles[0].key not in _BARE_ROLES):
+        return None
+    end = roles[0].end - 3 if bare else roles[0].end
+    if not _ROLE_TAIL.match(rest[end:]):
+        return None
+    said = re.search(r"\b(?P<m>he)\b|\b(?P<f>she)\b", lead.group(0) if lead else "", re.I)
+    gender = roles[0].gender if not said else "m" if said["m"] else "f"
+    phrase, full = roles[0].phrase, f"my {rest}" if bare else rest
+    if owner:
+        phrase, full = f"{owner}'s {phrase[3:]}", f"{owner}'s {full[3:]}"
+    return RoleAnswer(name[:1].upper() + name[1:], phrase, full, given, gender, owner)
+
+
+def _standard(text: str) -> str:
+    """Chat's short forms of a role written out ('gf' -> 'girlfriend')."""
+    return register.standard(text) or text
+
+
 _NO_ONE = wordset("everyone everybody everything someone somebody anyone anybody nobody things life work school uni "
                   "college business")
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, partial
 
-from dmem.decisions.offline.chat_names import PET_NEAR_TURNS, answered_name, pet_named
+from dmem.decisions.offline.chat_names import PET_NEAR_TURNS, answered_name, answered_role, pet_named
 from dmem.decisions.offline.named_people import (
     LEAD,
     NOT_NAMES,
@@ -168,6 +168,9 @@ class Circle:
                     and (answer := answered_name(before.text or "", m.text or "", NOT_NAMES,
                                                  partial(self._pet_near, before))):
                 named = [Person(answer[0].lower(), answer[0], m.speaker, answer[1], m.turn_id)]  # "fitzroy"
+            elif before is not None and before.speaker != m.speaker \
+                    and (role := answered_role(before.text or "", m.text or "", NOT_NAMES)) and role.owner is None:
+                named = [Person(role.name.lower(), f"{role.phrase} {role.name}", m.speaker, role.gender, m.turn_id)]
             if m.speaker == speaker:  # a name the speaker's line already made a person competes with no echo
                 own |= said_names(m.text or "", self.speakers) - {p.key for p in named if p.sure}
             else:

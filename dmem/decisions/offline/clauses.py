@@ -29,6 +29,8 @@ from dmem.decisions.offline import (
     telegraphic,
     terse_asked,
 )
+from dmem.decisions.offline.chat_names import RoleAnswer, answered_role
+from dmem.decisions.offline.named_people import NOT_NAMES
 from dmem.decisions.offline.replies import (
     Asked,
     asked_person,
@@ -193,6 +195,9 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     elif third:  # "did the landlord fix the window?" -> "came thursday": the landlord came
         third = third if (theirs := their_subject(plain[0].text, said[0], third, third)) != said[0] else None
         said[0] = theirs
+    role = answered_role(asked.question, text, NOT_NAMES) if asked and plain and not (person or third) else None
+    if role:  # "who's Ilse?" -> "my old boss from the bakery": Ilse is the speaker's old boss from the bakery
+        plain, said = _role_stated(plain, said, role)
     clauses = [replace(c, text=telegraphic.restore_owner(said[i], prior, message.speaker),
                        asked=asked, follows=follows, replies_to=replies_to, asked_back=asked_back,
                        settles=settles,
@@ -206,10 +211,23 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     clauses = _written_out(clauses, message, prior, memories)
     clauses = [replace(c, then=clauses[i + 1].text if i + 1 < len(clauses) else None) for i, c in enumerate(clauses)]
     clauses = _owned(clauses, message, prior, memories)
+    if role and asked and clauses:  # "who's Ilse?" named her: its turn is a source of the role the reply gives
+        clauses[0] = replace(clauses[0], about=f"{role.phrase} {role.name}", introduced=asked.turn_id or None)
     if (person or third) and asked:  # the question named the person: its turn is a source of what the reply says
         clauses[0] = replace(clauses[0], about=clauses[0].about or (f"my {person}" if person else third),
                              introduced=clauses[0].introduced or asked.turn_id or None)
     return clauses, language
+
+
+def _role_stated(plain: list[Clause], said: list[str], role: RoleAnswer) -> tuple[list[Clause], list[str]]:
+    """The reply's clauses with those that give the role (and the name echoed before it) made one statement."""
+    head = role.given.split(",")[0].lower()
+    at = next((i for i, c in enumerate(plain) if head in c.text.lower()), None)
+    if at is None:
+        return plain, said
+    end = at + len(segment(role.given))
+    stated = f"{role.name} is {role.said}"
+    return [replace(plain[at], text=stated), *plain[end:]], [stated, *said[end:]]
 
 
 def _echoes_joined(clauses: list[Clause]) -> list[Clause]:

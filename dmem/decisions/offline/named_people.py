@@ -59,6 +59,7 @@ _MINE = re.compile(rf"\b(?:me|i)\s+and\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+and\s+(
 _MINE_LOWER = re.compile(r"\b(?:me|i)\s+and\s+(?P<a>[a-z]{3,})\b")  # an all-lowercase line's "me and tomek"
 _YOURS = re.compile(rf"\b(?:you|u)\s+and\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+and\s+(?:you|u)\b", re.I)
 _MEMORY_REL = re.compile(rf"\b(?P<owner>{_NAME})'s\s+{_MODS}(?P<rel>{_KIN})\s+(?P<name>{_NAME})\b")
+_MEMORY_ROLE = re.compile(rf"^(?P<name>{_NAME})\s+is\s+(?P<owner>{_NAME})'s\s+(?P<role>[^,.;]+)")
 _MEMORY_PAIR = re.compile(rf"^(?P<owner>{_NAME})\s+and\s+(?P<name>{_NAME})\b")
 LEAD = re.compile(r"^(?P<lead>(?:(?:oh|and|but|so|yeah|ya|yes|lol|haha|ok|okay|well|also|plus|honestly)\b[,!.]?\s+)*)",
                    re.I)
@@ -302,7 +303,10 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
 
 
 def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
-    """Names the stored memories give an owner: 'Idris's friend Bo' (Bo, Idris's friend), 'Idris and Sam ...'."""
+    """Names the stored memories give an owner: 'Idris's friend Bo', 'Ilse is Idris's old boss', 'Idris and Sam ...'.
+
+    'Idris's friend Bo' is Bo, Idris's friend; 'Ilse is Idris's old boss from the bakery' is Ilse, Idris's old boss.
+    """
     known: dict[str, Person] = {}
     for memory in memories:
         for m in _MEMORY_REL.finditer(memory):
@@ -310,6 +314,11 @@ def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
                 rel = m["rel"].lower()
                 known.setdefault(m["name"].lower(), Person(m["name"].lower(), f"my {rel} {m['name']}", m["owner"],
                                                             _GENDER[rel]))
+    for memory in memories:  # "Ilse is Idris's old boss from the bakery" (a reply to "who's Ilse?"): by role
+        if (role := _MEMORY_ROLE.match(memory)) and role["owner"] in speakers and role["name"] not in speakers \
+                and (roles := role_phrases(f"my {role['role']}", role["owner"], None)) and roles[0].start == 0:
+            known.setdefault(role["name"].lower(), Person(role["name"].lower(), f"{roles[0].phrase} {role['name']}",
+                                                           role["owner"], roles[0].gender))
     for memory in memories:  # "Idris and Sam both came": a companion of the speaker's, relation unknown
         for m in _MEMORY_PAIR.finditer(memory):
             if m["owner"] in speakers and m["name"] not in speakers:

@@ -22,8 +22,8 @@ ROLES = ("intern", "boss", "manager", "supervisor", "colleague", "coworker", "ne
          "mechanic", "cleaner", "nanny", "babysitter", "childminder", "hairdresser", "barber", "postman",
          "postwoman", "student", "pupil", "apprentice", "trainee", "assistant", "receptionist", "mentor")
 # Nouns that name any person (and the speaker's kin and pets): someone's only when "my"/"your" says so.
-_GENERIC = ("man", "woman", "lady", "guy", "bloke", "lad", "person", *rules.MALE, *rules.FEMALE, *rules.NEUTRAL,
-            *rules.PETS, *rules.MUMS)
+_GENERIC = ("man", "woman", "lady", "guy", "bloke", "lad", "person", "mate", *rules.MALE, *rules.FEMALE,
+            *rules.NEUTRAL, *rules.PETS, *rules.MUMS)
 _GENDER = {**{w: "m" for w in (*rules.MALE, "man", "guy", "bloke", "lad", "landlord", "postman")},
            **{w: "f" for w in (*rules.FEMALE, "woman", "lady", "landlady", "postwoman", *rules.MUMS)}}
 _PLURAL = frozenset(w for w in (*rules.PLURAL, *rules.PETS) if w.endswith("s"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from dmem.text.asked import wh_clause
 from dmem.text.words import wordset
 
 _I = re.I
@@ -82,7 +83,8 @@ _WH_TELLS = re.compile(r"^\s*(?:(?:what|how)\s+an?\b|(?:when|where|whenever|wher
 def opens_question(text: str) -> bool:
     """Whether a clause opens as a question (``QUESTION_START``); without a '?' only when its first word asks.
 
-    That is an auxiliary before its subject, or a wh-word opening no exclamation and no clause of time or place.
+    That is an auxiliary before its subject, or a wh-word opening no exclamation, no clause of time or place and no
+    clause with its own subject and verb (``asked.wh_clause``: "WHAT she gave me a fiver").
     """
     m = QUESTION_START.match(text)
     if m is None:
@@ -92,7 +94,7 @@ def opens_question(text: str) -> bool:
     if re.match(r"n't|n\u2019t|'|\u2019", text[m.end():]):
         return False
     if m.group(0).strip().lower() in ("what", "when", "where", "who", "whom", "whose", "why", "how", "which"):
-        return not _WH_TELLS.match(text)
+        return not _WH_TELLS.match(text) and not wh_clause(text)
     return bool(_AUX_ASKS.match(text))
 ASSISTANT_SPEAKERS = frozenset({"assistant", "system", "ai", "bot"})
 
