@@ -15,6 +15,7 @@ import re
 
 from dmem.grounding.deixis import MONTHS, NUMBER_WORDS, WEEKDAYS
 from dmem.text.lexical import straighten
+from dmem.text.words import TENS, alternation
 
 _OPENERS = r"(?:(?:hi|hey|oh|so|and|also|well|btw|wait)\b[,!.]?\s*)*"
 _YES_NO_VERB = re.compile(rf"^\W*{_OPENERS}(do|does|did|have|has|had|are|is|was|were|will|would|can|could|ever|got|"
@@ -54,10 +55,12 @@ _PLACE = re.compile(rf"\b(?:{_PLACES}|nearby|overseas)\b", re.I)
 _PROPER = re.compile(rf"\b(?:[Ii]n|[Aa]t|[Tt]o|[Ff]rom|[Nn]ear|[Aa]round)\s+(?:the\s+)?"
                      rf"(?!I\b|(?:{'|'.join(MONTHS)}|{'|'.join(d.title() for d in WEEKDAYS)})\b)[A-Z]")
 _UNITS = r"(?:sec(?:ond)?|min(?:ute)?|hour|hr|day|night|week|wk|month|year|yr|decade)s?"
-# The spelled numbers one to twelve, as deixis grounds them; the tens and the vague amounts are added where read.
+# The spelled numbers one to twelve, as deixis grounds them, and the tens (``text.words.TENS``, twenty to ninety);
+# the vague amounts are added where read.
 _SPELLED = "|".join(word for word in NUMBER_WORDS if word.isalpha() and len(word) > 2)
-_NUMBER = (rf"(?:\d+(?:[.,]\d+)?|a|an|{_SPELLED}|twenty|thirty|"
-           r"forty|fifty|hundred|few|couple(?:\s+of)?|several|half\s+an?|a\s+dozen|dozen)")
+_TENS = alternation(TENS)
+_NUMBER = (rf"(?:\d+(?:[.,]\d+)?|a|an|{_SPELLED}|{_TENS}|"
+           r"hundred|few|couple(?:\s+of)?|several|half\s+an?|a\s+dozen|dozen)")
 _TIME = re.compile(
     rf"\b(?:yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening|weekend|week|month|year)|"
     rf"(?:last|next|this|on|every)\s+(?:week|month|year|night|weekend|{'|'.join(WEEKDAYS)})|"
@@ -66,8 +69,8 @@ _TIME = re.compile(
     r"at\s+\d{1,2}(?::\d\d)?|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|(?:19|20)\d\d)\b", re.I)
 _LENGTH = re.compile(rf"\b(?:{_NUMBER}[\s-]+{_UNITS}|a\s+while|ages|forever|all\s+(?:day|night|week)|"
                      r"since\s+\w+|(?:an?\s+)?hour|overnight)\b", re.I)
-_COUNT = re.compile(rf"\b(?:\d+|{_SPELLED}|twenty|thirty|forty|"
-                    r"fifty|hundreds?|thousands?|dozens?|a\s+few|a\s+couple|several|none|zero|a\s+lot|lots|tons)\b"
+_COUNT = re.compile(rf"\b(?:\d+|{_SPELLED}|{_TENS}|"
+                    r"hundreds?|thousands?|dozens?|a\s+few|a\s+couple|several|none|zero|a\s+lot|lots|tons)\b"
                     r"|[$€£]\s?\d", re.I)
 # An amount of a unit: "two weeks", "an hour", "a couple of days" ("a" and "an" are a number only before a unit).
 _AMOUNT = re.compile(rf"\b{_NUMBER}[\s-]+{_UNITS}\b", re.I)

@@ -24,7 +24,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline import frames, leaning, lists, spans
+from dmem.decisions.offline import asked_when, frames, leaning, lists, spans
 from dmem.decisions.offline.frames import said
 from dmem.decisions.offline.periods import period_words, within
 from dmem.decisions.offline.rules import SENTENCE_END
@@ -182,20 +182,33 @@ def extracted(embeddings: Embeddings, question: str, context: list[str]) -> tupl
     # past the close ones are read (and their sentences ranked) only when no close line has the span.
     # A framed line's date may be said in its quoted question or earlier message: it dates the line too.
     whole = [(i, lines[i][0]) for i in close]
+    told = told_when(context, lines, close) if asked == "when" else []
     hit = said_in(parts) or said_in(whole) if asked == "when" else typed_in(parts)
     # A close line naming a day it leaves unplaced (undated: "back on the 18th") has the date: no further line has.
     unplaced = asked == "when" and any(names_bare_day(s) for _, s in parts)
     reach = [] if hit or unplaced else reached(embeddings, question, asked, lines, ranked, close)
-    # A month said alone ("in may") is the vaguest date: read only when no line within reach says a day.
-    hit = hit or (said_in(reach) or said_in(parts + whole + reach, months=True) or dated_in(parts) if asked == "when"
-                  else typed_in(reach))
+    # A reply to a bare "when is it?" dates a close line's news next; a month said alone ("in may") is the vaguest
+    # date: read only when no line within reach says a day.
+    hit = hit or (said_in(reach) or said_in(told) or said_in(parts + whole + reach, months=True) or dated_in(parts)
+                  if asked == "when" else typed_in(reach))
     # No typed span: the first sentence that adds words; one that only restates the question gives way.
     fresh = ((i, spans.new_span(question, s)) for i, s in parts)
     best, found = hit or next(((i, span) for i, span in fresh if span), (ranked[0][0], None))
-    best_sentence = next(s for i, s in parts + reach if i == best)
-    return AnswerDraft(reasoning=f"line {best + 1} (relevance {dict(ranked)[best]:.2f}, "
-                       f"{asked} question): {context[best].strip()}",
+    best_sentence = next(s for i, s in parts + reach + told if i == best)
+    scores = dict(ranked)
+    why = f"relevance {scores[best]:.2f}" if best in scores else "its date, asked right after a close line"
+    return AnswerDraft(reasoning=f"line {best + 1} ({why}, {asked} question): {context[best].strip()}",
                        used=[best + 1], answer=found or spans.free_span(question, best_sentence)), hit is not None
+
+
+def told_when(context: list[str], lines: list[Line], close: list[int]) -> list[tuple[int, str]]:
+    """(line, what it says) of each reply to a bare "when is it?" said the day a close line's subject told it.
+
+    'Noor answered Theo's question "when is it?": march 3rd' dates 'Noor signed up for a half marathon'
+    (``asked_when.anchors``); the reply shares no word with the question, so it is never a close line itself.
+    """
+    return [(j, said(lines[j][0])) for j, of in asked_when.anchors(context).items() if j not in close
+            and any(u in close for u in of)]
 
 
 def both_answers(embeddings: Embeddings, question: str, pair: tuple[str, str], context: list[str]) -> AnswerDraft:

@@ -7,7 +7,7 @@ from datetime import date, datetime
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline import rules
+from dmem.decisions.offline import asked_when, rules
 from dmem.decisions.offline.spans import adds_information, parse_line, question_kind
 from dmem.decisions.offline.spoken_days import spoken_days, spoken_months
 from dmem.decisions.offline.topics import covered, focused_signals, standouts, topic_stems, topic_terms
@@ -75,9 +75,13 @@ def _relevance(question: str, answer: str, context: list[str], stand: list[bool]
     if kind == "who" and not has_person:
         return CriterionVerdict(reason=f"a who-question answered without a person ('{answer}')", passed=False)
     topic = topic_terms(question)
+    stems = [line_stems(line) for line in context]
+    # A reply to a bare "when is it?" is on the topic of what its speaker told that day (``asked_when``).
+    told = {j: any(topic & stems[u] for u in of) for j, of in asked_when.anchors(context).items()} \
+        if kind == "when" else {}
     linked = bool(topic & a) or any(
-        _holds(a, line_stems(line)) and (topic & line_stems(line) or standout)
-        for line, standout in zip(context, stand, strict=True))
+        _holds(a, stems[j]) and (topic & stems[j] or standout or told.get(j, False))
+        for j, standout in enumerate(stand))
     if not linked:
         words = ", ".join(sorted(w for w in set(content_words(question)) if stem(w) in topic)) or "the question"
         return CriterionVerdict(reason=f"answer '{answer}' is not connected to the question's topic ({words})",
