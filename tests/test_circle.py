@@ -532,6 +532,8 @@ def test_a_he_or_she_after_a_short_aside_or_then_is_read_as_a_first_word_one(
     ([("Noor", "my aunt came round for tea"), ("Ivo", "how was it")], "when he rang, she cried about the garden"),
     ([("Noor", "Caddoc is five"), ("Noor", "my grandad is in hospital"), ("Ivo", "oh no")],
      "Caddoc is five, he's obsessed with trains"),
+    ([("Noor", "my grandad is in hospital"), ("Ivo", "oh no"), ("Noor", "visiting him later"), ("Ivo", "send love")],
+     "later, he's asleep under the radiator"),
 ])
 def test_a_he_or_she_after_an_aside_is_not_the_speakers_when_the_rule_does_not_hold(
         before: list[tuple[str, str]], text: str) -> None:
