@@ -10,7 +10,9 @@ binds to the latest person of fitting gender named in the last ``V_PRONOUN_TURNS
 person known as someone's, and an object him/her after the subject to the latest other fitting person. Only when
 that person is the speaker's is the pronoun written out ("my dad keeps showing everyone ..."), so a he/she meaning
 the listener's person, a stranger ("that guy"), or nobody named stays as said and is judged as before. A he/she
-no one near surely fits is followed back along its thread of lines to the name that opened it (``_thread``).
+no one near surely fits is followed back along its thread of lines to the name that opened it (``_thread``). A he/she
+after a short aside or "then" ("good idea, he loves those") reads as a first-word one (``_opening``), and a bare
+name, lowercase too, opening a clause before a verb reads as the person the lines before made the speaker's.
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from dmem.decisions.offline.named_people import (
     LEAD,
     NOT_NAMES,
     OBJECT_PRONOUN,
+    NameAt,
     Person,
     context_names,
     fits,
+    line_names,
     mentions,
     named_here,
     registry,
@@ -45,6 +49,10 @@ V_PRONOUN_TURNS = 6  # prior messages searched for the person a he/she means
 # about them ("mum's bday thing" ... "tickets for smth" / "she hates crowds"). The ingestion window's
 # ``history_messages`` default; chosen on batch 15 and checked on batches 12-14 and the tuning half.
 V_PRONOUN_FAR_TURNS = 8
+# Prior lines whose people a he/she after an aside may mean: the aside answers the line before ("what's he studying
+# again?" / "marine biology, he wants to work with seals"), so its he/she is someone that exchange names, never one
+# further back. Chosen on released batches 1-20 (two lines: 2 of 3 wrong readings gone, 3 right ones not made).
+ASIDE_TURNS = 2
 # What follows a known person's name for the clause to be about them as its subject, so that ``_subject`` writes
 # the name out as the speaker's ("Bo said ..." -> "my friend Bo said ..."): a verb of a closed list people do, an
 # auxiliary, or a 's before an -ing ("Bo's coming"), never a possessive ("Bo's bike"). Stricter than
@@ -52,14 +60,27 @@ V_PRONOUN_FAR_TURNS = 8
 _IS_SUBJECT = re.compile(r"^(?:'s\s+(?:been\s+)?\w+ing\b|\s+(?:(?:just|still|also|really|finally|never|always)\s+)?"
                          r"(?:says|said|told|asked|wants|wanted|thinks|thought|loves|loved|hates|cried|laughed|"
                          r"keeps|kept|promised|decided|texted|called|is\s+coming|was\s+coming|did|does|has|had|"
-                         r"is|was|will|can)\b)", re.I)
+                         r"is|was|will|can|got|gets|went|started|starts|moved|finished|bought|sold|found|lost|won|"
+                         r"broke|left|passed|graduated|needs)\b)", re.I)
 _SUBJECT = re.compile(r"(?P<p>he|she)(?P<s>'s)?\b(?=\s+\w)", re.I)
+# A he/she after a short aside or "then" is its clause's subject as a first word is: "good idea, he loves those",
+# "a sprained wrist, she was lucky", "and then she left". The aside (up to three words before a comma) is kept in
+# the fact. Not after a clause of its own: an aside with a pronoun, a verb ("Caddoc is five, he's ...", "don't
+# laugh, he's ...") or a capital inside it says something of someone else.
+_NOT_ASIDE = (r"(?!(?i:i|you|u|he|she|it|we|they|him|her|is|was|are|were|am|be|been|do|does|did|has|have|had|can|"
+              r"will|would|could|should|says|said|told|texted|called|got)\b)(?![A-Za-z]*(?:n't|'s|'re|'m|'ll|'d)\b)")
+_ASIDE = re.compile(rf"(?P<aside>{_NOT_ASIDE}[A-Za-z][a-z]*(?:\s+{_NOT_ASIDE}[a-z]+){{0,2}}\s*,\s+)"
+                    r"(?=(?:he|she)\b)|(?P<then>(?i:and\s+)?(?i:then)\s+)(?=(?:he|she)\b)")
+# A he/she reporting the aside ("wear and tear, she says", "stubbornness, she calls it"): the aside is what they
+# said, and the clause no news of theirs.
+_REPORTS = re.compile(r"(?:he|she)\s+(?:says|said|reckons|thinks|calls\s+it|called\s+it)\W*$", re.I)
 _READABLE = re.compile(r"\b(?:he|she|him|her)\b", re.I)
 # A participle after "'s" makes it "has" ("she's brought", "he's gone"): regular ones and the common irregular ones.
-# Not a participle that names a state ("she's called Wren", "he's retired", "she's thrilled"): those read "is".
+# Not a participle that names a state ("she's called Wren", "he's retired", "she's thrilled"), nor an age in -teen
+# ("he's nineteen"): those read "is".
 _HAS = re.compile(r"^\s+(?!(?:called|named|married|engaged|divorced|retired|supposed|based|thrilled|excited|pleased|"
                   r"delighted|scared|worried|tired|bored|stressed|exhausted|obsessed|interested|annoyed|amazed|"
-                  r"convinced|determined|hooked|allowed|qualified)\b)"
+                  r"convinced|determined|hooked|allowed|qualified)\b)(?![a-z]*teen\b)"
                   r"(?:been|got|gotten|brought|bought|made|done|had|found|left|lost|told|kept|sent|spent|taught|"
                   r"won|heard|gone|[a-z]+ed|[a-z]+en)\b", re.I)
 
@@ -81,16 +102,39 @@ def _latest(pronoun: str, people: Sequence[Person], skip: str | None = None) -> 
     return found if found and found.sure else None
 
 
-def _subject(text: str, speaker: str, people: Sequence[Person], known: dict[str, Person]) -> About | None:
+def _opening(text: str) -> tuple[str, int]:
+    """What a clause keeps before its subject (chat's lead-in, a short aside), and where the subject starts.
+
+    A short aside or "then" before a he/she ("good idea, he loves those") is kept, and the he/she after it read
+    (``_ASIDE``); "then" is left out ("and then she left": "my aunt left").
+    """
     lead = LEAD.match(text)
     start = lead.end() if lead else 0
+    aside = _ASIDE.match(text, start)
+    if aside is None or _REPORTS.match(text, aside.end()):
+        return text[:start], start
+    return (text[:aside.end()] if aside["aside"] else text[:start]), aside.end()
+
+
+def _after_aside(text: str) -> bool:
+    """Whether the clause's he/she comes after a short aside ("good idea, he loves those"), not after "then"."""
+    lead = LEAD.match(text)
+    aside = _ASIDE.match(text, lead.end() if lead else 0)
+    return aside is not None and bool(aside["aside"]) and not _REPORTS.match(text, aside.end())
+
+
+def _subject(text: str, speaker: str, people: Sequence[Person], known: dict[str, Person]) -> About | None:
+    kept, start = _opening(text)
     rest = text[start:]
     if m := _SUBJECT.match(rest):
         person = _latest(m["p"], people)
         if person is None or person.owner != speaker:
             return None
         verb = (" has" if _HAS.match(rest[m.end():]) else " is") if m["s"] else ""
-        return About(text[:start] + person.phrase + verb + rest[m.end():], person, person.turn_id)
+        return About(kept + person.phrase + verb + rest[m.end():], person, person.turn_id)
+    lead = LEAD.match(text)
+    start = lead.end() if lead else 0
+    rest = text[start:]
     word = re.match(r"[A-Za-z]+", rest)
     key = word.group(0).lower() if word else ""
     person = next((p for p in reversed(people) if p.key == key), known.get(key))
@@ -123,6 +167,13 @@ class Circle:
         self.far = prior[-V_PRONOUN_FAR_TURNS:-V_PRONOUN_TURNS] if len(prior) > V_PRONOUN_TURNS else ()
         self.speakers = {message.speaker, *(m.speaker for m in prior)}
         self.prior = prior
+        self._read: dict[int, list[NameAt]] = {}  # each line's ``line_names``, by the line's place in ``prior``
+
+    def line_names(self, at: int) -> list[NameAt]:
+        """The words of ``prior[at]`` that may name a person, read once however many questions ask them."""
+        if at not in self._read:
+            self._read[at] = line_names(self.prior[at].text or "", self.speakers)
+        return self._read[at]
 
     @cached_property
     def known(self) -> dict[str, Person]:
@@ -138,20 +189,20 @@ class Circle:
     @cached_property
     def people(self) -> tuple[Person, ...]:
         """The people the last ``V_PRONOUN_TURNS`` turns name, in order, with their owners."""
-        return self._named(self.window)
+        return self._named(self.window, len(self.prior) - len(self.window))
 
     @cached_property
     def earlier(self) -> tuple[Person, ...]:
         """The people the turns before the window name, up to ``V_PRONOUN_FAR_TURNS`` back."""
-        return self._named(self.far)
+        return self._named(self.far, max(0, len(self.prior) - V_PRONOUN_FAR_TURNS))
 
     def _pet_near(self, question: Message) -> bool:
         """Whether the question or the few lines before it speak of a pet ("she got a dog" ... "what's it called?")."""
         at = next((i for i, m in enumerate(self.prior) if m is question), len(self.prior))
         return any(pet_named(m.text or "") for m in self.prior[max(0, at - PET_NEAR_TURNS): at + 1])
 
-    def _named(self, turns: Sequence[Message]) -> tuple[Person, ...]:
-        """The people ``turns`` name, in order, with their owners.
+    def _named(self, turns: Sequence[Message], first: int) -> tuple[Person, ...]:
+        """The people ``turns`` (``prior`` from ``first`` on) name, in order, with their owners.
 
         A name the speaker said first where it may be any word and the listener then repeats is the speaker's
         person ("Thorold made a paper crown" / "I like Thorold more and more"): the echo shows it is a person, not
@@ -161,7 +212,7 @@ class Circle:
         people: list[Person] = []
         own: set[str] = set()  # names the speaker said in these turns so far
         speaker = self.message.speaker
-        for before, m in zip((None, *turns), turns, strict=False):  # each turn with the one before it
+        for at, (before, m) in enumerate(zip((None, *turns), turns, strict=False), start=first):
             other = self.listener if m.speaker == speaker else speaker
             named = mentions(m, m.text or "", other, self.known, self.names, own_line=m.speaker == speaker)
             if before is not None and before.speaker != m.speaker \
@@ -172,7 +223,7 @@ class Circle:
                     and (role := answered_role(before.text or "", m.text or "", NOT_NAMES)) and role.owner is None:
                 named = [Person(role.name.lower(), f"{role.phrase} {role.name}", m.speaker, role.gender, m.turn_id)]
             if m.speaker == speaker:  # a name the speaker's line already made a person competes with no echo
-                own |= said_names(m.text or "", self.speakers) - {p.key for p in named if p.sure}
+                own |= said_names(self.line_names(at)) - {p.key for p in named if p.sure}
             else:
                 named = [replace(p, owner=speaker, sure=True) if p.key in own and p.owner == m.speaker else p
                          for p in named]
@@ -219,13 +270,14 @@ def _thread(pronoun: str, circle: Circle) -> Person | None:
         sure = [p for p in named.get(m.turn_id, ()) if p.sure]
         if any(fits(pronoun, p) for p in sure):
             return None
-        openers, theirs = thread_openers(text, circle.speakers), m.speaker == speaker or asks(text)
+        names = circle.line_names(len(circle.prior) - len(lines) + at)
+        openers, theirs = thread_openers(text, names), m.speaker == speaker or asks(text)
         reply = lines[at + 1] if at + 1 < len(lines) else circle.message
         if not openers and reply.speaker != m.speaker:
             tag = _TAG.match(reply.text or "")
             if tag and tag["p"].lower() == pronoun.lower() or m.speaker == speaker and said.search(reply.text or ""):
                 openers, theirs = verb_subject(text, circle.speakers), True  # "wasn't she?", "what happened to her?"
-        others = named_here(text, circle.speakers) - {w.lower() for w in openers} - {p.key for p in sure}
+        others = named_here(text, names) - {w.lower() for w in openers} - {p.key for p in sure}
         if len(openers) > 1 or others:
             return None  # two or more names, or one of unknown gender: not this reading's to pick
         if openers:
@@ -244,15 +296,21 @@ def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, boo
     """
     speaker = circle.message.speaker
     lead = LEAD.match(text)
-    first = re.match(r"[A-Za-z]+", text[lead.end() if lead else 0:])
+    first = re.compile(r"[A-Za-z]+").match(text, lead.end() if lead else 0)
     opening = first.group(0) if first else ""
+    # a lowercase word before a verb may be a name the lines before made someone's ("me and aurel" / "aurel is ...")
+    lower = first is not None and opening.islower() and opening not in NOT_NAMES \
+        and bool(_IS_SUBJECT.match(text[first.end():]))
     if not _READABLE.search(text) and not (opening[:1].isupper() and opening.lower() not in NOT_NAMES
-                                           or opening.lower() in circle.known):
+                                           or opening.lower() in circle.known or lower):
         return None, False  # no pronoun to read and no name opening it: nothing to look up
     known = circle.known
     people = [*circle.people, *mentions(circle.message, before, circle.listener, known, circle.names,
                                           own_line=False)]
-    pronoun = _SUBJECT.match(text[lead.end() if lead else 0:])
+    pronoun = _SUBJECT.match(text, _opening(text)[1])
+    if pronoun and _after_aside(text):  # an aside answers the line before: its he/she is one that exchange names
+        recent = {m.turn_id for m in circle.prior[-ASIDE_TURNS:]} | {circle.message.turn_id}
+        return _subject(text, speaker, [p for p in people if p.turn_id in recent], known), False
     if pronoun and not any(fits(pronoun["p"], p) for p in people) \
             and not _said_near(pronoun["p"], [m.text or "" for m in circle.window if m.speaker != speaker]):
         # no one near fits: the thread's person from a little further back, when only one fits there

@@ -84,6 +84,10 @@ _TENDS = re.compile(r"\b(?:i|we)\s+(?:just\s+|already\s+)?(?:fed|feed|walked|wal
 _FIRST_PERSON_VERB = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+|just\s+|finally\s+)?[a-z]+\s+$", re.I)
 
 
+NameAt = tuple[int, str, bool]
+"""A word of a line that may name a person: where it starts, the word, and whether it surely names one."""
+
+
 @dataclass(frozen=True)
 class Person:
     """Someone (or a pet) a message names, and whose life they belong to."""
@@ -169,7 +173,7 @@ def _opens(text: str, start: int) -> bool:
     return not head or head[-1] in ".!?" or (start < 40 and bool(LEAD.fullmatch(text[:start])))
 
 
-def _names(text: str, speakers: set[str], known: set[str]) -> list[tuple[int, str, bool]]:
+def _names(text: str, speakers: set[str], known: set[str]) -> list[NameAt]:
     """Capitalized words that may name a person, with whether they surely do.
 
     One word (a full name is often someone public), not a common word, place, nationality or speaker; at a
@@ -203,25 +207,33 @@ def context_names(texts: Sequence[str]) -> set[str]:
     return {w.lower() for t in texts for _, w, sure in _names(t, set(), set()) if sure}
 
 
-def thread_openers(text: str, speakers: set[str]) -> list[str]:
+def line_names(text: str, speakers: set[str]) -> list[NameAt]:
+    """The words of ``text`` that may name a person (``_names`` with no context known as names).
+
+    A caller that asks several questions of a line (``thread_openers``, ``named_here``, ``said_names``) reads it once.
+    """
+    return _names(text, speakers, set())
+
+
+def thread_openers(text: str, names: Sequence[NameAt]) -> list[str]:
     """Words of ``text`` that may name a person and stand as a clause's subject ("Odile got the job!!").
 
     A capital before news only a person has or a verb only people do (``chat_names.person_news``), or a lowercase
     name of an all-lowercase line, which stands there or in "me and tomek" already; ``circle`` follows a he/she
     thread back to one. A capital before any other verb may be anything ("Harbourview is ..."), and one inside a
-    clause may be someone public ("the actor Tellen got married").
+    clause may be someone public ("the actor Tellen got married"). ``names``: the line's ``line_names``.
     """
-    return [w for start, w, _ in _names(text, speakers, set())
+    return [w for start, w, _ in names
             if w.islower() or (_opens(text, start) or text[:start].rstrip().endswith(","))
             and person_news(text[start + len(w):])]
 
 
-def named_here(text: str, speakers: set[str]) -> set[str]:
+def named_here(text: str, names: Sequence[NameAt]) -> set[str]:
     """Names ``text`` says (lowercased): inside a sentence, or opening one before a verb ("and Maudlyn is coming").
 
-    A sentence-start capital before no verb ("Congrats to her") is any word.
+    A sentence-start capital before no verb ("Congrats to her") is any word. ``names``: the line's ``line_names``.
     """
-    return {w.lower() for start, w, sure in _names(text, speakers, set())
+    return {w.lower() for start, w, sure in names
             if sure or _MAY_BE_SUBJECT.match(text[start + len(w):])}
 
 
@@ -238,9 +250,9 @@ def verb_subject(text: str, speakers: set[str]) -> list[str]:
     return [m["w"]]
 
 
-def said_names(text: str, speakers: set[str]) -> set[str]:
-    """Every capitalized word of ``text`` that may name a person (lowercased), a sentence-start one too."""
-    return {w.lower() for _, w, _ in _names(text, speakers, set())}
+def said_names(names: Sequence[NameAt]) -> set[str]:
+    """Every word of a line's ``line_names`` (lowercased), a sentence-start one too."""
+    return {w.lower() for _, w, _ in names}
 
 
 def _acts_on_another(text: str, end: int) -> bool:
