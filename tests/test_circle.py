@@ -8,10 +8,11 @@ from datetime import datetime
 
 import pytest
 
-from dmem.decisions.offline import chat_names, circle
+from dmem.decisions.offline import chat_names, circle, named_people, person_clauses
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.decider import OfflineDecider
-from dmem.decisions.offline.named_people import NOT_NAMES, OBJECT_PRONOUN, registry
+from dmem.decisions.offline.known_people import registry
+from dmem.decisions.offline.person import NOT_NAMES, OBJECT_PRONOUN
 from dmem.decisions.offline.splitting import split_messages
 from dmem.models.embeddings import HashEmbeddings
 from dmem.prompts.formation import ADMIT_SYSTEM, SPLIT_SYSTEM
@@ -106,14 +107,14 @@ def test_a_capital_that_may_be_anyone_leaves_a_later_pronoun_unread() -> None:
     prior, turn = _chat([("Noor", "my friend runs the pottery studio on Elm street"),
                          ("Noor", "Vasquelin first painted landscapes, I read")],
                         "he wanted colour to stand on its own")
-    found, foreign = circle.read(turn.text or "", circle.Circle(turn, prior, "Ivo"))
+    found, foreign = person_clauses.read(turn.text or "", circle.Circle(turn, prior, "Ivo"))
     assert found is None
     assert not foreign  # not a fact about Noor's friend, and not known to be someone else's either
 
 
 def test_a_name_said_to_the_listener_is_not_someone_of_the_speakers_life() -> None:
     turn = chat_turn("Tamsin! tell me more about the date, was he nice?", "Noor", 1, session="C1", when=WHEN)
-    assert [p.key for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == []
+    assert [p.key for p in named_people.mentions(turn, turn.text or "", "Ivo", {})] == []
 
 
 def test_the_model_engines_prompts_say_the_same() -> None:
@@ -285,13 +286,13 @@ def test_a_pronoun_still_reaches_back_when_no_role_of_the_line_fits_it(text: str
 
 def test_a_role_said_in_passing_is_not_the_thread_but_one_opening_a_clause_is() -> None:
     turn = chat_turn("took him to the vet, the nurse says rest", "Noor", 1, session="C1", when=WHEN)
-    assert [(p.key, p.phrase, p.owner) for p in circle.mentions(turn, turn.text or "", "Ivo", {})] \
+    assert [(p.key, p.phrase, p.owner) for p in named_people.mentions(turn, turn.text or "", "Ivo", {})] \
         == [("nurse", "the nurse", "Noor")]
 
 
 def test_a_role_of_either_gender_takes_the_one_its_line_gives_it() -> None:
     turn = chat_turn("the vet was lovely, she gave him a biscuit", "Noor", 1, session="C1", when=WHEN)
-    [vet] = circle.mentions(turn, turn.text or "", "Ivo", {})
+    [vet] = named_people.mentions(turn, turn.text or "", "Ivo", {})
     assert (vet.phrase, vet.gender) == ("the vet", "f")
     prior = [("Noor", "our dog Tobble had his jabs"), ("Noor", "the vet was lovely, she gave him a biscuit")]
     admitted, facts = _facts(prior, "he was so brave, he sat still the whole time")
@@ -302,9 +303,9 @@ def test_a_role_of_either_gender_takes_the_one_its_line_gives_it() -> None:
                                   "the nurse sent her home", "the coach dropped her to the bench"])
 def test_a_role_acting_on_a_him_or_her_is_not_the_lines_he_or_she(text: str) -> None:
     turn = chat_turn(text, "Noor", 1, session="C1", when=WHEN)
-    assert circle.mentions(turn, turn.text or "", "Ivo", {}) == []
+    assert named_people.mentions(turn, turn.text or "", "Ivo", {}) == []
     mine = chat_turn("the vet lost her keys in the car park", "Noor", 1, session="C1", when=WHEN)
-    [vet] = circle.mentions(mine, mine.text or "", "Ivo", {})  # "her keys": the vet's own, so she is the vet
+    [vet] = named_people.mentions(mine, mine.text or "", "Ivo", {})  # "her keys": the vet's own, so she is the vet
     assert (vet.phrase, vet.gender) == ("the vet", "f")
 
 
@@ -324,7 +325,7 @@ def test_a_name_after_a_questions_opening_auxiliary_is_the_asked_about_person() 
 
 def test_a_greeting_before_a_name_does_not_make_it_someone_of_the_speakers() -> None:
     turn = chat_turn("Hey Marisol! How are you?", "Ivo", 1, session="C1", when=WHEN)
-    assert circle.mentions(turn, turn.text or "", "Noor", {}) == []
+    assert named_people.mentions(turn, turn.text or "", "Noor", {}) == []
 
 
 # One list says whether a him/her is an object (h59e): each reader takes the followers the other one had.
@@ -344,7 +345,7 @@ def test_an_object_pronoun_before_an_article_or_particle_is_written_out(text: st
                                   "the teacher praised her again", "the vet saw her and her pup"])
 def test_a_role_acting_on_her_before_a_time_or_conjunction_is_not_the_lines_she(text: str) -> None:
     turn = chat_turn(text, "Noor", 1, session="C1", when=WHEN)
-    assert circle.mentions(turn, turn.text or "", "Ivo", {}) == []
+    assert named_people.mentions(turn, turn.text or "", "Ivo", {}) == []
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -393,7 +394,7 @@ def test_a_he_or_she_about_no_one_of_the_speakers_is_still_rejected(before: list
 
 def test_a_lowercase_word_in_a_line_that_writes_capitals_is_no_name() -> None:
     turn = chat_turn("Also, everyone told me so", "Noor", 1, session="C1", when=WHEN)
-    assert circle.mentions(turn, turn.text or "", "Ivo", {}) == []
+    assert named_people.mentions(turn, turn.text or "", "Ivo", {}) == []
     assert chat_names.lower_names("Also, rowan told me so", {"noor"}) == []  # a capital: the line writes names so
     assert chat_names.lower_names("also, rowan told me so", {"noor"}) == [(6, "rowan")]
     assert chat_names.lower_names("how's work doing? how's everyone doing?", {"noor"}) == []
@@ -426,9 +427,9 @@ def test_my_x_s_ending_a_line_about_a_he_names_no_one_for_the_next_he() -> None:
 
 def test_my_x_s_before_a_noun_names_x_unless_a_role_is_the_one_named() -> None:
     turn = chat_turn("my sister's wedding is in june", "Noor", 1, session="C1", when=WHEN)
-    assert [p.phrase for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == ["my sister"]
+    assert [p.phrase for p in named_people.mentions(turn, turn.text or "", "Ivo", {})] == ["my sister"]
     turn = chat_turn("my neighbour's kid is helping", "Noor", 1, session="C1", when=WHEN)
-    assert [p.phrase for p in circle.mentions(turn, turn.text or "", "Ivo", {})] == ["my neighbour's kid"]
+    assert [p.phrase for p in named_people.mentions(turn, turn.text or "", "Ivo", {})] == ["my neighbour's kid"]
 
 
 _ODILE = [("Noor", "odile got the job!!"), ("Ivo", "no way!! congrats to her"), ("Noor", "she called me crying"),
@@ -618,7 +619,7 @@ def test_the_thread_reads_each_lines_names_once(monkeypatch: pytest.MonkeyPatch)
     prior, turn = _chat([("Noor", "odile got the job!!"), ("Ivo", "no way!! congrats to her"),
                          ("Noor", "she called me crying"), ("Ivo", "so she's a librarian now?"), ("Noor", "yeah")],
                         "she starts on march 3rd")
-    found, _ = circle.read(turn.text or "", circle.Circle(turn, prior, "Ivo"))
+    found, _ = person_clauses.read(turn.text or "", circle.Circle(turn, prior, "Ivo"))
     assert found is not None and found.text.startswith("Odile starts")
     assert read and len(read) == len(set(read)), read
 

@@ -2,7 +2,7 @@
 
 English chat is made explicit first (``replies``, ``register``, ``telegraphic``): casual first person, dropped
 subjects and owners; each clause then carries the question it answers or replies to, the speaker's own message it
-continues, the stored memory whose topic it extends, the person of the speaker's life it is about (``circle``)
+continues, the stored memory whose topic it extends, the person of the speaker's life it is about (``person_clauses``)
 and the speaker's own thing it tells of (``ownworld``). Also the words of a clause that say something
 (``informative_words``, ``answer_words``), which both the cutting and the rules count.
 """
@@ -21,6 +21,7 @@ from dmem.decisions.offline import (
     news,
     outcomes,
     ownworld,
+    person_clauses,
     register,
     reusable,
     rules,
@@ -30,7 +31,7 @@ from dmem.decisions.offline import (
     terse_asked,
 )
 from dmem.decisions.offline.chat_names import RoleAnswer, answered_role
-from dmem.decisions.offline.named_people import NOT_NAMES
+from dmem.decisions.offline.person import NOT_NAMES
 from dmem.decisions.offline.replies import (
     Asked,
     asked_person,
@@ -265,11 +266,11 @@ def _owned(clauses: list[Clause], message: Message, prior: Sequence[Message],
 
 def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Message],
                  memories: Sequence[str]) -> list[Clause]:
-    """Each clause about a person of the speaker's life with that person written out (``circle``)."""
+    """Each clause about a person of the speaker's life with that person written out (``person_clauses``)."""
     out, before = [], ""
     people = circle.Circle(message, prior, listener_of(message, prior), memories)
     for c in clauses:
-        found, foreign = circle.read(c.text, people, before)
+        found, foreign = person_clauses.read(c.text, people, before)
         before = f"{before} {c.text}."
         if found is None:
             out.append(replace(c, foreign=foreign))

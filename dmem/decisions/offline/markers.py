@@ -100,7 +100,7 @@ def claimed(text: str, kind: str, foreign: bool = False, known: frozenset[str] =
             listeners: Callable[[str], bool] = lambda _: False) -> str | None:
     """The marker that claims a clause for something other than the speaker's world, or None.
 
-    ``foreign``: the clause opens with a he/she meaning someone who is not the speaker's (``circle``);
+    ``foreign``: the clause opens with a he/she meaning someone who is not the speaker's (``person_clauses``);
     ``listeners``: whether the clause's subject is a thing of the listener's (said or stored as theirs).
     """
     if kind not in POOLABLE:

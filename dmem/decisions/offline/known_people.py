@@ -1,0 +1,40 @@
+"""Names the stored memories give an owner: "Idris's friend Bo", "Ilse is Idris's old boss", "Idris and Sam ...".
+
+``circle`` reads them once a clause needs them, so a name told in an earlier session is still the speaker's person.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from dmem.decisions.offline.person import GENDER, KIN, MODS, NAME, Person
+from dmem.decisions.offline.roles import role_phrases
+
+_MEMORY_REL = re.compile(rf"\b(?P<owner>{NAME})'s\s+{MODS}(?P<rel>{KIN})\s+(?P<name>{NAME})\b")
+_MEMORY_ROLE = re.compile(rf"^(?P<name>{NAME})\s+is\s+(?P<owner>{NAME})'s\s+(?P<role>[^,.;]+)")
+_MEMORY_PAIR = re.compile(rf"^(?P<owner>{NAME})\s+and\s+(?P<name>{NAME})\b")
+
+
+def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
+    """Names the stored memories give an owner: 'Idris's friend Bo', 'Ilse is Idris's old boss', 'Idris and Sam ...'.
+
+    'Idris's friend Bo' is Bo, Idris's friend; 'Ilse is Idris's old boss from the bakery' is Ilse, Idris's old boss.
+    """
+    known: dict[str, Person] = {}
+    for memory in memories:
+        for m in _MEMORY_REL.finditer(memory):
+            if m["owner"] in speakers and m["name"] not in speakers:
+                rel = m["rel"].lower()
+                known.setdefault(m["name"].lower(), Person(m["name"].lower(), f"my {rel} {m['name']}", m["owner"],
+                                                            GENDER[rel]))
+    for memory in memories:  # "Ilse is Idris's old boss from the bakery" (a reply to "who's Ilse?"): by role
+        if (role := _MEMORY_ROLE.match(memory)) and role["owner"] in speakers and role["name"] not in speakers \
+                and (roles := role_phrases(f"my {role['role']}", role["owner"], None)) and roles[0].start == 0:
+            known.setdefault(role["name"].lower(), Person(role["name"].lower(), f"{roles[0].phrase} {role['name']}",
+                                                           role["owner"], roles[0].gender))
+    for memory in memories:  # "Idris and Sam both came": a companion of the speaker's, relation unknown
+        for m in _MEMORY_PAIR.finditer(memory):
+            if m["owner"] in speakers and m["name"] not in speakers:
+                known.setdefault(m["name"].lower(), Person(m["name"].lower(), m["name"], m["owner"], "n"))
+    return known
