@@ -182,11 +182,11 @@ def extracted(embeddings: Embeddings, question: str, context: list[str]) -> tupl
     # past the close ones are read (and their sentences ranked) only when no close line has the span.
     # A framed line's date may be said in its quoted question or earlier message: it dates the line too.
     whole = [(i, lines[i][0]) for i in close]
-    told = told_when(context, lines, close) if asked == "when" else []
     hit = said_in(parts) or said_in(whole) if asked == "when" else typed_in(parts)
     # A close line naming a day it leaves unplaced (undated: "back on the 18th") has the date: no further line has.
     unplaced = asked == "when" and any(names_bare_day(s) for _, s in parts)
     reach = [] if hit or unplaced else reached(embeddings, question, asked, lines, ranked, close)
+    told = told_when(context, lines, close) if asked == "when" and not hit else []
     # A reply to a bare "when is it?" dates a close line's news next; a month said alone ("in may") is the vaguest
     # date: read only when no line within reach says a day.
     hit = hit or (said_in(reach) or said_in(told) or said_in(parts + whole + reach, months=True) or dated_in(parts)

@@ -26,9 +26,11 @@ _PERSON_VERB = rf"(?:{_TO_SPEAKER_VERBS}|cried|laughed|promised|decided|confided
 _PERSON_NEWS = (r"(?:got\s+(?:the\s+job|a\s+new\s+job|engaged|married|promoted|fired|in|into)|gets\s+married|"
                 r"is\s+(?:moving|pregnant|engaged|getting\s+married)|had\s+(?:a|the|her|his)\s+baby|"
                 r"moved\s+(?:to|in|out|back|away)|quit\s+(?:her|his)\b|graduated|passed\s+(?:her|his))")
+# What a person's name stands before: a verb only people do or news only a person has ("just got the job").
+_AS_PERSON = rf"\s+(?:just\s+|finally\s+|also\s+)?(?:{_PERSON_VERB}\b|{_PERSON_NEWS})"
 _LOWER_NAME = re.compile(r"(?:^|[.!?]\s+|,\s+|\s(?=(?:and|but)\s))"
                          r"(?:(?:oh|and|but|so|also|plus|well|yeah|ya)\b[,!.]?\s+)*(?P<a>[a-z]{3,})"
-                         rf"(?=\s+(?:just\s+|finally\s+|also\s+)?(?:{_PERSON_VERB}\b|{_PERSON_NEWS}))"
+                         rf"(?={_AS_PERSON})"
                          r"|\bhow(?:'s|s|\s+is)\s+(?P<b>[a-z]{3,})(?=\s+(?:taking|doing|getting\s+on|feeling|coping)\b)"
                          r"|\b(?:me|i)\s+and\s+(?P<c>[a-z]{3,})\b|\bwho(?:'s|s|\s+is)\s+(?P<d>[a-z]{3,})\W*$")
 # Who did something to the speaker ("told me", "texted us") is someone of their life, whatever their gender; one who
@@ -140,7 +142,7 @@ def lower_names(text: str, skip: Collection[str]) -> list[tuple[int, str]]:
     return out
 
 
-_NEWS_AFTER = re.compile(rf"\s+(?:just\s+|finally\s+|also\s+)?(?:{_PERSON_VERB}\b|{_PERSON_NEWS})", re.I)
+_NEWS_AFTER = re.compile(_AS_PERSON, re.I)
 
 
 def person_news(after: str) -> bool:

@@ -75,18 +75,23 @@ def _relevance(question: str, answer: str, context: list[str], stand: list[bool]
     if kind == "who" and not has_person:
         return CriterionVerdict(reason=f"a who-question answered without a person ('{answer}')", passed=False)
     topic = topic_terms(question)
-    stems = [line_stems(line) for line in context]
-    # A reply to a bare "when is it?" is on the topic of what its speaker told that day (``asked_when``).
-    told = {j: any(topic & stems[u] for u in of) for j, of in asked_when.anchors(context).items()} \
-        if kind == "when" else {}
-    linked = bool(topic & a) or any(
-        _holds(a, stems[j]) and (topic & stems[j] or standout or told.get(j, False))
-        for j, standout in enumerate(stand))
-    if not linked:
+    if not (topic & a or _met_in_a_line(topic, a, kind == "when", context, stand)):
         words = ", ".join(sorted(w for w in set(content_words(question)) if stem(w) in topic)) or "the question"
         return CriterionVerdict(reason=f"answer '{answer}' is not connected to the question's topic ({words})",
                                 passed=False)
     return CriterionVerdict(reason="answer and question topic meet in the same memory", passed=True)
+
+
+def _met_in_a_line(topic: set[str], answer: set[str], when: bool, context: list[str], stand: list[bool]) -> bool:
+    """Whether a line holding most of the answer is on the question's topic: by its words or its focused cosine.
+
+    For a when-question, a reply to a bare "when is it?" is on the topic of what its speaker told that day
+    (``asked_when``). Each line's stems are read here, only for an answer that does not meet the topic itself.
+    """
+    stems = [line_stems(line) for line in context]
+    told = {j: any(topic & stems[u] for u in of) for j, of in asked_when.anchors(context).items()} if when else {}
+    return any(_holds(answer, stems[j]) and (topic & stems[j] or standout or told.get(j, False))
+               for j, standout in enumerate(stand))
 
 
 def quality_gate(embeddings: Embeddings, question: str, answer: str, context: list[str]) -> QualityGateVerdict:

@@ -80,25 +80,33 @@ def _latest(pronoun: str, people: Sequence[Person], skip: str | None = None) -> 
     return found if found and found.sure else None
 
 
-def _opening(text: str) -> tuple[str, int]:
-    """What a clause keeps before its subject (chat's lead-in, a short aside), and where the subject starts.
+def _aside(text: str) -> tuple[int, re.Match[str] | None]:
+    """Where the clause starts past chat's lead-in, and the short aside or "then" before its he/she (``_ASIDE``).
 
-    A short aside or "then" before a he/she ("good idea, he loves those") is kept, and the he/she after it read
-    (``_ASIDE``); "then" is left out ("and then she left": "my aunt left").
+    None when there is none, or when the he/she only reports the aside ("wear and tear, she says": ``_REPORTS``).
     """
     lead = LEAD.match(text)
     start = lead.end() if lead else 0
     aside = _ASIDE.match(text, start)
-    if aside is None or _REPORTS.match(text, aside.end()):
+    return start, None if aside is None or _REPORTS.match(text, aside.end()) else aside
+
+
+def _opening(text: str) -> tuple[str, int]:
+    """What a clause keeps before its subject (chat's lead-in, a short aside), and where the subject starts.
+
+    A short aside or "then" before a he/she ("good idea, he loves those") is kept, and the he/she after it read
+    (``_aside``); "then" is left out ("and then she left": "my aunt left").
+    """
+    start, aside = _aside(text)
+    if aside is None:
         return text[:start], start
     return (text[:aside.end()] if aside["aside"] else text[:start]), aside.end()
 
 
 def _after_aside(text: str) -> bool:
     """Whether the clause's he/she comes after a short aside ("good idea, he loves those"), not after "then"."""
-    lead = LEAD.match(text)
-    aside = _ASIDE.match(text, lead.end() if lead else 0)
-    return aside is not None and bool(aside["aside"]) and not _REPORTS.match(text, aside.end())
+    aside = _aside(text)[1]
+    return aside is not None and bool(aside["aside"])
 
 
 def _subject(text: str, speaker: str, people: Sequence[Person], known: dict[str, Person]) -> About | None:

@@ -22,8 +22,13 @@ def said_near(pronoun: str, texts: Sequence[str]) -> bool:
     Whoever that is, the thread's person is not one named further back. The speaker's own near he/him ("I'm
     taking him to the vet") carries their thread on and blocks nothing: no one near fits it either.
     """
-    said = r"\b(?:he|him|his)\b" if pronoun.lower() == "he" else r"\b(?:she|her|hers)\b"
-    return any(re.search(said, t, re.I) for t in texts)
+    said = _speaks_of(pronoun)
+    return any(said.search(t) for t in texts)
+
+
+def _speaks_of(pronoun: str) -> re.Pattern[str]:
+    """Any form of a he or a she ("he", "him", "his"; "she", "her", "hers"), as ``pronoun`` is."""
+    return re.compile(r"\b(?:he|him|his)\b" if pronoun.lower() == "he" else r"\b(?:she|her|hers)\b", re.I)
 
 
 # A reply that echoes a line's verb with a he/she ("wasn't she?", "did he??") shows its subject is a person.
@@ -45,7 +50,7 @@ def thread_person(pronoun: str, circle: Circle) -> Person | None:
     line, or someone surely named whom the pronoun fits (left to the latest-person reading) ends it with no one.
     """
     speaker, lines = circle.message.speaker, circle.prior[-V_PRONOUN_FAR_TURNS:]
-    said = re.compile(r"\b(?:he|him|his)\b" if pronoun.lower() == "he" else r"\b(?:she|her|hers)\b", re.I)
+    said = _speaks_of(pronoun)
     named: dict[str | None, list[Person]] = {}
     for p in (*circle.earlier, *circle.people):
         named.setdefault(p.turn_id, []).append(p)

@@ -171,8 +171,9 @@ def told_days(text: str, said_on: date | None) -> list[tuple[bool, int, date]]:
     """
     if said_on is None:
         return []
-    found = []
+    found, taken = [], []
     for m in _SPOKEN.finditer(text):
+        taken.append(range(m.start(), m.end()))
         if m["wd"]:
             day = _weekday_day(m["wd"], _number(m["d3"], m["w3"]), said_on)
         elif m["m2"]:
@@ -181,6 +182,5 @@ def told_days(text: str, said_on: date | None) -> list[tuple[bool, int, date]]:
             day = _month_day(m["m"], _number(m["d"], m["w"]), m["y"], said_on)
         if day is not None:
             found.append((False, m.start(), day))
-    taken = [range(m.start(), m.end()) for m in _SPOKEN.finditer(text)]
     found += [(True, at, day) for at, day in bare_days(text, said_on) if not any(at in span for span in taken)]
     return sorted(found)
