@@ -56,7 +56,8 @@ def _trace(svc: Services, draft: AnswerDraft, state: QueryState) -> list[str] | 
 
 
 def _answered(out: Decided[AnswerDraft], cited: list[str] | None) -> dict[str, Any]:
-    result: dict[str, Any] = {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage]}
+    result: dict[str, Any] = {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage],
+                              "system1_evidence_turn_ids": cited or []}
     if cited is not None:
         result["evidence_turn_ids"] = cited  # the trace names what the answer used, not all retrieved
     return result
@@ -238,5 +239,22 @@ def no_memory(state: QueryState) -> dict[str, Any]:
 
 
 def adopt_deliberation(state: QueryState) -> dict[str, Any]:
-    """Full Deliberation's answer replaces System 1's."""
-    return {"answer": state.get("deliberation_answer") or NO_INFO, "route": "deliberation"}
+    """Full Deliberation's answer replaces System 1's, unless it found nothing and System 1's answer was partial.
+
+    A System 1 answer the quality gate found relevant and faithful, and failed only as incomplete, says part of
+    what was asked; when deliberation then finds no information, that part stands rather than "no information".
+    """
+    found = state.get("deliberation_answer") or NO_INFO
+    gate = state.get("gate", {})
+    if is_no_info(found) and _partial(gate.get("quality"), state.get("system1_answer", NO_INFO)):
+        note = "deliberation found no information: System 1's relevant, faithful but incomplete answer stands"
+        return {"answer": state["system1_answer"], "route": "deliberation",
+                "evidence_turn_ids": state.get("system1_evidence_turn_ids", []),
+                "gate": {**gate, "reasons": [*gate.get("reasons", []), note]}}
+    return {"answer": found, "route": "deliberation"}
+
+
+def _partial(verdict: QualityGateVerdict | None, answer: str) -> bool:
+    """The quality gate failed this answer only on completeness (a voting gate gives no such verdict)."""
+    return (verdict is not None and not is_no_info(answer) and verdict.relevance.passed
+            and verdict.faithfulness.passed and not verdict.completeness.passed)
