@@ -43,17 +43,14 @@ def test_quality_gate_fail_runs_full_deliberation(fake, memory_factory):
     assert ans.facts_used and all(f.turn_ids for f in ans.facts_used)
 
 
-@pytest.mark.parametrize("relevance, kept", [(PASS, True), (FAIL, False)])
-def test_an_incomplete_answer_stands_when_deliberation_finds_nothing(fake, memory_factory, relevance, kept):
+def test_the_model_engine_keeps_no_incomplete_answer_when_deliberation_finds_nothing(fake, memory_factory):
+    """The offline engine's rule (a partial answer of the kind asked stands) is not the model engine's."""
     mem = seeded(memory_factory, fake, n_messages=130)
-    fake.set_script("QualityGateVerdict", [{"relevance": relevance, "faithfulness": PASS, "completeness": FAIL}])
-    fake.set_script("AnswerDraft", [{"used": [1], "answer": "a baking workshop"}, {"answer": NO_INFO}])
-    ans = mem.ask("What did Maya do in May, and who went with her?", user_id="u1")
-    assert ans.route == "deliberation" and ans.gate_passed is False
-    assert ans.answer == ("a baking workshop" if kept else NO_INFO)
-    assert any("answer stands" in r for r in ans.gate_reasons) is kept
-    if kept:  # the evidence is the line System 1 answered from, not what deliberation read
-        assert ans.evidence_turn_ids and set(ans.evidence_turn_ids) <= set(ans.retrieved[0].memory.source_turn_ids)
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
+    fake.set_script("AnswerDraft", [{"used": [1], "answer": "7 May 2023"}, {"answer": NO_INFO}])
+    ans = mem.ask("When did Maya go to the baking workshop, and with whom?", user_id="u1")
+    assert ans.route == "deliberation" and ans.gate_passed is False and ans.answer == NO_INFO
+    assert not any("answer" in r and "stands" in r for r in ans.gate_reasons)
 
 
 def test_no_info_answer_escalates_without_the_quality_gate(fake, memory_factory):
