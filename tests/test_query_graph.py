@@ -43,6 +43,16 @@ def test_quality_gate_fail_runs_full_deliberation(fake, memory_factory):
     assert ans.facts_used and all(f.turn_ids for f in ans.facts_used)
 
 
+def test_the_model_engine_keeps_no_incomplete_answer_when_deliberation_finds_nothing(fake, memory_factory):
+    """The offline engine's rule (a partial answer of the kind asked stands) is not the model engine's."""
+    mem = seeded(memory_factory, fake, n_messages=130)
+    fake.set_script("QualityGateVerdict", [{"relevance": PASS, "faithfulness": PASS, "completeness": FAIL}])
+    fake.set_script("AnswerDraft", [{"used": [1], "answer": "7 May 2023"}, {"answer": NO_INFO}])
+    ans = mem.ask("When did Maya go to the baking workshop, and with whom?", user_id="u1")
+    assert ans.route == "deliberation" and ans.gate_passed is False and ans.answer == NO_INFO
+    assert not any("answer" in r and "stands" in r for r in ans.gate_reasons)
+
+
 def test_no_info_answer_escalates_without_the_quality_gate(fake, memory_factory):
     mem = seeded(memory_factory, fake)
     fake.set_script("AnswerDraft", [{"answer": NO_INFO}, {"answer": "Boston"}])

@@ -116,6 +116,13 @@ class Decider(Protocol):
         """Group candidate answers that mean the same thing (indexes from 1)."""
         ...
 
+    def partial_stands(self, question: str, answer: str) -> bool:
+        """Whether System 1's incomplete ``answer`` stands when deliberation finds nothing (the engine's own rule).
+
+        Asked of an answer the quality gate found relevant and faithful and failed only on completeness; no model call.
+        """
+        ...
+
     # The async path: same decisions, awaited on the caller's event loop.
     async def aadmit(
         self, exchange: list[Message], history: list[Message], memories: list[MemoryRecord]

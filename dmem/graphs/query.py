@@ -66,7 +66,7 @@ def build_query_graph(*, resources: Resources) -> StateGraph[QueryState, Context
     """The uncompiled query graph, its nodes closed over ``resources`` (Full Deliberation is a subgraph node)."""
     w = Wiring(resources)
     g = StateGraph(QueryState, context_schema=Context, input_schema=QueryInput, output_schema=QueryOutput)
-    g.add_node("read_question", w.pure(starts_run(read_question, ("usage",), {"gate": {}})),
+    g.add_node("read_question", w.pure(starts_run(read_question, ("usage",), {"gate": {}, "system1_may_stand": False})),
                input_schema=QueryState)  # reads what the previous run left, to reset it
     g.add_node("retrieve", w.node(retrieve, aretrieve))
     g.add_node("filter_memories", w.node(filter_memories, afilter_memories))

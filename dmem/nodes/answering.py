@@ -56,7 +56,8 @@ def _trace(svc: Services, draft: AnswerDraft, state: QueryState) -> list[str] | 
 
 
 def _answered(out: Decided[AnswerDraft], cited: list[str] | None) -> dict[str, Any]:
-    result: dict[str, Any] = {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage]}
+    result: dict[str, Any] = {"system1_answer": out.value.answer, "answer": out.value.answer, "usage": [out.usage],
+                              "system1_evidence_turn_ids": cited or []}
     if cited is not None:
         result["evidence_turn_ids"] = cited  # the trace names what the answer used, not all retrieved
     return result
@@ -85,7 +86,7 @@ def quality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
         out = svc.decider.quality_gate(state["question"], draft, state.get("context", []))
     except ModelError as exc:
         return _gate_failed(exc)
-    return _gated(out)
+    return _gated(out, svc, state["question"], draft)
 
 
 async def aquality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
@@ -97,7 +98,7 @@ async def aquality_gate(state: QueryState, svc: Services) -> dict[str, Any]:
         out = await svc.decider.aquality_gate(state["question"], draft, state.get("context", []))
     except ModelError as exc:
         return _gate_failed(exc)
-    return _gated(out)
+    return _gated(out, svc, state["question"], draft)
 
 
 def _nothing_to_gate() -> dict[str, Any]:
@@ -111,8 +112,15 @@ def _gate_failed(exc: ModelError) -> dict[str, Any]:
     return {"gate": _unaudited(gates.QUALITY, "the quality gate could not run", exc), "usage": _spent(exc)}
 
 
-def _gated(out: Decided[QualityGateVerdict]) -> dict[str, Any]:
-    return {"gate": gates.quality_verdict(out.value), "usage": [out.usage]}
+def _gated(out: Decided[QualityGateVerdict], svc: Services, question: str, draft: str) -> dict[str, Any]:
+    """The verdict, and whether the answer stands should deliberation find nothing (``adopt_deliberation``)."""
+    stands = _partial(out.value) and svc.decider.partial_stands(question, draft)
+    return {"gate": gates.quality_verdict(out.value), "usage": [out.usage], "system1_may_stand": stands}
+
+
+def _partial(verdict: QualityGateVerdict) -> bool:
+    """The quality gate failed the answer only on completeness: relevant and faithful, not complete."""
+    return verdict.relevance.passed and verdict.faithfulness.passed and not verdict.completeness.passed
 
 
 def vote(state: QueryState, svc: Services) -> dict[str, Any]:
@@ -238,5 +246,19 @@ def no_memory(state: QueryState) -> dict[str, Any]:
 
 
 def adopt_deliberation(state: QueryState) -> dict[str, Any]:
-    """Full Deliberation's answer replaces System 1's."""
-    return {"answer": state.get("deliberation_answer") or NO_INFO, "route": "deliberation"}
+    """Full Deliberation's answer replaces System 1's, unless it found nothing and System 1's answer may stand.
+
+    System 1's answer may stand when the quality gate found it relevant and faithful and failed it only as
+    incomplete, and the engine's rule keeps such an answer (``Decider.partial_stands``: the offline engine keeps
+    one of the kind the question asks, a date for "when", a person for "who", ...; the model engine none). It
+    says part of what was asked; when deliberation then finds no information, that part stands.
+    """
+    found = state.get("deliberation_answer") or NO_INFO
+    if is_no_info(found) and state.get("system1_may_stand"):
+        gate = state.get("gate", {})
+        note = ("deliberation found no information: System 1's relevant, faithful but incomplete answer, of the "
+                "kind the question asks, stands")
+        return {"answer": state["system1_answer"], "route": "deliberation",
+                "evidence_turn_ids": state.get("system1_evidence_turn_ids", []),
+                "gate": {**gate, "reasons": [*gate.get("reasons", []), note]}}
+    return {"answer": found, "route": "deliberation"}

@@ -208,6 +208,11 @@ class QueryState(QueryInput, QueryOutput, total=False):
     memory matched (a memory implies one), so the router after it reads state only."""
     system1_answer: str
     """System 1's initial answer."""
+    system1_evidence_turn_ids: list[str]
+    """The turns System 1's answer drew on: its evidence again when that answer stands after deliberation."""
+    system1_may_stand: bool
+    """The quality gate failed System 1's answer only as incomplete and the engine keeps such an answer should
+    Full Deliberation find nothing (``Decider.partial_stands``); reset by each run."""
     deliberation_answer: str
     """Full Deliberation's answer, when it ran."""
 

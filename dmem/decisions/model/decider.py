@@ -241,6 +241,10 @@ class ModelDecider:
                                        "quality_gate", "query")
         return _gated(answer, out, usage)
 
+    def partial_stands(self, question: str, answer: str) -> bool:
+        """Never: "no information" stands (the offline engine's rule was not measured on a chat model)."""
+        return False
+
     def group_answers(self, question: str, answers: list[str]) -> Decided[AnswerGroups]:
         out, usage = self._call(AnswerGroups, group_prompt(question, answers), "group_answers", "query")
         return Decided(clean_groups(out, answers), usage)

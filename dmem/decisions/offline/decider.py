@@ -167,6 +167,10 @@ class OfflineDecider:
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
         return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, restate(question), answer, context))
 
+    def partial_stands(self, question: str, answer: str) -> bool:
+        """Only an answer of the kind the question asks (a person for "who", a number for "how many", ...), no date."""
+        return gate.partial_stands(restate(question), answer)
+
     # The async path: the offline engine embeds (CPU work), so it runs in a worker thread.
     async def aadmit(self, exchange: list[Message], history: list[Message],
                      memories: list[MemoryRecord]) -> Decided[AdmissionVerdicts]:

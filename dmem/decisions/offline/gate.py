@@ -13,7 +13,8 @@ from dmem.decisions.offline.spoken_days import spoken_days, spoken_months
 from dmem.decisions.offline.topics import covered, focused_signals, standouts, topic_stems, topic_terms
 from dmem.grounding.deixis import absolute_dates, format_day, ground_time
 from dmem.state.verdicts import AnswerGroups, CriterionVerdict, QualityGateVerdict, is_no_info, joined
-from dmem.text.answers import says_number
+from dmem.text.answers import is_kind_asked, says_number, yes_no_echo
+from dmem.text.asked import asks_yes_no, opens_yes_no
 from dmem.text.lexical import (
     STOPWORDS,
     content_stems,
@@ -62,8 +63,7 @@ def _holds(answer: set[str], line: set[str]) -> bool:
 
 def _relevance(question: str, answer: str, context: list[str], stand: list[bool]) -> CriterionVerdict:
     kind = question_kind(question)
-    if kind == "when" and not (absolute_dates(answer) or re.search(r"\b\d{4}\b|\b\w+ (?:year|month|week|day)s? ago\b",
-                                                                 answer)):
+    if kind == "when" and not _dated(answer):
         return CriterionVerdict(reason=f"a when-question answered without a date ('{answer}')", passed=False)
     if kind in ("count", "duration") and not says_number(answer):
         return CriterionVerdict(reason=f"a how-many/how-long question answered without a number ('{answer}')",
@@ -71,8 +71,7 @@ def _relevance(question: str, answer: str, context: list[str], stand: list[bool]
     a = set(content_stems(answer))
     if not adds_information(question, answer) and kind != "when":
         return CriterionVerdict(reason=f"answer '{answer}' only repeats words of the question", passed=False)
-    has_person = any(w[:1].isupper() for w in answer.split()) or _RELATION.search(answer)
-    if kind == "who" and not has_person:
+    if kind == "who" and not _names_person(answer):
         return CriterionVerdict(reason=f"a who-question answered without a person ('{answer}')", passed=False)
     topic = topic_terms(question)
     if not (topic & a or _met_in_a_line(topic, a, kind == "when", context, stand)):
@@ -80,6 +79,58 @@ def _relevance(question: str, answer: str, context: list[str], stand: list[bool]
         return CriterionVerdict(reason=f"answer '{answer}' is not connected to the question's topic ({words})",
                                 passed=False)
     return CriterionVerdict(reason="answer and question topic meet in the same memory", passed=True)
+
+
+def _dated(answer: str) -> bool:
+    """The answer says a date, a year or a time ago, as a when-answer must."""
+    return bool(absolute_dates(answer) or re.search(r"\b\d{4}\b|\b\w+ (?:year|month|week|day)s? ago\b", answer))
+
+
+def _names_person(answer: str) -> bool:
+    """The answer names someone, as a who-answer must: a capitalised word or a relation ('her sister')."""
+    return any(w[:1].isupper() for w in answer.split()) or bool(_RELATION.search(answer))
+
+
+def of_kind_asked(question: str, answer: str) -> bool:
+    """Whether ``answer`` is the kind of answer ``question`` (or one part of a two-part one) asks for.
+
+    A date for "when", a number for "how many", "how much", "how old" or "how long", a person (not a date: "25 March"
+    is capitalised too) for "who", a place for "where" (``text.answers.is_kind_asked``), a yes or a no echoing the
+    question for a yes/no question. A question of no such kind ("what did she do", "why", "how did it go") has no
+    kind to check an answer by, and none is of its kind. A question opening as a yes/no one asks for a yes or a no
+    whatever wh-word it holds later.
+    """
+    return any(_of_kind(_asks(asked), asked, answer) for asked in _parts(question))
+
+
+def partial_stands(question: str, answer: str) -> bool:
+    """Whether an answer this gate failed only as incomplete stands when Full Deliberation finds nothing.
+
+    Only one of the kind asked (``of_kind_asked``), and not a date for "when": a date is the whole answer or a
+    wrong one, and a date whose line misses the question's words dates another event (as ``_completeness`` says).
+    """
+    return any(_asks(asked) != "when" and _of_kind(_asks(asked), asked, answer) for asked in _parts(question))
+
+
+def _parts(question: str) -> tuple[str, ...]:
+    return two_questions(question) or (question,)
+
+
+def _asks(question: str) -> str:
+    """The question's kind (``question_kind``), or 'yes/no' for one opening as a yes/no question."""
+    return "yes/no" if asks_yes_no(question.split(",")[0]) else question_kind(question)
+
+
+def _of_kind(kind: str, question: str, answer: str) -> bool:
+    if kind == "yes/no":  # "Was she named when she was born?" asks a yes or a no, not a date
+        return opens_yes_no(answer) or yes_no_echo(question, answer)
+    if kind == "when":
+        return _dated(answer)
+    if kind in ("count", "duration"):
+        return says_number(answer)
+    if kind == "who":
+        return _names_person(answer) and not absolute_dates(answer)
+    return kind == "where" and is_kind_asked(question, answer)
 
 
 def _met_in_a_line(topic: set[str], answer: set[str], when: bool, context: list[str], stand: list[bool]) -> bool:
