@@ -623,3 +623,55 @@ def test_the_thread_reads_each_lines_names_once(monkeypatch: pytest.MonkeyPatch)
     assert found is not None and found.text.startswith("Odile starts")
     assert read and len(read) == len(set(read)), read
 
+
+
+@pytest.mark.parametrize(("before", "text", "fact"), [
+    ([("Noor", "Brannoc update. She found one!"), ("Ivo", "Really?"), ("Noor", "Quarry Lane, a flat with a garden"),
+      ("Ivo", "A bath?"), ("Noor", "A bath! And ten minutes to her office"), ("Ivo", "Perfect")],
+     "She's putting the offer in on Monday", "Brannoc is putting the offer in on Monday"),
+    ([("Noor", "And Pickle"), ("Ivo", "What now")], "He dug up Tamsin's tulips. All of them",
+     "Pickle dug up Tamsin's tulips"),
+    ([("Noor", "Also, Gwenith"), ("Ivo", "Yes?")], "She said no. Officially", "Gwenith said no"),
+])
+def test_a_name_put_up_as_the_topic_opens_the_he_she_thread_after_it(
+        before: list[tuple[str, str]], text: str, fact: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert admitted
+    assert any(fact in f for f in facts), facts
+
+
+@pytest.mark.parametrize(("before", "text"), [
+    ([("Noor", "I told mum first"), ("Ivo", "ok"), ("Noor", "and Nan"), ("Ivo", "ok"), ("Noor", "and Morwen"),
+      ("Ivo", "so the 4th"), ("Noor", "the ring was his gran's"), ("Ivo", "nice")], "he doesn't know either"),
+    ([("Noor", "Perfect. She found one!"), ("Ivo", "Really?")], "She's putting the offer in on Monday"),
+    ([("Ivo", "Brannoc update. She found one!"), ("Noor", "Really?")], "She's putting the offer in on Monday"),
+])
+def test_a_name_on_a_list_a_plain_word_or_the_listeners_topic_opens_no_thread_of_the_speakers(
+        before: list[tuple[str, str]], text: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert not any(f.startswith(("Morwen", "Perfect", "Brannoc")) for f in facts), facts
+
+
+def test_a_name_the_speaker_was_with_in_a_memory_is_theirs_in_a_later_line() -> None:
+    memory = ('Noor answered Ivo\'s question "how did it go?": sorry was out with Jolan after',)
+    admitted, facts = _facts([("Noor", "is it hot there?"), ("Ivo", "Boiling")],
+                             "Jolan asked if he can come on the walk", memory)
+    assert admitted
+    assert any(f.startswith("Jolan asked if he can come on the walk") for f in facts), facts
+    assert registry(["Noor is texting Zeno now"], {"Noor", "Ivo"})["zeno"].owner == "Noor"
+    assert registry(["Ivo was out with Jolan"], {"Noor", "Ivo"})["jolan"].owner == "Ivo"
+    assert registry(['Noor answered Ivo\'s question "were you with Jolan?": no'], {"Noor", "Ivo"}) == {}
+    assert registry(["Noor walked with Lake Tarrow Road"], {"Noor", "Ivo"}) == {}
+
+
+@pytest.mark.parametrize(("text", "fact"), [("you're 31", "Ivo is 31"), ("haha ur 40 now", "Ivo is 40")])
+def test_the_listeners_age_told_them_is_a_fact_about_the_listener(text: str, fact: str) -> None:
+    admitted, facts = _facts([("Ivo", "it's my birthday"), ("Noor", "happy birthday!"), ("Ivo", "thanks. 29")],
+                             text)
+    assert admitted
+    assert facts == [fact]
+
+
+@pytest.mark.parametrize("text", ["you're 40 years too late", "you're the best"])
+def test_a_you_are_that_is_no_age_stays_out(text: str) -> None:
+    assert not any(f.startswith("Ivo is") for f in _facts([("Ivo", "sorry I'm late")], text)[1])

@@ -112,6 +112,21 @@ def test_the_question_answered_is_the_turn_just_before_from_the_other_speaker() 
     assert found is not None and found.question == "What's on it?"
 
 
+def test_a_reply_after_the_speakers_bare_what_answers_the_question_before_it(decider: OfflineDecider) -> None:
+    asked = turn("How did Ysolde do at the gala?", "Maya", 1)
+    what = turn("What?", "Theo", 2)
+    restated = turn("Swimming. It was on Saturday", "Maya", 3)
+    reply = turn("Oh! No gala after all, the pool is closed for repairs", "Theo", 4)
+    found = question_answered(reply, [asked, what, restated])
+    assert found is not None and (found.asker, found.question, found.turn_id) == (
+        "Maya", "How did Ysolde do at the gala?", asked.turn_id)
+    verdict = decider.admit([reply], [asked, what, restated], []).value.verdicts[0]
+    assert verdict.admit, verdict.reason
+    # "What?" asks again only when the speaker says it: the asker's own "what?" or a fuller question is no such line
+    assert question_answered(reply, [asked, turn("what?", "Maya", 2), restated]) is None
+    assert question_answered(reply, [asked, turn("What do you mean?", "Theo", 2), restated]) is None
+
+
 def test_an_answer_to_a_question_about_a_shared_photo(decider: OfflineDecider) -> None:
     asked = turn("Love that photo! What's on it?", "Maya", 1)
     reply = turn("It's a hand-drawn map of the old harbour district.", "Theo", 2)

@@ -8,18 +8,24 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline.person import GENDER, KIN, MODS, NAME, Person
+from dmem.decisions.offline.person import GENDER, KIN, MODS, NAME, NOT_NAMES, Person
 from dmem.decisions.offline.roles import role_phrases
 
 _MEMORY_REL = re.compile(rf"\b(?P<owner>{NAME})'s\s+{MODS}(?P<rel>{KIN})\s+(?P<name>{NAME})\b")
 _MEMORY_ROLE = re.compile(rf"^(?P<name>{NAME})\s+is\s+(?P<owner>{NAME})'s\s+(?P<role>[^,.;]+)")
 _MEMORY_PAIR = re.compile(rf"^(?P<owner>{NAME})\s+and\s+(?P<name>{NAME})\b")
+# Someone the speaker was with or got in touch with: "Idris was out with Bo after", "Idris is texting Bo now".
+_MEMORY_CONTACT = re.compile(rf"\b(?:with|texting|texted|messaging|messaged|phoning|phoned|rang|ringing)\s+"
+                             rf"(?P<name>{NAME})\b(?!\s+{NAME})")
+_OWNER = re.compile(rf"^(?P<owner>{NAME})\b")
+_QUOTED = re.compile(r'"[^"]*"')
 
 
 def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
     """Names the stored memories give an owner: 'Idris's friend Bo', 'Ilse is Idris's old boss', 'Idris and Sam ...'.
 
-    'Idris's friend Bo' is Bo, Idris's friend; 'Ilse is Idris's old boss from the bakery' is Ilse, Idris's old boss.
+    'Idris's friend Bo' is Bo, Idris's friend; 'Ilse is Idris's old boss from the bakery' is Ilse, Idris's old boss;
+    'Idris was out with Sam' or 'Idris is texting Sam' makes Sam someone of Idris's, relation unknown.
     """
     known: dict[str, Person] = {}
     for memory in memories:
@@ -37,4 +43,11 @@ def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
         for m in _MEMORY_PAIR.finditer(memory):
             if m["owner"] in speakers and m["name"] not in speakers:
                 known.setdefault(m["name"].lower(), Person(m["name"].lower(), m["name"], m["owner"], "n"))
+    for memory in memories:  # "Idris was out with Sam after": a companion or contact, outside any quoted question
+        owner = _OWNER.match(memory)
+        if owner is None or owner["owner"] not in speakers:
+            continue
+        for m in _MEMORY_CONTACT.finditer(_QUOTED.sub("", memory)):
+            if m["name"] not in speakers and m["name"].lower() not in NOT_NAMES:
+                known.setdefault(m["name"].lower(), Person(m["name"].lower(), m["name"], owner["owner"], "n"))
     return known

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from dmem.decisions.offline.circle import V_PRONOUN_FAR_TURNS, Circle
 from dmem.decisions.offline.name_readers import named_here, thread_openers, verb_subject
-from dmem.decisions.offline.person import Person, fits
+from dmem.decisions.offline.person import NOT_NAMES, Person, fits
 from dmem.text.asked import asks
 
 
@@ -36,6 +36,28 @@ _TAG = re.compile(r"^\W*(?:(?:oh|yeah|aw+)\W+)?(?:was|wasn't|wasnt|is|isn't|isnt
                   r"does|doesn't|doesnt)\s+(?P<p>he|she)\b\W*$", re.I)
 
 
+# A line that puts a name up as the topic, after "and"/"also" or before "update"/"news", alone or before a he/she
+# sentence of its own: "And Foxglove", "Brannoc update. She found one!", "Ysolde news: she passed". The name is the
+# he/she the lines after speak of. A capital alone ("Perfect", "Selkie?") or before a he/she ("Perfect. She ...") is
+# no topic: it may be any word.
+_TOPIC = re.compile(r"^\W*(?:(?P<lead>and|also)\W+)?(?P<w>(?-i:[A-Z][a-z]{2,}))(?P<tag>\s+(?:update|news))?\s*[.!:,]*"
+                    r"(?:\s+(?P<p>he|she)\b.*)?$", re.I | re.S)
+# The listener's prompt for the news a bare "and Foxglove" puts up ("what now", "yes?"): without one the line may go
+# on a list ("I told mum" / "and Nan" / "and Morwetta").
+_PROMPT = re.compile(r"^\W*(?:what\s+now|go\s+on|uh\s*oh|oh\s+no|and|what\s+happened)\W*$", re.I)
+
+
+def topic(text: str, pronoun: str, speakers: set[str], reply: str) -> str | None:
+    """The name a line puts up as its topic (``_TOPIC``), when a he/she after it in the line is ``pronoun`` or none.
+
+    A bare "and Foxglove" is one only when ``reply``, the listener's next line, asks for the news (``_PROMPT``).
+    """
+    m = _TOPIC.match(text)
+    if not m or m["w"].lower() in NOT_NAMES or m["w"] in speakers or m["p"] and m["p"].lower() != pronoun.lower():
+        return None
+    return m["w"] if m["tag"] or m["lead"] and (asks(reply) or _PROMPT.match(reply)) else None
+
+
 def thread_person(pronoun: str, circle: Circle) -> Person | None:
     """The person a thread of he/she lines speaks of, followed back to the name that opened it.
 
@@ -44,7 +66,8 @@ def thread_person(pronoun: str, circle: Circle) -> Person | None:
     the other gender, or of no one lead to the latest line that names someone as the subject of news only a person
     has ("got the job", "told me": ``thread_openers``), of a verb the other's reply echoes with the pronoun ("pim
     was amazing last night!" / "wasn't she?"), or of the speaker's line the listener's reply asks after by it
-    ("marmalade is at the vet" / "what happened to her?"). That name is the thread's person, of the pronoun's
+    ("marmalade is at the vet" / "what happened to her?"), or that puts a name up as its topic ("And Foxglove",
+    "Brannoc update. She found one!": ``topic``). That name is the thread's person, of the pronoun's
     gender: the speaker's when the speaker brought the news, either echoed it, or the listener asked after them;
     the listener's own news is the listener's. A name of unknown gender on the way, a second name in the opening
     line, or someone surely named whom the pronoun fits (left to the latest-person reading) ends it with no one.
@@ -67,6 +90,9 @@ def thread_person(pronoun: str, circle: Circle) -> Person | None:
             tag = _TAG.match(reply.text or "")
             if tag and tag["p"].lower() == pronoun.lower() or m.speaker == speaker and said.search(reply.text or ""):
                 openers, theirs = verb_subject(text, circle.speakers), True  # "wasn't she?", "what happened to her?"
+        if not openers and (word := topic(text, pronoun, circle.speakers,
+                                          reply.text or "" if reply.speaker != m.speaker else "")):
+            openers = [word]  # "Brannoc update. She found one!": the topic is the thread's person
         others = named_here(text, names) - {w.lower() for w in openers} - {p.key for p in sure}
         if len(openers) > 1 or others:
             return None  # two or more names, or one of unknown gender: not this reading's to pick

@@ -93,6 +93,8 @@ _CASUAL = [(re.compile(r"\bim\b", re.I), "I'm"), (re.compile(r"\bive\b", re.I), 
 ASKING_TURNS = 1
 # The speaker's own messages searched back for the one a short message continues; chosen on the tuning half.
 FOLLOW_RUN = 2
+# A bare request to say it again ("What?", "huh??", "sorry?"): the asker's next line restates the question before it.
+_CLARIFY = re.compile(r"^\W*(?:what|huh|sorry|pardon|eh|hm+|wdym)\W*\?+\W*$", re.I)
 
 
 def without_speaker(text: str, speaker: str) -> str:
@@ -195,7 +197,9 @@ def question_answered(message: Message, prior: Sequence[Message]) -> Asked | Non
     ``prior`` are the turns before it, in order. The turns just before must be the other speaker's
     (up to ``ASKING_TURNS`` in a row: chat splits one turn into several messages) and one of them ask
     something: the latest question addressing the listener ('you', 'your') is the one answered, else
-    the latest question ("What's on it?" about a photo the speaker shared).
+    the latest question ("What's on it?" about a photo the speaker shared). When the speaker asked "What?" and the
+    asker restated it with no question ("How did Ysolde do?" / "What?" / "Swimming. It's Friday"), the reply answers
+    the question before the "What?" (``_clarified``).
     """
     run: list[Message] = []
     for turn in reversed(prior):
@@ -208,7 +212,19 @@ def question_answered(message: Message, prior: Sequence[Message]) -> Asked | Non
         # an asking word alone with no mark ("how long") is ``terse_asked``'s, which reads the reply closer
         if (questions := question_sentences(said[at][1], bare=False)) and not crossed.hedged_at(said, at):
             return _asked(asking, questions)
-    return None
+    return _clarified(prior, len(run))
+
+
+def _clarified(prior: Sequence[Message], run: int) -> Asked | None:
+    """The question before the speaker's bare "What?", when the ``run`` other turns after it restate it."""
+    if not run or len(prior) < run + 2 or prior[-run - 1].speaker == prior[-1].speaker \
+            or not _CLARIFY.match(prior[-run - 1].text or ""):
+        return None
+    asking = prior[-run - 2]
+    if asking.speaker != prior[-1].speaker \
+            or not (questions := question_sentences(without_speaker(asking.text or "", asking.speaker), bare=False)):
+        return None
+    return _asked(asking, questions)
 
 
 def own_message_before(message: Message, prior: Sequence[Message]) -> Message | None:
