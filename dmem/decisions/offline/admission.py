@@ -148,7 +148,8 @@ def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
 
 def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> takeup.TakeUp | None:
     """The other speaker's earlier line that formed nothing and that the message takes up as news (``takeup``)."""
-    return takeup.taken_up(message, prior, functools.partial(_told, memories=memories))
+    told = functools.partial(_told, memories=memories)
+    return takeup.taken_up(message, prior, told, functools.partial(told, lifted=takeup.OWN_NEWS_LIFT))
 
 
 def announced_news(message: Message, prior: Sequence[Message],

@@ -124,12 +124,18 @@ def utterance_text(message: Message) -> str:
 
 
 def _split_joined(sentence: str) -> list[str]:
-    """Split on 'and/but' + a first-person subject, when the left part has a first-person word too."""
+    """Split on 'and/but' + a first-person subject, when the left part has a first-person word too.
+
+    A comma before "I always/usually/often/never" splits too ("doing research right now, I'm always fascinated by
+    planes": a transient state and a habit), unless the left part is the habit's condition ("when I fly, I ...").
+    """
     pieces: list[str] = []
     start = 0
     for m in rules.CLAUSE_JOIN.finditer(sentence):
         if (pair := rules.PAIR_SUBJECT.match(sentence[start:])) and m.end() < start + pair.end():
             continue  # "My dad and I built a shed": one subject, not two clauses
+        if m["splice"] is not None and rules.SUBORDINATE.match(sentence[start : m.start()]):
+            continue
         if rules.FIRST_PERSON.search(sentence[start : m.start()]):
             pieces.append(sentence[start : m.start()])
             start = m.end()

@@ -192,7 +192,12 @@ QUESTION_TAIL = re.compile(r",\s+(?=(?:and\s+|so\s+)?(?:have|has|did|do|does|are
 PAIR_SUBJECT = re.compile(r"^(?P<pair>\W*(?:(?:my|our)(?:\s+[\w'-]+){1,2}|(?!(?:and|but|so|then|yes|yeah|oh|well|"
                           r"now|ok|okay|no|sure|wow|haha|lol|hey|hi|also|plus|today|yesterday|tonight)\b)(?-i:[A-Z][a-z]+)))"
                           r"\s+and\s+i(?P<tail>['\u2019](?:ve|m|d|ll))?\b", _I)
-CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)", _I)
+CLAUSE_JOIN = re.compile(r",?\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)"
+                         # a comma splice opening a habit of the speaker's ("right now, I'm always so ...")
+                         r"|(?P<splice>,\s+(?=(?:i|i'm|i\s+am)\s+(?:always|usually|often|never)\b))", _I)
+# A clause opening with a subordinator ("when I travel, I always ...") is the condition of the clause after its comma.
+SUBORDINATE = re.compile(r"^\W*(?:when|whenever|if|because|since|as|while|after|before|once|until|though|although)\b",
+                         _I)
 # An instruction to remember opens a clause; "I remember going there" is a recollection, not one.
 REMEMBER = re.compile(r"(?:^|[,;:]\s*|\s+and\s+|\s+but\s+)(?:please\s+)?(?:also\s+)?remember(?:\s+that)?[\s:,]+",
                       _I)

@@ -11,6 +11,11 @@ Kept out: a line that formed something (the take-up is about that), a rejection 
 question to the listener, a reaction to their news, filler, a greeting, advice or a general statement: the rules'
 own claims), a line with no detail word but filler, and a take-up turn stating the listener's own news ("I got
 mine too"). Only the first take-up of B's run counts, so a line is formed once.
+A reaction addressed to the speaker for their doing ("congrats!! you did it", "well done", "so sorry to hear")
+says more than that the line was news: it was the speaker's own. So the line's clauses that a marker claimed only as
+the world's or as a general statement ("the results came out this morning": whose results the line does not say)
+are its news's detail, judged as the line after a silence is (``opening.UNANSWERING``'s lift); "omg", "yay" or
+"whoa" follow world news too and lift nothing.
 """
 
 from __future__ import annotations
@@ -45,6 +50,15 @@ _NEWS_REACTION = re.compile(
     r"^\W*(?:(?:wait|oh|ah|aw+|o+h+)\W+)?(?:congrats\w*|congratulations|yay+|woo+(?:hoo+)?|hooray|finally|"
     r"wh?oa+h?|yikes|omg+|omfg|no+\s+way|oh\s+no+|oh\s+dear|(?:so\s+)?sorry\s+to\s+hear|so\s+sorry|well\s+done|"
     r"good\s+for\s+(?:you|u)|about\s+time|y+e+s+s{2,}|a{3,}h*)\b", re.I)
+# Reactions addressed to the speaker for their own doing or loss ("congrats", "well done", "good for you", "sorry to
+# hear"), among ``_NEWS_REACTION``'s: the line reacted to was the speaker's news, not the world's ("omg", "yay",
+# "whoa" follow both).
+_PERSONAL_REACTION = re.compile(
+    r"^\W*(?:(?:wait|oh|ah|aw+|o+h+|omg+)\W+)?(?:congrats\w*|congratulations|well\s+done|good\s+for\s+(?:you|u)|"
+    r"(?:so\s+)?sorry\s+to\s+hear|so\s+sorry)\b", re.I)
+# Markers' claims a line the listener congratulated or consoled cannot bear: it was the speaker's news, so a clause
+# they claim as the world's or as a general statement is its detail ("the results came out": the speaker's results).
+OWN_NEWS_LIFT = frozenset({"the world at large", "a general statement or a reaction"})
 # A reaction naming what it reacts to as news ("Tam! That is wonderful news."); asked, it offers news of one's own.
 _CALLED_NEWS = re.compile(r"\b(?:great|good|wonderful|amazing|brilliant|fantastic|exciting|sad|terrible|awful)\s+"
                           r"news\b(?![^?]*\?)", re.I)
@@ -114,6 +128,11 @@ def signal(text: str, details: Sequence[str]) -> str | None:
     return f"an echo ('{echoed[0]}')" if echoed and (not own or text.rstrip().endswith("?")) else None
 
 
+def owns_news(text: str) -> bool:
+    """Whether a take-up turn congratulates or consoles the speaker: the line it takes up was their own news."""
+    return bool(_PERSONAL_REACTION.search(text))
+
+
 def _short_ask(text: str) -> bool:
     """An asking word and at most one word more, no name: "how old", "where from" ask after what was just said."""
     words = text.split()
@@ -128,12 +147,13 @@ def _run_start(message: Message, prior: Sequence[Message]) -> int | None:
     return at if at and run <= TAKEUP_RUN else None
 
 
-def taken_up(message: Message, prior: Sequence[Message], told: Told) -> TakeUp | None:
+def taken_up(message: Message, prior: Sequence[Message], told: Told, widened: Told | None = None) -> TakeUp | None:
     """The other speaker's line that ``message`` takes up as news, or None (``told`` judges a line in its place).
 
     The listener's run before ``message`` must have taken it up in no line already (it is formed once); the
     speaker's lines just before the run are looked at nearest first, skipping pure filler; one that formed
-    something ends the search.
+    something ends the search. ``widened`` judges a line as ``told`` does with ``OWN_NEWS_LIFT`` lifted; it is
+    asked only when ``message`` congratulates or consoles (``owns_news``) and ``told`` pooled nothing.
     """
     at = _run_start(message, prior)
     if at is None:
@@ -151,6 +171,8 @@ def taken_up(message: Message, prior: Sequence[Message], told: Told) -> TakeUp |
         if signal(text, content_words(line)) is None:
             return None  # no take-up of any of its words: the line is not judged again
         told_news = content_poor_news(told(news, prior[: at - back]), GREETING.__contains__)
+        if told_news is None and widened is not None and owns_news(text):
+            told_news = content_poor_news(widened(news, prior[: at - back]), GREETING.__contains__)
         return None if told_news is None else _taking(message, run, news, told_news)
     return None
 
