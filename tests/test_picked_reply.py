@@ -64,11 +64,19 @@ def test_all_three_agrees_to_the_sentence_announcing_the_set() -> None:
     ("Saturday the 14th then, round the lake, 12 kilometres.", "👍 14th",
      "Saturday the 14th then, round the lake, 12 kilometres", "14th"),
     ("Bring the big pan and your good knife. I'm coming at four.", "4 👍", "Maren is coming at four", "4"),
+    ("Saturday the 14th then, round the lake, 12 kilometres.", "ok, 14th",
+     "Saturday the 14th then, round the lake, 12 kilometres", "14th"),
 ])
 def test_a_thumbs_up_with_the_value_agrees_to_the_proposal(proposal: str, reply: str, sentence: str,
                                                            said: str) -> None:
     turns = _chat(("Quill", "so when do we walk"), ("Maren", proposal), ("Quill", reply))
     assert _facts(turns) == [(f'Quill agreed to Maren\'s "{sentence}": {said}', ["T1:2", "T1:3"])]
+
+
+def test_a_question_inside_the_message_is_answered_by_the_option_named() -> None:
+    turns = _chat(("Maren", "Long day. I'm putting the kettle on. Coffee or tea?"), ("Quill", "green tea"))
+    assert picked.picked(turns[-1], turns[:-1]) is not None
+    assert _facts(turns)[0][1] == ["T1:1", "T1:2"]
 
 
 def test_a_second_bare_reply_after_the_speakers_own_still_reaches_the_message() -> None:
