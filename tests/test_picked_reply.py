@@ -79,6 +79,15 @@ def test_a_question_inside_the_message_is_answered_by_the_option_named() -> None
     assert _facts(turns)[0][1] == ["T1:1", "T1:2"]
 
 
+def test_noted_with_a_thing_of_a_long_message_agrees_to_its_sentence() -> None:
+    advice = "Okay, advice. Tonight, warmth for twenty minutes. Do the stretch ten times. Then rest."
+    turns = _chat(("Maren", advice), ("Quill", "stretch. noted"))
+    found = picked.picked(turns[-1], turns[:-1])
+    assert found is not None and found.stance == "agreed" and found.question == "Do the stretch ten times."
+    turns = _chat(("Maren", "Do the stretch slowly."), ("Quill", "stretch. noted"))  # a short line: an echo
+    assert picked.picked(turns[-1], turns[:-1]) is None
+
+
 def test_a_second_bare_reply_after_the_speakers_own_still_reaches_the_message() -> None:
     turns = _chat(("Maren", FLATS), ("Quill", "agree on all three"), ("Quill", "harbour one"))
     assert _facts(turns) == [('Quill replied to Maren\'s "The harbour flat was lovely": harbour one',

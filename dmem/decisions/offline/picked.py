@@ -42,7 +42,7 @@ _NOT_BARE = re.compile(r"^\W*(?:lo+l|haha\w*|omg|wow|same|idk|dunno|nice|cool|lo
 # "all three", "both": the reply takes a set whose count the other's message announced before naming its members.
 _ALL_OF = re.compile(r"\b(?:all\s+(?:the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten)|both)\b", re.I)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
-# Sentences of a long message: an ack to it ("knees. noted") agrees to the sentence it names.
+# Sentences of a long message: an ack to it ("stretch. noted") agrees to the sentence it names.
 LONG_MIN_SENTENCES = 3
 # "pick two stories", "the three places": a message counting what it offers (the reply names one: "the bike story").
 _COUNTED = re.compile(r"\b(?:two|three|four|five|six|[2-6])\s+(?:[a-z]+\s+)?(?P<kind>[a-z]+s)\b", re.I)
@@ -94,7 +94,7 @@ def _names(sentence: str, reply: str, agreed: bool, offers: bool, valued: bool, 
     A question it is of the kind of ("coffee or tea" -> "tea, always"); an option of a message offering several (the
     reply says "one" or the kind the message counted: "the bike story" after "pick three stories"); or, agreed to
     ("👍", "noted"), a day, time or number proposed (``valued``: the reply's number is the sentence's) or a sentence
-    of a long message ("knees. noted").
+    of a long message ("stretch. noted").
     """
     if asks(sentence):
         return answer_kind(sentence) is None or is_kind_asked(sentence, reply)
