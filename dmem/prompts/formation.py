@@ -278,7 +278,10 @@ SPLIT_SYSTEM = system_text(
         "\"Noor's lessons: can float now\"; one naming no thing of theirs is kept with the reply: 'Noor "
         "answered Ivo's question \"how much\": 32 each', both turns its sources. So does one that drops its "
         "auxiliary: 'when u start' answered 'monday' gives 'Noor answered Ivo's question \"when Noor starts\": "
-        "monday'.",
+        "monday'. A bare reply naming one thing of the other's long message is kept with the sentence it names: "
+        "after Ivo describes three flats, 'harbour one' gives 'Noor replied to Ivo's \"The harbour flat was "
+        "lovely\": harbour one'; 'ok, 14th' after 'Saturday the 14th then' gives 'Noor agreed to Ivo's \"Saturday "
+        "the 14th then\": 14th', both turns its sources.",
         "A question that asks to borrow, offers or passes on news states what it tells: Bram's 'can i borrow ur "
         "drill' to Ilse gives 'Bram asked to borrow Ilse's drill', and Ilse's 'sure' after it 'Ilse lent Bram the "
         "drill' (both turns its sources); 'want my old tablet?' gives 'Bram offered Ilse Bram's old tablet'; "

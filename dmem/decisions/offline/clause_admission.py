@@ -98,7 +98,8 @@ def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | No
     verdict = _judge(clause, language) if ruled is None else ruled
     needed = _ANSWERABLE.get(verdict.kind)
     if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
-        verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s question "
+        said_to = "question" if not clause.asked.stance else "message, which the reply names"  # ``picked``
+        verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s {said_to} "
                                       f"('{shorten(clause.asked.question, 80)}')", "answer", ruled=verdict)
     elif not verdict.admit and (verdict.kind in _ANSWERABLE or clause.settles and verdict.kind == "phatic") \
             and (asked := confirmed_question(clause)):  # "no thanks" settles an offer though it thanks

@@ -22,6 +22,7 @@ from dmem.decisions.offline import (
     outcomes,
     ownworld,
     person_clauses,
+    picked,
     register,
     reusable,
     rules,
@@ -182,6 +183,8 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     asked_back = confirmed.line_asked_back(asked, prior, message.speaker)
     asked = asked or terse_asked.asked_terse(message, prior, answer_words)  # "how r lessons" -> "can float now"
     asked = asked or confirmed.told_done(message, prior)  # "call the landlord!" -> "did."
+    if not (asked or replies_to):  # "bakery one" after a message describing three flats, "👍 29th" to a date proposed
+        asked = picked.picked(message, prior)
     if (answered := asked or replies_to) and hedged_answer(answered.question, text):
         text = text.rstrip(" ?")  # "probably sushi?" after "favourite food?": an answer, kept as hedged
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)

@@ -13,7 +13,7 @@ comes from what was said (``said``).
 
 from __future__ import annotations
 
-__all__ = ["JOIN", "added", "answered", "asked", "is_asked", "joined", "pieces", "replied_to", "said"]
+__all__ = ["JOIN", "added", "answered", "asked", "is_asked", "joined", "picked", "pieces", "replied_to", "said"]
 
 import re
 
@@ -22,6 +22,7 @@ _REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"(?P<question>[^
 _ADDED = re.compile(rf"^\s*{_NAME} added to \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
 JOIN = "; "
 """Between the replies joined under one question."""
+_PICKED = re.compile(rf"^\s*{_NAME} (?:replied|agreed) to {_NAME}'s \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
 _ASKED = re.compile(rf"^\s*{_NAME} asked {_NAME}:\s*\"(?P<said>[^\"]*\?)\"\s*$", re.S)
 
 
@@ -35,17 +36,22 @@ def added(speaker: str, earlier: str, addition: str) -> str:
     return f'{speaker} added to "{earlier}": {addition}'
 
 
+def picked(speaker: str, other: str, sentence: str, reply: str, agreed: bool) -> str:
+    """A bare reply kept with the sentence of the other's message it names or agrees to (not a question)."""
+    return f'{speaker} {"agreed" if agreed else "replied"} to {other}\'s "{sentence}": {reply}'
+
+
 def asked(speaker: str, listener: str, question: str) -> str:
     """A question carrying a fact, kept as asked (``question`` without its question mark)."""
     return f'{speaker} asked {listener}: "{question}?"'
 
 
 def joined(first: str, second: str) -> str | None:
-    """Two replies framed with the same question as one line: the frame once, the replies joined by '; '.
+    """Two replies framed with the same question (or sentence, ``picked``) as one line: the frame once, joined by '; '.
 
     None when either line is not a framed reply or the two frames differ (another question or person).
     """
-    a, b = _REPLY.match(first), _REPLY.match(second)
+    a, b = _REPLY.match(first) or _PICKED.match(first), _REPLY.match(second) or _PICKED.match(second)
     if a is None or b is None or first[: a.start("said")] != second[: b.start("said")]:
         return None
     return f"{first[: a.start('said')]}{a['said'].rstrip()}{JOIN}{b['said']}"
@@ -53,7 +59,7 @@ def joined(first: str, second: str) -> str | None:
 
 def pieces(text: str) -> list[str]:
     """What was said, piece by piece: the replies ``joined`` under one question apart, else ``said`` whole."""
-    if (m := _REPLY.match(text)) is None:
+    if (m := _REPLY.match(text) or _PICKED.match(text)) is None:
         return [said(text)]
     return [p.strip() for p in m["said"].split(JOIN) if p.strip()] or [m["said"].strip()]
 
@@ -73,7 +79,7 @@ def said(text: str) -> str:
 
     A question kept as asked ends with its question mark, so a line that only asks still reads as one.
     """
-    for frame in (_REPLY, _ADDED, _ASKED):
+    for frame in (_REPLY, _ADDED, _PICKED, _ASKED):
         if m := frame.match(text):
             return m["said"].strip()
     return text

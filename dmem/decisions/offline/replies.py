@@ -189,6 +189,9 @@ class Asked:
     thing: str | None = None
     """For a short question asked without "you" (``terse_asked``): the listener's thing it names ('lessons'), or ''
     when it names none the fact can own; None for a question read by its sentences."""
+    stance: str = ""
+    """'' for a question answered; 'picked' or 'agreed' when ``question`` is a sentence of the other's turn that a bare
+    reply names ("bakery one") or agrees to ("👍 29th"), not a question (``picked``)."""
 
 
 def question_answered(message: Message, prior: Sequence[Message]) -> Asked | None:

@@ -1,0 +1,120 @@
+"""A bare reply that picks out a sentence of the other speaker's turn before it, or agrees to it.
+
+The other often writes at length (three flats described, a plan, a time proposed), and the reply names one thing of
+it and nothing else: "bakery one" after a message describing "the bakery flat in Cobbleton" among others, "the
+lighthouse story" after advice listing three stories, "👍 29th" after "Sunday the 29th then, along the river", "3 👍"
+after "I'm coming at three", "agree on all three" after "I've been thinking about the three places". Judged alone it
+says too little; read with the sentence it names, it is the speaker's choice or agreement. The sentence is the one
+of the other's last turns (``ASKING_TURNS``) sharing the most of the reply's words or its number, the latest on a
+tie; the fact states both ('Quill replied to Maren's "the harbour flat has a balcony": harbour one', or 'Quill agreed
+to Maren's "Friday the 9th then": 👍 9th' when the reply's other words only agree), both turns its sources.
+
+Kept out: a reply that shares nothing with the turn (an ack to a joke, "noted" to advice, "tiramisu" to "you do
+dessert": what it answers is not in its words), a longer reply, one that asks, reacts ("same lol") or speaks of
+someone (it is judged on what it says), and a reply to a question whose kind it is not of (a place for "when").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from dmem.decisions.offline import reusable, rules
+from dmem.decisions.offline.replies import Asked, without_speaker
+from dmem.state.schemas import Message
+from dmem.text.answers import answer_kind, is_kind_asked
+from dmem.text.asked import asks, topic_stems
+from dmem.text.lexical import content_stems, stem
+
+# Most words of a bare reply, emoji left out: a longer one says enough to be judged on its own words.
+REPLY_MAX_WORDS = 4
+# The other speaker's turns searched back for the sentence the reply names (a plan is often two messages).
+ASKING_TURNS = 2
+# The speaker's own bare messages allowed between the other's turn and the reply ("agree on all three" then
+# "bakery one": both reply to the same message).
+OWN_BETWEEN = 2
+# Words that only agree or take note: a reply of these and the thing it names agrees to the sentence naming it.
+_AGREEING = frozenset(content_stems("agree agreed noted ok okay deal done perfect sure yes yep yeah fine confirmed"))
+_THUMBS = re.compile("[\U0001F44D\U0001F44C\u2705\u2714]")
+# A reply that reacts or speaks of someone is no bare pick: "same lol", "she'll kill me", "love that".
+_NOT_BARE = re.compile(r"^\W*(?:lo+l|haha\w*|omg|wow|same|idk|dunno|nice|cool|love|hate|no|nope|nah|not)\b"
+                       r"|\b(?:i|i'm|im|i'll|we|he|she|they|you|u)\b", re.I)
+# "all three", "both": the reply takes a set whose count the other's message announced before naming its members.
+_ALL_OF = re.compile(r"\b(?:all\s+(?:the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten)|both)\b", re.I)
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+# Sentences of a long message: an ack to it ("stretch. noted") agrees to the sentence it names.
+LONG_MIN_SENTENCES = 3
+# "pick two stories", "the three places": a message counting what it offers (the reply names one: "the bike story").
+_COUNTED = re.compile(r"\b(?:two|three|four|five|six|[2-6])\s+(?:[a-z]+\s+)?(?P<kind>[a-z]+s)\b", re.I)
+# "bakery one", "the yellow one. ok": one of several named by what sets it apart, "one" ending the phrase (not the
+# count of "one meme joke", "maybe one day").
+_ONE = re.compile(r"\b(?!(?:maybe|just|only|at|no|every|any|some|each|which|this|that)\b)[a-z]+\s+ones?\b(?!\s+[a-z])",
+                  re.I)
+
+
+def picked(message: Message, prior: Sequence[Message]) -> Asked | None:
+    """The sentence of the other's last turns that a bare reply names (``Asked.stance`` 'picked' or 'agreed').
+
+    None when the reply is not bare (``REPLY_MAX_WORDS``, no question, no reaction, no person) or no sentence
+    shares a word or number of it; the sentence must not be a question of another kind than the reply.
+    """
+    reply = without_speaker(message.text or "", message.speaker)
+    words = [w for w in reply.split() if re.search(r"\w", w)]
+    if not words or len(words) > REPLY_MAX_WORDS or asks(reply) or _NOT_BARE.search(reply):
+        return None
+    names = {message.speaker, *(m.speaker for m in prior)}
+    agreed = bool(_THUMBS.search(reply)) or bool(set(content_stems(reply)) & _AGREEING)
+    told = {s for s in content_stems(reply) if s != "1"} - _AGREEING
+    told = {s for s in told if s.isdigit() or s in topic_stems(reply, names)}
+    if not told or reusable.states(" ".join(w for w in words if stem(w.lower()) not in _AGREEING)):
+        return None  # a reply with a verb of its own ("it's a great joke") says what it says
+    counted = bool(_ALL_OF.search(reply))
+    best: tuple[int, int, Message, str] | None = None
+    for rank, turn in enumerate(_asking_turns(message, prior)):
+        text = without_speaker(turn.text or "", turn.speaker)
+        sentences = _SENTENCE.findall(text)
+        offers = _ONE.search(reply) or counted or told & {stem(m["kind"].lower()) for m in _COUNTED.finditer(text)}
+        for sentence in sentences:
+            common = told & set(content_stems(sentence))
+            valued = any(c.isdigit() for s in common for c in s)  # "3 👍" to "I'm coming at three"
+            shared = len(common)
+            if not shared or not _names(sentence, reply, agreed, bool(offers), valued, len(sentences)):
+                continue
+            if best is None or shared > best[0] or (shared, rank) == best[:2] and not counted:
+                best = (shared, rank, turn, sentence.strip())  # a tie: the latest sentence, the first for "all three"
+    if best is None:
+        return None
+    return Asked(asker=best[2].speaker, question=best[3], turn_id=best[2].turn_id,
+                 stance="agreed" if agreed else "picked")
+
+
+def _names(sentence: str, reply: str, agreed: bool, offers: bool, valued: bool, sentences: int) -> bool:
+    """Whether a sentence sharing a word of the reply is what it answers, picks or agrees to, not a word it echoes.
+
+    A question it is of the kind of ("coffee or tea" -> "tea, always"); an option of a message offering several (the
+    reply says "one" or the kind the message counted: "the bike story" after "pick three stories"); or, agreed to
+    ("👍", "noted"), a day, time or number proposed (``valued``: the reply's number is the sentence's) or a sentence
+    of a long message ("stretch. noted").
+    """
+    if asks(sentence):
+        return answer_kind(sentence) is None or is_kind_asked(sentence, reply)
+    if offers:
+        return True
+    return agreed and (valued or reusable.detail(sentence) is not None or sentences >= LONG_MIN_SENTENCES)
+
+
+def _asking_turns(message: Message, prior: Sequence[Message]) -> list[Message]:
+    """The other speaker's last turns (``ASKING_TURNS``), the latest first, past the speaker's own bare messages."""
+    turns: list[Message] = []
+    own = 0
+    for turn in reversed(prior):
+        if turn.speaker == message.speaker:
+            text = without_speaker(turn.text or "", turn.speaker)
+            if turns or own == OWN_BETWEEN or len(text.split()) > REPLY_MAX_WORDS or rules.FIRST_PERSON.search(text):
+                break
+            own += 1
+            continue
+        turns.append(turn)
+        if len(turns) == ASKING_TURNS:
+            break
+    return turns
