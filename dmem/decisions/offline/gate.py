@@ -100,7 +100,7 @@ def of_kind_asked(question: str, answer: str) -> bool:
     kind to check an answer by, and none is of its kind. A question opening as a yes/no one asks for a yes or a no
     whatever wh-word it holds later.
     """
-    return any(_of_kind(_asks(asked), asked, answer) for asked in _parts(question))
+    return any(_of_kind(kind, asked, answer) for asked, kind in _kinds(question))
 
 
 def partial_stands(question: str, answer: str) -> bool:
@@ -109,11 +109,12 @@ def partial_stands(question: str, answer: str) -> bool:
     Only one of the kind asked (``of_kind_asked``), and not a date for "when": a date is the whole answer or a
     wrong one, and a date whose line misses the question's words dates another event (as ``_completeness`` says).
     """
-    return any(_asks(asked) != "when" and _of_kind(_asks(asked), asked, answer) for asked in _parts(question))
+    return any(kind != "when" and _of_kind(kind, asked, answer) for asked, kind in _kinds(question))
 
 
-def _parts(question: str) -> tuple[str, ...]:
-    return two_questions(question) or (question,)
+def _kinds(question: str) -> list[tuple[str, str]]:
+    """Each part of the question (itself, or both of a two-part one: ``two_questions``) with the kind it asks."""
+    return [(asked, _asks(asked)) for asked in two_questions(question) or (question,)]
 
 
 def _asks(question: str) -> str:
@@ -122,6 +123,7 @@ def _asks(question: str) -> str:
 
 
 def _of_kind(kind: str, question: str, answer: str) -> bool:
+    """Whether ``answer`` is of ``kind``, the kind ``question`` asks (``_asks``)."""
     if kind == "yes/no":  # "Was she named when she was born?" asks a yes or a no, not a date
         return opens_yes_no(answer) or yes_no_echo(question, answer)
     if kind == "when":

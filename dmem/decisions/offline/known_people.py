@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from dmem.decisions.offline.person import GENDER, KIN, MODS, NAME, NOT_NAMES, Person
 from dmem.decisions.offline.roles import role_phrases
@@ -39,15 +39,25 @@ def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
                 and (roles := role_phrases(f"my {role['role']}", role["owner"], None)) and roles[0].start == 0:
             known.setdefault(role["name"].lower(), Person(role["name"].lower(), f"{roles[0].phrase} {role['name']}",
                                                            role["owner"], roles[0].gender))
-    for memory in memories:  # "Idris and Sam both came": a companion of the speaker's, relation unknown
+    for name, owner in _companions(memories, speakers):
+        known.setdefault(name.lower(), Person(name.lower(), name, owner, "n"))
+    return known
+
+
+def _companions(memories: Sequence[str], speakers: set[str]) -> Iterator[tuple[str, str]]:
+    """(name, speaker) for each name a memory puts with a speaker, relation unknown.
+
+    First every pair ("Idris and Sam both came"), then every companion or contact ("Idris was out with Sam after"),
+    outside any quoted question.
+    """
+    for memory in memories:
         for m in _MEMORY_PAIR.finditer(memory):
             if m["owner"] in speakers and m["name"] not in speakers:
-                known.setdefault(m["name"].lower(), Person(m["name"].lower(), m["name"], m["owner"], "n"))
-    for memory in memories:  # "Idris was out with Sam after": a companion or contact, outside any quoted question
+                yield m["name"], m["owner"]
+    for memory in memories:
         owner = _OWNER.match(memory)
         if owner is None or owner["owner"] not in speakers:
             continue
         for m in _MEMORY_CONTACT.finditer(_QUOTED.sub("", memory)):
             if m["name"] not in speakers and m["name"].lower() not in NOT_NAMES:
-                known.setdefault(m["name"].lower(), Person(m["name"].lower(), m["name"], owner["owner"], "n"))
-    return known
+                yield m["name"], owner["owner"]

@@ -149,6 +149,30 @@ def _object(text: str, speaker: str, people: Sequence[Person], subject: str | No
     return text[: m.start()] + person.phrase + text[m.end():], person
 
 
+def _listener_age(text: str, circle: Circle) -> About | None:
+    """The listener's age told them ("you're 31", ``_YOUR_AGE``) as a fact of the listener's, with their name."""
+    if (age := _YOUR_AGE.match(text)) is None or not circle.listener:
+        return None
+    listener = Person(circle.listener.lower(), circle.listener, circle.message.speaker, "n")
+    return About(f"{circle.listener} is {age['age']}", listener, None)
+
+
+def _threaded(pronoun: str, circle: Circle, people: list[Person]) -> list[Person]:
+    """``people`` widened along the he/she's thread when no one near fits ``pronoun`` surely.
+
+    No one near fits and the listener's lines near do not use it: the one person a little further back it fits
+    (``circle.earlier``) goes first; no one near surely fits: the person that opened its thread
+    (``pronoun_thread``) goes last.
+    """
+    speaker = circle.message.speaker
+    if not any(fits(pronoun, p) for p in people) \
+            and not said_near(pronoun, [m.text or "" for m in circle.window if m.speaker != speaker]):
+        farther = [p for p in circle.earlier if fits(pronoun, p)]
+        people = [*farther, *people] if len({p.key for p in farther}) == 1 else people
+    if not any(fits(pronoun, p) and p.sure for p in people) and (opened := thread_person(pronoun, circle)):
+        people = [*people, opened]
+    return people
+
 
 def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, bool]:
     """``text`` (a clause of the circle's message) as a fact about a person of the speaker's life, or None.
@@ -158,9 +182,8 @@ def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, boo
     clause (it may name the person).
     """
     speaker = circle.message.speaker
-    if (age := _YOUR_AGE.match(text)) and circle.listener:
-        listener = Person(circle.listener.lower(), circle.listener, speaker, "n")
-        return About(f"{circle.listener} is {age['age']}", listener, None), False
+    if age := _listener_age(text, circle):
+        return age, False
     lead = LEAD.match(text)
     first = re.compile(r"[A-Za-z]+").match(text, lead.end() if lead else 0)
     opening = first.group(0) if first else ""
@@ -177,14 +200,8 @@ def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, boo
     if pronoun and _after_aside(text):  # an aside answers the line before: its he/she is one that exchange names
         recent = {m.turn_id for m in circle.prior[-ASIDE_TURNS:]} | {circle.message.turn_id}
         return _subject(text, speaker, [p for p in people if p.turn_id in recent], known), False
-    if pronoun and not any(fits(pronoun["p"], p) for p in people) \
-            and not said_near(pronoun["p"], [m.text or "" for m in circle.window if m.speaker != speaker]):
-        # no one near fits: the thread's person from a little further back, when only one fits there
-        farther = [p for p in circle.earlier if fits(pronoun["p"], p)]
-        people = [*farther, *people] if len({p.key for p in farther}) == 1 else people
-    if pronoun and not any(fits(pronoun["p"], p) and p.sure for p in people) \
-            and (opened := thread_person(pronoun["p"], circle)):
-        people = [*people, opened]
+    if pronoun:
+        people = _threaded(pronoun["p"], circle, people)
     if found := _subject(text, speaker, people, known):
         return found, False
     if pronoun:

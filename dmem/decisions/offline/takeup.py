@@ -45,17 +45,16 @@ ECHO_MIN_CHARS = 3
 # Rejections that mean "too little content", which a take-up overrides: the line said something, only briefly.
 CONTENT_POOR = ("rejected: no personal fact", "rejected: too little detail", "rejected: vague content",
                 "rejected: a title or a name alone")
-# Reactions that only news gets (not "lol", "ok", "nice", "haha", which follow anything): joy, shock, sympathy.
-_NEWS_REACTION = re.compile(
-    r"^\W*(?:(?:wait|oh|ah|aw+|o+h+)\W+)?(?:congrats\w*|congratulations|yay+|woo+(?:hoo+)?|hooray|finally|"
-    r"wh?oa+h?|yikes|omg+|omfg|no+\s+way|oh\s+no+|oh\s+dear|(?:so\s+)?sorry\s+to\s+hear|so\s+sorry|well\s+done|"
-    r"good\s+for\s+(?:you|u)|about\s+time|y+e+s+s{2,}|a{3,}h*)\b", re.I)
 # Reactions addressed to the speaker for their own doing or loss ("congrats", "well done", "good for you", "sorry to
 # hear"), among ``_NEWS_REACTION``'s: the line reacted to was the speaker's news, not the world's ("omg", "yay",
 # "whoa" follow both).
-_PERSONAL_REACTION = re.compile(
-    r"^\W*(?:(?:wait|oh|ah|aw+|o+h+|omg+)\W+)?(?:congrats\w*|congratulations|well\s+done|good\s+for\s+(?:you|u)|"
-    r"(?:so\s+)?sorry\s+to\s+hear|so\s+sorry)\b", re.I)
+_PERSONAL = (r"congrats\w*|congratulations|(?:so\s+)?sorry\s+to\s+hear|so\s+sorry|well\s+done|"
+             r"good\s+for\s+(?:you|u)")
+# Reactions that only news gets (not "lol", "ok", "nice", "haha", which follow anything): joy, shock, sympathy.
+_NEWS_REACTION = re.compile(
+    rf"^\W*(?:(?:wait|oh|ah|aw+|o+h+)\W+)?(?:{_PERSONAL}|yay+|woo+(?:hoo+)?|hooray|finally|wh?oa+h?|yikes|omg+|omfg|"
+    r"no+\s+way|oh\s+no+|oh\s+dear|about\s+time|y+e+s+s{2,}|a{3,}h*)\b", re.I)
+_PERSONAL_REACTION = re.compile(rf"^\W*(?:(?:wait|oh|ah|aw+|o+h+|omg+)\W+)?(?:{_PERSONAL})\b", re.I)
 # Markers' claims a line the listener congratulated or consoled cannot bear: it was the speaker's news, so a clause
 # they claim as the world's or as a general statement is its detail ("the results came out": the speaker's results).
 OWN_NEWS_LIFT = frozenset({"the world at large", "a general statement or a reaction"})
