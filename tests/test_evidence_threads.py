@@ -165,3 +165,33 @@ def test_saying_reads_the_question_as_given_its_caller_leaves_the_names_out(stor
     # every memory of Noor's namespace names her: one place leaves the names out, the caller (``nameless_query``)
     assert threads.saying("Noor", index) == set(range(len(index.records)))
     assert threads.saying(hybrid.nameless_query("Where did Noor take the driving test?"), index) == set()
+
+
+PIM_LINES = [("Noor", "baked bread"), ("Ilka", "rye?"), ("Noor", "yes"), ("Ilka", "and Pim?"),
+             ("Noor", "moved to Leeds, finally"), ("Ilka", "whoa")]
+
+
+def pim_turns() -> list[Message]:
+    return [Message(conversation_id="chat", turn_id=f"t{i}", speaker=s, text=x,
+                    timestamp=DAY + timedelta(minutes=i), seq=i) for i, (s, x) in enumerate(PIM_LINES)]
+
+
+def test_the_thread_query_leaves_out_the_speakers_names_only(store):
+    fill(store, [*pim_turns(), Message(conversation_id="chat", turn_id="t9", speaker="Ilka Varga", text="ok",
+                                       timestamp=DAY + timedelta(minutes=9), seq=9)])
+    transcript = EvidenceIndexes(store).transcript("noor")
+    assert transcript.speaker_words == {"noor", "ilka", "varga"}
+    assert threads.speakerless_query("What did Noor tell Ilka Varga about Pim?", transcript) == \
+        "What did tell about Pim?"
+    assert threads.speakerless_query("Noor?", transcript) == "Noor?"  # nothing left: the question as asked
+
+
+def test_a_third_person_the_question_names_ranks_the_fragment_answering_about_them(store):
+    # 'Pim' is said only two lines up: the memory's own words ('moved to Leeds') share nothing with the question.
+    fill(store, pim_turns(), [memory(0, "Noor baked rye bread", "t0", "t2"),
+                              memory(1, "Noor: moved to Leeds, finally", "t4")])
+    indexes = EvidenceIndexes(store)
+    question = "What happened with Pim?"
+    assert hybrid.thread_query(question, store, indexes, "noor", indexes.memories("noor")) == [1]
+    assert hybrid.thread_query("What happened with Noor?", store, indexes, "noor", indexes.memories("noor")) == []
+    assert hybrid.memories(question, store, indexes, "noor", 1, EMB.embed_documents)[0][0].id == "m1"

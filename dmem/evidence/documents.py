@@ -7,6 +7,7 @@ indexes from the rows added since its last read. ``dmem.evidence.indexes`` keeps
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -142,6 +143,11 @@ class TurnIndex:
     def documents(self) -> int:
         """Documents indexed: the index's weight against the budget."""
         return self.docs.bm25.size
+
+    @functools.cached_property
+    def speaker_words(self) -> frozenset[str]:
+        """Every word of the turns' speaker labels, lower case ('Maya Lind' gives 'maya' and 'lind'); read once."""
+        return frozenset(w.lower() for label in {m.speaker for m in self.messages} for w in label.split())
 
     def similarities(self, embed: Callable[[list[str]], NDArray[np.float32]],
                      query: NDArray[np.float32]) -> NDArray[np.float32]:

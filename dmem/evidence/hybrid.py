@@ -30,7 +30,7 @@ from dmem.decisions.offline.frames import is_asked
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
 from dmem.evidence.kinds import asked_kind, instance_ranking
 from dmem.evidence.search import DocIndex, fuse
-from dmem.evidence.threads import thread_ranking
+from dmem.evidence.threads import speakerless_query, thread_ranking
 from dmem.state.schemas import MemoryRecord
 from dmem.store.base import MemoryStore, SearchFilter
 from dmem.store.filters import Hit
@@ -258,13 +258,14 @@ def thread_query(question: str, store: MemoryStore, indexes: EvidenceIndexes, na
                  labels: Labels | None = None) -> list[int]:
     """The namespace's memories ranked by the question's best turns of their thread (``threads``).
 
-    The transcript index is the namespace's kept one; with ``labels``, the turns carrying them only.
+    The transcript index is the namespace's kept one; with ``labels``, the turns carrying them only. The
+    question goes without its speakers' names only (``speakerless_query``): a third person's name stays.
     """
     if labels:
         turns = indexes.turns([namespace], store.transcript.messages([namespace], labels), labels)
     else:
         turns = indexes.transcript(namespace)
-    return thread_ranking(nameless_query(question), index, turns)
+    return thread_ranking(speakerless_query(question, turns), index, turns)
 
 
 def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense: Sequence[Hit], k: int,

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dmem.evidence.bm25 import terms
 from dmem.evidence.indexes import MemoryIndex, TurnIndex
 from dmem.state.schemas import Message
+from dmem.text.names import question_names, strip_names
 
 BEFORE = 6
 """Turns before a source turn that belong to its thread (from the distances in batch 14's missed pairs, where
@@ -31,11 +32,23 @@ POOL = 100
 """Transcript turns the question ranks (BM25) before memories take their thread's best."""
 
 
+def speakerless_query(question: str, turns: TurnIndex) -> str:
+    """The question without the names of the transcript's speakers: what ``thread_ranking`` ranks turns by.
+
+    A raw turn rarely names who says it, and the turns that name the other speaker are mostly addressed to
+    them ('Thanks, Ilka!'), so the speakers' names rank no topic. The third persons and places the chat is
+    about stay: the turns a few lines up name them ('how is Pim's new bakery doing?') where the fragment
+    answering them does not ('busy!'; batch 22 and the checks: RESULTS, h63f).
+    """
+    spoken = turns.speaker_words
+    return strip_names(question, [n for n in question_names(question) if n.lower() in spoken]) or question
+
+
 def thread_ranking(question: str, memories: MemoryIndex, turns: TurnIndex, pool: int = POOL,
                    before: int = BEFORE) -> list[int]:
     """Memories (positions in ``memories``) ranked by the best-ranked turn of their thread, best first.
 
-    ``question`` comes without its names (``hybrid.nameless_query``): a raw turn rarely names who it is about.
+    ``question`` comes without the speakers' names (``speakerless_query``): a raw turn rarely names who says it.
     Only fragments are ranked: a memory whose own document (its text and source turns) holds a content
     word of the question is left out (``saying``), as is one whose thread holds none of the question's
     ``pool`` best turns; ties keep the memories' order (the namespace's list order); at most ``pool``.
@@ -58,8 +71,8 @@ def thread_ranking(question: str, memories: MemoryIndex, turns: TurnIndex, pool:
 def saying(question: str, memories: MemoryIndex) -> set[int]:
     """Memories whose own document holds a content word of the question: BM25 ranks them by it.
 
-    The question comes as ``thread_ranking`` takes it, its names already left out by the caller
-    (``hybrid.nameless_query``): a word still in it counts, a name too.
+    The question comes as ``thread_ranking`` takes it, the speakers' names already left out by the caller
+    (``speakerless_query``): a word still in it counts, a third person's name too.
     Lifting such a memory by its thread as well lifts the topic's other instances, the lines said
     next to the question's words about another time or thing, over the memory the answer is in
     (LoCoMo's tuning half, where long turns say their topic: RESULTS, h56b).
