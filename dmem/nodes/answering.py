@@ -114,13 +114,8 @@ def _gate_failed(exc: ModelError) -> dict[str, Any]:
 
 def _gated(out: Decided[QualityGateVerdict], svc: Services, question: str, draft: str) -> dict[str, Any]:
     """The verdict, and whether the answer stands should deliberation find nothing (``adopt_deliberation``)."""
-    stands = _partial(out.value) and svc.decider.partial_stands(question, draft)
+    stands = out.value.only_incomplete and svc.decider.partial_stands(question, draft)
     return {"gate": gates.quality_verdict(out.value), "usage": [out.usage], "system1_may_stand": stands}
-
-
-def _partial(verdict: QualityGateVerdict) -> bool:
-    """The quality gate failed the answer only on completeness: relevant and faithful, not complete."""
-    return verdict.relevance.passed and verdict.faithfulness.passed and not verdict.completeness.passed
 
 
 def vote(state: QueryState, svc: Services) -> dict[str, Any]:
@@ -250,7 +245,8 @@ def adopt_deliberation(state: QueryState) -> dict[str, Any]:
 
     System 1's answer may stand when the quality gate found it relevant and faithful and failed it only as
     incomplete, and the engine's rule keeps such an answer (``Decider.partial_stands``: the offline engine keeps
-    one of the kind the question asks, a date for "when", a person for "who", ...; the model engine none). It
+    one of the kind the question asks, a person for "who", a number for "how many", ..., never a date; the model
+    engine none). It
     says part of what was asked; when deliberation then finds no information, that part stands.
     """
     found = state.get("deliberation_answer") or NO_INFO

@@ -200,6 +200,11 @@ class QualityGateVerdict(BaseModel):
         """All three dimensions pass."""
         return self.relevance.passed and self.faithfulness.passed and self.completeness.passed
 
+    @property
+    def only_incomplete(self) -> bool:
+        """Relevant and faithful, failed only on completeness: a partial answer."""
+        return self.relevance.passed and self.faithfulness.passed and not self.completeness.passed
+
 
 class AnswerGroups(BaseModel):
     """A judge's grouping of candidate answers into semantically equivalent sets."""

@@ -51,15 +51,20 @@ def joined(first: str, second: str) -> str | None:
 
     None when either line is not a framed reply or the two frames differ (another question or person).
     """
-    a, b = _REPLY.match(first) or _PICKED.match(first), _REPLY.match(second) or _PICKED.match(second)
+    a, b = _framed(first), _framed(second)
     if a is None or b is None or first[: a.start("said")] != second[: b.start("said")]:
         return None
     return f"{first[: a.start('said')]}{a['said'].rstrip()}{JOIN}{b['said']}"
 
 
+def _framed(text: str) -> re.Match[str] | None:
+    """A line framed under what it replies to: a question (``answered``) or a sentence it names (``picked``)."""
+    return _REPLY.match(text) or _PICKED.match(text)
+
+
 def pieces(text: str) -> list[str]:
     """What was said, piece by piece: the replies ``joined`` under one question apart, else ``said`` whole."""
-    if (m := _REPLY.match(text) or _PICKED.match(text)) is None:
+    if (m := _framed(text)) is None:
         return [said(text)]
     return [p.strip() for p in m["said"].split(JOIN) if p.strip()] or [m["said"].strip()]
 

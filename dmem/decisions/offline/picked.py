@@ -63,9 +63,10 @@ def picked(message: Message, prior: Sequence[Message]) -> Asked | None:
     if not words or len(words) > REPLY_MAX_WORDS or asks(reply) or _NOT_BARE.search(reply):
         return None
     names = {message.speaker, *(m.speaker for m in prior)}
-    agreed = bool(_THUMBS.search(reply)) or bool(set(content_stems(reply)) & _AGREEING)
-    told = {s for s in content_stems(reply) if s != "1"} - _AGREEING
-    told = {s for s in told if s.isdigit() or s in topic_stems(reply, names)}
+    stems = set(content_stems(reply))
+    agreed = bool(_THUMBS.search(reply)) or bool(stems & _AGREEING)
+    topics = topic_stems(reply, names)
+    told = {s for s in stems - _AGREEING - {"1"} if s.isdigit() or s in topics}
     if not told or reusable.states(" ".join(w for w in words if stem(w.lower()) not in _AGREEING)):
         return None  # a reply with a verb of its own ("it's a great joke") says what it says
     counted = bool(_ALL_OF.search(reply))
