@@ -49,7 +49,7 @@ from dmem.decisions.offline import (
 from dmem.decisions.offline.clauses import Clause, ClauseVerdict, answer_words, informative_words, utterance_text
 from dmem.decisions.offline.replies import Asked
 from dmem.text.answers import yes_no_echo
-from dmem.text.asked import asks_yes_no, opens_yes_no, topic_stems
+from dmem.text.asked import asks_yes_no, opens_yes_no
 from dmem.text.lexical import content_words
 from dmem.text.quotes import shorten
 from dmem.text.words import SECOND_PERSON
@@ -66,10 +66,6 @@ _EVALUABLE = frozenset({"impersonal", "emotional", "vague"})
 # into messages, ``clauses.FOLLOW_MAX_WORDS``), with the answer words it needs; chosen on the tuning half.
 _FOLLOWABLE = frozenset({"impersonal"})
 FOLLOW_MIN_WORDS = 2
-# Topic words a yes/no question needs for a bare "yes" or "oh ya she is" that answers it to state a fact (the
-# question says it all: "didnt u sell the van in may" -> "yep"); "is that ok" -> "ya" states none. One is enough
-# when the question checks a day, date, time or number ("so the 27th?" -> "yep"; invented batch 18, stop 61).
-W_CONFIRMED_MIN_TOPIC = 2
 # Words of a bare confirmation ("...yes", "oh ya she is", "I did!"); a longer reply says something of its own.
 W_CONFIRM_MAX_WORDS = 4
 # Rejections a clause about a person of the speaker's life overrides ("He keeps showing everyone the bottle
@@ -103,7 +99,8 @@ def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | No
                                       f"('{shorten(clause.asked.question, 80)}')", "answer", ruled=verdict)
     elif not verdict.admit and (verdict.kind in _ANSWERABLE or clause.settles and verdict.kind == "phatic") \
             and (asked := confirmed_question(clause)):  # "no thanks" settles an offer though it thanks
-        verdict = ClauseVerdict(True, f"admitted: yes or no to {asked.asker}'s question "
+        said_to = "follow-up on the speaker's line" if asked.stance == "confirmed" else "question"
+        verdict = ClauseVerdict(True, f"admitted: yes or no to {asked.asker}'s {said_to} "
                                       f"('{shorten(asked.question, 80)}')", "confirms")
     elif clause.outcome_of is not None and not verdict.admit and verdict.kind in _EVALUABLE:
         event = clause.outcome_of if isinstance(clause.outcome_of, str) else utterance_text(clause.outcome_of)
@@ -147,6 +144,8 @@ def confirmed_question(clause: Clause) -> Asked | None:
     """
     if len(clause.text.split()) > W_CONFIRM_MAX_WORDS:
         return None
+    if clause.asked is not None and clause.asked.stance == "confirmed":  # a bare yes to the other's follow-up
+        return clause.asked
     if clause.settles is not None and speech_acts.yes_or_no(clause.text) is not None:
         return clause.settles  # "want my old desk?" ... "yes pls": the ask names what the yes settles
     for asked in (clause.asked, clause.replies_to):
@@ -154,22 +153,12 @@ def confirmed_question(clause: Clause) -> Asked | None:
                 and (opens_yes_no(clause.text) or confirmed.hedged_yes(clause.text)
                      or yes_no_echo(asked.question, clause.text)
                      or (SECOND_PERSON.search(asked.question) and confirmed.verb_echo(asked.question, clause.text))) \
-                and _checks_enough(asked):
+                and confirmed.checks_enough(asked):
             return asked
         before = utterance_text(clause.asked_back) if clause.asked_back else None
         if asked is not None and confirmed.clarified(asked.question, clause.text, before):  # "THE JOB???" "got it"
             return asked
     return None
-
-
-def _checks_enough(asked: Asked) -> bool:
-    """Whether a yes/no question says what a bare yes confirms: enough topic words, or a day or number it checks.
-
-    ``W_CONFIRMED_MIN_TOPIC`` topic words, or one with a day, date, time or number ("so the 27th?", "next monday?
-    the 5th?": the yes states the day).
-    """
-    topic = topic_stems(asked.question, [asked.asker])
-    return len(topic) >= W_CONFIRMED_MIN_TOPIC or bool(topic) and reusable.detail(asked.question) is not None
 
 
 def embedded_clause(clause: Clause, language: str = "en") -> embedded.Embedded | None:

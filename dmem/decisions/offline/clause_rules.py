@@ -29,7 +29,7 @@ def quote(m: re.Match[str]) -> str:
 
 def reject_early(text: str) -> ClauseVerdict | None:
     """Transient markers, hypotheticals and compliments to the listener veto any admit criterion."""
-    if m := rules.TRANSIENT.search(text):
+    if m := rules.TRANSIENT.search(rules.PRICE_TERM.sub(" ", text)):  # "£800 for the weekend": a price's term
         return ClauseVerdict(False, f"rejected: transient state ('{quote(m)}')", "transient")
     if why := register.unreal(text):
         return ClauseVerdict(False, f"rejected: not a fact about the speaker, {why}", "unreal")

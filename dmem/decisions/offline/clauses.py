@@ -185,6 +185,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     asked = asked or confirmed.told_done(message, prior)  # "call the landlord!" -> "did."
     if not (asked or replies_to):  # "bakery one" after a message describing three flats, "👍 29th" to a date proposed
         asked = picked.picked(message, prior)
+    asked = picked.followed_up(message, prior, asked) or asked  # "in his own van?" after the speaker's plan: "yep"
     if (answered := asked or replies_to) and hedged_answer(answered.question, text):
         text = text.rstrip(" ?")  # "probably sushi?" after "favourite food?": an answer, kept as hedged
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)

@@ -22,12 +22,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline import rules
+from dmem.decisions.offline import reusable, rules
 from dmem.decisions.offline.pronouns import agree
 from dmem.decisions.offline.replies import Asked
 from dmem.state.schemas import Message
 from dmem.text.answers import yes_no_echo
-from dmem.text.asked import LEAD_INS, asks, opens_yes_no
+from dmem.text.asked import LEAD_INS, asks, opens_yes_no, topic_stems
 from dmem.text.lexical import STOPWORDS, content_words, straighten
 from dmem.text.verbs import irregular_past, participle, past
 
@@ -75,6 +75,10 @@ TOLD_MAX_WORDS = 6
 # Chat's pronouns and negations, no verb of an instruction: "u didnt have to", "ur late", "dont".
 _CHAT_WORD = re.compile(r"^(?:[a-z]{1,2}|ur|ya|you|im|ive|ill|id|[a-z]+n'?t)$")
 _TOLD = re.compile(r"^\W*(?:please\s+|pls\s+|just\s+)?(?P<verb>[a-z]+)\b(?P<rest>[^?]*?)[\s.!]*$")
+# Topic words a yes/no question needs for a bare "yes" or "oh ya she is" that answers it to state a fact (the
+# question says it all: "didnt u sell the van in may" -> "yep"); "is that ok" -> "ya" states none. One is enough
+# when the question checks a day, date, time or number ("so the 27th?" -> "yep"; invented batch 18, stop 61).
+W_CONFIRMED_MIN_TOPIC = 2
 _STATED = {"did": ("", "did not"), "have": ("has", "has not"), "has": ("has", "has not"), "are": ("is", "is not"),
            "is": ("is", "is not"), "were": ("was", "was not"), "was": ("was", "was not"), "do": ("", "does not"),
            "does": ("", "does not"), "will": ("will", "will not"), "can": ("can", "cannot")}
@@ -249,3 +253,13 @@ def told_done(message: Message, prior: Sequence[Message]) -> Asked | None:
 def _inflected(word: str) -> bool:
     """A verb said of someone or going on ("sounds", "loving"), not a base form ("ring", "press")."""
     return word.endswith("s") and not word.endswith("ss") or word.endswith("ing") and len(word) > 5
+
+
+def checks_enough(asked: Asked) -> bool:
+    """Whether a yes/no question says what a bare yes confirms: enough topic words, or a day or number it checks.
+
+    ``W_CONFIRMED_MIN_TOPIC`` topic words, or one with a day, date, time or number ("so the 27th?", "next monday?
+    the 5th?": the yes states the day).
+    """
+    topic = topic_stems(asked.question, [asked.asker])
+    return len(topic) >= W_CONFIRMED_MIN_TOPIC or bool(topic) and reusable.detail(asked.question) is not None

@@ -9,6 +9,17 @@ of the other's last turns (``ASKING_TURNS``) sharing the most of the reply's wor
 tie; the fact states both ('Quill replied to Maren's "the harbour flat has a balcony": harbour one', or 'Quill agreed
 to Maren's "Friday the 9th then": 👍 9th' when the reply's other words only agree), both turns its sources.
 
+A bare yes ("yep", "Yes.", "Exactly so.", "omg yes") to the other's follow-up on the speaker's own line confirms
+that follow-up (``followed_up``): "he'll drive over on sunday" / "in his own van?" / "yep", "the physio says keep
+swimming" / "so gentle lengths with the club" / "Exactly so.", "what should i bring" / "just your bike, the trail is
+dry" / "omg yes". The fact is the follow-up agreed to ('Quill agreed to Maren's "in his own van": yep'), both
+turns its sources; ``Asked.stance`` 'confirmed' (a yes, no words of its own for the rules to judge). A yes to a
+line that follows nothing of the speaker's ("Are you still there?", a greeting), reacts or gives an opinion ("wet
+maps are the worst"), or a yes shouted as a cheer, is left out, and so is a yes to a yes/no question with topic
+enough of its own (``confirmed.checks_enough``: it is stated). Two more bare replies name a sentence: a choice
+cheered with 🎉 naming all of it ("HARBOUR FLAT 🎉" after "ok so we go with the harbour flat"), and the speaker's own
+number for what the sentence said of them ("I had nine." after "you had 11 dumplings", ``_value_said``).
+
 Kept out: a reply that shares nothing with the turn (an ack to a joke, "noted" to advice, "tiramisu" to "you do
 dessert": what it answers is not in its words), a longer reply, one that asks, reacts ("same lol") or speaks of
 someone (it is judged on what it says), and a reply to a question whose kind it is not of (a place for "when").
@@ -19,11 +30,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline import reusable, rules
+from dmem.decisions.offline import confirmed, reusable, rules
 from dmem.decisions.offline.replies import Asked, without_speaker
 from dmem.state.schemas import Message
 from dmem.text.answers import answer_kind, is_kind_asked
-from dmem.text.asked import asks, topic_stems
+from dmem.text.asked import asks, asks_yes_no, topic_stems
 from dmem.text.lexical import content_stems, stem
 
 # Most words of a bare reply, emoji left out: a longer one says enough to be judged on its own words.
@@ -36,6 +47,21 @@ OWN_BETWEEN = 2
 # Words that only agree or take note: a reply of these and the thing it names agrees to the sentence naming it.
 _AGREEING = frozenset(content_stems("agree agreed noted ok okay deal done perfect sure yes yep yeah fine confirmed"))
 _THUMBS = re.compile("[\U0001F44D\U0001F44C\u2705\u2714]")
+# 🎉, 🥳: a cheer for the choice the sentence settles, when the reply names all of it ("HARBOUR FLAT 🎉").
+_CHEER = re.compile("[\U0001F389\U0001F973]")
+# A yes and nothing else: "yep", "Yes.", "Exactly so.", "omg yes", "that's right".
+_BARE_YES = re.compile(r"^\W*(?:(?:omg|oh|ah|ooh|lol|haha\w*|well)\W+)*(?:yes+|yep|yeah|yup|ya|yea|indeed|correct|"
+                       r"exactly(?:\s+so|\s+right)?|quite\s+so|precisely|that'?s\s+right)\W*$", re.I)
+# The other's line follows up on the speaker's: a conclusion drawn ("so short walks then"), the speaker's plan
+# carried on ("and dad brings the cake") or what the speaker said taken up ("you told me", "you said").
+_FOLLOWS_UP = re.compile(r"^\W*(?:so|and)\b|\byou\s+(?:told|said|mentioned)\b", re.I)
+# Topic words a follow-up that asks nothing needs for a yes to confirm it ("so gentle lengths with the club"; not "so,
+# never"); a yes/no question needs one ("in his own van?").
+CLAIM_MIN_TOPIC = 2
+# Words the speaker's own line needs for the other's line after it to follow up on something said.
+OWN_LINE_MIN_WORDS = 2
+# "I had nine.", "i got 18": the speaker's own value for what the other's sentence said of them with the same verb.
+_I_VALUE = re.compile(r"^\W*i\s+(?P<verb>[a-z]+)\s+(?:only\s+|just\s+)?(?P<value>\d[\d.,%]*|[a-z]+)\W*$", re.I)
 # A reply that reacts or speaks of someone is no bare pick: "same lol", "she'll kill me", "love that".
 _NOT_BARE = re.compile(r"^\W*(?:lo+l|haha\w*|omg|wow|same|idk|dunno|nice|cool|love|hate|no|nope|nah|not)\b"
                        r"|\b(?:i|i'm|im|i'll|we|he|she|they|you|u)\b", re.I)
@@ -59,12 +85,15 @@ def picked(message: Message, prior: Sequence[Message]) -> Asked | None:
     shares a word or number of it; the sentence must not be a question of another kind than the reply.
     """
     reply = without_speaker(message.text or "", message.speaker)
+    if counted_back := _value_said(reply, message, prior):
+        return counted_back  # "you had 11 dumplings" -> "I had nine."
     words = [w for w in reply.split() if re.search(r"\w", w)]
     if not words or len(words) > REPLY_MAX_WORDS or asks(reply) or _NOT_BARE.search(reply):
         return None
     names = {message.speaker, *(m.speaker for m in prior)}
     stems = set(content_stems(reply))
-    agreed = bool(_THUMBS.search(reply)) or bool(stems & _AGREEING)
+    cheered = bool(_CHEER.search(reply))
+    agreed = bool(_THUMBS.search(reply)) or bool(stems & _AGREEING) or cheered
     topics = topic_stems(reply, names)
     told = {s for s in stems - _AGREEING - {"1"} if s.isdigit() or s in topics}
     if not told or reusable.states(" ".join(w for w in words if stem(w.lower()) not in _AGREEING)):
@@ -78,6 +107,7 @@ def picked(message: Message, prior: Sequence[Message]) -> Asked | None:
         for sentence in sentences:
             common = told & set(content_stems(sentence))
             valued = any(c.isdigit() for s in common for c in s)  # "3 👍" to "I'm coming at three"
+            valued = valued or cheered and common == told  # "HARBOUR FLAT 🎉" to "we go with the harbour flat"
             shared = len(common)
             if not shared or not _names(sentence, reply, agreed, bool(offers), valued, len(sentences)):
                 continue
@@ -94,8 +124,9 @@ def _names(sentence: str, reply: str, agreed: bool, offers: bool, valued: bool, 
 
     A question it is of the kind of ("coffee or tea" -> "tea, always"); an option of a message offering several (the
     reply says "one" or the kind the message counted: "the bike story" after "pick three stories"); or, agreed to
-    ("👍", "noted"), a day, time or number proposed (``valued``: the reply's number is the sentence's) or a sentence
-    of a long message ("stretch. noted").
+    ("👍", "noted"), a day, time or number proposed or, cheered ("🎉"), every word the reply names (``valued``: the
+    reply's number is the sentence's, "HARBOUR FLAT 🎉" to "we go with the harbour flat") or a sentence of a long
+    message ("stretch. noted").
     """
     if asks(sentence):
         return answer_kind(sentence) is None or is_kind_asked(sentence, reply)
@@ -119,3 +150,55 @@ def _asking_turns(message: Message, prior: Sequence[Message]) -> list[Message]:
         if len(turns) == ASKING_TURNS:
             break
     return turns
+
+
+def followed_up(message: Message, prior: Sequence[Message], asked: Asked | None) -> Asked | None:
+    """The other's follow-up on the speaker's own line that a bare yes confirms (``Asked.stance`` 'confirmed').
+
+    The other's line is just before the reply and the speaker's own line (a question, or ``OWN_LINE_MIN_WORDS``
+    content words) just before it; the other's line has topic words, neither reacts nor evaluates, and asks yes or
+    no, draws a conclusion, carries on or takes up what the speaker said (``_FOLLOWS_UP``) or answers the speaker's
+    question. None for a yes shouted (a cheer), or when ``asked`` (the question the reply answers) already says
+    enough for a yes to state it.
+    """
+    reply = without_speaker(message.text or "", message.speaker)
+    if len(prior) < 2 or not _BARE_YES.match(reply) or _shouted(reply) or prior[-1].speaker == message.speaker \
+            or prior[-2].speaker != message.speaker or asked is not None and confirmed.checks_enough(asked):
+        return None
+    line = without_speaker(prior[-1].text or "", prior[-1].speaker).strip()
+    own = without_speaker(prior[-2].text or "", prior[-2].speaker)
+    names = [message.speaker, prior[-1].speaker]
+    topic = topic_stems(line, names)
+    if not topic or rules.PHATIC.search(line) or rules.EMOTION.search(line) \
+            or reusable.evaluates(line) or not (asks(own) or len(content_stems(own)) >= OWN_LINE_MIN_WORDS):
+        return None  # "soggy boxes are the worst" / "yep": an opinion shared, no fact confirmed
+    if asks(line) and not asks_yes_no(line) or not asks(line) and (len(topic) < CLAIM_MIN_TOPIC or not (
+            _FOLLOWS_UP.search(line) or asks(own))):
+        return None  # "so, never" / "haha exactly": too little of a claim to confirm
+    asking = [t.strip() for t in _SENTENCE.findall(line) if asks(t)]  # "oh no. the left one?": the question
+    return Asked(asker=prior[-1].speaker, question=" ".join(asking) or line, turn_id=prior[-1].turn_id,
+                 stance="confirmed")
+
+
+def _shouted(reply: str) -> bool:
+    """A yes in capitals ("YES", "YESSS"): a cheer at the other's news, not a confirmation of it."""
+    letters = [c for c in reply if c.isalpha()]
+    return len(letters) > 1 and all(c.isupper() for c in letters)
+
+
+def _value_said(reply: str, message: Message, prior: Sequence[Message]) -> Asked | None:
+    """The other's sentence saying the speaker "<verb> <number>" that "I <verb> <number>" answers or corrects.
+
+    "you had 11 dumplings" -> "I had nine.": read alone the reply says eight of nothing; with the sentence it is the
+    speaker's own count of it ('Quill replied to Maren's "you had 11 dumplings": I had eight'). The reply's value
+    must be a number and the sentence must say one with the same verb of the listener ("you", "u").
+    """
+    m = _I_VALUE.match(reply)
+    if m is None or not any(s.isdigit() for s in content_stems(m["value"])):
+        return None
+    said = re.compile(rf"\b(?:you|u)\s+(?:only\s+|just\s+)?{re.escape(m['verb'])}\s+(?P<value>[\w.,%]+)", re.I)
+    for turn in _asking_turns(message, prior):
+        for sentence in _SENTENCE.findall(without_speaker(turn.text or "", turn.speaker)):
+            if (found := said.search(sentence)) and any(s.isdigit() for s in content_stems(found["value"])):
+                return Asked(asker=turn.speaker, question=sentence.strip(), turn_id=turn.turn_id, stance="picked")
+    return None

@@ -191,7 +191,8 @@ class Asked:
     when it names none the fact can own; None for a question read by its sentences."""
     stance: str = ""
     """'' for a question answered; 'picked' or 'agreed' when ``question`` is a sentence of the other's turn that a bare
-    reply names ("bakery one") or agrees to ("👍 29th"), not a question (``picked``)."""
+    reply names ("bakery one") or agrees to ("👍 29th"), not a question (``picked``); 'confirmed' when it is the
+    other's follow-up on the speaker's own line that a bare yes confirms (``picked.followed_up``)."""
 
 
 def question_answered(message: Message, prior: Sequence[Message]) -> Asked | None:

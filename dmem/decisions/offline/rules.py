@@ -33,6 +33,9 @@ TRANSIENT = re.compile(
     r"|\b(?:tired|sleepy|exhausted|knackered|drained)\s+(?:rn|today|tonight|this\s+morning)\b",
     _I,
 )
+# "£800 for the weekend", "$40 for the day": a price's term, not a passing state; blanked before ``TRANSIENT``.
+PRICE_TERM = re.compile(r"(?:[£$€]\s?\d[\d,.]*k?|\d[\d,.]*\s?(?:quid|pounds|euros|dollars))\s+"
+                        r"(?:each\s+|a\s+head\s+|per\s+person\s+)?for\s+the\s+(?:weekend|day|trip|week|night)\b", _I)
 PHATIC = re.compile(
     words("hi", "hey", "hello", "hiya", "thanks", "thank you", "thx", "lol", "haha", "hahaha", "good morning",
           "good night", "good evening", "how are you", "how's it going", "what's up", "bye", "goodbye",
