@@ -675,3 +675,44 @@ def test_the_listeners_age_told_them_is_a_fact_about_the_listener(text: str, fac
 @pytest.mark.parametrize("text", ["you're 40 years too late", "you're the best"])
 def test_a_you_are_that_is_no_age_stays_out(text: str) -> None:
     assert not any(f.startswith("Ivo is") for f in _facts([("Ivo", "sorry I'm late")], text)[1])
+
+
+@pytest.mark.parametrize(("before", "text", "fact"), [
+    # a name given to a role, with a he/she after it in the same line
+    ([("Noor", "landlord's called brannock. he answered already lol"), ("Ivo", "quick")],
+     "he wants a £300 deposit by monday", "Brannock wants a £300 deposit by monday"),
+    # the listener asks after someone in a short line with no question mark
+    ([("Ivo", "how's tobin btw")], "busy. he's got his driving test in june", "Tobin has got his driving test"),
+    # "what about X, is he ..." asks after the listener's person; the speaker's he two lines on is him
+    ([("Ivo", "what about fenwick, is he ok with camping"), ("Noor", "fenwick loves camping more than me"),
+      ("Ivo", "true he fixed the tent")], "he fixed the tent AND the stove", "Fenwick fixed the tent AND the stove"),
+    # a shouted word in capitals does not make the line one that writes names with capitals
+    ([("Noor", "also marisol called ME"), ("Ivo", "why u")], "she wanted to ask if dad still likes jazz",
+     "Marisol wanted to ask if"),
+])
+def test_a_lowercase_name_asked_after_given_or_calling_the_speaker_is_their_person(
+        before: list[tuple[str, str]], text: str, fact: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert admitted
+    assert any(f.startswith(fact) for f in facts), facts
+
+
+@pytest.mark.parametrize(("before", "text"), [
+    ([("Noor", "the cafe's called mabel"), ("Ivo", "cute")], "he wants a £300 deposit by monday"),
+    ([("Noor", "how's tobin btw"), ("Ivo", "fine")], "busy. he's got his driving test in june"),
+    ([("Ivo", "also marisol called ME"), ("Noor", "why u")], "she wanted to ask if dad still likes jazz"),
+])
+def test_a_lowercase_name_of_the_listeners_or_no_one_stays_unread(before: list[tuple[str, str]], text: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert not any(f.startswith(("Mabel", "Tobin", "Marisol")) for f in facts), facts
+
+
+def test_a_name_a_memory_says_did_something_to_the_speaker_is_theirs() -> None:
+    memories = ("Fenwick made Noor watch a film about whales",)
+    admitted, facts = _facts([("Ivo", "lol")], "fenwick says he can bring the projector", memories)
+    assert admitted
+    assert facts == ["Fenwick says he can bring the projector"]
+    assert registry(memories, {"Noor", "Ivo"})["fenwick"].owner == "Noor"
+    assert registry(["Fenwick made Ivo watch a film about whales"], {"Noor", "Ivo"})["fenwick"].owner == "Ivo"
+    assert not _facts([("Ivo", "lol")], "fenwick says he can bring the projector",
+                      ("Fenwick made Ivo watch a film about whales",))[0]

@@ -38,6 +38,8 @@ _judged, _facts = CHAT.judged, CHAT.facts
     ("the new kitten is climbing the curtains", "Noor's new kitten is climbing the curtains"),
     ("The girls have choir every wednesday", "Noor's girls have choir every wednesday"),
     ("Yeah the garden is full of chillies this year", "Noor's garden is full of chillies this year"),
+    ("legs are aching after the fell race", "Noor's legs are aching after the fell race"),
+    ("Hands are still shaking from the exam", "Noor's hands are still shaking from the exam"),
 ])
 def test_a_dropped_my_before_what_the_speaker_has_is_put_back(text: str, fact: str) -> None:
     admitted, reason = _judged(text)

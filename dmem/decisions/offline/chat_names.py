@@ -4,9 +4,12 @@ The reply to "who's Ilse?" may give her role ("my old boss from the bakery"): ``
 
 A chat written all in lower case writes its people so too ("so good. gervase cried during his speech", "oriane told
 me something"), so a capital cannot tell a name from any word. A lowercase word is read as a name only where a
-person stands: opening a clause before a verb only people do or news only a person has ("odile got the job!!"), after
-"me and", or asked after ("how's ewald taking it?", "who's tomek"); the words that stand there and are no one
-("everyone", "work") are left out. ``named_people`` makes them people.
+person stands: opening a clause before a verb only people do or news only a person has ("odile got the job!!",
+"alaric called me", "pim says hi"), after "me and", asked after ("how's ewald taking it?", "how's silvan btw", "who's
+tomek", "what about jago, is he ..."), or given to a role with a he/she after it ("owner's called gulliver. he
+replied"); the words that stand there and are no one ("everyone", "work") or a role ("vet says ...": ``roles`` reads
+it) are left out. A word shouted in capitals ("called ME") does not make a line one that writes its names with
+capitals. ``named_people`` makes them people.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from dmem.text.words import wordset
 
 # Verbs of what someone does to the speaker ("told me"), and of what only people do at all ("cried").
 _TO_SPEAKER_VERBS = "told|texted|messaged|emailed|rang|asked|thanked|invited"
-_PERSON_VERB = rf"(?:{_TO_SPEAKER_VERBS}|cried|laughed|promised|decided|confided)"
+# "says"/"said": what someone reports ("pim says hi", "jago says he'll help"); "called me": a phone call ("alaric
+# called ME"), not a name given.
+_PERSON_VERB = rf"(?:{_TO_SPEAKER_VERBS}|called\s+(?i:me|us)\b|cried|laughed|promised|decided|confided|says|said)"
 # News only a person has: a job, an engagement, a move, a baby ("odile got the job!!", "bram is moving to leeds").
 _PERSON_NEWS = (r"(?:got\s+(?:the\s+job|a\s+new\s+job|engaged|married|promoted|fired|in|into)|gets\s+married|"
                 r"is\s+(?:moving|pregnant|engaged|getting\s+married)|had\s+(?:a|the|her|his)\s+baby|"
@@ -31,11 +36,14 @@ _AS_PERSON = rf"\s+(?:just\s+|finally\s+|also\s+)?(?:{_PERSON_VERB}\b|{_PERSON_N
 _LOWER_NAME = re.compile(r"(?:^|[.!?]\s+|,\s+|\s(?=(?:and|but)\s))"
                          r"(?:(?:oh|and|but|so|also|plus|well|yeah|ya)\b[,!.]?\s+)*(?P<a>[a-z]{3,})"
                          rf"(?={_AS_PERSON})"
-                         r"|\bhow(?:'s|s|\s+is)\s+(?P<b>[a-z]{3,})(?=\s+(?:taking|doing|getting\s+on|feeling|coping)\b)"
-                         r"|\b(?:me|i)\s+and\s+(?P<c>[a-z]{3,})\b|\bwho(?:'s|s|\s+is)\s+(?P<d>[a-z]{3,})\W*$")
+                         r"|\bhow(?:'s|s|\s+is)\s+(?P<b>[a-z]{3,})(?=\s+(?:taking|doing|getting\s+on|feeling|coping|btw)\b"
+                         r"|\W*$)"
+                         r"|\b(?:me|i)\s+and\s+(?P<c>[a-z]{3,})\b|\bwho(?:'s|s|\s+is)\s+(?P<d>[a-z]{3,})\W*$"
+                         r"|\b(?:what|how)\s+about\s+(?P<e>[a-z]{3,}),?\s+(?=(?:is|was|does|did|has|will|can)\s+(?:he|she)\b)"
+                         r"|\b[a-z]+(?:'s|\s+is)\s+called\s+(?P<f>[a-z]{3,})(?=[.!?,]\s+(?:he|she)\b)")
 # Who did something to the speaker ("told me", "texted us") is someone of their life, whatever their gender; one who
 # only cried or laughed may be anyone ("marvello cried on stage"), a person of theirs only when the line gives a gender.
-_ACTS_ON_SPEAKER = re.compile(rf"\s+(?:just\s+|finally\s+|also\s+)?(?:{_TO_SPEAKER_VERBS})\s+(?:me|us)\b", re.I)
+_ACTS_ON_SPEAKER = re.compile(rf"\s+(?:just\s+|finally\s+|also\s+)?(?:{_TO_SPEAKER_VERBS}|called)\s+(?:me|us)\b", re.I)
 # "what's it called?", "what's his name?", "what's the dog called?": a one-word reply names them.
 _NAME_ASKED = re.compile(r"\bwhat(?:'s|s|\s+is|\s+was)\s+(?:(?P<g>it|he|she|his|her|its|their)\s+)?"
                          r"(?:(?:called|name)\b|(?:the\s+|your\s+|ur\s+)?(?P<noun>\w+)(?:'s\s+name|\s+called)\b)", re.I)
@@ -122,8 +130,8 @@ _NO_ONE = wordset("everyone everybody everything someone somebody anyone anybody
 
 
 def writes_capitals(text: str) -> bool:
-    """Whether a line writes any capital but a lone "I": such a line writes its names so."""
-    return bool(re.search(r"[A-Z]", re.sub(r"\bI\b", "", text)))
+    """Whether a line writes any capital but a lone "I" or a shouted word ("ME"): such a line writes its names so."""
+    return bool(re.search(r"[A-Z]", re.sub(r"\bI\b|\b[A-Z]{2,}\b", "", text)))
 
 
 def lower_names(text: str, skip: Collection[str]) -> list[tuple[int, str]]:
@@ -135,14 +143,23 @@ def lower_names(text: str, skip: Collection[str]) -> list[tuple[int, str]]:
         return []  # a line that writes capitals writes its names so
     out = []
     for m in _LOWER_NAME.finditer(text):
-        group = next(g for g in "abcd" if m[g])
+        group = next(g for g in "abcdef" if m[g])
         word = m[group]
-        if word not in skip and word not in _NO_ONE and not word.endswith("ing"):
+        if word not in skip and word not in _NO_ONE and word not in ROLES and not word.endswith("ing"):
             out.append((m.start(group), word))
     return out
 
 
 _NEWS_AFTER = re.compile(_AS_PERSON, re.I)
+# A line that only asks after someone, its mark often dropped ("how's silvan btw", "hows tomek doing"): a question
+# about the listener's person, however short.
+_ASKS_AFTER = re.compile(r"^\W*(?:(?:and|so|also|oh|ok|btw)\b[,!.]?\s+)*how(?:'s|s|\s+is)\s+[a-z]{3,}"
+                         r"(?:\s+(?:doing|getting\s+on|feeling|coping|btw|these\s+days))*\W*$")
+
+
+def asks_after(text: str) -> bool:
+    """Whether an all-lowercase line only asks after someone ("how's silvan btw"), with no question mark needed."""
+    return bool(_ASKS_AFTER.match(text)) and not writes_capitals(text)
 
 
 def person_news(after: str) -> bool:

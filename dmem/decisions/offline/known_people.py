@@ -17,6 +17,9 @@ _MEMORY_PAIR = re.compile(rf"^(?P<owner>{NAME})\s+and\s+(?P<name>{NAME})\b")
 # Someone the speaker was with or got in touch with: "Idris was out with Bo after", "Idris is texting Bo now".
 _MEMORY_CONTACT = re.compile(rf"\b(?:with|texting|texted|messaging|messaged|phoning|phoned|rang|ringing)\s+"
                              rf"(?P<name>{NAME})\b(?!\s+{NAME})")
+# Someone who did something to the speaker: "Bo made Idris watch a film", "Bo told Idris ...", "Bo called Idris".
+_MEMORY_ACTS = re.compile(rf"^(?P<name>{NAME})\s+(?:just\s+|also\s+)?(?:told|texted|messaged|emailed|rang|called|"
+                          rf"asked|thanked|invited|made|took|helped|gave)\s+(?P<owner>{NAME})\b")
 _OWNER = re.compile(rf"^(?P<owner>{NAME})\b")
 _QUOTED = re.compile(r'"[^"]*"')
 
@@ -25,7 +28,8 @@ def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
     """Names the stored memories give an owner: 'Idris's friend Bo', 'Ilse is Idris's old boss', 'Idris and Sam ...'.
 
     'Idris's friend Bo' is Bo, Idris's friend; 'Ilse is Idris's old boss from the bakery' is Ilse, Idris's old boss;
-    'Idris was out with Sam' or 'Idris is texting Sam' makes Sam someone of Idris's, relation unknown.
+    'Idris was out with Sam', 'Idris is texting Sam' or 'Sam made Idris watch a film' makes Sam someone of Idris's,
+    relation unknown.
     """
     known: dict[str, Person] = {}
     for memory in memories:
@@ -47,12 +51,12 @@ def registry(memories: Sequence[str], speakers: set[str]) -> dict[str, Person]:
 def _companions(memories: Sequence[str], speakers: set[str]) -> Iterator[tuple[str, str]]:
     """(name, speaker) for each name a memory puts with a speaker, relation unknown.
 
-    First every pair ("Idris and Sam both came"), then every companion or contact ("Idris was out with Sam after"),
-    outside any quoted question.
+    First every pair ("Idris and Sam both came") and everyone who did something to a speaker ("Sam made Idris watch
+    a film"), then every companion or contact ("Idris was out with Sam after"), outside any quoted question.
     """
     for memory in memories:
-        for m in _MEMORY_PAIR.finditer(memory):
-            if m["owner"] in speakers and m["name"] not in speakers:
+        for m in (*_MEMORY_PAIR.finditer(memory), *_MEMORY_ACTS.finditer(memory)):
+            if m["owner"] in speakers and m["name"] not in speakers and m["name"].lower() not in NOT_NAMES:
                 yield m["name"], m["owner"]
     for memory in memories:
         owner = _OWNER.match(memory)

@@ -15,7 +15,7 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from dmem.decisions.offline import rules, telegraphic
-from dmem.decisions.offline.chat_names import acts_on_speaker, writes_capitals
+from dmem.decisions.offline.chat_names import acts_on_speaker, asks_after, writes_capitals
 from dmem.decisions.offline.name_readers import names_in
 from dmem.decisions.offline.person import (
     GENDER,
@@ -148,7 +148,7 @@ def mentions(message: Message, text: str, listener: str | None, known: dict[str,
     claimed = {p.key for _, p in found}
     mine = {n.lower() for m in (*_MINE.finditer(text), *_MINE_LOWER.finditer(text)) for n in m.groups() if n}
     yours = {n.lower() for m in _YOURS.finditer(text) for n in m.groups() if n}
-    asked = asks(text)
+    asked = asks(text) or asks_after(text)
     for start, word, named in names_in(text, {speaker, *([listener] if listener else [])},
                                        set(known) | set(names)):
         key = word.lower()

@@ -30,7 +30,7 @@ import re
 
 from dmem.decisions.offline import register, rules
 from dmem.decisions.offline.pronouns import rewrite_person
-from dmem.decisions.offline.telegraphic import PERSONAL_NOUNS
+from dmem.decisions.offline.telegraphic import BODY, PERSONAL_NOUNS
 from dmem.text.lexical import STOPWORDS, content_words, straighten
 from dmem.text.nouns import indefinite
 from dmem.text.verbs import IRREGULAR_PASTS, participle
@@ -48,7 +48,7 @@ _OCCASIONS = wordset("wedding trip recital concert birthday party show gig race 
 _NOT_OWNED = wordset("name favorite favourite fave family fam parents folks friends phone laptop")
 OWNED = (PERSONAL_NOUNS | _OCCASIONS) - _NOT_OWNED
 """Nouns of what a person has or holds, whose 'your'/'my' in a question tells that they have it."""
-_BODY = wordset("knee back ankle wrist shoulder hip neck eyes hair skin teeth stomach")
+_BODY = BODY  # the listener's body is news only about an injury
 _NOUN = "|".join(sorted(OWNED, key=len, reverse=True))
 _MOD = r"(?:new|old|little|baby|big|older|younger|oldest|youngest|eldest|ex|best|first)"
 _HEADS = wordset("exam test interview class course lesson appointment surgery operation presentation defense "

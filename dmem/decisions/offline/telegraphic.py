@@ -33,11 +33,13 @@ _KIN = wordset(" ".join(rules.RELATIONS) + " mum granny nan fiance fiancee hubby
                "roommates flatmate flatmates neighbours neighbors in-laws family fam")
 _PETS = wordset(" ".join(rules.PETS) + " " + rules.CONCEPTS["pet"] + " puppies kittens")
 _HOME = "house apartment flat garden yard kitchen bathroom roof basement landlord lease car bike laptop phone fridge"
-_SELF = ("name favorite favourite fave knee back ankle wrist shoulder hip neck eyes hair skin teeth stomach "
-         "doctor dentist physio therapist")
+BODY = wordset("knee knees back ankle wrist shoulder hip neck eyes hair skin teeth stomach leg legs foot feet arm arms "
+               "hand hands")
+"""The body's parts whose 'my' chat drops ("legs are dead tho"); everyone has them, so 'your' asks of no news."""
+_SELF = "name favorite favourite fave doctor dentist physio therapist"
 _WORK = ("job boss manager shift team internship contract thesis exam class lesson interview presentation "
          "flight visa passport appointment surgery course semester")
-PERSONAL_NOUNS = _KIN | _PETS | wordset(f"{_HOME} {_SELF} {_WORK}")
+PERSONAL_NOUNS = _KIN | _PETS | BODY | wordset(f"{_HOME} {_SELF} {_WORK}")
 """Nouns of what a person has, whose 'my' chat drops: kin, friends and household (``rules.RELATIONS``), pets
 (``rules.PETS``), home and belongings, their name, favourites, body and carers, work or school and its occasions."""
 _PLURALS = frozenset(n for n in _KIN | _PETS if looks_plural(n)) | {"family", "fam"}
