@@ -716,3 +716,37 @@ def test_a_name_a_memory_says_did_something_to_the_speaker_is_theirs() -> None:
     assert registry(["Fenwick made Ivo watch a film about whales"], {"Noor", "Ivo"})["fenwick"].owner == "Ivo"
     assert not _facts([("Ivo", "lol")], "fenwick says he can bring the projector",
                       ("Fenwick made Ivo watch a film about whales",))[0]
+
+
+@pytest.mark.parametrize(("before", "text", "fact"), [
+    ([("Ivo", "Thanks for tonight, that really helped.")], "you made flashcards", "Ivo made flashcards"),
+    ([("Ivo", "dinner was lovely. the dumplings!")], "you had 9 dumplings", "Ivo had 9 dumplings"),
+    ([("Noor", "Are you ready for the exam?"), ("Ivo", "no, not at all")],
+     "You always say that, and you always do well.", "Ivo always says that, and Ivo always does well"),
+    ([("Noor", "i do the tickets"), ("Ivo", "ok")], "and u do the booking stuff with Marek",
+     "Ivo does the booking stuff with Marek"),
+    ([("Ivo", "legs are sore")], "you did 12 km on the hill loop", "Ivo did 12 km on the hill loop"),
+])
+def test_what_the_listener_did_had_does_or_said_told_them_is_a_fact_about_the_listener(
+        before: list[tuple[str, str]], text: str, fact: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert admitted
+    assert facts == [fact]
+
+
+@pytest.mark.parametrize("text", [
+    "you should try the dumplings",  # advice
+    "you must be tired after all that",  # a guess
+    "did you make the flashcards?",  # a question
+    "you never know with trains",  # a generic "you"
+    "you did it!!",  # praise that says nothing besides the name
+    "you nailed it",
+    "YOU MADE IT!",
+    "and you said yes, didn't you!",  # a tag question
+    "You told me!",  # about the chat
+    "u made him laugh so hard",  # what the listener made someone feel
+    "you made flashcards for everyone",  # an echo of the listener's own line
+])
+def test_a_you_line_that_tells_no_deed_of_the_listeners_stays_out(text: str) -> None:
+    facts = _facts([("Ivo", "I made flashcards for everyone")], text)[1]
+    assert not any(f.startswith("Ivo") for f in facts), facts

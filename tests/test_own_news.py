@@ -53,7 +53,7 @@ def test_a_name_opening_the_sentence_counts_when_the_chat_named_it_before() -> N
 @pytest.mark.parametrize("text", [
     "the wedding on saturday looked beautiful",  # an evaluation of something named
     "the festival lineup dropped today",  # a day word alone is no specific content
-    "you left the keys at Bertil's on Friday",  # about the listener
+    "you could leave the keys at Bertil's on Friday",  # about the listener (a deed told them is theirs: test_circle)
     "most people finish by 6pm",  # a generic truth
     "please grab 2 chairs for Sunday",  # an order
     "Sunday",  # one word says too little

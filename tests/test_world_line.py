@@ -41,7 +41,7 @@ def test_the_line_forms_one_fact_naming_the_speaker_not_one_per_fragment() -> No
 
 
 @pytest.mark.parametrize("text", [
-    "you did 12 km on the hill loop",  # the listener as subject
+    "you did great on the hill loop",  # the listener as subject, praised (a deed told them is theirs: test_circle)
     "bring the folding table on the tram",  # an order
     "Hamsters are easy pets",  # a general statement
     "Exercise helps with stress",
@@ -98,3 +98,26 @@ def test_the_model_engines_prompts_say_the_same() -> None:
 
     assert "Judge a chat line whole" in ADMIT_SYSTEM and "'Vague' means no detail at all" in ADMIT_SYSTEM
     assert "its pieces joined and attributed" in SPLIT_SYSTEM
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("Thank you. Found it. The radio works again.", "Noor found it; The radio works again"),
+    ("thank you. got it. the kettle boils again", "Noor got it; The kettle boils again"),
+])
+def test_a_thanks_is_a_reply_but_the_rest_of_the_line_is_the_speakers_news(text: str, fact: str) -> None:
+    admitted, reason = _judged(text)
+    assert admitted, reason
+    assert _facts(text) == [fact]
+
+
+@pytest.mark.parametrize("text", ["Thank you.", "thanks so much!!", "thank you. so kind"])
+def test_thanks_alone_stays_out(text: str) -> None:
+    admitted, reason = _judged(text)
+    assert not admitted, reason
+
+
+def test_what_the_speakers_thing_tasted_like_is_no_reaction_to_the_listener() -> None:
+    admitted, reason = _judged("it tasted good. Marek ate half")
+    assert admitted and reason.startswith(_LINE), reason
+    assert _facts("it tasted good. Marek ate half") == ["Noor: It tasted good; Marek ate half"]
+    assert not _judged("it looks good. Marek ate half")[0]  # a look is the listener's photo or thing

@@ -13,7 +13,8 @@ the listener's person, a stranger ("that guy"), or nobody named stays as said an
 no one near surely fits is followed back along its thread of lines to the name that opened it (``pronoun_thread``).
 A he/she after a short aside or "then" ("good idea, he loves those") reads as a first-word one (``_opening``), and a
 bare name, lowercase too, opening a clause before a verb reads as the person the lines before made the speaker's.
-The listener's age told them ("you're 31") reads as a fact about the listener, with their name.
+A fact of the listener's told them ("you're 31", "you made flashcards") reads as a fact about the listener, with their
+name (``listener_facts``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dmem.decisions.offline import listener_facts
 from dmem.decisions.offline.circle import Circle
 from dmem.decisions.offline.named_people import mentions
 from dmem.decisions.offline.person import LEAD, NOT_NAMES, OBJECT_PRONOUN, Person, fits
@@ -52,11 +54,6 @@ _ASIDE = re.compile(rf"(?P<aside>{_NOT_ASIDE}[A-Za-z][a-z]*(?:\s+{_NOT_ASIDE}[a-
 # A he/she reporting the aside ("wear and tear, she says", "stubbornness, she calls it"): the aside is what they
 # said, and the clause no news of theirs.
 _REPORTS = re.compile(r"(?:he|she)\s+(?:says|said|reckons|thinks|calls\s+it|called\s+it)\W*$", re.I)
-# The listener's age, told them by the speaker ("you're 31", "ur 40 now"): a fact of the listener's, said with
-# their name ("Ivo is 31"). Only the bare age: "you're 40 years too late" is no age.
-_YOUR_AGE = re.compile(r"^\W*(?:(?:oh|and|but|so|well|lol|haha)\W+)*(?:you're|youre|you\s+are|ur|your)\s+"
-                       r"(?:(?:now|only|already|just)\s+)?(?P<age>\d{1,2}|\w+teen|twenty|thirty|forty|fifty|sixty|"
-                       r"seventy|eighty|ninety)(?:\s+now)?\W*$", re.I)
 _READABLE = re.compile(r"\b(?:he|she|him|her)\b", re.I)
 # A participle after "'s" makes it "has" ("she's brought", "he's gone"): regular ones and the common irregular ones.
 # Not a participle that names a state ("she's called Wren", "he's retired", "she's thrilled"), nor an age in -teen
@@ -149,14 +146,6 @@ def _object(text: str, speaker: str, people: Sequence[Person], subject: str | No
     return text[: m.start()] + person.phrase + text[m.end():], person
 
 
-def _listener_age(text: str, circle: Circle) -> About | None:
-    """The listener's age told them ("you're 31", ``_YOUR_AGE``) as a fact of the listener's, with their name."""
-    if (age := _YOUR_AGE.match(text)) is None or not circle.listener:
-        return None
-    listener = Person(circle.listener.lower(), circle.listener, circle.message.speaker, "n")
-    return About(f"{circle.listener} is {age['age']}", listener, None)
-
-
 def _threaded(pronoun: str, circle: Circle, people: list[Person]) -> list[Person]:
     """``people`` widened along the he/she's thread when no one near fits ``pronoun`` surely.
 
@@ -182,8 +171,8 @@ def read(text: str, circle: Circle, before: str = "") -> tuple[About | None, boo
     clause (it may name the person).
     """
     speaker = circle.message.speaker
-    if age := _listener_age(text, circle):
-        return age, False
+    if told := listener_facts.listener_age(text, circle) or listener_facts.listener_deed(text, circle):
+        return About(told[0], told[1], None), False
     lead = LEAD.match(text)
     first = re.compile(r"[A-Za-z]+").match(text, lead.end() if lead else 0)
     opening = first.group(0) if first else ""

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import news, reusable, rules
 from dmem.decisions.offline.markers import claimed
@@ -46,6 +46,13 @@ REPLY_OPENING = re.compile(r"^\W*(?:yes|yeah|yep|yup|yea|ya|sure|true|totally|ab
                             r"definitely|right|hey|hi|hello|glad|appreciate|thanks|thank|mm+|aww*|wow|oh|haha\w*|lol|"
                             r"omg|good\s+(?:luck|job|point|idea|call)|great|nice|congrats\w*|so\s+true|for\s+sure)\b"
                             r"|\b(?:you're|you've|you\s+(?:are|have|got|did|found|made|seem))\b", re.I)
+# A clause that only thanks the listener: a reply, but the line's other clauses may still tell the speaker's news
+# ("Thank you. Found it. It is ticking again.").
+_THANKS_ALONE = re.compile(r"^\W*(?:(?:oh|aw+|ok|okay)\W+)*(?:thanks|thank\s*(?:you+|u+|ya))"
+                           r"(?:\s+(?:so\s+much|very\s+much|a\s+lot|loads|again|x+))?\W*$", re.I)
+# What a thing tasted or smelled like ("it tasted good", "they smelled amazing"): the speaker tasted it, so the
+# clause tells their own experience, never a reaction to what the listener showed or said (that "looks"/"sounds").
+_TASTED = re.compile(r"^\W*(?:it|they)\s+(?:\w+\s+)?(?:tasted|smelled|smelt)\b", re.I)
 # Claims on a line's opening clause that make the whole line a reply to what the listener said.
 _REPLYING = frozenset({"emotional", "phatic", "a reaction", "about the listener"})
 # What keeps a short line from stating the speaker's world: the listener, a question without its mark ("hows
@@ -97,7 +104,11 @@ def judge_line(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[boo
     a short line then); ``topic``: the thread just before gives the line a topic (``threads.topic_given``), so a
     line of one answer word said with "I" and a verb ("i threw up", "i dont fly") states something of the speaker's.
     """
+    if len(texts) > 1 and _THANKS_ALONE.match(texts[0]):  # the thanks is the reply; the rest is judged as the line
+        rest = judge_line(texts[1:], kinds[1:], foreign[1:], words, known, people, listeners, replying, topic)
+        return replace(rest, pooled=tuple(i + 1 for i in rest.pooled)) if rest else None
     claims = [claimed(t, k, f, known, listeners) for t, k, f in zip(texts, kinds, foreign, strict=True)]
+    claims = [None if why == "a reaction" and _TASTED.match(t) else why for t, why in zip(texts, claims, strict=True)]
     pooled = tuple(i for i, why in enumerate(claims) if why is None)
     if not pooled:
         return None
