@@ -7,7 +7,7 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from dmem.evidence import hybrid
+from dmem.evidence import hybrid, kinds
 from dmem.evidence.indexes import EvidenceIndexes
 from dmem.evidence.kinds import asked_kind, instance_ranking
 from dmem.state.schemas import MemoryRecord
@@ -110,3 +110,52 @@ def test_a_list_question_s_category_is_read_once_for_every_namespace(store):
         hybrid.memories("What pets does Maya have?", store, indexes, ns, share, counting, None, index, planned.asked)
     assert sum(texts == ["pets"] for texts in calls) == 1  # not once per namespace
     assert hybrid.plan("Where does Maya live?", indexes, ["maya"], 6, counting).asked == hybrid.Asked()
+
+
+@pytest.mark.parametrize("question", [
+    "How does Theo spend his free time?", "What hobbies does Maya have?", "What are Theo's interests?",
+    "What do Maya and Theo have in common?", "What interests do Maya and Theo share?",
+    "What could Maya and Theo do together?", "What does Maya enjoy on weekends?",
+])
+def test_a_question_about_someone_s_tastes_reads_the_words_that_state_one(question):
+    assert kinds.taste_words(question) == kinds.TASTE_WORDS
+
+
+@pytest.mark.parametrize("question", [
+    "What is Maya's job?", "Where did Theo go on Saturday?", "Do Maya and Theo support each other?",
+    "What did Maya cook for the party?",
+])
+def test_a_question_about_no_taste_reads_no_taste_words(question):
+    assert kinds.taste_words(question) is None
+
+
+TASTE = "Theo loves bouldering at the quarry"
+TIME_LINES = tuple(f"Theo spent his free time fixing bike number {i}" for i in range(12))
+OTHER_LINES = tuple(f"Theo repaired gate number {i}" for i in range(12))
+
+
+def _far(texts: list[str]) -> np.ndarray:
+    """The taste line far from every question, so only words can lift it."""
+    return np.asarray([([0.0, 1.0] if "loves" in t else [1.0, 0.0]) + [0.0] * 62 for t in texts], dtype=np.float32)
+
+
+@pytest.fixture
+def theo(tmp_path):
+    s = open_store(tmp_path / "store", dim=64)
+    s.transcript.append(Routing.of("theo"), [])
+    for i, text in enumerate([*TIME_LINES, *OTHER_LINES, TASTE]):
+        record = MemoryRecord(id=f"t{i}", namespace="theo", text=text, conversation_id="chat",
+                              created_at=T0, updated_at=T0)
+        s.vectors.add(record, _far([text])[0].tolist())
+    yield s
+    s.close()
+
+
+def test_a_taste_question_ranks_a_line_stating_a_taste_into_the_k_kept(theo):
+    def kept(question: str) -> list[str]:
+        return [r.text for r, _ in hybrid.memories(question, theo, EvidenceIndexes(theo), "theo", 14, _far)]
+
+    # The lines repeating "free time" fill most of K; the taste, sharing no word with the question, is kept too.
+    assert TASTE in kept("How does Theo spend his free time?")
+    # A question about no taste ranks the same lines without it: the taste stays out.
+    assert TASTE not in kept("How does Theo spend his time fixing things?")
