@@ -113,16 +113,16 @@ def test_a_list_question_s_category_is_read_once_for_every_namespace(store):
 
 
 @pytest.mark.parametrize("question", [
-    "How does Theo spend his free time?", "What hobbies does Maya have?", "What are Theo's interests?",
-    "What do Maya and Theo have in common?", "What interests do Maya and Theo share?",
-    "What could Maya and Theo do together?", "What does Maya enjoy on weekends?",
+    "What does Theo do in his spare time?", "What hobbies does Maya have?", "Is Theo interested in chess?",
+    "Which games has Maya got in common with Theo?", "Which pastimes does Maya share with Theo?",
+    "Which board games might Maya and Theo play together?", "What does Maya enjoy on weekends?",
 ])
 def test_a_question_about_someone_s_tastes_reads_the_words_that_state_one(question):
     assert kinds.taste_words(question) == kinds.TASTE_WORDS
 
 
 @pytest.mark.parametrize("question", [
-    "What is Maya's job?", "Where did Theo go on Saturday?", "Do Maya and Theo support each other?",
+    "What is Maya's job?", "Where did Theo go on Saturday?", "Did Maya and Theo help each other move house?",
     "What did Maya cook for the party?",
 ])
 def test_a_question_about_no_taste_reads_no_taste_words(question):
@@ -156,6 +156,6 @@ def test_a_taste_question_ranks_a_line_stating_a_taste_into_the_k_kept(theo):
         return [r.text for r, _ in hybrid.memories(question, theo, EvidenceIndexes(theo), "theo", 14, _far)]
 
     # The lines repeating "free time" fill most of K; the taste, sharing no word with the question, is kept too.
-    assert TASTE in kept("How does Theo spend his free time?")
+    assert TASTE in kept("What does Theo do in his free time?")
     # A question about no taste ranks the same lines without it: the taste stays out.
     assert TASTE not in kept("How does Theo spend his time fixing things?")

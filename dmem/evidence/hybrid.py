@@ -10,7 +10,7 @@ questions put to memory without saying what happened. With per-speaker namespace
 gives the namespace of the person a question names more of the K slots than the others' (K per
 namespace in all). A list question that names a category ('What hobbies does Maya have?') adds a
 ranking of the memories that are instances of it (``kinds``); a question about someone's tastes
-('What do Maya and Theo have in common?') a BM25 ranking of the words that state one (``kinds``).
+('Which games has Maya got in common with Theo?') a BM25 ranking of the words that state one (``kinds``).
 Every question adds a ranking of the memories by the turns said just before theirs (``threads``): a
 terse fragment's topic lives there.
 With per-speaker namespaces the chat's people the question names leave every namespace's dense query

@@ -6,8 +6,8 @@ query rank first the lines that repeat the word ("hobbies matter to Maya"). ``as
 the category a list question names (a plural noun after "what"/"which", or "what kind of X");
 ``instance_ranking`` ranks the memories closest to that category alone in the embedding space,
 leaving out the ones whose own text already says the word (the other signals find those).
-A question about what someone likes ("What are Maya's interests?", "What do Maya and Theo have in
-common?") reads as the category of tastes: ``taste_words`` gives the words its instances say
+A question about what someone likes ("What does Maya do in her spare time?", "Which films do
+Maya and Theo both enjoy?") reads as the category of tastes: ``taste_words`` gives the words its instances say
 ("Theo loves climbing", "Maya is a fan of jazz") for a lexical ranking of their own.
 """
 
@@ -49,7 +49,7 @@ def asked_kind(question: str) -> str | None:
 
 
 def taste_words(question: str) -> str | None:
-    """``TASTE_WORDS`` for a question about someone's tastes ('What does Maya do in her free time?'), else None.
+    """``TASTE_WORDS`` for a question about someone's tastes ('What does Maya do in her spare time?'), else None.
 
     The lines that answer it state one taste each ("Theo loves climbing") and rarely say "interests" or
     "in common", so BM25 over the question alone ranks them far down a long namespace.
