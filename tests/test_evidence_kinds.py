@@ -116,6 +116,8 @@ def test_a_list_question_s_category_is_read_once_for_every_namespace(store):
     "What does Theo do in his spare time?", "What hobbies does Maya have?", "Is Theo interested in chess?",
     "Which games has Maya got in common with Theo?", "Which pastimes does Maya share with Theo?",
     "Which board games might Maya and Theo play together?", "What does Maya enjoy on weekends?",
+    "Would Maya rather go skiing or skating?", "Which seat on the train does Theo prefer?",
+    "What are Maya's preferences in tea?", "What games do Maya and Theo share?",
 ])
 def test_a_question_about_someone_s_tastes_reads_the_words_that_state_one(question):
     assert kinds.taste_words(question) == kinds.TASTE_WORDS
@@ -123,7 +125,10 @@ def test_a_question_about_someone_s_tastes_reads_the_words_that_state_one(questi
 
 @pytest.mark.parametrize("question", [
     "What is Maya's job?", "Where did Theo go on Saturday?", "Did Maya and Theo help each other move house?",
-    "What did Maya cook for the party?",
+    "What did Maya cook for the party?", "When and where do Maya and Theo swim together?",
+    "How did Maya and Theo plan the move together?", "Does Theo live together with his aunt?",
+    "How many people share Maya's flat?", "Why did Theo take the bus rather than the ferry?",
+    "Which flat did Maya choose?",
 ])
 def test_a_question_about_no_taste_reads_no_taste_words(question):
     assert kinds.taste_words(question) is None
