@@ -7,7 +7,7 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from dmem.evidence import hybrid
+from dmem.evidence import hybrid, kinds
 from dmem.evidence.indexes import EvidenceIndexes
 from dmem.evidence.kinds import asked_kind, instance_ranking
 from dmem.state.schemas import MemoryRecord
@@ -110,3 +110,57 @@ def test_a_list_question_s_category_is_read_once_for_every_namespace(store):
         hybrid.memories("What pets does Maya have?", store, indexes, ns, share, counting, None, index, planned.asked)
     assert sum(texts == ["pets"] for texts in calls) == 1  # not once per namespace
     assert hybrid.plan("Where does Maya live?", indexes, ["maya"], 6, counting).asked == hybrid.Asked()
+
+
+@pytest.mark.parametrize("question", [
+    "What does Theo do in his spare time?", "What hobbies does Maya have?", "Is Theo interested in chess?",
+    "Which games has Maya got in common with Theo?", "Which pastimes does Maya share with Theo?",
+    "Which board games might Maya and Theo play together?", "What does Maya enjoy on weekends?",
+    "Would Maya rather go skiing or skating?", "Which seat on the train does Theo prefer?",
+    "What are Maya's preferences in tea?", "What games do Maya and Theo share?",
+])
+def test_a_question_about_someone_s_tastes_reads_the_words_that_state_one(question):
+    assert kinds.taste_words(question) == kinds.TASTE_WORDS
+
+
+@pytest.mark.parametrize("question", [
+    "What is Maya's job?", "Where did Theo go on Saturday?", "Did Maya and Theo help each other move house?",
+    "What did Maya cook for the party?", "When and where do Maya and Theo swim together?",
+    "How did Maya and Theo plan the move together?", "Does Theo live together with his aunt?",
+    "How many people share Maya's flat?", "Why did Theo take the bus rather than the ferry?",
+    "Which flat did Maya choose?",
+])
+def test_a_question_about_no_taste_reads_no_taste_words(question):
+    assert kinds.taste_words(question) is None
+
+
+TASTE = "Theo loves bouldering at the quarry"
+TIME_LINES = tuple(f"Theo spent his free time fixing bike number {i}" for i in range(12))
+OTHER_LINES = tuple(f"Theo repaired gate number {i}" for i in range(12))
+
+
+def _far(texts: list[str]) -> np.ndarray:
+    """The taste line far from every question, so only words can lift it."""
+    return np.asarray([([0.0, 1.0] if "loves" in t else [1.0, 0.0]) + [0.0] * 62 for t in texts], dtype=np.float32)
+
+
+@pytest.fixture
+def theo(tmp_path):
+    s = open_store(tmp_path / "store", dim=64)
+    s.transcript.append(Routing.of("theo"), [])
+    for i, text in enumerate([*TIME_LINES, *OTHER_LINES, TASTE]):
+        record = MemoryRecord(id=f"t{i}", namespace="theo", text=text, conversation_id="chat",
+                              created_at=T0, updated_at=T0)
+        s.vectors.add(record, _far([text])[0].tolist())
+    yield s
+    s.close()
+
+
+def test_a_taste_question_ranks_a_line_stating_a_taste_into_the_k_kept(theo):
+    def kept(question: str) -> list[str]:
+        return [r.text for r, _ in hybrid.memories(question, theo, EvidenceIndexes(theo), "theo", 14, _far)]
+
+    # The lines repeating "free time" fill most of K; the taste, sharing no word with the question, is kept too.
+    assert TASTE in kept("What does Theo do in his free time?")
+    # A question about no taste ranks the same lines without it: the taste stays out.
+    assert TASTE not in kept("How does Theo spend his time fixing things?")

@@ -9,8 +9,10 @@ offline formation's 'Maya asked Theo: "..."') counts for less than a fact: it re
 questions put to memory without saying what happened. With per-speaker namespaces, ``shares``
 gives the namespace of the person a question names more of the K slots than the others' (K per
 namespace in all). A list question that names a category ('What hobbies does Maya have?') adds a
-ranking of the memories that are instances of it (``kinds``). Every question adds a ranking of the
-memories by the turns said just before theirs (``threads``): a terse fragment's topic lives there.
+ranking of the memories that are instances of it (``kinds``); a question about someone's tastes
+('Which games has Maya got in common with Theo?') a BM25 ranking of the words that state one (``kinds``).
+Every question adds a ranking of the memories by the turns said just before theirs (``threads``): a
+terse fragment's topic lives there.
 With per-speaker namespaces the chat's people the question names leave every namespace's dense query
 (``people``): in one speaker's memories the other's name marks their exchanges, not a topic.
 """
@@ -28,7 +30,7 @@ from numpy.typing import NDArray
 from dmem.decisions.offline.chains import FRAGMENT_MAX_WORDS
 from dmem.decisions.offline.frames import is_asked
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
-from dmem.evidence.kinds import asked_kind, instance_ranking
+from dmem.evidence.kinds import asked_kind, instance_ranking, taste_words
 from dmem.evidence.search import DocIndex, fuse
 from dmem.evidence.threads import speakerless_query, thread_ranking
 from dmem.state.schemas import MemoryRecord
@@ -50,6 +52,9 @@ tuning half and invented batches 1-2, 1 kept (0.5 the same), checked on RealTalk
 THREAD_WEIGHT = 0.5
 """Weight in the fusion of the ranking of memories by the turns of their thread (``threads``; 1 and 0.5 tried on
 RealTalk's tuning Chat_1 and batch 14, 0.5 kept; checked on batch 12: RESULTS, h55c)."""
+TASTE_WEIGHT = 1.0
+"""Weight in the fusion of a taste question's ranking by the words that state a taste (``kinds.taste_words``; a full
+signal's, chosen on RealTalk's tuning half: RESULTS, h63h)."""
 TERSE_THREAD_WEIGHT = 1.0
 """Weight of the same ranking for memories all of whose source turns are terse (``terse``): a full signal's. At half
 weight a terse line its thread ranks first stayed below the K kept of a long namespace; a longer line says its own
@@ -274,9 +279,10 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
     """Fuse the dense hits with the lexical, time-cue and source-turn rankings; keep ``k``.
 
     A list question (``asked`` names a category) adds the ranking of ``instances``, the dense hits for its
-    category alone that do not say the word (at ``INSTANCE_WEIGHT``, ``kinds``). ``thread``: the memories
-    ranked by the turns of their thread (``thread_query``): the terse ones (``terse``) at ``TERSE_THREAD_WEIGHT``, the
-    others at ``THREAD_WEIGHT``, each in its own ranking.
+    category alone that do not say the word (at ``INSTANCE_WEIGHT``, ``kinds``). A question about someone's
+    tastes adds the BM25 ranking of the words that state one (at ``TASTE_WEIGHT``, ``kinds.taste_words``).
+    ``thread``: the memories ranked by the turns of their thread (``thread_query``): the terse ones (``terse``) at
+    ``TERSE_THREAD_WEIGHT``, the others at ``THREAD_WEIGHT``, each in its own ranking.
     """
     position = {r.id: i for i, r in enumerate(index.records)}
     lists = [[position[h.record.id] for h in dense if h.record.id in position],
@@ -285,6 +291,9 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
     if asked is not None and asked.kind is not None:
         lists.append(instance_ranking(asked.kind, instances, position))
         weights.append(INSTANCE_WEIGHT)
+    if taste := taste_words(question):
+        lists.append(index.docs.lexical(taste, POOL))
+        weights.append(TASTE_WEIGHT)
     if thread:
         short = terse(index, thread)
         lists += [[i for i in thread if i in short], [i for i in thread if i not in short]]
