@@ -65,6 +65,30 @@ def test_time_cues_keep_their_precision():
     assert TimeCue(None, 4).distance(date(2019, 4, 2)) == 0
 
 
+def test_time_cues_read_a_day_without_its_year_a_span_and_a_part_of_the_month():
+    assert time_cues("What did Noor bake on 4 June?") == [TimeCue(None, 6, 4)]
+    assert time_cues("What is the plan for the morning of 14 May?") == [TimeCue(None, 5, 14)]
+    assert time_cues("Where was Noor on June 4th?") == [TimeCue(None, 6, 4)]
+    assert time_cues("Why did the fair move to 14-16 May?") == [TimeCue(None, 5, days=(14, 16))]
+    assert time_cues("What happened to Noor's aunt in early April?") == [TimeCue(None, 4, days=(1, 10))]
+    assert time_cues("Why was Noor tired at the end of September 2023?") == [TimeCue(2023, 9, days=(21, 31))]
+    assert time_cues("What did Noor cook on the 3rd of March 2024?") == [TimeCue(2024, 3, 3)]
+    assert time_cues("Did Noor sleep on 31 February?") == []
+    assert time_cues("Noor may 4 times a week swim") == []  # 'may' the verb, lower case, before a number
+
+
+def test_a_day_without_a_year_matches_that_day_in_any_year_and_a_part_its_days():
+    assert TimeCue(None, 6, 4).distance(date(2031, 6, 4)) == 0
+    assert TimeCue(None, 6, 4).distance(date(2019, 6, 6)) == 2
+    assert TimeCue(None, 6, 4).distance(date(2031, 6, 20)) is None
+    assert TimeCue(None, 1, 2).distance(date(2030, 12, 31)) == 2  # across New Year
+    early = TimeCue(None, 4, days=(1, 10))
+    assert early.distance(date(2032, 4, 7)) == 0 and early.distance(date(2032, 4, 12)) == 2
+    assert early.distance(date(2032, 4, 25)) is None
+    assert TimeCue(2024, 2, days=(21, 31)).distance(date(2024, 2, 29)) == 0  # 'late' ends on the month's last day
+    assert TimeCue(2024, 2, days=(21, 31)).distance(date(2024, 3, 2)) == 2
+
+
 def test_fusion_rewards_items_ranked_well_by_several_signals():
     fused = [item for item, _ in fuse([["a", "b", "c"], ["c", "b"], ["b"]])]
     assert fused[0] == "b" and set(fused) == {"a", "b", "c"}
@@ -90,6 +114,17 @@ def test_time_cues_rank_memories_dated_where_the_question_points(store):
     records = [record(i, "Noor went hiking with her cousin", when=datetime(2024, m, 10)) for i, m in enumerate(months)]
     fill(store, records)
     assert ask(store, EvidenceIndexes(store), "Who did Noor go hiking with in June 2024?", k=1) == ["m1"]
+
+
+@pytest.mark.parametrize(("question", "days"), [
+    ("Who did Noor go hiking with on the 4th of June?", [(6, 20), (6, 4), (6, 27)]),
+    ("Who did Noor go hiking with in early June?", [(6, 25), (6, 3), (6, 16)]),
+])
+def test_a_day_or_part_of_a_month_without_a_year_ranks_the_memories_dated_then(store, question, days):
+    # The same line on three days: only the time cue tells them apart; the one dated then is second in the store.
+    line = "Noor went hiking with her cousin"
+    fill(store, [record(i, line, when=datetime(2031, m, d)) for i, (m, d) in enumerate(days)])
+    assert ask(store, EvidenceIndexes(store), question, k=1) == ["m1"]
 
 
 def test_a_rare_name_in_the_question_finds_the_memory_that_names_it(store):
