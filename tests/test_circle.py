@@ -689,6 +689,12 @@ def test_a_you_are_that_is_no_age_stays_out(text: str) -> None:
     # a shouted word in capitals does not make the line one that writes names with capitals
     ([("Noor", "also marisol called ME"), ("Ivo", "why u")], "she wanted to ask if dad still likes jazz",
      "Marisol wanted to ask if"),
+    # "how was X" asks after someone of the speaker's as "how's X" does (a coworker after a shift)
+    ([("Ivo", "busy night?"), ("Noor", "packed"), ("Ivo", "how was bertil")],
+     "he's alright. he did the grill station all night", "Bertil did the grill station all night"),
+    # the listener asked if the speaker told someone, by a lowercase name in a line that writes capitals
+    ([("Ivo", "Did you tell wenonah"), ("Noor", "yes last night"), ("Ivo", "And?"), ("Noor", "she laughed"),
+      ("Ivo", "Good")], "she's coming with her van on the 9th", "Wenonah is coming with her van on the 9th"),
 ])
 def test_a_lowercase_name_asked_after_given_or_calling_the_speaker_is_their_person(
         before: list[tuple[str, str]], text: str, fact: str) -> None:
@@ -701,10 +707,15 @@ def test_a_lowercase_name_asked_after_given_or_calling_the_speaker_is_their_pers
     ([("Noor", "the cafe's called mabel"), ("Ivo", "cute")], "he wants a £300 deposit by monday"),
     ([("Noor", "how's tobin btw"), ("Ivo", "fine")], "busy. he's got his driving test in june"),
     ([("Ivo", "also marisol called ME"), ("Noor", "why u")], "she wanted to ask if dad still likes jazz"),
+    # the speaker's own "how was X" asks after the listener's person
+    ([("Noor", "how was bertil"), ("Ivo", "fine")], "he did the grill station all night"),
+    # "how was lunch" the reply answers of itself, and "did you tell them", name no one
+    ([("Ivo", "how was lunch")], "good. he had the fish and chips with mushy peas"),
+    ([("Ivo", "Did you tell them"), ("Noor", "yes")], "she's coming with her van on the 9th"),
 ])
 def test_a_lowercase_name_of_the_listeners_or_no_one_stays_unread(before: list[tuple[str, str]], text: str) -> None:
     admitted, facts = _facts(before, text)
-    assert not any(f.startswith(("Mabel", "Tobin", "Marisol")) for f in facts), facts
+    assert not any(f.startswith(("Mabel", "Tobin", "Marisol", "Bertil", "Lunch", "Them")) for f in facts), facts
 
 
 def test_a_name_a_memory_says_did_something_to_the_speaker_is_theirs() -> None:

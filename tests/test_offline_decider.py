@@ -74,6 +74,11 @@ def test_satisfies_the_protocol_and_reports_usage(decider: OfflineDecider) -> No
         ("My favorite book is Middlemarch.", True, "preference ('My favorite')"),
         ("I work as a nurse at the city clinic.", True, "role or employment"),
         ("I was diagnosed with asthma as a kid.", True, "health"),
+        # a sore part of the speaker's body is their health, however few its words; the listener's is not theirs
+        ("my knee's been bad all day", True, "health ('my knee's been bad')"),
+        ("My back is playing up again", True, "health ('My back is playing up')"),
+        ("my left wrist is still swollen", True, "health ('my left wrist is still swollen')"),
+        ("your knee's been bad all week", False, "rejected:"),
         ("I moved to Lisbon from Porto.", True, "location"),
         ("I adopted a rescue dog.", True, "major life event ('adopted')"),
         ("Please remember that my anniversary is in June.", True, "explicit instruction to remember"),

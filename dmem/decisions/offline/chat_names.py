@@ -41,6 +41,13 @@ _LOWER_NAME = re.compile(r"(?:^|[.!?]\s+|,\s+|\s(?=(?:and|but)\s))"
                          r"|\b(?:me|i)\s+and\s+(?P<c>[a-z]{3,})\b|\bwho(?:'s|s|\s+is)\s+(?P<d>[a-z]{3,})\W*$"
                          r"|\b(?:what|how)\s+about\s+(?P<e>[a-z]{3,}),?\s+(?=(?:is|was|does|did|has|will|can)\s+(?:he|she)\b)"
                          r"|\b[a-z]+(?:'s|\s+is)\s+called\s+(?P<f>[a-z]{3,})(?=[.!?,]\s+(?:he|she)\b)")
+# "did you tell elspeth", "have u asked gus yet": the listener asked whether they told or asked someone, by a name
+# ending the line (chat leaves it lowercase even where it writes capitals): a person the listener knows.
+_TOLD_ASKED = re.compile(r"^\W*(?:(?:and|so|also|oh|ok|btw)\b[,!.]?\s+)*(?i:did|have|has)\s+(?i:you|u)\s+"
+                         r"(?:(?:already|actually|ever)\s+)?(?:tell|told|ask|asked|call|called|text|texted|ring|rang)\s+"
+                         r"(?P<g>[a-z]{3,})(?:\s+(?:yet|already|btw))?\W*$")
+# "how was casimir": asks after someone or something; the reply's he/she shows which (``asked_how_was``).
+_HOW_WAS = re.compile(r"^\W*(?:(?:and|so|also|oh|ok|btw)\b[,!.]?\s+)*how\s+was\s+(?P<x>[a-z]{3,})(?:\s+btw)?\W*$")
 # Who did something to the speaker ("told me", "texted us") is someone of their life, whatever their gender; one who
 # only cried or laughed may be anyone ("marvello cried on stage"), a person of theirs only when the line gives a gender.
 _ACTS_ON_SPEAKER = re.compile(rf"\s+(?:just\s+|finally\s+|also\s+)?(?:{_TO_SPEAKER_VERBS}|called)\s+(?:me|us)\b", re.I)
@@ -137,17 +144,22 @@ def writes_capitals(text: str) -> bool:
 def lower_names(text: str, skip: Collection[str]) -> list[tuple[int, str]]:
     """Lowercase words of an all-lowercase line that stand where a person does, with where they start.
 
-    ``skip``: words that are no name (lowercased: common words, the speakers).
+    ``skip``: words that are no name (lowercased: common words, the speakers). The one asked if the listener told
+    them ("Did you tell elspeth") is read in a line that writes capitals too: the name ends a question to the listener.
     """
+    def fit(word: str) -> bool:
+        return word not in skip and word not in _NO_ONE and word not in ROLES and not word.endswith("ing")
+
+    told = [(m.start("g"), m["g"]) for m in _TOLD_ASKED.finditer(text) if fit(m["g"])]
     if writes_capitals(text):
-        return []  # a line that writes capitals writes its names so
+        return told  # a line that writes capitals writes its other names so
     out = []
     for m in _LOWER_NAME.finditer(text):
         group = next(g for g in "abcdef" if m[g])
         word = m[group]
-        if word not in skip and word not in _NO_ONE and word not in ROLES and not word.endswith("ing"):
+        if fit(word):
             out.append((m.start(group), word))
-    return out
+    return sorted({*out, *told})
 
 
 _NEWS_AFTER = re.compile(_AS_PERSON, re.I)
@@ -155,6 +167,19 @@ _NEWS_AFTER = re.compile(_AS_PERSON, re.I)
 # about the listener's person, however short.
 _ASKS_AFTER = re.compile(r"^\W*(?:(?:and|so|also|oh|ok|btw)\b[,!.]?\s+)*how(?:'s|s|\s+is)\s+[a-z]{3,}"
                          r"(?:\s+(?:doing|getting\s+on|feeling|coping|btw|these\s+days))*\W*$")
+
+
+def asked_how_was(question: str, reply: str, skip: Collection[str]) -> tuple[str, str] | None:
+    """The name an all-lowercase "how was X" asks after when the reply goes on of them by he/she, and its gender.
+
+    "how was casimir" / "he's alright. he did the veg station": X is a person, the replier's. Without the reply's
+    he/she "how was lunch" asks after an event, so the reply decides.
+    """
+    asked, told = _HOW_WAS.match(question), re.match(r"\W*(?:(?P<m>he)|she)\b", reply, re.I)
+    if not asked or not told or writes_capitals(question) or asked["x"] in skip or asked["x"] in _NO_ONE \
+            or asked["x"] in ROLES:
+        return None
+    return asked["x"], "m" if told["m"] else "f"
 
 
 def asks_after(text: str) -> bool:

@@ -4,7 +4,8 @@
 ``V_PRONOUN_TURNS`` lines name with their owners (``named_people``), those up to ``V_PRONOUN_FAR_TURNS`` back, the names
 stored memories give an owner (``known_people``), and each line's name words, read once (``name_readers``). A name
 the speaker said and the listener echoes stays the speaker's; a bare reply to "what's it called?" or a role that
-answers "who's X?" names the replier's person. ``person_clauses`` reads a clause against it.
+answers "who's X?" names the replier's person, and so does a "how was X" the reply answers by he/she.
+``person_clauses`` reads a clause against it.
 """
 
 from __future__ import annotations
@@ -13,7 +14,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from functools import cached_property, partial
 
-from dmem.decisions.offline.chat_names import PET_NEAR_TURNS, answered_name, answered_role, pet_named
+from dmem.decisions.offline.chat_names import (
+    PET_NEAR_TURNS,
+    answered_name,
+    answered_role,
+    asked_how_was,
+    pet_named,
+)
 from dmem.decisions.offline.known_people import registry
 from dmem.decisions.offline.name_readers import context_names, line_names, said_names
 from dmem.decisions.offline.named_people import mentions
@@ -92,6 +99,9 @@ class Circle:
             elif before is not None and before.speaker != m.speaker \
                     and (role := answered_role(before.text or "", m.text or "", NOT_NAMES)) and role.owner is None:
                 named = [Person(role.name.lower(), f"{role.phrase} {role.name}", m.speaker, role.gender, m.turn_id)]
+            reply = self.prior[at + 1] if at + 1 < len(self.prior) else self.message
+            if reply.speaker != m.speaker and (how := asked_how_was(m.text or "", reply.text or "", NOT_NAMES)):
+                named = [*named, Person(how[0], how[0][:1].upper() + how[0][1:], reply.speaker, how[1], m.turn_id)]
             if m.speaker == speaker:  # a name the speaker's line already made a person competes with no echo
                 own |= said_names(self.line_names(at)) - {p.key for p in named if p.sure}
             else:

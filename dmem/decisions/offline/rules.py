@@ -136,6 +136,12 @@ AGE = re.compile(r"\b(?:he|she|they|my\s+\w+|(?-i:[A-Z]\w+))\s+(?:is|are|was|tur
                  r"(?:\s+years?\s+old)?\b(?!\s+of\b)", _I)
 
 # Admission: admit, in precedence order (label, pattern) ------------------------------------
+# A part of the speaker's body that is bad or sore ("my knee's been bad all day", "my back is playing up again"): a
+# complaint of their health however few its words. Not one that only hurts ("my hand hurts from writing"), nor how
+# they look ("my hair's a mess").
+SORE_PART = (r"\bmy\s+(?:left\s+|right\s+|bad\s+)?(?:knees?|back|ankles?|wrists?|shoulders?|hips?|neck|stomach|"
+             r"legs?|foot|feet|arms?|hands?)(?:'s|\s+(?:is|was|has|are|were|have))?\s+(?:been\s+|still\s+|really\s+|"
+             r"so\s+|bad\s+)*(?:bad|sore|aching|playing\s+up|acting\s+up|swollen|stiff|giving\s+out|worse)\b")
 ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
     ("instruction on assistant behaviour", USER_RULE),
     ("correction of a prior understanding", ERROR_LEARNING),
@@ -158,7 +164,7 @@ ADMIT_CRITERIA: list[tuple[str, re.Pattern[str]]] = [
         r"prefers?|plays?|works?|lives?|stud(?:y|ies)|has|have)\b", _I)),
     ("health", re.compile(words("diagnosed", "allergic", "allergy", "asthma", "diabetes", "surgery",
                                 "pregnant", "my doctor", "therapy", "therapist", "injury", "injured",
-                                "medication"), _I)),
+                                "medication") + "|" + SORE_PART, _I)),
     ("location", re.compile(words("i live", "we live", "i moved", "we moved", "moving to", "i'm from",
                                   "i am from", "i grew up", "my hometown", "relocated"), _I)),
     ("major life event", re.compile(
