@@ -12,8 +12,10 @@ to Maren's "Friday the 9th then": 👍 9th' when the reply's other words only ag
 A bare yes ("yep", "Yes.", "Exactly so.", "omg yes") to the other's follow-up on the speaker's own line confirms
 that follow-up (``followed_up``): "he'll drive over on sunday" / "in his own van?" / "yep", "the physio says keep
 swimming" / "so gentle lengths with the club" / "Exactly so.", "what should i bring" / "just your bike, the trail is
-dry" / "omg yes". The fact is the follow-up agreed to ('Quill agreed to Maren's "in his own van": yep'), both
-turns its sources; ``Asked.stance`` 'confirmed' (a yes, no words of its own for the rules to judge). A yes to a
+dry" / "omg yes". The fact is the follow-up agreed to ('Quill agreed to Maren's "in his own van": yep'), both turns
+its sources; ``Asked.stance`` 'confirmed' (a yes, no words of its own for the rules to judge). The speaker's line
+may be a bare number the other's short question names the kind of ("84" / "covers?" / "yep": 'Quill agreed to
+Maren's "84 covers": yep'), or say a number the question checks ("11 a kilo now" / "from 9.50?", h64g). A yes to a
 line that follows nothing of the speaker's ("Are you still there?", a greeting), reacts or gives an opinion ("wet
 maps are the worst"), or a yes shouted as a cheer, is left out, and so is a yes to a yes/no question with topic
 enough of its own (``confirmed.checks_enough``: it is stated). Two more bare replies name a sentence: a choice

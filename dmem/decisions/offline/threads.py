@@ -12,6 +12,9 @@ It is then written with that fact (``followup_writing.thread_fact``): with the m
 lifecycle updates it, no new memory), within one exchange joined to the fact's draft, else joined to the fact
 restated ('Corwen: van failed inspection; brakes + rust'); the fact's line and the piece are its sources.
 The case with no turn between (h52b's ``extending``: "need new tyres" then "fronts") is the same rule.
+When the listener's turn just before the piece asks for the kind of detail the piece gives ("how many" / "52",
+"when" / "end of the month", "whose", "how tiny": ``asks_kind``), that question is a source too and the fact says it
+('Corwen: sold the van; how much? 900', h64g).
 Kept out: a question, a reply or reaction to the listener, a turn elsewhere ("sorry", "anyway", "btw"), a line
 about the listener, a repeat of the fact's words, a piece with no content word of its own (``carries_content``),
 a piece that only reacts ("phew", "not funny": ``reaction``) or says there is news ("news tho", h57g),
