@@ -48,7 +48,7 @@ def judged(*lines: tuple[str, str], memories: tuple[str, ...] = ()) -> tuple[boo
     ((("Corwen", "sold the van 😢"), ("Ilse", "nooo"), ("Corwen", "900")), "Corwen sold the van; 900",
      ["D7:3", "D7:5"]),
     ((("Corwen", "the dog escaped the garden"), ("Ilse", "WHAT"), ("Corwen", "under the fence"), ("Ilse", "how far"),
-      ("Corwen", "next door")), "Corwen: the dog escaped the garden; next door", ["D7:3", "D7:7"]),
+      ("Corwen", "next door")), "Corwen: the dog escaped the garden; how far? next door", ["D7:3", "D7:6", "D7:7"]),
     ((("Corwen", "im best man"), ("Ilse", "OMG"), ("Corwen", "speech 😰")), "Corwen: im best man; speech",
      ["D7:3", "D7:5"]),
     ((("Corwen", "I need new tyres on the van"), ("Corwen", "fronts")),  # no turn between (h52b's case)

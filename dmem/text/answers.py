@@ -66,6 +66,7 @@ _TIME = re.compile(
     rf"(?:last|next|this|on|every)\s+(?:week|month|year|night|weekend|{'|'.join(WEEKDAYS)})|"
     rf"{'|'.join(WEEKDAYS)}|{'|'.join(MONTHS)}|ago|soon|later|earlier|recently|weekend|"
     rf"(?:in|since|until|by|around)\s+(?:the\s+)?(?:\d{{4}}|spring|summer|fall|autumn|winter|{_NUMBER}\s+{_UNITS})|"
+    r"(?:end|start|beginning|middle)\s+of\s+(?:the|next|this)\s+(?:week|month|year|term)|"
     r"at\s+\d{1,2}(?::\d\d)?|\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}(?:st|nd|rd|th)|(?:19|20)\d\d)\b", re.I)
 _LENGTH = re.compile(rf"\b(?:{_NUMBER}[\s-]+{_UNITS}|a\s+while|ages|forever|all\s+(?:day|night|week)|"
                      r"since\s+\w+|(?:an?\s+)?hour|overnight)\b", re.I)

@@ -54,4 +54,4 @@ WH = "what whats when where who which why how hows"
 # Variants, each as its stage was tuned (stop 51 gave them one home; each drafts what it drafted before):
 WH_ANYWHERE = whole_words(f"{WH} whens wheres whos whom whose")  # asked: any of them makes a check ask for more
 WH_OPENING = re.compile(rf"^\W*(?:{alternation(WH)})\b", re.I)  # worldline: a short line opening as a question
-WH_FOLLOWUP = f"{WH} whatd"  # followup: chat's "whatd" ("whatd he say") asks too
+WH_FOLLOWUP = f"{WH} whatd whose"  # followup: chat's "whatd" ("whatd he say") asks too, and "whose" (whose wedding)

@@ -58,6 +58,8 @@ def thread_fact(thread: threads.Thread, said: str, message: Message, listener: s
         text = f"{earlier.rstrip('.')}{frames.JOIN}{said}"
     if asked:
         sources.insert(0, asked.turn_id)
+    if thread.kind is not None:  # the listener's "how many" the piece answers
+        sources.insert(-1, thread.kind.turn_id)
     return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=sources, categories=categorize(said),
                      provenance=Provenance.HEDGED if hedged else Provenance.STATED, language="en")
 
@@ -118,6 +120,8 @@ def _on_news(said: str, unit: followup.FollowUp, message: Message, listener: str
     """
     speaker, news = message.speaker, utterance_text(unit.news)
     sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
+    if threads.asks_kind(question := followup.said(unit.question), said):  # "when" / "end of the month"
+        said = f"{threads.asked_words(question)}? {said}"
     if memory := followup.news_memory(news, speaker, memories):
         text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
     else:

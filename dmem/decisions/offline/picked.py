@@ -12,8 +12,10 @@ to Maren's "Friday the 9th then": 👍 9th' when the reply's other words only ag
 A bare yes ("yep", "Yes.", "Exactly so.", "omg yes") to the other's follow-up on the speaker's own line confirms
 that follow-up (``followed_up``): "he'll drive over on sunday" / "in his own van?" / "yep", "the physio says keep
 swimming" / "so gentle lengths with the club" / "Exactly so.", "what should i bring" / "just your bike, the trail is
-dry" / "omg yes". The fact is the follow-up agreed to ('Quill agreed to Maren's "in his own van": yep'), both
-turns its sources; ``Asked.stance`` 'confirmed' (a yes, no words of its own for the rules to judge). A yes to a
+dry" / "omg yes". The fact is the follow-up agreed to ('Quill agreed to Maren's "in his own van": yep'), both turns
+its sources; ``Asked.stance`` 'confirmed' (a yes, no words of its own for the rules to judge). The speaker's line
+may be a bare number the other's short question names the kind of ("84" / "covers?" / "yep": 'Quill agreed to
+Maren's "84 covers": yep'), or say a number the question checks ("11 a kilo now" / "from 9.50?", h64g). A yes to a
 line that follows nothing of the speaker's ("Are you still there?", a greeting), reacts or gives an opinion ("wet
 maps are the worst"), or a yes shouted as a cheer, is left out, and so is a yes to a yes/no question with topic
 enough of its own (``confirmed.checks_enough``: it is stated). Two more bare replies name a sentence: a choice
@@ -60,6 +62,12 @@ _FOLLOWS_UP = re.compile(r"^\W*(?:so|and)\b|\byou\s+(?:told|said|mentioned)\b", 
 CLAIM_MIN_TOPIC = 2
 # Words the speaker's own line needs for the other's line after it to follow up on something said.
 OWN_LINE_MIN_WORDS = 2
+# A line that is a number alone ("84", "3.5", "£20"): a value whose kind the other's short question names ("covers?").
+_VALUE = re.compile(r"^\W?\d[\d.,]*%?$")
+_NUMBER = re.compile(r"\d")
+# Most words of a question checking a number ("from 9.50?"): a longer one says something of its own.
+VALUE_CHECK_MAX_WORDS = 3
+_ASKING_WORD = re.compile(r"\b(?:what|when|where|who|whose|which|why|how)\b", re.I)
 # "I had nine.", "i got 18": the speaker's own value for what the other's sentence said of them with the same verb.
 _I_VALUE = re.compile(r"^\W*i\s+(?P<verb>[a-z]+)\s+(?:only\s+|just\s+)?(?P<value>\d[\d.,%]*|[a-z]+)\W*$", re.I)
 # A reply that reacts or speaks of someone is no bare pick: "same lol", "she'll kill me", "love that".
@@ -166,18 +174,35 @@ def followed_up(message: Message, prior: Sequence[Message], asked: Asked | None)
             or prior[-2].speaker != message.speaker or asked is not None and confirmed.checks_enough(asked):
         return None
     line = without_speaker(prior[-1].text or "", prior[-1].speaker).strip()
-    own = without_speaker(prior[-2].text or "", prior[-2].speaker)
+    own = without_speaker(prior[-2].text or "", prior[-2].speaker).strip()
     names = [message.speaker, prior[-1].speaker]
     topic = topic_stems(line, names)
-    if not topic or rules.PHATIC.search(line) or rules.EMOTION.search(line) \
-            or reusable.evaluates(line) or not (asks(own) or len(content_stems(own)) >= OWN_LINE_MIN_WORDS):
+    value = _bare_value(own)
+    checked = _checks_value(line, own)  # "11 a kilo now" / "from 9.50?"
+    if not (topic or checked) or rules.PHATIC.search(line) or rules.EMOTION.search(line) or reusable.evaluates(line) \
+            or not (asks(own) or value or len(content_stems(own)) >= OWN_LINE_MIN_WORDS):
         return None  # "soggy boxes are the worst" / "yep": an opinion shared, no fact confirmed
-    if asks(line) and not asks_yes_no(line) or not asks(line) and (len(topic) < CLAIM_MIN_TOPIC or not (
+    if asks(line) and not (asks_yes_no(line) or checked) or not asks(line) and (len(topic) < CLAIM_MIN_TOPIC or not (
             _FOLLOWS_UP.search(line) or asks(own))):
         return None  # "so, never" / "haha exactly": too little of a claim to confirm
-    asking = [t.strip() for t in _SENTENCE.findall(line) if asks(t)]  # "oh no. the left one?": the question
-    return Asked(asker=prior[-1].speaker, question=" ".join(asking) or line, turn_id=prior[-1].turn_id,
-                 stance="confirmed")
+    asking = line if checked else " ".join(t.strip() for t in _SENTENCE.findall(line) if asks(t)) or line
+    if value and asks(line):  # "84" / "covers?" / "yep": the question checks what the number counts
+        asking = f"{value} {asking}"
+    return Asked(asker=prior[-1].speaker, question=asking, turn_id=prior[-1].turn_id, stance="confirmed")
+
+
+def _bare_value(own: str) -> str:
+    """The speaker's line when it is a bare number ("84", "3.5") whose kind the other's question names; else ''."""
+    return own if _VALUE.match(own) else ""
+
+
+def _checks_value(line: str, own: str) -> bool:
+    """Whether the other's line is a short question checking a number against the speaker's line that says one.
+
+    "11 a kilo now" / "from 9.50?": no topic word, but a number to confirm (``VALUE_CHECK_MAX_WORDS`` words at most).
+    """
+    return asks(line) and len(line.split()) <= VALUE_CHECK_MAX_WORDS and bool(_NUMBER.search(line)) \
+        and bool(_NUMBER.search(own)) and not _ASKING_WORD.search(line)
 
 
 def _shouted(reply: str) -> bool:

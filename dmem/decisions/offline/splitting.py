@@ -189,6 +189,8 @@ def _said_facts(message: Message, prior: list[Message], chat: list[Message], new
             and (thread := thread_piece(clauses, verdicts, message, prior, language, memories)):
         pooled = [clauses[i] for i in thread.pooled]
         said = _as_said(line[0], message.speaker) if line else detail(pooled, message.speaker, listener)
+        if thread.kind is not None:  # "how many" / "52": what the question asked says what the piece is
+            said = f"{threads.asked_words(followup.said(thread.kind))}? {said}"
         hedged = any(d.provenance == Provenance.HEDGED for d in line) or any(rules.HEDGE.search(c.text) for c in pooled)
         fact = thread_fact(thread, said, message, listener, memories, hedged)
         sources = list(dict.fromkeys([*fact.source_turn_ids, *(s for d in line for s in d.source_turn_ids)]))

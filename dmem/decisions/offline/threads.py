@@ -12,6 +12,9 @@ It is then written with that fact (``followup_writing.thread_fact``): with the m
 lifecycle updates it, no new memory), within one exchange joined to the fact's draft, else joined to the fact
 restated ('Corwen: van failed inspection; brakes + rust'); the fact's line and the piece are its sources.
 The case with no turn between (h52b's ``extending``: "need new tyres" then "fronts") is the same rule.
+When the listener's turn just before the piece asks for the kind of detail the piece gives ("how many" / "52",
+"when" / "end of the month", "whose", "how tiny": ``asks_kind``), that question is a source too and the fact says it
+('Corwen: sold the van; how much? 900', h64g).
 Kept out: a question, a reply or reaction to the listener, a turn elsewhere ("sorry", "anyway", "btw"), a line
 about the listener, a repeat of the fact's words, a piece with no content word of its own (``carries_content``),
 a piece that only reacts ("phew", "not funny": ``reaction``) or says there is news ("news tho", h57g),
@@ -31,6 +34,7 @@ from datetime import timedelta
 from dmem.decisions.offline import announced, opening, reusable, rules, takeup, worldline
 from dmem.decisions.offline.followup import GENERIC, NAMED, detail_words, reacts, said
 from dmem.state.schemas import Message
+from dmem.text.answers import answer_kind, is_kind_asked
 from dmem.text.asked import asks, ends_asking
 from dmem.text.lexical import content_stems, content_words, stem
 from dmem.text.words import I_FORMS, WH, WHAT_CHAT, alternation
@@ -97,6 +101,12 @@ _NEGATED = re.compile(r"^\W*not\s+(?:so\s+|that\s+|very\s+|too\s+|really\s+)?([a
 # A two-word question's measure word after "how" ("how far", "how much", "how long"): it asks for the detail, it
 # names no topic of its own ("how r lessons" does).
 _HOW = re.compile(r"^\W*how\s+(\w+)", re.I)
+# The listener's interjection asking for the kind of detail the piece gives ("how many" / "52", "when" / "end of the
+# month", "how bad" / "the lamb was grey", "whose" / "my cousin's"): an asking word alone or with the measure it asks
+# for; not one asking what happened or how things are ("what happened", "how come", "how was it": ``followup``'s).
+_KIND_ASKED = re.compile(r"^\W*(?:(?:and|so|ok|oh)\W+)?(?:how\s+(?!(?:is|was|are|were|come|so|r|s|it)\b)[a-z]+|"
+                         r"when|where|whose|who|which(?:\s+one)?|what\s+time|since\s+when)\s*(?:then|tho|exactly)?\W*$",
+                         re.I)
 
 
 @dataclass(frozen=True)
@@ -109,6 +119,9 @@ class Thread:
     """Indexes of the piece's clauses that tell the detail."""
     asked: Message | None = None
     """The listener's question the fact's line answers, when its words give that line its topic (``_asked``)."""
+    kind: Message | None = None
+    """The listener's interjection just before the piece asking the kind of detail it gives ("how many" / "52"),
+    a source of the fact, which says what it asked (``kind_asked``)."""
 
 
 def may_continue(message: Message) -> bool:
@@ -280,7 +293,31 @@ def continues(message: Message, prior: Sequence[Message], texts: Sequence[str], 
     earlier = said(head)
     if set(content_stems(" ".join(details))) <= set(content_stems(earlier)) or not carries_content(details, earlier):
         return None  # only the fact's words again, or no word that says something
-    return Thread(head, pooled, asked)
+    return Thread(head, pooled, asked, kind_asked(message, prior, " ".join(details)))
+
+
+def kind_asked(message: Message, prior: Sequence[Message], reply: str) -> Message | None:
+    """The listener's turn just before the piece when it asks for the kind of detail the piece gives, else None.
+
+    "my hours this week are mad" / "how many" / "52": the question says what the number counts, so it is a source
+    of the fact and the fact says it ('...; how many? 52'). A question asking for a number, a time, a place or a
+    length (``answer_kind``) needs a piece of that kind (``is_kind_asked``): "how much" / "sold it" answers nothing.
+    """
+    if not prior or prior[-1].speaker == message.speaker:
+        return None
+    return prior[-1] if asks_kind(said(prior[-1]), reply) else None
+
+
+def asks_kind(question: str, reply: str) -> bool:
+    """Whether a bare question asks for the kind of detail ``reply`` is ("how many" / "52", "whose" / "my aunt's")."""
+    if not _KIND_ASKED.match(question):
+        return False
+    return answer_kind(question) is None or is_kind_asked(question, reply)
+
+
+def asked_words(question: str) -> str:
+    """The kind question as a fact says it: its words, lowercased, without marks ("How much??" -> "how much")."""
+    return " ".join(re.findall(r"[a-z]+", question.lower()))
 
 
 def reaction(text: str) -> bool:
