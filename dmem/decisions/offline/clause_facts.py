@@ -63,6 +63,11 @@ def answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Antecede
     """
     asker = asked.asker
     said = resolve_subjects(rewrite_person(drop_vocative(clause.text, asker), speaker, asker), speaker, known)
+    if asked.stance == "accepted":  # "deal" to "you can pay for the first pizza": the plan is what was said
+        sentence = trim(rewrite_person(asked.question, asker, speaker))
+        return tidy(frames.accepted(speaker, asker, shorten(sentence, 160)))
+    if asked.stance == "continued":  # "and sunday" after the rota: the line in the third person already
+        return tidy(frames.added_to(speaker, asker, shorten(asked.question, 160), trim(said)))
     if asked.stance:  # "bakery one" names a sentence of the other's message; "👍 29th" or a bare "yep" agrees to it
         sentence = trim(rewrite_person(asked.question, asker, speaker))
         return tidy(frames.picked(speaker, asker, shorten(sentence, 160), trim(said), asked.stance != "picked"))

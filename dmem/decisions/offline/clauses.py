@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import (
+    accepted,
     chains,
     circle,
     confirmed,
+    continued,
     embedded,
     news,
     outcomes,
@@ -186,6 +188,10 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     if not (asked or replies_to):  # "bakery one" after a message describing three flats, "👍 29th" to a date proposed
         asked = picked.picked(message, prior)
     asked = picked.followed_up(message, prior, asked) or asked  # "in his own van?" after the speaker's plan: "yep"
+    if not (asked or replies_to):  # "You can pay for the first pizza" -> "deal": the plan agreed
+        asked = accepted.accepted(message, prior)
+    if not (asked or replies_to or follows):  # "and sunday" after "you cook mon wed fri": the list goes on
+        asked = continued.continued(message, prior)
     if (answered := asked or replies_to) and hedged_answer(answered.question, text):
         text = text.rstrip(" ?")  # "probably sushi?" after "favourite food?": an answer, kept as hedged
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)

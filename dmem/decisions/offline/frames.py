@@ -13,7 +13,8 @@ comes from what was said (``said``).
 
 from __future__ import annotations
 
-__all__ = ["JOIN", "added", "answered", "asked", "is_asked", "joined", "picked", "pieces", "replied_to", "said"]
+__all__ = ["JOIN", "accepted", "added", "added_to", "answered", "asked", "is_asked", "joined", "picked", "pieces",
+           "replied_to", "said"]
 
 import re
 
@@ -22,7 +23,8 @@ _REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"(?P<question>[^
 _ADDED = re.compile(rf"^\s*{_NAME} added to \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
 JOIN = "; "
 """Between the replies joined under one question."""
-_PICKED = re.compile(rf"^\s*{_NAME} (?:replied|agreed) to {_NAME}'s \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
+_PICKED = re.compile(rf"^\s*{_NAME} (?:replied|agreed|added) to {_NAME}'s \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
+_ACCEPTED = re.compile(rf"^\s*{_NAME} agreed to {_NAME}'s proposal:\s*(?P<said>\S.*)$", re.S)
 _ASKED = re.compile(rf"^\s*{_NAME} asked {_NAME}:\s*\"(?P<said>[^\"]*\?)\"\s*$", re.S)
 
 
@@ -39,6 +41,16 @@ def added(speaker: str, earlier: str, addition: str) -> str:
 def picked(speaker: str, other: str, sentence: str, reply: str, agreed: bool) -> str:
     """A bare reply kept with the sentence of the other's message it names or agrees to (not a question)."""
     return f'{speaker} {"agreed" if agreed else "replied"} to {other}\'s "{sentence}": {reply}'
+
+
+def accepted(speaker: str, other: str, proposal: str) -> str:
+    """A bare "deal" kept as the proposal it accepts: what was agreed is the proposal, the "deal" says no more."""
+    return f'{speaker} agreed to {other}\'s proposal: {proposal}'
+
+
+def added_to(speaker: str, other: str, line: str, item: str) -> str:
+    """A short "and ..." line kept with the line it adds to, the speaker's own (``added``) or the other's."""
+    return added(speaker, line, item) if other == speaker else f'{speaker} added to {other}\'s "{line}": {item}'
 
 
 def asked(speaker: str, listener: str, question: str) -> str:
@@ -84,7 +96,7 @@ def said(text: str) -> str:
 
     A question kept as asked ends with its question mark, so a line that only asks still reads as one.
     """
-    for frame in (_REPLY, _ADDED, _PICKED, _ASKED):
+    for frame in (_REPLY, _ADDED, _PICKED, _ACCEPTED, _ASKED):
         if m := frame.match(text):
             return m["said"].strip()
     return text

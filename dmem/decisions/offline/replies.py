@@ -192,7 +192,9 @@ class Asked:
     stance: str = ""
     """'' for a question answered; 'picked' or 'agreed' when ``question`` is a sentence of the other's turn that a bare
     reply names ("bakery one") or agrees to ("👍 29th"), not a question (``picked``); 'confirmed' when it is the
-    other's follow-up on the speaker's own line that a bare yes confirms (``picked.followed_up``)."""
+    other's follow-up on the speaker's own line that a bare yes confirms (``picked.followed_up``); 'accepted' when it is
+    the other's proposal a bare "deal" accepts (``accepted``); 'continued' when it is the line, either speaker's and
+    already in the third person, that a short "and ..." line adds an item to (``continued``)."""
 
 
 def question_answered(message: Message, prior: Sequence[Message]) -> Asked | None:
