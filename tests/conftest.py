@@ -18,6 +18,7 @@ from langchain_core.messages import BaseMessage
 
 from dmem.api import Memory
 from dmem.cli import main
+from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.graphs import served_resources
 from dmem.models.embeddings import HashEmbeddings
@@ -46,6 +47,15 @@ def drafted_after(prior: Message, said: Message) -> tuple[bool, str, list[tuple[
     verdict = engine.admit([said], [prior], []).value.verdicts[0]
     facts = engine.split([said], [prior], []).value.facts if verdict.admit else []
     return verdict.admit, verdict.reason, [(f.text, f.provenance) for f in facts]
+
+
+def drafted_last(turns: list[Message], *, gated: bool = True) -> list[tuple[str, list[str]]]:
+    """The facts the offline splitter drafts from the last of ``turns`` (the others its context), with their source
+    turns; when ``gated``, none if the offline admission rules reject the turn."""
+    if gated and not judge_utterance(turns[-1], turns[:-1])[0]:
+        return []
+    split = OfflineDecider(HashEmbeddings()).split([turns[-1]], turns[:-1], [])
+    return [(f.text, f.source_turn_ids) for f in split.value.facts]
 
 
 def last_section(messages: list[BaseMessage], tag: str) -> str:

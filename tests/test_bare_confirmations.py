@@ -12,10 +12,8 @@ import pytest
 from dmem.decisions.offline import picked
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.clause_rules import reject_early
-from dmem.decisions.offline.decider import OfflineDecider
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
-from tests.conftest import chat_turn
+from tests.conftest import chat_turn, drafted_last
 
 WHEN = datetime(2027, 9, 3, 18, 5)
 
@@ -25,13 +23,7 @@ def _chat(*lines: tuple[str, str]) -> list[Message]:
     return [chat_turn(text, who, i + 1, session="T1", when=WHEN) for i, (who, text) in enumerate(lines)]
 
 
-def _facts(turns: list[Message]) -> list[tuple[str, list[str]]]:
-    """The facts the offline splitter drafts from the last turn (none when it is rejected), with their sources."""
-    admitted, _ = judge_utterance(turns[-1], turns[:-1])
-    if not admitted:
-        return []
-    split = OfflineDecider(HashEmbeddings()).split([turns[-1]], turns[:-1], [])
-    return [(f.text, f.source_turn_ids) for f in split.value.facts]
+_facts = drafted_last
 
 
 @pytest.mark.parametrize(("own", "follow_up", "reply", "fact"), [

@@ -17,12 +17,10 @@ import pytest
 
 from dmem.decisions.offline import threads
 from dmem.decisions.offline.admission import judge_utterance
-from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.splitting import facts_from_message
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
 from dmem.text.answers import is_kind_asked
-from tests.conftest import chat_turn
+from tests.conftest import chat_turn, drafted_last
 
 WHEN = datetime(2031, 3, 14, 21, 40)
 turn = functools.partial(chat_turn, session="K2", when=WHEN)
@@ -43,12 +41,7 @@ def _thread_facts(*lines: tuple[str, str]) -> list[tuple[str, list[str]]]:
 
 def _split(*lines: tuple[str, str]) -> list[tuple[str, list[str]]]:
     """The facts the offline splitter drafts from the last turn (none when it is rejected), with their sources."""
-    turns = _chat(*lines)
-    admitted, _ = judge_utterance(turns[-1], turns[:-1])
-    if not admitted:
-        return []
-    split = OfflineDecider(HashEmbeddings()).split([turns[-1]], turns[:-1], [])
-    return [(f.text, f.source_turn_ids) for f in split.value.facts]
+    return drafted_last(_chat(*lines))
 
 
 @pytest.mark.parametrize(("news", "question", "answer", "written"), [

@@ -5,16 +5,15 @@ conversations only."""
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 
 import pytest
 
 from dmem.decisions.offline import frames, picked
 from dmem.decisions.offline.admission import judge_utterance
-from dmem.decisions.offline.decider import OfflineDecider
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
-from tests.conftest import chat_turn
+from tests.conftest import chat_turn, drafted_last
 
 WHEN = datetime(2026, 5, 11, 19, 40)
 FLATS = ("I saw all three flats today, so here is what I think before I forget.\n\n"
@@ -31,10 +30,7 @@ def _chat(*lines: tuple[str, str]) -> list[Message]:
     return [chat_turn(text, who, i + 1, session="T1", when=WHEN) for i, (who, text) in enumerate(lines)]
 
 
-def _facts(turns: list[Message]) -> list[tuple[str, list[str]]]:
-    """The facts the offline splitter drafts from the last turn, with their source turns."""
-    split = OfflineDecider(HashEmbeddings()).split([turns[-1]], turns[:-1], [])
-    return [(f.text, f.source_turn_ids) for f in split.value.facts]
+_facts = functools.partial(drafted_last, gated=False)
 
 
 def test_a_bare_pick_names_the_sentence_of_the_long_message_it_chooses() -> None:
