@@ -769,7 +769,7 @@ def test_a_you_line_that_tells_no_deed_of_the_listeners_stays_out(text: str) -> 
     ([("Ivo", "the hill loop nearly killed me")], "you looked strong on the climb past the quarry"),  # praise
     ([("Ivo", "the early wave starts at 6")], "that suits you. you run better before the town is awake"),
     ([("Ivo", "my nephew is loud")], "Thirty kids with drums. you have no idea what real noise is"),  # a figure
-    ([("Ivo", "apply then. scared is just excited in a coat")], "you have a saying for everything"),  # a tease
+    ([("Ivo", "apply then. scared is just excited in a coat")], "You have a fridge magnet saying for everything."),  # a tease
     ([("Ivo", "the deadline moved to May")], "Then you have time. Ring me whenever you like"),  # a consequence
     ([("Ivo", "Tell her the song is mine")], "She says she'll sing it anyway. You have been warned."),
 ])
@@ -780,7 +780,7 @@ def test_praise_a_figure_of_speech_or_a_tease_told_as_a_deed_stays_out(before: l
 
 
 @pytest.mark.parametrize(("before", "text", "fact"), [
-    ([("Ivo", "the neighbours are back from Crete")], "you looked after their dog for two weeks",
+    ([("Ivo", "the neighbours are back from their holiday")], "you looked after their dog for two weeks",
      "Ivo looked after their dog for two weeks"),
     ([("Ivo", "one sausage roll won't hurt")], "You have been vegetarian for eleven years",
      "Ivo has been vegetarian for eleven years"),
