@@ -769,7 +769,7 @@ def test_a_you_line_that_tells_no_deed_of_the_listeners_stays_out(text: str) -> 
     ([("Ivo", "the hill loop nearly killed me")], "you looked strong on the climb past the quarry"),  # praise
     ([("Ivo", "the early wave starts at 6")], "that suits you. you run better before the town is awake"),
     ([("Ivo", "my nephew is loud")], "Thirty kids with drums. you have no idea what real noise is"),  # a figure
-    ([("Ivo", "apply then. scared is just excited in a coat")], "You have a fridge magnet saying for everything."),  # a tease
+    ([("Ivo", "apply then. scared is just excited in a coat")], "You have a fridge magnet saying for everything."),
     ([("Ivo", "the deadline moved to May")], "Then you have time. Ring me whenever you like"),  # a consequence
     ([("Ivo", "Tell her the song is mine")], "She says she'll sing it anyway. You have been warned."),
 ])

@@ -49,8 +49,8 @@ _DEED = re.compile(rf"{_LEAD}{_YOU}\s+{_ADVERB}*(?:{_PAST}|{_DOING}|{_HABIT}\s+{
 # "you"), a guess, a wish, advice (``ADVICE``, ``HEDGE``) or what the listener can or will do, praise ("you really
 # showed your strength", "you did good", "you got this", "you made it!", "you did it yourself", "you looked strong",
 # "you run better"), a figure of speech or a tease ("you have no idea", "a saying for everything", "you have been
-# warned") and what the listener made someone feel ("u made him laugh", "you make it
-# sound easy"). "you told me!" is about the chat, no deed. Chosen on released batches 1-12 and 22-24.
+# warned") and what the listener made someone feel ("u made him laugh", "you make it sound easy"). "you told me!" is
+# about the chat, no deed. Chosen on released batches 1-12 and 22-24 (h65c).
 _NOT_TOLD = re.compile(r"\?|\b(?:if|when|whenever|once|unless|until|as\s+if|bet|guess|hope|wish|"
                        r"can|can't|cannot|will|won't|(?:have|has|had|got)\s+to|gotta|"
                        r"really|such|so|very|great|amazing|awesome|perfectly|brilliant|incredible|talent|proud|kudos|"

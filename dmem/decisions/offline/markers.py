@@ -26,8 +26,7 @@ _LISTENER_SUBJECT = re.compile(rf"^\W*(?:(?:{REACTION_LEADS}|then|now)\W+)*"
                                r"(?:you|your|yours|u|ur|ya|youll|youd|youre|youve)\b", re.I)
 # Advice, a duty or a guess ("you should", "it might"): a clause of it is no fact, here or in ``listener_facts``.
 ADVICE = re.compile(r"\b(?:should|shouldn't|must|mustn't|ought|would|wouldn't|could|might|better\s+to|make\s+sure|"
-                     r"(?:important|crucial|essential|vital|key)\s+(?:to|for))\b",
-                     re.I)
+                    r"(?:important|crucial|essential|vital|key)\s+(?:to|for))\b", re.I)
 # What can or may be is a general statement unless it counts something ("they can seat 40 max").
 _MAY = re.compile(r"\b(?:can|may|often|tends?\s+to)\b", re.I)
 # An activity opening the clause is one in general: "Sharing meals brings people closer".
