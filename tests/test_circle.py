@@ -761,3 +761,37 @@ def test_what_the_listener_did_had_does_or_said_told_them_is_a_fact_about_the_li
 def test_a_you_line_that_tells_no_deed_of_the_listeners_stays_out(text: str) -> None:
     facts = _facts([("Ivo", "I made flashcards for everyone")], text)[1]
     assert not any(f.startswith("Ivo") for f in facts), facts
+
+
+@pytest.mark.parametrize(("before", "text"), [
+    ([("Ivo", "thanks for the help with the stall, couldn't have done it alone")], "You did it yourself. I only"
+     " carried the boxes."),  # praise of the deed the listener thanked for
+    ([("Ivo", "the hill loop nearly killed me")], "you looked strong on the climb past the quarry"),  # praise
+    ([("Ivo", "the early wave starts at 6")], "that suits you. you run better before the town is awake"),
+    ([("Ivo", "my nephew is loud")], "Thirty kids with drums. you have no idea what real noise is"),  # a figure
+    ([("Ivo", "apply then. scared is just excited in a coat")], "You have a fridge magnet saying for everything."),
+    ([("Ivo", "the deadline moved to May")], "Then you have time. Ring me whenever you like"),  # a consequence
+    ([("Ivo", "Tell her the song is mine")], "She says she'll sing it anyway. You have been warned."),
+])
+def test_praise_a_figure_of_speech_or_a_tease_told_as_a_deed_stays_out(before: list[tuple[str, str]],
+                                                                        text: str) -> None:
+    facts = _facts(before, text)[1]
+    assert not any(f.startswith("Ivo") for f in facts), facts
+
+
+@pytest.mark.parametrize(("before", "text", "fact"), [
+    ([("Ivo", "the neighbours are back from their holiday")], "you looked after their dog for two weeks",
+     "Ivo looked after their dog for two weeks"),
+    ([("Ivo", "one sausage roll won't hurt")], "You have been vegetarian for eleven years",
+     "Ivo has been vegetarian for eleven years"),
+    ([("Noor", "moving on sat"), ("Ivo", "do u need help")], "yes. u have no van", "Ivo has no van"),
+    ([("Ivo", "signed the lease on the corner unit")], "omg you found the perfect spot for the stall",
+     "Ivo found the perfect spot for the stall"),
+    ([("Ivo", "dinner's on me then")], "hey you paid for all the trains this year",
+     "Ivo paid for all the trains this year"),
+])
+def test_a_deed_of_the_listeners_with_a_word_praise_also_uses_is_still_theirs(
+        before: list[tuple[str, str]], text: str, fact: str) -> None:
+    admitted, facts = _facts(before, text)
+    assert admitted
+    assert any(f.startswith(fact) or f"; {fact}" in f for f in facts), facts

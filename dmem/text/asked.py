@@ -160,7 +160,8 @@ W_FRAGMENT_MAX_WORDS = 4
 # Most words of a hedged answer written as a question ("probably sushi?", "lisbon maybe?"), hedge included: a longer
 # line with a mark asks. Chosen on invented batches 19-20 (stop 61), as ``W_FRAGMENT_MAX_WORDS``.
 W_HEDGED_MAX_WORDS = 4
-_W_HEDGE = re.compile(r"\b(?:probably|prob|probs|maybe|perhaps|possibly)\b", re.I)
+# A hedge ("probably", "maybe"): what a hedged answer or a guess says; ``listener_facts`` leaves a guess out by it.
+HEDGE = re.compile(r"\b(?:probably|prob|probs|maybe|perhaps|possibly)\b", re.I)
 
 
 def wh_clause(sentence: str) -> bool:
@@ -294,7 +295,7 @@ def hedged_answer(question_turn: str, reply: str) -> bool:
     said = _without_lead(reply.strip())
     if not said.endswith("?") or len(question_sentences(said)) != 1 or len(said.split()) > W_HEDGED_MAX_WORDS:
         return False
-    rest = _W_HEDGE.sub(" ", said).strip(" ?!.,")
+    rest = HEDGE.sub(" ", said).strip(" ?!.,")
     if rest == said.strip(" ?!.,") or WH_ANYWHERE.search(said) or SECOND_PERSON_ASKED.search(said) \
             or _W_REACTION.match(rest) or not topic_stems(rest):
         return False

@@ -7,7 +7,11 @@ listener's name ("Ivo made flashcards"), kept in the speaker's namespace as ever
 Only a statement: a past verb, a present one of a closed list of doings, or one after "always"/"usually"/"never"/
 "often". Not a question, a wish, advice or a guess ("you should", "you must be tired": no such verb follows "you"),
 a generic "you" ("you never know", "when you pack you always forget something"), nor a reaction ("you did it!",
-which ``clause_admission`` leaves out as saying nothing besides the name).
+which ``clause_admission`` leaves out as saying nothing besides the name). Nor praise, a figure of speech or a tease
+that reads as a deed ("you did all of it", "you looked strong", "you have no idea", "you run better than anyone").
+The leads before "you" are ``markers.REACTION_LEADS``, advice and guesses ``markers.ADVICE`` and ``asked.HEDGE``; the
+verb lists are this room's own: ``verbs.IRREGULAR_PASTS`` and ``markers``' told pasts read any past ("you thought",
+"you knew" are no deeds), ``threads``' own verbs any finite verb.
 """
 
 from __future__ import annotations
@@ -15,10 +19,14 @@ from __future__ import annotations
 import re
 
 from dmem.decisions.offline.circle import Circle
+from dmem.decisions.offline.markers import ADVICE, REACTION_LEADS
 from dmem.decisions.offline.person import Person
+from dmem.text.asked import HEDGE
 from dmem.text.lexical import content_words
 
-_LEAD = r"^\W*(?:(?:oh|and|but|so|well|lol|haha|yeah|yes|no|wait|also)\W+)*"
+# Chat's words before "you" (``markers.REACTION_LEADS``); not "then" or "now", which draw a consequence or turn to a
+# request ("then you have time", "now u teach me welsh").
+_LEAD = rf"^\W*(?:{REACTION_LEADS}\W+)*"
 # The listener's age, told them by the speaker ("you're 31", "ur 40 now"). Only the bare age: "you're 40 years too
 # late" is no age.
 _YOUR_AGE = re.compile(rf"{_LEAD}(?:you're|youre|you\s+are|ur|your)\s+"
@@ -38,21 +46,26 @@ _NOT_HABIT = (r"(?!(?:know|knew|think|mean|see|guess|need|want|wish|hope|look|so
               r"could|will|would|should|must|might)\b)")
 _DEED = re.compile(rf"{_LEAD}{_YOU}\s+{_ADVERB}*(?:{_PAST}|{_DOING}|{_HABIT}\s+{_ADVERB}*{_NOT_HABIT}[a-z]+)\b", re.I)
 # A clause that is no statement of the listener's: a question, a condition or time clause around "you" (a generic
-# "you"), a guess, a wish or advice ("you have to try it"), praise ("you really showed your strength", "you did
-# good", "you got this", "you made it!") and what the listener made someone feel ("u made him laugh", "you make it
-# sound easy"). "you told me!" is about the chat, no deed.
-_NOT_TOLD = re.compile(r"\?|\b(?:if|when|whenever|once|unless|until|as\s+if|bet|guess|hope|wish|maybe|probably|"
-                       r"should|must|might|could|would|can|can't|cannot|will|won't|(?:have|has|had|got)\s+to|gotta|"
+# "you"), a guess, a wish, advice (``ADVICE``, ``HEDGE``) or what the listener can or will do, praise ("you really
+# showed your strength", "you did good", "you got this", "you made it!", "you did it yourself", "you looked strong",
+# "you run better"), a figure of speech or a tease ("you have no idea", "a saying for everything", "you have been
+# warned") and what the listener made someone feel ("u made him laugh", "you make it sound easy"). "you told me!" is
+# about the chat, no deed. Chosen on released batches 1-12 and 22-24 (h65c).
+_NOT_TOLD = re.compile(r"\?|\b(?:if|when|whenever|once|unless|until|as\s+if|bet|guess|hope|wish|"
+                       r"can|can't|cannot|will|won't|(?:have|has|had|got)\s+to|gotta|"
                        r"really|such|so|very|great|amazing|awesome|perfectly|brilliant|incredible|talent|proud|kudos|"
                        r"potential|got\s+(?:this|it|through)|"
                        r"(?:made|nailed|smashed|aced|rocked|killed|crushed)\s+(?:it|that|this)(?=\W*$)|"
-                       r"(?:did|do|done)\s+(?:good|great|well|amazing)|"
+                       r"(?:did|do|done)\s+(?:good|great|well|amazing)|(?:did|done)\s+(?:it|that|this|all)|better|worse|"
+                       r"(?:looked|sounded|seemed)(?!\s+(?:after|for|into|at|up|over|through)\b)|"
+                       r"no\s+(?:idea|clue)|been\s+warned|everything|"
                        r"(?:did|do|does)\s+(?:not\s+)?(?:tell|say|mention)|"
                        r"told\s+(?:me|us)(?:\s+(?:that|so|already|before|earlier|yesterday))?(?=\W*$)|"
                        r"(?:didn't|don't|doesn't|weren't|aren't|haven't|won't)\s+(?:you|u)(?=\W*$)|"
                        r"(?:make|makes|made)\s+(?:\w+\s+){0,3}?(?:laugh|cry|smile|sound|feel|look|happy|day))\b", re.I)
-# A bare auxiliary says nothing of its own ("you did!", "you did not", "u do, in ur own way").
-_BARE = re.compile(rf"{_LEAD}{_YOU}\s+(?:did|do|does|had|have)(?:\s+not|n't)?\s*(?:[,.!]|$)", re.I)
+# A bare auxiliary or "said" says nothing of its own ("you did!", "you did not", "u do, in ur own way", "u said").
+_BARE = re.compile(rf"{_LEAD}{_YOU}\s+(?:(?:did|do|does|had|have)(?:\s+not|n't)?|said(?:\s+(?:it|so))?)\s*(?:[,.!]|$)",
+                   re.I)
 # A "you" the speaker says of the listener's habit: what they always do well is no praise of one deed.
 _HABIT_WELL = re.compile(r"\b(?:always|usually)\s+(?:do|does)\s+well\b", re.I)
 # The listener's lines just before, whose content words an echo repeats (over ECHO_SHARE of its own): their own news
@@ -77,8 +90,9 @@ def listener_age(text: str, circle: Circle) -> tuple[str, Person] | None:
 
 def listener_deed(text: str, circle: Circle) -> tuple[str, Person] | None:
     """What the listener did, had, does or said, told them (``_DEED``), with their name ("Ivo made flashcards")."""
-    if not circle.listener or not _DEED.match(text) or _NOT_TOLD.search(_HABIT_WELL.sub("", text)) \
-            or _BARE.match(text) or (not re.search(_HABIT, text, re.I) and _echo(text, circle)):
+    rest = _HABIT_WELL.sub("", text)
+    if not circle.listener or not _DEED.match(text) or _NOT_TOLD.search(rest) or ADVICE.search(rest) \
+            or HEDGE.search(rest) or _BARE.match(text) or (not re.search(_HABIT, text, re.I) and _echo(text, circle)):
         return None
     lead = re.match(_LEAD, text, re.I)
     start = lead.end() if lead else 0

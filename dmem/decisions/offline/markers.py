@@ -19,11 +19,14 @@ from dmem.text.asked import LEAD_WORDS
 # Clause verdict kinds whose clause may join the pool: they said too little or nothing of the speaker alone.
 # Not "emotional": a reaction in the clause itself echoes the listener ("Wow, Bertil is from Tromso").
 POOLABLE = frozenset({"impersonal", "vague"})
-_LISTENER_SUBJECT = re.compile(rf"^\W*(?:(?:{LEAD_WORDS}|then|now|wow|yes|yeah|aw+|ooh|ah|damn|dang|whoa)\W+)*"
+# Chat's opening words and reactions before a clause's subject ("oh", "wow", "yeah", "no"): they open a clause about
+# the listener here (with "then" and "now") and a fact of the listener's told them (``listener_facts``).
+REACTION_LEADS = rf"(?:{LEAD_WORDS}|wow|yes|yeah|no|aw+|ooh|ah|damn|dang|whoa)"
+_LISTENER_SUBJECT = re.compile(rf"^\W*(?:(?:{REACTION_LEADS}|then|now)\W+)*"
                                r"(?:you|your|yours|u|ur|ya|youll|youd|youre|youve)\b", re.I)
-_ADVICE = re.compile(r"\b(?:should|shouldn't|must|mustn't|ought|would|wouldn't|could|might|better\s+to|make\s+sure|"
-                     r"(?:important|crucial|essential|vital|key)\s+(?:to|for))\b",
-                     re.I)
+# Advice, a duty or a guess ("you should", "it might"): a clause of it is no fact, here or in ``listener_facts``.
+ADVICE = re.compile(r"\b(?:should|shouldn't|must|mustn't|ought|would|wouldn't|could|might|better\s+to|make\s+sure|"
+                    r"(?:important|crucial|essential|vital|key)\s+(?:to|for))\b", re.I)
 # What can or may be is a general statement unless it counts something ("they can seat 40 max").
 _MAY = re.compile(r"\b(?:can|may|often|tends?\s+to)\b", re.I)
 # An activity opening the clause is one in general: "Sharing meals brings people closer".
@@ -113,7 +116,7 @@ def claimed(text: str, kind: str, foreign: bool = False, known: frozenset[str] =
               ("the world at large", _WORLD))
     for why, pattern in checks:
         if pattern is None:
-            if reusable.orders(text) or _ADVICE.search(text) or _NEVER.search(text) or _BARE_ORDER.match(text):
+            if reusable.orders(text) or ADVICE.search(text) or _NEVER.search(text) or _BARE_ORDER.match(text):
                 return why
         elif pattern.search(text):
             return why
