@@ -11,7 +11,8 @@ import re
 from collections.abc import Sequence
 
 from dmem.decisions.offline.chat_names import lower_names, person_news, writes_capitals
-from dmem.decisions.offline.person import MAY_BE_SUBJECT, NOT_NAMES, NameAt, opens
+from dmem.decisions.offline.person import KIN, MAY_BE_SUBJECT, NOT_NAMES, NameAt, opens
+from dmem.decisions.offline.roles import ROLES
 from dmem.text.words import wordset
 
 _WORD = re.compile(r"\b[A-Z][a-z]+\b")
@@ -87,17 +88,35 @@ def named_here(text: str, names: Sequence[NameAt]) -> set[str]:
             if sure or MAY_BE_SUBJECT.match(text[start + len(w):])}
 
 
-def verb_subject(text: str, speakers: set[str]) -> list[str]:
-    """The word opening a line before an auxiliary ("Pim was amazing", "imre's back"), when it may be a name.
+# What follows the word opening a line for ``verb_subject``: an auxiliary, after an adverb chat puts there ("imre's
+# back", "pim was amazing", "prudence just did well"), or a verb in -ed or -s ("Hartigan knows now", "Otto starts
+# nursery"). After a lowercase word the verb needs a particle, preposition, time or number after it ("halloran walked
+# in at 9", "halloran wants under 30"): else it is as often a plural noun ("good questions?") or a verb whose object
+# is the one the he/she means ("inspector liked casimir" / "what did he do").
+_ADVERB = r"(?:(?:just|still|also|really|finally|already|never|always)\s+)?"
+_AUX = rf"(?:'s|\s+{_ADVERB}(?:was|is|did|has|does|had))\b"
+_VERB = rf"\s+{_ADVERB}(?:[a-z]{{2,}}ed|[a-z]{{2,}}[^s\W]s)\b"
+_PARTICLE = (r"\s+(?:in|out|up|down|off|over|back|around|round|away|home|at|on|to|for|under|about|with|from|now|"
+             r"today|yesterday|again|\d)")
+_OPENING = r"^\W*(?:(?i:and|so|also|oh|well|yeah|honestly)\b[,!.]?\s+)*"
+_WORD_OPENING = re.compile(rf"{_OPENING}(?P<w>[A-Z][a-z]{{2,}})(?={_AUX}|{_VERB})|"
+                           rf"{_OPENING}(?P<l>[a-z]{{3,}})(?={_AUX}|{_VERB}{_PARTICLE})")
+_OWNS = re.compile(rf"'s\s+(?:{KIN}|{'|'.join(ROLES)})\b", re.I)  # "Oda's boyfriend": the one spoken of is the kin
 
-    Lowercase only in an all-lowercase line. The caller has a reply that speaks of it by a he/she ("wasn't she?",
-    "what happened to her?"), which shows the word is a person.
+
+def verb_subject(text: str, speakers: set[str]) -> list[str]:
+    """The word opening a line before a verb ("Pim was amazing", "imre's back", "Hartigan knows now"), if a name.
+
+    Lowercase only in an all-lowercase line; no role ("inspector ..."), -ing word ("sighing is ...") or owner of
+    kin ("and Oda's boyfriend?"). The caller has a reply that speaks of it by a he/she ("wasn't she?", "what
+    happened to her?", "She saved a penalty"), which shows the word is a person.
     """
-    m = re.match(r"^\W*(?P<w>[A-Za-z]{3,})(?:'s|\s+(?:was|is|did|has|does))\b", text)
-    if not m or m["w"].lower() in NOT_NAMES or m["w"] in speakers \
-            or (m["w"].islower() and writes_capitals(text)):
+    m = _WORD_OPENING.match(text)
+    word = (m["w"] or m["l"]) if m else ""
+    if not m or word.lower() in NOT_NAMES or word in speakers or word.lower() in ROLES or word.endswith("ing") \
+            or _OWNS.match(text, m.end()) or (word.islower() and writes_capitals(text)):
         return []
-    return [m["w"]]
+    return [word]
 
 
 def said_names(names: Sequence[NameAt]) -> set[str]:
