@@ -102,3 +102,8 @@ def test_a_bare_value_goes_on_with_the_news_the_listeners_question_took_up() -> 
 def test_a_bare_value_after_a_reaction_to_news_it_did_not_take_up_stays_out() -> None:
     turns = _chat(("Gwendolen", "lol"), ("Anselm", "how warm"), ("Gwendolen", "7"))
     assert drafted_last(turns) == []
+
+
+def test_a_reply_to_the_listeners_echo_of_a_choice_goes_on_with_nothing() -> None:
+    turns = _chat(("Gwendolen", "manual or automatic"), ("Anselm", "manual 😩"), ("Gwendolen", "respect"))
+    assert not any("respect" in text for text, _ in drafted_last(turns))

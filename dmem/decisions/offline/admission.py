@@ -148,11 +148,12 @@ def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
 
 def _head_formed(fact: Message, before: Sequence[Message], after: Sequence[Message],
                  memories: Sequence[str] = ()) -> bool:
-    """Whether a thread's head formed a fact: alone, or as the news the listener's next turn takes up.
+    """Whether a thread's head formed a fact: alone, or as the news the listener's next turn asks after.
 
-    "the walk in is running warm" forms nothing alone; the listener's "how warm" takes it up (``takeup``), and its
-    fact is the one the reply "7" goes on with. ``before``: the turns before the head; ``after``: the chat's turns
-    from the start, the head and the listener's turn after it among them.
+    "the walk in is running warm" forms nothing alone; the listener's "how warm" takes it up with a follow-up
+    question (``takeup``), and its fact is the one the reply "7" goes on with. A take-up by a reaction or an echo
+    ("manual or auto" / "manual 😩") asks nothing: the speaker's next line replies to it ("respect"). ``before``: the
+    turns before the head; ``after``: the chat's turns from the start, the head and the listener's turn after it.
     """
     if judge_utterance(fact, before, memories, threaded=False)[0]:
         return True
@@ -160,7 +161,7 @@ def _head_formed(fact: Message, before: Sequence[Message], after: Sequence[Messa
     if at >= len(after) or after[at].speaker == fact.speaker:
         return False
     taken = takeup_news(after[at], after[:at], memories)
-    return taken is not None and taken.news.turn_id == fact.turn_id
+    return taken is not None and taken.news.turn_id == fact.turn_id and taken.how == takeup.FOLLOWUP_QUESTION
 
 
 def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> takeup.TakeUp | None:
