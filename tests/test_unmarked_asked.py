@@ -35,7 +35,7 @@ def _chat(*lines: tuple[str, str]) -> list[Message]:
     ("is the new barista starting this week", "is the new barista starting this week?"),
     ("are the twins coming on sunday", "are the twins coming on sunday?"),
     ("who takes the van on friday", "who takes the van on friday?"),
-    ("who needs the spare keys", "who needs the spare keys?"),
+    ("who has the spare keys", "who has the spare keys?"),
 ])
 def test_an_unmarked_question_by_its_opening_is_read_as_one(question: str, asked: str) -> None:
     assert question_sentences(question, bare=False) == [asked]
@@ -47,6 +47,7 @@ def test_an_unmarked_question_by_its_opening_is_read_as_one(question: str, asked
     "the bus goes at nine",  # a statement
     "is the best thing about it",  # no -ing verb after the subject
     "who says that anyway",
+    "who needs 10 jars",  # said to shrug
 ])
 def test_a_statement_or_shrug_stays_no_question(line: str) -> None:
     assert question_sentences(line, bare=False) == []
@@ -107,3 +108,9 @@ def test_a_bare_value_after_a_reaction_to_news_it_did_not_take_up_stays_out() ->
 def test_a_reply_to_the_listeners_echo_of_a_choice_goes_on_with_nothing() -> None:
     turns = _chat(("Gwendolen", "manual or automatic"), ("Anselm", "manual 😩"), ("Gwendolen", "respect"))
     assert not any("respect" in text for text, _ in drafted_last(turns))
+
+
+def test_a_line_further_on_goes_on_with_no_head_only_a_question_took_up() -> None:
+    turns = _chat(("Gwendolen", "leaving do fri"), ("Anselm", "where"), ("Gwendolen", "the boathouse obvs"),
+                  ("Anselm", "obvs"), ("Gwendolen", "come"), ("Anselm", "on shift"), ("Gwendolen", "boo"))
+    assert not any("boo" in text for text, _ in drafted_last(turns))

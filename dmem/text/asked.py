@@ -110,7 +110,8 @@ _ING_NOUNS = (r"(?:(?:some|any|no|every)?thing|morning|evening|wedding|meeting|b
               r"lightning|stuffing|seasoning|earring|swing|wing|sibling|darling|duckling|dumpling|sting)")
 # How a question opens: a wh-word with a verb after it ("what's", "where did", "how many"), a wh-word with its
 # noun ("what games did you", "which one is it"), "who" with a past verb ("who won") or a present one and more
-# ("who goes in goal", "who needs the new address"; not "who knows", "who cares", "who says"), a verb before a
+# ("who goes in goal", "who takes the van"; not "who knows", "who cares", "who says", "who needs 10 jars": said
+# to shrug), a verb before a
 # subject ("did you", "is it", "are they"), "is"/"are" before a named subject and an -ing verb ("is the new guy
 # starting this week", h65g), or chat's short forms ("ever been", "got any", "any plans").
 _UNMARKED_QUESTION = re.compile(
@@ -119,7 +120,7 @@ _UNMARKED_QUESTION = re.compile(
     rf"|(?:what|which|whose|how\s+many|how\s+much)(?:\s+[\w'-]+){{1,3}}?\s+(?:{AUXILIARIES})"
     r"\s+(?:you|u|ya|they|he|she|we|it|i)\b"
     r"|who\s+(?!knows\b|cares\b)[a-z]+(?:ed|ote|ade|on|ew|ang|ought|ave)\b"
-    r"|who\s+(?!knows\b|cares\b|says\b|does\b)[a-z]+[^s\W]s\s+(?=\w)"
+    r"|who\s+(?!knows\b|cares\b|says\b|does\b|needs\b)[a-z]+[^s\W]s\s+(?=\w)"
     r"|(?:is|are|was|were)\s+(?:the|his|her|their|our|ur|your)\s+(?:[\w'-]+\s+){0,2}?"
     rf"(?!{_ING_NOUNS}\b)[a-z]{{2,}}ing\b"
     r"|how\s+(?:many|much|long|often|come|far|old)\b"
