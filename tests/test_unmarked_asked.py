@@ -82,6 +82,8 @@ def test_a_pronoun_alone_answering_who_names_the_person(reply: str, named: str) 
     ("who cares", "me"),
     ("who's in charge", "you did"),  # a pronoun with a verb is judged on its words
     ("what's in the box", "you"),  # not a who-question
+    ("Who is it?", "Me!"),  # who is at the door: no lasting fact
+    ("who's there", "me"),
 ])
 def test_a_pronoun_to_no_who_question_names_nobody(question: str, reply: str) -> None:
     assert not names_who(question, reply)

@@ -106,9 +106,11 @@ def answer_kind(question: str) -> str | None:
     return {"how much": "how many"}.get(kind, "name" if kind[0] in "nc" else kind)
 
 
-# A who-question with what it asks after ("who's in charge", "who goes in goal?", "who needs the new address"): the
-# asking word opens it and a word of the question follows (not "who?" alone, "who knows", "who cares": no question).
-_WHO_ASKS = re.compile(rf"^\W*{_OPENERS}who(?:'s|s\b|\s+is\b|\s+(?!knows\b|cares\b)[a-z]+\b)\s*[a-z]", re.I)
+# A who-question with what it asks after ("who's in charge", "who goes in goal?", "who takes the van"): the asking
+# word opens it and a word of the question follows (not "who?" alone, "who knows", "who cares": no question; not
+# "who is it", "who's there", "who's this": who is at the door or on the line, "me!" tells no lasting fact).
+_WHO_ASKS = re.compile(rf"^\W*{_OPENERS}who(?:'s|s\b|\s+is\b|\s+(?!knows\b|cares\b)[a-z]+\b)"
+                       r"(?!\s*(?:it|this|that|there)\W*$)\s*[a-z]", re.I)
 # A person named by a pronoun alone, as the whole reply: "you", "u", "me!!", "us", "both of us", "you and me".
 _PERSON_ALONE = re.compile(r"^\W*(?:you|u|me|us|both\s+of\s+us|(?:you|u)\s+and\s+me|me\s+and\s+(?:you|u)|"
                            r"(?:you|u|me|us)\s+both)\W*$", re.I)
