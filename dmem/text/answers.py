@@ -106,6 +106,26 @@ def answer_kind(question: str) -> str | None:
     return {"how much": "how many"}.get(kind, "name" if kind[0] in "nc" else kind)
 
 
+# A who-question with what it asks after ("who's in charge", "who goes in goal?", "who takes the van"): the asking
+# word opens it and a word of the question follows (not "who?" alone, "who knows", "who cares": no question; not
+# "who is it", "who's there", "who's this": who is at the door or on the line, "me!" tells no lasting fact).
+_WHO_ASKS = re.compile(rf"^\W*{_OPENERS}who(?:'s|s\b|\s+is\b|\s+(?!knows\b|cares\b)[a-z]+\b)"
+                       r"(?!\s*(?:it|this|that|there)\W*$)\s*[a-z]", re.I)
+# A person named by a pronoun alone, as the whole reply: "you", "u", "me!!", "us", "both of us", "you and me".
+_PERSON_ALONE = re.compile(r"^\W*(?:you|u|me|us|both\s+of\s+us|(?:you|u)\s+and\s+me|me\s+and\s+(?:you|u)|"
+                           r"(?:you|u|me|us)\s+both)\W*$", re.I)
+
+
+def names_who(question: str, reply: str) -> bool:
+    """Whether ``reply`` answers a who-question with a person said by a pronoun alone ("who's in charge" / "you").
+
+    The pronoun carries no word a reply is judged on, yet it names the person asked for: the asker ("you") or the
+    speaker ("me"), whom the fact writes by name.
+    """
+    said = straighten(reply)
+    return bool(_WHO_ASKS.match(straighten(question)) and _PERSON_ALONE.match(said))
+
+
 def says_number(text: str) -> bool:
     """Whether ``text`` says a number or an amount, as a how-many or how-long answer must.
 

@@ -104,15 +104,25 @@ _W_ANYONE = re.compile(r"\b(?:i|me|my|mine|we|us|our|he|she|they|him|her|them|hi
                        r"these|those|there)\b", re.I)
 # A sentence of lead words alone ("hmm.", "oh!", "well,"): a reply's opening before what it says.
 _LEAD_SENTENCE = re.compile(rf"^\s*(?:{LEAD_WORDS}\W*)+?[.!?\n]+\s*", re.I)
+# Nouns in -ing, not a verb after "is the ..." ("is the best thing about it", "was the wedding"): closed-class.
+_ING_NOUNS = (r"(?:(?:some|any|no|every)?thing|morning|evening|wedding|meeting|building|ceiling|king|ring|spring|"
+              r"string|pudding|feeling|painting|clothing|parking|ending|opening|offering|setting|filling|icing|"
+              r"lightning|stuffing|seasoning|earring|swing|wing|sibling|darling|duckling|dumpling|sting)")
 # How a question opens: a wh-word with a verb after it ("what's", "where did", "how many"), a wh-word with its
-# noun ("what games did you", "which one is it"), "who" with a past verb ("who won"), a verb before a subject
-# ("did you", "is it", "are they"), or chat's short forms ("ever been", "got any", "any plans").
+# noun ("what games did you", "which one is it"), "who" with a past verb ("who won") or a present one and more
+# ("who goes in goal", "who takes the van"; not "who knows", "who cares", "who says", "who needs 10 jars": said
+# to shrug), a verb before a
+# subject ("did you", "is it", "are they"), "is"/"are" before a named subject and an -ing verb ("is the new guy
+# starting this week", h65g), or chat's short forms ("ever been", "got any", "any plans").
 _UNMARKED_QUESTION = re.compile(
     rf"^\s*{LEAD_INS}(?:(?:what|where|when|who|which|why|how)(?:'s|'re|'d|'ve|s\b|\s+(?:{_W_AUX}|about|else|kind|"
     r"sort|type|made|makes|got)\b)"
     rf"|(?:what|which|whose|how\s+many|how\s+much)(?:\s+[\w'-]+){{1,3}}?\s+(?:{AUXILIARIES})"
     r"\s+(?:you|u|ya|they|he|she|we|it|i)\b"
     r"|who\s+(?!knows\b|cares\b)[a-z]+(?:ed|ote|ade|on|ew|ang|ought|ave)\b"
+    r"|who\s+(?!knows\b|cares\b|says\b|does\b|needs\b)[a-z]+[^s\W]s\s+(?=\w)"
+    r"|(?:is|are|was|were)\s+(?:the|his|her|their|our|ur|your)\s+(?:[\w'-]+\s+){0,2}?"
+    rf"(?!{_ING_NOUNS}\b)[a-z]{{2,}}ing\b"
     r"|how\s+(?:many|much|long|often|come|far|old)\b"
     r"|what\s+happened\s+(?:to|with|at|in|after|there|next|then)\b"
     r"|(?:did|does|do|will|would|can|could)\s+(?:the|that|this|his|her|their|my|our|ur)\s+(?:[\w'-]+\s+){1,3}?"

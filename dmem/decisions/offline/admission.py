@@ -143,7 +143,26 @@ def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
     pooled = followup.judge_reply(texts, [v.kind for v in verdicts], [c.foreign for c in clauses], answer_words,
                                   clauses[0].names, set(clauses[0].people), listeners_of(message, prior, memories))
     return threads.continues(message, prior, texts, pooled,
-                             lambda fact, before: judge_utterance(fact, before, memories, threaded=False)[0])
+                             functools.partial(_head_formed, after=prior, memories=memories))
+
+
+def _head_formed(fact: Message, before: Sequence[Message], after: Sequence[Message],
+                 memories: Sequence[str] = ()) -> bool:
+    """Whether a thread's head formed a fact: alone, or as the news the listener's next turn asks after.
+
+    "the walk in is running warm" forms nothing alone; the listener's "how warm" takes it up with a follow-up
+    question (``takeup``), and its fact is the one the reply "7" goes on with. A take-up by a reaction or an echo
+    ("manual or auto" / "manual 😩") asks nothing: the speaker's next line replies to it ("respect"). Only the
+    answer right after the question goes on so ("leaving do fri" / "where" / "tusk" / ... / "boo": no).
+    ``before``: the turns before the head; ``after``: the turns before the piece, from the chat's start.
+    """
+    if judge_utterance(fact, before, memories, threaded=False)[0]:
+        return True
+    at = len(before) + 1  # the turn after the head: the question, and the piece right after it
+    if at != len(after) - 1 or after[at].speaker == fact.speaker:
+        return False
+    taken = takeup_news(after[at], after[:at], memories)
+    return taken is not None and taken.news.turn_id == fact.turn_id and taken.how == takeup.FOLLOWUP_QUESTION
 
 
 def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> takeup.TakeUp | None:

@@ -48,7 +48,7 @@ from dmem.decisions.offline import (
 )
 from dmem.decisions.offline.clauses import Clause, ClauseVerdict, answer_words, informative_words, utterance_text
 from dmem.decisions.offline.replies import Asked
-from dmem.text.answers import yes_no_echo
+from dmem.text.answers import names_who, yes_no_echo
 from dmem.text.asked import asks_yes_no, opens_yes_no
 from dmem.text.lexical import content_words
 from dmem.text.quotes import shorten
@@ -93,7 +93,8 @@ def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | No
     """
     verdict = _judge(clause, language) if ruled is None else ruled
     needed = _ANSWERABLE.get(verdict.kind)
-    if clause.asked and not verdict.admit and needed and len(answer_words(clause.text)) >= needed:
+    if clause.asked and not verdict.admit and needed \
+            and (len(answer_words(clause.text)) >= needed or names_who(clause.asked.question, clause.text)):
         said_to = {"": "question", "accepted": "proposal, which the reply accepts",
                    "continued": "line, which the reply adds to"}.get(
             clause.asked.stance, "message, which the reply names")  # ``picked``, ``accepted``

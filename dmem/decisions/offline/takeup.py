@@ -105,6 +105,9 @@ class Unformed:
     """The language its clauses were cut in."""
 
 
+FOLLOWUP_QUESTION = "a follow-up question"
+"""The take-up that asks after the news ("how warm", "wait when??"): what the speaker says next answers it."""
+
 Told = Callable[[Message, Sequence[Message]], "Unformed | None"]
 """A line judged in its place: what it says as news, or None when it formed something."""
 
@@ -117,7 +120,7 @@ def signal(text: str, details: Sequence[str]) -> str | None:
         return "a reaction to news"
     if _ASKS_AFTER.search(text) and not SECOND_PERSON.search(text) \
             and (followup.names_nothing(text) or _short_ask(text)):
-        return "a follow-up question"
+        return FOLLOWUP_QUESTION
     stems = {stem(w) for w in details if len(w) >= ECHO_MIN_CHARS and w not in _NO_ECHO}
     words = content_words(text)
     echoed = [w for w in words if stem(w) in stems]
