@@ -35,7 +35,7 @@ _facts = drafted_last
     ("i'll cover your saturday if you want", "ok",
      "Perpetua agreed to Osgood's proposal: Osgood will cover Perpetua's saturday if Perpetua wants"),
     ("the piano stays. we make room", "Ok. It stays",  # both clauses agree to the same plan: one memory
-     "Perpetua agreed to Osgood's proposal: the piano stays. Osgood and others make room"),
+     "Perpetua agreed to Osgood's proposal: the piano stays. Osgood and Perpetua make room"),
 ])
 def test_a_bare_deal_keeps_the_proposal_it_accepts(proposal: str, reply: str, fact: str) -> None:
     turns = _chat(("Osgood", proposal), ("Perpetua", reply))

@@ -96,13 +96,14 @@ def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | No
     if clause.asked and not verdict.admit and needed \
             and (len(answer_words(clause.text)) >= needed or names_who(clause.asked.question, clause.text)):
         said_to = {"": "question", "accepted": "proposal, which the reply accepts",
-                   "continued": "line, which the reply adds to"}.get(
+                   "continued": "line, which the reply adds to", "attending": "event, which the reply will attend"}.get(
             clause.asked.stance, "message, which the reply names")  # ``picked``, ``accepted``
         verdict = ClauseVerdict(True, f"admitted: answer to {clause.asked.asker}'s {said_to} "
                                       f"('{shorten(clause.asked.question, 80)}')", "answer", ruled=verdict)
     elif not verdict.admit and (verdict.kind in _ANSWERABLE or clause.settles and verdict.kind == "phatic") \
             and (asked := confirmed_question(clause)):  # "no thanks" settles an offer though it thanks
-        said_to = {"confirmed": "follow-up on the speaker's line", "accepted": "proposal"}.get(asked.stance, "question")
+        said_to = {"confirmed": "follow-up on the speaker's line", "accepted": "proposal",
+                   "attending": "event"}.get(asked.stance, "question")
         verdict = ClauseVerdict(True, f"admitted: yes or no to {asked.asker}'s {said_to} "
                                       f"('{shorten(asked.question, 80)}')", "confirms")
     elif clause.outcome_of is not None and not verdict.admit and verdict.kind in _EVALUABLE:
@@ -147,7 +148,7 @@ def confirmed_question(clause: Clause) -> Asked | None:
     """
     if len(clause.text.split()) > W_CONFIRM_MAX_WORDS:
         return None
-    if clause.asked is not None and clause.asked.stance in ("confirmed", "accepted"):  # a yes to a follow-up, a deal
+    if clause.asked is not None and clause.asked.stance in ("confirmed", "accepted", "attending"):  # a yes, a deal
         return clause.asked
     if clause.settles is not None and speech_acts.yes_or_no(clause.text) is not None:
         return clause.settles  # "want my old desk?" ... "yes pls": the ask names what the yes settles

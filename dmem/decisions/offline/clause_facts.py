@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from dmem.decisions.offline import chains, confirmed, embedded, frames, presuppose, register, rules, speech_acts
+from dmem.decisions.offline.accepted import we_named
 from dmem.decisions.offline.clause_admission import confirmed_question, embedded_clause
 from dmem.decisions.offline.clauses import Clause, utterance_text
 from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
@@ -64,8 +65,10 @@ def answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Antecede
     asker = asked.asker
     said = resolve_subjects(rewrite_person(drop_vocative(clause.text, asker), speaker, asker), speaker, known)
     if asked.stance == "accepted":  # "deal" to "you can pay for the first pizza": the plan is what was said
-        sentence = trim(rewrite_person(asked.question, asker, speaker))
+        sentence = trim(rewrite_person(we_named(asked.question, asker, speaker), asker, speaker))
         return tidy(frames.accepted(speaker, asker, shorten(sentence, 160)))
+    if asked.stance == "attending":  # "I'll be there" to "concert on the 30th": the speaker will be at that event
+        return tidy(frames.attending(speaker, asker, shorten(trim(asked.question), 160)))  # in the third person
     if asked.stance == "continued":  # "and sunday" after the rota: the line in the third person already
         return tidy(frames.added_to(speaker, asker, shorten(asked.question, 160), trim(said)))
     if asked.stance:  # "bakery one" names a sentence of the other's message; "👍 29th" or a bare "yep" agrees to it
@@ -244,7 +247,7 @@ def _shaped_pairs(state: Drafting, clause: Clause, kind: str, message: Message, 
         back = clause.asked_back.turn_id if clause.asked_back else None
         if (kind == "confirms" or back) and not frames.replied_to(pairs[0][0]):  # the rest joins it
             state.confirmations.add(len(state.drafts))
-        return pairs, [t for t in (back, asked.turn_id, turn) if t]
+        return pairs, [t for t in (back, *asked.also, asked.turn_id, turn) if t]
     alone = clause.then is None and not state.drafts and not state.told  # the line's one clause
     if replied is not None and kind not in _SHAPED and chains.fragment(clause.text, replied.question, alone):
         return [(answer_fact(clause, replied, speaker, state.known), categorize(clause.text), Provenance.STATED)], \

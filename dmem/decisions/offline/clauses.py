@@ -189,7 +189,7 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
         asked = picked.picked(message, prior)
     asked = picked.followed_up(message, prior, asked) or asked  # "in his own van?" after the speaker's plan: "yep"
     if not (asked or replies_to):  # "You can pay for the first pizza" -> "deal": the plan agreed
-        asked = accepted.accepted(message, prior)
+        asked = accepted.accepted(message, prior) or accepted.attending(message, prior)
     if not (asked or replies_to or follows):  # "and sunday" after "you cook mon wed fri": the list goes on
         asked = continued.continued(message, prior)
     if (answered := asked or replies_to) and hedged_answer(answered.question, text):

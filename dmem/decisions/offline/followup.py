@@ -8,7 +8,8 @@ are (as ``confirmed`` judges a yes or no), the reply goes on with the news: its 
 and it is the speaker's world when it carries one answer word that is no filler. The fact is written with the
 memory the news formed when it is stored ("Osric moved in; cold; boiler makes a noise"; the lifecycle then refines
 that memory), else with the news quoted ('Osric added to "Osric failed the test": roundabout'), the news, the
-question and the reply as its sources.
+question and the reply as its sources. When the news is a bare yes ("did you book the bike test?" / "yep" / "when!"
+/ "mon. 9am"), what it told is the line it confirmed (``FollowUp.confirms``): the fact quotes that line, not "yep".
 Kept out: a question naming its own topic ("how's the new boiler?": judged as now), a reply that only reacts or
 fills ("lol idk"), a reply about the listener, advice or the world, and a line before the question that is not
 the speaker's own news (a question, a reaction, the other's news: nothing the rules admitted as the speaker's).
@@ -21,10 +22,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from dmem.decisions.offline import reusable, rules
+from dmem.decisions.offline import picked, reusable, rules
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.replies import without_speaker
 from dmem.state.schemas import Message
+from dmem.text.asked import asks
 from dmem.text.lexical import content_stems, content_words, first_word, straighten
 from dmem.text.words import WH_FOLLOWUP, alternation, wordset
 
@@ -62,6 +64,9 @@ class FollowUp:
     question: Message
     pooled: tuple[int, ...] = ()
     """Indexes of the reply's clauses that go on with the news (what the fact says of it)."""
+    confirms: tuple[Message, ...] = ()
+    """When the news is a bare yes: the other's line it confirmed, after the speaker's own line that line checks
+    ("11 a kilo now" / "from 9.50?" / "yep"); what the news told is these lines, not "yep"."""
 
 
 def said(message: Message) -> str:
@@ -98,7 +103,22 @@ def asked_on(message: Message, prior: Sequence[Message],
     news = prior[at - 1] if at else None
     if news is None or news.speaker != message.speaker or not told(news, prior[: at - 1]):
         return None
-    return FollowUp(news, question)
+    return FollowUp(news, question, confirms=confirmed_by(news, prior[: at - 1]))
+
+
+def confirmed_by(yes: Message, prior: Sequence[Message]) -> tuple[Message, ...]:
+    """The lines a bare yes confirmed: the other's line just before it, after the speaker's own line it checks.
+
+    "did you book the bike test?" / "yep" -> that question; "11 a kilo now" / "from 9.50?" / "yep" -> both lines (a
+    question of ``picked.VALUE_CHECK_MAX_WORDS`` words at most checks the speaker's line). () for no bare yes.
+    """
+    if not picked.is_bare_yes(said(yes)) or not prior or prior[-1].speaker == yes.speaker:
+        return ()
+    line = said(prior[-1])
+    if len(prior) > 1 and prior[-2].speaker == yes.speaker and asks(line) \
+            and len(line.split()) <= picked.VALUE_CHECK_MAX_WORDS:
+        return prior[-2], prior[-1]
+    return (prior[-1],)
 
 
 def detail_words(words: Sequence[str]) -> list[str]:

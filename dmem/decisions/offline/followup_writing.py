@@ -2,8 +2,9 @@
 
 'Osric moved in; cold; boiler makes a noise' when the news formed a stored memory, else
 'Osric added to "Osric failed the test": roundabout'; the news, the question asked after it and the reply are the
-sources. ``followup`` judges the unit; this module only writes it. A terse piece going on with the speaker's own
-fact of the same thread (``threads``) is written the same way, from the fact's line and the piece.
+sources (after a bare yes, the news quoted is the line the yes confirmed: 'Quill added to "Quill booked the bike
+test": when? mon; 9am'). ``followup`` judges the unit; this module only writes it. A terse piece going on with the
+speaker's own fact of the same thread (``threads``) is written the same way, from the fact's line and the piece.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from dmem.decisions.offline import followup, frames, register, rules, threads
+from dmem.decisions.offline import confirmed, followup, frames, register, rules, threads
 from dmem.decisions.offline.clauses import Clause, utterance_text
 from dmem.decisions.offline.fact_text import categorize, drop_vocative, tidy, trim
 from dmem.decisions.offline.pronouns import rewrite_person
@@ -119,15 +120,30 @@ def _on_news(said: str, unit: followup.FollowUp, message: Message, listener: str
     The news, the question asked after it and the reply are its sources.
     """
     speaker, news = message.speaker, utterance_text(unit.news)
-    sources = [unit.news.turn_id, unit.question.turn_id, message.turn_id]
+    sources = [*(t.turn_id for t in unit.confirms), unit.news.turn_id, unit.question.turn_id, message.turn_id]
     if threads.asks_kind(question := followup.said(unit.question), said):  # "when" / "end of the month"
         said = f"{threads.asked_words(question)}? {said}"
+    if unit.confirms:  # "did you book the bike test?" / "yep": the news is what the yes confirmed
+        news = _confirmed(unit, speaker, listener)
     if memory := followup.news_memory(news, speaker, memories):
         text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
     else:
-        text = frames.added(speaker, shorten(_restated(news, speaker, listener), 100), said)
+        told = news if unit.confirms else _restated(news, speaker, listener)
+        text = frames.added(speaker, shorten(told, 100), said)
     return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=sources, categories=categorize(said),
                      provenance=Provenance.HEDGED if hedged else Provenance.STATED, language="en")
+
+
+def _confirmed(unit: followup.FollowUp, speaker: str, listener: str | None) -> str:
+    """What a bare yes told, in the third person: the question it answered as the fact, else the lines it confirmed.
+
+    'Quill booked the bike test' for "did you book the bike test?"; "11 a kilo now, from 9.50" for a number checked.
+    """
+    lines = [rewrite_person(followup.said(t), t.speaker, listener if t.speaker == speaker else speaker)
+             for t in unit.confirms]
+    if stated := confirmed.confirmed_statement(lines[-1], followup.said(unit.news), speaker):
+        return stated
+    return ", ".join(trim(line.replace('"', "'")).rstrip(" ?!.") for line in lines)
 
 
 def _restated(news: str, speaker: str, listener: str | None) -> str:

@@ -13,8 +13,8 @@ comes from what was said (``said``).
 
 from __future__ import annotations
 
-__all__ = ["JOIN", "accepted", "added", "added_to", "answered", "asked", "is_asked", "joined", "picked", "pieces",
-           "replied_to", "said"]
+__all__ = ["JOIN", "accepted", "added", "added_to", "answered", "asked", "attending", "is_asked", "joined", "picked",
+           "pieces", "replied_to", "said"]
 
 import re
 
@@ -25,6 +25,7 @@ JOIN = "; "
 """Between the replies joined under one question."""
 _PICKED = re.compile(rf"^\s*{_NAME} (?:replied|agreed|added) to {_NAME}'s \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
 _ACCEPTED = re.compile(rf"^\s*{_NAME} agreed to {_NAME}'s proposal:\s*(?P<said>\S.*)$", re.S)
+_ATTENDING = re.compile(rf"^\s*{_NAME} will be at {_NAME}'s event:\s*(?P<said>\S.*)$", re.S)
 _ASKED = re.compile(rf"^\s*{_NAME} asked {_NAME}:\s*\"(?P<said>[^\"]*\?)\"\s*$", re.S)
 
 
@@ -46,6 +47,11 @@ def picked(speaker: str, other: str, sentence: str, reply: str, agreed: bool) ->
 def accepted(speaker: str, other: str, proposal: str) -> str:
     """A bare "deal" kept as the proposal it accepts: what was agreed is the proposal, the "deal" says no more."""
     return f'{speaker} agreed to {other}\'s proposal: {proposal}'
+
+
+def attending(speaker: str, other: str, event: str) -> str:
+    """A bare "I'll be there" kept as the other's event the speaker will be at ('Quill will be at Maren's event: X')."""
+    return f"{speaker} will be at {other}'s event: {event}"
 
 
 def added_to(speaker: str, other: str, line: str, item: str) -> str:
@@ -96,7 +102,7 @@ def said(text: str) -> str:
 
     A question kept as asked ends with its question mark, so a line that only asks still reads as one.
     """
-    for frame in (_REPLY, _ADDED, _PICKED, _ACCEPTED, _ASKED):
+    for frame in (_REPLY, _ADDED, _PICKED, _ACCEPTED, _ATTENDING, _ASKED):
         if m := frame.match(text):
             return m["said"].strip()
     return text

@@ -170,7 +170,7 @@ def followed_up(message: Message, prior: Sequence[Message], asked: Asked | None)
     enough for a yes to state it.
     """
     reply = without_speaker(message.text or "", message.speaker)
-    if len(prior) < 2 or not _BARE_YES.match(reply) or _shouted(reply) or prior[-1].speaker == message.speaker \
+    if len(prior) < 2 or not is_bare_yes(reply) or _shouted(reply) or prior[-1].speaker == message.speaker \
             or prior[-2].speaker != message.speaker or asked is not None and confirmed.checks_enough(asked):
         return None
     line = without_speaker(prior[-1].text or "", prior[-1].speaker).strip()
@@ -189,6 +189,11 @@ def followed_up(message: Message, prior: Sequence[Message], asked: Asked | None)
     if value and asks(line):  # "84" / "covers?" / "yep": the question checks what the number counts
         asking = f"{value} {asking}"
     return Asked(asker=prior[-1].speaker, question=asking, turn_id=prior[-1].turn_id, stance="confirmed")
+
+
+def is_bare_yes(reply: str) -> bool:
+    """Whether a reply is a yes and nothing else ("yep", "Yes.", "Exactly so.", "omg yes")."""
+    return bool(_BARE_YES.match(reply))
 
 
 def _bare_value(own: str) -> str:

@@ -194,7 +194,11 @@ class Asked:
     reply names ("bakery one") or agrees to ("👍 29th"), not a question (``picked``); 'confirmed' when it is the
     other's follow-up on the speaker's own line that a bare yes confirms (``picked.followed_up``); 'accepted' when it is
     the other's proposal a bare "deal" accepts (``accepted``); 'continued' when it is the line, either speaker's and
-    already in the third person, that a short "and ..." line adds an item to (``continued``)."""
+    already in the third person, that a short "and ..." line adds an item to (``continued``); 'attending' when it is
+    the other's event a bare "I'll be there" commits the speaker to (``accepted.attending``)."""
+    also: tuple[str, ...] = ()
+    """More turns the fact is said from besides ``turn_id`` (a detail of a proposal given after it, the speaker's
+    question an event's line answers), sources too."""
 
 
 def question_answered(message: Message, prior: Sequence[Message]) -> Asked | None:
