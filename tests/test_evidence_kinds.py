@@ -66,8 +66,7 @@ def test_a_question_about_one_thing_or_no_category_names_none(question):
     assert asked_kind(question) is None
 
 
-def test_the_category_ranks_its_instances_above_the_lines_that_repeat_the_word(store, monkeypatch):
-    monkeypatch.setattr(hybrid, "member_words", lambda question: None)  # the members' words apart (tested below)
+def test_the_category_ranks_its_instances_above_the_lines_that_repeat_the_word(store):
     found = _ids(store, "What pets does Maya have?", 6)
     assert set(INSTANCES) <= set(found)
     # The same words asked as a yes/no question name no category: the lines saying 'pets' fill K.
@@ -165,59 +164,3 @@ def test_a_taste_question_ranks_a_line_stating_a_taste_into_the_k_kept(theo):
     assert TASTE in kept("What does Theo do in his free time?")
     # A question about no taste ranks the same lines without it: the taste stays out.
     assert TASTE not in kept("How does Theo spend his time fixing things?")
-
-
-@pytest.mark.parametrize(("question", "member"), [
-    ("What are Maya's hobbies?", "knit"),
-    ("Which foods does Theo avoid?", "cheese"), ("What pets has Maya had?", "hamster"),
-    ("What instruments can Theo play?", "cello"), ("Which dishes did Maya cook for the party?", "curry"),
-    ("Which hobby did Theo take up in spring?", "pottery"), ("How did Maya and Theo look after each other?", "lend"),
-])
-def test_a_question_naming_a_category_reads_its_members_words(question, member):
-    assert member in (kinds.member_words(question) or "").split()
-
-
-@pytest.mark.parametrize("question", [
-    "Where does Maya live?", "What is Theo's job?", "When did Maya move house?", "What does Theo do on Sundays?",
-    "Which films do Maya and Theo both enjoy?", "What sports does Theo play?",
-])
-def test_a_question_naming_no_category_reads_no_members(question):
-    assert kinds.member_words(question) is None
-
-
-MEMBER = "Theo is keeping the drums for his new band"
-HOBBY_LINES = tuple(f"Theo talked about hobbies with Ilka on call number {i}" for i in range(12))
-
-
-def _away(texts: list[str]) -> np.ndarray:
-    """The member's line far from every question and from the category alone, so only its words can lift it."""
-    return np.asarray([([0.0, 1.0] if "drums" in t else [1.0, 0.0]) + [0.0] * 62 for t in texts], dtype=np.float32)
-
-
-@pytest.fixture
-def hobbyist(tmp_path):
-    s = open_store(tmp_path / "store", dim=64)
-    s.transcript.append(Routing.of("theo"), [])
-    for i, text in enumerate([*HOBBY_LINES, *OTHER_LINES, MEMBER]):
-        record = MemoryRecord(id=f"s{i}", namespace="theo", text=text, conversation_id="chat",
-                              created_at=T0, updated_at=T0)
-        s.vectors.add(record, _away([text])[0].tolist())
-    yield s
-    s.close()
-
-
-def test_a_category_question_ranks_a_member_s_line_into_the_k_kept(hobbyist):
-    def kept(question: str) -> list[str]:
-        found = hybrid.memories(question, hobbyist, EvidenceIndexes(hobbyist), "theo", 14, _away)
-        return [r.text for r, _ in found]
-
-    # The lines repeating "hobbies" fill most of K; the drums line, sharing no word with the question, is kept too.
-    assert MEMBER in kept("Which hobbies does Theo have?")
-    # A question naming no category ranks the same lines without it: the drums line stays out.
-    assert MEMBER not in kept("Who did Theo talk with about his calls?")
-
-
-def test_a_yes_no_question_naming_a_category_ranks_its_members_by_their_words(store):
-    # "pets" names no category to embed in a yes/no question, but the members' words ("dog", "parrot") still rank.
-    assert set(INSTANCES) <= set(_ids(store, "Does Maya have pets?", 6))
-    assert not set(INSTANCES) & set(_ids(store, "Does Maya talk about walks?", 6))

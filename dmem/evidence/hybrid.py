@@ -10,9 +10,7 @@ questions put to memory without saying what happened. With per-speaker namespace
 gives the namespace of the person a question names more of the K slots than the others' (K per
 namespace in all). A list question that names a category ('What hobbies does Maya have?') adds a
 ranking of the memories that are instances of it (``kinds``); a question about someone's tastes
-('Which games has Maya got in common with Theo?') a BM25 ranking of the words that state one (``kinds``); a question
-naming an everyday category ('What are Theo's hobbies?') or asking what two people do for each other a BM25
-ranking of its members' words ('climb', 'drum'; ``kinds``).
+('Which games has Maya got in common with Theo?') a BM25 ranking of the words that state one (``kinds``).
 Every question adds a ranking of the memories by the turns said just before theirs (``threads``): a
 terse fragment's topic lives there.
 With per-speaker namespaces the chat's people the question names leave every namespace's dense query
@@ -32,7 +30,7 @@ from numpy.typing import NDArray
 from dmem.decisions.offline.chains import FRAGMENT_MAX_WORDS
 from dmem.decisions.offline.frames import is_asked
 from dmem.evidence.indexes import EvidenceIndexes, Labels, MemoryIndex, TurnIndex
-from dmem.evidence.kinds import asked_kind, instance_ranking, member_words, taste_words
+from dmem.evidence.kinds import asked_kind, instance_ranking, taste_words
 from dmem.evidence.search import DocIndex, fuse
 from dmem.evidence.threads import speakerless_query, thread_ranking
 from dmem.state.schemas import MemoryRecord
@@ -57,9 +55,6 @@ RealTalk's tuning Chat_1 and batch 14, 0.5 kept; checked on batch 12: RESULTS, h
 TASTE_WEIGHT = 1.0
 """Weight in the fusion of a taste question's ranking by the words that state a taste (``kinds.taste_words``; a full
 signal's, chosen on RealTalk's tuning half: RESULTS, h63h)."""
-MEMBER_WEIGHT = 1.0
-"""Weight in the fusion of a category question's ranking by its members' words (``kinds.member_words``; a full
-signal's, as ``TASTE_WEIGHT``: RESULTS, h65d)."""
 TERSE_THREAD_WEIGHT = 1.0
 """Weight of the same ranking for memories all of whose source turns are terse (``terse``): a full signal's. At half
 weight a terse line its thread ranks first stayed below the K kept of a long namespace; a longer line says its own
@@ -286,8 +281,6 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
     A list question (``asked`` names a category) adds the ranking of ``instances``, the dense hits for its
     category alone that do not say the word (at ``INSTANCE_WEIGHT``, ``kinds``). A question about someone's
     tastes adds the BM25 ranking of the words that state one (at ``TASTE_WEIGHT``, ``kinds.taste_words``).
-    A question naming an everyday category adds the BM25 ranking of its members' words (at ``MEMBER_WEIGHT``,
-    ``kinds.member_words``).
     ``thread``: the memories ranked by the turns of their thread (``thread_query``): the terse ones (``terse``) at
     ``TERSE_THREAD_WEIGHT``, the others at ``THREAD_WEIGHT``, each in its own ranking.
     """
@@ -301,9 +294,6 @@ def fused_memories(question: str, index: MemoryIndex, vector: list[float], dense
     if taste := taste_words(question):
         lists.append(index.docs.lexical(taste, POOL))
         weights.append(TASTE_WEIGHT)
-    if members := member_words(question):
-        lists.append(index.docs.lexical(members, POOL))
-        weights.append(MEMBER_WEIGHT)
     if thread:
         short = terse(index, thread)
         lists += [[i for i in thread if i in short], [i for i in thread if i not in short]]

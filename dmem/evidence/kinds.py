@@ -9,11 +9,6 @@ leaving out the ones whose own text already says the word (the other signals fin
 A question about what someone likes or prefers ("What does Maya do in her spare time?", "Which films do
 Maya and Theo both enjoy?", "What could Maya and Theo do together?") reads as the category of tastes: ``taste_words``
 gives the words its instances say ("Theo loves climbing", "Maya is a fan of jazz") for a lexical ranking of their own.
-A question naming a category of everyday things ("What are Maya's hobbies?", "Which foods does Theo avoid?", "What
-pets has Maya had?") reads as that category: ``member_words`` gives its common members' words ("climbing", "cheese",
-"parrot"), which the lines answering it say where they never say "hobby" or "food". A question about
-what two people do for each other ("How did Maya and Theo help each other?") reads as the category of favours, whose
-lines ("Theo will bring his drill on Saturday") never say "each other".
 """
 
 from __future__ import annotations
@@ -42,31 +37,6 @@ words, for BM25 (chosen on RealTalk's tuning half and batch 22, checked on batch
 RESULTS, h63h)."""
 
 
-CATEGORY_WORDS: dict[str, str] = {
-    "hobbies": "climb bake cook knit sew crochet paint draw sketch read garden yoga pilates dance sing choir band "
-               "guitar piano drum cello violin chess puzzle photography pottery hike run jog swim cycle fish camp "
-               "quiz",
-    "foods": "eat ate cook bake dish meal dinner lunch breakfast recipe pasta pizza curry soup salad rice bread cake "
-             "chicken fish meat cheese vegetarian vegan allergic",
-    "pets": "dog cat puppy kitten rabbit hamster parrot bird tortoise horse vet",
-    "instruments": "guitar piano drum violin cello bass flute saxophone trumpet ukulele keyboard",
-    "favours": "help bring lend give offer pick drive collect fetch visit care thank support cover swap tip advice "
-               "advise suggest recommend",
-}
-"""Each everyday category a question may name, and the common words of its members: general English, chosen on
-RealTalk's tuning half and batches 22-24, checked on batches 19-21 and LoCoMo's tuning half (RESULTS, h65d). No
-sports: their questions ("What sports does Theo play?") were already answered, and a list of sports pushed one of
-their lines out on RealTalk's tuning half."""
-_CATEGORY = {
-    "hobbies": re.compile(r"\b(?:hobby|hobbies|pastimes?)\b", re.IGNORECASE),
-    "foods": re.compile(r"\b(?:foods?|dish(?:es)?|meals?|cuisines?)\b", re.IGNORECASE),
-    "pets": re.compile(r"\b(?:pets?|animals?)\b", re.IGNORECASE),
-    "instruments": re.compile(r"\binstruments?\b", re.IGNORECASE),
-    "favours": re.compile(r"\b(?:each\s+other|one\s+another)\b", re.IGNORECASE),
-}
-"""The words by which a question names each category of ``CATEGORY_WORDS``."""
-
-
 def asked_kind(question: str) -> str | None:
     """The category a list question asks for ('What hobbies does Maya have?': 'hobbies'), else None.
 
@@ -90,16 +60,6 @@ def taste_words(question: str) -> str | None:
     'When do Maya and Theo swim together?' asks for an arrangement, 'How many people share the flat?' a count.
     """
     return TASTE_WORDS if _TASTE.search(question) or _SHARED.search(question) else None
-
-
-def member_words(question: str) -> str | None:
-    """The member words of every category the question names ('What are Theo's hobbies?'), else None.
-
-    The lines that answer it name one member each ("Theo is keeping the drums") and rarely the category,
-    so BM25 over the question alone finds only the lines that repeat the category word.
-    """
-    words = [CATEGORY_WORDS[name] for name, pattern in _CATEGORY.items() if pattern.search(question)]
-    return " ".join(words) or None
 
 
 def instance_ranking(kind: str, hits: Sequence[Hit], position: dict[str, int]) -> list[int]:
