@@ -93,6 +93,8 @@ def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | No
     """
     verdict = _judge(clause, language) if ruled is None else ruled
     needed = _ANSWERABLE.get(verdict.kind)
+    if needed and clause.asked and clause.asked.stance == "named":
+        needed = 1  # "the test: CONGRATS 🎉": the label names the piece, the reaction is to it (``labelled``)
     if clause.asked and not verdict.admit and needed \
             and (len(answer_words(clause.text)) >= needed or names_who(clause.asked.question, clause.text)):
         said_to = {"": "question", "accepted": "proposal, which the reply accepts",

@@ -73,7 +73,8 @@ def answer_fact(clause: Clause, asked: Asked, speaker: str, known: list[Antecede
         return tidy(frames.added_to(speaker, asker, shorten(asked.question, 160), trim(said)))
     if asked.stance:  # "bakery one" names a sentence of the other's message; "👍 29th" or a bare "yep" agrees to it
         sentence = trim(rewrite_person(asked.question, asker, speaker))
-        return tidy(frames.picked(speaker, asker, shorten(sentence, 160), trim(said), asked.stance != "picked"))
+        return tidy(frames.picked(speaker, asker, shorten(sentence, 160), trim(said),
+                                   asked.stance not in ("picked", "named")))
     if asked.thing:  # "how r lessons" -> "can float now": the thing asked about is the speaker's
         return tidy(f"{speaker}'s {asked.thing}: {lowered(trim(said))}")
     if stated := chains.answer_statement(asked.question, trim(said), speaker):

@@ -20,6 +20,7 @@ from dmem.decisions.offline import (
     confirmed,
     continued,
     embedded,
+    labelled,
     news,
     outcomes,
     ownworld,
@@ -186,13 +187,13 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     asked = asked or terse_asked.asked_terse(message, prior, answer_words)  # "how r lessons" -> "can float now"
     asked = asked or confirmed.told_done(message, prior)  # "call the landlord!" -> "did."
     if not (asked or replies_to):  # "bakery one" after a message describing three flats, "👍 29th" to a date proposed
-        asked = picked.picked(message, prior)
+        asked = labelled.labelled(message, prior) or picked.picked(message, prior)  # "the test: CONGRATS 🎉"
     asked = picked.followed_up(message, prior, asked) or asked  # "in his own van?" after the speaker's plan: "yep"
     if not (asked or replies_to):  # "You can pay for the first pizza" -> "deal": the plan agreed
         asked = accepted.accepted(message, prior) or accepted.attending(message, prior)
     if not (asked or replies_to or follows):  # "and sunday" after "you cook mon wed fri": the list goes on
         asked = continued.continued(message, prior)
-    if (answered := asked or replies_to) and hedged_answer(answered.question, text):
+    if (answered := asked or replies_to) and answered.stance != "named" and hedged_answer(answered.question, text):
         text = text.rstrip(" ?")  # "probably sushi?" after "favourite food?": an answer, kept as hedged
     outcome = outcomes.awaited_event(text, prior, memories, message.speaker)
     names = {message.speaker, *(m.speaker for m in prior)}
@@ -201,8 +202,9 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     plain = [replace(c, text=register.plain(c.text)) for c in segment(casual_first_person(text))]
     if asked or replies_to:  # "Is that a lot?" -> "For a Sunday in Gorran? Yes": the echo sets the answer's terms
         plain = _echoes_joined(plain)
-    said = [restore_subject(register.restore(c.text)) for c in plain]
-    if subjectless.reads_as_own(message, prior, said):  # "camping at the bay" is the speaker's
+    named_piece = bool(asked and asked.stance == "named")  # "acting lead: congrats??": the label is the other's
+    said = [register.restore(c.text) if named_piece else restore_subject(register.restore(c.text)) for c in plain]
+    if not named_piece and subjectless.reads_as_own(message, prior, said):  # "camping at the bay" is the speaker's
         said = [subjectless.restored(s) for s in said]
     person = asked_person(asked.question) if asked and plain else None
     third = asked_third(asked.question) if asked and plain and not person else None

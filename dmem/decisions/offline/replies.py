@@ -195,7 +195,9 @@ class Asked:
     other's follow-up on the speaker's own line that a bare yes confirms (``picked.followed_up``); 'accepted' when it is
     the other's proposal a bare "deal" accepts (``accepted``); 'continued' when it is the line, either speaker's and
     already in the third person, that a short "and ..." line adds an item to (``continued``); 'attending' when it is
-    the other's event a bare "I'll be there" commits the speaker to (``accepted.attending``)."""
+    the other's event a bare "I'll be there" commits the speaker to (``accepted.attending``); 'named'
+    when it is the piece of the other's long message that a labelled reply names ("the test: CONGRATS 🎉",
+    ``labelled``)."""
     also: tuple[str, ...] = ()
     """More turns the fact is said from besides ``turn_id`` (a detail of a proposal given after it, the speaker's
     question an event's line answers), sources too."""
