@@ -50,10 +50,17 @@ CONTENT_POOR = ("rejected: no personal fact", "rejected: too little detail", "re
 # "whoa" follow both).
 _PERSONAL = (r"congrats\w*|congratulations|(?:so\s+)?sorry\s+to\s+hear|so\s+sorry|well\s+done|"
              r"good\s+for\s+(?:you|u)")
-# Reactions that only news gets (not "lol", "ok", "nice", "haha", which follow anything): joy, shock, sympathy.
+# An evaluation only news gets, said of it ("amazing", "that is so good", "how awful"): joy or sympathy; not "great",
+# "nice", "good" or "lovely" alone, which answer a plan or a joke as well.
+_SAID_OF_IT = r"(?:that'?s|thats|that\s+is|how|so|what\s+a)\s+(?:so\s+|really\s+)?"
+_EVALUATION = (rf"(?:{_SAID_OF_IT}(?:good|great|sad|lovely|rough|scary|exciting)|(?:{_SAID_OF_IT})?(?:amazing|brilliant|"
+               r"wonderful|fantastic|awesome|incredible|awful|terrible|horrible|gutting|brutal))")
+# Reactions that only news gets (not "lol", "ok", "nice", "haha", which follow anything): joy, shock, sympathy,
+# relief ("phew"), pity for the speaker's person ("poor her"), and a shouted "WHAT" or an evaluation of the news.
 _NEWS_REACTION = re.compile(
-    rf"^\W*(?:(?:wait|oh|ah|aw+|o+h+)\W+)?(?:{_PERSONAL}|yay+|woo+(?:hoo+)?|hooray|finally|wh?oa+h?|yikes|omg+|omfg|"
-    r"no+\s+way|oh\s+no+|oh\s+dear|about\s+time|y+e+s+s{2,}|a{3,}h*)\b", re.I)
+    rf"^\W*(?:(?:wait|oh|ah|aw+|o+h+|omg+|wow+|(?-i:WHA+T+))\W+)*(?:{_PERSONAL}|yay+|woo+(?:hoo+)?|hooray|finally|"
+    rf"wh?oa+h?|yikes|omg+|omfg|no+\s+way|oh\s+no+|oh\s+dear|about\s+time|y+e+s+s{{2,}}|a{{3,}}h*|phew+|"
+    rf"poor\s+(?:her|him|them|thing|guy|girl|lad|kid|baby|boy|love)|{_EVALUATION}|(?-i:WHA+T+)(?=\W*$|[.!]))\b", re.I)
 _PERSONAL_REACTION = re.compile(rf"^\W*(?:(?:wait|oh|ah|aw+|o+h+|omg+)\W+)?(?:{_PERSONAL})\b", re.I)
 # Markers' claims a line the listener congratulated or consoled cannot bear: it was the speaker's news, so a clause
 # they claim as the world's or as a general statement is its detail ("the results came out": the speaker's results).

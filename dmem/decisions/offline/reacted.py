@@ -1,0 +1,58 @@
+"""The listener's reaction to the speaker's news that formed a memory: the reaction's turn joins its sources.
+
+"got the keys today, move in saturday" forms a memory of the speaker's; the listener's "CONGRATS 🎉", "WHAT. That
+is so good!" or "oh no poor her" right after it says how the listener took that news, and a question about that asks
+for the reaction's turn. The reaction says nothing of the listener's own world, so it forms no memory: its turn
+becomes a source of the memory the line formed (provenance, no new memory). Within one exchange it joins the
+line's drafts; when the line was stored before, the line's fact is written again with the reaction's turn as a
+source, and the lifecycle's repeat (NOOP) adds that turn to the stored memory, as ``followup.confirmed_by``'s line
+is quoted rather than a bare yes.
+A reaction is a reaction only news gets (``takeup.signal``: congratulations, sympathy, surprise, relief, delight),
+short, without a first-person word of its own, and the first line of the listener's turn after the speaker's line;
+not one reaching back ("congrats again") or praising the listener ("ur a legend").
+Kept out: a line that asks or proposes a plan of both ("drinks fri?", "let's go"), a line replying to the
+listener ("haha same", "thanks"), a joke's filler ("lol"), and a line judged as an opinion or the world's
+(``reusable.evaluates``, ``reusable.about_the_world``): the reaction then answers no news of the speaker's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from dmem.decisions.offline import followup, reusable, takeup, worldline
+from dmem.decisions.offline.followup import said
+from dmem.state.schemas import Message
+from dmem.text.asked import asks
+from dmem.text.lexical import content_words
+
+REACTION = "a reaction to news"
+"""``takeup.signal``'s verdict for a reaction only news gets."""
+# A reaction that says more than how the news was taken: "congrats again" (news told before), "ur a legend" (praise
+# of the listener).
+_MORE = re.compile(r"\b(?:again|ur|you'?re|you\s+are|u\s+r)\b", re.I)
+# A plan of both, proposed ("let's", "shall we", "we could"): a cheer agrees to it, it is no news of the speaker's.
+_PLAN = re.compile(r"\b(?:let'?s|lets|shall\s+we|we\s+(?:could|should)|wanna|fancy)\b", re.I)
+
+
+def reacts(text: str) -> bool:
+    """Whether a line is only a reaction to news ("CONGRATS 🎉", "oh no poor her", "phew!!")."""
+    return takeup.signal(text, ()) == REACTION
+
+
+def reacted_to(message: Message, prior: Sequence[Message], formed: Callable[[Message, Sequence[Message]], bool]
+               ) -> Message | None:
+    """The other speaker's line just before that ``message`` reacts to as news, when it formed something; else None.
+
+    ``formed`` judges a line in its place (its turns before it): whether admission admitted it.
+    """
+    text = said(message)
+    if not prior or prior[-1].speaker == message.speaker or not reacts(text) or _MORE.search(text):
+        return None
+    news = prior[-1]
+    line = said(news)
+    if not followup.detail_words(content_words(line)) or reacts(line) or asks(line) or _PLAN.search(line) \
+            or worldline.REPLY_OPENING.search(line) or takeup.REPLYING.search(line) or takeup.STANDS_FOR.match(line) \
+            or reusable.evaluates(line) or reusable.about_the_world(line):
+        return None
+    return news if formed(news, prior[:-1]) else None
