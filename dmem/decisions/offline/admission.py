@@ -178,7 +178,7 @@ def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[s
 
 
 def reacted_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> Message | None:
-    """The other speaker's line just before that the message reacts to as news, when it formed something (``reacted``)."""
+    """The other's line just before that the message reacts to as news, when it formed something (``reacted``)."""
     return reacted.reacted_to(message, prior, lambda news, before: judge_utterance(news, before, memories)[0])
 
 

@@ -110,7 +110,7 @@ class Joins:
     turn_id: str
     """The earlier line whose draft it joins: the speaker's line just before, or the fact its thread goes on with."""
     said: str
-    """What it adds, as the joined piece ('; ' then this); empty when it adds only its turn as a source (``reacted``)."""
+    """What it adds, as the joined piece ('; ' then this); empty: it adds only its turn as a source (``reacted``)."""
 
 
 def _told_joins(line: FactDraft, message: Message, prior: Sequence[Message]) -> Joins | None:

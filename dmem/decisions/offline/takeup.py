@@ -53,8 +53,8 @@ _PERSONAL = (r"congrats\w*|congratulations|(?:so\s+)?sorry\s+to\s+hear|so\s+sorr
 # An evaluation only news gets, said of it ("amazing", "that is so good", "how awful"): joy or sympathy; not "great",
 # "nice", "good" or "lovely" alone, which answer a plan or a joke as well.
 _SAID_OF_IT = r"(?:that'?s|thats|that\s+is|how|so|what\s+a)\s+(?:so\s+|really\s+)?"
-_EVALUATION = (rf"(?:{_SAID_OF_IT}(?:good|great|sad|lovely|rough|scary|exciting)|(?:{_SAID_OF_IT})?(?:amazing|brilliant|"
-               r"wonderful|fantastic|awesome|incredible|awful|terrible|horrible|gutting|brutal))")
+_EVALUATION = (rf"(?:{_SAID_OF_IT}(?:good|great|sad|lovely|rough|scary|exciting)|(?:{_SAID_OF_IT})?"
+               r"(?:amazing|brilliant|wonderful|fantastic|awesome|incredible|awful|terrible|horrible|gutting|brutal))")
 # Reactions that only news gets (not "lol", "ok", "nice", "haha", which follow anything): joy, shock, sympathy,
 # relief ("phew"), pity for the speaker's person ("poor her"), and a shouted "WHAT" or an evaluation of the news.
 _NEWS_REACTION = re.compile(
