@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from dmem.decisions.offline import followup, reusable, takeup, worldline
+from dmem.decisions.offline import followup, reusable, rules, takeup, worldline
 from dmem.decisions.offline.followup import said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
@@ -31,13 +31,31 @@ REACTION = "a reaction to news"
 # A reaction that says more than how the news was taken: "congrats again" (news told before), "ur a legend" (praise
 # of the listener).
 _MORE = re.compile(r"\b(?:again|ur|you'?re|you\s+are|u\s+r)\b", re.I)
+# Where a line's sentences end: a reaction may follow the news's word ("A CAT. Finally!", "acting lead: congrats??").
+_SENTENCE = re.compile(r"[.!?:]+\s+")
+# A bare "WHAT" shouted: a follow-up question to a line that formed nothing (``takeup``), surprise after news.
+_SHOUTED_WHAT = re.compile(r"^\W*WHA+T+[\W]*$")
+# Words that turn a reaction round ("Not amazing"): never a name called before it.
+_NOT = frozenset({"not", "never", "no", "hardly", "isnt", "isn't", "wasnt", "wasn't"})
 # A plan of both, proposed ("let's", "shall we", "we could"): a cheer agrees to it, it is no news of the speaker's.
 _PLAN = re.compile(r"\b(?:let'?s|lets|shall\s+we|we\s+(?:could|should)|wanna|fancy)\b", re.I)
 
 
 def reacts(text: str) -> bool:
-    """Whether a line is only a reaction to news ("CONGRATS 🎉", "oh no poor her", "phew!!")."""
-    return takeup.signal(text, ()) == REACTION
+    """Whether a short line reacts to news ("CONGRATS 🎉", "oh no poor her", "phew!!"), in a sentence of its own too.
+
+    Chat puts the news's word or the speaker's name before it: "A CAT. Finally!", "acting lead: congrats??",
+    "GRANDAD THAT'S AMAZING" (the first word a name called); a shouted "WHAT" is surprise. No first person: the
+    listener's own news is no reaction.
+    """
+    if len(text.split()) > takeup.TAKEUP_MAX_WORDS or rules.FIRST_PERSON.search(text):
+        return False
+    if _SHOUTED_WHAT.match(text):
+        return True  # surprise: after a line that formed, it asks nothing the line did not say
+    first, _, rest = text.partition(" ")
+    called = [rest] if first[:1].isupper() and first.lower() not in _NOT else []  # "GRANDAD", "Tam"; not "Not"
+    pieces = [text, *called, *(p for p in _SENTENCE.split(text) if p.strip())]
+    return any(takeup.signal(piece.strip(), ()) == REACTION for piece in pieces)
 
 
 def reacted_to(message: Message, prior: Sequence[Message], formed: Callable[[Message, Sequence[Message]], bool]

@@ -124,7 +124,8 @@ def _news_fact(news: Message, told: Unformed, before: list[Message], chat: list[
                memories: Sequence[str]) -> FactDraft:
     """A line that formed nothing alone, shown to be news (``takeup``, ``opening``, ``announced``), told as theirs.
 
-    Their fact, in their namespace: 'Nadia: keys today', the line its only source (a take-up's words are not in it).
+    Their fact, in their namespace: 'Nadia: keys today', the line its source (a take-up's words are not in it;
+    the caller adds a reaction's turn, which says how the news was taken).
     ``told``: the line as admission judged it, whose pooled clauses the fact says (it is not cut again).
     """
     speaker, pooled, language = news.speaker, told.pooled, told.language
