@@ -102,6 +102,8 @@ def test_what_follows_anything_is_no_reaction(text: str) -> None:
     (("Odalys", "congrats!!"), ("Bertil", "omg thank you")),  # a reaction is no news
     (("Odalys", "got the keys to the flat on Juniper Road today"), ("Bertil", "congrats again ur a legend")),
     (("Odalys", "haha same, Juniper Road is the best"), ("Bertil", "amazing")),  # a reply to the listener
+    (("Bertil", "pottery on thursday?"), ("Odalys", "thursday works for me at the Fernhill studio"),
+     ("Bertil", "amazing")),  # a day checked and agreed: a plan of both
 ])
 def test_what_a_reaction_is_no_source_of(lines: tuple[tuple[str, str], ...]) -> None:
     turns = chat(*lines)

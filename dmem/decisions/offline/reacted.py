@@ -10,7 +10,8 @@ is quoted rather than a bare yes.
 A reaction is a reaction only news gets (``takeup.signal``: congratulations, sympathy, surprise, relief, delight),
 short, without a first-person word of its own, and the first line of the listener's turn after the speaker's line;
 not one reaching back ("congrats again") or praising the listener ("ur a legend").
-Kept out: a line that asks or proposes a plan of both ("drinks fri?", "let's go"), a line replying to the
+Kept out: a line that asks or proposes a plan of both ("drinks fri?", "let's go") or agrees to the listener's check of
+a day ("thursday?" / "thursday works" / "amazing"), a line replying to the
 listener ("haha same", "thanks"), a joke's filler ("lol"), and a line judged as an opinion or the world's
 (``reusable.evaluates``, ``reusable.about_the_world``): the reaction then answers no news of the speaker's.
 """
@@ -25,6 +26,7 @@ from dmem.decisions.offline.followup import said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
 from dmem.text.lexical import content_words
+from dmem.text.words import WH, alternation
 
 REACTION = "a reaction to news"
 """``takeup.signal``'s verdict for a reaction only news gets."""
@@ -35,6 +37,7 @@ _MORE = re.compile(r"\b(?:again|ur|you'?re|you\s+are|u\s+r)\b", re.I)
 _SENTENCE = re.compile(r"[.!?:]+\s+")
 # A bare "WHAT" shouted: a follow-up question to a line that formed nothing (``takeup``), surprise after news.
 _SHOUTED_WHAT = re.compile(r"^\W*WHA+T+[\W]*$")
+_WH = re.compile(rf"\b(?:{alternation(WH)})\b", re.I)
 # Words that turn a reaction round ("Not amazing"): never a name called before it.
 _NOT = frozenset({"not", "never", "no", "hardly", "isnt", "isn't", "wasnt", "wasn't"})
 # A plan of both, proposed ("let's", "shall we", "we could"): a cheer agrees to it, it is no news of the speaker's.
@@ -73,4 +76,18 @@ def reacted_to(message: Message, prior: Sequence[Message], formed: Callable[[Mes
             or worldline.REPLY_OPENING.search(line) or takeup.REPLYING.search(line) or takeup.STANDS_FOR.match(line) \
             or reusable.evaluates(line) or reusable.about_the_world(line):
         return None
+    if _agreed_plan(prior):
+        return None
     return news if formed(news, prior[:-1]) else None
+
+
+def _agreed_plan(prior: Sequence[Message]) -> bool:
+    """Whether the line answers the listener's check of a day or time ("thursday?" / "thursday works"): a plan of both.
+
+    The check asks no wh-word and names a day, date, time or number (``reusable.detail``); a cheer after the answer
+    agrees to the plan, it reacts to no news of the speaker's.
+    """
+    if len(prior) < 2 or prior[-2].speaker == prior[-1].speaker:
+        return False
+    check = said(prior[-2])
+    return asks(check) and not _WH.search(check) and reusable.detail(check) is not None
