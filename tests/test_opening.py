@@ -137,5 +137,5 @@ def test_the_news_lands_in_its_speakers_namespace_only(tmp_path: Path) -> None:
         mem.add(turns, user_id="u", conversation_id="c1", speaker_namespaces={"Odalys": "oda", "Joaquim": "joa"})
         joa = [(r.text, r.source_turn_ids) for r in mem.get_all(user_id="joa")]
         oda = [r.text for r in mem.get_all(user_id="oda")]
-    assert ("Joaquim signed", ["D2:1"]) in joa
+    assert ("Joaquim signed", ["D2:1", "D2:2"]) in joa  # the shouted "WHAT" reacts to the news: a source (h66b)
     assert not any("signed" in t for t in oda)

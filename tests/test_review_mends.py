@@ -167,7 +167,7 @@ def test_a_line_taken_up_is_written_from_the_clauses_admission_cut(monkeypatch: 
              turn("omg congrats", "Perrin", 4)]
     drafts, cut = _cuts_while_writing(monkeypatch, lines)
     assert [(d.text, d.speaker, d.source_turn_ids, d.language) for d in drafts] == [
-        ("Odalys got the keys", "Odalys", ["D2:3"], "en")]
+        ("Odalys got the keys", "Odalys", ["D2:3", "D2:4"], "en")]  # the reaction a source too (h66b)
     assert cut["D2:3"] == 1  # judged in its place once; written from those clauses
 
 

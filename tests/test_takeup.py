@@ -35,7 +35,7 @@ def taken(*lines: tuple[str, str]) -> list[tuple[str, str | None, list[str]]]:
 
 def test_a_reaction_only_news_gets_forms_the_line_as_its_speakers() -> None:
     assert taken(("Marisol", "got the keys"), ("Fintan", "omg congrats")) == [
-        ("Marisol got the keys", "Marisol", ["D4:3"])]
+        ("Marisol got the keys", "Marisol", ["D4:3", "D4:4"])]  # the reaction says how it was taken: a source too
 
 
 def test_a_follow_up_question_naming_nothing_forms_the_line() -> None:
@@ -101,5 +101,5 @@ def test_the_taken_up_line_lands_in_its_speakers_namespace_only(tmp_path: Path) 
         mem.add(turns, user_id="u", conversation_id="c1", speaker_namespaces={"Marisol": "mari", "Fintan": "fin"})
         mari = [(r.text, r.source_turn_ids) for r in mem.get_all(user_id="mari")]
         fin = [r.text for r in mem.get_all(user_id="fin")]
-    assert ("Marisol got the keys", ["D4:3"]) in mari
+    assert ("Marisol got the keys", ["D4:3", "D4:4"]) in mari
     assert not any("keys" in t for t in fin)

@@ -85,7 +85,7 @@ def test_within_one_exchange_the_piece_joins_the_facts_draft() -> None:
     turns = turns_of(("Corwen", "the van failed inspection"), ("Ilse", "oh no"), ("Corwen", "brakes + rust"))
     drafts = split_messages(turns[2:], turns[:2], gated=True)
     assert [(d.text, d.source_turn_ids) for d in drafts] == [
-        ("Corwen: The van failed inspection; brakes + rust", ["D7:3", "D7:5"])]
+        ("Corwen: The van failed inspection; brakes + rust", ["D7:3", "D7:4", "D7:5"])]  # "oh no" a source (h66b)
 
 
 @pytest.mark.parametrize("lines", [

@@ -2,7 +2,8 @@
 
 Else the exchange may still show it says something: the line judged whole as the speaker's world (``worldline``),
 a reply going on with the speaker's news that a question naming nothing asked after (``followup``), the listener's
-take-up of a short line as news (``takeup``), the line opening the chat after a silence (``opening``), the news the
+take-up of a short line as news (``takeup``), a reaction to the other's news that formed something
+(``reacted``: it becomes a source of that), the line opening the chat after a silence (``opening``), the news the
 speaker announced and the listener asked for (``announced``), or a terse
 piece going on with the speaker's own fact of the same thread across the listener's interjections (``threads``).
 A verdict keeps the clauses it was drawn from (``Judged``), so a caller reads them rather than cutting the line again.
@@ -21,6 +22,7 @@ from dmem.decisions.offline import (
     opening,
     ownworld,
     question_facts,
+    reacted,
     rules,
     takeup,
     threads,
@@ -65,7 +67,8 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
     ``prior`` are the turns before it, in order (they say what question it may answer);
     ``memories`` are stored memory texts it may continue; ``reopened`` False judges it without its place
     after a silence (``opening``), as that rule itself does; ``threaded`` False without the thread it may
-    continue (``threads``), as a thread's fact is judged: it must form a fact of its own.
+    continue (``threads``) or the news it reacts to (``reacted``), as a thread's fact is judged: it must form a fact
+    of its own.
     """
     judged = judged_utterance(message, prior, memories, reopened=reopened, threaded=threaded)
     return judged.admit, judged.reason
@@ -122,6 +125,9 @@ def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdi
         return True, f"admitted: the speaker's news, announced ('{announcement}') and asked for ('{prompt}')"
     if threaded and (thread := thread_piece(clauses, verdicts, message, prior, language, memories)):
         return True, f"admitted: goes on with the speaker's fact ('{shorten(utterance_text(thread.fact), 60)}')"
+    if threaded and (news := reacted_news(message, prior, memories)):  # a reaction forms no fact of its own
+        return True, f"admitted: reacts to {news.speaker}'s news ('{shorten(utterance_text(news), 60)}'), " \
+                     "a source of what it formed"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
         return line.admit, line.reason
     return False, worst.reason if worst else "rejected: empty utterance"
@@ -169,6 +175,11 @@ def takeup_news(message: Message, prior: Sequence[Message], memories: Sequence[s
     """The other speaker's earlier line that formed nothing and that the message takes up as news (``takeup``)."""
     told = functools.partial(_told, memories=memories)
     return takeup.taken_up(message, prior, told, functools.partial(told, lifted=takeup.OWN_NEWS_LIFT))
+
+
+def reacted_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> Message | None:
+    """The other's line just before that the message reacts to as news, when it formed something (``reacted``)."""
+    return reacted.reacted_to(message, prior, lambda news, before: judge_utterance(news, before, memories)[0])
 
 
 def announced_news(message: Message, prior: Sequence[Message],

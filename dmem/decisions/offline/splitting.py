@@ -17,6 +17,7 @@ from dmem.decisions.offline import (
     leaning,
     opening,
     payback,
+    reacted,
     rules,
     threads,
 )
@@ -28,6 +29,7 @@ from dmem.decisions.offline.admission import (
     line_verdict,
     listeners_of,
     opening_news,
+    reacted_news,
     takeup_news,
     thread_piece,
 )
@@ -45,7 +47,7 @@ from dmem.decisions.offline.takeup import Unformed
 from dmem.state.schemas import Message, Provenance
 from dmem.state.verdicts import FactDraft
 from dmem.text.asked import topic_stems
-from dmem.text.lexical import content_stems
+from dmem.text.lexical import content_stems, tokenize
 from dmem.text.words import WH, alternation
 
 # An asking word in the listener's prompt for announced news: it asks about what the announcement said.
@@ -87,12 +89,17 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
         facts, line = with_news(facts, news, message, listener_of(message, [*history, *window]), memories), None
     if gated and (taken := takeup_news(message, prior, memories)):
         told = taken.news
-        return [*facts, _news_fact(told, taken.told, prior[: prior.index(told)], prior, memories)], None
+        fact = _news_fact(told, taken.told, prior[: prior.index(told)], prior, memories)
+        if taken.how == reacted.REACTION:  # the reaction says how the listener took the news: a source too
+            fact = _sourced(fact, message.turn_id)
+        return [*facts, fact], None
     if gated and not facts and (opened := opening_news(message, prior, memories)):
         opener = _news_fact(message, opened.told, prior, prior, memories)
         return [opener], _told_joins(opener, message, prior)
     if gated and not facts and (asked_for := announced_news(message, prior, memories)):
         return [_asked_fact(asked_for, message, prior, memories)], None
+    if gated and not facts and (line_of := reacted_news(message, prior, memories)):
+        return _restated(line_of, message, prior, memories), Joins(line_of.turn_id, "")
     return facts, line
 
 
@@ -103,7 +110,7 @@ class Joins:
     turn_id: str
     """The earlier line whose draft it joins: the speaker's line just before, or the fact its thread goes on with."""
     said: str
-    """What it adds, as the joined piece ('; ' then this)."""
+    """What it adds, as the joined piece ('; ' then this); empty: it adds only its turn as a source (``reacted``)."""
 
 
 def _told_joins(line: FactDraft, message: Message, prior: Sequence[Message]) -> Joins | None:
@@ -117,7 +124,8 @@ def _news_fact(news: Message, told: Unformed, before: list[Message], chat: list[
                memories: Sequence[str]) -> FactDraft:
     """A line that formed nothing alone, shown to be news (``takeup``, ``opening``, ``announced``), told as theirs.
 
-    Their fact, in their namespace: 'Nadia: keys today', the line its only source (a take-up's words are not in it).
+    Their fact, in their namespace: 'Nadia: keys today', the line its source (a take-up's words are not in it;
+    the caller adds a reaction's turn, which says how the news was taken).
     ``told``: the line as admission judged it, whose pooled clauses the fact says (it is not cut again).
     """
     speaker, pooled, language = news.speaker, told.pooled, told.language
@@ -390,12 +398,37 @@ def split_messages(messages: list[Message], history: list[Message], *, gated: bo
     drafts: list[FactDraft] = []
     for message in messages:
         facts, joins = _message_facts(message, messages, history, gated=gated, memories=memories, admitted=admitted)
-        if joins and drafts and joins.turn_id in drafts[-1].source_turn_ids \
+        if joins and not joins.said and any(joins.turn_id in d.source_turn_ids for d in drafts):
+            # a reaction to a line of this exchange: its turn joins that line's drafts, which it says
+            drafts = [_sourced(d, message.turn_id) if joins.turn_id in d.source_turn_ids else d for d in drafts]
+        elif joins and joins.said and drafts and joins.turn_id in drafts[-1].source_turn_ids \
+                and drafts[-1].speaker in (None, message.speaker) \
                 and any(m.turn_id == joins.turn_id for m in messages):
             drafts[-1] = _joined_line(drafts[-1], joins.said, facts[0].source_turn_ids)
         else:
             drafts += facts
     return drafts
+
+
+def _restated(news: Message, reaction: Message, prior: list[Message], memories: Sequence[str]) -> list[FactDraft]:
+    """The stored memories a line formed, written again with the reaction to it as a source (``reacted``).
+
+    The line's facts are split again in its place, alone (no stored memory to continue: the line's own words); one a
+    stored memory read with the exchange says word for word is written as that memory, the others as split (the
+    lifecycle finds the memory they repeat, or that holds every word of them, by their own text), so the lifecycle's
+    repeat (NOOP) adds the reaction's turn to the memory. Within one exchange the line's drafts take the turn
+    instead (``split_messages``).
+    """
+    stored = {" ".join(tokenize(m)): m for m in memories}
+    again = _message_facts(news, [news], prior[: prior.index(news)], gated=True)[0]
+    return [f.model_copy(update={"text": stored.get(" ".join(tokenize(f.text)), f.text),
+                                 "source_turn_ids": list(dict.fromkeys([*f.source_turn_ids, reaction.turn_id]))})
+            for f in again]
+
+
+def _sourced(draft: FactDraft, turn_id: str) -> FactDraft:
+    """A draft with one more source turn: a turn that says how its news was taken, not what it said."""
+    return draft.model_copy(update={"source_turn_ids": list(dict.fromkeys([*draft.source_turn_ids, turn_id]))})
 
 
 def _continued_own(pooled: Sequence[Clause], speaker: str, memories: Sequence[str]) -> str | None:

@@ -5,8 +5,8 @@ was news by taking it up in the next turn: a follow-up question naming nothing o
 one?"), a reaction only news gets ("congrats!!", "oh no", "sorry to hear"), or an echo of one of its content words
 ("the vet? how come"). Those are dialogue acts, not words of the line, so this is evidence from the exchange:
 the line (A's) is re-judged as A's news when B's turn just after A's lines takes it up, and it forms one fact of
-A's, written as a line told as A's world ('Nadia: keys today'), the line its source (the take-up turn is not: the
-fact says none of its words).
+A's, written as a line told as A's world ('Nadia: keys today'), the line its source; a reaction's turn is a source
+too (it says how the listener took the news: "congrats!!", "oh no poor her"; a question or an echo only asks).
 Kept out: a line that formed something (the take-up is about that), a rejection that is no lack of content (a
 question to the listener, a reaction to their news, filler, a greeting, advice or a general statement: the rules'
 own claims), a line with no detail word but filler, and a take-up turn stating the listener's own news ("I got
@@ -50,10 +50,18 @@ CONTENT_POOR = ("rejected: no personal fact", "rejected: too little detail", "re
 # "whoa" follow both).
 _PERSONAL = (r"congrats\w*|congratulations|(?:so\s+)?sorry\s+to\s+hear|so\s+sorry|well\s+done|"
              r"good\s+for\s+(?:you|u)")
-# Reactions that only news gets (not "lol", "ok", "nice", "haha", which follow anything): joy, shock, sympathy.
+# An evaluation only news gets, said of it ("amazing", "that is so good", "how awful"): joy or sympathy; not "great",
+# "nice", "good" or "lovely" alone, which answer a plan or a joke as well.
+_SAID_OF_IT = r"(?:that'?s|thats|that\s+is|how|so|what\s+a)\s+(?:so\s+|really\s+)?"
+_EVALUATION = (rf"(?:{_SAID_OF_IT}(?:good|great|sad|lovely|rough|scary|exciting)|(?:{_SAID_OF_IT})?"
+               r"(?:amazing|brilliant|wonderful|fantastic|awesome|incredible|awful|terrible|horrible|gutting|brutal))")
+# Reactions that only news gets (not "lol", "ok", "nice", "haha", which follow anything): joy, shock, sympathy,
+# relief ("phew"), pity for the speaker's person ("poor her"), an evaluation of the news, after a shouted "WHAT" too
+# ("WHAT. That is so good!"; "WHAT" alone asks what: a follow-up question).
 _NEWS_REACTION = re.compile(
-    rf"^\W*(?:(?:wait|oh|ah|aw+|o+h+)\W+)?(?:{_PERSONAL}|yay+|woo+(?:hoo+)?|hooray|finally|wh?oa+h?|yikes|omg+|omfg|"
-    r"no+\s+way|oh\s+no+|oh\s+dear|about\s+time|y+e+s+s{2,}|a{3,}h*)\b", re.I)
+    rf"^\W*(?:(?:wait|oh|ah|aw+|o+h+|omg+|wow+|(?-i:WHA+T+))\W+)*(?:{_PERSONAL}|yay+|woo+(?:hoo+)?|hooray|finally|"
+    rf"wh?oa+h?|yikes|omg+|omfg|no+\s+way|oh\s+no+|oh\s+dear|about\s+time|y+e+s+s{{2,}}|a{{3,}}h*|phew+|"
+    rf"poor\s+(?:her|him|them|thing|guy|girl|lad|kid|baby|boy|love)|{_EVALUATION})\b", re.I)
 _PERSONAL_REACTION = re.compile(rf"^\W*(?:(?:wait|oh|ah|aw+|o+h+|omg+)\W+)?(?:{_PERSONAL})\b", re.I)
 # Markers' claims a line the listener congratulated or consoled cannot bear: it was the speaker's news, so a clause
 # they claim as the world's or as a general statement is its detail ("the results came out": the speaker's results).
