@@ -421,8 +421,7 @@ def _restated(news: Message, reaction: Message, prior: list[Message], memories: 
     """
     stored = {" ".join(tokenize(m)): m for m in memories}
     again = _message_facts(news, [news], prior[: prior.index(news)], gated=True)[0]
-    return [f.model_copy(update={"text": stored.get(" ".join(tokenize(f.text)), f.text),
-                                 "source_turn_ids": list(dict.fromkeys([*f.source_turn_ids, reaction.turn_id]))})
+    return [_sourced(f.model_copy(update={"text": stored.get(" ".join(tokenize(f.text)), f.text)}), reaction.turn_id)
             for f in again]
 
 
