@@ -23,6 +23,12 @@ A bare commitment to the other's event ("I'll be there", "ill come", "count me i
 naming when it is ("yep, concert on the 30th") is kept with it (``attending``): the fact is that the speaker will be
 at that event ('Quill will be at Maren's event: concert on the 30th', ``frames.attending``), both turns its sources,
 with the speaker's question that line answered ("when is it?" / "the 9th") before it.
+
+Widened (h67c): a question that draws the conclusion ("Then we split the rest 50/50?", "so both? ... from us two?",
+``_CONCLUDES``) proposes when the asker or both are in it (``_JOINT``), and an agreement to it is the deal, not an
+answer; "fine by me", "works for me", "very well" and a yes agree like "ok"; an echo of the line's words may open
+the agreeing word ("Both. Deal."); a bare "<value> then" settles on the sentence of the other's line saying the
+value (``settled_on``: "I counted 9. Ten if Gwil comes" / "ten then").
 """
 
 from __future__ import annotations
@@ -43,8 +49,23 @@ from dmem.text.lexical import content_stems
 # A yes or "we did" may come first ("We did. Agreed", "yes. deal").
 _SEALS = re.compile(r"^\W*(?:(?:ok(?:ay)?|fine|alright|right|yes|yeah|yep|true|we\s+did|we\s+do)\W+)?"
                     r"(?:(?:it'?s\s+a\s+)?deal|done|agreed|you'?re\s+on)\W*$", re.I)
-# Words that agree but also only take note ("ok", "sure"): they accept a line only when it proposes.
-_OKAY = re.compile(r"^\W*(?:ok(?:ay)?|sure|fine|alright|sounds\s+good)\W*$", re.I)
+# Words that agree but also only take note ("ok", "sure", "fine by me", "yes"): they accept a line only when it
+# proposes. A yes after an "ok" or an "oh" too ("ok yes").
+_OKAY = re.compile(r"^\W*(?:(?:ok(?:ay)?|oh|well)\W+)?(?:ok(?:ay)?|sure|fine|alright|sounds\s+good|"
+                   r"(?:fine|ok|okay|good)\s+(?:by|with)\s+me|works\s+for\s+me|suits\s+me|yes|yeah|yep|yup|"
+                   r"very\s+well)\W*$", re.I)
+# A proposal put as a question that draws the conclusion ("Then we split the rest 50/50?", "so both? the cake from
+# everyone, the card from us two?"): it opens with "so" or "then", after an "ok" at most, and asks yes or no.
+_CONCLUDES = re.compile(r"^\W*(?:(?:ok(?:ay)?|right|alright)\W+)*(?:so|then)\b(?!\s+(?:what|when|where|who|whose|why|"
+                        r"how|which)\b)", re.I)
+# The asker or both in a question: it proposes what they do ("then we split it?"), where "so you hand in your
+# notice?" only checks the listener's own plan.
+_JOINT = re.compile(r"\b(?:we|we'?ll|us|our|let'?s|i|i'?ll|me)\b", re.I)
+# An echoed opening before the agreeing word ("Both. Deal." to "so both? ..."): a few of the line's own words.
+_ECHO_OPENING = re.compile(r"^\W*(?P<echo>[^.!,;:?]+)[.!,;:]+\s*(?P<rest>\S.*)$")
+# A value of the other's line the reply settles on ("ten then" to "I counted 9. Ten if Gwil comes", "Three then."
+# to "3 and that's final"): a word or two, then "then".
+_SETTLES_ON = re.compile(r"^\W*(?P<value>[\w'£$€%-]+(?:\s+[\w'£$€%-]+)?)\s+then\W*$", re.I)
 # An agreeing opening followed by words echoed from the line ("Ok. It stays" after "the piano stays. we make room").
 _ECHOING = re.compile(r"^\W*(?:ok(?:ay)?|sure|fine|alright|deal|done|agreed)\b\W+(?P<echo>\w.*)$", re.I)
 # Most words of the echo after the agreeing word: a longer reply says something of its own.
@@ -71,6 +92,10 @@ _ATTENDS = re.compile(r"^\W*(?:(?:ok(?:ay)?|yes|yay|oh)\W+)?(?:(?:i'?ll|ill|i\s+
                       r"count\s+me\s+in|i'?m\s+in|im\s+in|wouldn'?t\s+miss\s+it)\W*$", re.I)
 # A yes opening the other's line: "yep, concert on the 30th" names the concert.
 _OPENING_YES = re.compile(r"^\W*(?:yes|yep|yeah|yup|ya|still\s+on)\W+", re.I)
+# A word of a line, function words too ("both").
+_WORD = re.compile(r"[^\W_]+")
+# A line's sentences, each with its end mark.
+_SENTENCES = re.compile(r"[^.!?]+[.!?]*")
 # Topic words the line needs for a sealing word to accept it as a plan ("I phone the garages, you phone the dealers").
 PROPOSAL_MIN_TOPIC = 2
 
@@ -105,15 +130,52 @@ def _accepts(reply: str, turn: Message, speaker: str) -> Asked | None:
     line = _said(turn)
     names = [speaker, turn.speaker]
     splits = bool(_SPLITS.search(line))
-    proposes = splits or bool(_PROPOSES.search(line))
-    if asks(line) or _VIEW.match(line) or not (_PERSON.search(line) or splits) or rules.PHATIC.search(line) \
-            or rules.EMOTION.search(line) or reusable.evaluates(line) and not proposes:
+    asked = asks(line)  # a question proposes only when it draws the conclusion ("then we split it 50/50?")
+    proposes = splits or asked or bool(_PROPOSES.search(line))
+    if asked and not (_CONCLUDES.match(line) and _JOINT.search(line)) or _VIEW.match(line) \
+            or not (_PERSON.search(line) or splits) or rules.PHATIC.search(line) or rules.EMOTION.search(line) \
+            or reusable.evaluates(line) and not proposes:
         return None  # "that's fair, I'm older" / "deal": agreement to a view, no plan ("let's look at it" is one)
-    sealed = bool(_SEALS.match(reply)) and len(topic_stems(line, names)) >= PROPOSAL_MIN_TOPIC
-    if not (sealed or proposes and _OKAY.match(reply) or _echoes(reply, line, splits)):
+    agreeing = _past_echo(reply, line)  # "Both. Deal.": the agreeing word after the line's own word
+    sealed = bool(_SEALS.match(agreeing)) and len(topic_stems(line, names)) >= PROPOSAL_MIN_TOPIC
+    if not (sealed or proposes and _OKAY.match(agreeing) or not asked and _echoes(reply, line, splits)):
         return None
-    proposal = re.sub(r"^\W*and\s+", "", line.rstrip(" .!"), flags=re.I)  # "and groceries half and half"
+    proposal = re.sub(r"^\W*and\s+", "", line.rstrip(" .!?"), flags=re.I)  # "and groceries half and half"
     return Asked(asker=turn.speaker, question=proposal, turn_id=turn.turn_id, stance="accepted")
+
+
+def settled_on(message: Message, prior: Sequence[Message]) -> Asked | None:
+    """The sentence of the other's line just before whose value a bare "<value> then" settles on, or None.
+
+    "I counted 9. Ten if Gwil comes" / "ten then": the decision both reached is the sentence naming the value
+    ('Quill agreed to Maren's proposal: Ten if Gwil comes', ``Asked.stance`` 'accepted'), both turns its sources.
+    It may follow a question of the other's it settles ("how many chairs?" ... "ten then"). Kept out: a value the
+    line does not say, a sentence that asks, evaluates or reacts, and a reply saying more ("overlap with Ebbe then").
+    """
+    if not prior or prior[-1].speaker == message.speaker:
+        return None
+    m = _SETTLES_ON.match(without_speaker(message.text or "", message.speaker).strip())
+    value = set(content_stems(m["value"])) if m is not None else set()
+    if m is None or not value or _DENIES.search(m["value"]) or rules.PHATIC.search(m["value"]):
+        return None
+    turn = prior[-1]
+    for sentence in _SENTENCES.findall(_said(turn)):
+        sentence = sentence.strip(" .!")
+        if value <= set(content_stems(sentence)) and not (asks(sentence) or _VIEW.match(sentence)
+                                                          or rules.EMOTION.search(sentence)
+                                                          or reusable.evaluates(sentence)):
+            return Asked(asker=turn.speaker, question=sentence, turn_id=turn.turn_id, stance="accepted")
+    return None
+
+
+def _past_echo(reply: str, line: str) -> str:
+    """The reply after an opening that echoes a few of the line's own words ("Both. Deal." -> "Deal."), else all."""
+    m = _ECHO_OPENING.match(reply)
+    if m is None or len(m["echo"].split()) > ECHO_MAX_WORDS or _DENIES.search(m["echo"]):
+        return reply
+    echoed = set(content_stems(m["echo"])) or set(_WORD.findall(m["echo"].lower()))  # "both" is no content word
+    said = set(content_stems(line)) | set(_WORD.findall(line.lower()))
+    return m["rest"] if echoed and echoed <= said else reply
 
 
 def attending(message: Message, prior: Sequence[Message]) -> Asked | None:
@@ -141,6 +203,7 @@ def attending(message: Message, prior: Sequence[Message]) -> Asked | None:
 def we_named(proposal: str, proposer: str, other: str) -> str:
     """A proposal's "we"/"us"/"our" naming the two ("we said no dark flats" -> "Maren and Quill said no dark flats")."""
     pair = f"{proposer} and {other}"
+    proposal = re.sub(r"\bus\s+(?:two|both)\b", pair, proposal, flags=re.I)  # "from us two": from the two
     proposal = re.sub(r"\bwe(?='ll|'d|'re|'ve)?\b|\bus\b", lambda m: pair if m[0].lower() == "we" else "them", proposal,
                       flags=re.I)
     return re.sub(r"\bour\b", "their", proposal, flags=re.I)

@@ -191,6 +191,9 @@ def clauses_of(message: Message, prior: Sequence[Message] = (),
     asked = picked.followed_up(message, prior, asked) or asked  # "in his own van?" after the speaker's plan: "yep"
     if not (asked or replies_to):  # "You can pay for the first pizza" -> "deal": the plan agreed
         asked = accepted.accepted(message, prior) or accepted.attending(message, prior)
+    elif asked and not asked.stance and (deal := accepted.accepted(message, prior)) and deal.turn_id == asked.turn_id:
+        asked = deal  # "Then we split the rest 50/50?" / "fine by me": a proposal asked is agreed, not answered
+    asked = asked or accepted.settled_on(message, prior)  # "ten then" to "Ten if Gwil comes", a question before too
     if not (asked or replies_to or follows):  # "and sunday" after "you cook mon wed fri": the list goes on
         asked = continued.continued(message, prior)
     if (answered := asked or replies_to) and answered.stance != "named" and hedged_answer(answered.question, text):
