@@ -24,7 +24,7 @@ from datetime import date
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline import asked_when, frames, leaning, lists, spans
+from dmem.decisions.offline import asked_when, frames, leaning, lists, members, spans
 from dmem.decisions.offline.frames import said
 from dmem.decisions.offline.periods import period_words, within
 from dmem.decisions.offline.rules import SENTENCE_END
@@ -140,6 +140,8 @@ def answer(embeddings: Embeddings, question: str, context: list[str]) -> AnswerD
 def extracted(embeddings: Embeddings, question: str, context: list[str]) -> tuple[AnswerDraft, bool]:
     """The answer of a one-part question, and whether it is the span of the kind asked (or a typed list)."""
     names = question_names(question)
+    if gathered := category_answer(question, context):
+        return gathered, True
     lines = [(strip_vocatives(text, names), tag) for text, tag in map(spans.parse_line, context)]
     ranked = ranked_lines(embeddings, question, lines, [strip_vocatives(c, names) for c in context])
     if not ranked:
@@ -199,6 +201,16 @@ def extracted(embeddings: Embeddings, question: str, context: list[str]) -> tupl
     why = f"relevance {scores[best]:.2f}" if best in scores else "its date, asked right after a close line"
     return AnswerDraft(reasoning=f"line {best + 1} ({why}, {asked} question): {context[best].strip()}",
                        used=[best + 1], answer=found or spans.free_span(question, best_sentence)), hit is not None
+
+
+def category_answer(question: str, context: list[str]) -> AnswerDraft | None:
+    """A category question's members, gathered from the lines of the people it names (``members``); None if none."""
+    if not (found := members.gathered(question, context)) or not found[2]:
+        return None
+    category, people, items = found
+    used = sorted({i + 1 for i, _ in items})
+    return AnswerDraft(reasoning=f"{category} of {', '.join(people)}: members named in lines "
+                       f"{', '.join(map(str, used))}", used=used, answer=", ".join(item for _, item in items))
 
 
 def told_when(context: list[str], lines: list[Line], close: list[int]) -> list[tuple[int, str]]:

@@ -7,7 +7,7 @@ from datetime import date, datetime
 
 from langchain_core.embeddings import Embeddings
 
-from dmem.decisions.offline import asked_when, rules
+from dmem.decisions.offline import asked_when, members, rules
 from dmem.decisions.offline.spans import adds_information, parse_line, question_kind
 from dmem.decisions.offline.spoken_days import spoken_days, spoken_months
 from dmem.decisions.offline.topics import covered, focused_signals, standouts, topic_stems, topic_terms
@@ -162,6 +162,10 @@ def quality_gate(embeddings: Embeddings, question: str, answer: str, context: li
     faithful = CriterionVerdict(
         reason=(f"answer words {', '.join(repr(w) for w in missing)} not found in memories" if missing
                 else "every answer word occurs in the memories"), passed=share >= FAITHFUL_MIN_OVERLAP)
+    if members.lists_members(question, answer, context):  # its items never say the category: judged as members
+        listed = "the answer lists members of the asked category that the asked person's memories name"
+        return QualityGateVerdict(relevance=CriterionVerdict(reason=listed, passed=True), faithfulness=faithful,
+                                  completeness=CriterionVerdict(reason=listed, passed=True))
     judged, relevant = _answered_part(embeddings, question, answer, context)
     return QualityGateVerdict(relevance=relevant, faithfulness=faithful,
                               completeness=_completeness(embeddings, judged, answer, context))
