@@ -337,6 +337,44 @@ def test_lifecycle_adds_when_only_the_embedding_is_close(stored: str, new: str) 
     assert got.operation == Operation.ADD, got.reason
 
 
+def test_lifecycle_answers_to_different_questions_are_different_facts() -> None:
+    """Each answer in the chain is a fact of its own: none overwrites the one before, whatever the cosine."""
+    chain = ['Ilka answered Bram\'s question "Table for 8?": 8',
+             'Ilka answered Bram\'s question "How much was the deposit?": 60',
+             'Ilka answered Bram\'s question "Shall we say 91 for the whole night?": deal',
+             'Ilka answered Bram\'s question "What is left to pay?": 31 on the night']
+    for stored, new in zip(chain, chain[1:], strict=False):
+        got = lifecycle_rules.decide(fact(new, "Ilka"), [memory(stored, "Ilka")], [0.86])
+        assert (got.operation, got.text) == (Operation.ADD, new), got.reason
+    reply = 'Ilka replied to Bram\'s "The hall takes 40": 35 at most'
+    got = lifecycle_rules.decide(fact(reply, "Ilka"), [memory(chain[0], "Ilka")], [0.86])
+    assert got.operation == Operation.ADD, got.reason
+
+
+def test_lifecycle_a_corrected_answer_to_the_same_question_updates_it() -> None:
+    stored = 'Ilka answered Bram\'s question "How many guests?": 3'
+    new = 'Ilka answered Bram\'s question "How many guests?": actually 4'
+    got = lifecycle_rules.decide(fact(new, "Ilka"), [memory(stored, "Ilka")], [0.5])
+    assert (got.operation, got.target, got.text) == (Operation.UPDATE, 0, new) and "3 -> 4" in got.reason
+
+
+def test_lifecycle_a_line_framed_with_the_memory_it_continues_refines_it() -> None:
+    stored = "Ilka: Bram booked the boathouse for the reunion"
+    new = 'Ilka added to "Bram booked the boathouse for the reunion": the upstairs room'
+    got = lifecycle_rules.decide(fact(new, "Ilka"), [memory(stored, "Ilka")], [0.7])
+    assert (got.operation, got.target, got.text) == (Operation.UPDATE, 0, new), got.reason
+
+
+def test_lifecycle_the_frame_and_its_names_are_not_shared_wording() -> None:
+    a = 'Ilka answered Bram\'s question "Table for 8?": 8'
+    assert lifecycle_rules.wording(a) == "Table for 8?: 8"
+    assert not lifecycle_rules.same_wording(a, 'Ilka answered Bram\'s question "How much was it?": 60', "Ilka")
+    assert lifecycle_rules.same_wording(a, 'Ilka answered Bram\'s question "Table for 8?": 9', "Ilka")
+    # a proposal quotes nothing: what was agreed is compared, not the frame
+    assert not lifecycle_rules.same_wording("Ilka agreed to Bram's proposal: Bram books the hall",
+                                            "Ilka agreed to Bram's proposal: Ilka brings 12 chairs", "Ilka")
+
+
 def test_lifecycle_values_are_names_not_words_opening_a_sentence_or_quote() -> None:
     said = 'Maya answered Theo\'s question "Anything new?": Thanks, Maya moved to Lisbon. Porto was loud'
     assert lifecycle_rules.values(said, "Maya") == {"theo", "lisbon"}

@@ -13,20 +13,23 @@ comes from what was said (``said``).
 
 from __future__ import annotations
 
-__all__ = ["JOIN", "accepted", "added", "added_to", "answered", "asked", "attending", "is_asked", "joined", "picked",
-           "pieces", "replied_to", "said"]
+__all__ = ["JOIN", "Framed", "accepted", "added", "added_to", "answered", "asked", "attending", "framed", "is_asked",
+           "joined", "picked", "pieces", "replied_to", "said"]
 
 import re
+from typing import NamedTuple
 
 _NAME = r"[^\"]{1,60}?"
-_REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"(?P<question>[^\"]*)\":\s*(?P<said>\S.*)$", re.S)
-_ADDED = re.compile(rf"^\s*{_NAME} added to \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
+_REPLY = re.compile(rf"^\s*{_NAME} answered {_NAME}'s question \"(?P<about>[^\"]*)\":\s*(?P<said>\S.*)$", re.S)
+_ADDED = re.compile(rf"^\s*{_NAME} added to \"(?P<about>[^\"]*)\":\s*(?P<said>\S.*)$", re.S)
 JOIN = "; "
 """Between the replies joined under one question."""
-_PICKED = re.compile(rf"^\s*{_NAME} (?:replied|agreed|added) to {_NAME}'s \"[^\"]*\":\s*(?P<said>\S.*)$", re.S)
+_PICKED = re.compile(rf"^\s*{_NAME} (?:replied|agreed|added) to {_NAME}'s \"(?P<about>[^\"]*)\":\s*(?P<said>\S.*)$",
+                     re.S)
 _ACCEPTED = re.compile(rf"^\s*{_NAME} agreed to {_NAME}'s proposal:\s*(?P<said>\S.*)$", re.S)
 _ATTENDING = re.compile(rf"^\s*{_NAME} will be at {_NAME}'s event:\s*(?P<said>\S.*)$", re.S)
 _ASKED = re.compile(rf"^\s*{_NAME} asked {_NAME}:\s*\"(?P<said>[^\"]*\?)\"\s*$", re.S)
+_FRAMES = (_REPLY, _ADDED, _PICKED, _ACCEPTED, _ATTENDING, _ASKED)  # the order ``said`` reads them in
 
 
 def answered(speaker: str, asker: str, question: str, reply: str) -> str:
@@ -89,7 +92,7 @@ def pieces(text: str) -> list[str]:
 
 def replied_to(text: str) -> str | None:
     """The question a framed reply answers, as quoted in its frame; None for other lines."""
-    return m["question"] if (m := _REPLY.match(text)) else None
+    return m["about"] if (m := _REPLY.match(text)) else None
 
 
 def is_asked(text: str) -> bool:
@@ -97,12 +100,30 @@ def is_asked(text: str) -> bool:
     return _ASKED.match(text) is not None
 
 
+class Framed(NamedTuple):
+    """A framed line read back: its frame, what the frame quotes, and what was said."""
+
+    frame: str
+    """The frame as written up to what was said: the fixed words, the two names and the quote ('Maya answered
+    Theo's question "Which film?": ')."""
+    about: str | None
+    """The question, sentence or earlier line the frame quotes; None for a frame quoting nothing (a proposal)."""
+    said: str
+    """What the line says in the frame (the reply, the addition, the proposal, the question as asked)."""
+
+
+def framed(text: str) -> Framed | None:
+    """A framed line's frame, quote and saying; None for a line formation wrote without a frame."""
+    for frame in _FRAMES:
+        if m := frame.match(text):
+            groups = m.groupdict()
+            return Framed(text[: m.start("said")], groups.get("about"), m["said"].strip())
+    return None
+
+
 def said(text: str) -> str:
     """What a framed line says (the reply, the addition, the question as asked); other lines whole.
 
     A question kept as asked ends with its question mark, so a line that only asks still reads as one.
     """
-    for frame in (_REPLY, _ADDED, _PICKED, _ACCEPTED, _ATTENDING, _ASKED):
-        if m := frame.match(text):
-            return m["said"].strip()
-    return text
+    return f.said if (f := framed(text)) else text

@@ -12,15 +12,19 @@ A changed value replaces one: each text has a value the other lacks ("Porto" -> 
 that only lacks the memory's date is another fact, not a correction. And the wording must be the
 same once values are masked: an embedding cosine alone does not make two facts one, since facts
 cast in the same frame ('Maya answered Theo's question "...": ...') are close whatever they say,
-and an UPDATE would overwrite the older fact. Names are capitalised words that are neither
-function words nor the first word of a sentence or quote ("Did", "Thanks", "Anything" are not).
+and an UPDATE would overwrite the older fact. Wording is compared without the frame (``wording``):
+its fixed words and the two names are not shared words, two lines framed under different quotes
+(questions, sentences, earlier lines) are different facts, and two framed under the same quote by the
+same people are one fact's wording, so a changed value in the answer is its correction. Names are
+capitalised words that are neither function words nor the first word of a sentence or quote ("Did",
+"Thanks", "Anything" are not).
 """
 
 from __future__ import annotations
 
 import re
 
-from dmem.decisions.offline import rules
+from dmem.decisions.offline import frames, rules
 from dmem.decisions.offline.frames import JOIN
 from dmem.grounding.deixis import NUMBER_WORDS, absolute_dates
 from dmem.state.schemas import Category, Fact, MemoryRecord, Operation
@@ -86,15 +90,42 @@ def _opens(text: str, start: int) -> bool:
     return not before or before[-1] in _OPENERS or before.endswith((" -", " \u2013"))
 
 
+def wording(text: str) -> str:
+    """What a fact says without its frame: a framed line's quote and saying, any other fact whole.
+
+    The frame's fixed words and the two names are dropped: 'Maya answered Theo's question "How many?": 3' -> 'How
+    many?: 3'.
+    """
+    if (f := frames.framed(text)) is None:
+        return text
+    return f"{f.about}: {f.said}" if f.about is not None else f.said
+
+
+def same_frame(a: str, b: str) -> bool | None:
+    """Whether two lines framed under a quote (a question, a sentence, an earlier line) share that frame.
+
+    The same quote by the same people is the same frame; None unless both lines are framed under a quote.
+    """
+    fa, fb = frames.framed(a), frames.framed(b)
+    if fa is None or fb is None or fa.about is None or fb.about is None:
+        return None
+    return normalise(fa.frame) == normalise(fb.frame)
+
+
 def similarity(a: str, b: str, cos: float, speaker: str | None = None) -> float:
-    """Max of embedding cosine and word overlap (as written, and with values masked).
+    """Max of embedding cosine and word overlap (as written, and with values masked) of what the facts say.
 
     Overlap counts only when the texts share a word beyond their subject: "Maya lives in
-    Porto" and "Maya lives in Lisbon" overlap fully once the cities are masked.
+    Porto" and "Maya lives in Lisbon" overlap fully once the cities are masked. A frame's words
+    are not shared wording: two replies under one quoted question are one fact's wording (the
+    question is what they are about), two under different questions are different facts, however
+    close their embeddings (0, so no rule but the repeat makes them one).
     """
+    if (same := same_frame(a, b)) is not None:
+        return 1.0 if same else 0.0
     ignore = {stem(subject(a)), stem(subject(b)), _VALUE}
     best = cos
-    for sa, sb in zip(_stem_sets(a, speaker), _stem_sets(b, speaker), strict=True):
+    for sa, sb in zip(_stem_sets(wording(a), speaker), _stem_sets(wording(b), speaker), strict=True):
         shared = sa & sb
         if len(shared) >= MIN_SHARED_STEMS and shared - ignore:
             best = max(best, len(shared) / min(len(sa), len(sb)))
@@ -116,12 +147,24 @@ def _changed(fact: Fact, memory: MemoryRecord) -> str | None:
     """What changed between a memory and a fact worded the same (a value replaced, a negation flipped), else None."""
     if not same_wording(fact.text, memory.text, fact.speaker):
         return None
-    new, old = values(fact.text, fact.speaker), values(memory.text, fact.speaker)
+    new, old = values(wording(fact.text), fact.speaker), values(wording(memory.text), fact.speaker)
     if new - old and old - new:
         return f"value changed: {', '.join(sorted(old - new))} -> {', '.join(sorted(new - old))}"
     if bool(NEGATION.search(fact.text)) != bool(NEGATION.search(memory.text)):
         return "negation flipped"
     return None
+
+
+def _said_stems(text: str, other: str, speakers: set[str]) -> set[str]:
+    """Content stems of what a fact says (``wording``), without the speakers' names when either fact is framed.
+
+    A frame drops its names, so beside a framed fact an unframed line's speaker label ("Maya: ...") is not
+    compared either.
+    """
+    stems = set(content_stems(wording(text)))
+    if frames.framed(text) is None and frames.framed(other) is None:
+        return stems
+    return stems - {stem(s.lower()) for s in speakers}
 
 
 def _decision(op: Operation, reason: str, target: int | None = None, text: str | None = None) -> LifecycleDecision:
@@ -179,7 +222,8 @@ def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> 
                 return _decision(Operation.ADD, f"new event: differs from memory {i} ({change})", text=fact.text)
             return _decision(Operation.UPDATE, f"update: memory {i} {change} (similarity {sim:.2f})",
                              target=i, text=fact.text)
-        new, old = set(content_stems(fact.text)), set(content_stems(memory.text))
+        speakers = {s for s in (fact.speaker, memory.speaker) if s}
+        new, old = _said_stems(fact.text, memory.text, speakers), _said_stems(memory.text, fact.text, speakers)
         if new <= old:
             return _decision(Operation.NOOP, f"redundant: memory {i} already holds every word of the fact",
                              target=i)
