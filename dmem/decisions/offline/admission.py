@@ -41,7 +41,7 @@ from dmem.silence import spoken
 from dmem.state.schemas import Message
 from dmem.text.quotes import shorten
 
-_REJECT_RANK = {"transient": 5, "unreal": 5, "question": 4, "emotional": 3, "vague": 2, "phatic": 1}
+_REJECT_RANK = {"transient": 5, "unreal": 5, "question": 4, "reaction": 3, "emotional": 3, "vague": 2, "phatic": 1}
 # Clauses kept as said, only when no other clause of the message forms a fact.
 _TOLD = frozenset({"reusable", "news", "own_world"})
 

@@ -1,9 +1,9 @@
 """The admission rules that read a clause's words alone, each verdict naming its rule and quoting what decided it.
 
-A transient state or a hypothetical vetoes any admit criterion (``reject_early``); then the first named admit
-criterion, a casual taste or a rating of the speaker's own admits (``admit_criterion``); a clause no criterion
-claimed is small talk, a reaction, vague or impersonal unless it says something of the speaker's
-(``reject_late``). A hedge is kept on an admitted verdict, never a veto (``hedged``).
+A transient state, a hypothetical or a reaction to the listener's news vetoes any admit criterion
+(``reject_early``); then the first named admit criterion, a casual taste or a rating of the speaker's own admits
+(``admit_criterion``); a clause no criterion claimed is small talk, a reaction, vague or impersonal unless it says
+something of the speaker's (``reject_late``). A hedge is kept on an admitted verdict, never a veto (``hedged``).
 """
 
 from __future__ import annotations
@@ -28,11 +28,13 @@ def quote(m: re.Match[str]) -> str:
 
 
 def reject_early(text: str) -> ClauseVerdict | None:
-    """Transient markers, hypotheticals and compliments to the listener veto any admit criterion."""
+    """Transient markers, hypotheticals, compliments and reactions to the listener's news veto any admit criterion."""
     if m := rules.TRANSIENT.search(rules.PRICE_TERM.sub(" ", text)):  # "£800 for the weekend": a price's term
         return ClauseVerdict(False, f"rejected: transient state ('{quote(m)}')", "transient")
     if why := register.unreal(text):
         return ClauseVerdict(False, f"rejected: not a fact about the speaker, {why}", "unreal")
+    if (m := rules.LISTENER_REACTION.search(text)) and not rules.FIRST_PERSON.search(text[m.end():]):
+        return ClauseVerdict(False, f"rejected: a reaction to the listener's news ('{quote(m)}')", "reaction")
     return None
 
 

@@ -64,6 +64,18 @@ INTERJECTIONS = wordset(
 )
 FIRST_PERSON = re.compile(words("i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we",
                                 "we're", "we've", "our", "ours", "us"), _I)
+# The speaker's feeling about the listener's news ("I'm so glad you got the flat", "sorry your train was late", "it's
+# great that your sister could come", "I hope you enjoy Lisbon"): the news is the listener's, told in their own turn,
+# and the feeling is no fact of the speaker's. Only while what follows the feeling says nothing of the speaker's own
+# (``FIRST_PERSON``): "so glad you came to my party" tells the party.
+LISTENER_REACTION = re.compile(
+    r"^\W*(?:(?:oh|aw+|well|and|but|so|honestly|really)[\s,!]+)*(?:"
+    r"(?:i(?:'m| am| was|'d be)?\s+)?(?:(?:so|really|very|truly|just|genuinely|super)\s+)*"
+    r"(?:glad|happy|pleased|thrilled|delighted|relieved|sorry|sad|proud|hope|hoping)"
+    r"|(?:it's|it is|that's|that is)\s+(?:(?:so|really|very|just)\s+)?(?:great|wonderful|nice|good|amazing|lovely|"
+    r"fantastic|awesome|cool|sad|a shame)"
+    r")\s+(?:(?:that|to hear|to see|to know|for|of|about|how)\s+(?:that\s+)?)?"
+    r"(?:you|your|you're|you've|you'll|you'd|ur|u)\b", _I)
 # An opinion ranking something named: "the lake trail has the best views", "fresh pasta is way better than
 # dried". The speaker's view though it says no "I"; advice to the listener ('you') is not one.
 OPINION = re.compile(r"\b(?:is|are|was|were|has|have|had|makes?|serves?)\s+(?:\w+\s+)?(?:the\s+(?:best|worst|greatest)|"

@@ -42,6 +42,7 @@ from dmem.decisions.offline.fact_text import categorize, tidy
 from dmem.decisions.offline.followup_writing import detail, followup_fact, thread_fact, with_news
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.pronouns import Antecedent, antecedents
+from dmem.decisions.offline.repeated import said_once
 from dmem.decisions.offline.replies import Asked, listener_of
 from dmem.decisions.offline.takeup import Unformed
 from dmem.state.schemas import Message, Provenance
@@ -407,7 +408,7 @@ def split_messages(messages: list[Message], history: list[Message], *, gated: bo
             drafts[-1] = _joined_line(drafts[-1], joins.said, facts[0].source_turn_ids)
         else:
             drafts += facts
-    return drafts
+    return said_once(drafts)
 
 
 def _restated(news: Message, reaction: Message, prior: list[Message], memories: Sequence[str]) -> list[FactDraft]:
