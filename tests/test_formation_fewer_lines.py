@@ -13,17 +13,13 @@ from dmem.decisions.offline import frames, question_facts
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message, Provenance
+from tests.conftest import chat_turn
 
 TS = datetime(2025, 5, 2, 18, 0)
 
 
 def turn(text: str, speaker: str, seq: int) -> Message:
-    return Message(turn_id=f"D1:{seq}", speaker=speaker, text=text, timestamp=TS, seq=seq)
-
-
-@pytest.fixture
-def decider() -> OfflineDecider:
-    return OfflineDecider(HashEmbeddings())
+    return chat_turn(text, speaker, seq, session="D1", when=TS)
 
 
 def _reply_facts(decider: OfflineDecider, question: str, reply: str) -> list[str]:

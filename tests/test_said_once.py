@@ -12,20 +12,15 @@ import pytest
 from dmem.decisions.offline import clause_rules
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.repeated import said_once
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Category, Message, Provenance
 from dmem.state.verdicts import FactDraft
+from tests.conftest import chat_turn
 
 TS = datetime(2031, 4, 9, 19, 0)
 
 
 def turn(text: str, speaker: str, seq: int) -> Message:
-    return Message(turn_id=f"D1:{seq}", speaker=speaker, text=text, timestamp=TS, seq=seq)
-
-
-@pytest.fixture
-def decider() -> OfflineDecider:
-    return OfflineDecider(HashEmbeddings())
+    return chat_turn(text, speaker, seq, session="D1", when=TS)
 
 
 def _facts(decider: OfflineDecider, *lines: tuple[str, str]) -> list[FactDraft]:
