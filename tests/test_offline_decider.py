@@ -368,11 +368,34 @@ def test_lifecycle_a_line_framed_with_the_memory_it_continues_refines_it() -> No
 def test_lifecycle_the_frame_and_its_names_are_not_shared_wording() -> None:
     a = 'Ilka answered Bram\'s question "Table for 8?": 8'
     assert lifecycle_rules.wording(a) == "Table for 8?: 8"
-    assert not lifecycle_rules.same_wording(a, 'Ilka answered Bram\'s question "How much was it?": 60', "Ilka")
-    assert lifecycle_rules.same_wording(a, 'Ilka answered Bram\'s question "Table for 8?": 9', "Ilka")
+    read = lifecycle_rules.read
+    assert not lifecycle_rules.same_wording(read(a), read('Ilka answered Bram\'s question "How much was it?": 60'),
+                                            "Ilka")
+    assert lifecycle_rules.same_wording(read(a), read('Ilka answered Bram\'s question "Table for 8?": 9'), "Ilka")
     # a proposal quotes nothing: what was agreed is compared, not the frame
-    assert not lifecycle_rules.same_wording("Ilka agreed to Bram's proposal: Bram books the hall",
-                                            "Ilka agreed to Bram's proposal: Ilka brings 12 chairs", "Ilka")
+    assert not lifecycle_rules.same_wording(read("Ilka agreed to Bram's proposal: Bram books the hall"),
+                                            read("Ilka agreed to Bram's proposal: Ilka brings 12 chairs"), "Ilka")
+
+
+def test_lifecycle_reads_each_text_once_per_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fact's frame is parsed once for all its comparisons, each memory of its subject's once, others' never."""
+    parsed: list[str] = []
+    parse = lifecycle_rules.frames.framed
+
+    def counted(text: str) -> lifecycle_rules.frames.Framed | None:
+        parsed.append(text)
+        return parse(text)
+
+    monkeypatch.setattr(lifecycle_rules.frames, "framed", counted)
+    new = 'Ilka answered Bram\'s question "Which hall?": the boathouse'
+    same_subject = ['Ilka answered Bram\'s question "How many guests?": 3',
+                    'Ilka added to "the boathouse wants a deposit": 60 pounds',
+                    "Ilka booked the boathouse for the reunion"]
+    other = memory("Bram: Theo bakes the cake", "Bram")
+    got = lifecycle_rules.decide(fact(new, "Ilka"), [*(memory(m, "Ilka") for m in same_subject), other],
+                                 [0.5, 0.5, 0.86, 0.86])
+    assert got.operation == Operation.ADD, got.reason  # every close memory compared, none the same fact
+    assert sorted(parsed) == sorted([new, *same_subject])
 
 
 def test_lifecycle_values_are_names_not_words_opening_a_sentence_or_quote() -> None:
