@@ -77,11 +77,11 @@ def values(text: str, speaker: str | None = None) -> set[str]:
     return out
 
 
-def _stem_sets(text: str, speaker: str | None) -> tuple[set[str], set[str]]:
-    """Content stems without removal words: as written, and with values masked as one token."""
+def _stem_sets(text: str, vals: set[str]) -> tuple[set[str], set[str]]:
+    """Content stems without removal words: as written, and with its values (``values``) masked as one token."""
     plain = set(content_stems(REMOVAL.sub(" ", text)))
-    vals = {stem(v) for v in values(text, speaker)}
-    masked = {s for s in plain if s not in vals} | ({_VALUE} if vals else set())
+    masks = {stem(v) for v in vals}
+    masked = {s for s in plain if s not in masks} | ({_VALUE} if masks else set())
     return plain, masked
 
 
@@ -92,7 +92,7 @@ def _opens(text: str, start: int) -> bool:
 
 
 class Reading(NamedTuple):
-    """A fact's text read once for all its comparisons in one decision: its frame and what it says."""
+    """A fact's text read once for all its comparisons in one decision: its frame, what it says, and its words."""
 
     text: str
     """The fact as written."""
@@ -100,13 +100,20 @@ class Reading(NamedTuple):
     """Its frame, quote and saying (``frames.framed``); None for a line formation wrote without a frame."""
     wording: str
     """What it says without its frame (``wording``)."""
+    values: set[str]
+    """The numbers, dates and names of what it says (``values``)."""
+    stems: tuple[set[str], set[str]]
+    """The content stems of what it says without removal words: as written, and with its values masked."""
 
 
-def read(text: str) -> Reading:
-    """A fact's text with its frame parsed once (``frames.framed``), for every comparison it takes part in."""
-    if (f := frames.framed(text)) is None:
-        return Reading(text, None, text)
-    return Reading(text, f, f"{f.about}: {f.said}" if f.about is not None else f.said)
+def read(text: str, speaker: str | None = None) -> Reading:
+    """A fact's text with its frame parsed and its words read once, for every comparison it takes part in.
+
+    ``speaker`` is the new fact's: the name read as no value on both sides of a comparison.
+    """
+    said = _wording(text, f := frames.framed(text))
+    vals = values(said, speaker)
+    return Reading(text, f, said, vals, _stem_sets(said, vals))
 
 
 def wording(text: str) -> str:
@@ -115,7 +122,14 @@ def wording(text: str) -> str:
     The frame's fixed words and the two names are dropped: 'Maya answered Theo's question "How many?": 3' -> 'How
     many?: 3'.
     """
-    return read(text).wording
+    return _wording(text, frames.framed(text))
+
+
+def _wording(text: str, f: frames.Framed | None) -> str:
+    """``wording`` of a text whose frame is read (``f``)."""
+    if f is None:
+        return text
+    return f"{f.about}: {f.said}" if f.about is not None else f.said
 
 
 def same_frame(a: Reading, b: Reading) -> bool | None:
@@ -129,7 +143,7 @@ def same_frame(a: Reading, b: Reading) -> bool | None:
     return normalise(fa.frame) == normalise(fb.frame)
 
 
-def similarity(a: Reading, b: Reading, cos: float, speaker: str | None = None) -> float:
+def similarity(a: Reading, b: Reading, cos: float) -> float:
     """Max of embedding cosine and word overlap (as written, and with values masked) of what the facts say.
 
     Overlap counts only when the texts share a word beyond their subject: "Maya lives in
@@ -142,16 +156,16 @@ def similarity(a: Reading, b: Reading, cos: float, speaker: str | None = None) -
         return 1.0 if same else 0.0
     ignore = {stem(subject(a.text)), stem(subject(b.text)), _VALUE}
     best = cos
-    for sa, sb in zip(_stem_sets(a.wording, speaker), _stem_sets(b.wording, speaker), strict=True):
+    for sa, sb in zip(a.stems, b.stems, strict=True):
         shared = sa & sb
         if len(shared) >= MIN_SHARED_STEMS and shared - ignore:
             best = max(best, len(shared) / min(len(sa), len(sb)))
     return best
 
 
-def same_wording(a: Reading, b: Reading, speaker: str | None = None) -> bool:
+def same_wording(a: Reading, b: Reading) -> bool:
     """Whether two facts say the same thing but for their values: word overlap alone, values masked."""
-    return similarity(a, b, 0.0, speaker) >= SAME_FACT_SIMILARITY
+    return similarity(a, b, 0.0) >= SAME_FACT_SIMILARITY
 
 
 def _same_subject(fact: Fact, memory: MemoryRecord) -> bool:
@@ -160,11 +174,11 @@ def _same_subject(fact: Fact, memory: MemoryRecord) -> bool:
     return subject(fact.text) == subject(memory.text)
 
 
-def _changed(fact: Reading, memory: Reading, speaker: str | None) -> str | None:
+def _changed(fact: Reading, memory: Reading) -> str | None:
     """What changed between a memory and a fact worded the same (a value replaced, a negation flipped), else None."""
-    if not same_wording(fact, memory, speaker):
+    if not same_wording(fact, memory):
         return None
-    new, old = values(fact.wording, speaker), values(memory.wording, speaker)
+    new, old = fact.values, memory.values
     if new - old and old - new:
         return f"value changed: {', '.join(sorted(old - new))} -> {', '.join(sorted(new - old))}"
     if bool(NEGATION.search(fact.text)) != bool(NEGATION.search(memory.text)):
@@ -217,8 +231,8 @@ def _close(fact: Fact, new: Reading, background: list[MemoryRecord],
     close = []
     for i, (memory, cos) in enumerate(zip(background, cosines, strict=True)):
         if _same_subject(fact, memory):
-            old = read(memory.text)
-            if (sim := similarity(new, old, cos, fact.speaker)) >= SAME_FACT_SIMILARITY:
+            old = read(memory.text, fact.speaker)
+            if (sim := similarity(new, old, cos)) >= SAME_FACT_SIMILARITY:
                 close.append((sim, i, memory, old))
     return sorted(close, key=lambda t: -t[0])
 
@@ -232,7 +246,7 @@ def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> 
     for i, (memory, cos) in enumerate(zip(background, cosines, strict=True)):
         if normalise(memory.text) == normalise(fact.text) or cos >= NOOP_SIMILARITY:
             return _decision(Operation.NOOP, f"repeat: memory {i} already says this (cosine {cos:.2f})", target=i)
-    new = read(fact.text)
+    new = read(fact.text, fact.speaker)
     close = _close(fact, new, background, cosines)
     removal = REMOVAL.search(fact.text)
     ending = ENDING.search(fact.text)
@@ -246,7 +260,7 @@ def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> 
     event_only = Category.EVENT in fact.categories and not {Category.PERSONA, Category.PREFERENCE} & set(
         fact.categories)
     for sim, i, memory, old in close:
-        if change := _changed(new, old, fact.speaker):
+        if change := _changed(new, old):
             if event_only:
                 return _decision(Operation.ADD, f"new event: differs from memory {i} ({change})", text=fact.text)
             return _decision(Operation.UPDATE, f"update: memory {i} {change} (similarity {sim:.2f})",
