@@ -56,12 +56,15 @@ def test_a_category_question_whose_person_names_no_member_is_answered_as_before(
     context = ["[2024-06-01] Bruno went kayaking on the river",
                "[2024-06-03] Bruno and his sister baked bread"]
     assert members.member_answer("What pets does Bruno have?", "pets", context, ["Bruno"]) == []
+    assert members.gathered("What pets does Bruno have?", context) is None  # nothing gathered: both callers read None
     assert answer(EMB, "What pets does Bruno have?", context).answer  # the extractive answer still runs
 
 
 def test_a_category_question_naming_no_person_in_the_context_is_not_gathered() -> None:
     context = ["[2024-06-01] Bruno adopted a tabby cat", "[2024-06-03] Odile's dog chased it up a tree"]
     assert category_answer("What pets does Yusuf have?", context) is None
+    assert members.gathered("What pets does Yusuf have?", context) is None
+    assert members.gathered("What pets does Bruno have?", context) == ("pets", ["Bruno"], [(0, "cat")])
     got = category_answer("What pets does Bruno have?", context)
     assert got is not None and got.answer == "cat"
 

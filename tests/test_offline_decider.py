@@ -368,11 +368,44 @@ def test_lifecycle_a_line_framed_with_the_memory_it_continues_refines_it() -> No
 def test_lifecycle_the_frame_and_its_names_are_not_shared_wording() -> None:
     a = 'Ilka answered Bram\'s question "Table for 8?": 8'
     assert lifecycle_rules.wording(a) == "Table for 8?: 8"
-    assert not lifecycle_rules.same_wording(a, 'Ilka answered Bram\'s question "How much was it?": 60', "Ilka")
-    assert lifecycle_rules.same_wording(a, 'Ilka answered Bram\'s question "Table for 8?": 9', "Ilka")
+
+    def read(text: str) -> lifecycle_rules.Reading:
+        return lifecycle_rules.read(text, "Ilka")
+
+    assert not lifecycle_rules.same_wording(read(a), read('Ilka answered Bram\'s question "How much was it?": 60'))
+    assert lifecycle_rules.same_wording(read(a), read('Ilka answered Bram\'s question "Table for 8?": 9'))
     # a proposal quotes nothing: what was agreed is compared, not the frame
-    assert not lifecycle_rules.same_wording("Ilka agreed to Bram's proposal: Bram books the hall",
-                                            "Ilka agreed to Bram's proposal: Ilka brings 12 chairs", "Ilka")
+    assert not lifecycle_rules.same_wording(read("Ilka agreed to Bram's proposal: Bram books the hall"),
+                                            read("Ilka agreed to Bram's proposal: Ilka brings 12 chairs"))
+
+
+def test_lifecycle_reads_each_text_once_per_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fact's frame and words are read once for all its comparisons, each memory of its subject's once,
+    others' never."""
+    parsed: list[str] = []
+    valued: list[str] = []
+    parse, value = lifecycle_rules.frames.framed, lifecycle_rules.values
+
+    def counted_parse(text: str) -> lifecycle_rules.frames.Framed | None:
+        parsed.append(text)
+        return parse(text)
+
+    def counted_values(text: str, speaker: str | None = None) -> set[str]:
+        valued.append(text)
+        return value(text, speaker)
+
+    monkeypatch.setattr(lifecycle_rules.frames, "framed", counted_parse)
+    monkeypatch.setattr(lifecycle_rules, "values", counted_values)
+    new = 'Ilka answered Bram\'s question "Which hall?": the boathouse'
+    same_subject = ['Ilka answered Bram\'s question "How many guests?": 3',
+                    'Ilka added to "the boathouse wants a deposit": 60 pounds',
+                    "Ilka booked the boathouse for the reunion"]
+    other = memory("Bram: Theo bakes the cake", "Bram")
+    got = lifecycle_rules.decide(fact(new, "Ilka"), [*(memory(m, "Ilka") for m in same_subject), other],
+                                 [0.5, 0.5, 0.86, 0.86])
+    assert got.operation == Operation.ADD, got.reason  # every close memory compared, none the same fact
+    assert sorted(parsed) == sorted([new, *same_subject])
+    assert sorted(valued) == sorted(map(lifecycle_rules.wording, [new, *same_subject]))
 
 
 def test_lifecycle_values_are_names_not_words_opening_a_sentence_or_quote() -> None:

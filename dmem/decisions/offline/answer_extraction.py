@@ -205,12 +205,11 @@ def extracted(embeddings: Embeddings, question: str, context: list[str]) -> tupl
 
 def category_answer(question: str, context: list[str]) -> AnswerDraft | None:
     """A category question's members, gathered from the lines of the people it names (``members``); None if none."""
-    if not (found := members.gathered(question, context)) or not found[2]:
+    if not (found := members.gathered(question, context)):
         return None
-    category, people, items = found
-    used = sorted({i + 1 for i, _ in items})
-    return AnswerDraft(reasoning=f"{category} of {', '.join(people)}: members named in lines "
-                       f"{', '.join(map(str, used))}", used=used, answer=", ".join(item for _, item in items))
+    used = sorted({i + 1 for i, _ in found.items})
+    return AnswerDraft(reasoning=f"{found.category} of {', '.join(found.people)}: members named in lines "
+                       f"{', '.join(map(str, used))}", used=used, answer=", ".join(item for _, item in found.items))
 
 
 def told_when(context: list[str], lines: list[Line], close: list[int]) -> list[tuple[int, str]]:

@@ -23,6 +23,7 @@ capitalised words that are neither function words nor the first word of a senten
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from dmem.decisions.offline import frames, rules
 from dmem.decisions.offline.frames import JOIN
@@ -76,11 +77,11 @@ def values(text: str, speaker: str | None = None) -> set[str]:
     return out
 
 
-def _stem_sets(text: str, speaker: str | None) -> tuple[set[str], set[str]]:
-    """Content stems without removal words: as written, and with values masked as one token."""
+def _stem_sets(text: str, vals: set[str]) -> tuple[set[str], set[str]]:
+    """Content stems without removal words: as written, and with its values (``values``) masked as one token."""
     plain = set(content_stems(REMOVAL.sub(" ", text)))
-    vals = {stem(v) for v in values(text, speaker)}
-    masked = {s for s in plain if s not in vals} | ({_VALUE} if vals else set())
+    masks = {stem(v) for v in vals}
+    masked = {s for s in plain if s not in masks} | ({_VALUE} if masks else set())
     return plain, masked
 
 
@@ -90,29 +91,59 @@ def _opens(text: str, start: int) -> bool:
     return not before or before[-1] in _OPENERS or before.endswith((" -", " \u2013"))
 
 
+class Reading(NamedTuple):
+    """A fact's text read once for all its comparisons in one decision: its frame, what it says, and its words."""
+
+    text: str
+    """The fact as written."""
+    framed: frames.Framed | None
+    """Its frame, quote and saying (``frames.framed``); None for a line formation wrote without a frame."""
+    wording: str
+    """What it says without its frame (``wording``)."""
+    values: set[str]
+    """The numbers, dates and names of what it says (``values``)."""
+    stems: tuple[set[str], set[str]]
+    """The content stems of what it says without removal words: as written, and with its values masked."""
+
+
+def read(text: str, speaker: str | None = None) -> Reading:
+    """A fact's text with its frame parsed and its words read once, for every comparison it takes part in.
+
+    ``speaker`` is the new fact's: the name read as no value on both sides of a comparison.
+    """
+    said = _wording(text, f := frames.framed(text))
+    vals = values(said, speaker)
+    return Reading(text, f, said, vals, _stem_sets(said, vals))
+
+
 def wording(text: str) -> str:
     """What a fact says without its frame: a framed line's quote and saying, any other fact whole.
 
     The frame's fixed words and the two names are dropped: 'Maya answered Theo's question "How many?": 3' -> 'How
     many?: 3'.
     """
-    if (f := frames.framed(text)) is None:
+    return _wording(text, frames.framed(text))
+
+
+def _wording(text: str, f: frames.Framed | None) -> str:
+    """``wording`` of a text whose frame is read (``f``)."""
+    if f is None:
         return text
     return f"{f.about}: {f.said}" if f.about is not None else f.said
 
 
-def same_frame(a: str, b: str) -> bool | None:
+def same_frame(a: Reading, b: Reading) -> bool | None:
     """Whether two lines framed under a quote (a question, a sentence, an earlier line) share that frame.
 
     The same quote by the same people is the same frame; None unless both lines are framed under a quote.
     """
-    fa, fb = frames.framed(a), frames.framed(b)
+    fa, fb = a.framed, b.framed
     if fa is None or fb is None or fa.about is None or fb.about is None:
         return None
     return normalise(fa.frame) == normalise(fb.frame)
 
 
-def similarity(a: str, b: str, cos: float, speaker: str | None = None) -> float:
+def similarity(a: Reading, b: Reading, cos: float) -> float:
     """Max of embedding cosine and word overlap (as written, and with values masked) of what the facts say.
 
     Overlap counts only when the texts share a word beyond their subject: "Maya lives in
@@ -123,18 +154,18 @@ def similarity(a: str, b: str, cos: float, speaker: str | None = None) -> float:
     """
     if (same := same_frame(a, b)) is not None:
         return 1.0 if same else 0.0
-    ignore = {stem(subject(a)), stem(subject(b)), _VALUE}
+    ignore = {stem(subject(a.text)), stem(subject(b.text)), _VALUE}
     best = cos
-    for sa, sb in zip(_stem_sets(wording(a), speaker), _stem_sets(wording(b), speaker), strict=True):
+    for sa, sb in zip(a.stems, b.stems, strict=True):
         shared = sa & sb
         if len(shared) >= MIN_SHARED_STEMS and shared - ignore:
             best = max(best, len(shared) / min(len(sa), len(sb)))
     return best
 
 
-def same_wording(a: str, b: str, speaker: str | None = None) -> bool:
+def same_wording(a: Reading, b: Reading) -> bool:
     """Whether two facts say the same thing but for their values: word overlap alone, values masked."""
-    return similarity(a, b, 0.0, speaker) >= SAME_FACT_SIMILARITY
+    return similarity(a, b, 0.0) >= SAME_FACT_SIMILARITY
 
 
 def _same_subject(fact: Fact, memory: MemoryRecord) -> bool:
@@ -143,11 +174,11 @@ def _same_subject(fact: Fact, memory: MemoryRecord) -> bool:
     return subject(fact.text) == subject(memory.text)
 
 
-def _changed(fact: Fact, memory: MemoryRecord) -> str | None:
+def _changed(fact: Reading, memory: Reading) -> str | None:
     """What changed between a memory and a fact worded the same (a value replaced, a negation flipped), else None."""
-    if not same_wording(fact.text, memory.text, fact.speaker):
+    if not same_wording(fact, memory):
         return None
-    new, old = values(wording(fact.text), fact.speaker), values(wording(memory.text), fact.speaker)
+    new, old = fact.values, memory.values
     if new - old and old - new:
         return f"value changed: {', '.join(sorted(old - new))} -> {', '.join(sorted(new - old))}"
     if bool(NEGATION.search(fact.text)) != bool(NEGATION.search(memory.text)):
@@ -155,14 +186,14 @@ def _changed(fact: Fact, memory: MemoryRecord) -> str | None:
     return None
 
 
-def _said_stems(text: str, other: str, speakers: set[str]) -> set[str]:
+def _said_stems(text: Reading, other: Reading, speakers: set[str]) -> set[str]:
     """Content stems of what a fact says (``wording``), without the speakers' names when either fact is framed.
 
     A frame drops its names, so beside a framed fact an unframed line's speaker label ("Maya: ...") is not
     compared either.
     """
-    stems = set(content_stems(wording(text)))
-    if frames.framed(text) is None and frames.framed(other) is None:
+    stems = set(content_stems(text.wording))
+    if text.framed is None and other.framed is None:
         return stems
     return stems - {stem(s.lower()) for s in speakers}
 
@@ -191,6 +222,21 @@ def goes_on(fact: Fact, memory: MemoryRecord) -> str | None:
     return f"{memory.text.rstrip().rstrip('.')}{JOIN}{JOIN.join(new)}" if new else None
 
 
+def _close(fact: Fact, new: Reading, background: list[MemoryRecord],
+           cosines: list[float]) -> list[tuple[float, int, MemoryRecord, Reading]]:
+    """The memories of the fact's subject at least SAME_FACT_SIMILARITY close, closest first, each read once.
+
+    Each is (similarity, id, memory, its ``Reading``); ties keep the background's order.
+    """
+    close = []
+    for i, (memory, cos) in enumerate(zip(background, cosines, strict=True)):
+        if _same_subject(fact, memory):
+            old = read(memory.text, fact.speaker)
+            if (sim := similarity(new, old, cos)) >= SAME_FACT_SIMILARITY:
+                close.append((sim, i, memory, old))
+    return sorted(close, key=lambda t: -t[0])
+
+
 def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> LifecycleDecision:
     """One lifecycle decision for a new fact; background ids are 0..n-1 in list order."""
     for i, memory in enumerate(background):
@@ -200,14 +246,11 @@ def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> 
     for i, (memory, cos) in enumerate(zip(background, cosines, strict=True)):
         if normalise(memory.text) == normalise(fact.text) or cos >= NOOP_SIMILARITY:
             return _decision(Operation.NOOP, f"repeat: memory {i} already says this (cosine {cos:.2f})", target=i)
-    close = sorted(
-        ((similarity(fact.text, m.text, c, fact.speaker), i, m) for i, (m, c) in enumerate(zip(background, cosines,
-                                                                                          strict=True))
-         if _same_subject(fact, m)), key=lambda t: -t[0])
-    close = [t for t in close if t[0] >= SAME_FACT_SIMILARITY]
+    new = read(fact.text, fact.speaker)
+    close = _close(fact, new, background, cosines)
     removal = REMOVAL.search(fact.text)
     ending = ENDING.search(fact.text)
-    for sim, i, memory in close:
+    for sim, i, memory, _ in close:
         if ending and not REMOVAL.search(memory.text):
             return _decision(Operation.UPDATE, f"ended: '{ending.group(0)}' ends memory {i}, the event replaces it "
                                                f"(similarity {sim:.2f})", target=i, text=fact.text)
@@ -216,18 +259,18 @@ def decide(fact: Fact, background: list[MemoryRecord], cosines: list[float]) -> 
                                                f"(similarity {sim:.2f})", target=i)
     event_only = Category.EVENT in fact.categories and not {Category.PERSONA, Category.PREFERENCE} & set(
         fact.categories)
-    for sim, i, memory in close:
-        if change := _changed(fact, memory):
+    for sim, i, memory, old in close:
+        if change := _changed(new, old):
             if event_only:
                 return _decision(Operation.ADD, f"new event: differs from memory {i} ({change})", text=fact.text)
             return _decision(Operation.UPDATE, f"update: memory {i} {change} (similarity {sim:.2f})",
                              target=i, text=fact.text)
         speakers = {s for s in (fact.speaker, memory.speaker) if s}
-        new, old = _said_stems(fact.text, memory.text, speakers), _said_stems(memory.text, fact.text, speakers)
-        if new <= old:
+        added, held = _said_stems(new, old, speakers), _said_stems(old, new, speakers)
+        if added <= held:
             return _decision(Operation.NOOP, f"redundant: memory {i} already holds every word of the fact",
                              target=i)
-        if old <= new:
+        if held <= added:
             return _decision(Operation.UPDATE, f"refinement: the fact adds detail to memory {i}",
                              target=i, text=fact.text)
     return _decision(Operation.ADD, "new information: no memory of the same subject says this", text=fact.text)

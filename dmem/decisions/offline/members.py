@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from dmem.decisions.offline import lists, spans
 from dmem.decisions.offline.frames import said
@@ -81,22 +82,35 @@ def asked_category(question: str) -> str | None:
     return next((name for name, pattern in _CATEGORY.items() if pattern.search(question)), None)
 
 
-def gathered(question: str, context: Sequence[str]) -> tuple[str, list[str], list[tuple[int, str]]] | None:
-    """(category, its people, ``member_answer``) of a category question whose people the context names, else None.
+class Gathered(NamedTuple):
+    """A category question's members, as the lines of the people it names say them."""
+
+    category: str
+    """The category the question names (``asked_category``: 'hobbies', 'foods', 'pets', 'instruments')."""
+    people: list[str]
+    """The people the question names whom the context names too."""
+    items: list[tuple[int, str]]
+    """(line index, member) of each member their lines name (``member_answer``); never empty."""
+
+
+def gathered(question: str, context: Sequence[str]) -> Gathered | None:
+    """The members of the category a question names, from its people's lines; None if their lines name none.
 
     The members are the asked people's, not anyone's: a question naming no one the context names gathers none.
     """
     if not (category := asked_category(question)):
         return None
-    people = [n for n in question_names(question) if any(mentions(c, [n]) for c in context)]
-    return (category, people, member_answer(question, category, context, people)) if people else None
+    if not (people := [n for n in question_names(question) if any(mentions(c, [n]) for c in context)]):
+        return None
+    items = member_answer(question, category, context, people)
+    return Gathered(category, people, items) if items else None
 
 
 def lists_members(question: str, answer: str, context: Sequence[str]) -> bool:
     """Whether the answer lists only members the asked people's lines name (``gathered``): on topic, and complete."""
-    if not (found := gathered(question, context)) or not found[2]:
+    if not (found := gathered(question, context)):
         return False
-    return {item.strip().lower() for item in answer.split(",")} <= {item.lower() for _, item in found[2]}
+    return {item.strip().lower() for item in answer.split(",")} <= {item.lower() for _, item in found.items}
 
 
 def member_answer(question: str, category: str, context: Sequence[str],
