@@ -164,7 +164,9 @@ of former colleagues and an ordinary one of allotment neighbours, was held out f
 walker and a retired man, was held out for stop 66 and is released from stop 67; 27, a long chat of siblings, a long
 one of board-game friends and an ordinary one of a bakery owner and her assistant, was held out for stop 67 and is
 released from stop 68; 28, a long chat of cousins, a long one of a retired teacher and a former pupil and an ordinary
-one of two neighbours, was held out for stop 68 and is released from stop 69)."""
+one of two neighbours, was held out for stop 68 and is released from stop 69; 29, a long chat of two university
+friends, a long one of a brother at sea and his pregnant sister and an ordinary one of two bookshop colleagues, was held
+out for stop 69 and is released from stop 70)."""
 EMBEDDINGS = "local:all-MiniLM-L6-v2"
 CATEGORIES = (1, 2, 3, 4)
 HISTORY, BACKGROUND = 8, 10  # the ingestion defaults: history_messages, extraction_top_k
