@@ -27,7 +27,12 @@ EPSILON = 1e-9  # a score difference below this is no change (floating-point noi
 
 
 def load(path: Path) -> dict[str, Record]:
-    """An eval's answer records by key; ``path`` is the `dmem eval --out` folder or its answers.jsonl."""
+    """An eval's answer records by key; ``path`` is the `dmem eval --out` folder or its answers.jsonl.
+
+    The file is the eval's answer cache (``dmem.eval.cache``): every run into one folder appends to it, under the
+    fingerprint of its settings (``config``, one per method), so a question answered under two fingerprints is
+    refused, not mixed.
+    """
     file = path / "answers.jsonl" if path.is_dir() else path
     if not file.is_file():
         raise SystemExit(f"no answers.jsonl at {path}: pass a `dmem eval --out` folder or its answers.jsonl")
@@ -39,7 +44,12 @@ def load(path: Path) -> dict[str, Record]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise SystemExit(f"{file}:{n}: not a JSON line ({exc.msg})") from None
-        records[str(record["key"])] = record
+        key = str(record["key"])
+        if key in records and records[key].get("config") != record.get("config"):
+            # the eval's cache keeps every setting's answer to a question: which run is meant is not known
+            raise SystemExit(f"{file} holds answers of two settings to {key!r} (runs with other --set or models "
+                             f"into one --out folder): give each run its own --out folder")
+        records[key] = record
     return records
 
 
@@ -91,14 +101,11 @@ def change(keys: list[str], base: dict[str, Record], new: dict[str, Record],
                   tuple(k for k, a, b in pairs if b > a + EPSILON), tuple(k for k, a, b in pairs if b < a - EPSILON))
 
 
-def _figure(value: float | None, scale: float) -> str:
-    return "n/a" if value is None else f"{value * scale:.2f}" if scale != 1 else f"{value:.3f}"
-
-
-def _line(label: str, c: Change, scale: float = 1.0) -> str:
-    if not c.n:
+def _line(label: str, c: Change, scale: float = 1.0, digits: int = 3) -> str:
+    """One measure's line: both means (times ``scale``, to ``digits`` places), the questions up and down."""
+    if not c.n or c.base is None or c.new is None:
         return f"  {label}: n/a"
-    return (f"  {label}: {_figure(c.base, scale)} -> {_figure(c.new, scale)} "
+    return (f"  {label}: {c.base * scale:.{digits}f} -> {c.new * scale:.{digits}f} "
             f"({len(c.up)} up / {len(c.down)} down, n={c.n})")
 
 
@@ -121,7 +128,7 @@ def report(base: dict[str, Record], new: dict[str, Record], verbose: bool = Fals
             if in_base != in_new else ""
         lines.append(f"{method}: {len(keys)} questions in both{only}")
         scored = change(keys, base, new, f1)
-        lines.append(_line("F1 (x100)", scored, 100.0))
+        lines.append(_line("F1 (x100)", scored, scale=100.0, digits=2))
         lines.append(_line("System 1 evidence recall", change(keys, base, new, s1_recall)))
         lines.append(_line("answer trace precision", change(keys, base, new, trace_precision)))
         lines.append(_line("answer trace recall", change(keys, base, new, trace_recall)))

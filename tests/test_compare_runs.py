@@ -61,3 +61,11 @@ def test_a_folder_without_answers_is_one_clear_error(compare_runs: ModuleType, t
     (tmp_path / "answers.jsonl").write_text('{"key": "a"}\nnot json\n', encoding="utf-8")
     with pytest.raises(SystemExit, match=r"answers.jsonl:2: not a JSON line"):
         compare_runs.load(tmp_path)
+
+
+def test_answers_of_two_settings_in_one_file_are_refused_not_mixed(compare_runs: ModuleType, tmp_path: Path) -> None:
+    first, second = _record("mem0", 0, "Oslo", 0.0), _record("mem0", 0, "Tromso", 1.0)
+    first["config"], second["config"] = "a1b2c3d4e5f6", "0f9e8d7c6b5a"
+    run = _run(tmp_path / "run", [first, second])
+    with pytest.raises(SystemExit, match="holds answers of two settings to 'mem0|Invented_1_Ada_Bram|0'"):
+        compare_runs.load(run)
