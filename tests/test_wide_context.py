@@ -9,8 +9,8 @@ from pathlib import Path
 from dmem.api import Memory
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.wide_context import core_first
-from dmem.nodes.retrieval import aretrieved_memories, retrieved_memories, search_memories
 from dmem.models.embeddings import HashEmbeddings
+from dmem.nodes.retrieval import aretrieved_memories, retrieved_memories, search_memories
 from dmem.state.verdicts import AnswerDraft
 from tests.test_wide_retrieval import _ingest
 
