@@ -45,11 +45,11 @@ def test_the_budget_is_k_times_the_factor_for_a_wide_question_only() -> None:
     assert retrieval_budget(ORDINARY[0], 30, 2.0) == 30
 
 
-def test_the_default_is_the_papers_k_for_every_question_and_a_factor_widens_the_wide_ones() -> None:
-    assert Context().wide_retrieval_factor == 1.0
-    assert top_k(Context(), WIDE[0]) == top_k(Context(), ORDINARY[0]) == 30
-    wider = build_context(environ={"DMEM_WIDE_RETRIEVAL_FACTOR": "1.5"})
-    assert wider.wide_retrieval_factor == 1.5 and top_k(wider, WIDE[0]) == 45 and top_k(wider, ORDINARY[0]) == 30
+def test_the_default_widens_the_wide_questions_by_half_and_a_factor_of_one_is_the_papers_k() -> None:
+    assert Context().wide_retrieval_factor == 1.5
+    assert top_k(Context(), WIDE[0]) == 45 and top_k(Context(), ORDINARY[0]) == 30
+    paper = build_context(environ={"DMEM_WIDE_RETRIEVAL_FACTOR": "1"})
+    assert paper.wide_retrieval_factor == 1.0 and top_k(paper, WIDE[0]) == top_k(paper, ORDINARY[0]) == 30
     assert top_k(Context(retrieval_top_k=10, wide_retrieval_factor=2), WIDE[1]) == 20
 
 

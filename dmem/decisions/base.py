@@ -99,12 +99,16 @@ class Decider(Protocol):
         ...
 
     def answer(
-        self, question: str, context: list[str], *, temperature: float | None = None, sample: int = 0
+        self, question: str, context: list[str], *, temperature: float | None = None, sample: int = 0,
+        core: int | None = None,
     ) -> Decided[AnswerDraft]:
         """Answer from context lines (memories or deliberation facts).
 
         ``sample`` numbers a vote's samples (0 = the answer itself); an engine without sampling noise
-        uses it, with ``temperature``, to give each sample its own repeatable draw.
+        uses it, with ``temperature``, to give each sample its own repeatable draw. ``core``: how many of
+        the first lines are the memories of the same K every question gets, a wide question's wider share
+        after them (None: all lines alike); an engine may read those first (the offline engine does), a
+        model reads every line.
         """
         ...
 
@@ -174,7 +178,8 @@ class Decider(Protocol):
         ...
 
     async def aanswer(
-        self, question: str, context: list[str], *, temperature: float | None = None, sample: int = 0
+        self, question: str, context: list[str], *, temperature: float | None = None, sample: int = 0,
+        core: int | None = None,
     ) -> Decided[AnswerDraft]:
         """``answer`` on the event loop."""
         ...

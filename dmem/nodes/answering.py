@@ -28,7 +28,7 @@ def answer(state: QueryState, svc: Services) -> dict[str, Any]:
     the one call a question cannot do without).
     """
     try:
-        out = svc.decider.answer(state["question"], state.get("context", []))
+        out = svc.decider.answer(state["question"], state.get("context", []), core=state.get("core_memories"))
     except StructuredOutputError as exc:
         return _no_answer(exc)
     return _answered(out, _trace(svc, out.value, state))
@@ -37,7 +37,8 @@ def answer(state: QueryState, svc: Services) -> dict[str, Any]:
 async def aanswer(state: QueryState, svc: Services) -> dict[str, Any]:
     """``answer`` with the decider awaited on the event loop."""
     try:
-        out = await svc.decider.aanswer(state["question"], state.get("context", []))
+        out = await svc.decider.aanswer(state["question"], state.get("context", []),
+                                        core=state.get("core_memories"))
     except StructuredOutputError as exc:
         return _no_answer(exc)
     return _answered(out, await svc.store.aoffload(_trace, svc, out.value, state))
@@ -126,7 +127,7 @@ def vote(state: QueryState, svc: Services) -> dict[str, Any]:
     comes falls back to grouping identical normalised answers.
     """
     question = state["question"]
-    samples, usage, failure = _sample(svc, question, state.get("context", []))
+    samples, usage, failure = _sample(svc, question, state.get("context", []), state.get("core_memories"))
     if failure is not None:
         return _incomplete(svc.context, samples, usage, failure)
     try:
@@ -139,7 +140,7 @@ def vote(state: QueryState, svc: Services) -> dict[str, Any]:
 async def avote(state: QueryState, svc: Services) -> dict[str, Any]:
     """``vote`` with the samples and the grouping awaited on the event loop."""
     question = state["question"]
-    samples, usage, failure = await _asample(svc, question, state.get("context", []))
+    samples, usage, failure = await _asample(svc, question, state.get("context", []), state.get("core_memories"))
     if failure is not None:
         return _incomplete(svc.context, samples, usage, failure)
     try:
@@ -185,18 +186,20 @@ def _samples(results: list[Sample]) -> tuple[list[str], list[Usage], ModelError 
     return [a for a, _, _ in results if a is not None], usage, failure
 
 
-def _sample(svc: Services, question: str, context: list[str]) -> tuple[list[str], list[Usage], ModelError | None]:
+def _sample(svc: Services, question: str, context: list[str],
+            core: int | None) -> tuple[list[str], list[Usage], ModelError | None]:
     """The voting samples obtained, their cost, and the first provider failure if any sample failed."""
     ctx = svc.context
 
     def one(index: int) -> Sample:
-        return _sampled(lambda: svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index))
+        return _sampled(lambda: svc.decider.answer(question, context, temperature=ctx.vote_temperature, sample=index,
+                                                   core=core))
 
     with ThreadPoolExecutor(max_workers=min(ctx.vote_samples, ctx.max_concurrency)) as pool:
         return _samples(list(pool.map(one, range(ctx.vote_samples))))
 
 
-async def _asample(svc: Services, question: str, context: list[str]
+async def _asample(svc: Services, question: str, context: list[str], core: int | None
                    ) -> tuple[list[str], list[Usage], ModelError | None]:
     """``_sample`` on the event loop: at most ``max_concurrency`` samples at once (and the endpoint's limit)."""
     ctx = svc.context
@@ -205,7 +208,8 @@ async def _asample(svc: Services, question: str, context: list[str]
     async def one(index: int) -> Sample:
         async with slots:
             try:
-                out = await svc.decider.aanswer(question, context, temperature=ctx.vote_temperature, sample=index)
+                out = await svc.decider.aanswer(question, context, temperature=ctx.vote_temperature, sample=index,
+                                                core=core)
             except ModelError as exc:
                 caught = exc
             else:

@@ -24,14 +24,52 @@ log = logging.getLogger(__name__)
 
 
 def search_memories(svc: Services, question: str, namespaces: list[str],
-                    labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+                   labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
     """Top K per namespace (``top_k``), merged best first: fused ranks (hybrid) or cosine (dense).
 
     Hybrid: a question about the person of some of the namespaces takes more from those and less from
     the others, K per namespace in all (``hybrid.shares``). With ``labels`` (the query's label filter),
-    only memories carrying every one of them.
+    only memories carrying every one of them. A wide question's memories are those of the same K first,
+    then its wider share (``core_first``).
     """
-    k = top_k(svc.context, question)
+    return retrieved_memories(svc, question, namespaces, labels)[0]
+
+
+def retrieved_memories(svc: Services, question: str, namespaces: list[str],
+                       labels: Labels | None = None) -> tuple[list[tuple[MemoryRecord, float]], int]:
+    """``search_memories``' hits and how many of the first are the memories of the same K every question gets."""
+    k, wide = svc.context.retrieval_top_k, top_k(svc.context, question)
+    hits = _search(svc, question, namespaces, labels, wide)
+    if wide == k:
+        return hits, len(hits)
+    core = _search(svc, question, namespaces, labels, k)
+    return core_first(core, hits), len(core)
+
+
+async def aretrieved_memories(svc: Services, question: str, namespaces: list[str],
+                              labels: Labels | None = None) -> tuple[list[tuple[MemoryRecord, float]], int]:
+    """``retrieved_memories`` with the vector searches awaited."""
+    k, wide = svc.context.retrieval_top_k, top_k(svc.context, question)
+    hits = await _asearch(svc, question, namespaces, labels, wide)
+    if wide == k:
+        return hits, len(hits)
+    core = await _asearch(svc, question, namespaces, labels, k)
+    return core_first(core, hits), len(core)
+
+
+def core_first(core: list[tuple[MemoryRecord, float]],
+               wide: list[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRecord, float]]:
+    """The same-K memories in their order, then the wider retrieval's others, best first, each once.
+
+    The first ``len(core)`` lines are then exactly what any question gets, so an answerer may read them
+    first and the wider share only for what they lack (the offline engine does: ``wide_context``).
+    """
+    seen = {record.id for record, _ in core}
+    return core + [(record, score) for record, score in wide if record.id not in seen]
+
+
+def _search(svc: Services, question: str, namespaces: list[str], labels: Labels | None,
+            k: int) -> list[tuple[MemoryRecord, float]]:
     hits: list[tuple[MemoryRecord, float]] = []
     if svc.context.retrieval_mode == "hybrid":
         planned = hybrid.plan(question, svc.indexes, namespaces, k, svc.embed, labels)
@@ -49,7 +87,11 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
 async def asearch_memories(svc: Services, question: str, namespaces: list[str],
                            labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
     """``search_memories`` with the vector searches awaited (on the loop on PostgreSQL), embedding in a thread."""
-    k = top_k(svc.context, question)
+    return (await aretrieved_memories(svc, question, namespaces, labels))[0]
+
+
+async def _asearch(svc: Services, question: str, namespaces: list[str], labels: Labels | None,
+                   k: int) -> list[tuple[MemoryRecord, float]]:
     hits: list[tuple[MemoryRecord, float]] = []
     if svc.context.retrieval_mode == "hybrid":
         planned = await svc.store.aoffload(hybrid.plan, question, svc.indexes, namespaces, k, svc.embed, labels)
@@ -91,18 +133,18 @@ def retrieve(state: QueryState, svc: Services) -> dict[str, Any]:
     """
     namespaces = list(state.get("namespaces") or ["default"])
     question = asked_by_speaker_names(svc, state["question"], namespaces)
-    hits = search_memories(svc, question, namespaces, state.get("metadata"))
+    hits, core = retrieved_memories(svc, question, namespaces, state.get("metadata"))
     found = bool(hits) or svc.store.transcript.has_turns(namespaces, state.get("metadata"))
-    return _retrieved(hits, found, question)
+    return _retrieved(hits, core, found, question)
 
 
 async def aretrieve(state: QueryState, svc: Services) -> dict[str, Any]:
     """``retrieve`` on the async path: store reads awaited (on the loop's async pool on PostgreSQL)."""
     namespaces = list(state.get("namespaces") or ["default"])
     question = await svc.store.aoffload(asked_by_speaker_names, svc, state["question"], namespaces)
-    hits = await asearch_memories(svc, question, namespaces, state.get("metadata"))
+    hits, core = await aretrieved_memories(svc, question, namespaces, state.get("metadata"))
     found = bool(hits) or await svc.store.transcript.ahas_turns(namespaces, state.get("metadata"))
-    return _retrieved(hits, found, question)
+    return _retrieved(hits, core, found, question)
 
 
 def asked_by_speaker_names(svc: Services, question: str, namespaces: list[str]) -> str:
@@ -123,9 +165,11 @@ def asked_by_speaker_names(svc: Services, question: str, namespaces: list[str]) 
     return with_speaker_names(question, found)
 
 
-def _retrieved(hits: list[tuple[MemoryRecord, float]], has_transcript: bool, question: str) -> dict[str, Any]:
+def _retrieved(hits: list[tuple[MemoryRecord, float]], core: int, has_transcript: bool,
+               question: str) -> dict[str, Any]:
     memories = [record for record, _ in hits]
     return {
+        "core_memories": core,
         "question": question,
         "asked": question,
         "memories": memories,
@@ -171,5 +215,6 @@ def _filtered(memories: list[MemoryRecord], out: Decided[MemorySelection]) -> di
     keep = [memories[i - 1] for i in dict.fromkeys(out.value.keep) if 1 <= i <= len(memories)]
     if not keep:
         return {"usage": [out.usage]}
-    return {"context": [m.render() for m in keep], "memory_ids": [m.id for m in keep],
+    # The memories the filter kept are the answer's, all alike: no wider share is left to read last.
+    return {"context": [m.render() for m in keep], "memory_ids": [m.id for m in keep], "core_memories": len(keep),
             "evidence_turn_ids": source_turns(keep), "usage": [out.usage]}

@@ -106,9 +106,10 @@ class Context(BaseModel):
     # Retrieval and answer
     retrieval_top_k: int = 30
     """Memories retrieved per namespace asked about (paper: top-30)."""
-    wide_retrieval_factor: float = 1.0
+    wide_retrieval_factor: float = 1.5
     """retrieval_top_k times this for a list, count or both-speaker question ('How many...', 'What do A and B
-    share?'), whose evidence is many turns (rounded half up; 1.5: 45 of 30); 1: the papers' same K for all."""
+    share?'), whose evidence is many turns (rounded half up; 1.5: 45 of 30), the same-K memories first; dmem's
+    choice over the papers' same K for all, which 1 gives."""
     retrieval_mode: RetrievalMode = "hybrid"
     """'hybrid' fuses dense, BM25 (memory, source-turn text, event day), name and time-cue ranks;
     'dense' is the papers' embedding-only top-K."""

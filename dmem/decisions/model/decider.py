@@ -219,14 +219,16 @@ class ModelDecider:
         return Decided(clean_selection(out, len(memories)), usage)
 
     def answer(self, question: str, context: list[str], *,
-               temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+               temperature: float | None = None, sample: int = 0, core: int | None = None) -> Decided[AnswerDraft]:
         # The model's own sampling noise at ``temperature`` varies the samples; the index is not needed.
+        # A model reads every line, a wide question's wider share too: ``core`` is not needed either.
         out, usage = self._call(AnswerDraft, answer_prompt(question, context, self.answer_style),
                                 "answer", "query", temperature)
         return _answered(out, usage)
 
     async def aanswer(self, question: str, context: list[str], *,
-                      temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+                      temperature: float | None = None, sample: int = 0,
+                      core: int | None = None) -> Decided[AnswerDraft]:
         out, usage = await self._acall(AnswerDraft, answer_prompt(question, context, self.answer_style),
                                        "answer", "query", temperature)
         return _answered(out, usage)

@@ -26,6 +26,7 @@ from dmem.decisions.offline import (
     spans,
     splitting,
     voting,
+    wide_context,
 )
 from dmem.decisions.offline.admitted import Admitted, admit_exchange
 from dmem.decisions.offline.spans import NO_INFO
@@ -158,11 +159,13 @@ class OfflineDecider:
         return _timed("filter_memories", work)
 
     def answer(self, question: str, context: list[str], *,
-               temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+               temperature: float | None = None, sample: int = 0, core: int | None = None) -> Decided[AnswerDraft]:
         # Sample 0 (or temperature 0) is the extractive answer; a vote's later samples draw alternatives.
+        # A wide question's wider share is read only when the same-K lines answer nothing (``wide_context``).
         question = restate(question)
-        return _timed("answer", lambda: voting.sample_answer(self.embeddings, question, context, sample=sample,
-                                                             temperature=temperature or 0.0))
+        return _timed("answer", lambda: wide_context.core_first(
+            lambda lines: voting.sample_answer(self.embeddings, question, lines, sample=sample,
+                                               temperature=temperature or 0.0), context, core))
 
     def quality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
         return _timed("quality_gate", lambda: gate.quality_gate(self.embeddings, restate(question), answer, context))
@@ -217,9 +220,11 @@ class OfflineDecider:
         return await asyncio.to_thread(self.filter_memories, question, memories)
 
     async def aanswer(self, question: str, context: list[str], *,
-                      temperature: float | None = None, sample: int = 0) -> Decided[AnswerDraft]:
+                      temperature: float | None = None, sample: int = 0,
+                      core: int | None = None) -> Decided[AnswerDraft]:
         """``answer`` in a worker thread."""
-        return await asyncio.to_thread(self.answer, question, context, temperature=temperature, sample=sample)
+        return await asyncio.to_thread(self.answer, question, context, temperature=temperature, sample=sample,
+                                       core=core)
 
     async def aquality_gate(self, question: str, answer: str, context: list[str]) -> Decided[QualityGateVerdict]:
         """``quality_gate`` in a worker thread."""
