@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 
 def search_memories(svc: Services, question: str, namespaces: list[str],
-                   labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+                    labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
     """Top K per namespace (``top_k``), merged best first: fused ranks (hybrid) or cosine (dense).
 
     Hybrid: a question about the person of some of the namespaces takes more from those and less from
