@@ -5,7 +5,8 @@ a reply going on with the speaker's news that a question naming nothing asked af
 take-up of a short line as news (``takeup``), a reaction to the other's news that formed something
 (``reacted``: it becomes a source of that), the line opening the chat after a silence (``opening``), the news the
 speaker announced and the listener asked for (``announced``), or a terse
-piece going on with the speaker's own fact of the same thread across the listener's interjections (``threads``).
+piece going on with the speaker's own fact of the same thread across the listener's interjections (``threads``);
+last, a terse value line rejected for too little content, read with the turn that gives its topic (``thread_value``).
 A verdict keeps the clauses it was drawn from (``Judged``), so a caller reads them rather than cutting the line again.
 """
 
