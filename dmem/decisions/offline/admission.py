@@ -5,7 +5,8 @@ a reply going on with the speaker's news that a question naming nothing asked af
 take-up of a short line as news (``takeup``), a reaction to the other's news that formed something
 (``reacted``: it becomes a source of that), the line opening the chat after a silence (``opening``), the news the
 speaker announced and the listener asked for (``announced``), or a terse
-piece going on with the speaker's own fact of the same thread across the listener's interjections (``threads``).
+piece going on with the speaker's own fact of the same thread across the listener's interjections (``threads``);
+last, a terse value line rejected for too little content, read with the turn that gives its topic (``thread_value``).
 A verdict keeps the clauses it was drawn from (``Judged``), so a caller reads them rather than cutting the line again.
 """
 
@@ -25,6 +26,7 @@ from dmem.decisions.offline import (
     reacted,
     rules,
     takeup,
+    thread_value,
     threads,
     worldline,
 )
@@ -44,6 +46,10 @@ from dmem.text.quotes import shorten
 _REJECT_RANK = {"transient": 5, "unreal": 5, "question": 4, "reaction": 3, "emotional": 3, "vague": 2, "phatic": 1}
 # Clauses kept as said, only when no other clause of the message forms a fact.
 _TOLD = frozenset({"reusable", "news", "own_world"})
+# Rejections for too little content that a terse value read with its thread overrides (``thread_value``); not
+# "no personal fact": a line about another's world stays theirs.
+TERSE_POOR = ("rejected: too little detail", "rejected: vague content", "rejected: a title or a name alone")
+THREAD_VALUE = "admitted: a terse value read with its thread ("
 
 
 @dataclass(frozen=True)
@@ -129,8 +135,25 @@ def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdi
         return True, f"admitted: reacts to {news.speaker}'s news ('{shorten(utterance_text(news), 60)}'), " \
                      "a source of what it formed"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
-        return line.admit, line.reason
-    return False, worst.reason if worst else "rejected: empty utterance"
+        rejected = line.admit, line.reason
+    else:
+        rejected = False, worst.reason if worst else "rejected: empty utterance"
+    if threaded and not rejected[0] and rejected[1].startswith(TERSE_POOR) and language == "en" \
+            and (topic := thread_value.topic_of(message, prior, answer_words)):
+        return True, f"{THREAD_VALUE}{topic.turn.speaker}'s '{shorten(topic.sentence, 60)}', {topic.how})"
+    return rejected
+
+
+def thread_value_topic(message: Message, prior: Sequence[Message], memories: Sequence[str] = (),
+                       judged: Judged | None = None) -> thread_value.Topic | None:
+    """The thread's turn a terse value line was admitted with (``thread_value``), or None if admitted otherwise.
+
+    ``judged``: the line's judgement in its place when the caller holds it.
+    """
+    judgement = judged or judged_utterance(message, prior, memories)
+    if not judgement.admit or not judgement.reason.startswith(THREAD_VALUE):
+        return None
+    return thread_value.topic_of(message, prior, answer_words)
 
 
 def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,

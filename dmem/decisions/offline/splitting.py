@@ -19,6 +19,7 @@ from dmem.decisions.offline import (
     payback,
     reacted,
     rules,
+    thread_value,
     threads,
 )
 from dmem.decisions.offline.admission import (
@@ -32,6 +33,7 @@ from dmem.decisions.offline.admission import (
     reacted_news,
     takeup_news,
     thread_piece,
+    thread_value_topic,
 )
 from dmem.decisions.offline.admitted import Admitted
 from dmem.decisions.offline.announced import Announced
@@ -101,7 +103,22 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
         return [_asked_fact(asked_for, message, prior, memories)], None
     if gated and not facts and (line_of := reacted_news(message, prior, memories)):
         return _restated(line_of, message, prior, memories), Joins(line_of.turn_id, "")
+    if gated and not facts and (topic := thread_value_topic(message, prior, memories, judged)):
+        return [_thread_value_fact(topic, message)], None
     return facts, line
+
+
+def _thread_value_fact(topic: thread_value.Topic, message: Message) -> FactDraft:
+    """A terse value line with the turn that gives its topic (``thread_value``): one fact, both turns its sources."""
+    speaker, reply = message.speaker, followup.said(message).strip()
+    if topic.how == "asked":
+        text = frames.answered(speaker, topic.turn.speaker, topic.sentence, reply)
+    elif topic.how == "requested":
+        text = frames.picked(speaker, topic.turn.speaker, topic.sentence, reply, False)
+    else:
+        text = frames.added(speaker, topic.sentence, reply)
+    return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=[topic.turn.turn_id, message.turn_id],
+                     categories=categorize(reply), provenance=Provenance.STATED, language="en")
 
 
 @dataclass(frozen=True)
