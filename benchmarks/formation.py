@@ -136,7 +136,7 @@ from dmem.decisions.offline.frames import is_asked
 from dmem.eval.methods import speaker_namespaces
 from dmem.evidence.citations import answer_trace, cited_turns
 from dmem.models.embeddings import HashEmbeddings
-from dmem.nodes.retrieval import asked_by_speaker_names, search_memories
+from dmem.nodes.retrieval import asked_by_speaker_names, retrieved_memories, search_memories
 from dmem.services import Services
 from dmem.state.schemas import MemoryRecord, Message, Operation
 from dmem.text.lexical import content_words, jaccard
@@ -445,9 +445,11 @@ def measure(kind: str, conv: Conversation) -> Figures:
 def trace_figures(svc: Services, qa: QAItem, asked: str, namespaces: list[str], fig: Figures) -> None:
     """Precision and recall of the System 1 answer's trace: the turns the answer drew on (as ``Answer`` has
     it), every source turn of the memories used (before a linked question's turn was cited only when
-    needed), and every memory retrieved. ``asked``: the question as ``retrieve`` passes it on."""
-    memories = [r for r, _ in search_memories(svc, asked, namespaces)]
-    draft = svc.decider.answer(asked, [m.render() for m in memories]).value
+    needed), and every memory retrieved. ``asked``: the question as ``retrieve`` passes it on; the answer reads
+    a wide question's same-K memories first, as the ``answer`` node has it (``retrieved_memories``' core)."""
+    hits, core = retrieved_memories(svc, asked, namespaces)
+    memories = [r for r, _ in hits]
+    draft = svc.decider.answer(asked, [m.render() for m in memories], core=core).value
     every = list(dict.fromkeys(t for m in memories for t in m.source_turn_ids))
     ids = [m.id for m in memories]
     drew = answer_trace(svc.store.transcript, draft, ids, memories) or every

@@ -6,12 +6,16 @@ import asyncio
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from dmem.api import Memory
+from dmem.datasets.datasets import QAItem
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.decisions.offline.wide_context import core_first
 from dmem.models.embeddings import HashEmbeddings
 from dmem.nodes.retrieval import aretrieved_memories, retrieved_memories, search_memories
 from dmem.state.verdicts import AnswerDraft
+from tests.test_invented_chats import load_formation
 from tests.test_wide_retrieval import _ingest
 
 WIDE = "What hobbies do they have in common?"
@@ -73,3 +77,23 @@ def test_a_list_answer_gains_no_member_from_a_line_past_the_same_k_ones() -> Non
     same_k = decider.answer("What are Oriane's hobbies?", context, core=4).value.answer
     assert "cycling" in every and "cycling" not in same_k and "pottery" in same_k
     assert same_k == decider.answer("What are Oriane's hobbies?", context[:4]).value.answer
+
+
+def test_the_formation_benchmarks_answer_trace_reads_the_same_k_lines_first_as_the_graph(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks/formation.py``'s answer-trace figure answers as the ``answer`` node does (``core`` passed)."""
+    formation = load_formation(monkeypatch, name="formation_wide")
+    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=3, wide_retrieval_factor=2) as mem:
+        _ingest(mem)
+        seen: list[object] = []
+        decider = mem.services.decider
+        answer = decider.answer
+
+        def spy(question: str, context: list[str], **kw: object) -> object:
+            seen.append(kw.get("core"))
+            return answer(question, context, **kw)  # type: ignore[arg-type]
+
+        decider.answer = spy  # type: ignore[method-assign]
+        qa = QAItem(question=WIDE, answer="kayaking", category=1, evidence=["D1:1"])
+        formation.trace_figures(mem.services, qa, WIDE, ["c/i", "c/p"], formation.Figures())
+        assert seen == [6]
