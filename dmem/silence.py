@@ -24,9 +24,17 @@ def silence_before(message: Message, prior: Sequence[Message]) -> timedelta | No
     None when it follows a line sooner, or either time is unknown (no clock, no silence), or nothing came before
     (a chat's first line opens no silence anyone saw).
     """
-    if not prior or message.timestamp is None or prior[-1].timestamp is None:
+    return silence_between(prior[-1], message) if prior else None
+
+
+def silence_between(earlier: Message, later: Message) -> timedelta | None:
+    """The gap from ``earlier`` to ``later`` when it is at least ``SESSION_GAP``, else None.
+
+    None also when either time is unknown. Lines with such a silence between them belong to two talks.
+    """
+    if earlier.timestamp is None or later.timestamp is None:
         return None
-    gap = message.timestamp - prior[-1].timestamp
+    gap = later.timestamp - earlier.timestamp
     return gap if gap >= SESSION_GAP else None
 
 

@@ -148,12 +148,13 @@ def thread_value_topic(message: Message, prior: Sequence[Message], memories: Seq
                        judged: Judged | None = None) -> thread_value.Topic | None:
     """The thread's turn a terse value line was admitted with (``thread_value``), or None if admitted otherwise.
 
-    ``judged``: the line's judgement in its place when the caller holds it.
+    ``judged``: the line's judgement in its place when the caller holds it. The thread is read first: it is a few
+    turns' patterns and rules out most lines, where judging the line again reads all its clauses.
     """
-    judgement = judged or judged_utterance(message, prior, memories)
-    if not judgement.admit or not judgement.reason.startswith(THREAD_VALUE):
+    if (topic := thread_value.topic_of(message, prior, answer_words)) is None:
         return None
-    return thread_value.topic_of(message, prior, answer_words)
+    judgement = judged or judged_utterance(message, prior, memories)
+    return topic if judgement.admit and judgement.reason.startswith(THREAD_VALUE) else None
 
 
 def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dmem.decisions.offline import followup
-from dmem.silence import SESSION_GAP
+from dmem.silence import silence_between
 from dmem.state.schemas import Message
 from dmem.text.asked import LEAD_INS, asks
 from dmem.text.words import SECOND_PERSON
@@ -88,7 +88,7 @@ def topic_of(message: Message, prior: Sequence[Message], words: Callable[[str], 
     detail = bool(followup.detail_words(words(said)))
     valued, done = bool(_VALUE.search(said)), bool(_DONE.match(said))
     for turn in reversed(prior[-TOPIC_BACK:]):
-        if _apart(turn, message):
+        if silence_between(turn, message):
             return None  # a line after a silence opens a new talk: the thread before is over
         text = followup.said(turn)
         if turn.speaker == message.speaker:  # the speaker's own line: a plan the line reports done, or a pause
@@ -104,12 +104,6 @@ def topic_of(message: Message, prior: Sequence[Message], words: Callable[[str], 
         if not done:  # the other's latest line asks nothing: the value is about that line
             return None
     return None
-
-
-def _apart(turn: Message, message: Message) -> bool:
-    """Whether a silence of ``SESSION_GAP`` or more lies between the two lines (both times known)."""
-    return turn.timestamp is not None and message.timestamp is not None \
-        and message.timestamp - turn.timestamp >= SESSION_GAP
 
 
 def _question(text: str) -> str | None:
