@@ -11,7 +11,7 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
   source any memory, averaged over questions (it is not 'formed', which counts each evidence turn once:
   a question with many evidence turns loses only part of its recall to one that formed nothing);
 - System 1 evidence recall at K = retrieval_top_k per speaker namespace, times wide_retrieval_factor for a list,
-  count or both-speaker question (``search_memories``, as ``retrieve`` asks; dense and hybrid; the
+  count or both-speaker question (``retrieved_memories``, as ``retrieve`` asks; dense and hybrid; the
   default mode is starred), averaged over questions: over the ids that exist, and counting missing ids;
 - the admission reasons (rule families, quotes cut) of the evidence turns that formed nothing;
 - the memories whose source turns include the other speaker's question they answer ('linked');
@@ -136,7 +136,7 @@ from dmem.decisions.offline.frames import is_asked
 from dmem.eval.methods import speaker_namespaces
 from dmem.evidence.citations import answer_trace, cited_turns
 from dmem.models.embeddings import HashEmbeddings
-from dmem.nodes.retrieval import asked_by_speaker_names, retrieved_memories, search_memories
+from dmem.nodes.retrieval import asked_by_speaker_names, retrieved_memories
 from dmem.services import Services
 from dmem.state.schemas import MemoryRecord, Message, Operation
 from dmem.text.lexical import content_words, jaccard
@@ -430,24 +430,27 @@ def measure(kind: str, conv: Conversation) -> Figures:
         for qa in (q for q in questions if q.evidence):
             fig.recall.update({k: fig.recall.get(k, []) for k in ("dense", "hybrid", "hybrid+missing")})
             asked = asked_by_speaker_names(svc, qa.question, namespaces)  # as ``retrieve`` asks it
+            retrieved: dict[str, tuple[list[tuple[MemoryRecord, float]], int]] = {}  # by mode, for the trace
             for mode in ("dense", "hybrid"):
-                found = {t for r, _ in search_memories(_mode(svc, mode), asked, namespaces)
-                         for t in r.source_turn_ids}
+                retrieved[mode] = retrieved_memories(_mode(svc, mode), asked, namespaces)
+                found = {t for r, _ in retrieved[mode][0] for t in r.source_turn_ids}
                 fig.recall[mode].append(recall(qa, found, False))
                 if mode == "hybrid":
                     fig.recall["hybrid+missing"].append(recall(qa, found, True))
                     fig.missed.extend(f"{_said(conv, t)} <- {qa.question!r}"
                                       for t in qa.evidence if t in sources and t not in found)
-            trace_figures(svc, qa, asked, namespaces, fig)
+            trace_figures(svc, qa, asked, retrieved[svc.context.retrieval_mode], fig)
     return fig
 
 
-def trace_figures(svc: Services, qa: QAItem, asked: str, namespaces: list[str], fig: Figures) -> None:
+def trace_figures(svc: Services, qa: QAItem, asked: str,
+                  retrieved: tuple[list[tuple[MemoryRecord, float]], int], fig: Figures) -> None:
     """Precision and recall of the System 1 answer's trace: the turns the answer drew on (as ``Answer`` has
     it), every source turn of the memories used (before a linked question's turn was cited only when
-    needed), and every memory retrieved. ``asked``: the question as ``retrieve`` passes it on; the answer reads
-    a wide question's same-K memories first, as the ``answer`` node has it (``retrieved_memories``' core)."""
-    hits, core = retrieved_memories(svc, asked, namespaces)
+    needed), and every memory retrieved. ``asked``: the question as ``retrieve`` passes it on; ``retrieved``: its
+    memories in ``svc``'s retrieval mode and how many are the same-K ones (``retrieved_memories``), which the
+    answer reads first, as the ``answer`` node has it."""
+    hits, core = retrieved
     memories = [r for r, _ in hits]
     draft = svc.decider.answer(asked, [m.render() for m in memories], core=core).value
     every = list(dict.fromkeys(t for m in memories for t in m.source_turn_ids))

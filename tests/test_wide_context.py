@@ -95,5 +95,6 @@ def test_the_formation_benchmarks_answer_trace_reads_the_same_k_lines_first_as_t
 
         decider.answer = spy  # type: ignore[method-assign]
         qa = QAItem(question=WIDE, answer="kayaking", category=1, evidence=["D1:1"])
-        formation.trace_figures(mem.services, qa, WIDE, ["c/i", "c/p"], formation.Figures())
+        formation.trace_figures(mem.services, qa, WIDE, retrieved_memories(mem.services, WIDE, ["c/i", "c/p"]),
+                                 formation.Figures())
         assert seen == [6]
