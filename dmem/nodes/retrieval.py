@@ -30,7 +30,7 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
     Hybrid: a question about the person of some of the namespaces takes more from those and less from
     the others, K per namespace in all (``hybrid.shares``). With ``labels`` (the query's label filter),
     only memories carrying every one of them. A wide question's memories are those of the same K first,
-    then its wider share (``core_first``).
+    then its wider share (``same_k_first``).
     """
     return retrieved_memories(svc, question, namespaces, labels)[0]
 
@@ -43,7 +43,7 @@ def retrieved_memories(svc: Services, question: str, namespaces: list[str],
     if wide == k:
         return hits, len(hits)
     core = _search(svc, question, namespaces, labels, k)
-    return core_first(core, hits), len(core)
+    return same_k_first(core, hits), len(core)
 
 
 async def aretrieved_memories(svc: Services, question: str, namespaces: list[str],
@@ -54,11 +54,11 @@ async def aretrieved_memories(svc: Services, question: str, namespaces: list[str
     if wide == k:
         return hits, len(hits)
     core = await _asearch(svc, question, namespaces, labels, k)
-    return core_first(core, hits), len(core)
+    return same_k_first(core, hits), len(core)
 
 
-def core_first(core: list[tuple[MemoryRecord, float]],
-               wide: list[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRecord, float]]:
+def same_k_first(core: list[tuple[MemoryRecord, float]],
+                 wide: list[tuple[MemoryRecord, float]]) -> list[tuple[MemoryRecord, float]]:
     """The same-K memories in their order, then the wider retrieval's others, best first, each once.
 
     The first ``len(core)`` lines are then exactly what any question gets, so an answerer may read them

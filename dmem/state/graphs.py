@@ -205,7 +205,7 @@ class QueryState(QueryInput, QueryOutput, total=False):
     """Rendered memories the answer is generated from (after the optional filter)."""
     core_memories: int
     """How many of the first context lines are the memories of the same K every question gets; a wide question's
-    wider share follows them (``nodes.retrieval.core_first``). All of them after the optional filter."""
+    wider share follows them (``nodes.retrieval.same_k_first``). All of them after the optional filter."""
     has_transcript: bool
     """Whether the transcript read (under the label filter) holds a turn: looked up by ``retrieve`` when no
     memory matched (a memory implies one), so the router after it reads state only."""

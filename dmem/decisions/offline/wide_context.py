@@ -1,7 +1,7 @@
 """A wide question's wider share of memories, read by the offline answerer only for what the same-K lines lack.
 
 A list, count or both-speaker question may get more memories than K (``wide_retrieval_factor``): the same-K
-memories first, then the wider share (``nodes.retrieval.core_first``). A model reads every line and may use a
+memories first, then the wider share (``nodes.retrieval.same_k_first``). A model reads every line and may use a
 member or a date the wider share holds. The offline answerer is extractive: it joins spans of the lines it
 ranks best, and more lines give it more spans to prefer, so a list gains a member of a line far down, or a
 single answer moves to a line the retrieval ranked past K (RESULTS, h62b and h70b). So it answers from the
