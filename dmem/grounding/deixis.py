@@ -6,7 +6,9 @@ weeks start on Monday; 'last <weekday>' is the most recent such day strictly bef
 'next <weekday>' the first strictly after, 'this <weekday>' that day of the anchor's week, and
 'on <weekday>' is past unless its sentence has a future marker ('will', 'going to', ...);
 'last/this/next weekend' is the Saturday of the previous/current/next week; vague phrases
-('a few days ago') become "a few days before <anchor>" and take the anchor as event time.
+('a few days ago') become "a few days before <anchor>" and take the anchor as event time; 'in <n>
+<units>' is that far ahead unless its clause makes it a stretch of time ('for the first time in ten
+years', "haven't been back in two years", 'twice in three days'), which stays as said.
 """
 
 from __future__ import annotations
@@ -128,6 +130,29 @@ def _weekend(which: str, d: date) -> _Hit:
     return _Hit(f"the weekend of {format_day(saturday)}", "on", saturday)
 
 
+class _NotAPoint(ValueError):
+    """The phrase measures a stretch of time, not a moment: it stays as said."""
+
+
+# Before "in <n> <units>", words that make it the stretch something happened (or not) within, not a time
+# ahead: "for the first time in ten years", "haven't seen her in two years", "twice in three weeks",
+# "the wettest summer in 40 years".
+_STRETCH_BEFORE = re.compile(
+    r"\b(?:first|second|third|last|only|once|twice|times|not|never|no|nobody|nothing|best|worst|most|least|"
+    r"longest|biggest|highest|lowest|coldest|hottest|warmest|wettest|driest|busiest|quietest)\b|n't\b",
+    re.I,
+)
+
+
+def _in_units(m: re.Match[str], d: date) -> _Hit:
+    """'in three weeks' is three weeks ahead, unless its clause makes it a stretch of time."""
+    head = m.string[: m.start()]
+    head = re.split(r"[.!?\n,;:]|\b(?:but|and|so)\b", head, flags=re.I)[-1]  # its own clause only
+    if _STRETCH_BEFORE.search(head):
+        raise _NotAPoint(m.group(0))
+    return _unit_hit(m["u3"], d, _count(m["n2"]))
+
+
 def _vague(unit: str, d: date) -> _Hit:
     return _Hit(f"{unit.lower()} before {format_day(d)}", "", d)
 
@@ -151,7 +176,7 @@ _RULES: list[_Rule] = [
     (r"(?P<w4>last|this|next|coming) " + _WDAY_SHORT, lambda m, d, s: _weekday(m["w4"], m["short"], d, s)),
     (_NUM + " " + _UNIT + " ago", lambda m, d, s: _unit_hit(m["unit"], d, -_count(m["n"]))),
     (r"in " + _NUM.replace("?P<n>", "?P<n2>") + " " + _UNIT.replace("?P<unit>", "?P<u3>"),
-     lambda m, d, s: _unit_hit(m["u3"], d, _count(m["n2"]))),
+     lambda m, d, s: _in_units(m, d)),
 ]
 _COMBINED = re.compile("|".join(f"(?P<rule{i}>\\b{pat}\\b)" for i, (pat, _) in enumerate(_RULES)), re.I)
 
@@ -233,6 +258,8 @@ def ground_time(text: str, anchor: datetime) -> Grounded:
         rule = int((m.lastgroup or "rule0").removeprefix("rule"))
         try:
             hit = _RULES[rule][1](m, day, _sentence_around(text, m.start(), m.end()))
+        except _NotAPoint:
+            continue
         except (OverflowError, ValueError):  # before year 1 or after 9999: leave the phrase as said
             log.info("left %r ungrounded: it falls outside the calendar from %s", m.group(0), day)
             continue
