@@ -6,7 +6,8 @@ clause says "I", and the name may be new to the chat (lowercase too), so the peo
 nothing and admission rejects the line as no personal fact. ``read`` reads such a clause as a fact about that person:
 
 1. the clause opens with a name before a verb (``person.MAY_BE_SUBJECT``) and it or the rest of the message goes on
-   of them by he/she; or it opens with a he/she and an earlier clause of the same message opened with such a name;
+   of them by he/she; or it opens with a he/she and an earlier clause of the same message opened with such a name,
+   or, when it is the message's first, the speaker's own message just before did (chat splits one turn);
 2. every he/she/his/him or she/her of the message from the name on is of one gender (two people are two
    readings), and the message names nobody else there (a second name, a relation, a role);
 3. the clause says nothing to or of the listener (no "you": advice, a reaction), asks nothing and says enough
@@ -29,7 +30,7 @@ from dmem.decisions.offline import rules
 from dmem.decisions.offline.chat_names import writes_capitals
 from dmem.decisions.offline.circle import Circle
 from dmem.decisions.offline.named_people import mentions
-from dmem.decisions.offline.person import LEAD, MAY_BE_SUBJECT, NOT_NAMES, Person
+from dmem.decisions.offline.person import GENDER, LEAD, MAY_BE_SUBJECT, NOT_NAMES, Person
 from dmem.decisions.offline.roles import ROLES
 from dmem.text.lexical import content_words
 from dmem.text.words import SECOND_PERSON, wordset
@@ -43,7 +44,13 @@ _MALE = re.compile(r"\b(?:he|he's|his|him|himself)\b", re.I)
 _FEMALE = re.compile(r"\b(?:she|she's|her|hers|herself)\b", re.I)
 # Words that open a clause before a verb and are no one, beyond ``NOT_NAMES``: "everyone likes her", "work is mad".
 _NO_ONE = wordset("everyone everybody everything someone somebody anyone anybody nobody nothing things life work "
-                  "school uni college business weather food today tonight tomorrow yesterday")
+                  "school uni college business weather food today tonight tomorrow yesterday "
+                  # chat's contractions written without the apostrophe: "shes started", "thats", "dont"
+                  "shes hes hed shed theyre its thats theres heres whats hows whos lets dont cant wont didnt "
+                  "doesnt isnt wasnt im ive ill id youre youve")
+# "my flatmate odalie", "my new boss Idris": a relation the speaker gave a name (a kin word or role, ``_RELATIONS``).
+_RELATED = re.compile(r"\bmy\s+(?P<rel>(?:[a-z]+\s+)?[a-z]+)\s+(?P<name>[A-Za-z][a-z]{2,})\b", re.I)
+_RELATIONS = frozenset(GENDER) | frozenset(ROLES)
 
 
 @dataclass(frozen=True)
@@ -95,8 +102,14 @@ def _phrase(key: str, word: str, circle: Circle) -> str | None:
     said = {m.speaker for m in circle.window if re.search(rf"\b{re.escape(key)}\b", (m.text or "").lower())}
     if said and speaker not in said:
         return None
+    name = word[:1].upper() + word[1:]
     related = next((p.phrase for p in reversed(found) if p.owner == speaker and p.phrase.lower() != key), None)
-    return related or word[:1].upper() + word[1:]
+    if related is None:  # "my flatmate odalie is back": a role read without its lowercase name
+        lines = [m.text or "" for m in circle.window if m.speaker == speaker] + [circle.message.text or ""]
+        given = (_RELATED.search(t) for t in lines)
+        related = next((f"my {g['rel'].lower()} {name}" for g in given
+                        if g and g["name"].lower() == key and g["rel"].split()[-1].lower() in _RELATIONS), None)
+    return related or name
 
 
 def _says_enough(text: str, key: str) -> bool:
@@ -124,7 +137,10 @@ def read(text: str, circle: Circle, before: str = "", after: str = "") -> Descri
     lead = LEAD.match(text)
     start = lead.end() if lead else 0
     pronoun = _OPENING_PRONOUN.match(text, start)
-    opened = _opening_name(before.strip(), circle) if before.strip() else None
+    before = before.strip()
+    if not before and circle.prior and circle.prior[-1].speaker == circle.message.speaker:
+        before = circle.prior[-1].text or ""  # chat splits a turn: "kirsty is from fife" / "she does nursing"
+    opened = _opening_name(before, circle) if before else None
     if pronoun is None or opened is None:
         return None
     key = opened["name"].lower()
