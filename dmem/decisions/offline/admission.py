@@ -30,7 +30,7 @@ from dmem.decisions.offline import (
     threads,
     worldline,
 )
-from dmem.decisions.offline.clause_admission import judge_clause
+from dmem.decisions.offline.clause_admission import described_people, judge_clause
 from dmem.decisions.offline.clauses import (
     Clause,
     ClauseVerdict,
@@ -94,6 +94,9 @@ def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: 
     verdicts = [judge_clause(c, language) for c in clauses]
     admit, reason = _utterance_verdict(clauses, verdicts, language, message, prior, memories, reopened, threaded,
                                        prompted)
+    if not admit and (told := described_people(clauses, verdicts)):  # "kirsty is from fife, she does nursing"
+        clauses, verdicts = told
+        admit, reason = True, next(v.reason for v in verdicts if v.kind == "described")
     return Judged(admit, reason, clauses, verdicts, language)
 
 

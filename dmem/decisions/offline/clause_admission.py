@@ -33,6 +33,7 @@ in ``question_facts``; here they are ordered, and the clause's place in the chat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from dmem.decisions.offline import (
@@ -80,6 +81,9 @@ _NEWSWORTHY = frozenset({"impersonal"})
 # "my kiln has been clicking". Only "impersonal": a reaction or vague clause says nothing of the thing.
 _OWNABLE = frozenset({"impersonal"})
 V_ABOUT_MIN_WORDS = 2
+# Rejections a clause describing the person its message names overrides (``described``), when nothing else admits
+# the line: "no personal fact" only; a vague or emotional clause says nothing of them.
+_DESCRIBABLE = frozenset({"impersonal"})
 
 
 def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | None = None) -> ClauseVerdict:
@@ -135,6 +139,22 @@ def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | No
     elif not verdict.admit and verdict.kind in _OWNABLE and clause.owns and not clause.foreign:
         verdict = ClauseVerdict(True, f"admitted: about the speaker's own thing ({clause.owns})", "own_world")
     return clause_rules.hedged(verdict, clause.text)
+
+
+def described_people(clauses: Sequence[Clause],
+                     verdicts: Sequence[ClauseVerdict]) -> tuple[list[Clause], list[ClauseVerdict]] | None:
+    """A rejected line's clauses describing the person the message names (``Clause.described``), admitted.
+
+    Each such clause has the person written out; None when there is none. Asked only when nothing else admits the line.
+    """
+    told = [bool(c.described) and not v.admit and v.kind in _DESCRIBABLE
+            for c, v in zip(clauses, verdicts, strict=True)]
+    if not any(told):
+        return None
+    return ([replace(c, text=c.described or c.text) if t else c for c, t in zip(clauses, told, strict=True)],
+            [ClauseVerdict(True, f"admitted: describes the person the message names "
+                                 f"('{shorten(c.described or '', 60)}')", "described") if t else v
+             for c, v, t in zip(clauses, verdicts, told, strict=True)])
 
 
 def _about_words(clause: Clause) -> bool:

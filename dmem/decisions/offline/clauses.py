@@ -19,6 +19,7 @@ from dmem.decisions.offline import (
     circle,
     confirmed,
     continued,
+    described,
     embedded,
     labelled,
     news,
@@ -101,6 +102,9 @@ class Clause:
     """Why the clause's subject is the speaker's own thing (said with 'my' before, or stored of them), if it is."""
     people: frozenset[str] = frozenset()
     """The chat's speakers' name words (lowercased): a vocative is no detail of a question (``embedded``)."""
+    described: str | None = None
+    """The clause with the person its message names and describes written out ("kirsty is from fife, she ..." ->
+    "Kirsty is from fife, she ...", ``described``): the text kept if nothing else admits the line."""
 
 
 @dataclass(frozen=True)
@@ -290,11 +294,13 @@ def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Messag
     """Each clause about a person of the speaker's life with that person written out (``person_clauses``)."""
     out, before = [], ""
     people = circle.Circle(message, prior, listener_of(message, prior), memories)
-    for c in clauses:
+    for i, c in enumerate(clauses):
         found, foreign = person_clauses.read(c.text, people, before)
+        told = described.read(c.text, people, before, " ".join(d.text + "." for d in clauses[i + 1:])) \
+            if found is None else None
         before = f"{before} {c.text}."
         if found is None:
-            out.append(replace(c, foreign=foreign))
+            out.append(replace(c, foreign=foreign, described=told.text if told else None))
             continue
         introduced = found.introduced if found.introduced != message.turn_id else None
         out.append(replace(c, text=found.text, about=found.person.phrase, introduced=introduced))
