@@ -60,7 +60,7 @@ def test_a_question_naming_no_one_by_another_name_is_answered_as_asked(tmp_path:
 
 
 def test_both_paths_take_more_from_the_namespace_of_the_person_asked_about(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=2) as mem:
+    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=2, episode_neighbours=0) as mem:
         _ingest(mem)
         svc = mem.services
         question = "What does Alexandra do on thursdays?"

@@ -23,7 +23,8 @@ ORDINARY = "What do they bake?"
 
 
 def test_a_wide_questions_memories_are_the_same_k_ones_in_their_order_then_the_wider_share(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=3, wide_retrieval_factor=2) as mem:
+    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=3, wide_retrieval_factor=2,
+                episode_neighbours=0) as mem:
         _ingest(mem)
         svc, spaces = mem.services, ["c/i", "c/p"]
         paper = dataclasses.replace(svc, context=svc.context.with_overrides(wide_retrieval_factor=1.0))

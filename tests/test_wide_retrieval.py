@@ -84,7 +84,7 @@ def _ingest(mem: Memory) -> None:
 @pytest.mark.parametrize("mode", ["hybrid", "dense"])
 def test_each_namespace_gives_a_wide_question_k_times_the_factor_and_an_ordinary_one_k(
         tmp_path: Path, mode: str) -> None:
-    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=3, wide_retrieval_factor=2,
+    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=3, wide_retrieval_factor=2, episode_neighbours=0,
                 retrieval_mode=mode) as mem:
         _ingest(mem)
         svc = mem.services
@@ -97,7 +97,7 @@ def test_each_namespace_gives_a_wide_question_k_times_the_factor_and_an_ordinary
 
 
 def test_the_answerer_gets_the_wider_budget_and_the_trace_its_source_turns(tmp_path: Path) -> None:
-    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=3, wide_retrieval_factor=2,
+    with Memory(tmp_path / "m", embeddings="hash", retrieval_top_k=3, wide_retrieval_factor=2, episode_neighbours=0,
                 gate_policy="never") as mem:  # System 1's answer and trace (Mem0*)
         _ingest(mem)
         wide = mem.ask("What hobbies do they have in common?", user_ids=["c/i", "c/p"])

@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 Record = dict[str, Any]
 ANSWERS_FILE = "answers.jsonl"
 QUERY_KEYS = ("base_url", "temperature", "structured_output", "retrieval_top_k", "wide_retrieval_factor",
+              "episode_neighbours",
               "answer_style", "vote_samples", "vote_temperature", "chunk_size", "chunk_history", "chunk_min_score",
               "fact_min_score", "select_above", "retrieval_mode", "deliberation_mode", "deliberation_budget",
               "ledger_limit")

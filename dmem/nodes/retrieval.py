@@ -8,7 +8,7 @@ from typing import Any
 
 from dmem.decisions.base import Decided
 from dmem.errors import ModelError
-from dmem.evidence import hybrid
+from dmem.evidence import episodes, hybrid
 from dmem.evidence.indexes import Labels
 from dmem.evidence.questions import retrieval_budget
 from dmem.services import Services
@@ -40,10 +40,9 @@ def retrieved_memories(svc: Services, question: str, namespaces: list[str],
     """``search_memories``' hits and how many of the first are the memories of the same K every question gets."""
     k, wide = svc.context.retrieval_top_k, top_k(svc.context, question)
     hits = _search(svc, question, namespaces, labels, wide)
-    if wide == k:
-        return hits, len(hits)
-    core = _search(svc, question, namespaces, labels, k)
-    return same_k_first(core, hits), len(core)
+    core = hits if wide == k else _search(svc, question, namespaces, labels, k)
+    merged = hits if wide == k else same_k_first(core, hits)
+    return with_neighbours(svc, merged, namespaces, labels), len(core)
 
 
 async def aretrieved_memories(svc: Services, question: str, namespaces: list[str],
@@ -51,10 +50,24 @@ async def aretrieved_memories(svc: Services, question: str, namespaces: list[str
     """``retrieved_memories`` with the vector searches awaited."""
     k, wide = svc.context.retrieval_top_k, top_k(svc.context, question)
     hits = await _asearch(svc, question, namespaces, labels, wide)
-    if wide == k:
-        return hits, len(hits)
-    core = await _asearch(svc, question, namespaces, labels, k)
-    return same_k_first(core, hits), len(core)
+    core = hits if wide == k else await _asearch(svc, question, namespaces, labels, k)
+    merged = hits if wide == k else same_k_first(core, hits)
+    return await svc.store.aoffload(with_neighbours, svc, merged, namespaces, labels), len(core)
+
+
+def with_neighbours(svc: Services, hits: list[tuple[MemoryRecord, float]], namespaces: list[str],
+                    labels: Labels | None = None) -> list[tuple[MemoryRecord, float]]:
+    """``hits`` and, after them, up to ``episode_neighbours`` memories of their best ones' episodes (hybrid only).
+
+    The memories said in the turns next to the best retrieved ones' (``episodes.neighbours``) come last, with the
+    last hit's score: whatever was retrieved keeps its place, so the same-K memories still come first.
+    """
+    limit = svc.context.episode_neighbours
+    if not limit or not hits or svc.context.retrieval_mode != "hybrid":
+        return hits
+    held = {ns: (svc.indexes.memories(ns, labels), svc.indexes.transcript(ns)) for ns in namespaces}
+    extra = episodes.neighbours([record for record, _ in hits], held, limit)
+    return hits + [(record, hits[-1][1]) for record in extra]
 
 
 def same_k_first(core: list[tuple[MemoryRecord, float]],

@@ -110,6 +110,9 @@ class Context(BaseModel):
     """retrieval_top_k times this for a list, count or both-speaker question ('How many...', 'What do A and B
     share?'), whose evidence is many turns (rounded half up; 1.5: 45 of 30), the same-K memories first; dmem's
     choice over the papers' same K for all, which 1 gives."""
+    episode_neighbours: int = 3
+    """Memories at most added after the retrieved ones (hybrid retrieval): those said in the turns right next to
+    the best ones' (``dmem.evidence.episodes``), where an episode's other members are; 0: none, the papers'."""
     retrieval_mode: RetrievalMode = "hybrid"
     """'hybrid' fuses dense, BM25 (memory, source-turn text, event day), name and time-cue ranks;
     'dense' is the papers' embedding-only top-K."""
@@ -275,7 +278,7 @@ def _validate(ctx: Context) -> None:
             raise ConfigError(f"setting {name!r} must be greater than 0; got {getattr(ctx, name)!r}")
     for name in ("history_messages", "chunk_history", "max_retries", "provider_retries", "retry_backoff",
                  "endpoint_concurrency", "vector_cache", "embedding_cache", "index_documents",
-                 "resend_window"):
+                 "resend_window", "episode_neighbours"):
         if getattr(ctx, name) < 0:
             raise ConfigError(f"setting {name!r} must be 0 or more; got {getattr(ctx, name)!r}")
     if ctx.wide_retrieval_factor < 1.0:
