@@ -116,3 +116,15 @@ def test_the_dry_run_estimates_a_wide_question_with_the_wider_budget() -> None:
     paper = question_cost(mem0, WIDE[3], conv, ctx.with_overrides(wide_retrieval_factor=1))
     assert abs(paper.tokens_in - one.tokens_in) < 20  # 10 lines per speaker each: only the questions' words differ
     assert wide.tokens_in - paper.tokens_in > 20 * 20  # 10 more lines per speaker, 20+ tokens each
+
+
+def test_the_dry_run_counts_the_episode_neighbours_a_hybrid_answer_reads() -> None:
+    said = [Message(turn_id=f"t{i}", speaker="Ines", text="I bake rye bread.") for i in range(200)]
+    conv = Conversation(conversation_id="c1", speakers=["Ines", "Pavel"], qa=[], messages=said)
+    ctx = Context(retrieval_top_k=10, episode_neighbours=3)
+    mem0 = METHODS["mem0"]
+    with_three = question_cost(mem0, ORDINARY[0], conv, ctx)
+    none = question_cost(mem0, ORDINARY[0], conv, ctx.with_overrides(episode_neighbours=0))
+    dense = question_cost(mem0, ORDINARY[0], conv, ctx.with_overrides(retrieval_mode="dense"))
+    assert 3 * 5 < with_three.tokens_in - none.tokens_in < 3 * 60  # three more memory lines
+    assert dense.tokens_in == none.tokens_in  # dense retrieval adds no neighbours

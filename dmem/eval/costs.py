@@ -115,7 +115,10 @@ def question_cost(method: Method, question: str, conv: Conversation, ctx: Contex
         lines = ["\n".join(m.render() for m in conv.messages[:RAG_WINDOW])] * RAG_TOP_K
         cost.add(_tok(answer_prompt(question, lines)), "answer")
         return cost
-    lines = [_LINE] * min(top_k(ctx, question) * max(1, len(conv.speakers)), len(conv.messages))
+    retrieved = min(top_k(ctx, question) * max(1, len(conv.speakers)), len(conv.messages))
+    if ctx.retrieval_mode == "hybrid":  # the best ones' episode neighbours come after them (evidence.episodes)
+        retrieved += min(ctx.episode_neighbours, max(0, len(conv.messages) - retrieved))
+    lines = [_LINE] * retrieved
     policy, answer_in = method.gate_policy, _tok(answer_prompt(question, lines))
     if method.overrides.get("use_filter"):
         cost.add(answer_in, "select")
