@@ -113,7 +113,7 @@ def _thread_value_fact(topic: thread_value.Topic, message: Message) -> FactDraft
     speaker, reply = message.speaker, followup.said(message).strip()
     if topic.how == "asked":
         text = frames.answered(speaker, topic.turn.speaker, topic.sentence, reply)
-    elif topic.how == "requested":
+    elif topic.how in ("requested", "echoed"):
         text = frames.picked(speaker, topic.turn.speaker, topic.sentence, reply, False)
     else:
         text = frames.added(speaker, topic.sentence, reply)

@@ -1,0 +1,74 @@
+"""A terse line echoing a value the other stated a few lines back (``echoed_value``), offline: "16. that's about 90
+people" after "The raffle is at 16 tickets now", "FOURTH!!!" after "Fourth . Out of twelve crews", "it was 40!!"
+after "Now the same room is £55" form ONE memory stating both, the two turns its sources. A value the other never
+stated, one the speaker stated themselves, one later in the line and one after a silence stay unpaired. Invented
+conversations only."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from dmem.decisions.offline import echoed_value
+from dmem.decisions.offline.admission import judge_utterance
+from dmem.state.schemas import Message
+from tests.conftest import chat_turn, drafted_last
+
+WHEN = datetime(2031, 8, 14, 18, 5)
+
+
+def _chat(*lines: tuple[str, str], gap_before_last: timedelta = timedelta(0)) -> list[Message]:
+    """Turns of an invented chat between Perpetua and Oswin, a minute apart (the last after ``gap_before_last``)."""
+    turns = [chat_turn(text, who, i + 1, session="E1", when=WHEN + timedelta(minutes=i))
+             for i, (who, text) in enumerate(lines)]
+    last = turns[-1]
+    return [*turns[:-1], last.model_copy(update={"timestamp": last.timestamp + gap_before_last})]
+
+
+def test_a_value_with_a_comment_is_stated_with_the_others_sentence() -> None:
+    turns = _chat(("Perpetua", "Fine, I'll ring the hall Monday. The raffle is at 16 tickets now."),
+                  ("Oswin", "16. that's about 90 people"))
+    admitted, reason = judge_utterance(turns[-1], turns[:-1])
+    assert admitted and "Perpetua's 'The raffle is at 16 tickets now', echoed" in reason
+    assert drafted_last(turns) == [('Oswin replied to Perpetua\'s "The raffle is at 16 tickets now": 16. that\'s '
+                                    'about 90 people', ["E1:1", "E1:2"])]
+
+
+def test_a_shouted_place_is_stated_with_the_others_whole_short_line() -> None:
+    turns = _chat(("Perpetua", "HOW DID THE REGATTA GO"), ("Oswin", "Fourth . Out of twelve crews . Dilys & me."),
+                  ("Perpetua", "FOURTH!!!"))
+    assert drafted_last(turns) == [('Perpetua replied to Oswin\'s "Fourth . Out of twelve crews . Dilys & me": '
+                                    'FOURTH', ["E1:2", "E1:3"])]
+
+
+def test_a_value_reaches_back_past_lines_of_both_to_the_one_stating_it() -> None:
+    turns = _chat(("Perpetua", "i'll collect you from the depot friday at 8?"), ("Oswin", "not in the old van though"),
+                  ("Perpetua", "the old van is retired"), ("Oswin", "8 is good"))
+    assert drafted_last(turns) == [('Oswin replied to Perpetua\'s "i\'ll collect you from the depot friday at 8?": '
+                                    '8 is good', ["E1:1", "E1:4"])]
+
+
+def test_what_a_value_was_is_set_against_the_others_new_value() -> None:
+    turns = _chat(("Oswin", "Bad luck . I waited . Now the same room is £55."), ("Perpetua", "NO"),
+                  ("Perpetua", "it was 40!!"))
+    assert drafted_last(turns) == [('Perpetua replied to Oswin\'s "Now the same room is £55": it was 40',
+                                    ["E1:1", "E1:3"])]
+
+
+@pytest.mark.parametrize("lines", [
+    (("Perpetua", "the raffle went well"), ("Oswin", "16. that's about 40 quid")),  # no 16 stated
+    (("Oswin", "we sold 16 tickets"), ("Perpetua", "wow"), ("Oswin", "16. not bad")),  # the speaker's own value
+    (("Perpetua", "The raffle is at 16 tickets now."), ("Oswin", "so about 40 quid, 16")),  # the value comes late
+    (("Oswin", "Now the same room is £55."), ("Perpetua", "my sister booked hers in march"),
+     ("Perpetua", "it was 40!!")),  # the speaker said something of their own between
+])
+def test_a_value_not_stated_by_the_other_just_before_is_not_paired(lines: tuple[tuple[str, str], ...]) -> None:
+    turns = _chat(*lines)
+    assert echoed_value.echoed(turns[-1], turns[:-1]) is None
+
+
+def test_a_value_after_a_silence_is_not_paired() -> None:
+    turns = _chat(("Perpetua", "The raffle is at 16 tickets now."), ("Oswin", "16. that's about 40 quid"),
+                  gap_before_last=timedelta(days=3))
+    assert echoed_value.echoed(turns[-1], turns[:-1]) is None
