@@ -1,8 +1,9 @@
 """A terse line echoing a value the other stated a few lines back (``echoed_value``), offline: "16. that's about 90
 people" after "The raffle is at 16 tickets now", "FOURTH!!!" after "Fourth . Out of twelve crews", "it was 40!!"
 after "Now the same room is £55" form ONE memory stating both, the two turns its sources. A value the other never
-stated, one the speaker stated themselves, one later in the line and one after a silence stay unpaired. Invented
-conversations only."""
+stated, one the speaker stated themselves, one later in the line and one after a silence stay unpaired. A PURE echo
+("FOURTH!!!", "£55!!! see") adds nothing to the memory the other's line formed: it forms no memory, its turn
+becomes a source of that one (within the exchange, or written again after it). Invented conversations only."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from dmem.decisions.offline import echoed_value
 from dmem.decisions.offline.admission import judge_utterance
+from dmem.decisions.offline.splitting import facts_from_message, split_messages
 from dmem.state.schemas import Message
 from tests.conftest import chat_turn, drafted_last
 
@@ -35,11 +37,32 @@ def test_a_value_with_a_comment_is_stated_with_the_others_sentence() -> None:
                                     'about 90 people', ["E1:1", "E1:2"])]
 
 
-def test_a_shouted_place_is_stated_with_the_others_whole_short_line() -> None:
+def test_a_pure_echo_is_a_source_of_the_memory_the_others_line_formed() -> None:
     turns = _chat(("Perpetua", "HOW DID THE REGATTA GO"), ("Oswin", "Fourth . Out of twelve crews . Dilys & me."),
                   ("Perpetua", "FOURTH!!!"))
-    assert drafted_last(turns) == [('Perpetua replied to Oswin\'s "Fourth . Out of twelve crews . Dilys & me": '
-                                    'FOURTH', ["E1:2", "E1:3"])]
+    assert judge_utterance(turns[-1], turns[:-1])[0]
+    drafted = [(f.text, f.source_turn_ids) for f in facts_from_message(turns[-1], turns, turns[:1], gated=True)]
+    assert drafted and all(sources[-2:] == ["E1:2", "E1:3"] and "FOURTH" not in text for text, sources in drafted)
+    exchange = split_messages(turns[1:], turns[:1], gated=True)
+    assert [f.source_turn_ids for f in exchange] == [["E1:1", "E1:2", "E1:3"]]  # no second memory
+
+
+def test_a_pure_echo_of_a_stored_memory_writes_it_again_with_the_echo_as_source() -> None:
+    turns = _chat(("Oswin", "Bad luck . I waited and the ferry ticket is now £55 with the booking fee."),
+                  ("Perpetua", "£55!!! see"))
+    memory = "Oswin waited and the ferry ticket is now £55 with the booking fee"
+    assert judge_utterance(turns[-1], turns[:-1], [memory])[0]
+    drafted = facts_from_message(turns[-1], turns, [], gated=True, memories=[memory])
+    assert drafted and all(f.speaker == "Oswin" and "E1:2" in f.source_turn_ids for f in drafted)
+    assert not any("Perpetua" in f.text for f in drafted)
+
+
+@pytest.mark.parametrize(("text", "is_pure"), [
+    ("THIRD!!!", True), ("£69!!! see", True), ("8!", True), ("74?? seriously", True), ("THE 27TH!!", True),
+    ("16. that's about 90 people", False), ("9 is good", False), ("it was 74!!", False), ("11. i'll take it", False),
+])
+def test_a_pure_echo_says_nothing_but_its_value(text: str, is_pure: bool) -> None:
+    assert echoed_value.pure(text) is is_pure
 
 
 def test_a_value_reaches_back_past_lines_of_both_to_the_one_stating_it() -> None:

@@ -8,6 +8,9 @@ it up, and what it adds ("that's about 90 people") is said of it. A line opening
 74!!") sets it against the value the other just stated ("Now the same ticket is £96"). The pairing is by the value
 itself, not by distance alone: the nearest line of either speaker within ``ECHO_BACK`` turns stating the same value
 is the topic; when that is the speaker's own line, the line repeats itself and nothing is paired.
+A PURE echo ("THIRD!!!", "£69!!! see", "8!", "74?? seriously") says nothing but the value, with punctuation, an
+intensifier or a reaction word (``pure``): it adds nothing to the memory the other's line formed, so, as a reaction to
+news does (``reacted``), it forms no memory of its own and its turn becomes a source of that memory.
 """
 
 from __future__ import annotations
@@ -32,6 +35,11 @@ _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 # A sentence stating the value that is little more than the value ("Third .", "45") is quoted with the rest of its
 # line ("Third . Out of eighteen pairs"), when the line is at most ``_WHOLE`` words.
 _SHORT, _WHOLE = 4, 20
+# Words a pure echo may hold beside its value: an article, an intensifier or a reaction to it ("THE 27TH!!", "£69!!!
+# see", "only 400", "74?? seriously"). An agreement or a judgement ("9 is good", "29th good") says more.
+_BARE = frozenset({"the", "a", "see", "only", "just", "so", "oh", "ooh", "wow", "whoa", "woah", "omg", "what", "wha",
+                   "seriously", "really", "lol", "haha", "hahaha", "ha", "lmao", "jeez", "gosh", "damn", "wait",
+                   "yes", "yeah", "yep", "exactly", "ikr", "huh", "ok", "okay", "right", "indeed", "nice"})
 
 
 def echoed(message: Message, prior: Sequence[Message]) -> tuple[Message, str] | None:
@@ -52,6 +60,18 @@ def echoed(message: Message, prior: Sequence[Message]) -> tuple[Message, str] | 
         if (stated := _stating(followup.said(turn), value)) is not None:
             return (turn, stated) if turn.speaker != message.speaker else None
     return None
+
+
+def pure(text: str) -> bool:
+    """Whether an echo says nothing but its value, with punctuation, an intensifier or a reaction word.
+
+    "THIRD!!!", "£69!!! see", "8!", "74?? seriously" are pure; "16. that's about 90 people", "9 is good" and
+    "it was 74!!" (what the value was, set against the new one) add something.
+    """
+    if _WAS.match(text) or (found := _VALUE.search(text)) is None:
+        return False
+    rest = f"{text[: found.start()]} {text[found.end():]}"
+    return all(word in _BARE for word in re.findall(r"[a-z0-9']+", rest.lower()))
 
 
 def _contrasted(message: Message, prior: Sequence[Message]) -> tuple[Message, str] | None:

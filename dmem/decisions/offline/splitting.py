@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from dmem.decisions.offline import (
     confirmed,
+    echoed_value,
     followup,
     frames,
     leaning,
@@ -27,6 +28,7 @@ from dmem.decisions.offline.admission import (
     announced_news,
     followup_news,
     followup_unit,
+    judge_utterance,
     line_verdict,
     listeners_of,
     opening_news,
@@ -104,8 +106,16 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     if gated and not facts and (line_of := reacted_news(message, prior, memories)):
         return _restated(line_of, message, prior, memories), Joins(line_of.turn_id, "")
     if gated and not facts and (topic := thread_value_topic(message, prior, memories, judged)):
+        if _pure_echo(topic, message, prior, memories):  # no memory of its own: a source of the line it echoes
+            return _restated(topic.turn, message, prior, memories), Joins(topic.turn.turn_id, "")
         return [_thread_value_fact(topic, message)], None
     return facts, line
+
+
+def _pure_echo(topic: thread_value.Topic, message: Message, prior: Sequence[Message], memories: Sequence[str]) -> bool:
+    """Whether a line only echoes the value of the other's line that formed a memory ("THIRD!!!", ``echoed_value``)."""
+    return topic.how == "echoed" and echoed_value.pure(followup.said(message)) \
+        and judge_utterance(topic.turn, prior[: list(prior).index(topic.turn)], memories)[0]
 
 
 def _thread_value_fact(topic: thread_value.Topic, message: Message) -> FactDraft:
