@@ -59,6 +59,7 @@ def test_a_pure_echo_of_a_stored_memory_writes_it_again_with_the_echo_as_source(
 
 @pytest.mark.parametrize(("text", "is_pure"), [
     ("THIRD!!!", True), ("£69!!! see", True), ("8!", True), ("74?? seriously", True), ("THE 27TH!!", True),
+    ("12k! Good", True),
     ("16. that's about 90 people", False), ("9 is good", False), ("it was 74!!", False), ("11. i'll take it", False),
 ])
 def test_a_pure_echo_says_nothing_but_its_value(text: str, is_pure: bool) -> None:

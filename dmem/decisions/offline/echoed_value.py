@@ -36,10 +36,11 @@ _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 # line ("Third . Out of eighteen pairs"), when the line is at most ``_WHOLE`` words.
 _SHORT, _WHOLE = 4, 20
 # Words a pure echo may hold beside its value: an article, an intensifier or a reaction to it ("THE 27TH!!", "£69!!!
-# see", "only 400", "74?? seriously"). An agreement or a judgement ("9 is good", "29th good") says more.
+# see", "only 400", "74?? seriously", "6k! nice"). A clause of its own ("9 is good", "so about 90 people") says more.
 _BARE = frozenset({"the", "a", "see", "only", "just", "so", "oh", "ooh", "wow", "whoa", "woah", "omg", "what", "wha",
                    "seriously", "really", "lol", "haha", "hahaha", "ha", "lmao", "jeez", "gosh", "damn", "wait",
-                   "yes", "yeah", "yep", "exactly", "ikr", "huh", "ok", "okay", "right", "indeed", "nice"})
+                   "yes", "yeah", "yep", "exactly", "ikr", "huh", "ok", "okay", "right", "indeed", "nice", "good",
+                   "great", "cool", "brilliant", "amazing", "lovely"})
 
 
 def echoed(message: Message, prior: Sequence[Message]) -> tuple[Message, str] | None:
