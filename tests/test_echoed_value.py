@@ -57,6 +57,12 @@ def test_a_pure_echo_of_a_stored_memory_writes_it_again_with_the_echo_as_source(
     assert not any("Perpetua" in f.text for f in drafted)
 
 
+def test_a_pure_echo_of_a_value_no_memory_states_keeps_a_memory_of_its_own() -> None:
+    turns = _chat(("Oswin", "flight booked. i fly from lisbon 14th. home 15th morning"), ("Perpetua", "THE 15TH!!"))
+    assert drafted_last(turns) == [('Perpetua replied to Oswin\'s "flight booked. i fly from lisbon 14th. home 15th '
+                                    'morning": THE 15TH', ["E1:1", "E1:2"])]
+
+
 @pytest.mark.parametrize(("text", "is_pure"), [
     ("THIRD!!!", True), ("£69!!! see", True), ("8!", True), ("74?? seriously", True), ("THE 27TH!!", True),
     ("12k! Good", True),

@@ -10,7 +10,8 @@ itself, not by distance alone: the nearest line of either speaker within ``ECHO_
 is the topic; when that is the speaker's own line, the line repeats itself and nothing is paired.
 A PURE echo ("THIRD!!!", "£69!!! see", "8!", "74?? seriously") says nothing but the value, with punctuation, an
 intensifier or a reaction word (``pure``): it adds nothing to the memory the other's line formed, so, as a reaction to
-news does (``reacted``), it forms no memory of its own and its turn becomes a source of that memory.
+news does (``reacted``), it forms no memory of its own and its turn becomes a source of that memory, when that
+memory states the value (``holds``; "flight booked. i fly 26th. home 27th" may form none of "27th").
 """
 
 from __future__ import annotations
@@ -73,6 +74,12 @@ def pure(text: str) -> bool:
         return False
     rest = f"{text[: found.start()]} {text[found.end():]}"
     return all(word in _BARE for word in re.findall(r"[a-z0-9']+", rest.lower()))
+
+
+def holds(echo: str, text: str) -> bool:
+    """Whether ``text`` (a memory) states the value the echo opens with ("£69!!! see": "... now £69 with it")."""
+    found = _VALUE.search(echo)
+    return found is not None and any(_value(m) == _value(found) for m in _VALUE.finditer(text))
 
 
 def _contrasted(message: Message, prior: Sequence[Message]) -> tuple[Message, str] | None:

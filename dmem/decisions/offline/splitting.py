@@ -106,16 +106,24 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     if gated and not facts and (line_of := reacted_news(message, prior, memories)):
         return _restated(line_of, message, prior, memories), Joins(line_of.turn_id, "")
     if gated and not facts and (topic := thread_value_topic(message, prior, memories, judged)):
-        if _pure_echo(topic, message, prior, memories):  # no memory of its own: a source of the line it echoes
-            return _restated(topic.turn, message, prior, memories), Joins(topic.turn.turn_id, "")
+        if again := _echo_sourced(topic, message, prior, memories):  # a pure echo: a source of the line it echoes
+            return again, Joins(topic.turn.turn_id, "")
         return [_thread_value_fact(topic, message)], None
     return facts, line
 
 
-def _pure_echo(topic: thread_value.Topic, message: Message, prior: Sequence[Message], memories: Sequence[str]) -> bool:
-    """Whether a line only echoes the value of the other's line that formed a memory ("THIRD!!!", ``echoed_value``)."""
-    return topic.how == "echoed" and echoed_value.pure(followup.said(message)) \
-        and judge_utterance(topic.turn, prior[: list(prior).index(topic.turn)], memories)[0]
+def _echo_sourced(topic: thread_value.Topic, message: Message, prior: list[Message],
+                  memories: Sequence[str]) -> list[FactDraft]:
+    """The facts of the other's line that a pure echo of its value ("THIRD!!!") is a source of; none if not one.
+
+    Only when the line formed a fact stating the value (``echoed_value.holds``): else the echo's own memory keeps it.
+    """
+    said = followup.said(message)
+    if topic.how != "echoed" or not echoed_value.pure(said) \
+            or not judge_utterance(topic.turn, prior[: prior.index(topic.turn)], memories)[0]:
+        return []
+    again = _restated(topic.turn, message, prior, memories)
+    return again if any(echoed_value.holds(said, f.text) for f in again) else []
 
 
 def _thread_value_fact(topic: thread_value.Topic, message: Message) -> FactDraft:
