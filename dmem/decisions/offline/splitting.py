@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from dmem.decisions.offline import (
     confirmed,
+    echoed_value,
     followup,
     frames,
     leaning,
@@ -27,6 +28,7 @@ from dmem.decisions.offline.admission import (
     announced_news,
     followup_news,
     followup_unit,
+    judge_utterance,
     line_verdict,
     listeners_of,
     opening_news,
@@ -104,8 +106,24 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     if gated and not facts and (line_of := reacted_news(message, prior, memories)):
         return _restated(line_of, message, prior, memories), Joins(line_of.turn_id, "")
     if gated and not facts and (topic := thread_value_topic(message, prior, memories, judged)):
+        if again := _echo_sourced(topic, message, prior, memories):  # a pure echo: a source of the line it echoes
+            return again, Joins(topic.turn.turn_id, "")
         return [_thread_value_fact(topic, message)], None
     return facts, line
+
+
+def _echo_sourced(topic: thread_value.Topic, message: Message, prior: list[Message],
+                  memories: Sequence[str]) -> list[FactDraft]:
+    """The facts of the other's line that a pure echo of its value ("THIRD!!!") is a source of; none if not one.
+
+    Only when the line formed a fact stating the value (``echoed_value.holds``): else the echo's own memory keeps it.
+    """
+    said = followup.said(message)
+    if topic.how != "echoed" or not echoed_value.pure(said) \
+            or not judge_utterance(topic.turn, prior[: prior.index(topic.turn)], memories)[0]:
+        return []
+    again = _restated(topic.turn, message, prior, memories)
+    return again if any(echoed_value.holds(said, f.text) for f in again) else []
 
 
 def _thread_value_fact(topic: thread_value.Topic, message: Message) -> FactDraft:
@@ -113,7 +131,7 @@ def _thread_value_fact(topic: thread_value.Topic, message: Message) -> FactDraft
     speaker, reply = message.speaker, followup.said(message).strip()
     if topic.how == "asked":
         text = frames.answered(speaker, topic.turn.speaker, topic.sentence, reply)
-    elif topic.how == "requested":
+    elif topic.how in ("requested", "echoed"):
         text = frames.picked(speaker, topic.turn.speaker, topic.sentence, reply, False)
     else:
         text = frames.added(speaker, topic.sentence, reply)

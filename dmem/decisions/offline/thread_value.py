@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from dmem.decisions.offline import followup
+from dmem.decisions.offline import echoed_value, followup
 from dmem.silence import silence_between
 from dmem.state.schemas import Message
 from dmem.text.asked import LEAD_INS, asks
@@ -73,7 +73,8 @@ class Topic:
     sentence: str
     """Its sentence the line is a value of, as said."""
     how: str
-    """'asked' (the other's question), 'requested' (the other's request done) or 'planned' (the speaker's plan)."""
+    """'asked' (the other's question), 'requested' (the other's request done), 'planned' (the speaker's plan) or
+    'echoed' (the other's line stating the value the line opens with, ``echoed_value``)."""
 
 
 def topic_of(message: Message, prior: Sequence[Message], words: Callable[[str], list[str]]) -> Topic | None:
@@ -85,6 +86,8 @@ def topic_of(message: Message, prior: Sequence[Message], words: Callable[[str], 
     said = followup.said(message)
     if not said or len(said.split()) > TERSE_MAX_WORDS or asks(said):
         return None
+    if echo := echoed_value.echoed(message, prior):
+        return Topic(*echo, "echoed")
     detail = bool(followup.detail_words(words(said)))
     valued, done = bool(_VALUE.search(said)), bool(_DONE.match(said))
     for turn in reversed(prior[-TOPIC_BACK:]):
