@@ -40,25 +40,27 @@ def neighbours(retrieved: Sequence[MemoryRecord], held: dict[str, Held], limit: 
     """
     if limit <= 0 or not retrieved:
         return []
+    near: list[tuple[str, str]] = []  # the anchors' neighbouring turns, the best anchor's first, nearest first
+    for anchor in retrieved[:ANCHORS]:
+        if anchor.namespace in held:
+            turns = held[anchor.namespace][1]
+            near.extend((turns.messages[p].conversation_id, turns.messages[p].turn_id)
+                        for p in nearby(turns, turns.positions.of(anchor)))
+    wanted = {turn for _, turn in near}
     kept = {r.id for r in retrieved}
     by_turn: dict[tuple[str, str], list[MemoryRecord]] = {}
-    for memories, _ in held.values():
+    for memories, _ in held.values():  # only a memory said in one of those turns is read further
         for record in memories.records:
-            if record.id not in kept and not is_asked(record.text):
+            if record.id not in kept and not wanted.isdisjoint(record.source_turn_ids) \
+                    and not is_asked(record.text):
                 for turn in record.source_turn_ids:
                     by_turn.setdefault((record.conversation_id or "", turn), []).append(record)
     out: dict[str, MemoryRecord] = {}
-    for anchor in retrieved[:ANCHORS]:
-        if anchor.namespace not in held:
-            continue
-        turns = held[anchor.namespace][1]
-        for near in nearby(turns, turns.positions.of(anchor)):
-            message = turns.messages[near]
-            for record in by_turn.get((message.conversation_id, message.turn_id), []) + \
-                    by_turn.get(("", message.turn_id), []):
-                out.setdefault(record.id, record)
-                if len(out) == limit:
-                    return list(out.values())
+    for conversation, turn in near:
+        for record in by_turn.get((conversation, turn), []) + by_turn.get(("", turn), []):
+            out.setdefault(record.id, record)
+            if len(out) == limit:
+                return list(out.values())
     return list(out.values())
 
 
