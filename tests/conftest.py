@@ -7,7 +7,7 @@ import logging
 import re
 import sys
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -39,6 +39,15 @@ def decider() -> OfflineDecider:
 def chat_turn(text: str, speaker: str, seq: int, *, session: str, when: datetime) -> Message:
     """A chat turn with a LoCoMo-shaped id (``<session>:<seq>``) at ``when``."""
     return Message(turn_id=f"{session}:{seq}", speaker=speaker, text=text, timestamp=when, seq=seq)
+
+
+def minute_chat(lines: tuple[tuple[str, str], ...], *, session: str, start: datetime,
+                gap_before_last: timedelta = timedelta(0)) -> list[Message]:
+    """Chat turns of (speaker, text) ``lines``, a minute apart from ``start``, the last after ``gap_before_last``."""
+    turns = [chat_turn(text, who, i + 1, session=session, when=start + timedelta(minutes=i))
+             for i, (who, text) in enumerate(lines)]
+    last = turns[-1]
+    return [*turns[:-1], last.model_copy(update={"timestamp": last.timestamp + gap_before_last})]
 
 
 def drafted_after(prior: Message, said: Message) -> tuple[bool, str, list[tuple[str, Provenance]]]:

@@ -15,17 +15,14 @@ from dmem.decisions.offline import echoed_value
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.splitting import facts_from_message, split_messages
 from dmem.state.schemas import Message
-from tests.conftest import chat_turn, drafted_last
+from tests.conftest import drafted_last, minute_chat
 
 WHEN = datetime(2031, 8, 14, 18, 5)
 
 
 def _chat(*lines: tuple[str, str], gap_before_last: timedelta = timedelta(0)) -> list[Message]:
     """Turns of an invented chat between Perpetua and Oswin, a minute apart (the last after ``gap_before_last``)."""
-    turns = [chat_turn(text, who, i + 1, session="E1", when=WHEN + timedelta(minutes=i))
-             for i, (who, text) in enumerate(lines)]
-    last = turns[-1]
-    return [*turns[:-1], last.model_copy(update={"timestamp": last.timestamp + gap_before_last})]
+    return minute_chat(lines, session="E1", start=WHEN, gap_before_last=gap_before_last)
 
 
 def test_a_value_with_a_comment_is_stated_with_the_others_sentence() -> None:

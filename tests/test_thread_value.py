@@ -14,17 +14,14 @@ from dmem.decisions.offline import thread_value
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.clauses import answer_words
 from dmem.state.schemas import Message
-from tests.conftest import chat_turn, drafted_last
+from tests.conftest import drafted_last, minute_chat
 
 WHEN = datetime(2031, 5, 9, 19, 40)
 
 
 def _chat(*lines: tuple[str, str], gap_before_last: timedelta = timedelta(0)) -> list[Message]:
     """Turns of an invented chat between Oriel and Bastian, a minute apart (the last after ``gap_before_last``)."""
-    turns = [chat_turn(text, who, i + 1, session="T1", when=WHEN + timedelta(minutes=i))
-             for i, (who, text) in enumerate(lines)]
-    last = turns[-1]
-    return [*turns[:-1], last.model_copy(update={"timestamp": last.timestamp + gap_before_last})]
+    return minute_chat(lines, session="T1", start=WHEN, gap_before_last=gap_before_last)
 
 
 _topic = functools.partial(thread_value.topic_of, words=answer_words)
