@@ -11,8 +11,9 @@ Per dataset, conversation and half, over the gold evidence turns of questions in
   source any memory, averaged over questions (it is not 'formed', which counts each evidence turn once:
   a question with many evidence turns loses only part of its recall to one that formed nothing);
 - System 1 evidence recall at K = retrieval_top_k per speaker namespace, times wide_retrieval_factor for a list,
-  count or both-speaker question (``retrieved_memories``, as ``retrieve`` asks; dense and hybrid; the
-  default mode is starred), averaged over questions: over the ids that exist, and counting missing ids;
+  count or both-speaker question, and in hybrid mode the up to episode_neighbours memories added after them
+  (``retrieved_memories``, as ``retrieve`` asks; dense and hybrid; the default mode is starred), averaged over
+  questions: over the ids that exist, and counting missing ids;
 - the admission reasons (rule families, quotes cut) of the evidence turns that formed nothing;
 - the memories whose source turns include the other speaker's question they answer ('linked');
 - full mode: the lifecycle's UPDATEs in the stores' history, and how many replaced a text sharing under

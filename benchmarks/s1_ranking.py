@@ -5,7 +5,8 @@ No ingestion and no chat model: each question's hybrid retrieval is recomputed o
 conversation), or over one long conversation made elsewhere (``--proxy DIR``: DIR/conversation.json
 holds a ``Conversation``, DIR/namespaces.json maps its speakers to namespaces, DIR/store its store).
 Prints System 1 evidence recall at K = retrieval_top_k per namespace (times wide_retrieval_factor for a list, count
-or both-speaker question, as ``retrieve`` does; existing ids, categories 1-4, the eval's column; each question
+or both-speaker question, then up to episode_neighbours memories of the best ones' neighbouring turns, as
+``retrieve`` does; existing ids, categories 1-4, the eval's column; each question
 asked as ``retrieve`` asks it, a speaker's other name written as their label, like ``formation.py``) per conversation,
 and with ``--diagnose`` every gold evidence turn that is the source of a memory but not among the memories kept,
 counted by:

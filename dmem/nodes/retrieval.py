@@ -30,7 +30,8 @@ def search_memories(svc: Services, question: str, namespaces: list[str],
     Hybrid: a question about the person of some of the namespaces takes more from those and less from
     the others, K per namespace in all (``hybrid.shares``). With ``labels`` (the query's label filter),
     only memories carrying every one of them. A wide question's memories are those of the same K first,
-    then its wider share (``same_k_first``).
+    then its wider share (``same_k_first``); hybrid retrieval then adds up to ``episode_neighbours`` memories
+    of the best ones' neighbouring turns (``with_neighbours``).
     """
     return retrieved_memories(svc, question, namespaces, labels)[0]
 
