@@ -44,9 +44,11 @@ _TRADE = re.compile(rf"\b(?P<det>the|my|our|your)\s+(?P<rest>(?:[a-z]+'s\s+)*(?:
                     rf"(?P<head>{'|'.join(sorted(_TRADES, key=len, reverse=True))}))\b", re.I)
 _SUBJECT = re.compile(r"(?P<p>he|she)(?P<s>'s)?\b(?=\s+\w)", re.I)
 _OPENER = re.compile(r"(?P<p>he|she)(?:'[a-z]+)?\b", re.I)  # an earlier clause of the thread: "she'd love that"
-_TITLES = {"mr": "m", "mrs": "f", "ms": "f", "miss": "f", "dr": "n", "doctor": "n", "auntie": "f", "aunty": "f",
-           "uncle": "m", "nurse": "n", "sister": "f", "father": "m", "coach": "n"}
-_TITLED = re.compile(rf"\b(?P<t>{'|'.join(_TITLES)})\.?\s+(?P<n>next\s+door|[A-Za-z][a-z]{{2,}})\b", re.I)
+_TITLES = {"mr": "m", "mrs": "f", "ms": "f", "miss": "f", "dr": "n", "auntie": "f", "aunty": "f", "uncle": "m"}
+# A title that is also a common noun names someone only before a capital: "Nurse Adaeze", not "the doctor said".
+_NOUN_TITLES = {"doctor": "n", "nurse": "n", "sister": "f", "father": "m", "coach": "n"}
+_TITLED = re.compile(rf"\b(?:(?P<t>(?i:{'|'.join(_TITLES)}))\.?\s+(?P<n>(?i:next\s+door)|[A-Za-z][a-z]{{2,}})|"
+                     rf"(?P<u>(?i:{'|'.join(_NOUN_TITLES)}))\s+(?P<c>[A-Z][a-z]{{2,}}))\b")
 # A name given: "a man called Phil", "the new one is called mr gadsby".
 _CALLED = re.compile(r"\b(?:called|named)\s+(?P<n>[A-Za-z][a-z]{2,})\b", re.I)
 # Words a person stands for only with a role or a place ("the man from number 30"): a stranger, as "a guy" is.
@@ -95,9 +97,10 @@ def _names(text: str, speakers: set[str]) -> list[tuple[int, int, str, str]]:
     """(start, end, name as written, gender) of the names ``text`` says (rule 2's readings)."""
     found: dict[int, tuple[int, int, str, str]] = {}
     for m in _TITLED.finditer(text):
-        if not _no_one(m["n"].split()[0], speakers) or m["n"].lower().startswith("next"):
-            name = f"{m['t'].capitalize()} {m['n'] if ' ' in m['n'] else m['n'].capitalize()}"
-            found[m.start()] = (m.start(), m.end(), name, _TITLES[m["t"].lower()])
+        title, word = (m["t"], m["n"]) if m["t"] else (m["u"], m["c"])
+        if not _no_one(word.split()[0], speakers) or word.lower().startswith("next"):
+            name = f"{title.capitalize()} {word if ' ' in word else word.capitalize()}"
+            found[m.start()] = (m.start(), m.end(), name, {**_TITLES, **_NOUN_TITLES}[title.lower()])
     for m in _CALLED.finditer(text):
         if not _no_one(m["n"], speakers) and not any(s <= m.start("n") < e for s, e, _, _ in found.values()):
             found[m.start("n")] = (m.start("n"), m.end("n"), m["n"].capitalize(), "n")
