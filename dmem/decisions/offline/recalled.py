@@ -55,7 +55,7 @@ _CALLED = re.compile(r"\b(?:called|named)\s+(?P<n>[A-Za-z][a-z]{2,})\b", re.I)
 _ANYONE = frozenset(("man", "woman", "lady", "guy", "bloke", "lad", "person", "mate", "boy", "girl"))
 _APPOSED = re.compile(rf"\b(?:{'|'.join(sorted({*ROLES, *GENDER, *_ANYONE}, key=len, reverse=True))})\s*,\s*$", re.I)
 # What follows a name that makes it someone: a verb people do, an auxiliary before one, a 's before an -ing.
-_PERSON_VERB = re.compile(r"^(?:'s\s+\w+ing\b|\s+(?:(?:just|still|also|finally|never|always)\s+)?"
+_PERSON_VERB = re.compile(r"(?:'s\s+\w+ing\b|\s+(?:(?:just|still|also|finally|never|always)\s+)?"
                           r"(?:says|said|told|asked|rang|texted|called|came|comes|reckons|thinks|thought|wants|"
                           r"wanted|promised|decided|laughed|cried|loves|hates|brought|bought|needs|is\s+coming|"
                           r"was\s+here|went|left|sent|signed|sings|danced|turned)\b)", re.I)
@@ -112,7 +112,7 @@ def _names(text: str, speakers: set[str]) -> list[tuple[int, int, str, str]]:
         alone = bool(_OPENS.search(text[:start])) and bool(re.match(r"\s*[.!]", text[m.end():]))
         gender = _gender_after(text, m.end(), len(text))
         if _PERSON_VERB.match(text, m.end()) or _APPOSED.search(text[:start]) or (alone and gender != "n"):
-            found[start] = (start, m.end(), word, "n")  # "Gruffydd. he's very welsh": a person, by the he
+            found[start] = (start, m.end(), word, "n" if not alone else "?")  # "Gruffydd. he's": a role's, by the he
     if not any(c.isupper() for c in text):
         for m in _LOWER.finditer(text):
             if not _no_one(m["n"], speakers) and _PERSON_VERB.match(text, m.end("n")) \
@@ -137,8 +137,10 @@ def _line(message: Message, speaker: str, listener: str | None, speakers: set[st
     roles: list[Candidate] = []
     for r in role_phrases(text, said_by, other):
         det, rest = r.phrase.split(" ", 1)
-        anyone = r.key in _ANYONE and not r.possessed and not re.search(r"\b(?:next door|downstairs|upstairs)", rest)
-        phrase = _owned(det, rest, said_by, speaker, listener) if det in ("my", "the") else r.phrase
+        # "the brother test", "the man": a kin word or anyone after "the" is no one in particular, unless placed
+        anyone = det == "the" and r.key not in ROLES and not re.search(r"\b(?:next door|downstairs|upstairs)", rest)
+        phrase = (f"my {rest}" if r.owner == speaker else f"{r.owner}'s {rest}") if r.possessed and r.owner \
+            else r.phrase
         roles.append(Candidate(r.key, phrase, r.gender, r.start, stranger=det not in ("my", "the") or anyone))
     for m in _TRADE.finditer(text):
         rest = re.sub(r"\s+", " ", m["rest"])
@@ -148,8 +150,12 @@ def _line(message: Message, speaker: str, listener: str | None, speakers: set[st
     names = _names(text, speakers)
     for i, (start, end, name, gender) in enumerate(names):
         stop = names[i + 1][0] if i + 1 < len(names) else len(text)
-        gender = gender if gender != "n" else _gender_after(text, end, stop)
         role = next((c for c in roles if c in out and 0 <= start - c.at <= len(c.phrase) + 20), None)
+        alone = gender == "?" and role is None  # "Beautiful. He played", "Eulalia!": a name only as a role's
+        gender = gender if gender not in ("n", "?") else _gender_after(text, end, stop)
+        if alone:
+            out.append(Candidate(name.lower(), name, gender, start, stranger=True))  # it may be someone: it blocks
+            continue
         phrase = name
         if role is not None:  # "the roofer came to quote. Gruffydd." / "a man called Phil"
             out.remove(role)
@@ -171,7 +177,9 @@ def _said(person: Person, speaker: str, lines: dict[str, str]) -> Candidate:
     owned = not phrase.startswith("my ") or re.search(whose, text, re.I)
     if person.owner and person.owner != speaker and phrase.startswith("my "):
         phrase = f"{person.owner}'s {phrase[3:]}"
-    stranger = not person.sure or not owned or phrase.split()[0].lower() in ("a", "an", "this", "that")
+    first = phrase.split()[0].lower()
+    stranger = not person.sure or not owned or first in ("a", "an", "this", "that") \
+        or (first == "the" and person.key not in ROLES)  # "the brother test": no one in particular
     return Candidate(person.key, phrase, person.gender, -1, stranger=stranger)
 
 
