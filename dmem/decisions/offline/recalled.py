@@ -1,21 +1,21 @@
 """The person a he/she line means, named or described a few lines before by either speaker.
 
-"the roofer came to quote. Gruffydd." ... "he says half the slates are shot": the line names no one, and the person
-was named a few lines back, often by the listener or by a role with no "my" ("the roofer", "Mr Abernethy"), so
+"the roofer came to quote. Gwilym." ... "he says half the slates are shot": the line names no one, and the person
+was named a few lines back, often by the listener or by a role with no "my" ("the roofer", "Mr Pendry"), so
 the people reader (``person_clauses``, which writes only the speaker's own people) binds nothing and admission
 rejects the line as no personal fact. ``read`` writes the he/she out when it is safe:
 
 1. the clause opens with a he/she as its subject (after chat's lead-in: "and he can't start till the 22nd");
 2. the lines before, up to ``WINDOW`` of them and the message's own earlier clauses, name exactly one third person
-   the pronoun fits (``candidates``): a name with a title ("mr abernethy", "Dr Okonjo"), a capitalised name a
-   person's verb follows or a role or relation opens ("The evening carer is a man, Aled"), a lowercase name before a
-   person's verb in an all-lowercase line ("fothergill came btw"), a role or relation ("the roofer", "my dad's
+   the pronoun fits (``candidates``): a name with a title ("mr pendry", "Dr Adeyemi"), a capitalised name a
+   person's verb follows or a role or relation opens ("The night nurse is a man, Cai"), a lowercase name before a
+   person's verb in an all-lowercase line ("pelham came btw"), a role or relation ("the roofer", "my dad's
    carer", "her mum", "a guy"); a gender comes from the title or kin word, else from the he/she words its own line
    goes on with. Two candidates, or one that is a stranger ("a guy"), leave the line as it was;
 3. the clause says nothing to or of the listener or the speaker, asks nothing and says enough (``described``).
 
 The fact names the person as the lines said them, never with an invented name: the name (with its role when one
-goes with it: "the roofer Gruffydd"), or the role phrase with its owner ("my instructor" when the speaker's own,
+goes with it: "the roofer Gwilym"), or the role phrase with its owner ("my instructor" when the speaker's own,
 "Rhian's dad's carer" when the listener's). Admission uses it only when nothing else admits the line.
 """
 
@@ -49,7 +49,7 @@ _TITLES = {"mr": "m", "mrs": "f", "ms": "f", "miss": "f", "dr": "n", "auntie": "
 _NOUN_TITLES = {"doctor": "n", "nurse": "n", "sister": "f", "father": "m", "coach": "n"}
 _TITLED = re.compile(rf"\b(?:(?P<t>(?i:{'|'.join(_TITLES)}))\.?\s+(?P<n>(?i:next\s+door)|[A-Za-z][a-z]{{2,}})|"
                      rf"(?P<u>(?i:{'|'.join(_NOUN_TITLES)}))\s+(?P<c>[A-Z][a-z]{{2,}}))\b")
-# A name given: "a man called Phil", "the new one is called mr gadsby".
+# A name given: "a man called Ivo", "the new one is called mr tolland".
 _CALLED = re.compile(r"\b(?:called|named)\s+(?P<n>[A-Za-z][a-z]{2,})\b", re.I)
 # Words a person stands for only with a role or a place ("the man from number 30"): a stranger, as "a guy" is.
 _ANYONE = frozenset(("man", "woman", "lady", "guy", "bloke", "lad", "person", "mate", "boy", "girl"))
@@ -72,7 +72,7 @@ class Candidate:
 
     key: str
     phrase: str
-    """How the fact writes them: the name, 'the roofer Gruffydd', 'my instructor' (the judged speaker's own)."""
+    """How the fact writes them: the name, 'the roofer Gwilym', 'my instructor' (the judged speaker's own)."""
     gender: str
     """'m', 'f' or 'n' (either or unknown)."""
     at: int
@@ -112,7 +112,7 @@ def _names(text: str, speakers: set[str]) -> list[tuple[int, int, str, str]]:
         alone = bool(_OPENS.search(text[:start])) and bool(re.match(r"\s*[.!]", text[m.end():]))
         gender = _gender_after(text, m.end(), len(text))
         if _PERSON_VERB.match(text, m.end()) or _APPOSED.search(text[:start]) or (alone and gender != "n"):
-            found[start] = (start, m.end(), word, "n" if not alone else "?")  # "Gruffydd. he's": a role's, by the he
+            found[start] = (start, m.end(), word, "n" if not alone else "?")  # "Gwilym. he's": a role's, by the he
     if not any(c.isupper() for c in text):
         for m in _LOWER.finditer(text):
             if not _no_one(m["n"], speakers) and _PERSON_VERB.match(text, m.end("n")) \
@@ -137,7 +137,7 @@ def _line(message: Message, speaker: str, listener: str | None, speakers: set[st
     roles: list[Candidate] = []
     for r in role_phrases(text, said_by, other):
         det, rest = r.phrase.split(" ", 1)
-        # "the brother test", "the man": a kin word or anyone after "the" is no one in particular, unless placed
+        # "the cousin thing", "the man": a kin word or anyone after "the" is no one in particular, unless placed
         anyone = det == "the" and r.key not in ROLES and not re.search(r"\b(?:next door|downstairs|upstairs)", rest)
         phrase = (f"my {rest}" if r.owner == speaker else f"{r.owner}'s {rest}") if r.possessed and r.owner \
             else r.phrase
@@ -151,13 +151,13 @@ def _line(message: Message, speaker: str, listener: str | None, speakers: set[st
     for i, (start, end, name, gender) in enumerate(names):
         stop = names[i + 1][0] if i + 1 < len(names) else len(text)
         role = next((c for c in roles if c in out and 0 <= start - c.at <= len(c.phrase) + 20), None)
-        alone = gender == "?" and role is None  # "Beautiful. He played", "Eulalia!": a name only as a role's
+        alone = gender == "?" and role is None  # "Lovely. He played", "Perpetua!": a name only as a role's
         gender = gender if gender not in ("n", "?") else _gender_after(text, end, stop)
         if alone:
             out.append(Candidate(name.lower(), name, gender, start, stranger=True))  # it may be someone: it blocks
             continue
         phrase = name
-        if role is not None:  # "the roofer came to quote. Gruffydd." / "a man called Phil"
+        if role is not None:  # "the roofer came to quote. Gwilym." / "a man called Ivo"
             out.remove(role)
             head = role.phrase.split()[-1]
             phrase = name if role.stranger or head in GENDER or head in _ANYONE else f"{role.phrase} {name}"
@@ -179,7 +179,7 @@ def _said(person: Person, speaker: str, lines: dict[str, str]) -> Candidate:
         phrase = f"{person.owner}'s {phrase[3:]}"
     first = phrase.split()[0].lower()
     stranger = not person.sure or not owned or first in ("a", "an", "this", "that") \
-        or (first == "the" and person.key not in ROLES)  # "the brother test": no one in particular
+        or (first == "the" and person.key not in ROLES)  # "the cousin thing": no one in particular
     return Candidate(person.key, phrase, person.gender, -1, stranger=stranger)
 
 
@@ -202,7 +202,7 @@ def candidates(circle: Circle, before: str = "") -> dict[str, Candidate]:
 def _same_thread(before: str, pronoun: str) -> bool:
     """Whether each earlier clause of the message opens with the same he/she.
 
-    None may then name someone else the he/she means ("derek felt bad. he took the van back" is derek's).
+    None may then name someone else the he/she means ("cadog felt bad. he took the van back" is cadog's).
     """
     for clause in (c.strip() for c in re.split(r"[.!?;]+", before)):
         lead = LEAD.match(clause)
