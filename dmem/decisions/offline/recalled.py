@@ -11,18 +11,20 @@ rejects the line as no personal fact. ``read`` writes the he/she out when it is 
    person's verb follows or a role or relation opens ("The night nurse is a man, Cai"), a lowercase name before a
    person's verb in an all-lowercase line ("pelham came btw"), a role or relation ("the roofer", "my dad's
    carer", "her mum", "a guy"); a gender comes from the title or kin word, else from the he/she words its own line
-   goes on with. Two candidates, or one that is a stranger ("a guy"), leave the line as it was;
+   goes on with. Two candidates, or one that is a stranger ("a guy") or the listener's person ("your sister", the
+   listener's "my dad"; not their "our dad", both speakers' in a family chat), leave the line as it was;
 3. the clause says nothing to or of the listener or the speaker, asks nothing and says enough (``described``).
 
 The fact names the person as the lines said them, never with an invented name: the name (with its role when one
 goes with it: "the roofer Gwilym"), or the role phrase with its owner ("my instructor" when the speaker's own,
-"Rhian's dad's carer" when the listener's). Admission uses it only when nothing else admits the line.
+"Rhian's dad's carer" when the listener said "our dad's carer"). Admission uses it only when nothing else admits
+the line.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dmem.decisions.offline.circle import Circle
 from dmem.decisions.offline.described import NO_ONE, Described, says_enough
@@ -79,6 +81,8 @@ class Candidate:
     """Where in its line the mention starts (a name right after a role is the role's)."""
     stranger: bool = False
     """'a guy', 'her mum': someone a he/she may mean, but no one the fact can name."""
+    owner: str | None = None
+    """Whose person the lines make them: the listener's ("your sister", "my dad" said by the listener) is theirs."""
 
 
 def _gender_after(text: str, end: int, stop: int) -> str:
@@ -121,13 +125,16 @@ def _names(text: str, speakers: set[str]) -> list[tuple[int, int, str, str]]:
     return sorted(found.values())
 
 
-def _owned(det: str, rest: str, said_by: str, speaker: str, listener: str | None) -> str:
-    """A role phrase as the judged speaker's fact writes it: 'my instructor', "Rhian's dad's carer", 'the roofer'."""
-    owner = said_by if det in ("my", "our") else (listener if said_by == speaker else speaker) if det == "your" \
-        else None
+def _owned(det: str, rest: str, said_by: str, speaker: str, listener: str | None) -> tuple[str, str | None]:
+    """A role phrase as the judged speaker's fact writes it, and whose it is.
+
+    'my instructor', 'the roofer', "Rhian's dad's carer" (the listener's "our dad's carer": both speakers', None).
+    """
+    owner = said_by if det == "my" else (listener if said_by == speaker else speaker) if det == "your" \
+        else said_by if det == "our" else None
     if owner is None:
-        return f"the {rest}"
-    return f"my {rest}" if owner == speaker else f"{owner}'s {rest}"
+        return f"the {rest}", None
+    return (f"my {rest}" if owner == speaker else f"{owner}'s {rest}"), None if det == "our" else owner
 
 
 def _line(message: Message, speaker: str, listener: str | None, speakers: set[str]) -> list[Candidate]:
@@ -141,11 +148,13 @@ def _line(message: Message, speaker: str, listener: str | None, speakers: set[st
         anyone = det == "the" and r.key not in ROLES and not re.search(r"\b(?:next door|downstairs|upstairs)", rest)
         phrase = (f"my {rest}" if r.owner == speaker else f"{r.owner}'s {rest}") if r.possessed and r.owner \
             else r.phrase
-        roles.append(Candidate(r.key, phrase, r.gender, r.start, stranger=det not in ("my", "the") or anyone))
+        shared = re.match(r"(?i:our)\b", text[r.start:])  # "our best friend": both speakers' in a family chat
+        roles.append(Candidate(r.key, phrase, r.gender, r.start, stranger=det not in ("my", "the") or anyone,
+                               owner=None if shared else r.owner))
     for m in _TRADE.finditer(text):
         rest = re.sub(r"\s+", " ", m["rest"])
-        roles.append(Candidate(m["head"].lower(), _owned(m["det"].lower(), rest, said_by, speaker, listener), "n",
-                               m.start()))
+        phrase, owner = _owned(m["det"].lower(), rest, said_by, speaker, listener)
+        roles.append(Candidate(m["head"].lower(), phrase, "n", m.start(), owner=owner))
     out = list(roles)
     names = _names(text, speakers)
     for i, (start, end, name, gender) in enumerate(names):
@@ -162,7 +171,7 @@ def _line(message: Message, speaker: str, listener: str | None, speakers: set[st
             head = role.phrase.split()[-1]
             phrase = name if role.stranger or head in GENDER or head in _ANYONE else f"{role.phrase} {name}"
             gender = gender if gender != "n" else role.gender
-        out.append(Candidate(name.split()[-1].lower(), phrase, gender, start))
+        out.append(Candidate(name.split()[-1].lower(), phrase, gender, start, owner=role.owner if role else None))
     return sorted(out, key=lambda c: c.at)
 
 
@@ -180,7 +189,9 @@ def _said(person: Person, speaker: str, lines: dict[str, str]) -> Candidate:
     first = phrase.split()[0].lower()
     stranger = not person.sure or not owned or first in ("a", "an", "this", "that") \
         or (first == "the" and person.key not in ROLES)  # "the cousin thing": no one in particular
-    return Candidate(person.key, phrase, person.gender, -1, stranger=stranger)
+    shared = re.search(rf"\bour\s+(?:\w+\s+)*?(?:\w+,\s+)?{re.escape(person.key)}\b", text, re.I)
+    return Candidate(person.key, phrase, person.gender, -1, stranger=stranger,
+                     owner=None if shared else person.owner)
 
 
 def candidates(circle: Circle, before: str = "") -> dict[str, Candidate]:
@@ -195,8 +206,10 @@ def candidates(circle: Circle, before: str = "") -> dict[str, Candidate]:
         for c in _line(message, speaker, circle.listener, speakers):
             was = found.get(c.key)
             gender = c.gender if c.gender != "n" or was is None else was.gender
-            found[c.key] = Candidate(c.key, c.phrase, gender, c.at, c.stranger and (was is None or was.stranger))
-    return found
+            found[c.key] = Candidate(c.key, c.phrase, gender, c.at, c.stranger and (was is None or was.stranger),
+                                     c.owner or (was.owner if was else None))
+    # the listener's person ("your sister", their "my dad"): no fact of the speaker's life, so it only blocks
+    return {k: replace(c, stranger=True) if c.owner and c.owner == circle.listener else c for k, c in found.items()}
 
 
 def _same_thread(before: str, pronoun: str) -> bool:
