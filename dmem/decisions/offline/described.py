@@ -43,7 +43,7 @@ _OPENING_PRONOUN = re.compile(r"(?P<p>he|she)(?:'s|\s+(?:is|was|has|had|does|did
 _MALE = re.compile(r"\b(?:he|he's|his|him|himself)\b", re.I)
 _FEMALE = re.compile(r"\b(?:she|she's|her|hers|herself)\b", re.I)
 # Words that open a clause before a verb and are no one, beyond ``NOT_NAMES``: "everyone likes her", "work is mad".
-_NO_ONE = wordset("everyone everybody everything someone somebody anyone anybody nobody nothing things life work "
+NO_ONE = wordset("everyone everybody everything someone somebody anyone anybody nobody nothing things life work "
                   "school uni college business weather food today tonight tomorrow yesterday "
                   # chat's contractions written without the apostrophe: "shes started", "thats", "dont"
                   "shes hes hed shed theyre its thats theres heres whats hows whos lets dont cant wont didnt "
@@ -76,7 +76,7 @@ def _opening_name(text: str, circle: Circle) -> re.Match[str] | None:
         return None
     word = m["name"]
     key = word.lower()
-    if key in NOT_NAMES or key in _NO_ONE or key in ROLES or key in rules.INTERJECTIONS \
+    if key in NOT_NAMES or key in NO_ONE or key in ROLES or key in rules.INTERJECTIONS \
             or key in {w.lower() for s in circle.speakers for w in s.split()}:
         return None
     if word.islower() and writes_capitals(circle.message.text or ""):
@@ -112,11 +112,11 @@ def _phrase(key: str, word: str, circle: Circle) -> str | None:
     return related or name
 
 
-def _says_enough(text: str, key: str) -> bool:
-    """Rule 3: nothing to or of the listener, no question, at least ``MIN_WORDS`` words besides the name."""
+def says_enough(text: str, key: str, least: int = MIN_WORDS) -> bool:
+    """Rule 3: nothing to or of the listener, no question, at least ``least`` words besides the name."""
     if SECOND_PERSON.search(text) or rules.FIRST_PERSON.search(text) or text.rstrip().endswith("?"):
         return False
-    return len([w for w in content_words(text) if w != key and w not in rules.INTERJECTIONS]) >= MIN_WORDS
+    return len([w for w in content_words(text) if w != key and w not in rules.INTERJECTIONS]) >= least
 
 
 def read(text: str, circle: Circle, before: str = "", after: str = "") -> Described | None:
@@ -129,7 +129,7 @@ def read(text: str, circle: Circle, before: str = "", after: str = "") -> Descri
     if m := _opening_name(text, circle):
         key, said = m["name"].lower(), text[m.end():]
         gender = _gender(f"{said} {after}")
-        if gender is None or _others(f"{said} {after}", key, circle) or not _says_enough(said, key):
+        if gender is None or _others(f"{said} {after}", key, circle) or not says_enough(said, key):
             return None
         phrase = _phrase(key, m["name"], circle)
         return Described(text[: m.start()] + phrase + text[m.end():], Person(key, phrase, circle.message.speaker,
@@ -146,7 +146,7 @@ def read(text: str, circle: Circle, before: str = "", after: str = "") -> Descri
     key = opened["name"].lower()
     gender = _gender(before + " " + text)
     if gender != ("m" if pronoun["p"].lower() == "he" else "f") or _others(before[opened.end():], key, circle) \
-            or _others(text, key, circle) or not _says_enough(text, key):
+            or _others(text, key, circle) or not says_enough(text, key):
         return None
     phrase = _phrase(key, opened["name"], circle)
     if phrase is None:
