@@ -12,16 +12,19 @@ A PURE echo ("THIRD!!!", "£69!!! see", "8!", "74?? seriously") says nothing but
 intensifier or a reaction word (``pure``): it adds nothing to the memory the other's line formed, so, as a reaction to
 news does (``reacted``), it forms no memory of its own and its turn becomes a source of that memory, when that
 memory states the value (``holds``; "flight booked. i fly 26th. home 27th" may form none of "27th").
+A number said in words is read as its value on either side (``spelled_numbers``): "410" echoes "Four hundred and
+ten pounds", "eleven" echoes "He has 11 teapots".
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from dmem.decisions.offline import followup
 from dmem.silence import silence_between
 from dmem.state.schemas import Message
+from dmem.text.spelled_numbers import spelled
 
 # Most turns back the other's line stating the echoed value may be. Chosen on batches 28-30 and the tuning drafts.
 ECHO_BACK = 4
@@ -52,10 +55,10 @@ def echoed(message: Message, prior: Sequence[Message]) -> tuple[Message, str] | 
     said = followup.said(message)
     if _WAS.match(said):
         return _contrasted(message, prior)
-    found = _VALUE.search(said)
-    if found is None or len(said[: found.start()].split()) > _OPENS_AT:
+    found = next(_values(said), None)
+    if found is None or len(said[: found[0]].split()) > _OPENS_AT:
         return None
-    value = _value(found)
+    value = found[2]
     for turn in reversed(prior[-ECHO_BACK:]):
         if silence_between(turn, message):
             return None  # a line after a silence opens a new talk
@@ -70,16 +73,16 @@ def pure(text: str) -> bool:
     "THIRD!!!", "£69!!! see", "8!", "74?? seriously" are pure; "16. that's about 90 people", "9 is good" and
     "it was 74!!" (what the value was, set against the new one) add something.
     """
-    if _WAS.match(text) or (found := _VALUE.search(text)) is None:
+    if _WAS.match(text) or (found := next(_values(text), None)) is None:
         return False
-    rest = f"{text[: found.start()]} {text[found.end():]}"
+    rest = f"{text[: found[0]]} {text[found[1]:]}"
     return all(word in _BARE for word in re.findall(r"[a-z0-9']+", rest.lower()))
 
 
 def holds(echo: str, text: str) -> bool:
     """Whether ``text`` (a memory) states the value the echo opens with ("£69!!! see": "... now £69 with it")."""
-    found = _VALUE.search(echo)
-    return found is not None and any(_value(m) == _value(found) for m in _VALUE.finditer(text))
+    found = next(_values(echo), None)
+    return found is not None and any(value == found[2] for *_, value in _values(text))
 
 
 def _contrasted(message: Message, prior: Sequence[Message]) -> tuple[Message, str] | None:
@@ -95,7 +98,8 @@ def _contrasted(message: Message, prior: Sequence[Message]) -> tuple[Message, st
             if followup.detail_words(re.findall(r"[a-z0-9']+", text.lower())) and not text.isupper():
                 return None
             continue
-        stated = [p.strip(" .!") for p in _SENTENCE.findall(text) if _VALUE.search(p) and not p.strip().endswith("?")]
+        stated = [p.strip(" .!") for p in _SENTENCE.findall(text)
+                  if next(_values(p), None) and not p.strip().endswith("?")]
         return (turn, stated[-1]) if stated else None
     return None
 
@@ -105,10 +109,17 @@ def _value(match: re.Match[str]) -> str:
     return (match[1] or "").replace(",", "") or match[2].lower()
 
 
+def _values(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each value of ``text`` in order, as (start, end, value compared): digits, ranking words, spelled numbers."""
+    found = [(m.start(), m.end(), _value(m)) for m in _VALUE.finditer(text)]
+    found += [(m.start(), m.end(), str(number)) for m, number in spelled(text)]
+    return iter(sorted(found))
+
+
 def _stating(text: str, value: str) -> str | None:
     """The sentence of ``text`` stating (or asking about) ``value``, stripped of its end mark, or None."""
     for part in (p.strip() for p in _SENTENCE.findall(text)):
-        if any(_value(m) == value for m in _VALUE.finditer(part)):
+        if any(stated == value for *_, stated in _values(part)):
             whole = len(part.split()) < _SHORT and len(text.split()) <= _WHOLE
             return (text if whole else part).strip(" .!")
     return None

@@ -16,6 +16,8 @@ news, sport or prices in general), a reaction to or an evaluation of what the li
 fun", "absolutely"), an impression, filler, a question, a transient state or a hypothetical.
 A line too short for that is still the speaker's world when it is one plain statement of theirs with
 ``LINE_LOOSE_WORDS`` answer words ("the boiler packed in"; ``short_statement``): the dial of how loose the default is.
+A line of two or three words telling an event with its day said relatively ("doctor tomorrow", "got in yesterday")
+is the speaker's dated event (``dated_event``), as the model path admits it.
 "Vague" then means what it says: a line with no informative word at all. The line forms one fact naming
 the speaker, its pooled clauses joined ("Rosa: Marigold; the grey one; Osric is gutted, ..."), not one each.
 """
@@ -27,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from dmem.decisions.offline import news, reusable, rules
+from dmem.decisions.offline.dated_event import dated_event
 from dmem.decisions.offline.markers import claimed
 from dmem.decisions.offline.register import progressive
 from dmem.text.lexical import STOPWORDS, first_word
@@ -136,6 +139,9 @@ def judge_line(texts: Sequence[str], kinds: Sequence[str], foreign: Sequence[boo
     if topic and not replying and len(texts) == 1 and claims[0] is None and _I_STATES.match(texts[0]) \
             and not (_NOT_STATING.search(texts[0]) or _doing_now(texts[0])):
         return LineVerdict(True, f"admitted: a first-person line on the thread's topic ('{' '.join(told)}')", pooled)
+    if len(texts) == 1 and claims[0] is None and not _NOT_STATING.search(texts[0]) \
+            and (event := dated_event(texts[0])):  # "doctor tomorrow": the speaker's event and its day
+        return LineVerdict(True, f"admitted: a dated event of the speaker's ('{event}')", pooled)
     return LineVerdict(False, f"rejected: too little detail to tell ('{' '.join(told)}')")
 
 
