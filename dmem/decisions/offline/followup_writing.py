@@ -61,6 +61,8 @@ def thread_fact(thread: threads.Thread, said: str, message: Message, listener: s
         sources.insert(0, asked.turn_id)
     if thread.kind is not None:  # the listener's "how many" the piece answers
         sources.insert(-1, thread.kind.turn_id)
+    for piece in thread.between:  # a run's pieces between that formed nothing ("all together")
+        sources.insert(-1, piece.turn_id)
     return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=sources, categories=categorize(said),
                      provenance=Provenance.HEDGED if hedged else Provenance.STATED, language="en")
 
