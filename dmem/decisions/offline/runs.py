@@ -30,6 +30,8 @@ RUN_TURNS = threads.THREAD_TURNS
 # Longest pause between two successive lines of a run: one item per line is typed seconds to a few minutes apart.
 # The thread rule's pause (``threads.THREAD_GAP``), kept.
 RUN_GAP = threads.THREAD_GAP
+# A possessive's ending, dropped before the piece's words are read ("grandma's" is the word "grandma").
+_POSSESSIVE = re.compile(r"'s\b", re.I)
 # "same" opening a piece before what it names ("same pot", "same oven"): the run's thing is the same one.
 _SAME = re.compile(r"^\W*same\s+(?P<rest>\w.*)$", re.I)
 
@@ -46,7 +48,7 @@ def continues(message: Message, prior: Sequence[Message], texts: Sequence[str], 
     if found is None:
         return None
     head, asked, between = found
-    details = [texts[i] for i in pooled]
+    details = [_POSSESSIVE.sub("", texts[i]) for i in pooled]  # "his grandma's": the grandma's recipe, a detail
     if all(threads.reaction(d) for d in details):
         return None
     earlier = said(head)
