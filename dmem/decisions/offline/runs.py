@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from datetime import timedelta
 
 from dmem.decisions.offline import threads
 from dmem.decisions.offline.followup import said
