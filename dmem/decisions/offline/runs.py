@@ -60,10 +60,10 @@ def run_of(message: Message, prior: Sequence[Message], formed: Callable[[Message
            ) -> tuple[Message, Message | None, tuple[Message, ...]] | None:
     """The run's head, the question that gives it its topic (or None), and the speaker's unformed pieces between.
 
-    None when a line of the run is a question or a long one, a pause of
+    None when a line of the run is a question or a long one, the listener says more than a reaction, a pause of
     ``RUN_GAP`` falls between two of its lines, or no line of the run formed a fact with a topic.
     """
-    later, between = message, []
+    later, between = message, list[Message]()
     for at in range(len(prior) - 1, max(-1, len(prior) - 1 - RUN_TURNS), -1):
         turn = prior[at]
         if not (later.timestamp and turn.timestamp) or abs(later.timestamp - turn.timestamp) >= RUN_GAP:
