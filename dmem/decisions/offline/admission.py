@@ -25,6 +25,7 @@ from dmem.decisions.offline import (
     question_facts,
     reacted,
     rules,
+    runs,
     takeup,
     thread_value,
     threads,
@@ -167,7 +168,7 @@ def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
     Its clauses are judged as a reply after "hows it" is (``followup.judge_reply``); a reply to a question is one
     only to the listener's interjection in the thread ("how far"), which ``threads`` reads among the turns between.
     """
-    if not clauses or language != "en" or not threads.may_continue(message):
+    if not clauses or language != "en" or not (threads.may_continue(message) or runs.may_join(message, prior)):
         return None
     replied = clauses[0].replies_to or clauses[0].asked
     if replied is not None and replied.turn_id not in {t.turn_id for t in prior[-threads.THREAD_TURNS:]}:
@@ -175,8 +176,9 @@ def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], m
     texts = [c.text for c in clauses]
     pooled = followup.judge_reply(texts, [v.kind for v in verdicts], [c.foreign for c in clauses], answer_words,
                                   clauses[0].names, set(clauses[0].people), listeners_of(message, prior, memories))
-    return threads.continues(message, prior, texts, pooled,
-                             functools.partial(_head_formed, after=prior, memories=memories))
+    formed = functools.partial(_head_formed, after=prior, memories=memories)
+    return threads.continues(message, prior, texts, pooled, formed) \
+        or runs.continues(message, prior, texts, pooled, formed)  # a list told one piece per line
 
 
 def _head_formed(fact: Message, before: Sequence[Message], after: Sequence[Message],

@@ -48,21 +48,36 @@ def thread_fact(thread: threads.Thread, said: str, message: Message, listener: s
     question = _question(asked, speaker) if asked else ""
     stems = set(content_stems(f"{question} {told}")) - set(content_stems(speaker))
     if stems and (memory := followup.own_memory(stems, speaker, memories, len(stems))):
-        text = f"{memory.strip().rstrip('.')}{frames.JOIN}{said}"
+        text = f"{memory.strip().rstrip('.')}{frames.JOIN}{_run_said(thread, said, memory, speaker, listener)}"
     elif asked and question:  # the fact's line answered the listener's question, which gave it its topic (h57f)
         answer = trim(rewrite_person(told, speaker, asked.speaker))
+        said = _run_said(thread, said, answer, speaker, listener)
         text = frames.answered(speaker, asked.speaker, question, f"{answer}{frames.JOIN}{said}")
     else:  # no memory to write it with: the fact restated, the piece joined to it (never framed)
         earlier = _restated(told, speaker, listener)
         if first_word(speaker).lower() not in earlier.lower():
             earlier = f"{speaker}: {earlier}"
-        text = f"{earlier.rstrip('.')}{frames.JOIN}{said}"
+        text = f"{earlier.rstrip('.')}{frames.JOIN}{_run_said(thread, said, earlier, speaker, listener)}"
     if asked:
         sources.insert(0, asked.turn_id)
     if thread.kind is not None:  # the listener's "how many" the piece answers
         sources.insert(-1, thread.kind.turn_id)
+    for piece in thread.between:  # a run's pieces between that formed nothing ("all together")
+        sources.insert(-1, piece.turn_id)
     return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=sources, categories=categorize(said),
                      provenance=Provenance.HEDGED if hedged else Provenance.STATED, language="en")
+
+
+def _run_said(thread: threads.Thread, said: str, held: str, speaker: str, listener: str | None) -> str:
+    """The piece after a run's pieces between (``runs``) that ``held`` does not hold yet: one memory tells the run.
+
+    'the beans go in the water' + "same pot" / "potato too": '...; same pot; potato too', not '...; potato too'.
+    """
+    held_stems = set(content_stems(held))
+    pieces = [p for p in (_restated(utterance_text(m), speaker, listener) for m in thread.between
+                          if not threads.reaction(followup.said(m)))  # "wow" between says no piece
+              if p and not set(content_stems(p)) <= held_stems]
+    return frames.JOIN.join([*pieces, said])
 
 
 def _question(asked: Message, speaker: str) -> str:

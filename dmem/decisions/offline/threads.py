@@ -122,6 +122,8 @@ class Thread:
     kind: Message | None = None
     """The listener's interjection just before the piece asking the kind of detail it gives ("how many" / "52"),
     a source of the fact, which says what it asked (``kind_asked``)."""
+    between: tuple[Message, ...] = ()
+    """The speaker's pieces of a run between the fact's line and the piece that formed nothing (``runs``): sources."""
 
 
 def may_continue(message: Message) -> bool:
@@ -227,6 +229,16 @@ def _topic(text: str, most: int, asked: Sequence[str] = ()) -> bool:
     """
     return not ends_asking(text) and not _HEAD_ASKS.match(text) \
         and len(detail_words(content_words(text))) + len(asked) >= FACT_MIN_WORDS and len(text.split()) <= most
+
+
+def has_topic(text: str, asked: Sequence[str] = ()) -> bool:
+    """Whether a chat line (``reusable.Z_MAX_MESSAGE_WORDS`` at most) has a topic a piece can continue (``_topic``)."""
+    return _topic(text, reusable.Z_MAX_MESSAGE_WORDS, asked)
+
+
+def question_topic(head: Message, before: Message | None) -> list[str]:
+    """The topic words of the listener's question ``before`` that the head answers (``_asked``); none if not one."""
+    return _asked(head, before)
 
 
 def said_with_i(message: Message) -> bool:
