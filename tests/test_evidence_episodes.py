@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from dmem.api import Memory
-from dmem.evidence.documents import build_turn_index
+from dmem.evidence.documents import MemoryIndex, build_turn_index
 from dmem.evidence.episodes import nearby, neighbours
 from dmem.nodes.retrieval import aretrieved_memories, retrieved_memories
 from dmem.state.schemas import MemoryRecord, Message
@@ -34,10 +34,11 @@ def _memory(n: int, text: str, *turns: int, namespace: str = "c/idris") -> Memor
 
 
 class _Held:
-    """The one field of a memory index ``neighbours`` reads."""
+    """The fields of a memory index ``neighbours`` reads: its records and their map by source turn."""
 
     def __init__(self, records: list[MemoryRecord]) -> None:
         self.records = tuple(records)
+        self.by_turn = MemoryIndex.by_turn.func(self)  # type: ignore[arg-type]
 
 
 def test_the_turns_near_a_source_turn_are_of_its_day_nearest_first_the_source_turns_left_out() -> None:
