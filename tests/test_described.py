@@ -3,7 +3,12 @@ name (and the relation the speaker gave them), never the speaker's name alone (`
 
 from __future__ import annotations
 
-from dmem.decisions.offline import described
+from typing import Any
+
+import pytest
+
+from dmem.decisions.offline import described, recalled
+from dmem.decisions.offline.admission import judged_utterance
 from dmem.decisions.offline.circle import Circle
 from dmem.decisions.offline.decider import OfflineDecider
 from dmem.models.embeddings import HashEmbeddings
@@ -72,3 +77,28 @@ def test_the_listeners_person_stays_out() -> None:
 def test_a_common_word_opening_the_line_is_no_one() -> None:
     assert _read("everyone is from kelso, she does midwifery, she sings in the shower every night", FILLER) is None
     assert _read("she sings in the shower every single night", FILLER, "shes from kelso.") is None
+
+
+def test_the_described_reading_runs_only_for_a_line_nothing_else_admits(monkeypatch: pytest.MonkeyPatch) -> None:
+    read = {"described": 0, "recalled": 0}
+
+    def counted(module: Any, name: str) -> None:
+        real = module.read
+
+        def reading(*args: Any, **kwargs: Any) -> Any:
+            read[name] += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, "read", reading)
+
+    counted(described, "described")
+    counted(recalled, "recalled")
+    prior = [chat_turn(t, "Branwen" if i % 2 else "Ysolde", i + 1, session="D4", when=T0) for i, t in enumerate(FILLER)]
+    said = chat_turn("i adopted a greyhound called pip last week, she sleeps all day", "Ysolde", 9, session="D4",
+                     when=T0)
+    assert judged_utterance(said, prior).admit and read == {"described": 0, "recalled": 0}
+    told = chat_turn("odalie is from kelso, she does midwifery, she sings in the shower every single night", "Ysolde",
+                     9, session="D4", when=T0)
+    judged = judged_utterance(told, prior)
+    assert judged.reason.startswith("admitted: describes the person the message names ('Odalie is from kelso")
+    assert read["described"] >= 1

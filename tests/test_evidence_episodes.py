@@ -6,12 +6,16 @@ import asyncio
 import dataclasses
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from dmem.api import Memory
-from dmem.evidence.documents import build_turn_index
+from dmem.evidence.documents import MemoryIndex, build_turn_index
 from dmem.evidence.episodes import nearby, neighbours
+from dmem.evidence.indexes import EvidenceIndexes
+from dmem.models.embeddings import HashEmbeddings
 from dmem.nodes.retrieval import aretrieved_memories, retrieved_memories
 from dmem.state.schemas import MemoryRecord, Message
+from dmem.store.namespaces import Routing
 from tests.test_wide_retrieval import _ingest
 
 T0 = datetime(2041, 5, 3, 18, 0)
@@ -34,10 +38,11 @@ def _memory(n: int, text: str, *turns: int, namespace: str = "c/idris") -> Memor
 
 
 class _Held:
-    """The one field of a memory index ``neighbours`` reads."""
+    """The fields of a memory index ``neighbours`` reads: its records and their map by source turn."""
 
     def __init__(self, records: list[MemoryRecord]) -> None:
         self.records = tuple(records)
+        self.by_turn = MemoryIndex.by_turn.func(self)  # type: ignore[arg-type]
 
 
 def test_the_turns_near_a_source_turn_are_of_its_day_nearest_first_the_source_turns_left_out() -> None:
@@ -83,3 +88,28 @@ def test_retrieval_adds_the_episode_past_the_k_memories_and_the_answerer_reads_t
         dense = dataclasses.replace(svc, context=svc.context.with_overrides(retrieval_mode="dense"))
         plain, _ = retrieved_memories(dense, question, spaces)
         assert len(plain) == 6  # the papers' dense retrieval is left as it is
+
+
+def test_the_memories_by_turn_are_mapped_once_per_index_version_and_anew_when_a_memory_is_written(
+        memory_factory: Any) -> None:
+    store, embed = memory_factory().store, HashEmbeddings(384)
+    turns = _turns()
+    store.transcript.append(Routing.of("c/idris"), turns)
+    for record in (_memory(1, "Idris brought the plum chutney to the fair", 1),
+                   _memory(3, "Idris brought far too many leeks", 4)):
+        store.vectors.add(record, embed.embed_query(record.text))
+    indexes = EvidenceIndexes(store)
+    first = indexes.memories("c/idris")
+    mapped = first.by_turn
+    assert {k: [r.id for r in v] for k, v in mapped.items()} == {("c9", "D1:1"): ["m1"], ("c9", "D1:4"): ["m3"]}
+    assert indexes.memories("c/idris").by_turn is mapped  # the same version: the map is not built again
+    held = {"c/idris": (first, indexes.transcript("c/idris"))}
+    chutney = first.records[0]
+    assert neighbours([chutney], held, 3) == []  # turn 2 formed nothing yet
+    beans = _memory(2, "Idris brought two jars of beans", 2)
+    store.vectors.add(beans, embed.embed_query(beans.text))
+    grown = indexes.memories("c/idris")
+    assert grown is not first and grown.by_turn is not mapped
+    assert [r.id for r in grown.by_turn[("c9", "D1:2")]] == ["m2"] and ("c9", "D1:2") not in first.by_turn
+    held = {"c/idris": (grown, indexes.transcript("c/idris"))}
+    assert [r.id for r in neighbours([chutney], held, 3)] == ["m2"]

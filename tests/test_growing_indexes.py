@@ -48,6 +48,8 @@ def same_docs(grown: DocIndex, full: DocIndex, queries: list[str]) -> None:
 def same_memories(grown: MemoryIndex, full: MemoryIndex) -> None:
     assert [r.model_dump() for r in grown.records] == [r.model_dump() for r in full.records]
     assert grown.sources == full.sources
+    assert {k: [r.id for r in v] for k, v in grown.by_turn.items()} == \
+        {k: [r.id for r in v] for k, v in full.by_turn.items()}  # the map kept on the view is its version's
     same_docs(grown.docs, full.docs, [r.text for r in full.records] + QUESTIONS)
 
 

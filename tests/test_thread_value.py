@@ -5,13 +5,14 @@ the speaker's own offer and filler stay rejected. Invented conversations only.""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from datetime import datetime, timedelta
 
 import pytest
 
 from dmem.decisions.offline import thread_value
-from dmem.decisions.offline.admission import judge_utterance
+from dmem.decisions.offline.admission import judge_utterance, judged_utterance, thread_value_topic
 from dmem.decisions.offline.clauses import answer_words
 from dmem.state.schemas import Message
 from tests.conftest import drafted_last, minute_chat
@@ -33,6 +34,18 @@ def test_a_value_after_the_others_unmarked_question_is_stated_with_it() -> None:
     admitted, reason = judge_utterance(turns[-1], turns[:-1])
     assert admitted and reason.startswith("admitted: a terse value read with its thread (Oriel's 'how tall are you?'")
     assert drafted_last(turns) == [('Bastian answered Oriel\'s question "how tall are you?": 6\'4', ["T1:1", "T1:2"])]
+
+
+def test_the_topic_travels_as_a_field_of_the_verdict_not_in_its_reason() -> None:
+    turns = _chat(("Oriel", "ok question. you're quiet on calls. how tall are you, so i spot you at the ferry"),
+                  ("Bastian", "6'4"))
+    judged = judged_utterance(turns[-1], turns[:-1])
+    assert judged.topic == _topic(turns[-1], turns[:-1]) and judged.topic is not None
+    assert (judged.topic.turn.turn_id, judged.topic.how) == ("T1:1", "asked")
+    assert thread_value_topic(turns[-1], turns[:-1], judged=judged) == judged.topic
+    assert thread_value_topic(turns[-1], turns[:-1], judged=dataclasses.replace(judged, topic=None)) is None
+    plain = judged_utterance(turns[0], [])  # a line admitted otherwise carries no topic
+    assert plain.topic is None and thread_value_topic(turns[0], [], judged=plain) is None
 
 
 def test_a_name_after_a_quiz_question_is_stated_with_it() -> None:

@@ -124,6 +124,19 @@ class MemoryIndex:
         """Documents indexed: the index's weight against the budget."""
         return self.docs.bm25.size
 
+    @functools.cached_property
+    def by_turn(self) -> dict[tuple[str, str], tuple[MemoryRecord, ...]]:
+        """The memories formed from each source turn, by (conversation or '', turn id), in the index's order.
+
+        Built on first use and kept as long as this version of the index (``episodes.neighbours`` reads it for
+        every question), so the scan of every memory runs once per version, not per question.
+        """
+        found: dict[tuple[str, str], list[MemoryRecord]] = {}
+        for record in self.records:
+            for turn in record.source_turn_ids:
+                found.setdefault((record.conversation_id or "", turn), []).append(record)
+        return {key: tuple(records) for key, records in found.items()}
+
 
 @dataclass
 class TurnIndex:

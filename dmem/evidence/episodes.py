@@ -10,7 +10,8 @@ slots stay as they are and at most ``Context.episode_neighbours`` memories are a
 a turn at most ``REACH`` turns from a source turn of one of the ``ANCHORS`` best retrieved memories, in the same
 conversation and day, the best anchor's first, the nearer turn first. A question kept as asked states no fact
 and is never added. Positions are read from the transcript index each namespace already keeps: no embedding and
-no search, one pass over the namespaces' memory lists.
+no search; each namespace's memories by source turn are mapped once per version of its index
+(``MemoryIndex.by_turn``).
 """
 
 from __future__ import annotations
@@ -46,21 +47,17 @@ def neighbours(retrieved: Sequence[MemoryRecord], held: dict[str, Held], limit: 
             turns = held[anchor.namespace][1]
             near.extend((turns.messages[p].conversation_id, turns.messages[p].turn_id)
                         for p in nearby(turns, turns.positions.of(anchor)))
-    wanted = {turn for _, turn in near}
     kept = {r.id for r in retrieved}
-    by_turn: dict[tuple[str, str], list[MemoryRecord]] = {}
-    for memories, _ in held.values():  # only a memory said in one of those turns is read further
-        for record in memories.records:
-            if record.id not in kept and not wanted.isdisjoint(record.source_turn_ids) \
-                    and not is_asked(record.text):
-                for turn in record.source_turn_ids:
-                    by_turn.setdefault((record.conversation_id or "", turn), []).append(record)
     out: dict[str, MemoryRecord] = {}
-    for conversation, turn in near:
-        for record in by_turn.get((conversation, turn), []) + by_turn.get(("", turn), []):
-            out.setdefault(record.id, record)
-            if len(out) == limit:
-                return list(out.values())
+    for conversation, turn in near:  # each namespace's memories of the turn, then those stored with no conversation
+        for key in ((conversation, turn), ("", turn)):
+            for memories, _ in held.values():
+                for record in memories.by_turn.get(key, ()):
+                    if record.id in kept or is_asked(record.text):
+                        continue
+                    out.setdefault(record.id, record)
+                    if len(out) == limit:
+                        return list(out.values())
     return list(out.values())
 
 

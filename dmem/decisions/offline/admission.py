@@ -51,6 +51,7 @@ _TOLD = frozenset({"reusable", "news", "own_world"})
 # "no personal fact": a line about another's world stays theirs.
 TERSE_POOR = ("rejected: too little detail", "rejected: vague content", "rejected: a title or a name alone")
 THREAD_VALUE = "admitted: a terse value read with its thread ("
+"""How a terse value line's admission reason opens; the turn it was read with is ``Judged.topic``."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class Judged:
     """Each clause's own verdict (``judge_clause``), in order."""
     language: str = "en"
     """The language ``clauses_of`` found."""
+    topic: thread_value.Topic | None = None
+    """The thread's turn a terse value line was admitted with (``thread_value``); None if admitted otherwise."""
 
 
 def judge_utterance(message: Message, prior: Sequence[Message] = (),
@@ -95,10 +98,13 @@ def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: 
     verdicts = [judge_clause(c, language) for c in clauses]
     admit, reason = _utterance_verdict(clauses, verdicts, language, message, prior, memories, reopened, threaded,
                                        prompted)
+    topic = _thread_value(message, prior, language, reason) if threaded and not admit else None
+    if topic is not None:
+        admit, reason = True, f"{THREAD_VALUE}{topic.turn.speaker}'s '{shorten(topic.sentence, 60)}', {topic.how})"
     if not admit and (told := described_people(clauses, verdicts)):  # "kirsty is from fife, she does nursing"
         clauses, verdicts = told
         admit, reason = True, next(v.reason for v in verdicts if v.kind == "described")
-    return Judged(admit, reason, clauses, verdicts, language)
+    return Judged(admit, reason, clauses, verdicts, language, topic)
 
 
 def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], language: str,
@@ -139,26 +145,28 @@ def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdi
         return True, f"admitted: reacts to {news.speaker}'s news ('{shorten(utterance_text(news), 60)}'), " \
                      "a source of what it formed"
     if line is not None and (worst is None or worst.kind in markers.POOLABLE):
-        rejected = line.admit, line.reason
-    else:
-        rejected = False, worst.reason if worst else "rejected: empty utterance"
-    if threaded and not rejected[0] and rejected[1].startswith(TERSE_POOR) and language == "en" \
-            and (topic := thread_value.topic_of(message, prior, answer_words)):
-        return True, f"{THREAD_VALUE}{topic.turn.speaker}'s '{shorten(topic.sentence, 60)}', {topic.how})"
-    return rejected
+        return line.admit, line.reason
+    return False, worst.reason if worst else "rejected: empty utterance"
+
+
+def _thread_value(message: Message, prior: Sequence[Message], language: str,
+                  rejected: str) -> thread_value.Topic | None:
+    """The thread's turn that admits a terse value line ``rejected`` for too little content (``thread_value``)."""
+    if not rejected.startswith(TERSE_POOR) or language != "en":
+        return None
+    return thread_value.topic_of(message, prior, answer_words)
 
 
 def thread_value_topic(message: Message, prior: Sequence[Message], memories: Sequence[str] = (),
                        judged: Judged | None = None) -> thread_value.Topic | None:
-    """The thread's turn a terse value line was admitted with (``thread_value``), or None if admitted otherwise.
+    """The thread's turn a terse value line was admitted with (``Judged.topic``), or None if admitted otherwise.
 
-    ``judged``: the line's judgement in its place when the caller holds it. The thread is read first: it is a few
-    turns' patterns and rules out most lines, where judging the line again reads all its clauses.
+    ``judged``: the line's judgement in its place when the caller holds it. Else the thread is read first: it is a
+    few turns' patterns and rules out most lines, where judging the line again reads all its clauses.
     """
-    if (topic := thread_value.topic_of(message, prior, answer_words)) is None:
+    if judged is None and thread_value.topic_of(message, prior, answer_words) is None:
         return None
-    judgement = judged or judged_utterance(message, prior, memories)
-    return topic if judgement.admit and judgement.reason.startswith(THREAD_VALUE) else None
+    return (judged or judged_utterance(message, prior, memories)).topic
 
 
 def thread_piece(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], message: Message,

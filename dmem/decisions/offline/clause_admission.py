@@ -143,18 +143,19 @@ def judge_clause(clause: Clause, language: str = "en", ruled: ClauseVerdict | No
 
 def described_people(clauses: Sequence[Clause],
                      verdicts: Sequence[ClauseVerdict]) -> tuple[list[Clause], list[ClauseVerdict]] | None:
-    """A rejected line's clauses describing the person the message names (``Clause.described``), admitted.
+    """A rejected line's clauses describing the person the message names (``Clause.describe``), admitted.
 
-    Each such clause has the person written out; None when there is none. Asked only when nothing else admits the line.
+    Each such clause has the person written out; None when there is none. Asked only when nothing else admits the line,
+    and a clause is read only when its own verdict is a rejection this overrides.
     """
-    told = [bool(c.described) and not v.admit and v.kind in _DESCRIBABLE
+    told = [c.describe() if c.describe is not None and not v.admit and v.kind in _DESCRIBABLE else None
             for c, v in zip(clauses, verdicts, strict=True)]
     if not any(told):
         return None
-    return ([replace(c, text=c.described or c.text) if t else c for c, t in zip(clauses, told, strict=True)],
-            [ClauseVerdict(True, f"admitted: describes the person the message names "
-                                 f"('{shorten(c.described or '', 60)}')", "described") if t else v
-             for c, v, t in zip(clauses, verdicts, told, strict=True)])
+    return ([replace(c, text=t) if t else c for c, t in zip(clauses, told, strict=True)],
+            [ClauseVerdict(True, f"admitted: describes the person the message names ('{shorten(t, 60)}')",
+                           "described") if t else v
+             for v, t in zip(verdicts, told, strict=True)])
 
 
 def _about_words(clause: Clause) -> bool:

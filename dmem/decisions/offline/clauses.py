@@ -9,9 +9,10 @@ and the speaker's own thing it tells of (``ownworld``). Also the words of a clau
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 
 from dmem.decisions.offline import (
     accepted,
@@ -103,9 +104,10 @@ class Clause:
     """Why the clause's subject is the speaker's own thing (said with 'my' before, or stored of them), if it is."""
     people: frozenset[str] = frozenset()
     """The chat's speakers' name words (lowercased): a vocative is no detail of a question (``embedded``)."""
-    described: str | None = None
-    """The clause with the person its message names and describes written out ("kirsty is from fife, she ..." ->
-    "Kirsty is from fife, she ...", ``described``): the text kept if nothing else admits the line."""
+    describe: Callable[[], str | None] | None = field(default=None, compare=False, repr=False)
+    """Reads the clause with the person its message names and describes written out ("kirsty is from fife, she ..."
+    -> "Kirsty is from fife, she ...", ``described``, else ``recalled``): the text kept if nothing else admits the
+    line. Read only then (``clause_admission.described_people``): most lines never need it."""
 
 
 @dataclass(frozen=True)
@@ -297,15 +299,25 @@ def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Messag
     people = circle.Circle(message, prior, listener_of(message, prior), memories)
     for i, c in enumerate(clauses):
         found, foreign = person_clauses.read(c.text, people, before)
-        told = described.read(c.text, people, before, " ".join(d.text + "." for d in clauses[i + 1:])) \
-            or recalled.read(c.text, people, before) if found is None else None
-        before = f"{before} {c.text}."
         if found is None:
-            out.append(replace(c, foreign=foreign, described=told.text if told else None))
+            describe = functools.partial(_described, c.text, people, before, clauses[i + 1:])
+            before = f"{before} {c.text}."
+            out.append(replace(c, foreign=foreign, describe=describe))
             continue
+        before = f"{before} {c.text}."
         introduced = found.introduced if found.introduced != message.turn_id else None
         out.append(replace(c, text=found.text, about=found.person.phrase, introduced=introduced))
     return out
+
+
+def _described(text: str, people: circle.Circle, before: str, after: Sequence[Clause]) -> str | None:
+    """``text`` with the person its message names written out (``described``, else ``recalled``), or None.
+
+    ``before``: the message's clauses before it; ``after``: those after it.
+    """
+    told = described.read(text, people, before, " ".join(d.text + "." for d in after)) \
+        or recalled.read(text, people, before)
+    return told.text if told else None
 
 
 def informative_words(text: str) -> list[str]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from dmem.decisions.offline.circle import Circle
 from dmem.decisions.offline.described import NO_ONE, Described, says_enough
 from dmem.decisions.offline.person import GENDER, LEAD, NOT_NAMES, Person, fits
-from dmem.decisions.offline.roles import ROLES, role_phrases
+from dmem.decisions.offline.roles import ROLES, phrase_pattern, phrases, role_phrases
 from dmem.state.schemas import Message
 
 # Lines before the message searched for the person a he/she means: the ingestion window's ``history_messages``.
@@ -42,8 +42,7 @@ _TRADES = ("roofer", "carer", "instructor", "physio", "consultant", "surgeon", "
            "decorator", "painter", "locksmith", "solicitor", "lawyer", "accountant", "agent", "estate agent", "vicar",
            "priest", "caretaker", "warden", "porter", "chef", "cook", "captain", "engineer", "organiser", "organizer",
            "host", "owner", "keeper", "referee", "inspector", "surveyor", "pharmacist", "optometrist", "social worker")
-_TRADE = re.compile(rf"\b(?P<det>the|my|our|your)\s+(?P<rest>(?:[a-z]+'s\s+)*(?:[a-z]+\s+)?"
-                    rf"(?P<head>{'|'.join(sorted(_TRADES, key=len, reverse=True))}))\b", re.I)
+_TRADE = phrase_pattern(_TRADES, "the|my|our|your", r"(?:[a-z]+\s+)?", r"\b")
 _SUBJECT = re.compile(r"(?P<p>he|she)(?P<s>'s)?\b(?=\s+\w)", re.I)
 _OPENER = re.compile(r"(?P<p>he|she)(?:'[a-z]+)?\b", re.I)  # an earlier clause of the thread: "she'd love that"
 _TITLES = {"mr": "m", "mrs": "f", "ms": "f", "miss": "f", "dr": "n", "auntie": "f", "aunty": "f", "uncle": "m"}
@@ -151,10 +150,9 @@ def _line(message: Message, speaker: str, listener: str | None, speakers: set[st
         shared = re.match(r"(?i:our)\b", text[r.start:])  # "our best friend": both speakers' in a family chat
         roles.append(Candidate(r.key, phrase, r.gender, r.start, stranger=det not in ("my", "the") or anyone,
                                owner=None if shared else r.owner))
-    for m in _TRADE.finditer(text):
-        rest = re.sub(r"\s+", " ", m["rest"])
-        phrase, owner = _owned(m["det"].lower(), rest, said_by, speaker, listener)
-        roles.append(Candidate(m["head"].lower(), phrase, "n", m.start(), owner=owner))
+    for p in phrases(_TRADE, text):
+        phrase, owner = _owned(p.det, p.rest, said_by, speaker, listener)
+        roles.append(Candidate(p.head, phrase, "n", p.start, owner=owner))
     out = list(roles)
     names = _names(text, speakers)
     for i, (start, end, name, gender) in enumerate(names):

@@ -10,6 +10,7 @@ pronoun that means them is no fact of the speaker's life, and it still stops the
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dmem.decisions.offline import rules
@@ -27,12 +28,46 @@ _GENERIC = ("man", "woman", "lady", "guy", "bloke", "lad", "person", "mate", *ru
 _GENDER = {**{w: "m" for w in (*rules.MALE, "man", "guy", "bloke", "lad", "landlord", "postman")},
            **{w: "f" for w in (*rules.FEMALE, "woman", "lady", "landlady", "postwoman", *rules.MUMS)}}
 _PLURAL = frozenset(w for w in (*rules.PLURAL, *rules.PETS) if w.endswith("s"))
-_HEADS = "|".join(sorted({*ROLES, *_GENERIC} - _PLURAL, key=len, reverse=True))
 # Where someone lives or works relative to the speaker: it places a generic "the lady" in the speaker's life.
 _PLACED = r"downstairs|upstairs|next\s+door|across\s+the\s+(?:road|street|hall|landing)|down\s+the\s+(?:road|street)"
-_ROLE = re.compile(rf"\b(?P<det>my|our|your|ur|the|a|an|this|that)\s+(?P<rest>(?:[a-z]+'s\s+)*"
-                   rf"(?:(?:new|old|little|big|older|younger|baby|best|twin|step|other|nice|young)\s+)?"
-                   rf"(?P<head>{_HEADS})(?![\w'])(?:\s+(?P<where>{_PLACED})\b)?)", re.I)
+
+
+def phrase_pattern(heads: Iterable[str], determiners: str, before: str, after: str = "") -> re.Pattern[str]:
+    """A noun phrase naming someone by one of ``heads``: a determiner, owners ("my neighbour's"), ``before``, the head.
+
+    ``determiners`` and ``before`` (the words a head may have before it) are regex alternatives; ``after`` what
+    must follow the head. A match has groups ``det``, ``rest`` (the phrase after its determiner) and ``head``.
+    """
+    alternatives = "|".join(sorted(heads, key=len, reverse=True))
+    return re.compile(rf"\b(?P<det>{determiners})\s+(?P<rest>(?:[a-z]+'s\s+)*{before}(?P<head>{alternatives}){after})",
+                      re.I)
+
+
+_ROLE = phrase_pattern({*ROLES, *_GENERIC} - _PLURAL, "my|our|your|ur|the|a|an|this|that",
+                       r"(?:(?:new|old|little|big|older|younger|baby|best|twin|step|other|nice|young)\s+)?",
+                       rf"(?![\w'])(?:\s+(?P<where>{_PLACED})\b)?")
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One noun phrase a ``phrase_pattern`` read, as said."""
+
+    start: int
+    end: int
+    det: str
+    """Its determiner, lowercased ('my', 'the')."""
+    rest: str
+    """The phrase after the determiner, its white space folded ("neighbour's kid")."""
+    head: str
+    """The head noun, lowercased ('kid')."""
+    placed: bool = False
+    """Whether a place follows the head ("the lady downstairs")."""
+
+
+def phrases(pattern: re.Pattern[str], text: str) -> list[Phrase]:
+    """The noun phrases ``pattern`` (a ``phrase_pattern``) reads in ``text``, in order."""
+    return [Phrase(m.start(), m.end(), m["det"].lower(), re.sub(r"\s+", " ", m["rest"]), m["head"].lower(),
+                   bool(m.groupdict().get("where"))) for m in pattern.finditer(text)]
 
 
 @dataclass(frozen=True)
@@ -56,15 +91,13 @@ class Role:
 def role_phrases(text: str, speaker: str, listener: str | None) -> list[Role]:
     """The people ``text`` (said by ``speaker``) names by role, in order, each with its owner or None."""
     found = []
-    for m in _ROLE.finditer(text):
-        det, head = m["det"].lower(), m["head"].lower()
-        rest = re.sub(r"\s+", " ", m["rest"])
-        possessed = det in ("my", "our", "your", "ur")
+    for p in phrases(_ROLE, text):
+        possessed = p.det in ("my", "our", "your", "ur")
         if possessed:
-            owner, phrase = (speaker if det in ("my", "our") else listener), f"my {rest}"
-        elif det == "the" and (head in ROLES or m["where"]):
-            owner, phrase = speaker, f"the {rest}"
+            owner, phrase = (speaker if p.det in ("my", "our") else listener), f"my {p.rest}"
+        elif p.det == "the" and (p.head in ROLES or p.placed):
+            owner, phrase = speaker, f"the {p.rest}"
         else:
-            owner, phrase = None, f"{det} {rest}"
-        found.append(Role(m.start(), m.end(), head, phrase, owner, _GENDER.get(head, "n"), possessed))
+            owner, phrase = None, f"{p.det} {p.rest}"
+        found.append(Role(p.start, p.end, p.head, phrase, owner, _GENDER.get(p.head, "n"), possessed))
     return found
