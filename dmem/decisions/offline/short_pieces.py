@@ -7,7 +7,7 @@ its head: a reply, a title alone, too little detail. Read piece by piece, the li
 carries the fact is, in the line's place (the same turn, the same turns before it):
 
 - the rest after a head of a few words too poor alone (a word, a value, a verdict; not a greeting nor another's
-  world) or only a yes or no ("yes."): the head is context
+  world) or only a yes or no ("yes."), and not told of he, she or they: the head is context
   (a head naming the speaker themself introduces them: "kazik. from lodz" is read "I am from lodz");
 - the head, when it is a terse value read with its thread (``thread_value``) and the rest forms nothing alone.
 
@@ -39,6 +39,9 @@ _THREAD_VALUE = "admitted: a terse value read with its thread ("
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 # A rest that reads as a description of the speaker after their own name: "from lodz", "a nurse", "in my 40s".
 _INTRODUCED = re.compile(r"^(?:from|in|at|on|a|an)\b", re.I)
+# A rest told of he, she or they: read without its head, the pronoun is read as the turn before's thing ("how was
+# lunch" / "good. he had the fish"): who it is stays for the line's own rules to read.
+_THIRD_PERSON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:he|she|they)\b", re.I)
 
 Judge = Callable[[Message], tuple[bool, str]]
 
@@ -74,7 +77,8 @@ def carrier(message: Message, said: str, judge: Judge) -> Piece | None:
         return None
     head, rest = parts[0], " ".join(parts[1:])
     head_admitted, head_reason = judge(message.model_copy(update={"text": head}))
-    if head_reason.startswith(_HEAD_POOR) or (head_admitted and head_reason.startswith(_HEAD_REPLY)):
+    if not _THIRD_PERSON.match(rest) and (head_reason.startswith(_HEAD_POOR)
+                                         or (head_admitted and head_reason.startswith(_HEAD_REPLY))):
         if _named_self(head, message.speaker) and _INTRODUCED.match(rest):
             rest = f"I am {rest}"
         piece = message.model_copy(update={"text": rest})
