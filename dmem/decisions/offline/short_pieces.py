@@ -7,7 +7,8 @@ its head: a reply, a title alone, too little detail. Read piece by piece, the li
 carries the fact is, in the line's place (the same turn, the same turns before it):
 
 - the rest after a head of a few words too poor alone (a word, a value, a verdict; not a greeting nor another's
-  world) or only a yes or no ("yes."), and not told of he, she or they: the head is context
+  world, nor "it looks good." of the listener's thing) or only a yes or no ("yes."), and not told of he, she or
+  they: the head is context
   (a head naming the speaker themself introduces them: "kazik. from lodz" is read "I am from lodz");
 - the head, when it is a terse value read with its thread (``thread_value``) and the rest forms nothing alone.
 
@@ -42,6 +43,9 @@ _INTRODUCED = re.compile(r"^(?:from|in|at|on|a|an)\b", re.I)
 # A rest told of he, she or they: read without its head, the pronoun is read as the turn before's thing ("how was
 # lunch" / "good. he had the fish"): who it is stays for the line's own rules to read.
 _THIRD_PERSON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:he|she|they)\b", re.I)
+# A head saying how a thing is ("it looks good.") judges the listener's photo or thing: the line reacts, the rest
+# does not go on from a word of its own.
+_THING_HEAD = re.compile(r"^(?:it|that|this)\b", re.I)
 
 Judge = Callable[[Message], tuple[bool, str]]
 
@@ -77,7 +81,7 @@ def carrier(message: Message, said: str, judge: Judge) -> Piece | None:
         return None
     head, rest = parts[0], " ".join(parts[1:])
     head_admitted, head_reason = judge(message.model_copy(update={"text": head}))
-    if not _THIRD_PERSON.match(rest) and (head_reason.startswith(_HEAD_POOR)
+    if not _THIRD_PERSON.match(rest) and not _THING_HEAD.match(head) and (head_reason.startswith(_HEAD_POOR)
                                          or (head_admitted and head_reason.startswith(_HEAD_REPLY))):
         if _named_self(head, message.speaker) and _INTRODUCED.match(rest):
             rest = f"I am {rest}"
