@@ -6,7 +6,8 @@ take-up of a short line as news (``takeup``), a reaction to the other's news tha
 (``reacted``: it becomes a source of that), the line opening the chat after a silence (``opening``), the news the
 speaker announced and the listener asked for (``announced``), or a terse
 piece going on with the speaker's own fact of the same thread across the listener's interjections (``threads``);
-last, a terse value line rejected for too little content, read with the turn that gives its topic (``thread_value``).
+a terse value line rejected for too little content, read with the turn that gives its topic (``thread_value``);
+last, a short line of two or three sentences read by the piece that carries its fact (``short_pieces``).
 A verdict keeps the clauses it was drawn from (``Judged``), so a caller reads them rather than cutting the line again.
 """
 
@@ -26,6 +27,7 @@ from dmem.decisions.offline import (
     reacted,
     rules,
     runs,
+    short_pieces,
     takeup,
     thread_value,
     threads,
@@ -101,6 +103,9 @@ def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: 
     topic = _thread_value(message, prior, language, reason) if threaded and not admit else None
     if topic is not None:
         admit, reason = True, f"{THREAD_VALUE}{topic.turn.speaker}'s '{shorten(topic.sentence, 60)}', {topic.how})"
+    elif threaded and not admit and language == "en" \
+            and (piece := _carrier(message, prior, memories, reopened, prompted)):  # "kazik. from lodz"
+        admit, reason = True, short_pieces.reason_of(piece)
     if not admit and (told := described_people(clauses, verdicts)):  # "kirsty is from fife, she does nursing"
         clauses, verdicts = told
         admit, reason = True, next(v.reason for v in verdicts if v.kind == "described")
@@ -155,6 +160,32 @@ def _thread_value(message: Message, prior: Sequence[Message], language: str,
     if not rejected.startswith(TERSE_POOR) or language != "en":
         return None
     return thread_value.topic_of(message, prior, answer_words)
+
+
+def _carrier(message: Message, prior: Sequence[Message], memories: Sequence[str], reopened: bool = True,
+             prompted: bool = True) -> short_pieces.Piece | None:
+    """The piece carrying the fact of a short line of 2-3 sentences, judged in the line's place (``short_pieces``).
+
+    A piece is judged as the line is (``reopened``, ``prompted``): a rule judging the line without its place after
+    a silence does not find it told by a piece in that place.
+    """
+    def judge(piece: Message) -> tuple[bool, str]:
+        judged = judged_utterance(piece, prior, memories, reopened=reopened, prompted=prompted)
+        return judged.admit, judged.reason
+
+    return short_pieces.carrier(message, utterance_text(message), judge)
+
+
+def carrier_piece(message: Message, prior: Sequence[Message], memories: Sequence[str] = (),
+                  judged: Judged | None = None) -> short_pieces.Piece | None:
+    """The piece a short line was admitted by (``short_pieces``), or None if it was admitted otherwise or not at all.
+
+    ``judged``: the line's judgement in its place when the caller holds it.
+    """
+    judgement = judged or judged_utterance(message, prior, memories)
+    if not (judgement.admit and judgement.reason.startswith(short_pieces.PIECE_READ)):
+        return None
+    return _carrier(message, prior, memories)
 
 
 def thread_value_topic(message: Message, prior: Sequence[Message], memories: Sequence[str] = (),

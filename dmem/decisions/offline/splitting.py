@@ -20,12 +20,14 @@ from dmem.decisions.offline import (
     payback,
     reacted,
     rules,
+    short_pieces,
     thread_value,
     threads,
 )
 from dmem.decisions.offline.admission import (
     Judged,
     announced_news,
+    carrier_piece,
     followup_news,
     followup_unit,
     judge_utterance,
@@ -109,6 +111,10 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
         if again := _echo_sourced(topic, message, prior, memories):  # a pure echo: a source of the line it echoes
             return again, Joins(topic.turn.turn_id, "")
         return [_thread_value_fact(topic, message)], None
+    if gated and not facts and (piece := carrier_piece(message, prior, memories, judged)):
+        if short_pieces.valued(piece) and (topic := thread_value.topic_of(piece.message, prior, answer_words)):
+            return [_thread_value_fact(topic, piece.message)], None  # "340. If 30 people put in 12 each ..."
+        return _message_facts(piece.message, [], prior, gated=True, memories=memories)  # its fact, as said alone
     return facts, line
 
 

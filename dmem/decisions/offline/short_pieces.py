@@ -1,0 +1,112 @@
+"""A short line of two or three sentences read by the piece that carries its fact, not by its first piece.
+
+Real chat lines often open with a word that says nothing alone ("yes.", "ha.", "Fair.", "Oh God.", the speaker's
+own name) and go on with the fact ("yes. the toolbox stays. only the van goes"), or give a value and then a verdict
+on it ("340. If 30 people put in 12 each that's 360", "carnations. nice"). Judged whole, such a line is rejected by
+its head: a reply, a title alone, too little detail. Read piece by piece, the line is admitted when the piece that
+carries the fact is, in the line's place (the same turn, the same turns before it):
+
+- the rest after a head of a few words too poor alone (a word, a value, a verdict; not a greeting nor another's
+  world, nor "it looks good." of the listener's thing) or only a yes or no ("yes."), and not told of he, she or
+  they: the head is context
+  (a head naming the speaker themself introduces them: "kazik. from lodz" is read "I am from lodz");
+- the head, when it is a terse value read with its thread (``thread_value``) and the rest forms nothing alone.
+
+One memory per line as before: the line's fact is the carrier piece's, written as that piece alone would be.
+A carrier taken as a reaction to or a take-up of another's news is no fact of the line's own and does not count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dmem.state.schemas import Message
+
+PIECE_READ = "admitted: a short line read by its piece ("
+# Most words of a line read piece by piece, and of its head: longer lines say what they mean in their clauses.
+MAX_WORDS = 12
+HEAD_WORDS = 3
+# A carrier admitted so is no fact of the line's own: the line answers or reacts to another's.
+_NOT_ITS_OWN = ("admitted: yes or no to", "admitted: reacts to", "admitted: takes up")
+_HEAD_REPLY = "admitted: yes or no to"
+# A head that is context for the rest: a word or value too poor alone, a verdict, a reply word. Not a greeting
+# ("hi. news everywhere today") nor a line about another's world ("Poor man.", "Tell them today."), which the rest
+# goes on with rather than tells of the speaker.
+_HEAD_POOR = ("rejected: too little detail", "rejected: vague content", "rejected: a title or a name alone",
+              "rejected: a reply to what the listener said", "rejected: generic emotional reaction")
+_THREAD_VALUE = "admitted: a terse value read with its thread ("
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+# A rest that reads as a description of the speaker after their own name: "from lodz", "a nurse", "in my 40s".
+_INTRODUCED = re.compile(r"^(?:from|in|at|on|a|an)\b", re.I)
+# A rest told of he, she or they: read without its head, the pronoun is read as the turn before's thing ("how was
+# lunch" / "good. he had the fish"): who it is stays for the line's own rules to read.
+_THIRD_PERSON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:he|she|they)\b", re.I)
+# A head saying how a thing is ("it looks good.") judges the listener's photo or thing: the line reacts, the rest
+# does not go on from a word of its own.
+_THING_HEAD = re.compile(r"^(?:it|that|this)\b", re.I)
+
+Judge = Callable[[Message], tuple[bool, str]]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """The piece of a short line that carries its fact, as a message of its own (the line's turn id) and its verdict."""
+
+    message: Message
+    reason: str
+
+
+def pieces(text: str) -> list[str]:
+    """The sentences of a line, cut after '.', '!' or '?': 'kazik. from lodz' -> ['kazik.', 'from lodz']."""
+    return [p for p in _SENTENCE.split(text.strip()) if p.strip()]
+
+
+def _words(text: str) -> int:
+    return len(re.findall(r"[\w']+", text))
+
+
+def _own(reason: str) -> bool:
+    return not reason.startswith(_NOT_ITS_OWN)
+
+
+def carrier(message: Message, said: str, judge: Judge) -> Piece | None:
+    """The piece that carries the fact of a short line of 2-3 sentences rejected whole, or None.
+
+    ``said``: the line's text (``utterance_text``); ``judge``: a piece's verdict in the line's place.
+    """
+    parts = pieces(said)
+    if not 2 <= len(parts) <= 3 or _words(said) > MAX_WORDS or _words(parts[0]) > HEAD_WORDS:
+        return None
+    head, rest = parts[0], " ".join(parts[1:])
+    head_admitted, head_reason = judge(message.model_copy(update={"text": head}))
+    if not _THIRD_PERSON.match(rest) and not _THING_HEAD.match(head) and (head_reason.startswith(_HEAD_POOR)
+                                         or (head_admitted and head_reason.startswith(_HEAD_REPLY))):
+        if _named_self(head, message.speaker) and _INTRODUCED.match(rest):
+            rest = f"I am {rest}"
+        piece = message.model_copy(update={"text": rest})
+        admitted, reason = judge(piece)
+        if admitted and _own(reason):
+            return Piece(piece, reason)
+    if head_admitted and head_reason.startswith(_THREAD_VALUE) and not judge(
+            message.model_copy(update={"text": rest}))[0]:
+        return Piece(message.model_copy(update={"text": head}), head_reason)
+    return None
+
+
+def _named_self(head: str, speaker: str) -> bool:
+    """Whether a head is the speaker's own first name alone ('kazik.')."""
+    name = speaker.split()[0].lower() if speaker.split() else ""
+    return bool(name) and re.sub(r"[^\w]", "", head).lower() == name
+
+
+def valued(piece: Piece) -> bool:
+    """Whether the carrier is a terse value read with its thread (the line's head), written as that rule writes it."""
+    return piece.reason.startswith(_THREAD_VALUE)
+
+
+def reason_of(piece: Piece) -> str:
+    """The line's admission reason: the carrier piece quoted, then its own verdict."""
+    quoted = piece.message.text if len(piece.message.text) <= 60 else piece.message.text[:57] + "..."
+    return f"{PIECE_READ}'{quoted}'): {piece.reason.removeprefix('admitted: ')}"
