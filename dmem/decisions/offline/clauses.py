@@ -22,6 +22,7 @@ from dmem.decisions.offline import (
     described,
     embedded,
     labelled,
+    listener_people,
     news,
     outcomes,
     ownworld,
@@ -298,7 +299,8 @@ def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Messag
     for i, c in enumerate(clauses):
         found, foreign = person_clauses.read(c.text, people, before)
         told = described.read(c.text, people, before, " ".join(d.text + "." for d in clauses[i + 1:])) \
-            or recalled.read(c.text, people, before) if found is None else None
+            or recalled.read(c.text, people, before) or listener_people.read(c.text, people) \
+            if found is None else None
         before = f"{before} {c.text}."
         if found is None:
             out.append(replace(c, foreign=foreign, described=told.text if told else None))
