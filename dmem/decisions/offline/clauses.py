@@ -23,6 +23,7 @@ from dmem.decisions.offline import (
     described,
     embedded,
     labelled,
+    listener_people,
     news,
     outcomes,
     ownworld,
@@ -311,12 +312,13 @@ def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Messag
 
 
 def _described(text: str, people: circle.Circle, before: str, after: Sequence[Clause]) -> str | None:
-    """``text`` with the person its message names written out (``described``, else ``recalled``), or None.
+    """``text`` with the person its message names written out (``described``, ``recalled``, else the listener's
+    person it opens with, ``listener_people``), or None.
 
     ``before``: the message's clauses before it; ``after``: those after it.
     """
     told = described.read(text, people, before, " ".join(d.text + "." for d in after)) \
-        or recalled.read(text, people, before)
+        or recalled.read(text, people, before) or listener_people.read(text, people)
     return told.text if told else None
 
 

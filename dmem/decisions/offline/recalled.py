@@ -60,7 +60,7 @@ _PERSON_VERB = re.compile(r"(?:'s\s+\w+ing\b|\s+(?:(?:just|still|also|finally|ne
                           r"(?:says|said|told|asked|rang|texted|called|came|comes|reckons|thinks|thought|wants|"
                           r"wanted|promised|decided|laughed|cried|loves|hates|brought|bought|needs|is\s+coming|"
                           r"was\s+here|went|left|sent|signed|sings|danced|turned)\b)", re.I)
-_CAPITAL = re.compile(r"(?<![\w'])(?P<n>[A-Z][a-z]{2,})(?![\w'])")
+_CAPITAL = re.compile(r"(?<![\w'])(?P<n>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{2,})(?![\w'])")  # "Tomé", "Élise": Latin-1 letters too
 _LOWER = re.compile(r"(?:^|[.!?,:]\s+|\b(?:and|with|but)\s+)(?P<n>[a-z]{3,})(?=\s)")
 _OPENS = re.compile(r"(?:^|[.!?]\s+|^\W+)$")
 _HE, _SHE = re.compile(r"\b(?:he|he's|him|his|himself)\b", re.I), re.compile(r"\b(?:she|she's|her|herself)\b", re.I)
