@@ -312,8 +312,7 @@ def _written_out(clauses: list[Clause], message: Message, prior: Sequence[Messag
 
 
 def _described(text: str, people: circle.Circle, before: str, after: Sequence[Clause]) -> str | None:
-    """``text`` with the person its message names written out (``described``, ``recalled``, else the listener's
-    person it opens with, ``listener_people``), or None.
+    """``text`` with its person written out (``described``, ``recalled``, ``listener_people``), or None.
 
     ``before``: the message's clauses before it; ``after``: those after it.
     """
