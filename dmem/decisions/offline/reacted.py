@@ -9,7 +9,10 @@ source, and the lifecycle's repeat (NOOP) adds that turn to the stored memory, a
 is quoted rather than a bare yes.
 A reaction is a reaction only news gets (``takeup.signal``: congratulations, sympathy, surprise, relief, delight),
 short, without a first-person word of its own, and the first line of the listener's turn after the speaker's line;
-not one reaching back ("congrats again") or praising the listener ("ur a legend").
+not one reaching back ("congrats again") or praising the listener ("ur a legend"). Since stop 73 a verdict said back
+(``_VERDICT``: "right call", "of course he did", "I'm so sorry", "That's decent of them.") and an echo question of
+the line's own words ("6800?", "brass thing?") answer it too, also after one murmur of the listener's ("hmm" / "told
+you"); they form no memory, and a line that formed nothing is not made news by them (``takeup`` does not know them).
 Kept out: a line that asks or proposes a plan of both ("drinks fri?", "let's go") or agrees to the listener's check of
 a day ("thursday?" / "thursday works" / "amazing"), a line replying to the
 listener ("haha same", "thanks"), a joke's filler ("lol"), and a line judged as an opinion or the world's
