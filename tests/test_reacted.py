@@ -114,3 +114,43 @@ def test_the_speakers_own_cheer_after_their_news_is_no_reaction() -> None:
     turns = chat(("Odalys", "got the keys to the flat on Juniper Road today"), ("Odalys", "yay"))
     assert reacted_news(turns[-1], turns[:-1]) is None
     assert exchange_drafts(turns) == [("Odalys got the keys to the flat on Juniper Road today", ["D7:3"])]
+
+
+GARAGE = "the garage fixed the exhaust on the van and since it was their mistake there's no charge"
+
+
+# Stop 73 (h73e): a verdict said back, owned sympathy, an echo question, and the line after the listener's murmur.
+@pytest.mark.parametrize(("news", "reaction"), [
+    (GARAGE, "That's decent of them."),
+    (GARAGE, "sweet"),
+    ("Pomfrey the spaniel ate a whole pork pie off the counter at my mum's", "Of course he did"),
+    ("Pomfrey the spaniel ate a whole pork pie off the counter at my mum's", "Oh no. I'm so sorry"),
+    ("the plumber quoted four thousand two hundred pounds for the boiler in Tregaron", "4200?"),
+    ("I found a copper kettle with a wooden handle in the loft at Tregaron", "copper kettle?"),
+    ("the boiler at Tregaron broke again on Sunday night", "again??"),
+])
+def test_a_verdict_sympathy_or_echo_question_is_a_source_of_the_news(news: str, reaction: str) -> None:
+    turns = chat(("Odalys", news), ("Bertil", reaction))
+    assert reacted_news(turns[-1], turns[:-1]) == turns[-2]
+    drafts = exchange_drafts(turns)
+    assert drafts and all(sources == ["D7:3", "D7:4"] for _, sources in drafts)
+    assert len(drafts) == len(exchange_drafts([*turns[:-1], turn("ok", "Bertil", 4)]))  # no memory of its own
+
+
+def test_the_line_after_the_listeners_murmur_answers_the_news() -> None:
+    turns = chat(("Odalys", "I dropped the roofer from Llanfair, he never turned up with the slates"),
+                 ("Bertil", "hmm"), ("Bertil", "told you"))
+    assert reacted_news(turns[-1], turns[:-1]) == turns[-3]
+
+
+@pytest.mark.parametrize("lines", [
+    (("Odalys", "the plumber quoted four thousand two hundred pounds for the boiler"), ("Bertil", "which plumber?")),
+    (("Odalys", "I found a copper kettle in the loft at Tregaron"), ("Bertil", "so?")),
+    (("Odalys", "the boiler at Tregaron broke on Sunday night"), ("Bertil", "again??")),  # not told as again
+    (("Odalys", "I dropped the roofer from Llanfair"), ("Bertil", "well"), ("Bertil", "told you")),  # no murmur
+    (("Odalys", "drinks at the Anchor on friday?"), ("Bertil", "good choice")),  # a question
+    (("Odalys", "I dropped the roofer from Llanfair"), ("Odalys", "right call")),  # the speaker's own
+])
+def test_what_a_verdict_or_echo_is_no_source_of(lines: tuple[tuple[str, str], ...]) -> None:
+    turns = chat(*lines)
+    assert reacted_news(turns[-1], turns[:-1]) is None

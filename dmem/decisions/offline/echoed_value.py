@@ -85,6 +85,11 @@ def holds(echo: str, text: str) -> bool:
     return found is not None and any(value == found[2] for *_, value in _values(text))
 
 
+def values(text: str) -> set[str]:
+    """The values ``text`` states, as compared: "six thousand eight hundred pounds" and "6,800" both hold "6800"."""
+    return {value for *_, value in _values(text)}
+
+
 def _contrasted(message: Message, prior: Sequence[Message]) -> tuple[Message, str] | None:
     """The other's latest line stating a value, which "it was 74!!" sets itself against; or None.
 

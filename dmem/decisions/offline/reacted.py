@@ -9,7 +9,10 @@ source, and the lifecycle's repeat (NOOP) adds that turn to the stored memory, a
 is quoted rather than a bare yes.
 A reaction is a reaction only news gets (``takeup.signal``: congratulations, sympathy, surprise, relief, delight),
 short, without a first-person word of its own, and the first line of the listener's turn after the speaker's line;
-not one reaching back ("congrats again") or praising the listener ("ur a legend").
+not one reaching back ("congrats again") or praising the listener ("ur a legend"). Since stop 73 a verdict said back
+(``_VERDICT``: "right call", "of course he did", "I'm so sorry", "That's decent of them.") and an echo question of
+the line's own words ("6800?", "brass thing?") answer it too, also after one murmur of the listener's ("hmm" / "told
+you"); they form no memory, and a line that formed nothing is not made news by them (``takeup`` does not know them).
 Kept out: a line that asks or proposes a plan of both ("drinks fri?", "let's go") or agrees to the listener's check of
 a day ("thursday?" / "thursday works" / "amazing"), a line replying to the
 listener ("haha same", "thanks"), a joke's filler ("lol"), and a line judged as an opinion or the world's
@@ -21,11 +24,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from dmem.decisions.offline import followup, reusable, rules, takeup, worldline
+from dmem.decisions.offline import echoed_value, followup, reusable, rules, takeup, worldline
 from dmem.decisions.offline.followup import said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
-from dmem.text.lexical import content_words
+from dmem.text.lexical import content_words, stem
 from dmem.text.words import WH, alternation
 
 REACTION = "a reaction to news"
@@ -42,6 +45,31 @@ _WH = re.compile(rf"\b(?:{alternation(WH)})\b", re.I)
 _NOT = frozenset({"not", "never", "no", "hardly", "isnt", "isn't", "wasnt", "wasn't"})
 # A plan of both, proposed ("let's", "shall we", "we could"): a cheer agrees to it, it is no news of the speaker's.
 _PLAN = re.compile(r"\b(?:let'?s|lets|shall\s+we|we\s+(?:could|should)|wanna|fancy)\b", re.I)
+# A verdict on the other's news said back (stop 73, h73e): approval of a choice ("sweet", "right call", "good
+# choice"), a knowing "of course he did" or "told you", sympathy owned ("oh no. I'm so sorry", "sorry about the
+# strawberries"), a judgment of what the others did ("That's decent of them.", "That's a bit rich.", "That's more
+# than last year!"). None is in ``takeup.signal``: after a plan or a joke they say nothing, so a line that formed
+# nothing is not made news by them; after news that formed a memory they say how it was taken.
+_THAT_IS = r"(?:that'?s|thats|that\s+is|that\s+was)"
+_VERDICT = re.compile(
+    rf"^\W*(?:(?:oh|ah|aw+)\W+)?(?:sweet|(?:good|right|smart|wise)\s+(?:choice|call|move)|"
+    rf"(?:of\s+)?course\s+(?:he|she|they|it)\s+(?:did|does|is|was|would|has|had)(?:n'?t)?|told\s+(?:you|ya|u)|"
+    rf"(?:oh\s+no\W+)?(?:i'?m|im)\s+(?:so\s+|really\s+)?sorry(?:\s+about\s+(?:the|your|ur|his|her|their)\s+\w+)?|"
+    rf"(?:so\s+)?sorry\s+about\s+(?:the|your|ur|his|her|their)?\s*\w+|"
+    rf"{_THAT_IS}\s+(?:(?:a\s+bit|so|very|really|pretty|quite|more|less)\s+)?(?:decent|kind|generous|rich|cruel|"
+    rf"mean|harsh|steep|cheap|fair|unfair|rubbish|outrageous|sweet|lovely|brilliant|impressive|typical|"
+    rf"than\s+last\s+\w+)\b(?:\s+(?:of\s+(?:them|him|her|you)|than\s+last\s+\w+))?)\W*$", re.I)
+# An echo question's words besides the echoed one: "only 7?", "the brass thing?", "again??" (a thing told before
+# happening once more).
+_ECHO_BESIDE = frozenset({"only", "just", "the", "a", "so", "really", "wait", "what", "oh", "again"})
+_ECHO_MAX_WORDS = 3
+# Most words of a line that may be a reply, an opinion or a word on the world as a whole; a longer line that formed a
+# memory tells news besides ("That's the deal. Right. Furniture, news of. Cousin Menna rang ..."). Chosen on
+# batches 32, 33 and the tuning drafts (stop 73, h73e).
+_REPLY_MAX_WORDS = 12
+# A murmur opening the listener's run that leaves the next line answering the news ("good" / "right call", "hmm" /
+# "told you"): interjections, and these.
+_MURMURS = frozenset({"good", "ha", "hah", "heh", "noted"})
 
 
 def reacts(text: str) -> bool:
@@ -68,17 +96,58 @@ def reacted_to(message: Message, prior: Sequence[Message], formed: Callable[[Mes
     ``formed`` judges a line in its place (its turns before it): whether admission admitted it.
     """
     text = said(message)
-    if not prior or prior[-1].speaker == message.speaker or not reacts(text) or _MORE.search(text):
+    at = _news_at(message, prior)
+    if at is None:
         return None
-    news = prior[-1]
+    news, prior = prior[at], prior[: at + 1]
     line = said(news)
+    if not ((reacts(text) and not _MORE.search(text)) or _VERDICT.match(text) or echoes(text, line)):
+        return None
     if not followup.detail_words(content_words(line)) or reacts(line) or asks(line) or _PLAN.search(line) \
-            or worldline.REPLY_OPENING.search(line) or takeup.REPLYING.search(line) or takeup.STANDS_FOR.match(line) \
-            or reusable.evaluates(line) or reusable.about_the_world(line):
+            or takeup.STANDS_FOR.match(line) or (len(line.split()) <= _REPLY_MAX_WORDS and _replies(line)):
         return None
     if _agreed_plan(prior):
         return None
     return news if formed(news, prior[:-1]) else None
+
+
+def echoes(text: str, line: str) -> bool:
+    """Whether a short question only echoes the other's line: "6800?" (six thousand eight hundred), "brass thing?".
+
+    Its words are the line's (a value said either way, ``echoed_value``) but for a few of surprise ("only 7?",
+    "again??"); a word of its own asks after something the line did not say.
+    """
+    words = re.findall(r"[a-z0-9£$€',.]+", text.lower().rstrip("?!. "))
+    if not text.rstrip().endswith("?") or not words or len(words) > _ECHO_MAX_WORDS:
+        return False
+    stems = {stem(w) for w in content_words(line)}
+    values = echoed_value.values(line)
+    own = [w for w in words if w not in _ECHO_BESIDE and stem(w.strip(",.")) not in stems
+           and not echoed_value.values(w) & values]
+    echoed = [w for w in words if w not in _ECHO_BESIDE] or [w for w in words if w == "again" and w in line.lower()]
+    return bool(echoed) and not own
+
+
+def _news_at(message: Message, prior: Sequence[Message]) -> int | None:
+    """Where in ``prior`` the other's line the message answers is: just before, or before one bare line of its own.
+
+    "good" / "right call", "hmm" / "told you": the listener's first line says no more than a murmur (no detail word).
+    """
+    if not prior:
+        return None
+    if prior[-1].speaker != message.speaker:
+        return len(prior) - 1
+    murmur = content_words(said(prior[-1]))
+    if len(prior) >= 2 and prior[-2].speaker != message.speaker and len(said(prior[-1]).split()) <= 2 \
+            and all(w in rules.INTERJECTIONS or w in _MURMURS for w in murmur):
+        return len(prior) - 2
+    return None
+
+
+def _replies(line: str) -> bool:
+    """Whether a short line replies to the listener, gives an opinion or speaks of the world: it is no news."""
+    return bool(worldline.REPLY_OPENING.search(line) or takeup.REPLYING.search(line) or reusable.evaluates(line)
+                or reusable.about_the_world(line))
 
 
 def _agreed_plan(prior: Sequence[Message]) -> bool:
