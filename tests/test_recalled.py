@@ -67,3 +67,17 @@ def test_a_line_naming_someone_else_first_is_theirs() -> None:
 def test_too_little_said_stays_out() -> None:
     assert _read("but he fainted", ROOFER) is None
     assert _read("he told you that", ROOFER) is None
+
+
+def test_trades_come_from_roles_beside_its_roles_and_none_twice() -> None:
+    """One home for the people named by what they do: recalled reads ``roles.TRADES``, which adds only what
+    ``roles.ROLES`` lacks; a trade and a role each name a person a later he/she means."""
+    from dmem.decisions.offline import roles
+
+    assert not set(roles.TRADES) & set(roles.ROLES)
+    assert len(set(roles.TRADES)) == len(roles.TRADES)
+    assert not hasattr(recalled, "_TRADES")
+    lines = [(SPEAKER, "the locksmith finally came round about the back door"), (OTHER, "about time")]
+    assert _read("he says the frame is rotten", lines) == "the locksmith says the frame is rotten"
+    lines = [(SPEAKER, "the plumber finally came round about the boiler"), (OTHER, "about time")]
+    assert _read("he says the valve is rotten", lines) == "the plumber says the valve is rotten"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dmem.decisions.offline.admission import judge_utterance
-from dmem.decisions.offline.short_pieces import PIECE_READ, pieces
+from dmem.decisions.offline.short_pieces import PIECE_READ, _unfounded, pieces
 from dmem.decisions.offline.splitting import facts_from_message
 from dmem.state.schemas import Message
 
@@ -61,3 +61,37 @@ def test_reply_word_head_then_the_fact() -> None:
 def test_filler_and_anothers_world_stay_out(before: str, line: str) -> None:
     admit, _, _ = _judged(_chat(("Wanda", before), ("Tobiasz", line)))
     assert not admit
+
+
+@pytest.mark.parametrize(("before", "line"), [
+    ("the glaziers said they come on thursday for the porch", "Good. It'll take them longer"),
+    ("the glaziers said they come on thursday for the porch", "Oh God. That's a lot of glass"),
+    ("they moved the ferry to the late slot", "yes. it takes ages now"),
+])
+def test_an_it_the_head_names_nothing_for_stays_out(before: str, line: str) -> None:
+    """A verdict or a yes names no thing: a rest told of "it"/"that" alone would be a vague memory of the line."""
+    admit, reason, facts = _judged(_chat(("Wanda", before), ("Tobiasz", line)))
+    assert not admit, (reason, facts)
+
+
+def test_a_rest_with_its_own_fact_is_still_read() -> None:
+    chat = _chat(("Wanda", "so the move is on, and the boat has to be sold before it"),
+                 ("Tobiasz", "yes. the shed stays. only the boat goes"))
+    admit, reason, facts = _judged(chat)
+    assert admit and reason.startswith(PIECE_READ)
+    assert facts == ["Tobiasz: The shed stays; Only the boat goes"]
+
+
+@pytest.mark.parametrize(("rest", "unfounded"), [
+    ("It'll take them longer", True),
+    ("that's a lot of glass", True),
+    ("and it was a mess", True),
+    ("It'll take them three weeks", False),  # a value
+    ("It's at Senna's place", False),  # a name
+    ("it's my third try", False),  # the speaker's own fact
+    ("that part works", False),  # "that" names its thing
+    ("the toolbox stays", False),
+])
+def test_unfounded_reads_the_rest_subject(rest: str, unfounded: bool) -> None:
+    assert _unfounded(rest, "rejected: vague content (no specific detail)") is unfounded
+    assert not _unfounded(rest, "rejected: too little detail to tell ('van')")  # the head names a thing

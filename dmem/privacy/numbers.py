@@ -18,7 +18,7 @@ UNITS = dict.fromkeys(["zero", "oh", *words.ONES.split()], 1)
 TEENS = tuple(words.TEENS.split())
 TENS = tuple(words.TENS.split())
 _MULTIPLIERS = {"double": 2, "triple": 3}
-_SCALES = {"hundred": 2, "thousand": 3}  # digits a scale word adds ("five hundred" is three digits)
+_SCALES = words.SCALES  # digits a scale word adds ("five hundred" is three digits)
 _WORD = (r"(?:" + "|".join([*UNITS, *TEENS, *TENS, *_MULTIPLIERS, *_SCALES]) + r")"
          + r"(?:-(?:" + "|".join(UNITS) + r"))?")
 _TOKEN = rf"(?:{_WORD}|\d+)"

@@ -14,7 +14,7 @@ from dmem.text import words
 
 _SMALL = {w: i for i, w in enumerate(f"{words.ONES} {words.TEENS}".split(), start=1)}
 _SMALL.update({w: 10 * i for i, w in enumerate(words.TENS.split(), start=2)})
-_SCALES = {"hundred": 100, "thousand": 1000}
+_SCALES = {w: 10**zeros for w, zeros in words.SCALES.items()}
 _WORD = "|".join(sorted([*_SMALL, *_SCALES], key=len, reverse=True))
 SPELLED = re.compile(rf"\b(?:{_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_WORD}))*\b", re.I)
 """A run of number words, joined by spaces, hyphens or "and" ("One thousand two hundred and forty")."""
@@ -30,10 +30,10 @@ def value(run: str) -> int | None:
         return None
     total = current = 0
     for token in tokens:
-        if token == "hundred":
-            current *= 100
-        elif token == "thousand":
-            total, current = total + current * 1000, 0
+        if _SCALES.get(token, 1000) < 1000:  # "hundred" scales the group it ends ("four hundred")
+            current *= _SCALES[token]
+        elif token in _SCALES:  # "thousand" closes a group ("two thousand" then "three hundred")
+            total, current = total + current * _SCALES[token], 0
         elif token in _SMALL:
             current += _SMALL[token]
         else:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 
 def wordset(text: str) -> frozenset[str]:
@@ -37,6 +39,9 @@ ONES = "one two three four five six seven eight nine"
 TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
 TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
 """Number words below a hundred: privacy's spelled digits and the offline answerer's spelled numbers."""
+SCALES: Mapping[str, int] = MappingProxyType({"hundred": 2, "thousand": 3})
+"""The scale words with the zeros each adds ("five hundred" is 5 then 2 zeros): with ``ONES``, ``TEENS`` and ``TENS``
+the one number vocabulary, read as values by ``text.spelled_numbers`` and as digit counts by ``privacy.numbers``."""
 
 I_FORMS = "i i'm im i've ive i'd i'll"
 """The speaker as "I", with its contractions in chat's spellings ("im", "ive"): a line's subject said of themselves."""

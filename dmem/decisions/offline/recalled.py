@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from dmem.decisions.offline.circle import Circle
 from dmem.decisions.offline.described import NO_ONE, Described, says_enough
 from dmem.decisions.offline.person import GENDER, LEAD, NOT_NAMES, Person, fits
-from dmem.decisions.offline.roles import ROLES, phrase_pattern, phrases, role_phrases
+from dmem.decisions.offline.roles import ROLES, TRADES, phrase_pattern, phrases, role_phrases
 from dmem.state.schemas import Message
 
 # Lines before the message searched for the person a he/she means: the ingestion window's ``history_messages``.
@@ -37,12 +37,9 @@ WINDOW = 8
 # Answer words the clause needs besides its he/she ("and he can't start till the 22nd"): fewer than a described
 # clause, whose name is new, since the lines before said who the pronoun is.
 MIN_WORDS = 2
-# People named by what they do for the speaker's household, beyond ``roles.ROLES``: "the roofer came to quote".
-_TRADES = ("roofer", "carer", "instructor", "physio", "consultant", "surgeon", "optician", "gardener", "driver",
-           "decorator", "painter", "locksmith", "solicitor", "lawyer", "accountant", "agent", "estate agent", "vicar",
-           "priest", "caretaker", "warden", "porter", "chef", "cook", "captain", "engineer", "organiser", "organizer",
-           "host", "owner", "keeper", "referee", "inspector", "surveyor", "pharmacist", "optometrist", "social worker")
-_TRADE = phrase_pattern(_TRADES, "the|my|our|your", r"(?:[a-z]+\s+)?", r"\b")
+# People named by what they do for the speaker's household: ``roles.ROLES`` (read by ``role_phrases``) and the
+# trades beyond them (``roles.TRADES``): "the roofer came to quote".
+_TRADE = phrase_pattern(TRADES, "the|my|our|your", r"(?:[a-z]+\s+)?", r"\b")
 _SUBJECT = re.compile(r"(?P<p>he|she)(?P<s>'s)?\b(?=\s+\w)", re.I)
 _OPENER = re.compile(r"(?P<p>he|she)(?:'[a-z]+)?\b", re.I)  # an earlier clause of the thread: "she'd love that"
 _TITLES = {"mr": "m", "mrs": "f", "ms": "f", "miss": "f", "dr": "n", "auntie": "f", "aunty": "f", "uncle": "m"}

@@ -22,6 +22,13 @@ ROLES = ("intern", "boss", "manager", "supervisor", "colleague", "coworker", "ne
          "doctor", "dentist", "nurse", "vet", "therapist", "midwife", "plumber", "builder", "electrician",
          "mechanic", "cleaner", "nanny", "babysitter", "childminder", "hairdresser", "barber", "postman",
          "postwoman", "student", "pupil", "apprentice", "trainee", "assistant", "receptionist", "mentor")
+TRADES = ("roofer", "carer", "instructor", "physio", "consultant", "surgeon", "optician", "gardener", "driver",
+          "decorator", "painter", "locksmith", "solicitor", "lawyer", "accountant", "agent", "estate agent", "vicar",
+          "priest", "caretaker", "warden", "porter", "chef", "cook", "captain", "engineer", "organiser", "organizer",
+          "host", "owner", "keeper", "referee", "inspector", "surveyor", "pharmacist", "optometrist", "social worker")
+"""Heads that name someone by what they do for the speaker's household beyond ``ROLES`` ("the roofer came to
+quote"), none of them in ``ROLES``: ``recalled`` reads both as people a he/she may mean; ``role_phrases`` reads
+``ROLES`` only, as before."""
 # Nouns that name any person (and the speaker's kin and pets): someone's only when "my"/"your" says so.
 _GENERIC = ("man", "woman", "lady", "guy", "bloke", "lad", "person", "mate", *rules.MALE, *rules.FEMALE,
             *rules.NEUTRAL, *rules.PETS, *rules.MUMS)

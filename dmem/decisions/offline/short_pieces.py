@@ -8,7 +8,8 @@ carries the fact is, in the line's place (the same turn, the same turns before i
 
 - the rest after a head of a few words too poor alone (a word, a value, a verdict; not a greeting nor another's
   world, nor "it looks good." of the listener's thing) or only a yes or no ("yes."), and not told of he, she or
-  they: the head is context
+  they, nor of an "it" or "that" the head gives nothing to stand for ("Good. It'll take them longer": a verdict
+  names no thing) unless the rest says a value, a name or the speaker's own fact: the head is context
   (a head naming the speaker themself introduces them: "kazik. from lodz" is read "I am from lodz");
 - the head, when it is a terse value read with its thread (``thread_value``) and the rest forms nothing alone.
 
@@ -23,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from dmem.state.schemas import Message
+from dmem.text.spelled_numbers import spelled
+from dmem.text.words import FIRST_PERSON
 
 PIECE_READ = "admitted: a short line read by its piece ("
 # Most words of a line read piece by piece, and of its head: longer lines say what they mean in their clauses.
@@ -46,6 +49,15 @@ _THIRD_PERSON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:he|she|they)\b", re.I)
 # A head saying how a thing is ("it looks good.") judges the listener's photo or thing: the line reacts, the rest
 # does not go on from a word of its own.
 _THING_HEAD = re.compile(r"^(?:it|that|this)\b", re.I)
+# A rest whose subject is "it", or "that"/"this" as a pronoun (a verb follows, not a noun: "that part works" names
+# its thing): read alone, it stands for the turn before's thing, a vague "<speaker>: It'll take them longer".
+_THING_SUBJECT = re.compile(r"^(?:(?:and|so|but)\s+)?(?:it\b|(?:that|this)(?:['\u2019](?:s|ll|d)\b|\s+(?:is|was|will|"
+                            r"would|could|should|can|might|must|has|had|does|did|sounds|looks|seems|means|makes|"
+                            r"takes|goes|went)\b))", re.I)
+# Head verdicts that name no thing an "it" could stand for: a bare verdict or reply ("Good.", "Oh God.", "yes.").
+_HEAD_NAMES_NOTHING = ("rejected: vague content", "rejected: a reply to what the listener said",
+                       "rejected: generic emotional reaction", _HEAD_REPLY)
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
 
 Judge = Callable[[Message], tuple[bool, str]]
 
@@ -94,8 +106,8 @@ def carrier(message: Message, said: str, judge: Judge) -> Piece | None:
         return None
     head, rest = parts[0], " ".join(parts[1:])
     head_admitted, head_reason = judge(message.model_copy(update={"text": head}))
-    if not _THIRD_PERSON.match(rest) and not _THING_HEAD.match(head) and (head_reason.startswith(_HEAD_POOR)
-                                         or (head_admitted and head_reason.startswith(_HEAD_REPLY))):
+    if not _THIRD_PERSON.match(rest) and not _THING_HEAD.match(head) and not _unfounded(rest, head_reason) and (
+            head_reason.startswith(_HEAD_POOR) or (head_admitted and head_reason.startswith(_HEAD_REPLY))):
         if _named_self(head, message.speaker) and _INTRODUCED.match(rest):
             rest = f"I am {rest}"
         piece = message.model_copy(update={"text": rest})
@@ -106,6 +118,16 @@ def carrier(message: Message, said: str, judge: Judge) -> Piece | None:
             message.model_copy(update={"text": rest}))[0]:
         return Piece(message.model_copy(update={"text": head}), head_reason)
     return None
+
+
+def _unfounded(rest: str, head_reason: str) -> bool:
+    """Whether the rest's subject is an "it"/"that" the head names nothing for, with no value, name or own fact.
+
+    "Good. It'll take them longer" is; "Fine. It's in Truro", "ok. it cost 40", "yes. it's my turn" are not.
+    """
+    if not _THING_SUBJECT.match(rest) or not head_reason.startswith(_HEAD_NAMES_NOTHING):
+        return False
+    return not (re.search(r"\d", rest) or any(spelled(rest)) or FIRST_PERSON.search(rest) or _NAME.search(rest))
 
 
 def _named_self(head: str, speaker: str) -> bool:
