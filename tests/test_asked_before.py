@@ -92,3 +92,9 @@ def test_no_memory_and_no_text_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     without = split_messages(turns[1:], turns[:1], gated=True)
     assert [f.text for f in with_rule] == [f.text for f in without]
     assert sum(len(f.source_turn_ids) for f in with_rule) == sum(len(f.source_turn_ids) for f in without) + 1
+
+
+def test_a_short_tail_after_the_question_still_asks() -> None:
+    assert asks_last("How much do we need. For a new kiln")
+    assert asks_last("How was the launch?? Tell me everything.")
+    assert not asks_last("How was the launch? Anyway I finally booked the cottage in Pellow for August")

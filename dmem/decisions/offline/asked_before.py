@@ -40,6 +40,9 @@ _TURNS_AWAY = re.compile(r"^\W*(?:btw|by\s+the\s+way|anyway|anyways|oh\s+and|als
 REPLY_RUN = 3
 # What a fact quotes of the line it answers or adds to: 'answered Ivo's question "cost?": ...', 'added to "here"'.
 _QUOTED = re.compile(r"(?:question|added\s+to|replied\s+to\s+\w+'s)\s+\"([^\"]+)\"")
+# Words a question may be followed by in its line and still be the one the reply answers: "How much do we need. For
+# a desk", "How was the leaving do?? Tell me everything." (chosen on batch 32).
+TAIL_MAX_WORDS = 5
 # Where a line's sentences end; chat also ends one with a spaced " ." ("Were you hurt .").
 _SENTENCE_END = re.compile(r"[.!?\n]+")
 
@@ -58,7 +61,12 @@ def asks_last(text: str) -> bool:
     if ends_asking(text) and real_questions(text):
         return True
     sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
-    return bool(sentences) and rules.opens_question(sentences[-1]) and bool(real_questions(f"{sentences[-1]}?"))
+    for i in range(len(sentences) - 1, -1, -1):
+        if len(" ".join(sentences[i + 1:]).split()) > TAIL_MAX_WORDS:
+            return False
+        if (asks(sentences[i]) or rules.opens_question(sentences[i])) and real_questions(f"{sentences[i]}?"):
+            return True
+    return False
 
 
 def question_before(message: Message, prior: Sequence[Message], first: FactDraft) -> str | None:
