@@ -49,7 +49,8 @@ def test_a_question_without_its_mark_and_spaced_full_stop_asks() -> None:
     assert asks_last("£40 . Dinner . Is it a set menu .")
     assert not asks_last("How are you")  # a greeting
     assert not asks_last("lol ok")
-    assert not asks_last("nice. which car. not the green one")  # the last sentence does not ask
+    assert asks_last("nice. which car. not the green one")  # a short tail after the question
+    assert not asks_last("which car. I saw a green van outside the bakery on Tuesday")  # the line goes on
 
 
 def test_the_reply_run_answers_the_question_before_its_first_line() -> None:

@@ -9,9 +9,10 @@ changed (the reply's facts are written as before). ``question_before`` says when
 
 1. the reply run is the speaker's own lines from the one straight after the question (at most ``REPLY_RUN``): the
    fact's earliest source in it opens the run ("here" / "since wednesday" form one fact; "here" follows the question);
-2. the other speaker's line before the run asks, in its last sentence, a real question (``asked``: no greeting, tag
-   or exclamation; not a hedged answer asked back), with its mark or opening as one without it ("both. did he
-   argue", "Were you hurt .": ``rules.opens_question``, admission's own reading);
+2. the other speaker's line before the run asks a real question (``asked``: no greeting, tag or exclamation; not a
+   hedged answer asked back) in its last sentence or followed by at most ``TAIL_MAX_WORDS`` ("How much do we need.
+   For a desk"), with its mark or opening as one without it ("both. did he argue", "Were you hurt .":
+   ``rules.opens_question``, admission's own reading);
 3. the run's first line does not ask (a question back, "No? What happened", answers nothing) nor open by turning
    away ("btw", "anyway", "oh and", "also", "speaking of");
 4. the fact quotes no other line it answers or adds to ('answered Ivo's question "cost?": ...'), and no fact of the
