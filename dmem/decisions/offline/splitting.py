@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from dmem.decisions.offline import (
+    asked_before,
     confirmed,
     echoed_value,
     followup,
@@ -92,6 +93,8 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
     judged = admitted.of(message, prior, memories) if gated and admitted is not None else None
     facts, line = _said_facts(message, prior, [*history, *window], news, gated=gated, memories=memories,
                               judged=judged)
+    if gated and line is None:  # "how did grandad take it" / "He grumbled ...": the question a source of the answer
+        facts = asked_before.with_question(facts, message, prior)
     if facts and news:
         facts, line = with_news(facts, news, message, listener_of(message, [*history, *window]), memories), None
     if gated and (taken := takeup_news(message, prior, memories)):
