@@ -100,9 +100,9 @@ def test_a_he_line_the_people_readers_write_out_keeps_its_own_fact() -> None:
     assert admit and not reason.startswith(REASON)
 
 
-@pytest.mark.parametrize(("text", "pronoun"), [("He loves that boat", "he"), ("and she says no", "she"),
-                                               ("ok so he's off to Leith", "he"), ("A second coat! He is hooked.", "he"),
-                                               ("loves that boat", None), ("They love it", None),
-                                               ("A really very long second coat! He is hooked.", None)])
+@pytest.mark.parametrize(("text", "pronoun"), [
+    ("He loves that boat", "he"), ("and she says no", "she"), ("ok so he's off to Leith", "he"),
+    ("A second coat! He is hooked.", "he"), ("loves that boat", None), ("They love it", None),
+    ("A really very long second coat! He is hooked.", None)])
 def test_pronoun_of(text: str, pronoun: str | None) -> None:
     assert pronoun_of(text) == pronoun
