@@ -284,7 +284,10 @@ def test_a_bare_name_either_speaker_brings_news_of_is_the_thread_the_speakers_he
 ])
 def test_the_listeners_own_person_or_a_name_no_he_she_goes_on_with_gives_the_speakers_no_one(
         before: list[tuple[str, str]], text: str) -> None:
-    admitted, facts = _facts(before, text)
+    prior, turn = _chat(before, text)
+    # a he/she line on the listener's line is a source of the listener's own fact (``remarked``): only the
+    # speaker's own facts must not make the listener's person theirs
+    facts = [f.text for f in split_messages([turn], prior, gated=True) if f.speaker == turn.speaker]
     wrong = ("Tasmyn", "Orlaith", "Fairweather", "Ivo's", "Oda", "Inspector", "Noor's inspector")
     assert not any(f.startswith(wrong) or "Fairweather has managed" in f for f in facts), facts
 

@@ -3,7 +3,8 @@
 Else the exchange may still show it says something: the line judged whole as the speaker's world (``worldline``),
 a reply going on with the speaker's news that a question naming nothing asked after (``followup``), the listener's
 take-up of a short line as news (``takeup``), a reaction to the other's news that formed something
-(``reacted``: it becomes a source of that), the line opening the chat after a silence (``opening``), the news the
+(``reacted``: it becomes a source of that; so does a he/she line going on about the person of the line before,
+``remarked``), the line opening the chat after a silence (``opening``), the news the
 speaker announced and the listener asked for (``announced``), or a terse
 piece going on with the speaker's own fact of the same thread across the listener's interjections (``threads``);
 a terse value line rejected for too little content, read with the turn that gives its topic (``thread_value``);
@@ -25,6 +26,7 @@ from dmem.decisions.offline import (
     ownworld,
     question_facts,
     reacted,
+    remarked,
     rules,
     runs,
     short_pieces,
@@ -89,10 +91,13 @@ def judge_utterance(message: Message, prior: Sequence[Message] = (),
 
 
 def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: Sequence[str] = (), *,
-                     reopened: bool = True, threaded: bool = True, prompted: bool = True) -> Judged:
+                     reopened: bool = True, threaded: bool = True, prompted: bool = True,
+                     remarking: bool = True) -> Judged:
     """``judge_utterance``'s verdict, with the clauses and clause verdicts it was drawn from.
 
-    ``prompted`` False judges it without the news it may tell when asked for (``announced``), as that rule does.
+    ``prompted`` False judges it without the news it may tell when asked for (``announced``), as that rule does;
+    ``remarking`` False without the line before whose person it goes on about (``remarked``), as a line taken up
+    as news is judged: it formed nothing of its own.
     """
     if message.speaker.lower() in rules.ASSISTANT_SPEAKERS:
         return Judged(False, "rejected: assistant turns are context, not a source of user facts")
@@ -112,6 +117,10 @@ def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: 
     if not admit and (told := described_people(clauses, verdicts)):  # "kirsty is from fife, she does nursing"
         clauses, verdicts = told
         admit, reason = True, next(v.reason for v in verdicts if v.kind == "described")
+    if remarking and threaded and not admit and reason.startswith(remarked.REMARKABLE) \
+            and (line := remarked_line(message, prior, memories)):  # "He loves that boat": no fact of its own
+        admit, reason = True, f"{remarked.REASON}{line.speaker}'s line ('{shorten(utterance_text(line), 60)}'), " \
+                              "a source of what it formed"
     return Judged(admit, reason, clauses, verdicts, language, topic, piece)
 
 
@@ -173,7 +182,7 @@ def _carrier(message: Message, prior: Sequence[Message], memories: Sequence[str]
     a silence does not find it told by a piece in that place.
     """
     def judge(piece: Message) -> tuple[bool, str]:
-        judged = judged_utterance(piece, prior, memories, reopened=reopened, prompted=prompted)
+        judged = judged_utterance(piece, prior, memories, reopened=reopened, prompted=prompted, remarking=False)
         return judged.admit, judged.reason
 
     return short_pieces.carrier(message, utterance_text(message), judge)
@@ -253,17 +262,24 @@ def reacted_news(message: Message, prior: Sequence[Message], memories: Sequence[
     return reacted.reacted_to(message, prior, lambda news, before: judge_utterance(news, before, memories)[0])
 
 
+def remarked_line(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> Message | None:
+    """The line just before whose person the message goes on about by he/she, when it formed (``remarked``)."""
+    return remarked.remarked_on(message, prior,
+                                lambda line, before: judge_utterance(line, before, memories, threaded=False)[0])
+
+
 def announced_news(message: Message, prior: Sequence[Message],
                    memories: Sequence[str] = ()) -> announced.Announced | None:
     """The message as the news the speaker announced and the listener asked for (``announced``), or None."""
-    judged = functools.partial(judged_utterance, message, prior, memories, prompted=False)
+    judged = functools.partial(judged_utterance, message, prior, memories, prompted=False, remarking=False)
     return announced.announced(message, prior, functools.partial(_told, memories=memories, judged=judged))
 
 
 def opening_news(message: Message, prior: Sequence[Message], memories: Sequence[str] = ()) -> opening.Opening | None:
     """The message as the speaker's news that opens the chat after a silence (``opening``), or None."""
     # The line is judged once, when the rule first asks, for both of its pools (with and without the lift).
-    judged = functools.cache(functools.partial(judged_utterance, message, prior, memories, reopened=False))
+    judged = functools.cache(functools.partial(judged_utterance, message, prior, memories, reopened=False,
+                                               remarking=False))
     told = functools.partial(_told, memories=memories, reopened=False, judged=judged)
     return opening.opening(message, prior, told, functools.partial(told, lifted=opening.UNANSWERING))
 
@@ -276,7 +292,7 @@ def _told(news: Message, before: Sequence[Message], memories: Sequence[str] = ()
     ``lifted``: markers' claims that do not keep a clause out of the pool (``followup.goes_on``); ``judged``, the
     line's judgement in its place when the caller already holds it (``news`` and ``before`` are then its own).
     """
-    judgement = judged() if judged else judged_utterance(news, before, memories, reopened=reopened)
+    judgement = judged() if judged else judged_utterance(news, before, memories, reopened=reopened, remarking=False)
     if judgement.admit or judgement.language != "en" or not judgement.clauses:
         return None  # no clauses: an assistant turn or an empty one, whose rejection no take-up overrides
     clauses, verdicts = judgement.clauses, judgement.verdicts

@@ -20,6 +20,7 @@ from dmem.decisions.offline import (
     opening,
     payback,
     reacted,
+    remarked,
     rules,
     short_pieces,
     thread_value,
@@ -36,6 +37,7 @@ from dmem.decisions.offline.admission import (
     listeners_of,
     opening_news,
     reacted_news,
+    remarked_line,
     takeup_news,
     thread_piece,
     thread_value_topic,
@@ -108,7 +110,8 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
         return [opener], _told_joins(opener, message, prior)
     if gated and not facts and (asked_for := announced_news(message, prior, memories)):
         return [_asked_fact(asked_for, message, prior, memories)], None
-    if gated and not facts and (line_of := reacted_news(message, prior, memories)):
+    if gated and not facts and (line_of := reacted_news(message, prior, memories)
+                                or _remarked(message, prior, memories, judged)):
         return _restated(line_of, message, prior, memories), Joins(line_of.turn_id, "")
     if gated and not facts and (topic := thread_value_topic(message, prior, memories, judged)):
         if again := _echo_sourced(topic, message, prior, memories):  # a pure echo: a source of the line it echoes
@@ -119,6 +122,13 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
             return [_thread_value_fact(topic, piece.message)], None  # "340. If 30 people put in 12 each ..."
         return _message_facts(piece.message, [], prior, gated=True, memories=memories)  # its fact, as said alone
     return facts, line
+
+
+def _remarked(message: Message, prior: list[Message], memories: Sequence[str], judged: Judged | None) -> Message | None:
+    """The line before whose person a he/she line goes on about, when admission admitted it so (``remarked``)."""
+    if judged is not None and not judged.reason.startswith(remarked.REASON):
+        return None
+    return remarked_line(message, prior, memories)
 
 
 def _echo_sourced(topic: thread_value.Topic, message: Message, prior: list[Message],
