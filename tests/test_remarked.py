@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from dmem import Memory
-from dmem.decisions.offline.admission import judge_utterance, remarked_line
+from dmem.decisions.offline.admission import judge_utterance, judged_utterance, remarked_line
 from dmem.decisions.offline.remarked import REASON, pronoun_of
-from dmem.decisions.offline.splitting import facts_from_message, split_messages
+from dmem.decisions.offline.splitting import facts_from_message
 from dmem.state.schemas import Message
-from tests.conftest import chat_turn
+from tests.conftest import chat_turn, exchange_drafts
 
 turn = functools.partial(chat_turn, session="D4", when=datetime(2025, 11, 12, 19, 0))
 OPENING = (("Ysolde", "hey you"), ("Corwen", "evening"))
@@ -30,14 +30,6 @@ OPENING = (("Ysolde", "hey you"), ("Corwen", "evening"))
 def chat(*lines: tuple[str, str]) -> list[Message]:
     """The opening and ``lines`` as turns D4:1, D4:2, ..."""
     return [turn(text, who, i + 1) for i, (who, text) in enumerate((*OPENING, *lines))]
-
-
-def exchange_drafts(turns: list[Message]) -> list[tuple[str, list[str]]]:
-    """The drafts of the last two turns split as one exchange (the admitted ones), the turns before its history."""
-    *history, line, remark = turns
-    pair = [line, remark]
-    admitted = [m for i, m in enumerate(pair) if judge_utterance(m, [*history, *pair[:i]])[0]]
-    return [(f.text, f.source_turn_ids) for f in split_messages(admitted, history, gated=True)]
 
 
 LINE = ("Ysolde", "Augustyn from the rowing club sanded the whole hull by hand on Sunday")
@@ -51,6 +43,12 @@ def test_a_he_line_after_a_line_naming_him_is_admitted_as_its_source(remark: str
     assert admit and reason.startswith(REASON) and "Ysolde's line" in reason
     # alone, with no line before naming him, it stays no personal fact
     assert not judge_utterance(turns[-1], turns[:2])[0]
+
+
+def test_the_verdict_carries_the_line_remarked_on() -> None:
+    turns = chat(LINE, ("Corwen", "He loves that boat"))
+    assert judged_utterance(turns[-1], turns[:-1]).remarked == turns[-2]
+    assert judged_utterance(turns[-1], turns[:2]).remarked is None  # no line before naming him: rejected
 
 
 def test_in_one_exchange_the_remark_joins_the_lines_draft_and_adds_no_fact() -> None:

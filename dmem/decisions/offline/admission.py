@@ -74,6 +74,9 @@ class Judged:
     """The thread's turn a terse value line was admitted with (``thread_value``); None if admitted otherwise."""
     piece: short_pieces.Piece | None = None
     """The piece a short line of 2-3 sentences was admitted by (``short_pieces``); None if admitted otherwise."""
+    remarked: Message | None = None
+    """The line before whose person a he/she line goes on about, it admitted as that line's source (``remarked``);
+    None if admitted otherwise."""
 
 
 def judge_utterance(message: Message, prior: Sequence[Message] = (),
@@ -117,11 +120,12 @@ def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: 
     if not admit and (told := described_people(clauses, verdicts)):  # "kirsty is from fife, she does nursing"
         clauses, verdicts = told
         admit, reason = True, next(v.reason for v in verdicts if v.kind == "described")
-    if remarking and threaded and not admit and reason.startswith(remarked.REMARKABLE) \
-            and (line := remarked_line(message, prior, memories)):  # "He loves that boat": no fact of its own
+    line = remarked_line(message, prior, memories) \
+        if remarking and threaded and not admit and reason.startswith(remarked.REMARKABLE) else None
+    if line is not None:  # "He loves that boat": no fact of its own
         admit, reason = True, f"{remarked.REASON}{line.speaker}'s line ('{shorten(utterance_text(line), 60)}'), " \
                               "a source of what it formed"
-    return Judged(admit, reason, clauses, verdicts, language, topic, piece)
+    return Judged(admit, reason, clauses, verdicts, language, topic, piece, line)
 
 
 def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], language: str,

@@ -20,7 +20,6 @@ from dmem.decisions.offline import (
     opening,
     payback,
     reacted,
-    remarked,
     rules,
     short_pieces,
     thread_value,
@@ -125,9 +124,12 @@ def _message_facts(message: Message, window: list[Message], history: list[Messag
 
 
 def _remarked(message: Message, prior: list[Message], memories: Sequence[str], judged: Judged | None) -> Message | None:
-    """The line before whose person a he/she line goes on about, when admission admitted it so (``remarked``)."""
-    if judged is not None and not judged.reason.startswith(remarked.REASON):
-        return None
+    """The line before whose person a he/she line goes on about, when admission admitted it so (``remarked``).
+
+    Admission's verdict carries the line (``Judged.remarked``); judged afresh only without one.
+    """
+    if judged is not None:
+        return judged.remarked
     return remarked_line(message, prior, memories)
 
 
