@@ -20,6 +20,7 @@ from dmem.api import Memory
 from dmem.cli import main
 from dmem.decisions.offline.admission import judge_utterance
 from dmem.decisions.offline.decider import OfflineDecider
+from dmem.decisions.offline.splitting import split_messages
 from dmem.graphs import served_resources
 from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message, Provenance
@@ -66,6 +67,15 @@ def drafted_texts(said: Message, prior: list[Message]) -> list[str]:
     if not admission.verdicts[0].admit:
         return []
     return [f.text for f in engine.split([said], prior, [], admission).value.facts]
+
+
+def exchange_drafts(turns: list[Message]) -> list[tuple[str, list[str]]]:
+    """The drafts (text, source turns) of the last two ``turns`` split as one exchange, the admitted ones only, the
+    turns before them its history."""
+    *history, line, answer = turns
+    pair = [line, answer]
+    admitted = [m for i, m in enumerate(pair) if judge_utterance(m, [*history, *pair[:i]])[0]]
+    return [(f.text, f.source_turn_ids) for f in split_messages(admitted, history, gated=True)]
 
 
 def drafted_last(turns: list[Message], *, gated: bool = True) -> list[tuple[str, list[str]]]:

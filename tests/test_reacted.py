@@ -19,10 +19,10 @@ import pytest
 from dmem import Memory
 from dmem.decisions.offline.admission import judge_utterance, reacted_news
 from dmem.decisions.offline.reacted import reacts
-from dmem.decisions.offline.splitting import facts_from_message, split_messages
+from dmem.decisions.offline.splitting import facts_from_message
 from dmem.decisions.offline.takeup import signal
 from dmem.state.schemas import Message
-from tests.conftest import chat_turn
+from tests.conftest import chat_turn, exchange_drafts
 
 turn = functools.partial(chat_turn, session="D7", when=datetime(2025, 10, 3, 18, 0))
 OPENING = (("Odalys", "hiya"), ("Bertil", "evening!"))
@@ -31,14 +31,6 @@ OPENING = (("Odalys", "hiya"), ("Bertil", "evening!"))
 def chat(*lines: tuple[str, str]) -> list[Message]:
     """The opening and ``lines`` as turns D7:1, D7:2, ..."""
     return [turn(text, who, i + 1) for i, (who, text) in enumerate((*OPENING, *lines))]
-
-
-def exchange_drafts(turns: list[Message]) -> list[tuple[str, list[str]]]:
-    """The drafts of the last two turns split as one exchange (the admitted ones), the turns before its history."""
-    *history, news, reaction = turns
-    pair = [news, reaction]
-    admitted = [m for i, m in enumerate(pair) if judge_utterance(m, [*history, *pair[:i]])[0]]
-    return [(f.text, f.source_turn_ids) for f in split_messages(admitted, history, gated=True)]
 
 
 @pytest.mark.parametrize("reaction", ["CONGRATS 🎉", "WHAT. That is so good!", "aww amazing", "omg congrats",
