@@ -58,6 +58,16 @@ def drafted_after(prior: Message, said: Message) -> tuple[bool, str, list[tuple[
     return verdict.admit, verdict.reason, [(f.text, f.provenance) for f in facts]
 
 
+def drafted_texts(said: Message, prior: list[Message]) -> list[str]:
+    """The texts of the facts the offline decider drafts from ``said`` after ``prior``, split with admission's
+    judgement of it as the ingestion does; none if admission rejects it."""
+    engine = OfflineDecider(HashEmbeddings())
+    admission = engine.admit([said], prior, []).value
+    if not admission.verdicts[0].admit:
+        return []
+    return [f.text for f in engine.split([said], prior, [], admission).value.facts]
+
+
 def drafted_last(turns: list[Message], *, gated: bool = True) -> list[tuple[str, list[str]]]:
     """The facts the offline splitter drafts from the last of ``turns`` (the others its context), with their source
     turns; when ``gated``, none if the offline admission rules reject the turn."""

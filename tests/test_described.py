@@ -10,24 +10,17 @@ import pytest
 from dmem.decisions.offline import described, recalled
 from dmem.decisions.offline.admission import judged_utterance
 from dmem.decisions.offline.circle import Circle
-from dmem.decisions.offline.decider import OfflineDecider
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
-from tests.conftest import T0, chat_turn
+from tests.conftest import T0, chat_turn, drafted_texts
 
 FILLER = ["the kettle is on", "did you see the match", "yeah what a finish", "mad ending", "anyway",
           "back to work for me", "same", "ha nice one"]
 
 
 def _drafted(text: str, lines: list[str] = FILLER, speaker: str = "Ysolde", other: str = "Branwen") -> list[str]:
-    engine = OfflineDecider(HashEmbeddings())
     prior: list[Message] = [chat_turn(t, other if (len(lines) - i) % 2 else speaker, i + 1, session="D4", when=T0)
                             for i, t in enumerate(lines)]
-    said = chat_turn(text, speaker, len(lines) + 1, session="D4", when=T0)
-    admission = engine.admit([said], prior, []).value
-    if not admission.verdicts[0].admit:
-        return []
-    return [f.text for f in engine.split([said], prior, [], admission).value.facts]
+    return drafted_texts(chat_turn(text, speaker, len(lines) + 1, session="D4", when=T0), prior)
 
 
 def test_a_lowercase_name_described_by_she_is_a_fact_about_her() -> None:

@@ -8,10 +8,8 @@ import pytest
 
 from dmem.decisions.offline import listener_people, recalled
 from dmem.decisions.offline.circle import Circle
-from dmem.decisions.offline.decider import OfflineDecider
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
-from tests.conftest import T0, chat_turn
+from tests.conftest import T0, chat_turn, drafted_texts
 
 SPEAKER, OTHER = "Ysolde", "Branwen"
 BEFORE = [(OTHER, "the cake came to 160 in the end"), (SPEAKER, "worth it"), (OTHER, "it had better be")]
@@ -26,12 +24,7 @@ def _said(text: str, lines: list[tuple[str, str]]) -> tuple[Message, list[Messag
 
 
 def _drafted(text: str, lines: list[tuple[str, str]] = BEFORE) -> list[str]:
-    engine = OfflineDecider(HashEmbeddings())
-    said, prior = _said(text, lines)
-    admission = engine.admit([said], prior, []).value
-    if not admission.verdicts[0].admit:
-        return []
-    return [f.text for f in engine.split([said], prior, [], admission).value.facts]
+    return drafted_texts(*_said(text, lines))
 
 
 def test_a_line_opening_with_the_listeners_dad_forms_what_the_speaker_says_of_him() -> None:

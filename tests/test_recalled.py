@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from dmem.decisions.offline import recalled
 from dmem.decisions.offline.circle import Circle
-from dmem.decisions.offline.decider import OfflineDecider
-from dmem.models.embeddings import HashEmbeddings
 from dmem.state.schemas import Message
-from tests.conftest import T0, chat_turn
+from tests.conftest import T0, chat_turn, drafted_texts
 
 SPEAKER, OTHER = "Ysolde", "Branwen"
 
@@ -26,13 +24,7 @@ def _read(text: str, lines: list[tuple[str, str]], before: str = "") -> str | No
 
 
 def _drafted(text: str, lines: list[tuple[str, str]]) -> list[str]:
-    engine = OfflineDecider(HashEmbeddings())
-    prior = _lines(lines)
-    said = chat_turn(text, SPEAKER, len(lines) + 1, session="D4", when=T0)
-    admission = engine.admit([said], prior, []).value
-    if not admission.verdicts[0].admit:
-        return []
-    return [f.text for f in engine.split([said], prior, [], admission).value.facts]
+    return drafted_texts(chat_turn(text, SPEAKER, len(lines) + 1, session="D4", when=T0), _lines(lines))
 
 
 ROOFER = [(SPEAKER, "the roofer came to quote. Gwilym. he's very tall and very quiet"), (OTHER, "uh oh"),

@@ -70,6 +70,8 @@ class Judged:
     """The language ``clauses_of`` found."""
     topic: thread_value.Topic | None = None
     """The thread's turn a terse value line was admitted with (``thread_value``); None if admitted otherwise."""
+    piece: short_pieces.Piece | None = None
+    """The piece a short line of 2-3 sentences was admitted by (``short_pieces``); None if admitted otherwise."""
 
 
 def judge_utterance(message: Message, prior: Sequence[Message] = (),
@@ -103,13 +105,14 @@ def judged_utterance(message: Message, prior: Sequence[Message] = (), memories: 
     topic = _thread_value(message, prior, language, reason) if threaded and not admit else None
     if topic is not None:
         admit, reason = True, f"{THREAD_VALUE}{topic.turn.speaker}'s '{shorten(topic.sentence, 60)}', {topic.how})"
-    elif threaded and not admit and language == "en" \
-            and (piece := _carrier(message, prior, memories, reopened, prompted)):  # "kazik. from lodz"
+    piece = _carrier(message, prior, memories, reopened, prompted) \
+        if threaded and not admit and language == "en" else None
+    if piece is not None:  # "kazik. from lodz"
         admit, reason = True, short_pieces.reason_of(piece)
     if not admit and (told := described_people(clauses, verdicts)):  # "kirsty is from fife, she does nursing"
         clauses, verdicts = told
         admit, reason = True, next(v.reason for v in verdicts if v.kind == "described")
-    return Judged(admit, reason, clauses, verdicts, language, topic)
+    return Judged(admit, reason, clauses, verdicts, language, topic, piece)
 
 
 def _utterance_verdict(clauses: Sequence[Clause], verdicts: Sequence[ClauseVerdict], language: str,
@@ -178,14 +181,14 @@ def _carrier(message: Message, prior: Sequence[Message], memories: Sequence[str]
 
 def carrier_piece(message: Message, prior: Sequence[Message], memories: Sequence[str] = (),
                   judged: Judged | None = None) -> short_pieces.Piece | None:
-    """The piece a short line was admitted by (``short_pieces``), or None if it was admitted otherwise or not at all.
+    """The piece a short line was admitted by (``Judged.piece``), or None if it was admitted otherwise or not at all.
 
-    ``judged``: the line's judgement in its place when the caller holds it.
+    ``judged``: the line's judgement in its place when the caller holds it. Else the line's shape is read first: most
+    lines are no 2-3 short sentences, where judging the line again reads all its clauses.
     """
-    judgement = judged or judged_utterance(message, prior, memories)
-    if not (judgement.admit and judgement.reason.startswith(short_pieces.PIECE_READ)):
+    if judged is None and not short_pieces.shaped(utterance_text(message)):
         return None
-    return _carrier(message, prior, memories)
+    return (judged or judged_utterance(message, prior, memories)).piece
 
 
 def thread_value_topic(message: Message, prior: Sequence[Message], memories: Sequence[str] = (),

@@ -42,7 +42,7 @@ _IS = re.compile(rf"'s\s+{_ADVERB}(?P<w>[a-z]+ing|been|got|gone|done|had|[a-z]{{
 # -ing nouns a possessive 's may stand before ("your mum's wedding").
 _ING_NOUNS = frozenset(("wedding", "building", "painting", "ring", "thing", "king", "morning", "evening", "ceiling",
                         "feeling", "meeting", "clothing", "pudding", "stuffing", "icing", "earring", "string",
-                        "wing", "spring", "swing", "sibling", "darling", "pudding", "filling", "landing", "booking"))
+                        "wing", "spring", "swing", "sibling", "darling", "filling", "landing", "booking"))
 _PARTICIPLES = re.compile(r"(?:been|got|gone|done|had|[a-z]{3,}ed)$", re.I)
 _VERB = re.compile(rf"\s+{_ADVERB}(?:is|was|are|were|has|have|had|isn't|wasn't|hasn't|does|did|doesn't|didn't|can|"
                    rf"says|said|[a-z]{{3,}}ed|[a-z]{{2,}}[^s\W]s|{'|'.join(sorted(IRREGULAR_PASTS))})\b", re.I)

@@ -63,6 +63,19 @@ def pieces(text: str) -> list[str]:
     return [p for p in _SENTENCE.split(text.strip()) if p.strip()]
 
 
+def shaped(said: str) -> bool:
+    """Whether a line has the shape this reads: 2-3 sentences, at most ``MAX_WORDS``, a head of ``HEAD_WORDS``."""
+    return _shaped(said) is not None
+
+
+def _shaped(said: str) -> list[str] | None:
+    """The line's pieces when it has that shape, else None."""
+    parts = pieces(said)
+    if not 2 <= len(parts) <= 3 or _words(said) > MAX_WORDS or _words(parts[0]) > HEAD_WORDS:
+        return None
+    return parts
+
+
 def _words(text: str) -> int:
     return len(re.findall(r"[\w']+", text))
 
@@ -76,8 +89,8 @@ def carrier(message: Message, said: str, judge: Judge) -> Piece | None:
 
     ``said``: the line's text (``utterance_text``); ``judge``: a piece's verdict in the line's place.
     """
-    parts = pieces(said)
-    if not 2 <= len(parts) <= 3 or _words(said) > MAX_WORDS or _words(parts[0]) > HEAD_WORDS:
+    parts = _shaped(said)
+    if parts is None:
         return None
     head, rest = parts[0], " ".join(parts[1:])
     head_admitted, head_reason = judge(message.model_copy(update={"text": head}))
