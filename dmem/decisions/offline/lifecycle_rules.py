@@ -209,17 +209,26 @@ def goes_on(fact: Fact, memory: MemoryRecord) -> str | None:
     its first source the fact's turn: when the memory came from that turn and holds the fact's head (the text
     before the first '; '), the new pieces join the memory, whatever the cosine (a short piece barely moves it, so
     the repeat rule would drop its words) and whatever pieces the memory already holds ('sold the van; 900' then
-    'sold the van; to a student').
+    'sold the van; to a student'). A fact written as the whole text of a memory of pieces going on ('<memory>;
+    piece': a line continuing the speaker's stored memory, ``splitting._line_text``) joins it too, whatever its
+    sources: such a memory is long, a piece short, and the repeat rule dropped the piece (h74e). A memory of one
+    piece is not read so: its words may be another turn's ('Corwen sold the van' twice).
     """
     pieces = fact.text.split(JOIN)
-    if len(pieces) < 2 or not fact.source_turn_ids or fact.source_turn_ids[0] not in memory.source_turn_ids \
-            or (fact.speaker and memory.speaker and fact.speaker.lower() != memory.speaker.lower()):
+    if len(pieces) < 2 or (fact.speaker and memory.speaker and fact.speaker.lower() != memory.speaker.lower()):
+        return None
+    if not (fact.source_turn_ids and fact.source_turn_ids[0] in memory.source_turn_ids) and not _after(fact, memory):
         return None
     held = set(content_stems(memory.text))
     if not set(content_stems(pieces[0])) <= held:
         return None
     new = [p for p in pieces[1:] if not set(content_stems(p)) <= held]
     return f"{memory.text.rstrip().rstrip('.')}{JOIN}{JOIN.join(new)}" if new else None
+
+
+def _after(fact: Fact, memory: MemoryRecord) -> bool:
+    """Whether a fact is written as the whole text of a memory of pieces ('a; b') going on ('a; b; c')."""
+    return JOIN in memory.text and normalise(fact.text).startswith(normalise(memory.text) + " ")
 
 
 def _close(fact: Fact, new: Reading, background: list[MemoryRecord],

@@ -135,8 +135,8 @@ def _echo_sourced(topic: thread_value.Topic, message: Message, prior: list[Messa
 def _thread_value_fact(topic: thread_value.Topic, message: Message) -> FactDraft:
     """A terse value line with the turn that gives its topic (``thread_value``): one fact, both turns its sources."""
     speaker, reply = message.speaker, followup.said(message).strip()
-    if topic.pieces:  # the last piece of a run answering the question: the run is the answer
-        reply = ", ".join([*(followup.said(p).strip().rstrip(".!,;") for p in topic.pieces), reply])
+    if topic.pieces:  # the last piece of a run answering the question: the run is the answer, one reply a piece
+        reply = frames.JOIN.join([*(followup.said(p).strip().rstrip(".!,;") for p in topic.pieces), reply])
     if topic.how in ("asked", thread_value.IN_PIECES):
         text = frames.answered(speaker, topic.turn.speaker, topic.sentence, reply)
     elif topic.how in ("requested", "echoed"):
