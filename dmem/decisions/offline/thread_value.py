@@ -20,7 +20,8 @@ answer rule (the line right after the question) does not read and which says too
 own lines between the question and the line are all such pieces (at most ``RUN_PIECES`` of them, each at most
 ``RUN_PIECE_WORDS`` words, none asking), the line is read as the answer's last piece: the other's marked question
 is its topic (how 'asked in pieces'), and the memory states the question with the whole run
-('Kit answered Lu's question "A strike again?": no, my hours, tachograph'), the question, the pieces and the line
+('Kit answered Lu's question "A strike again?": no; my hours; tachograph', one reply a piece, so the
+lifecycle joins it to the answer the first piece stored, h74e), the question, the pieces and the line
 its sources.
 """
 
