@@ -119,3 +119,13 @@ def test_a_later_line_written_after_the_runs_memory_joins_it() -> None:
     assert decision.operation == Operation.UPDATE and decision.text == f"{held}; Greer said the same"
     other = stored.model_copy(update={"speaker": "Oriel"})  # another speaker's memory is not gone on with
     assert decide(later, [other], [0.98]).operation == Operation.NOOP
+
+
+def test_a_piece_whose_words_the_question_holds_still_joins() -> None:
+    held = 'Bastian answered Oriel\'s question "The flat with the red door and the fig tree?": that one; number 9'
+    stored = MemoryRecord(id="m", namespace="bastian", speaker="Bastian", text=held, source_turn_ids=["T1:1", "T1:2"],
+                          created_at=WHEN, updated_at=WHEN)
+    later = Fact(text=f"{held}; number 9; under the fig tree", namespace="bastian", speaker="Bastian",
+                 source_turn_ids=["T1:2", "T3:4"])
+    decision = decide(later, [stored], [0.98])
+    assert decision.operation == Operation.UPDATE and decision.text == f"{held}; under the fig tree"
