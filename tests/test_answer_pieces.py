@@ -106,26 +106,3 @@ def test_no_piece_of_a_dated_run_is_lost_in_the_store(tmp_path: Path) -> None:
     assert asked == [('Bastian answered Oriel\'s question "Thursday the 9th?": friday; evening; 10th',
                       ["T1:4", "T1:5", "T1:6", "T1:7"])]
 
-
-def test_a_later_line_written_after_the_runs_memory_joins_it() -> None:
-    # a line continuing the speaker's stored memory is written '<memory>; line' (its own turn its only source): the
-    # run's memory is long, the line short, and a repeat by cosine would drop the line
-    held = 'Bastian answered Oriel\'s question "Who is driving her?": his sister; both of them; she said no fuss'
-    stored = MemoryRecord(id="m", namespace="bastian", speaker="Bastian", text=held,
-                          source_turn_ids=["T1:1", "T1:2", "T1:3", "T1:4"], created_at=WHEN, updated_at=WHEN)
-    later = Fact(text=f"{held}; Greer said the same", namespace="bastian", speaker="Bastian",
-                 source_turn_ids=["T2:5"])
-    decision = decide(later, [stored], [0.98])
-    assert decision.operation == Operation.UPDATE and decision.text == f"{held}; Greer said the same"
-    other = stored.model_copy(update={"speaker": "Oriel"})  # another speaker's memory is not gone on with
-    assert decide(later, [other], [0.98]).operation == Operation.NOOP
-
-
-def test_a_piece_whose_words_the_question_holds_still_joins() -> None:
-    held = 'Bastian answered Oriel\'s question "The flat with the red door and the fig tree?": that one; number 9'
-    stored = MemoryRecord(id="m", namespace="bastian", speaker="Bastian", text=held, source_turn_ids=["T1:1", "T1:2"],
-                          created_at=WHEN, updated_at=WHEN)
-    later = Fact(text=f"{held}; number 9; under the fig tree", namespace="bastian", speaker="Bastian",
-                 source_turn_ids=["T1:2", "T3:4"])
-    decision = decide(later, [stored], [0.98])
-    assert decision.operation == Operation.UPDATE and decision.text == f"{held}; under the fig tree"

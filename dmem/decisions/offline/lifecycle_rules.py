@@ -209,37 +209,17 @@ def goes_on(fact: Fact, memory: MemoryRecord) -> str | None:
     its first source the fact's turn: when the memory came from that turn and holds the fact's head (the text
     before the first '; '), the new pieces join the memory, whatever the cosine (a short piece barely moves it, so
     the repeat rule would drop its words) and whatever pieces the memory already holds ('sold the van; 900' then
-    'sold the van; to a student'). A fact written as the whole text of a memory of pieces going on ('<memory>;
-    piece': a line continuing the speaker's stored memory, ``splitting._line_text``) joins it too, whatever its
-    sources, with every piece after that text not already one of its pieces (``_after``): such a memory is long, a
-    piece short, and the repeat rule dropped the piece (h74e). A memory of one piece is not read so: its words may
-    be another turn's ('Corwen sold the van' twice).
+    'sold the van; to a student').
     """
     pieces = fact.text.split(JOIN)
-    if len(pieces) < 2 or (fact.speaker and memory.speaker and fact.speaker.lower() != memory.speaker.lower()):
-        return None
-    if (after := _after(fact, memory)) is not None:
-        return f"{memory.text.rstrip().rstrip('.')}{JOIN}{JOIN.join(after)}" if after else None
-    if not fact.source_turn_ids or fact.source_turn_ids[0] not in memory.source_turn_ids:
+    if len(pieces) < 2 or not fact.source_turn_ids or fact.source_turn_ids[0] not in memory.source_turn_ids \
+            or (fact.speaker and memory.speaker and fact.speaker.lower() != memory.speaker.lower()):
         return None
     held = set(content_stems(memory.text))
     if not set(content_stems(pieces[0])) <= held:
         return None
     new = [p for p in pieces[1:] if not set(content_stems(p)) <= held]
     return f"{memory.text.rstrip().rstrip('.')}{JOIN}{JOIN.join(new)}" if new else None
-
-
-def _after(fact: Fact, memory: MemoryRecord) -> list[str] | None:
-    """The new pieces a fact written as a memory of pieces going on adds ('a; b' then 'a; b; c': ['c']), or None.
-
-    None if the fact is not written as the memory's whole text going on; a piece the memory has is not new. The
-    pieces are taken as written, not by their words: a piece whose words the memory's quote holds ("Under the apple
-    tree" after a question about the apple tree) is still news.
-    """
-    if JOIN not in memory.text or not normalise(fact.text).startswith(normalise(memory.text) + " "):
-        return None
-    held = memory.text.split(JOIN)
-    return [p for p in fact.text.split(JOIN)[len(held):] if normalise(p) not in {normalise(h) for h in held}]
 
 
 def _close(fact: Fact, new: Reading, background: list[MemoryRecord],
