@@ -35,6 +35,8 @@ CASES = [
     ("I arrived the day before yesterday", MON, "I arrived on 6 May 2023", date(2023, 5, 6)),
     ("I fly out tomorrow", MON, "I fly out on 9 May 2023", date(2023, 5, 9)),
     ("She leaves the day after tomorrow", MON, "She leaves on 10 May 2023", date(2023, 5, 10)),
+    ("pacemaker fitted day after tomorrow", MON, "pacemaker fitted on 10 May 2023", date(2023, 5, 10)),
+    ("she got home day before yesterday", MON, "she got home on 6 May 2023", date(2023, 5, 6)),
     ("I was sick last week", MON, "I was sick in the week of 1 May 2023", date(2023, 5, 1)),
     ("I was sick LAST WEEK", MON, "I was sick in the week of 1 May 2023", date(2023, 5, 1)),
     ("I'm busy this week", MON, "I'm busy in the week of 8 May 2023", date(2023, 5, 8)),

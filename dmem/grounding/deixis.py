@@ -159,8 +159,8 @@ def _vague(unit: str, d: date) -> _Hit:
 
 _Rule = tuple[str, Callable[[re.Match[str], date, str], _Hit]]
 _RULES: list[_Rule] = [
-    (r"the day before yesterday", lambda m, d, s: _day(d - timedelta(days=2))),
-    (r"the day after tomorrow", lambda m, d, s: _day(d + timedelta(days=2))),
+    (r"(?:the )?day before yesterday", lambda m, d, s: _day(d - timedelta(days=2))),
+    (r"(?:the )?day after tomorrow", lambda m, d, s: _day(d + timedelta(days=2))),
     (r"(?P<vague>(?:a few|several) (?:days|weeks|months|years)) ago", lambda m, d, s: _vague(m["vague"], d)),
     (r"(?P<rel>yesterday|tomorrow) " + _PART, lambda m, d, s: _part_of(m["part"], _relative(m["rel"], d))),
     (r"last night", lambda m, d, s: _part_of("night", d - timedelta(days=1))),

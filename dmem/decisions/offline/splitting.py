@@ -150,13 +150,16 @@ def _echo_sourced(topic: thread_value.Topic, message: Message, prior: list[Messa
 def _thread_value_fact(topic: thread_value.Topic, message: Message) -> FactDraft:
     """A terse value line with the turn that gives its topic (``thread_value``): one fact, both turns its sources."""
     speaker, reply = message.speaker, followup.said(message).strip()
-    if topic.how == "asked":
+    if topic.pieces:  # the last piece of a run answering the question: the run is the answer, one reply a piece
+        reply = frames.JOIN.join([*(followup.said(p).strip().rstrip(".!,;") for p in topic.pieces), reply])
+    if topic.how in ("asked", thread_value.IN_PIECES):
         text = frames.answered(speaker, topic.turn.speaker, topic.sentence, reply)
     elif topic.how in ("requested", "echoed"):
         text = frames.picked(speaker, topic.turn.speaker, topic.sentence, reply, False)
     else:
         text = frames.added(speaker, topic.sentence, reply)
-    return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=[topic.turn.turn_id, message.turn_id],
+    sources = [topic.turn.turn_id, *(p.turn_id for p in topic.pieces), message.turn_id]
+    return FactDraft(text=tidy(text), speaker=speaker, source_turn_ids=sources,
                      categories=categorize(reply), provenance=Provenance.STATED, language="en")
 
 

@@ -13,6 +13,16 @@ Kept to the last resort (``admission`` asks only when every other rule left the 
 content): the line is short, asks nothing, and carries a value (a number, an amount, a day or date, a word of
 detail for a question asking for a thing, a done/sent/booked-type word for a plan or a request); the topic's turn
 is the nearest turn before it of the right speaker, with only the other's turns between.
+
+A bare answer given lines after its question (stop 73, h73f): a writer who answers in bursts ("Stuck how? A strike
+again?" / "no" / "my hours" / "tachograph") says the answer's detail in the second to fourth piece, which the
+answer rule (the line right after the question) does not read and which says too little alone. When the speaker's
+own lines between the question and the line are all such pieces (at most ``RUN_PIECES`` of them, each at most
+``RUN_PIECE_WORDS`` words, none asking), the line is read as the answer's last piece: the other's marked question
+is its topic (how 'asked in pieces'), and the memory states the question with the whole run
+('Kit answered Lu's question "A strike again?": no; my hours; tachograph', one reply a piece, so the
+lifecycle joins it to the answer the first piece stored, h74e), the question, the pieces and the line
+its sources.
 """
 
 from __future__ import annotations
@@ -31,6 +41,16 @@ from dmem.text.words import SECOND_PERSON
 TERSE_MAX_WORDS = 6
 # Most turns back the topic's turn may be (the other's run between counts): chat answers within a line or two.
 TOPIC_BACK = 3
+# Most of the speaker's own short pieces between the other's marked question and a terse line read as the answer's
+# last piece, and the most words of each (a burst of one to four words). Chosen on batches 32, 33 and the drafts.
+RUN_PIECES = 3
+RUN_PIECE_WORDS = 4
+# Most sentences of the other's turn after its question: a question early in a long turn of news is not the open one.
+_AFTER_QUESTION = 1
+# A laugh ends a run rather than going on with its answer: "ha", "heh", "hahah".
+_LAUGH = re.compile(r"^\W*(?:a?h[ae]+h*|ha(?:ha)+h*|he(?:he)+)\W*$", re.I)
+IN_PIECES = "asked in pieces"
+"""``Topic.how`` of a line read as the last piece of the speaker's run answering the other's marked question."""
 # The speaker's own line between the question and the value that only holds the turn (one with no detail word
 # at all holds it too: "hmm", "ok"); any other own line says something the value may go on with.
 _HOLD = re.compile(r"^\W*(?:let\s+me\s+(?:check|see|look|think)|one\s+sec|hang\s+on|hold\s+on|checking)\W*$", re.I)
@@ -73,16 +93,25 @@ class Topic:
     sentence: str
     """Its sentence the line is a value of, as said."""
     how: str
-    """'asked' (the other's question), 'requested' (the other's request done), 'planned' (the speaker's plan) or
-    'echoed' (the other's line stating the value the line opens with, ``echoed_value``)."""
+    """'asked' (the other's question), 'requested' (the other's request done), 'planned' (the speaker's plan),
+    'echoed' (the other's line stating the value the line opens with, ``echoed_value``) or 'asked in pieces' (the
+    other's marked question, the line the last of the speaker's run of pieces answering it)."""
+    pieces: tuple[Message, ...] = ()
+    """The speaker's own pieces between the question and the line ('asked in pieces'), in order."""
 
 
 def topic_of(message: Message, prior: Sequence[Message], words: Callable[[str], list[str]]) -> Topic | None:
     """The thread's turn that gives a terse value line its topic (``Topic``), or None.
 
     ``words``: a text's answer words (``clauses.answer_words``): a question asking for a thing takes a reply with
-    a word of detail; a plan or a request takes a done-type word, a number or a date.
+    a word of detail; a plan or a request takes a done-type word, a number or a date. Last, the line may be the
+    last piece of the speaker's run answering the other's marked question (``answered_in_pieces``).
     """
+    return _near_topic(message, prior, words) or answered_in_pieces(message, prior, words)
+
+
+def _near_topic(message: Message, prior: Sequence[Message], words: Callable[[str], list[str]]) -> Topic | None:
+    """``topic_of`` within ``TOPIC_BACK`` turns: the other's unmarked question or request, the speaker's plan."""
     said = followup.said(message)
     if not said or len(said.split()) > TERSE_MAX_WORDS or asks(said):
         return None
@@ -107,6 +136,48 @@ def topic_of(message: Message, prior: Sequence[Message], words: Callable[[str], 
         if not done:  # the other's latest line asks nothing: the value is about that line
             return None
     return None
+
+
+def answered_in_pieces(message: Message, prior: Sequence[Message],
+                       words: Callable[[str], list[str]]) -> Topic | None:
+    """The other's marked question a terse line answers as the last of the speaker's run of short pieces, or None.
+
+    Between the question and the line: only the speaker's own pieces (one to ``RUN_PIECES``, each at most
+    ``RUN_PIECE_WORDS`` words, none asking) and no silence; the line itself has a word of detail or a value.
+    """
+    said = followup.said(message)
+    if not said or len(said.split()) > RUN_PIECE_WORDS or asks(said) or followup.reacts(said) \
+            or _LAUGH.match(said) or not (followup.detail_words(words(said)) or _VALUE.search(said)):
+        return None
+    pieces: list[Message] = []
+    later = message
+    for turn in reversed(prior[-(RUN_PIECES + 1):]):
+        if silence_between(turn, later):
+            return None
+        text = followup.said(turn)
+        if turn.speaker == message.speaker:
+            if not text or len(text.split()) > RUN_PIECE_WORDS or asks(text):
+                return None  # a longer own line or an own question: the line goes on with that
+            pieces.insert(0, turn)
+            later = turn
+            continue
+        question = _marked_question(text)
+        return Topic(turn, question, IN_PIECES, tuple(pieces)) if question and pieces else None
+    return None
+
+
+def _marked_question(text: str) -> str | None:
+    """The other's turn's last sentence ending with '?', with a question just before it ("Stuck how? A strike?")."""
+    parts = [p.strip() for p in _SENTENCE.findall(text) if p.strip()]
+    for _ in range(_AFTER_QUESTION):  # "are you free Saturday? I need your arms."
+        if parts and not parts[-1].endswith("?"):
+            parts.pop()
+    if not parts or not parts[-1].endswith("?"):
+        return None
+    asked = [parts.pop()]
+    if parts and parts[-1].endswith("?") and len(parts[-1].split()) <= RUN_PIECE_WORDS:
+        asked.insert(0, parts[-1])
+    return " ".join(asked)
 
 
 def _question(text: str) -> str | None:
