@@ -8,7 +8,7 @@ carries the fact is, in the line's place (the same turn, the same turns before i
 
 - the rest after a head of a few words too poor alone (a word, a value, a verdict; not a greeting nor another's
   world, nor "it looks good." of the listener's thing) or only a yes or no ("yes."), and not told of he, she or
-  they, nor of an "it" or "that" the head gives nothing to stand for ("Good. It'll take them longer": a verdict
+  they (unless the head is a bare yes or no: the person is the one the listener's line told of), nor of an "it" or "that" the head gives nothing to stand for ("Good. It'll take them longer": a verdict
   names no thing) unless the rest says a value, a name or the speaker's own fact: the head is context
   (a head naming the speaker themself introduces them: "kazik. from lodz" is read "I am from lodz");
 - the head, when it is a terse value read with its thread (``thread_value``) and the rest forms nothing alone.
@@ -46,6 +46,10 @@ _INTRODUCED = re.compile(r"^(?:from|in|at|on|a|an)\b", re.I)
 # A rest told of he, she or they: read without its head, the pronoun is read as the turn before's thing ("how was
 # lunch" / "good. he had the fish"): who it is stays for the line's own rules to read.
 _THIRD_PERSON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:he|she|they)\b", re.I)
+# A bare yes or no agrees with or denies the listener's line and names no thing of its own: a he, she or they after
+# it is the person that line told of ("I think Rollo did it." / "yes. he lay on the blue rug all morning"), who the
+# speaker goes on about; a verdict head ("good. he had the fish") reads the turn before's thing as "he".
+_BARE_YES_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope)[.!]*$", re.I)
 # A head saying how a thing is ("it looks good.") judges the listener's photo or thing: the line reacts, the rest
 # does not go on from a word of its own.
 _THING_HEAD = re.compile(r"^(?:it|that|this)\b", re.I)
@@ -106,7 +110,7 @@ def carrier(message: Message, said: str, judge: Judge) -> Piece | None:
         return None
     head, rest = parts[0], " ".join(parts[1:])
     head_admitted, head_reason = judge(message.model_copy(update={"text": head}))
-    if not _THIRD_PERSON.match(rest) and not _THING_HEAD.match(head) and not _unfounded(rest, head_reason) and (
+    if (not _THIRD_PERSON.match(rest) or _BARE_YES_NO.match(head)) and not _THING_HEAD.match(head) and not _unfounded(rest, head_reason) and (
             head_reason.startswith(_HEAD_POOR) or (head_admitted and head_reason.startswith(_HEAD_REPLY))):
         if _named_self(head, message.speaker) and _INTRODUCED.match(rest):
             rest = f"I am {rest}"
