@@ -8,9 +8,10 @@ carries the fact is, in the line's place (the same turn, the same turns before i
 
 - the rest after a head of a few words too poor alone (a word, a value, a verdict; not a greeting nor another's
   world, nor "it looks good." of the listener's thing) or only a yes or no ("yes."), and not told of he, she or
-  they (unless the head is a bare yes or no: the person is the one the listener's line told of), nor of an "it" or "that" the head gives nothing to stand for ("Good. It'll take them longer": a verdict
-  names no thing) unless the rest says a value, a name or the speaker's own fact: the head is context
-  (a head naming the speaker themself introduces them: "kazik. from lodz" is read "I am from lodz");
+  they (unless the head is a bare yes or no: the person is the one the listener's line told of), nor of an "it"
+  or "that" the head gives nothing to stand for ("Good. It'll take them longer": a verdict names no thing) unless
+  the rest says a value, a name or the speaker's own fact: the head is context (a head
+  naming the speaker themself introduces them: "kazik. from lodz" is read "I am from lodz");
 - the head, when it is a terse value read with its thread (``thread_value``) and the rest forms nothing alone.
 
 One memory per line as before: the line's fact is the carrier piece's, written as that piece alone would be.
@@ -110,7 +111,8 @@ def carrier(message: Message, said: str, judge: Judge) -> Piece | None:
         return None
     head, rest = parts[0], " ".join(parts[1:])
     head_admitted, head_reason = judge(message.model_copy(update={"text": head}))
-    if (not _THIRD_PERSON.match(rest) or _BARE_YES_NO.match(head)) and not _THING_HEAD.match(head) and not _unfounded(rest, head_reason) and (
+    told_of = _THIRD_PERSON.match(rest) and not _BARE_YES_NO.match(head)  # "good. he had the fish"
+    if not told_of and not _THING_HEAD.match(head) and not _unfounded(rest, head_reason) and (
             head_reason.startswith(_HEAD_POOR) or (head_admitted and head_reason.startswith(_HEAD_REPLY))):
         if _named_self(head, message.speaker) and _INTRODUCED.match(rest):
             rest = f"I am {rest}"
