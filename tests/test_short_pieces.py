@@ -95,3 +95,25 @@ def test_a_rest_with_its_own_fact_is_still_read() -> None:
 def test_unfounded_reads_the_rest_subject(rest: str, unfounded: bool) -> None:
     assert _unfounded(rest, "rejected: vague content (no specific detail)") is unfounded
     assert not _unfounded(rest, "rejected: too little detail to tell ('van')")  # the head names a thing
+
+
+@pytest.mark.parametrize(("before", "line", "fact"), [
+    ("And the fair made ninety pounds! I think Rollo did it.", "yes. he lay on the blue rug all morning",
+     "Rollo lay on the blue rug"),
+    ("I think Greta was at the fair too.", "yes. she sold jam at the gate", "Greta sold jam"),
+])
+def test_a_bare_yes_or_no_then_he_or_she_is_read_by_its_piece(before: str, line: str, fact: str) -> None:
+    """After a bare yes or no to the listener's line, he or she is the one person that line named (h74f)."""
+    admit, reason, facts = _judged(_chat(("Wanda", before), ("Tobiasz", line)))
+    assert admit and reason.startswith(PIECE_READ), reason
+    assert len(facts) == 1 and fact in facts[0]
+
+
+@pytest.mark.parametrize(("before", "line"), [
+    ("we went to the harbour cafe for lunch", "good. he had the fish"),  # a verdict: "he" is the turn before's thing
+    ("Rollo came to the fair too.", "yes. he always does"),  # the piece says nothing alone
+    ("The 3rd of May. He'll be there. He'd swim a river for that cup.", "yes. he came through a flood"),  # no name
+])
+def test_a_verdict_or_an_empty_piece_after_yes_stays_out(before: str, line: str) -> None:
+    admit, reason, facts = _judged(_chat(("Wanda", before), ("Tobiasz", line)))
+    assert not admit, (reason, facts)

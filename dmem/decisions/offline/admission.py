@@ -189,7 +189,7 @@ def _carrier(message: Message, prior: Sequence[Message], memories: Sequence[str]
         judged = judged_utterance(piece, prior, memories, reopened=reopened, prompted=prompted, remarking=False)
         return judged.admit, judged.reason
 
-    return short_pieces.carrier(message, utterance_text(message), judge)
+    return short_pieces.carrier(message, utterance_text(message), judge, prior[-1] if prior else None)
 
 
 def carrier_piece(message: Message, prior: Sequence[Message], memories: Sequence[str] = (),

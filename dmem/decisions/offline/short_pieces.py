@@ -8,9 +8,11 @@ carries the fact is, in the line's place (the same turn, the same turns before i
 
 - the rest after a head of a few words too poor alone (a word, a value, a verdict; not a greeting nor another's
   world, nor "it looks good." of the listener's thing) or only a yes or no ("yes."), and not told of he, she or
-  they, nor of an "it" or "that" the head gives nothing to stand for ("Good. It'll take them longer": a verdict
-  names no thing) unless the rest says a value, a name or the speaker's own fact: the head is context
-  (a head naming the speaker themself introduces them: "kazik. from lodz" is read "I am from lodz");
+  they (unless the head is a bare yes or no and the listener's last sentence names one person and tells of no
+  other: "I think Saxon did it." / "yes. he lay on the rug" is read "Saxon lay on the rug"), nor of an "it"
+  or "that" the head gives nothing to stand for ("Good. It'll take them longer": a verdict names no thing) unless
+  the rest says a value, a name or the speaker's own fact: the head is context (a head
+  naming the speaker themself introduces them: "kazik. from lodz" is read "I am from lodz");
 - the head, when it is a terse value read with its thread (``thread_value``) and the rest forms nothing alone.
 
 One memory per line as before: the line's fact is the carrier piece's, written as that piece alone would be.
@@ -23,6 +25,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
 from dmem.text.spelled_numbers import spelled
 from dmem.text.words import FIRST_PERSON
@@ -46,6 +49,10 @@ _INTRODUCED = re.compile(r"^(?:from|in|at|on|a|an)\b", re.I)
 # A rest told of he, she or they: read without its head, the pronoun is read as the turn before's thing ("how was
 # lunch" / "good. he had the fish"): who it is stays for the line's own rules to read.
 _THIRD_PERSON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:he|she|they)\b", re.I)
+# A bare yes or no agrees with or denies the listener's line and names no thing of its own: a he, she or they after
+# it is the one person that line named ("I think Rollo did it." / "yes. he lay on the blue rug all morning"), who
+# the speaker goes on about; a verdict head ("good. he had the fish") reads the turn before's thing as "he".
+_BARE_YES_NO = re.compile(r"^(?:yes|yeah|yep|yup|no|nope)[.!]*$", re.I)
 # A head saying how a thing is ("it looks good.") judges the listener's photo or thing: the line reacts, the rest
 # does not go on from a word of its own.
 _THING_HEAD = re.compile(r"^(?:it|that|this)\b", re.I)
@@ -58,6 +65,9 @@ _THING_SUBJECT = re.compile(r"^(?:(?:and|so|but)\s+)?(?:it\b|(?:that|this)(?:['\
 _HEAD_NAMES_NOTHING = ("rejected: vague content", "rejected: a reply to what the listener said",
                        "rejected: generic emotional reaction", _HEAD_REPLY)
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
+_NOT_NAMES = {m.lower() for m in MONTHS} | {d.lower() for d in WEEKDAYS}
+_OTHER = re.compile(r"\b(?:he|him|she|her|they|them)\b", re.I)
+_OWNED = re.compile(r"\b(?:his|her|their|my|your|our)\s+\w", re.I)
 
 Judge = Callable[[Message], tuple[bool, str]]
 
@@ -96,17 +106,21 @@ def _own(reason: str) -> bool:
     return not reason.startswith(_NOT_ITS_OWN)
 
 
-def carrier(message: Message, said: str, judge: Judge) -> Piece | None:
+def carrier(message: Message, said: str, judge: Judge, before: Message | None = None) -> Piece | None:
     """The piece that carries the fact of a short line of 2-3 sentences rejected whole, or None.
 
-    ``said``: the line's text (``utterance_text``); ``judge``: a piece's verdict in the line's place.
+    ``said``: the line's text (``utterance_text``); ``judge``: a piece's verdict in the line's place; ``before``:
+    the line just before it, whose one named person a he/she/they rest after a bare yes or no is read as.
     """
     parts = _shaped(said)
     if parts is None:
         return None
     head, rest = parts[0], " ".join(parts[1:])
     head_admitted, head_reason = judge(message.model_copy(update={"text": head}))
-    if not _THIRD_PERSON.match(rest) and not _THING_HEAD.match(head) and not _unfounded(rest, head_reason) and (
+    told_of = bool(_THIRD_PERSON.match(rest))  # "good. he had the fish": "he" is the turn before's thing
+    if told_of and _BARE_YES_NO.match(head) and (person := _named_before(before, message.speaker)):
+        rest, told_of = _THIRD_PERSON.sub(lambda m: m.group(0)[:-len(m.group(0).split()[-1])] + person, rest, 1), False
+    if not told_of and not _THING_HEAD.match(head) and not _unfounded(rest, head_reason) and (
             head_reason.startswith(_HEAD_POOR) or (head_admitted and head_reason.startswith(_HEAD_REPLY))):
         if _named_self(head, message.speaker) and _INTRODUCED.match(rest):
             rest = f"I am {rest}"
@@ -128,6 +142,22 @@ def _unfounded(rest: str, head_reason: str) -> bool:
     if not _THING_SUBJECT.match(rest) or not head_reason.startswith(_HEAD_NAMES_NOTHING):
         return False
     return not (re.search(r"\d", rest) or any(spelled(rest)) or FIRST_PERSON.search(rest) or _NAME.search(rest))
+
+
+def _named_before(before: Message | None, speaker: str) -> str | None:
+    """The one person the listener's line just before names ("I think Saxon did it." -> "Saxon"), or None.
+
+    The name is read in that line's last sentence, the one the yes or no answers. None when it also tells of
+    another by a pronoun or of someone's relation or thing ("I'll ask Grainne what he likes", "her uncle", "your
+    dog"): he or she may be them.
+    """
+    if before is None or before.speaker == speaker or not before.text.strip():
+        return None
+    last = pieces(before.text)[-1]
+    if _OWNED.search(last) or _OTHER.search(last):
+        return None
+    names = {n for n in _NAME.findall(last) if n.lower() not in _NOT_NAMES} - set(before.speaker.split()[:1])
+    return names.pop() if len(names) == 1 else None
 
 
 def _named_self(head: str, speaker: str) -> bool:
