@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # ../shared/data beside the checkout (a helper's worktree sits one folder deeper).
 SHARED_DATA = next((p / "shared" / "data" for p in ROOT.parents[:2] if (p / "shared" / "data").is_dir()),
                    ROOT.parent / "shared" / "data")
-# benchmarks/data/invented_chats_2 to _35: the held-out invented chats, written free of the dev data from the start.
+# benchmarks/data/invented_chats_2 to _36: the held-out invented chats, written free of the dev data from the start.
 # benchmarks/data/question_chats/{tune,check}: invented chats of facts told in questions, written the same way.
 SCANNED = ("dmem", "tests", "examples", "notebooks",
            "benchmarks/data/invented_chats_2", "benchmarks/data/invented_chats_3", "benchmarks/data/invented_chats_4",
@@ -40,7 +40,7 @@ SCANNED = ("dmem", "tests", "examples", "notebooks",
            "benchmarks/data/invented_chats_29", "benchmarks/data/invented_chats_30",
            "benchmarks/data/invented_chats_31", "benchmarks/data/invented_chats_32",
            "benchmarks/data/invented_chats_33", "benchmarks/data/invented_chats_34",
-           "benchmarks/data/invented_chats_35",
+           "benchmarks/data/invented_chats_35", "benchmarks/data/invented_chats_36",
            "benchmarks/data/question_chats/tune", "benchmarks/data/question_chats/check")
 SUFFIXES = (".py", ".json", ".ipynb", ".md", ".txt", ".mmd")
 NGRAM = 7  # words in a row that count as a copied line

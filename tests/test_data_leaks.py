@@ -51,7 +51,7 @@ def test_the_held_out_invented_chats_are_scanned() -> None:
                   "invented_chats_24", "invented_chats_25", "invented_chats_26", "invented_chats_27",
                   "invented_chats_28", "invented_chats_29", "invented_chats_30",
                   "invented_chats_31", "invented_chats_32", "invented_chats_33",
-                  "invented_chats_34", "invented_chats_35"):
+                  "invented_chats_34", "invented_chats_35", "invented_chats_36"):
         held_out = [name for name in scanned if name.startswith(f"benchmarks/data/{batch}/")]
         # batch 12 holds two long chats (for System 1 retrieval); the others three each
         assert len(held_out) == (2 if batch == "invented_chats_12" else 3)
