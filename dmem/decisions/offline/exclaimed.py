@@ -7,9 +7,12 @@ reaction does (``reacted``), it forms no memory: its turn becomes a source of th
 
 An exclaimed echo (stop 75, h75d): a short line, marked as an exclamation ("!", a laugh, or a verdict word such as
 "clever"), whose content words besides laughs, interjections and those verdict words are at most three, each a
-word (stem) of the other's line, and at least one. Kept out: a value said back ("Forty times!": ``echoed_value`` writes it), a question (``reacted.echoes`` owns echo
-questions), a first person ("my door!!": the listener's own), a negation ("not the clock"), a verb with its object
-("keep it up!": a wish), agreement ("true some days": a reply to an opinion), and a line with a word of its own ("the ladder!!" after a line that names no ladder: it says more than the line did).
+word (stem) of the other's line, and at least one. It is asked where ``reacted`` asks its echo questions: after
+every rule that forms a fact, the other's line just before (or before one murmur) having formed one. Kept out: a
+value said back ("Forty times!": ``echoed_value`` writes it), a question (``reacted.echoes`` owns echo questions),
+a first person ("my door!!": the listener's own), a negation ("not the clock"), a verb with its object ("keep it
+up!": a wish), agreement ("true some days": a reply to an opinion), and a line with a word of its own ("the
+ladder!!" after a line that names no ladder: it says more than the line did).
 """
 
 from __future__ import annotations
