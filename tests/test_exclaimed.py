@@ -45,6 +45,7 @@ def test_an_exclaimed_echo_of_the_line_is_one(echo: str) -> None:
     "lol true the stairs",  # agreement with a claim
     "two men!!",  # a value said back: ``echoed_value``'s
     "lol",  # echoes nothing
+    "wow, the door was off!",  # a clause: a restatement
     "the wardrobe and the door and the stairs!!",  # too long
 ])
 def test_lines_that_are_no_exclaimed_echo(line: str) -> None:

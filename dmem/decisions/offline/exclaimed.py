@@ -10,7 +10,8 @@ An exclaimed echo (stop 75, h75d): a short line, marked as an exclamation ("!", 
 word (stem) of the other's line, and at least one. It is asked where ``reacted`` asks its echo questions: after
 every rule that forms a fact, the other's line just before (or before one murmur) having formed one. Kept out: a
 value said back ("Forty times!": ``echoed_value`` writes it), a question (``reacted.echoes`` owns echo questions),
-a first person ("my door!!": the listener's own), a negation ("not the clock"), a verb with its object ("keep it
+a first person ("my door!!": the listener's own), a negation ("not the clock"), a clause ("Wow, Nell is
+from Oslo": a restatement or an opinion), a verb with its object ("keep it
 up!": a wish), agreement ("true some days": a reply to an opinion), and a line with a word of its own ("the
 ladder!!" after a line that names no ladder: it says more than the line did).
 """
@@ -26,12 +27,15 @@ from dmem.text.lexical import content_words, stem
 _LAUGH = re.compile(r"\b(?:lol+|lmao|haha\w*|hehe\w*|ha(?:ha)+)\b", re.I)
 # A one-word verdict said with the echo ("tape. clever", "carnations. nice"): it marks the echo and echoes nothing.
 _VERDICT_WORDS = frozenset({"clever", "genius", "brilliant", "smart", "nice", "classic", "lovely", "perfect",
-                            "amazing", "wow", "cute", "fancy", "wild", "crazy", "incredible", "legend"})
+                            "amazing", "cute", "fancy", "wild", "crazy", "incredible", "legend"})
 # A negation turns the echo round ("not the clock"): the line then says something of its own.
 _NEGATION = re.compile(r"\b(?:not|never|no\s+way|isn'?t|wasn'?t|aren'?t|didn'?t|doesn'?t|don'?t|won'?t|can'?t)\b",
                        re.I)
 # A verb with its object ("keep it up!", "see you soon!", "lol open them"): a wish or a bidding, no echo of news.
 _BIDDING = re.compile(r"\b[a-z]+\s+(?:it|them|him|her|us|you)\b", re.I)
+# A clause of its own ("Wow, Bertil is from Tromso", "curry for breakfast is amazing"): a restatement or an
+# opinion, judged by the rules that read clauses; an echo names a thing.
+_CLAUSE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.I)
 # Agreement with what the line claimed ("lol. true some days"): a reply to an opinion, no reaction to news.
 _AGREEING = re.compile(r"\b(?:true|exactly|agreed|same|fair)\b", re.I)
 # Most words of an echo, and most words it echoes: a longer line says more than which part struck the listener.
@@ -54,7 +58,8 @@ def echoes_back(text: str, line: str) -> bool:
     """
     if "?" in text or len(text.split()) > _MAX_WORDS or not marked(text):
         return False
-    if rules.FIRST_PERSON.search(text) or _NEGATION.search(text) or _BIDDING.search(text) or _AGREEING.search(text):
+    if rules.FIRST_PERSON.search(text) or _NEGATION.search(text) or _BIDDING.search(text) or _AGREEING.search(text) \
+            or _CLAUSE.search(text):
         return False
     if echoed_value.values(text):
         return False  # a value said back ("Forty times!", "only three"): ``echoed_value``'s and ``thread_value``'s
