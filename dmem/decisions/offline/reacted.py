@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from dmem.decisions.offline import echoed_value, followup, reusable, rules, takeup, worldline
+from dmem.decisions.offline import echoed_value, exclaimed, followup, reusable, rules, takeup, worldline
 from dmem.decisions.offline.followup import said
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
@@ -51,14 +51,17 @@ _PLAN = re.compile(r"\b(?:let'?s|lets|shall\s+we|we\s+(?:could|should)|wanna|fan
 # than last year!"). None is in ``takeup.signal``: after a plan or a joke they say nothing, so a line that formed
 # nothing is not made news by them; after news that formed a memory they say how it was taken.
 _THAT_IS = r"(?:that'?s|thats|that\s+is|that\s+was)"
+# A kin word calling the other after the verdict ("good decision grandad", stop 75, h75d).
+_ADDRESS = r"(?:grandad|grandpa|granda|gran|grandma|granny|nan|nana|mum|mam|mom|dad|mate|love)"
 _VERDICT = re.compile(
-    rf"^\W*(?:(?:oh|ah|aw+)\W+)?(?:sweet|(?:good|right|smart|wise)\s+(?:choice|call|move)|"
+    rf"^\W*(?:(?:oh|ah|aw+)\W+)?(?:sweet|(?:good|right|smart|wise)\s+(?:choice|call|move|decision)|"
     rf"(?:of\s+)?course\s+(?:he|she|they|it)\s+(?:did|does|is|was|would|has|had)(?:n'?t)?|told\s+(?:you|ya|u)|"
     rf"(?:oh\s+no\W+)?(?:i'?m|im)\s+(?:so\s+|really\s+)?sorry(?:\s+about\s+(?:the|your|ur|his|her|their)\s+\w+)?|"
     rf"(?:so\s+)?sorry\s+about\s+(?:the|your|ur|his|her|their)?\s*\w+|"
     rf"{_THAT_IS}\s+(?:(?:a\s+bit|so|very|really|pretty|quite|more|less)\s+)?(?:decent|kind|generous|rich|cruel|"
     rf"mean|harsh|steep|cheap|fair|unfair|rubbish|outrageous|sweet|lovely|brilliant|impressive|typical|"
-    rf"than\s+last\s+\w+)\b(?:\s+(?:of\s+(?:them|him|her|you)|than\s+last\s+\w+))?)\W*$", re.I)
+    rf"than\s+last\s+\w+)\b(?:\s+(?:of\s+(?:them|him|her|you)|than\s+last\s+\w+))?)"
+    rf"(?:\W+{_ADDRESS})?\W*$", re.I)
 # An echo question's words besides the echoed one: "only 7?", "the brass thing?", "again??" (a thing told before
 # happening once more).
 _ECHO_BESIDE = frozenset({"only", "just", "the", "a", "so", "really", "wait", "what", "oh", "again"})
@@ -101,7 +104,8 @@ def reacted_to(message: Message, prior: Sequence[Message], formed: Callable[[Mes
         return None
     news, prior = prior[at], prior[: at + 1]
     line = said(news)
-    if not ((reacts(text) and not _MORE.search(text)) or _VERDICT.match(text) or echoes(text, line)):
+    if not ((reacts(text) and not _MORE.search(text)) or _VERDICT.match(text) or echoes(text, line)
+            or exclaimed.echoes_back(text, line)):
         return None
     if not followup.detail_words(content_words(line)) or reacts(line) or asks(line) or _PLAN.search(line) \
             or takeup.STANDS_FOR.match(line) or (len(line.split()) <= _REPLY_MAX_WORDS and _replies(line)):
