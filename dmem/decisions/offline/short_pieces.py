@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from dmem.grounding.deixis import MONTHS, WEEKDAYS
 from dmem.state.schemas import Message
 from dmem.text.spelled_numbers import spelled
-from dmem.text.words import FIRST_PERSON
+from dmem.text.words import FIRST_PERSON, SUBJECT_PRONOUNS, alternation, third_person, whole_words
 
 PIECE_READ = "admitted: a short line read by its piece ("
 # Most words of a line read piece by piece, and of its head: longer lines say what they mean in their clauses.
@@ -48,7 +48,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _INTRODUCED = re.compile(r"^(?:from|in|at|on|a|an)\b", re.I)
 # A rest told of he, she or they: read without its head, the pronoun is read as the turn before's thing ("how was
 # lunch" / "good. he had the fish"): who it is stays for the line's own rules to read.
-_THIRD_PERSON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:he|she|they)\b", re.I)
+# "they" too, unlike the he/she readers: a rest told of people is as much another's as one told of a person.
+_THIRD_PERSON = re.compile(rf"^(?:(?:and|so|but)\s+)?(?:{alternation(third_person('mfp', SUBJECT_PRONOUNS))})\b", re.I)
 # A bare yes or no agrees with or denies the listener's line and names no thing of its own: a he, she or they after
 # it is the one person that line named ("I think Rollo did it." / "yes. he lay on the blue rug all morning"), who
 # the speaker goes on about; a verdict head ("good. he had the fish") reads the turn before's thing as "he".
@@ -66,8 +67,10 @@ _HEAD_NAMES_NOTHING = ("rejected: vague content", "rejected: a reply to what the
                        "rejected: generic emotional reaction", _HEAD_REPLY)
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
 _NOT_NAMES = {m.lower() for m in MONTHS} | {d.lower() for d in WEEKDAYS}
-_OTHER = re.compile(r"\b(?:he|him|she|her|they|them)\b", re.I)
-_OWNED = re.compile(r"\b(?:his|her|their|my|your|our)\s+\w", re.I)
+# A line telling of another by any third-person word ("they" too: the he may be one of them), or of someone's
+# relation or thing by a first or second person's ("my uncle", "your dog"): the yes or no may be about them.
+_OTHER = whole_words(third_person("mfp"))
+_OWNED = re.compile(r"\b(?:my|your|our)\s+\w", re.I)
 
 Judge = Callable[[Message], tuple[bool, str]]
 
