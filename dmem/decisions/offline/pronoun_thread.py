@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from dmem.decisions.offline.circle import V_PRONOUN_FAR_TURNS, Circle
 from dmem.decisions.offline.name_readers import line_names, named_here, thread_openers, verb_subject
-from dmem.decisions.offline.person import LEAD, NOT_NAMES, Person, fits
+from dmem.decisions.offline.person import LEAD, NOT_NAMES, Person, capitalised, fits
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
 from dmem.text.words import HE_SHE, alternation, gender_of, third_person, whole_words
@@ -114,9 +114,8 @@ def _names_another(reply: str, speakers: set[str]) -> bool:
     Its he/she may then be that one's, not the line's before it. A sentence's first word ("Hooray! Did you ...") is
     any word.
     """
-    return bool(line_names(reply, speakers)) or any(
-        w.lower() not in NOT_NAMES and w not in speakers
-        for w in re.findall(r"(?<![.!?]\s)(?<!^)(?<=\s)[A-Z][a-z]{2,}\b", reply.strip()))
+    return bool(line_names(reply, speakers)) or bool(
+        capitalised(reply.strip(), {w.lower() for s in speakers for w in s.split()}, starts=False))
 
 
 def _taken_up(pronoun: str, lines: Sequence[Message], at: int, message: Message) -> bool:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from dmem.decisions.offline.circle import Circle
 from dmem.decisions.offline.described import NO_ONE, Described, says_enough
-from dmem.decisions.offline.person import GENDER, LEAD, NOT_NAMES, Person, fits
+from dmem.decisions.offline.person import GENDER, LEAD, NOT_NAMES, Person, capitalised, fits
 from dmem.decisions.offline.roles import ROLES, TRADES, phrase_pattern, phrases, role_phrases
 from dmem.state.schemas import Message
 from dmem.text.words import HE_SHE, alternation, third_person, whole_words
@@ -59,7 +59,6 @@ _PERSON_VERB = re.compile(r"(?:'s\s+\w+ing\b|\s+(?:(?:just|still|also|finally|ne
                           r"(?:says|said|told|asked|rang|texted|called|came|comes|reckons|thinks|thought|wants|"
                           r"wanted|promised|decided|laughed|cried|loves|hates|brought|bought|needs|is\s+coming|"
                           r"was\s+here|went|left|sent|signed|sings|danced|turned)\b)", re.I)
-_CAPITAL = re.compile(r"(?<![\w'])(?P<n>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{2,})(?![\w'])")  # "Tomé", "Élise": Latin-1 letters too
 _LOWER = re.compile(r"(?:^|[.!?,:]\s+|\b(?:and|with|but)\s+)(?P<n>[a-z]{3,})(?=\s)")
 _OPENS = re.compile(r"(?:^|[.!?]\s+|^\W+)$")
 _HE, _SHE = whole_words(third_person("m")), whole_words(third_person("f"))
@@ -107,7 +106,7 @@ def _names(text: str, speakers: set[str]) -> list[tuple[int, int, str, str]]:
         if not _no_one(m["n"], speakers) and not any(s <= m.start("n") < e for s, e, _, _ in found.values()):
             found[m.start("n")] = (m.start("n"), m.end("n"), m["n"].capitalize(), "n")
     taken = [(s, e) for s, e, _, _ in found.values()]
-    for m in _CAPITAL.finditer(text):
+    for m in capitalised(text, speakers):  # roles, kin and NO_ONE's words are no one here either (``_no_one``)
         word, start = m["n"], m.start()
         if any(s <= start < e for s, e in taken) or _no_one(word, speakers):
             continue

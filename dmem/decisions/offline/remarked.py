@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 from dmem.decisions.offline import reacted, rules
 from dmem.decisions.offline.followup import said
-from dmem.decisions.offline.person import GENDER, LEAD, NOT_NAMES
+from dmem.decisions.offline.person import GENDER, LEAD, capitalised
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
 from dmem.text.lexical import content_words
@@ -49,7 +49,6 @@ _SENTENCE = re.compile(r"(?<=[.!])\s+")
 _PRONOUNS = {g: whole_words(third_person(g)) for g in ("m", "f")}  # "he's" matches by "he"
 _KIN = {g: re.compile(rf"\b(?:{'|'.join(sorted((k for k, v in GENDER.items() if v == g), key=len, reverse=True))})\b",
                       re.I) for g in ("m", "f")}
-_NAME = re.compile(r"(?<![\w'])(?P<n>[A-Z][a-z]{2,})(?![\w'])")
 
 
 def pronoun_of(text: str) -> str | None:
@@ -83,7 +82,7 @@ def tells_of(line: str, pronoun: str, speakers: set[str]) -> bool:
     gender = gender_of(pronoun)
     if _PRONOUNS[gender].search(line) or _KIN[gender].search(line):
         return True
-    return any(m["n"].lower() not in NOT_NAMES and m["n"].lower() not in speakers for m in _NAME.finditer(line))
+    return bool(capitalised(line, speakers))
 
 
 def remarked_on(message: Message, prior: Sequence[Message], formed: Callable[[Message, Sequence[Message]], bool]

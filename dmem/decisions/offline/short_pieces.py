@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dmem.grounding.deixis import MONTHS, WEEKDAYS
+from dmem.decisions.offline.person import GENDER, NOT_NAMES, capitalised
 from dmem.state.schemas import Message
 from dmem.text.spelled_numbers import spelled
 from dmem.text.words import FIRST_PERSON, SUBJECT_PRONOUNS, alternation, third_person, whole_words
@@ -65,12 +65,12 @@ _THING_SUBJECT = re.compile(r"^(?:(?:and|so|but)\s+)?(?:it\b|(?:that|this)(?:['\
 # Head verdicts that name no thing an "it" could stand for: a bare verdict or reply ("Good.", "Oh God.", "yes.").
 _HEAD_NAMES_NOTHING = ("rejected: vague content", "rejected: a reply to what the listener said",
                        "rejected: generic emotional reaction", _HEAD_REPLY)
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
-_NOT_NAMES = {m.lower() for m in MONTHS} | {d.lower() for d in WEEKDAYS}
 # A line telling of another by any third-person word ("they" too: the he may be one of them), or of someone's
 # relation or thing by a first or second person's ("my uncle", "your dog"): the yes or no may be about them.
 _OTHER = whole_words(third_person("mfp"))
 _OWNED = re.compile(r"\b(?:my|your|our)\s+\w", re.I)
+# Capitals that name no one, but for a kin word: "Mum" in "I think Rollo and Mum did it" is someone he or she may be.
+_NO_ONE = NOT_NAMES - frozenset(GENDER)
 
 Judge = Callable[[Message], tuple[bool, str]]
 
@@ -144,7 +144,8 @@ def _unfounded(rest: str, head_reason: str) -> bool:
     """
     if not _THING_SUBJECT.match(rest) or not head_reason.startswith(_HEAD_NAMES_NOTHING):
         return False
-    return not (re.search(r"\d", rest) or any(spelled(rest)) or FIRST_PERSON.search(rest) or _NAME.search(rest))
+    return not (re.search(r"\d", rest) or any(spelled(rest)) or FIRST_PERSON.search(rest)
+                or capitalised(rest, starts=False, no_one=()))  # a name of anything: "It's at Senna's place"
 
 
 def _named_before(before: Message | None, speaker: str) -> str | None:
@@ -159,7 +160,8 @@ def _named_before(before: Message | None, speaker: str) -> str | None:
     last = pieces(before.text)[-1]
     if _OWNED.search(last) or _OTHER.search(last):
         return None
-    names = {n for n in _NAME.findall(last) if n.lower() not in _NOT_NAMES} - set(before.speaker.split()[:1])
+    names = {m["n"] for m in capitalised(last, {w.lower() for w in before.speaker.split()[:1]}, starts=False,
+                                           no_one=_NO_ONE)}
     return names.pop() if len(names) == 1 else None
 
 
