@@ -45,10 +45,11 @@ _AFTER_OBJECT = alternation("to for at in on with about a an the some back home 
                             "yesterday tonight tomorrow again too so and but now there this every all")
 OBJECT_PRONOUN = re.compile(rf"\b(?P<p>him|her)(?=\s*(?:[.,!?;:]|$|\s+(?:{_AFTER_OBJECT})\b))", re.I)
 """A him or her that is an object: its follower is in ``_AFTER_OBJECT``."""
-# A capitalised word of three letters or more, Latin-1 letters too ("Tomé", "Élise"), or a possessive's ("Bram's
-# shed" tells of Bram); not a contraction's head ("Didn't", "Couldn't").
+# A capitalised word of three letters or more, Latin-1 letters too ("Tomé", "Élise"), or before a 's; not a
+# contraction's head ("Didn't", "Couldn't").
 _CAPITAL = re.compile(r"(?<![\w'\u2019])(?P<n>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{2,})(?!\w|['\u2019](?![sS]\b))")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
+_OWNERS = re.compile(r"['\u2019][sS]\b")
 
 
 def capitalised(text: str, speakers: Collection[str] = (), *, starts: bool = True,
@@ -57,12 +58,16 @@ def capitalised(text: str, speakers: Collection[str] = (), *, starts: bool = Tru
 
     A word in ``no_one`` (lowercased; by default ``NOT_NAMES``: months, weekdays, chat words, kin, places, brands)
     or ``speakers`` (the lowercased words of the names a reader leaves out) is none; ``starts=False`` also leaves
-    out a sentence's first word, capitalised whatever it is. ``remarked``, ``recalled``, ``short_pieces`` and
-    ``pronoun_thread`` read names so, each with what it leaves out.
+    out a sentence's first word, capitalised whatever it is. A word before a 's is a name's owner within a sentence
+    ("we fixed Bram's shed"), a word "is" follows at its start ("Painting's a joy"). ``remarked``, ``recalled``,
+    ``short_pieces`` and ``pronoun_thread`` read names so, each with what it leaves out.
     """
-    return [m for m in _CAPITAL.finditer(text)
-            if (key := m["n"].lower()) not in no_one and key not in speakers
-            and (starts or not _SENTENCE_START.search(text, 0, m.start()))]
+    found = []
+    for m in _CAPITAL.finditer(text):
+        key, start = m["n"].lower(), _SENTENCE_START.search(text, 0, m.start())
+        if key not in no_one and key not in speakers and not (start and (not starts or _OWNERS.match(text, m.end()))):
+            found.append(m)
+    return found
 
 
 NameAt = tuple[int, str, bool]
