@@ -1,4 +1,4 @@
-"""Word lists written as one long string, read as a set; the first and second person's words, one home for all."""
+"""Word lists written as one long string, read as a set; the first, second and third person's words: one home."""
 
 from __future__ import annotations
 
@@ -49,6 +49,40 @@ ME = f"{I_FORMS} me my we our us"
 """The speaker as subject, object or owner, alone or with others ("we", "our"): the first person's words."""
 ASKER_SAID = whole_words(ME)  # embedded, terse_asked: a question naming its asker asks about them
 FIRST_PERSON = whole_words(f"{ME} mine")  # asked: a reply's first sentence about its speaker
+
+SUBJECT_PRONOUNS: Mapping[str, str] = MappingProxyType({"m": "he", "f": "she", "p": "they"})
+"""A third person as a clause's subject, by gender as ``person.GENDER`` spells it ('m', 'f', 'p' for plural):
+"he's", "she'll" match by "he", "she" as whole words."""
+OBJECT_PRONOUNS: Mapping[str, str] = MappingProxyType({"m": "him", "f": "her", "p": "them"})
+"""A third person as an object, by gender ("her" is also a possessive)."""
+POSSESSIVE_PRONOUNS: Mapping[str, str] = MappingProxyType({"m": "his", "f": "her hers", "p": "their theirs"})
+"""A third person as an owner, before a noun or alone, by gender."""
+REFLEXIVE_PRONOUNS: Mapping[str, str] = MappingProxyType({"m": "himself", "f": "herself", "p": "themselves"})
+"""A third person as their own object, by gender."""
+PRONOUN_KINDS = (SUBJECT_PRONOUNS, OBJECT_PRONOUNS, POSSESSIVE_PRONOUNS, REFLEXIVE_PRONOUNS)
+"""Every kind of third-person pronoun: one home for the he/she/they words every reader of a person builds from."""
+
+
+def third_person(genders: str, *kinds: Mapping[str, str]) -> str:
+    """The third-person pronouns of these genders ("mf": he and she) and kinds (default: every kind), one string.
+
+    ``third_person("m")`` is "he him his himself"; ``third_person("mf", SUBJECT_PRONOUNS)`` is "he she".
+    """
+    words = (w for kind in kinds or PRONOUN_KINDS for g in genders for w in kind[g].split())
+    return " ".join(dict.fromkeys(words))  # "her" once, though object and possessive
+
+
+HE_SHE = third_person("mf", SUBJECT_PRONOUNS)
+"""One person as a subject, of a gender a he/she reader can fit: "they" is left out (it may be many, or no one)."""
+
+
+def gender_of(pronoun: str) -> str:
+    """The gender ('m', 'f' or 'p') of a third-person pronoun ("she" -> 'f'); ValueError for any other word."""
+    for g in SUBJECT_PRONOUNS:
+        if pronoun.lower() in third_person(g).split():
+            return g
+    raise ValueError(f"not a third-person pronoun: {pronoun!r}")
+
 
 WHAT_CHAT = "wat wot wut"
 """Chat's spellings of "what" ("doing wat", "wat then"): the question word itself, a closed class."""

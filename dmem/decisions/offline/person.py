@@ -9,6 +9,7 @@ reading of ``person_clauses``.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from dmem.decisions.offline import rules
@@ -44,6 +45,29 @@ _AFTER_OBJECT = alternation("to for at in on with about a an the some back home 
                             "yesterday tonight tomorrow again too so and but now there this every all")
 OBJECT_PRONOUN = re.compile(rf"\b(?P<p>him|her)(?=\s*(?:[.,!?;:]|$|\s+(?:{_AFTER_OBJECT})\b))", re.I)
 """A him or her that is an object: its follower is in ``_AFTER_OBJECT``."""
+# A capitalised word of three letters or more, Latin-1 letters too ("Tomé", "Élise"), or before a 's; not a
+# contraction's head ("Didn't", "Couldn't").
+_CAPITAL = re.compile(r"(?<![\w'\u2019])(?P<n>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{2,})(?!\w|['\u2019](?![sS]\b))")
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)$")
+_OWNERS = re.compile(r"['\u2019][sS]\b")
+
+
+def capitalised(text: str, speakers: Collection[str] = (), *, starts: bool = True,
+                no_one: Collection[str] = NOT_NAMES) -> list[re.Match[str]]:
+    """The capitalised words of ``text`` that may name someone (group ``n``): the one reader of a name in a line.
+
+    A word in ``no_one`` (lowercased; by default ``NOT_NAMES``: months, weekdays, chat words, kin, places, brands)
+    or ``speakers`` (the lowercased words of the names a reader leaves out) is none; ``starts=False`` also leaves
+    out a sentence's first word, capitalised whatever it is. A word before a 's is a name's owner within a sentence
+    ("we fixed Bram's shed"), a word "is" follows at its start ("Painting's a joy"). ``remarked``, ``recalled``,
+    ``short_pieces`` and ``pronoun_thread`` read names so, each with what it leaves out.
+    """
+    found = []
+    for m in _CAPITAL.finditer(text):
+        key, start = m["n"].lower(), _SENTENCE_START.search(text, 0, m.start())
+        if key not in no_one and key not in speakers and not (start and (not starts or _OWNERS.match(text, m.end()))):
+            found.append(m)
+    return found
 
 
 NameAt = tuple[int, str, bool]

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 
 from dmem.decisions.offline.circle import V_PRONOUN_FAR_TURNS, Circle
 from dmem.decisions.offline.name_readers import line_names, named_here, thread_openers, verb_subject
-from dmem.decisions.offline.person import LEAD, NOT_NAMES, Person, fits
+from dmem.decisions.offline.person import LEAD, NOT_NAMES, Person, capitalised, fits
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
+from dmem.text.words import HE_SHE, alternation, gender_of, third_person, whole_words
 
 
 def said_near(pronoun: str, texts: Sequence[str]) -> bool:
@@ -28,17 +29,17 @@ def said_near(pronoun: str, texts: Sequence[str]) -> bool:
 
 
 def _speaks_of(pronoun: str) -> re.Pattern[str]:
-    """Any form of a he or a she ("he", "him", "his"; "she", "her", "hers"), as ``pronoun`` is."""
-    return re.compile(r"\b(?:he|him|his)\b" if pronoun.lower() == "he" else r"\b(?:she|her|hers)\b", re.I)
+    """Any form of a he or a she ("he", "him", "his", "himself"; "she", "her", "hers", "herself"), as ``pronoun`` is."""
+    return whole_words(third_person(gender_of(pronoun)))
 
 
 # A reply that echoes a line's verb with a he/she ("wasn't she?", "did he??") shows its subject is a person.
 _TAG = re.compile(r"^\W*(?:(?:oh|yeah|aw+)\W+)?(?:was|wasn't|wasnt|is|isn't|isnt|did|didn't|didnt|has|hasn't|hasnt|"
-                  r"does|doesn't|doesnt)\s+(?P<p>he|she)\b\W*$", re.I)
+                  rf"does|doesn't|doesnt)\s+(?P<p>{alternation(HE_SHE)})\b\W*$", re.I)
 
 
 # A reply that goes on of someone by the pronoun as its subject ("She saved a penalty", "yes! he did the grill").
-_GOES_ON = re.compile(rf"^{LEAD.pattern}(?P<p>he|she)\b", re.I)
+_GOES_ON = re.compile(rf"^{LEAD.pattern}(?P<p>{alternation(HE_SHE)})\b", re.I)
 
 
 def goes_on(pronoun: str, reply: str) -> bool:
@@ -52,7 +53,7 @@ def goes_on(pronoun: str, reply: str) -> bool:
 # he/she the lines after speak of. A capital alone ("Perfect", "Selkie?") or before a he/she ("Perfect. She ...") is
 # no topic: it may be any word.
 _TOPIC = re.compile(r"^\W*(?:(?P<lead>and|also)\W+)?(?P<w>(?-i:[A-Z][a-z]{2,}))(?P<tag>\s+(?:update|news))?\s*[.!:,]*"
-                    r"(?:\s+(?P<p>he|she)\b.*)?$", re.I | re.S)
+                    rf"(?:\s+(?P<p>{alternation(HE_SHE)})\b.*)?$", re.I | re.S)
 # The listener's prompt for the news a bare "and Foxglove" puts up ("what now", "yes?"): without one the line may go
 # on a list ("I told mum" / "and Nan" / "and Morwetta").
 _PROMPT = re.compile(r"^\W*(?:what\s+now|go\s+on|uh\s*oh|oh\s+no|and|what\s+happened)\W*$", re.I)
@@ -96,7 +97,7 @@ def thread_person(pronoun: str, circle: Circle) -> Person | None:
             return None  # the listener's news the speaker did not take up, or another thread further back
         word = found[0]
         return Person(word.lower(), word[:1].upper() + word[1:], circle.message.speaker,
-                      "m" if pronoun.lower() == "he" else "f", lines[at].turn_id)
+                      gender_of(pronoun), lines[at].turn_id)
     return None
 
 
@@ -113,9 +114,8 @@ def _names_another(reply: str, speakers: set[str]) -> bool:
     Its he/she may then be that one's, not the line's before it. A sentence's first word ("Hooray! Did you ...") is
     any word.
     """
-    return bool(line_names(reply, speakers)) or any(
-        w.lower() not in NOT_NAMES and w not in speakers
-        for w in re.findall(r"(?<![.!?]\s)(?<!^)(?<=\s)[A-Z][a-z]{2,}\b", reply.strip()))
+    return bool(line_names(reply, speakers)) or bool(
+        capitalised(reply.strip(), {w.lower() for s in speakers for w in s.split()}, starts=False))
 
 
 def _taken_up(pronoun: str, lines: Sequence[Message], at: int, message: Message) -> bool:

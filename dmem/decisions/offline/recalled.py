@@ -28,9 +28,10 @@ from dataclasses import dataclass, replace
 
 from dmem.decisions.offline.circle import Circle
 from dmem.decisions.offline.described import NO_ONE, Described, says_enough
-from dmem.decisions.offline.person import GENDER, LEAD, NOT_NAMES, Person, fits
+from dmem.decisions.offline.person import GENDER, LEAD, NOT_NAMES, Person, capitalised, fits
 from dmem.decisions.offline.roles import ROLES, TRADES, phrase_pattern, phrases, role_phrases
 from dmem.state.schemas import Message
+from dmem.text.words import HE_SHE, alternation, third_person, whole_words
 
 # Lines before the message searched for the person a he/she means: the ingestion window's ``history_messages``.
 WINDOW = 8
@@ -40,8 +41,9 @@ MIN_WORDS = 2
 # People named by what they do for the speaker's household: ``roles.ROLES`` (read by ``role_phrases``) and the
 # trades beyond them (``roles.TRADES``): "the roofer came to quote".
 _TRADE = phrase_pattern(TRADES, "the|my|our|your", r"(?:[a-z]+\s+)?", r"\b")
-_SUBJECT = re.compile(r"(?P<p>he|she)(?P<s>'s)?\b(?=\s+\w)", re.I)
-_OPENER = re.compile(r"(?P<p>he|she)(?:'[a-z]+)?\b", re.I)  # an earlier clause of the thread: "she'd love that"
+_SUBJECT = re.compile(rf"(?P<p>{alternation(HE_SHE)})(?P<s>'s)?\b(?=\s+\w)", re.I)
+# The he/she an earlier clause of the thread opens with: "she'd love that".
+_OPENER = re.compile(rf"(?P<p>{alternation(HE_SHE)})(?:'[a-z]+)?\b", re.I)
 _TITLES = {"mr": "m", "mrs": "f", "ms": "f", "miss": "f", "dr": "n", "auntie": "f", "aunty": "f", "uncle": "m"}
 # A title that is also a common noun names someone only before a capital: "Nurse Adaeze", not "the doctor said".
 _NOUN_TITLES = {"doctor": "n", "nurse": "n", "sister": "f", "father": "m", "coach": "n"}
@@ -57,10 +59,9 @@ _PERSON_VERB = re.compile(r"(?:'s\s+\w+ing\b|\s+(?:(?:just|still|also|finally|ne
                           r"(?:says|said|told|asked|rang|texted|called|came|comes|reckons|thinks|thought|wants|"
                           r"wanted|promised|decided|laughed|cried|loves|hates|brought|bought|needs|is\s+coming|"
                           r"was\s+here|went|left|sent|signed|sings|danced|turned)\b)", re.I)
-_CAPITAL = re.compile(r"(?<![\w'])(?P<n>[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]{2,})(?![\w'])")  # "Tomé", "Élise": Latin-1 letters too
 _LOWER = re.compile(r"(?:^|[.!?,:]\s+|\b(?:and|with|but)\s+)(?P<n>[a-z]{3,})(?=\s)")
 _OPENS = re.compile(r"(?:^|[.!?]\s+|^\W+)$")
-_HE, _SHE = re.compile(r"\b(?:he|he's|him|his|himself)\b", re.I), re.compile(r"\b(?:she|she's|her|herself)\b", re.I)
+_HE, _SHE = whole_words(third_person("m")), whole_words(third_person("f"))
 _PARTICIPLE = re.compile(r"^\s+(?:been|got|gone|done|had|made|told|sent|left|brought|bought|found|[a-z]+ed)\b")
 
 
@@ -105,7 +106,7 @@ def _names(text: str, speakers: set[str]) -> list[tuple[int, int, str, str]]:
         if not _no_one(m["n"], speakers) and not any(s <= m.start("n") < e for s, e, _, _ in found.values()):
             found[m.start("n")] = (m.start("n"), m.end("n"), m["n"].capitalize(), "n")
     taken = [(s, e) for s, e, _, _ in found.values()]
-    for m in _CAPITAL.finditer(text):
+    for m in capitalised(text, speakers):  # roles, kin and NO_ONE's words are no one here either (``_no_one``)
         word, start = m["n"], m.start()
         if any(s <= start < e for s, e in taken) or _no_one(word, speakers):
             continue

@@ -27,10 +27,11 @@ from collections.abc import Callable, Sequence
 
 from dmem.decisions.offline import reacted, rules
 from dmem.decisions.offline.followup import said
-from dmem.decisions.offline.person import GENDER, LEAD, NOT_NAMES
+from dmem.decisions.offline.person import GENDER, LEAD, capitalised
 from dmem.state.schemas import Message
 from dmem.text.asked import asks
 from dmem.text.lexical import content_words
+from dmem.text.words import HE_SHE, alternation, gender_of, third_person, whole_words, wordset
 
 REMARKABLE = ("rejected: no personal fact", "rejected: mostly not the speaker's world", "rejected: vague content",
               "rejected: too little detail")
@@ -42,13 +43,12 @@ REASON = "admitted: goes on about the person of "
 MIN_WORDS = 2
 # Words of a short exclamation a he/she sentence may follow ("A second boat!").
 EXCLAIM_MAX_WORDS = 4
-_SUBJECT = re.compile(r"(?P<p>he|she)(?:'s|'ll|'d)?\b(?=\s+\w)", re.I)
+_SUBJECT = re.compile(rf"(?P<p>{alternation(HE_SHE)})(?:'s|'ll|'d)?\b(?=\s+\w)", re.I)
+_HE_SHE = wordset(HE_SHE)
 _SENTENCE = re.compile(r"(?<=[.!])\s+")
-_PRONOUNS = {"m": re.compile(r"\b(?:he|he's|him|his|himself)\b", re.I),
-             "f": re.compile(r"\b(?:she|she's|her|hers|herself)\b", re.I)}
+_PRONOUNS = {g: whole_words(third_person(g)) for g in ("m", "f")}  # "he's" matches by "he"
 _KIN = {g: re.compile(rf"\b(?:{'|'.join(sorted((k for k, v in GENDER.items() if v == g), key=len, reverse=True))})\b",
                       re.I) for g in ("m", "f")}
-_NAME = re.compile(r"(?<![\w'])(?P<n>[A-Z][a-z]{2,})(?![\w'])")
 
 
 def pronoun_of(text: str) -> str | None:
@@ -73,16 +73,16 @@ def _says_enough(text: str) -> bool:
     """Rule 1's guards: no question, no first person, ``MIN_WORDS`` answer words besides the pronoun."""
     if "?" in text or rules.FIRST_PERSON.search(text):
         return False
-    words = [w for w in content_words(text) if w not in ("he", "she") and w not in rules.INTERJECTIONS]
+    words = [w for w in content_words(text) if w not in _HE_SHE and w not in rules.INTERJECTIONS]
     return len(words) >= MIN_WORDS
 
 
 def tells_of(line: str, pronoun: str, speakers: set[str]) -> bool:
     """Whether ``line`` tells of a person ``pronoun`` fits: a he/she word or kin word of its gender, or a name."""
-    gender = "m" if pronoun == "he" else "f"
+    gender = gender_of(pronoun)
     if _PRONOUNS[gender].search(line) or _KIN[gender].search(line):
         return True
-    return any(m["n"].lower() not in NOT_NAMES and m["n"].lower() not in speakers for m in _NAME.finditer(line))
+    return bool(capitalised(line, speakers))
 
 
 def remarked_on(message: Message, prior: Sequence[Message], formed: Callable[[Message, Sequence[Message]], bool]

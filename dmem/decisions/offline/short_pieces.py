@@ -25,10 +25,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dmem.grounding.deixis import MONTHS, WEEKDAYS
+from dmem.decisions.offline.person import GENDER, NOT_NAMES, capitalised
 from dmem.state.schemas import Message
 from dmem.text.spelled_numbers import spelled
-from dmem.text.words import FIRST_PERSON
+from dmem.text.words import FIRST_PERSON, SUBJECT_PRONOUNS, alternation, third_person, whole_words
 
 PIECE_READ = "admitted: a short line read by its piece ("
 # Most words of a line read piece by piece, and of its head: longer lines say what they mean in their clauses.
@@ -48,7 +48,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _INTRODUCED = re.compile(r"^(?:from|in|at|on|a|an)\b", re.I)
 # A rest told of he, she or they: read without its head, the pronoun is read as the turn before's thing ("how was
 # lunch" / "good. he had the fish"): who it is stays for the line's own rules to read.
-_THIRD_PERSON = re.compile(r"^(?:(?:and|so|but)\s+)?(?:he|she|they)\b", re.I)
+# "they" too, unlike the he/she readers: a rest told of people is as much another's as one told of a person.
+_THIRD_PERSON = re.compile(rf"^(?:(?:and|so|but)\s+)?(?:{alternation(third_person('mfp', SUBJECT_PRONOUNS))})\b", re.I)
 # A bare yes or no agrees with or denies the listener's line and names no thing of its own: a he, she or they after
 # it is the one person that line named ("I think Rollo did it." / "yes. he lay on the blue rug all morning"), who
 # the speaker goes on about; a verdict head ("good. he had the fish") reads the turn before's thing as "he".
@@ -64,10 +65,12 @@ _THING_SUBJECT = re.compile(r"^(?:(?:and|so|but)\s+)?(?:it\b|(?:that|this)(?:['\
 # Head verdicts that name no thing an "it" could stand for: a bare verdict or reply ("Good.", "Oh God.", "yes.").
 _HEAD_NAMES_NOTHING = ("rejected: vague content", "rejected: a reply to what the listener said",
                        "rejected: generic emotional reaction", _HEAD_REPLY)
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+")
-_NOT_NAMES = {m.lower() for m in MONTHS} | {d.lower() for d in WEEKDAYS}
-_OTHER = re.compile(r"\b(?:he|him|she|her|they|them)\b", re.I)
-_OWNED = re.compile(r"\b(?:his|her|their|my|your|our)\s+\w", re.I)
+# A line telling of another by any third-person word ("they" too: the he may be one of them), or of someone's
+# relation or thing by a first or second person's ("my uncle", "your dog"): the yes or no may be about them.
+_OTHER = whole_words(third_person("mfp"))
+_OWNED = re.compile(r"\b(?:my|your|our)\s+\w", re.I)
+# Capitals that name no one, but for a kin word: "Mum" in "I think Rollo and Mum did it" is someone he or she may be.
+_NO_ONE = NOT_NAMES - frozenset(GENDER)
 
 Judge = Callable[[Message], tuple[bool, str]]
 
@@ -141,7 +144,8 @@ def _unfounded(rest: str, head_reason: str) -> bool:
     """
     if not _THING_SUBJECT.match(rest) or not head_reason.startswith(_HEAD_NAMES_NOTHING):
         return False
-    return not (re.search(r"\d", rest) or any(spelled(rest)) or FIRST_PERSON.search(rest) or _NAME.search(rest))
+    return not (re.search(r"\d", rest) or any(spelled(rest)) or FIRST_PERSON.search(rest)
+                or capitalised(rest, starts=False, no_one=()))  # a name of anything: "It's at Senna's place"
 
 
 def _named_before(before: Message | None, speaker: str) -> str | None:
@@ -156,7 +160,8 @@ def _named_before(before: Message | None, speaker: str) -> str | None:
     last = pieces(before.text)[-1]
     if _OWNED.search(last) or _OTHER.search(last):
         return None
-    names = {n for n in _NAME.findall(last) if n.lower() not in _NOT_NAMES} - set(before.speaker.split()[:1])
+    names = {m["n"] for m in capitalised(last, {w.lower() for w in before.speaker.split()[:1]}, starts=False,
+                                           no_one=_NO_ONE)}
     return names.pop() if len(names) == 1 else None
 
 
