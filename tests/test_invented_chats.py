@@ -122,7 +122,7 @@ def test_the_stores_a_script_must_not_read_are_the_report_half_and_unreleased_ba
     held_out = formation.held_out
     assert held_out("locomo", "conv-42") and held_out("locomo", "conv-42.done") and held_out("realtalk", "Chat_5_Ab")
     assert not held_out("locomo", "conv-26") and not held_out("realtalk", "Chat_1_Ab.done")
-    assert not held_out("invented", "Invented_1_Ab-1a2b3c4d") and not held_out("invented", "Invented34_2_Cd-1a2b3c4d")
-    assert held_out("invented", "Invented35_1_Ef-1a2b3c4d") and held_out("invented", "Invented35_2_Gh.done")
+    assert not held_out("invented", "Invented_1_Ab-1a2b3c4d") and not held_out("invented", "Invented35_2_Cd-1a2b3c4d")
+    assert held_out("invented", "Invented36_1_Ef-1a2b3c4d") and held_out("invented", "Invented36_2_Gh.done")
     assert held_out("invented", "AskedC2_Ef-1a2b3c4d") and not held_out("invented", "AskedT2_Ef-1a2b3c4d")
     assert not held_out("invented", "notes.txt")  # not a store of a chat

@@ -111,7 +111,7 @@ def test_main_edits_a_copy_without_held_out_stores_and_leaves_the_source_alone(
         capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "work" / "abc123"
     memories = CASES["subset"][0]
-    for name in ("Invented_1_Ada_Bram", "Invented9_2_Ada_Bram", "Invented35_1_Ada_Bram"):
+    for name in ("Invented_1_Ada_Bram", "Invented9_2_Ada_Bram", "Invented36_1_Ada_Bram"):
         _fill(source / "invented" / name, memories)
     before = _digest(source)
     monkeypatch.setattr(sys, "argv", ["redundancy.py", str(source), str(tmp_path / "sim"), "subset"])
