@@ -78,6 +78,15 @@ def exchange_drafts(turns: list[Message]) -> list[tuple[str, list[str]]]:
     return [(f.text, f.source_turn_ids) for f in split_messages(admitted, history, gated=True)]
 
 
+def stored_by_speaker(path: Path, turns: list[Message],
+                      namespaces: dict[str, str]) -> dict[str, list[tuple[str, list[str]]]]:
+    """Ingest ``turns`` into a fresh offline memory at ``path``, each speaker's facts in their own namespace
+    (``namespaces``: speaker -> namespace); the stored (text, source turns) of each namespace."""
+    with Memory(path, embeddings="hash") as mem:
+        mem.add(turns, user_id="u", conversation_id="c1", speaker_namespaces=namespaces)
+        return {ns: [(r.text, r.source_turn_ids) for r in mem.get_all(user_id=ns)] for ns in namespaces.values()}
+
+
 def drafted_last(turns: list[Message], *, gated: bool = True) -> list[tuple[str, list[str]]]:
     """The facts the offline splitter drafts from the last of ``turns`` (the others its context), with their source
     turns; when ``gated``, none if the offline admission rules reject the turn."""

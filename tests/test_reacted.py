@@ -16,13 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from dmem import Memory
 from dmem.decisions.offline.admission import judge_utterance, reacted_news
 from dmem.decisions.offline.reacted import reacts
 from dmem.decisions.offline.splitting import facts_from_message
 from dmem.decisions.offline.takeup import signal
 from dmem.state.schemas import Message
-from tests.conftest import chat_turn, exchange_drafts
+from tests.conftest import chat_turn, exchange_drafts, stored_by_speaker
 
 turn = functools.partial(chat_turn, session="D7", when=datetime(2025, 10, 3, 18, 0))
 OPENING = (("Odalys", "hiya"), ("Bertil", "evening!"))
@@ -51,11 +50,8 @@ def test_a_reaction_after_a_stored_line_restates_its_memory_with_the_reaction_as
 def test_the_stored_memory_takes_the_reactions_turn_and_no_memory_is_added(tmp_path: Path) -> None:
     lines = (("Odalys", "ok news"), ("Odalys", "got the keys to the flat on Juniper Road today"),
              ("Bertil", "CONGRATS 🎉"), ("Bertil", "when do you move in?"))
-    with Memory(tmp_path / "m", embeddings="hash") as mem:
-        mem.add(chat(*lines), user_id="u", conversation_id="c1",
-                speaker_namespaces={"Odalys": "oda", "Bertil": "ber"})
-        oda = [(r.text, r.source_turn_ids) for r in mem.get_all(user_id="oda")]
-        ber = [r.text for r in mem.get_all(user_id="ber")]
+    stored = stored_by_speaker(tmp_path / "m", chat(*lines), {"Odalys": "oda", "Bertil": "ber"})
+    oda, ber = stored["oda"], [text for text, _ in stored["ber"]]
     keys = [sources for text, sources in oda if "keys" in text]
     assert len(keys) == 1 and "D7:5" in keys[0] and "D7:4" in keys[0]
     assert not any("keys" in t or "CONGRATS" in t for t in ber)

@@ -16,12 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from dmem import Memory
 from dmem.decisions.offline.admission import judge_utterance, judged_utterance, remarked_line
 from dmem.decisions.offline.remarked import REASON, pronoun_of
 from dmem.decisions.offline.splitting import facts_from_message
 from dmem.state.schemas import Message
-from tests.conftest import chat_turn, exchange_drafts
+from tests.conftest import chat_turn, exchange_drafts, stored_by_speaker
 
 turn = functools.partial(chat_turn, session="D4", when=datetime(2025, 11, 12, 19, 0))
 OPENING = (("Ysolde", "hey you"), ("Corwen", "evening"))
@@ -69,11 +68,8 @@ def test_after_a_stored_line_the_remark_restates_its_memory_with_the_remarks_tur
 
 def test_the_stored_memory_takes_the_remarks_turn_and_no_memory_is_added(tmp_path: Path) -> None:
     lines = (LINE, ("Corwen", "He loves that boat"), ("Corwen", "when does it go back in?"))
-    with Memory(tmp_path / "m", embeddings="hash") as mem:
-        mem.add(chat(*lines), user_id="u", conversation_id="c1",
-                speaker_namespaces={"Ysolde": "ysl", "Corwen": "cor"})
-        ysl = [(r.text, r.source_turn_ids) for r in mem.get_all(user_id="ysl")]
-        cor = [r.text for r in mem.get_all(user_id="cor")]
+    stored = stored_by_speaker(tmp_path / "m", chat(*lines), {"Ysolde": "ysl", "Corwen": "cor"})
+    ysl, cor = stored["ysl"], [text for text, _ in stored["cor"]]
     hull = [sources for text, sources in ysl if "hull" in text]
     assert len(hull) == 1 and "D4:3" in hull[0] and "D4:4" in hull[0]
     assert not any("loves" in t for t in cor) and not any("loves" in t for t, _ in ysl)
